@@ -1,0 +1,119 @@
+# renacer: a syscall tracer for golden-trace regression testing.
+# make          build build/renacer
+# make demo     install deps, build, trace and validate the examples
+# make test     install deps, build, run every test (T=name runs one)
+# make asan     build with ASan/UBSan and run the tests
+# make fuzz     run the fuzzers (FUZZ_SECONDS each)
+# make bench    overhead against strace and the untraced run
+# make install  PREFIX=/usr/local DESTDIR=
+
+VERSION := 0.9.0
+CC ?= gcc
+BUILD ?= build
+PREFIX ?= /usr/local
+ARCH := $(shell uname -m)
+PKGS := libdw jansson libcurl zlib libzstd libseccomp
+
+OPT ?= -O2
+SAN ?=
+CFLAGS_BASE := -std=gnu11 -g $(OPT) -Wall -Wextra -Wno-unused-parameter \
+	-Wno-missing-field-initializers -D_GNU_SOURCE -DRENACER_VERSION='"$(VERSION)"' \
+	-Isrc -Isrc/arch/$(ARCH) -I$(BUILD)/gen $(SAN)
+CFLAGS += $(CFLAGS_BASE)
+LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -ljansson -lcurl -lz -lzstd -lseccomp) -lm -lpthread
+
+# Every .c under src/ except main.c goes into one static library.
+LIB_SRC := $(filter-out src/cli/main.c,$(shell find src -name '*.c' -not -path 'src/arch/*' | sort)) \
+	$(wildcard src/arch/$(ARCH)/*.c)
+GEN_SRC := $(BUILD)/gen/sysent.c $(BUILD)/gen/errnoent.c
+LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(GEN_SRC:.c=.o)
+XLAT_IN := $(wildcard src/sys/xlat/*.in)
+XLAT_H := $(patsubst src/sys/xlat/%.in,$(BUILD)/gen/xlat/%.h,$(XLAT_IN))
+
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+PROG_SRC := $(wildcard tests/progs/*.c)
+PROG_BIN := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(PROG_SRC))
+EXAMPLE_SRC := $(wildcard examples/*.c)
+EXAMPLE_BIN := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRC))
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+
+.PHONY: all deps demo test check unit t asan fuzz bench install clean progs examples
+all: $(BUILD)/renacer
+
+deps:
+	@sh scripts/deps.sh
+
+$(BUILD)/gen/sysent.c: scripts/gen_sysent.pl src/sys/classes.in $(wildcard src/sys/*.c)
+	@mkdir -p $(@D)
+	perl scripts/gen_sysent.pl --arch $(ARCH) --classes src/sys/classes.in --decoders src/sys > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/errnoent.c: scripts/gen_errnoent.pl
+	@mkdir -p $(@D)
+	perl scripts/gen_errnoent.pl > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/xlat/%.h: src/sys/xlat/%.in scripts/gen_xlat.pl
+	@mkdir -p $(@D)
+	perl scripts/gen_xlat.pl $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/%.o: %.c | $(XLAT_H)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/librenacer.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/renacer: $(BUILD)/obj/src/cli/main.o $(BUILD)/librenacer.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librenacer.a | $(XLAT_H)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/librenacer.a $(LDLIBS) -lcmocka
+
+# Test programs are built without sanitizers: they run as tracees.
+$(BUILD)/progs/%: tests/progs/%.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE -o $@ $< -lpthread
+
+$(BUILD)/examples/%: examples/%.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -D_GNU_SOURCE -o $@ $< -lpthread
+
+progs: $(PROG_BIN)
+examples: $(EXAMPLE_BIN)
+
+demo: deps
+	@$(MAKE) --no-print-directory all examples
+	@sh scripts/demo.sh $(BUILD)
+
+test: deps
+	@$(MAKE) --no-print-directory all progs examples $(UNIT_BIN)
+	@BUILD=$(BUILD) T="$(T)" sh tests/run.sh
+
+check: test
+
+asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
+		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" test
+
+fuzz: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) sh tests/fuzz/run.sh $(FUZZ_SRC)
+
+bench: deps
+	@$(MAKE) --no-print-directory all progs examples
+	@BUILD=$(BUILD) sh scripts/bench.sh
+
+install: $(BUILD)/renacer
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(BUILD)/renacer $(DESTDIR)$(PREFIX)/bin/renacer
+	install -m 0644 docs/renacer.1 $(DESTDIR)$(PREFIX)/share/man/man1/renacer.1
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,43 @@
+#!/bin/sh
+# Installs the Debian packages renacer needs to build and test; a no-op when
+# all are present.  Run as root on Debian 12 (make deps).
+set -eu
+
+PKGS="gcc make pkg-config perl libc6-dev linux-libc-dev
+libdw-dev libelf-dev libjansson-dev libcurl4-openssl-dev zlib1g-dev
+libzstd-dev libseccomp-dev libcmocka-dev golang-github-burntsushi-toml-dev
+strace clang libclang-rt-14-dev zstd libdevel-nytprof-perl coreutils git
+python3 tar procps"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
+		missing="$missing $p"
+	fi
+done
+
+# The kernel's syscall prototypes (argument names) ship in the
+# linux-headers-<version>-common package; any 6.1 one will do.
+need_hdr=1
+for f in /usr/src/linux-headers-*-common/include/linux/syscalls.h; do
+	[ -f "$f" ] && need_hdr=0
+done
+
+if [ -z "$missing" ] && [ "$need_hdr" = 0 ]; then
+	exit 0
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "renacer: missing packages:$missing; run 'make deps' as root" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+if [ "$need_hdr" = 1 ]; then
+	hdr=$(apt-cache search --names-only '^linux-headers-[0-9.]+-[0-9]+-common$' |
+		awk '{print $1}' | sort -V | tail -n 1)
+	[ -n "$hdr" ] || { echo "renacer: no linux-headers-*-common package found" >&2; exit 1; }
+	missing="$missing $hdr"
+fi
+echo "renacer: installing:$missing"
+# shellcheck disable=SC2086
+apt-get install -y --no-install-recommends $missing

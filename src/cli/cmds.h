@@ -1,0 +1,23 @@
+/*
+ * Subcommands.  Each takes the arguments after its name (argv[0] is the
+ * subcommand name) and returns the process exit status.  Only src/cli/
+ * prints errors for the user and decides exit statuses.
+ */
+#ifndef RENACER_CMDS_H
+#define RENACER_CMDS_H
+
+int cmd_trace(int argc, char **argv);     /* renacer [OPTIONS] -- CMD (trace_cmd.c) */
+int cmd_capture(int argc, char **argv);   /* golden: capture */
+int cmd_compare(int argc, char **argv);   /* golden: compare */
+int cmd_validate(int argc, char **argv);  /* golden: validate */
+int cmd_accept(int argc, char **argv);    /* golden: accept */
+int cmd_report(int argc, char **argv);    /* golden: report */
+int cmd_assert(int argc, char **argv);    /* assertions on a saved trace */
+int cmd_analyze(int argc, char **argv);   /* anti-patterns on a saved trace */
+int cmd_init(int argc, char **argv);      /* write a starter renacer.toml */
+
+/* Prints "renacer: <msg>" and exits with status. */
+void die_status(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+
+#endif

@@ -1,0 +1,26 @@
+/* renacer's entry point: dispatches to a subcommand or traces a command. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cmds.h"
+#include "util/banned.h"
+
+struct subcmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+};
+
+/* Subcommands; "renacer -- NAME" traces a program called NAME instead. */
+static const struct subcmd subcmds[] = {
+	{ NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+	if (argc > 1) {
+		for (const struct subcmd *c = subcmds; c->name; c++)
+			if (!strcmp(argv[1], c->name))
+				return c->fn(argc - 1, argv + 1);
+	}
+	return cmd_trace(argc, argv);
+}

@@ -1,0 +1,31 @@
+/* Reading tracee memory: never trusted, never fatal. */
+#ifndef RENACER_TMEM_H
+#define RENACER_TMEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * tmem_read() copies up to len bytes from addr in tid's address space.
+ * It uses process_vm_readv when the kernel has it (probed once) and falls
+ * back to PTRACE_PEEKDATA.  Returns the number of bytes read, which is
+ * shorter than len when the range runs into unmapped memory, or -1 when
+ * nothing could be read (errno set).  Callers must handle short reads.
+ */
+ssize_t tmem_read(pid_t tid, uint64_t addr, void *buf, size_t len);
+
+/*
+ * tmem_read_str() reads a NUL-terminated string of at most max bytes (not
+ * counting the NUL) into buf (which must hold max + 1 bytes).  Sets
+ * *terminated when the NUL was found within max.  Returns the string length
+ * or -1 when addr is unreadable.  buf is always NUL-terminated on success.
+ */
+ssize_t tmem_read_str(pid_t tid, uint64_t addr, char *buf, size_t max,
+		      bool *terminated);
+
+/* Forces the PTRACE_PEEKDATA fallback (for tests). */
+void tmem_force_peek(bool on);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * The ptrace engine: starts or attaches to tracees, follows children,
+ * turns every stop into an event record and hands it to the sinks.
+ */
+#ifndef RENACER_TRACER_H
+#define RENACER_TRACER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "sink/sink.h"
+#include "sys/decode.h"
+
+/* -e status= bits: which finished syscalls are reported. */
+enum {
+	STATUS_SUCCESSFUL = 1 << 0,
+	STATUS_FAILED = 1 << 1,
+	STATUS_UNFINISHED = 1 << 2,
+	STATUS_ALL = 7,
+};
+
+struct tracer_opts {
+	bool follow;               /* -f: follow fork/vfork/clone */
+	const pid_t *attach;       /* -p PIDs, or NULL to start argv */
+	size_t nattach;
+	const uint8_t *trace_set;  /* bitmap over syscall nr; NULL traces all */
+	unsigned status_mask;      /* STATUS_*; 0 means STATUS_ALL */
+	bool no_seccomp;           /* never use a seccomp-bpf filter */
+	bool collect_rss;          /* read VmHWM at every process exit */
+	struct decode_opts dopts;
+	/* Called with the event before the sinks see it (e.g. to unwind the
+	 * stack while the tracee is still stopped); may be NULL. */
+	void (*enrich)(void *data, struct event *ev);
+	void *enrich_data;
+};
+
+/* What the kernel offers, probed once (see tracer_probe). */
+struct tracer_caps {
+	bool seize;                /* PTRACE_SEIZE */
+	bool syscall_info;         /* PTRACE_GET_SYSCALL_INFO */
+	bool vm_readv;             /* process_vm_readv */
+	bool seccomp;              /* seccomp filters with SECCOMP_RET_TRACE */
+};
+const struct tracer_caps *tracer_probe(void);
+
+/*
+ * Runs the trace to its end.  With o->attach NULL, starts argv (searching
+ * PATH as execvp does) under trace; otherwise attaches to the given pids.
+ * Every event goes to sinks (begin/end are called here too).  On return
+ * *end holds the exit status of the first tracee.
+ * Returns 0, or -1 after error() when the command could not be started
+ * (end->exit_code is then 127 for not found/not executable, 1 otherwise)
+ * or attaching failed.  SIGINT/SIGTERM/SIGHUP end the trace: attached
+ * tracees are detached and keep running, started ones are killed.
+ */
+int tracer_run(const struct tracer_opts *o, char *const argv[],
+	       struct sink_list *sinks, struct trace_end *end);
+
+/* Monotonic clock in ns. */
+uint64_t now_ns(void);
+
+#endif

@@ -1,0 +1,176 @@
+/*
+ * The event record: the one structure every tracer stop is turned into and
+ * every consumer (text, JSON, CSV, summary, golden compare, assertions, OTLP,
+ * flamegraphs) reads.  Decoders fill it; sinks render it; nobody else prints.
+ */
+#ifndef RENACER_EVENT_H
+#define RENACER_EVENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* One named constant of a flag set or an enumeration (see src/sys/xlat). */
+struct xlat_data {
+	uint64_t val;
+	const char *str;
+};
+
+/*
+ * A table of constants.  For a flag set, the renderer prints the names of the
+ * bits that are set joined by '|' and any leftover bits in hex; for an enum it
+ * prints the name of the value, or the number and "/* prefix??? */" (strace's
+ * style) when unknown.
+ */
+struct xlat {
+	const struct xlat_data *data;
+	uint32_t size;
+	uint8_t type;           /* XT_FLAGS, XT_ENUM */
+	const char *unknown;    /* e.g. "AF_???" for unknown enum values */
+};
+enum { XT_FLAGS = 0, XT_ENUM = 1 };
+
+/* Kinds of decoded values. */
+enum val_kind {
+	V_NONE = 0,   /* no value (slot not yet decoded) */
+	V_INT,        /* signed decimal: i */
+	V_UINT,       /* unsigned decimal: u */
+	V_OCT,        /* octal with leading 0 (modes, umask): u */
+	V_HEX,        /* 0x... (0 as "0"): u */
+	V_PTR,        /* NULL or 0x...: u */
+	V_STR,        /* quoted, escaped byte string: s (VF_TRUNC adds "...") */
+	V_FLAGS,      /* flags rendered with xlat: x */
+	V_ENUM,       /* one constant rendered with xlat: x */
+	V_FD,         /* file descriptor: fd (path shown with -y) */
+	V_STRUCT,     /* {name=value, ...}: c (VF_MORE adds ", ...") */
+	V_ARRAY,      /* [value, ...]: c (VF_MORE adds ", ...") */
+	V_SIGSET,     /* [SIGINT SIGTERM] or ~[...]: sig */
+	V_COMMENT,    /* a C comment: s, e.g. "23 vars" -> / * 23 vars * / */
+	V_TEXT,       /* literal text read back from a saved trace: s */
+	V_OP,         /* an expression: c with op; e.g. mode bits "S_IFREG|0644" */
+};
+
+/* Value flags. */
+enum {
+	VF_EXIT = 1 << 0,   /* decoded at syscall exit (output argument) */
+	VF_TRUNC = 1 << 1,  /* V_STR was cut at the string limit */
+	VF_MORE = 1 << 2,   /* V_STRUCT/V_ARRAY has elements not shown */
+	VF_NULL_AS_NULL = 1 << 3, /* V_PTR 0 prints "NULL" (default for V_PTR) */
+	VF_STR_UNTERM = 1 << 4,   /* V_STR is a path with no NUL within limit */
+	VF_SIGSET_NOT = 1 << 5,   /* V_SIGSET printed as ~[...] of missing */
+	VF_EQ_ONLY = 1 << 6,      /* field printed as value only (no "name=") */
+};
+
+struct val {
+	uint8_t kind;            /* enum val_kind */
+	uint8_t flags;           /* VF_* */
+	const char *name;        /* argument or field name; NULL in arrays */
+	union {
+		int64_t i;
+		uint64_t u;
+		struct {
+			const char *p;   /* bytes (not NUL-terminated for V_STR) */
+			uint32_t len;
+		} s;
+		struct {
+			uint64_t v;
+			const struct xlat *xl;
+			const char *dflt;  /* name printed for 0 (flags), or NULL */
+		} x;
+		struct {
+			int64_t fd;
+			const char *path;  /* NULL unless resolved (-y) */
+		} fd;
+		struct {
+			struct val *items;
+			uint32_t n;
+			const char *op;    /* V_OP: joiner, e.g. "|" or " or " */
+		} c;
+		struct {
+			uint64_t mask;     /* bit n-1 is signal n */
+		} sig;
+	};
+};
+
+/* Event types. */
+enum event_type {
+	EV_SYSCALL_ENTRY = 1, /* entry stop; args decoded at entry are set */
+	EV_SYSCALL,           /* a whole syscall (exit stop, or read back) */
+	EV_SIGNAL,            /* a signal delivered to (or stopping) a tracee */
+	EV_PROC_START,        /* a new process or thread appeared */
+	EV_PROC_EXIT,         /* a tracee exited or was killed */
+	EV_EXEC,              /* the process image was replaced (after execve) */
+	EV_DETACH,            /* an attached tracee was detached */
+};
+
+/* Syscall states at EV_SYSCALL. */
+enum {
+	SC_COMPLETE = 0,    /* exit stop seen; retval valid */
+	SC_UNFINISHED,      /* the tracee died or detached inside the call */
+};
+
+/* How a return value prints. */
+enum {
+	RV_DEC = 0,  /* decimal (default) */
+	RV_HEX,      /* 0x... (mmap, brk) */
+	RV_OCT,      /* 0... (umask) */
+	RV_FD,       /* fd; with -y also <path> */
+	RV_NONE,     /* "?" (exit_group, execve success in another thread) */
+};
+
+/* A stack frame (filled by the dwarf module when -s/--stack is on). */
+struct frame {
+	uint64_t pc;
+	const char *function;    /* NULL when unknown */
+	const char *file;        /* source file, NULL when unknown */
+	uint32_t line;
+	const char *module;      /* ELF object */
+};
+
+#define EVENT_MAX_ARGS 6
+
+struct event {
+	uint8_t type;            /* enum event_type */
+	uint8_t state;           /* SC_* for EV_SYSCALL */
+	uint8_t rv_fmt;          /* RV_* */
+	uint8_t nargs;           /* decoded arguments shown (<= EVENT_MAX_ARGS) */
+	pid_t pid;               /* thread group id */
+	pid_t tid;               /* thread id */
+	long nr;                 /* syscall number, -1 when not a syscall */
+	const char *name;        /* syscall name ("syscall_0x1d3" if unknown) */
+	uint64_t ts_ns;          /* entry time, ns since the trace began */
+	uint64_t end_ns;         /* exit time, ns since the trace began */
+	uint64_t raw[EVENT_MAX_ARGS]; /* raw argument registers */
+	int64_t retval;          /* raw return value (-errno on failure) */
+	int err;                 /* errno when the call failed, else 0 */
+	struct val args[EVENT_MAX_ARGS];
+	const struct val *ret_aux; /* shown after the result: "(flags O_RDWR)" */
+	const char *ret_path;    /* RV_FD with -y: path of the returned fd */
+	uint64_t lamport;        /* Lamport clock, respects happens-before */
+	uint32_t nframes;        /* source stack, innermost first */
+	const struct frame *frames;
+
+	/* EV_SIGNAL */
+	int signo;
+	const struct val *siginfo;  /* {si_signo=..., ...} or NULL */
+
+	/* EV_PROC_START / EV_PROC_EXIT / EV_EXEC */
+	pid_t ppid;              /* parent (creator) pid; tid for threads */
+	bool is_thread;          /* EV_PROC_START: a thread of ppid's group */
+	int exit_code;           /* EV_PROC_EXIT: exit status if exited */
+	int term_signal;         /* EV_PROC_EXIT: killing signal, else 0 */
+	bool core_dumped;
+	uint64_t max_rss_kb;     /* EV_PROC_EXIT: peak RSS (VmHWM), 0 unknown */
+	const char *exec_path;   /* EV_EXEC: new program path */
+};
+
+/* errno helpers: name ("ENOENT") and strace's message; NULL if unknown. */
+const char *errno_name(int err);
+const char *errno_message(int err);
+
+/* Signal name ("SIGCHLD", "SIGRT_3"); NULL for 0 or out of range. */
+const char *signal_name(int sig);
+/* Signal number from a name with or without "SIG"; -1 if unknown. */
+int signal_by_name(const char *name);
+
+#endif

@@ -1,0 +1,58 @@
+/* Fan-out of events to sinks (see sink.h). */
+#include "sink/sink.h"
+#include "util/xmalloc.h"
+
+#include <stdlib.h>
+
+void sink_list_add(struct sink_list *l, struct sink *s)
+{
+	ALLOC_GROW(l->items, l->n + 1, l->alloc);
+	l->items[l->n++] = s;
+	if (s->ops->wants_entry)
+		l->wants_entry = 1;
+}
+
+int sink_list_begin(struct sink_list *l, const struct trace_info *ti)
+{
+	int ret = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->items[i]->ops->begin && l->items[i]->ops->begin(l->items[i], ti) < 0)
+			ret = -1;
+	return ret;
+}
+
+void sink_list_event(struct sink_list *l, const struct event *ev)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct sink *s = l->items[i];
+		if (ev->type == EV_PROC_EXIT) {
+			if (s->ops->proc_exit)
+				s->ops->proc_exit(s, ev);
+			continue;
+		}
+		if (ev->type == EV_SYSCALL_ENTRY && !s->ops->wants_entry)
+			continue;
+		if (s->ops->event)
+			s->ops->event(s, ev);
+	}
+}
+
+int sink_list_end(struct sink_list *l, const struct trace_end *te)
+{
+	int ret = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->items[i]->ops->end && l->items[i]->ops->end(l->items[i], te) < 0)
+			ret = -1;
+	return ret;
+}
+
+void sink_list_release(struct sink_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->items[i]->ops->free)
+			l->items[i]->ops->free(l->items[i]);
+	free(l->items);
+	l->items = NULL;
+	l->n = l->alloc = 0;
+	l->wants_entry = 0;
+}

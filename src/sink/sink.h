@@ -1,0 +1,65 @@
+/*
+ * Sinks: every consumer of events is a sink behind one small table of
+ * callbacks (begin, event, process exit, end), as git's trace2 targets.
+ */
+#ifndef RENACER_SINK_H
+#define RENACER_SINK_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "event.h"
+
+struct sink;
+
+/* What a sink learns at the start of a trace. */
+struct trace_info {
+	const char *version;        /* renacer version */
+	char *const *argv;          /* traced command, NULL when attached */
+	uint64_t start_realtime_ns; /* wall-clock time the trace began */
+	int follow;                 /* -f was given */
+};
+
+/* What a sink learns at the end. */
+struct trace_end {
+	int exit_code;              /* of the traced command (first tracee) */
+	int term_signal;            /* killing signal of it, or 0 */
+	uint64_t wall_ns;           /* wall time of the whole trace */
+	int detached;               /* tracing stopped by detaching */
+};
+
+/*
+ * The callbacks.  Ownership: the event and everything it points to belong
+ * to the caller and are valid only during the call; a sink that needs data
+ * later must copy it.  begin/end return 0 or -1 (after error()); a failing
+ * sink makes renacer exit non-zero but tracing goes on.
+ */
+struct sink_ops {
+	const char *name;
+	int wants_entry;            /* deliver EV_SYSCALL_ENTRY events */
+	int (*begin)(struct sink *s, const struct trace_info *ti);
+	void (*event)(struct sink *s, const struct event *ev);
+	void (*proc_exit)(struct sink *s, const struct event *ev);
+	int (*end)(struct sink *s, const struct trace_end *te);
+	void (*free)(struct sink *s);  /* frees the sink itself */
+};
+
+struct sink {
+	const struct sink_ops *ops;
+};
+
+/* A fan-out list of sinks: each call goes to every sink, in order. */
+struct sink_list {
+	struct sink **items;
+	size_t n, alloc;
+	int wants_entry;            /* any sink wants entries */
+};
+#define SINK_LIST_INIT { NULL, 0, 0, 0 }
+
+void sink_list_add(struct sink_list *l, struct sink *s);
+int sink_list_begin(struct sink_list *l, const struct trace_info *ti);
+void sink_list_event(struct sink_list *l, const struct event *ev);
+int sink_list_end(struct sink_list *l, const struct trace_end *te);
+void sink_list_release(struct sink_list *l);  /* frees the sinks too */
+
+#endif

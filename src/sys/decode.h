@@ -1,0 +1,99 @@
+/*
+ * Helpers for syscall decoders (src/sys/<family>.c).  A decoder turns raw
+ * registers and tracee memory into typed values in ev->args; it never
+ * prints.  Every read of tracee memory can fail: the helpers then store the
+ * raw address (V_PTR), never stale bytes.
+ */
+#ifndef RENACER_DECODE_H
+#define RENACER_DECODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "event.h"
+#include "sys/sysent.h"
+#include "util/arena.h"
+
+/* Options that change what decoders fetch. */
+struct decode_opts {
+	unsigned string_limit;   /* -s / --string-limit: bytes of strings (32) */
+	bool decode_fds;         /* -y: resolve fd paths */
+	bool verbose;            /* -v: do not abbreviate structures */
+};
+
+/* Context passed to every decoder. */
+struct dctx {
+	pid_t pid, tid;                 /* the tracee being decoded */
+	struct arena *arena;            /* all values live here until the event ends */
+	const struct decode_opts *opts;
+	const struct sysent *se;        /* row of this syscall (never NULL) */
+};
+
+/* Sets ev->args[i] name from the prototype and returns the slot. */
+struct val *arg_slot(struct dctx *c, struct event *ev, unsigned i);
+
+/* Simple scalar arguments (i: argument index).  */
+void arg_int(struct dctx *c, struct event *ev, unsigned i);   /* int (32-bit signed) */
+void arg_long(struct dctx *c, struct event *ev, unsigned i);  /* long (64-bit signed) */
+void arg_uint(struct dctx *c, struct event *ev, unsigned i);  /* unsigned decimal */
+void arg_hex(struct dctx *c, struct event *ev, unsigned i);
+void arg_oct(struct dctx *c, struct event *ev, unsigned i);
+void arg_ptr(struct dctx *c, struct event *ev, unsigned i);
+void arg_fd(struct dctx *c, struct event *ev, unsigned i);    /* AT_FDCWD aware for dirfd */
+void arg_dirfd(struct dctx *c, struct event *ev, unsigned i); /* AT_FDCWD or fd */
+void arg_flags(struct dctx *c, struct event *ev, unsigned i, const struct xlat *xl,
+	       const char *zero_name);
+void arg_enum(struct dctx *c, struct event *ev, unsigned i, const struct xlat *xl);
+
+/* A NUL-terminated path/string argument (up to PATH_MAX, shown up to the limit). */
+void arg_path(struct dctx *c, struct event *ev, unsigned i);
+/* A NUL-terminated string shown up to the string limit. */
+void arg_cstr(struct dctx *c, struct event *ev, unsigned i);
+/* A byte buffer of len bytes (shown up to the string limit). */
+void arg_buf(struct dctx *c, struct event *ev, unsigned i, uint64_t len);
+
+/* Value builders for structures (all memory from c->arena). */
+struct val *val_new_array(struct dctx *c, unsigned n);  /* n zeroed items */
+void val_set_int(struct val *v, const char *name, int64_t x);
+void val_set_uint(struct val *v, const char *name, uint64_t x);
+void val_set_hex(struct val *v, const char *name, uint64_t x);
+void val_set_oct(struct val *v, const char *name, uint64_t x);
+void val_set_ptr(struct val *v, const char *name, uint64_t x);
+void val_set_flags(struct val *v, const char *name, uint64_t x,
+		   const struct xlat *xl, const char *zero_name);
+void val_set_enum(struct val *v, const char *name, uint64_t x, const struct xlat *xl);
+void val_set_fd(struct dctx *c, struct val *v, const char *name, int64_t fd);
+void val_set_str(struct dctx *c, struct val *v, const char *name,
+		 const char *p, size_t len, bool truncated);
+void val_set_struct(struct val *v, const char *name, struct val *items,
+		    unsigned n, bool more);
+void val_set_array(struct val *v, const char *name, struct val *items,
+		   unsigned n, bool more);
+void val_set_sigset(struct val *v, const char *name, uint64_t mask);
+void val_set_comment(struct dctx *c, struct val *v, const char *text);
+/* Reads a string at addr into v (V_STR), or stores the address on failure. */
+void val_read_cstr(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		   unsigned limit);
+void val_read_buf(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		  uint64_t len);
+
+/*
+ * Reads a fixed-size structure from the tracee; returns true when all size
+ * bytes were read.  On false, the decoder should store the address (arg_ptr).
+ */
+bool tread(struct dctx *c, uint64_t addr, void *buf, size_t size);
+
+/* Resolves /proc/PID/fd/FD to a path in c->arena, or NULL. */
+const char *fd_path(struct dctx *c, int64_t fd);
+
+/* Shared structure decoders (src/sys/): each fills v from tracee memory at addr. */
+void decode_sigset(struct dctx *c, struct val *v, const char *name, uint64_t addr, uint64_t size);
+void decode_sockaddr(struct dctx *c, struct val *v, const char *name, uint64_t addr, uint64_t len);
+void decode_timespec(struct dctx *c, struct val *v, const char *name, uint64_t addr);
+void decode_siginfo_val(struct dctx *c, struct val *v, const void *siginfo);
+
+/* The default decoder: every argument in hex, as strace prints unknown calls. */
+int decode_default(struct dctx *c, struct event *ev, int exiting);
+
+#endif
