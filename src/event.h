@@ -19,7 +19,7 @@ struct xlat_data {
 /*
  * A table of constants.  For a flag set, the renderer prints the names of the
  * bits that are set joined by '|' and any leftover bits in hex; for an enum it
- * prints the name of the value, or the number and "/* prefix??? */" (strace's
+ * prints the name of the value, or the number and "/ * prefix??? * /" (strace's
  * style) when unknown.
  */
 struct xlat {
