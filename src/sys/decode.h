@@ -30,7 +30,13 @@ struct dctx {
 	const struct sysent *se;        /* row of this syscall (never NULL) */
 };
 
-/* Sets ev->args[i] name from the prototype and returns the slot. */
+/*
+ * Sets ev->args[i] name from the prototype, clears its flags, raises
+ * ev->nargs to at least i + 1 and returns the slot.  The arg_* helpers below
+ * all go through it.  arg_fd/val_set_fd store a negative number as V_INT
+ * (no descriptor); arg_dirfd stores AT_FDCWD as V_FD -100 (printed
+ * "AT_FDCWD", with -y the working directory).
+ */
 struct val *arg_slot(struct dctx *c, struct event *ev, unsigned i);
 
 /* Simple scalar arguments (i: argument index).  */
@@ -70,13 +76,28 @@ void val_set_struct(struct val *v, const char *name, struct val *items,
 		    unsigned n, bool more);
 void val_set_array(struct val *v, const char *name, struct val *items,
 		   unsigned n, bool more);
+/* mask: bit n-1 is signal n; sets VF_SIGSET_NOT when more than 32 are on. */
 void val_set_sigset(struct val *v, const char *name, uint64_t mask);
 void val_set_comment(struct dctx *c, struct val *v, const char *text);
-/* Reads a string at addr into v (V_STR), or stores the address on failure. */
+/* V_OP: items joined by op: "|" for S_IFREG|0644, " " for a pointer followed
+ * by a V_COMMENT (getdents64's buffer).  Items are not copied. */
+void val_set_op(struct val *v, const char *name, struct val *items,
+		unsigned n, const char *op);
+/* V_TEXT: literal text printed as is (text copied into c->arena). */
+void val_set_text(struct dctx *c, struct val *v, const char *name, const char *text);
+/*
+ * Reads a string at addr into v (V_STR, VF_TRUNC when longer than limit), or
+ * stores the address (V_PTR) when unreadable; NULL address: V_PTR 0.
+ * val_read_buf shows min(len, string limit) bytes (VF_TRUNC when len is
+ * larger) and stores the address unless all of them can be read.
+ */
 void val_read_cstr(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 		   unsigned limit);
 void val_read_buf(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 		  uint64_t len);
+/* Reads a path (up to PATH_MAX - 1 bytes, not cut at the string limit, as
+ * strace); VF_STR_UNTERM when no NUL was found.  NULL address: V_PTR 0. */
+void val_read_path(struct dctx *c, struct val *v, const char *name, uint64_t addr);
 
 /*
  * Reads a fixed-size structure from the tracee; returns true when all size
@@ -84,8 +105,12 @@ void val_read_buf(struct dctx *c, struct val *v, const char *name, uint64_t addr
  */
 bool tread(struct dctx *c, uint64_t addr, void *buf, size_t size);
 
-/* Resolves /proc/PID/fd/FD to a path in c->arena, or NULL. */
+/* Resolves /proc/PID/fd/FD to a path in c->arena, or NULL.  NULL as well
+ * when -y is off (opts->decode_fds); AT_FDCWD gives the working directory. */
 const char *fd_path(struct dctx *c, int64_t fd);
+
+/* At exit: the return value is a new fd (RV_FD); with -y sets ev->ret_path. */
+void ret_set_fd(struct dctx *c, struct event *ev);
 
 /* Shared structure decoders (src/sys/): each fills v from tracee memory at addr. */
 void decode_sigset(struct dctx *c, struct val *v, const char *name, uint64_t addr, uint64_t size);

@@ -1,0 +1,398 @@
+/*
+ * Helpers for syscall decoders (see decode.h): typed argument slots, value
+ * builders, guarded reads of tracee memory, fd paths and the default decoder.
+ */
+#include "sys/decode.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/tmem.h"
+#include "util/banned.h"
+
+struct val *arg_slot(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = &ev->args[i];
+
+	v->name = (c->se->argnames && i < c->se->nargs) ? c->se->argnames[i] : NULL;
+	v->flags = 0;
+	if (ev->nargs <= i)
+		ev->nargs = (uint8_t)(i + 1);
+	return v;
+}
+
+void arg_int(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	v->kind = V_INT;
+	v->i = (int)ev->raw[i];
+}
+
+void arg_long(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	v->kind = V_INT;
+	v->i = (int64_t)ev->raw[i];
+}
+
+void arg_uint(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	v->kind = V_UINT;
+	v->u = ev->raw[i];
+}
+
+void arg_hex(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	v->kind = V_HEX;
+	v->u = ev->raw[i];
+}
+
+void arg_oct(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	v->kind = V_OCT;
+	v->u = ev->raw[i];
+}
+
+void arg_ptr(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	v->kind = V_PTR;
+	v->u = ev->raw[i];
+}
+
+void arg_fd(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	val_set_fd(c, v, v->name, (int)ev->raw[i]);
+}
+
+void arg_dirfd(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+	int fd = (int)ev->raw[i];
+
+	if (fd == AT_FDCWD) {
+		v->kind = V_FD;
+		v->fd.fd = AT_FDCWD;
+		v->fd.path = fd_path(c, AT_FDCWD);
+		return;
+	}
+	val_set_fd(c, v, v->name, fd);
+}
+
+void arg_flags(struct dctx *c, struct event *ev, unsigned i, const struct xlat *xl,
+	       const char *zero_name)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	val_set_flags(v, v->name, ev->raw[i], xl, zero_name);
+}
+
+void arg_enum(struct dctx *c, struct event *ev, unsigned i, const struct xlat *xl)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	val_set_enum(v, v->name, ev->raw[i], xl);
+}
+
+void arg_path(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	val_read_path(c, v, v->name, ev->raw[i]);
+}
+
+void arg_cstr(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	val_read_cstr(c, v, v->name, ev->raw[i], c->opts->string_limit);
+}
+
+void arg_buf(struct dctx *c, struct event *ev, unsigned i, uint64_t len)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	val_read_buf(c, v, v->name, ev->raw[i], len);
+}
+
+struct val *val_new_array(struct dctx *c, unsigned n)
+{
+	return arena_calloc(c->arena, (n ? n : 1) * sizeof(struct val));
+}
+
+static inline void val_clear(struct val *v, const char *name, uint8_t kind)
+{
+	v->kind = kind;
+	v->flags = 0;
+	v->name = name;
+}
+
+void val_set_int(struct val *v, const char *name, int64_t x)
+{
+	val_clear(v, name, V_INT);
+	v->i = x;
+}
+
+void val_set_uint(struct val *v, const char *name, uint64_t x)
+{
+	val_clear(v, name, V_UINT);
+	v->u = x;
+}
+
+void val_set_hex(struct val *v, const char *name, uint64_t x)
+{
+	val_clear(v, name, V_HEX);
+	v->u = x;
+}
+
+void val_set_oct(struct val *v, const char *name, uint64_t x)
+{
+	val_clear(v, name, V_OCT);
+	v->u = x;
+}
+
+void val_set_ptr(struct val *v, const char *name, uint64_t x)
+{
+	val_clear(v, name, V_PTR);
+	v->u = x;
+}
+
+void val_set_flags(struct val *v, const char *name, uint64_t x,
+		   const struct xlat *xl, const char *zero_name)
+{
+	val_clear(v, name, V_FLAGS);
+	v->x.v = x;
+	v->x.xl = xl;
+	v->x.dflt = zero_name;
+}
+
+void val_set_enum(struct val *v, const char *name, uint64_t x, const struct xlat *xl)
+{
+	val_clear(v, name, V_ENUM);
+	v->x.v = x;
+	v->x.xl = xl;
+	v->x.dflt = NULL;
+}
+
+void val_set_fd(struct dctx *c, struct val *v, const char *name, int64_t fd)
+{
+	/* A negative number is no descriptor: strace prints it as a number
+	 * (close(-100) is not close(AT_FDCWD)). */
+	if (fd < 0) {
+		val_set_int(v, name, fd);
+		return;
+	}
+	val_clear(v, name, V_FD);
+	v->fd.fd = fd;
+	v->fd.path = fd_path(c, fd);
+}
+
+void val_set_str(struct dctx *c, struct val *v, const char *name,
+		 const char *p, size_t len, bool truncated)
+{
+	val_clear(v, name, V_STR);
+	if (len > UINT32_MAX)
+		len = UINT32_MAX;
+	v->s.p = arena_memdup(c->arena, p, len);
+	v->s.len = (uint32_t)len;
+	if (truncated)
+		v->flags |= VF_TRUNC;
+}
+
+void val_set_struct(struct val *v, const char *name, struct val *items,
+		    unsigned n, bool more)
+{
+	val_clear(v, name, V_STRUCT);
+	v->c.items = items;
+	v->c.n = n;
+	v->c.op = NULL;
+	if (more)
+		v->flags |= VF_MORE;
+}
+
+void val_set_array(struct val *v, const char *name, struct val *items,
+		   unsigned n, bool more)
+{
+	val_clear(v, name, V_ARRAY);
+	v->c.items = items;
+	v->c.n = n;
+	v->c.op = NULL;
+	if (more)
+		v->flags |= VF_MORE;
+}
+
+void val_set_op(struct val *v, const char *name, struct val *items,
+		unsigned n, const char *op)
+{
+	val_clear(v, name, V_OP);
+	v->c.items = items;
+	v->c.n = n;
+	v->c.op = op;
+}
+
+void val_set_sigset(struct val *v, const char *name, uint64_t mask)
+{
+	val_clear(v, name, V_SIGSET);
+	v->sig.mask = mask;
+	/* strace prints the complement when more than half the set is on */
+	if (__builtin_popcountll(mask) > 32)
+		v->flags |= VF_SIGSET_NOT;
+}
+
+void val_set_comment(struct dctx *c, struct val *v, const char *text)
+{
+	size_t n = strlen(text);
+
+	val_clear(v, NULL, V_COMMENT);
+	v->s.p = arena_strndup(c->arena, text, n);
+	v->s.len = (uint32_t)n;
+}
+
+void val_set_text(struct dctx *c, struct val *v, const char *name, const char *text)
+{
+	size_t n = strlen(text);
+
+	val_clear(v, name, V_TEXT);
+	v->s.p = arena_strndup(c->arena, text, n);
+	v->s.len = (uint32_t)n;
+}
+
+/* A NUL-terminated string of at most max bytes, read straight into the arena. */
+static void read_str(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		     size_t max, uint8_t cut_flag)
+{
+	char *buf;
+	bool term;
+	ssize_t n;
+
+	if (!addr) {
+		val_set_ptr(v, name, 0);
+		return;
+	}
+	buf = arena_alloc(c->arena, max + 2);
+	n = tmem_read_str(c->tid, addr, buf, max, &term);
+	if (n < 0) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	val_clear(v, name, V_STR);
+	v->s.p = buf;
+	v->s.len = (uint32_t)n;
+	if (!term)
+		v->flags |= cut_flag;
+}
+
+void val_read_cstr(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		   unsigned limit)
+{
+	read_str(c, v, name, addr, limit, VF_TRUNC);
+}
+
+void val_read_path(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	read_str(c, v, name, addr, PATH_MAX - 1, VF_STR_UNTERM);
+}
+
+void val_read_buf(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		  uint64_t len)
+{
+	uint64_t limit = c->opts->string_limit;
+	uint64_t n = len < limit ? len : limit;
+	char *buf;
+
+	if (!addr) {
+		val_set_ptr(v, name, 0);
+		return;
+	}
+	buf = arena_alloc(c->arena, n ? n : 1);
+	/* as strace's umoven: a buffer that cannot be read whole is shown
+	 * by its address */
+	if (n && tmem_read(c->tid, addr, buf, n) != (ssize_t)n) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	val_clear(v, name, V_STR);
+	v->s.p = buf;
+	v->s.len = (uint32_t)n;
+	if (len > n)
+		v->flags |= VF_TRUNC;
+}
+
+bool tread(struct dctx *c, uint64_t addr, void *buf, size_t size)
+{
+	if (!addr)
+		return false;
+	return tmem_read(c->tid, addr, buf, size) == (ssize_t)size;
+}
+
+/* Appends the decimal digits of x (>= 0) at p; returns the end. */
+static char *put_dec(char *p, uint64_t x)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + x % 10);
+		x /= 10;
+	} while (x);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+const char *fd_path(struct dctx *c, int64_t fd)
+{
+	char link[64], target[PATH_MAX];
+	char *p = link;
+	ssize_t n;
+
+	if (!c->opts || !c->opts->decode_fds || (fd < 0 && fd != AT_FDCWD))
+		return NULL;
+	memcpy(p, "/proc/", 6);
+	p = put_dec(p + 6, (uint64_t)c->tid);
+	if (fd == AT_FDCWD) {
+		memcpy(p, "/cwd", 5);
+	} else {
+		memcpy(p, "/fd/", 4);
+		p = put_dec(p + 4, (uint64_t)fd);
+		*p = '\0';
+	}
+	n = readlink(link, target, sizeof(target));
+	if (n <= 0 || n >= (ssize_t)sizeof(target))
+		return NULL;
+	return arena_strndup(c->arena, target, (size_t)n);
+}
+
+void ret_set_fd(struct dctx *c, struct event *ev)
+{
+	ev->rv_fmt = RV_FD;
+	if (ev->retval >= 0 && !ev->err)
+		ev->ret_path = fd_path(c, ev->retval);
+}
+
+int decode_default(struct dctx *c, struct event *ev, int exiting)
+{
+	unsigned n = c->se->nargs;
+
+	if (exiting)
+		return RVAL_DONE;
+	if (n > EVENT_MAX_ARGS)
+		n = EVENT_MAX_ARGS;
+	for (unsigned i = 0; i < n; i++)
+		arg_hex(c, ev, i);
+	ev->nargs = (uint8_t)n;
+	return RVAL_DONE;
+}
