@@ -64,7 +64,19 @@ const struct sysent *sysent_get(long nr);
 /* Number of the syscall called name, or -1. */
 long sysent_lookup(const char *name);
 
-/* Class bit for "%file" etc. (with the '%'), or 0 when unknown. */
+/*
+ * Class bit for "%file" etc. (with the '%'), or 0 when unknown.  Accepts
+ * what strace 6.1 accepts: the classes of enum TRACE_*, "%net" for
+ * "%network", and the legacy names without '%' ("desc", "file", "memory",
+ * "process", "signal", "ipc", "network").  "all" is not a class: 0.
+ */
 uint32_t sysent_class_by_name(const char *name);
+
+/*
+ * Name of syscall nr as strace prints it: the row's name, or
+ * "syscall_0x1d3" (lowercase hex of nr as unsigned long) for numbers
+ * without a row.  Returns either a static string or buf.
+ */
+const char *sysent_name(long nr, char buf[32]);
 
 #endif
