@@ -1,0 +1,442 @@
+/*
+ * The value model rendered as strace prints it (see render.h).  On the hot
+ * path of the text sink: no allocation beyond the strbuf, no stdio.
+ */
+#include "sink/render.h"
+
+#include <string.h>
+
+#include "util/banned.h"
+
+static const struct render_opts default_opts = RENDER_OPTS_INIT;
+
+static inline char *sb_reserve(struct strbuf *sb, size_t n)
+{
+	strbuf_grow(sb, n);
+	return sb->buf + sb->len;
+}
+
+static inline void sb_commit(struct strbuf *sb, char *end)
+{
+	strbuf_setlen(sb, (size_t)(end - sb->buf));
+}
+
+static char *escape_into(char *s, const unsigned char *p, size_t len,
+			 const char *escape_chars)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned c = p[i];
+
+		switch (c) {
+		case '"': case '\\':
+			*s++ = '\\';
+			*s++ = (char)c;
+			continue;
+		case '\f': *s++ = '\\'; *s++ = 'f'; continue;
+		case '\n': *s++ = '\\'; *s++ = 'n'; continue;
+		case '\r': *s++ = '\\'; *s++ = 'r'; continue;
+		case '\t': *s++ = '\\'; *s++ = 't'; continue;
+		case '\v': *s++ = '\\'; *s++ = 'v'; continue;
+		}
+		if (c >= ' ' && c < 0x7f && !(escape_chars && strchr(escape_chars, (int)c))) {
+			*s++ = (char)c;
+			continue;
+		}
+		*s++ = '\\';
+		if (i + 1 < len && p[i + 1] >= '0' && p[i + 1] <= '7') {
+			*s++ = (char)('0' + (c >> 6));
+			*s++ = (char)('0' + ((c >> 3) & 7));
+		} else if (c >> 3) {
+			if (c >> 6)
+				*s++ = (char)('0' + (c >> 6));
+			*s++ = (char)('0' + ((c >> 3) & 7));
+		}
+		*s++ = (char)('0' + (c & 7));
+	}
+	return s;
+}
+
+void render_escaped(struct strbuf *sb, const char *p, size_t len, const char *escape_chars)
+{
+	char *s = sb_reserve(sb, 4 * len);
+
+	sb_commit(sb, escape_into(s, (const unsigned char *)p, len, escape_chars));
+}
+
+void render_quoted(struct strbuf *sb, const char *p, size_t len, const char *escape_chars)
+{
+	char *s = sb_reserve(sb, 4 * len + 2);
+
+	*s++ = '"';
+	s = escape_into(s, (const unsigned char *)p, len, escape_chars);
+	*s++ = '"';
+	sb_commit(sb, s);
+}
+
+static void add_comment(struct strbuf *sb, const char *text)
+{
+	strbuf_addstr(sb, " /* ");
+	strbuf_addstr(sb, text);
+	strbuf_addstr(sb, " */");
+}
+
+/* strace's PRINT_VAL_X: 0 is "0", anything else 0x... */
+static void add_hex0(struct strbuf *sb, uint64_t v)
+{
+	if (v)
+		strbuf_add_hex(sb, v);
+	else
+		strbuf_addch(sb, '0');
+}
+
+static void add_oct(struct strbuf *sb, uint64_t v)
+{
+	char tmp[24];
+	int n = 0;
+
+	if (!v) {
+		strbuf_addch(sb, '0');
+		return;
+	}
+	while (v) {
+		tmp[n++] = (char)('0' + (v & 7));
+		v >>= 3;
+	}
+	tmp[n++] = '0';
+	char *s = sb_reserve(sb, (size_t)n);
+	while (n)
+		*s++ = tmp[--n];
+	sb_commit(sb, s);
+}
+
+static void render_flags(struct strbuf *sb, const struct val *v)
+{
+	const struct xlat *xl = v->x.xl;
+	uint64_t rem = v->x.v;
+	unsigned n = 0;
+
+	if (!rem && v->x.dflt) {
+		strbuf_addstr(sb, v->x.dflt);
+		return;
+	}
+	if (xl) {
+		for (uint32_t i = 0; i < xl->size && (rem || !n); i++) {
+			uint64_t bit = xl->data[i].val;
+
+			if (!xl->data[i].str)
+				continue;
+			if (rem == bit || (bit && (rem & bit) == bit)) {
+				if (n++)
+					strbuf_addch(sb, '|');
+				strbuf_addstr(sb, xl->data[i].str);
+				rem &= ~bit;
+			}
+			if (!rem)
+				break;
+		}
+	}
+	if (n) {
+		if (rem) {
+			strbuf_addch(sb, '|');
+			strbuf_add_hex(sb, rem);
+		}
+		return;
+	}
+	add_hex0(sb, rem);
+	if (rem && xl && xl->unknown)
+		add_comment(sb, xl->unknown);
+}
+
+static void render_enum(struct strbuf *sb, const struct val *v)
+{
+	const struct xlat *xl = v->x.xl;
+
+	if (xl) {
+		for (uint32_t i = 0; i < xl->size; i++) {
+			if (xl->data[i].val == v->x.v && xl->data[i].str) {
+				strbuf_addstr(sb, xl->data[i].str);
+				return;
+			}
+		}
+	}
+	add_hex0(sb, v->x.v);
+	if (xl && xl->unknown)
+		add_comment(sb, xl->unknown);
+}
+
+static void render_sigset(struct strbuf *sb, const struct val *v)
+{
+	uint64_t mask = v->sig.mask;
+	const char *sep = "";
+
+	if (v->flags & VF_SIGSET_NOT) {
+		strbuf_addch(sb, '~');
+		mask = ~mask;
+	}
+	strbuf_addch(sb, '[');
+	while (mask) {
+		int sig = __builtin_ctzll(mask) + 1;
+		const char *name = signal_name(sig);
+
+		mask &= mask - 1;
+		strbuf_addstr(sb, sep);
+		sep = " ";
+		if (name && !strncmp(name, "SIG", 3))
+			strbuf_addstr(sb, name + 3);
+		else if (sig > 32)
+			strbuf_addf(sb, "RT_%d", sig - 32);
+		else
+			strbuf_add_u64(sb, (uint64_t)sig);
+	}
+	strbuf_addch(sb, ']');
+}
+
+static void render_items(struct strbuf *sb, const struct val *v,
+			 const struct render_opts *ro, const char *sep, int names)
+{
+	for (uint32_t i = 0; i < v->c.n; i++) {
+		const struct val *it = &v->c.items[i];
+
+		if (i)
+			strbuf_addstr(sb, sep);
+		if (names && it->name && !(it->flags & VF_EQ_ONLY)) {
+			strbuf_addstr(sb, it->name);
+			strbuf_addch(sb, '=');
+		}
+		val_render(sb, it, ro);
+	}
+	if (v->flags & VF_MORE)
+		strbuf_addstr(sb, v->c.n ? ", ..." : "...");
+}
+
+void val_render(struct strbuf *sb, const struct val *v, const struct render_opts *ro)
+{
+	if (!ro)
+		ro = &default_opts;
+	switch (v->kind) {
+	case V_INT:
+		strbuf_add_i64(sb, v->i);
+		break;
+	case V_UINT:
+		strbuf_add_u64(sb, v->u);
+		break;
+	case V_OCT:
+		add_oct(sb, v->u);
+		break;
+	case V_HEX:
+		add_hex0(sb, v->u);
+		break;
+	case V_PTR:
+		if (v->u)
+			strbuf_add_hex(sb, v->u);
+		else
+			strbuf_addstr(sb, "NULL");
+		break;
+	case V_STR:
+		render_quoted(sb, v->s.p, v->s.len, NULL);
+		if (v->flags & (VF_TRUNC | VF_STR_UNTERM))
+			strbuf_addstr(sb, "...");
+		break;
+	case V_FLAGS:
+		render_flags(sb, v);
+		break;
+	case V_ENUM:
+		render_enum(sb, v);
+		break;
+	case V_FD:
+		if (v->fd.fd == -100)
+			strbuf_addstr(sb, "AT_FDCWD");
+		else
+			strbuf_add_i64(sb, v->fd.fd);
+		if (v->fd.path) {
+			strbuf_addch(sb, '<');
+			render_escaped(sb, v->fd.path, strlen(v->fd.path), "<>");
+			strbuf_addch(sb, '>');
+		}
+		break;
+	case V_STRUCT:
+		strbuf_addch(sb, '{');
+		render_items(sb, v, ro, ", ", 1);
+		strbuf_addch(sb, '}');
+		break;
+	case V_ARRAY:
+		strbuf_addch(sb, '[');
+		render_items(sb, v, ro, ", ", 1);
+		strbuf_addch(sb, ']');
+		break;
+	case V_SIGSET:
+		render_sigset(sb, v);
+		break;
+	case V_COMMENT:
+		strbuf_addstr(sb, "/* ");
+		strbuf_add(sb, v->s.p, v->s.len);
+		strbuf_addstr(sb, " */");
+		break;
+	case V_TEXT:
+		strbuf_add(sb, v->s.p, v->s.len);
+		break;
+	case V_OP:
+		for (uint32_t i = 0; i < v->c.n; i++) {
+			if (i && v->c.op)
+				strbuf_addstr(sb, v->c.op);
+			val_render(sb, &v->c.items[i], ro);
+		}
+		break;
+	default:
+		strbuf_addch(sb, '?');
+		break;
+	}
+}
+
+static bool is_restart(int err)
+{
+	return err == 512 || err == 513 || err == 514 || err == 516;
+}
+
+void event_render_result(struct strbuf *sb, const struct event *ev,
+			 const struct render_opts *ro)
+{
+	if (!ro)
+		ro = &default_opts;
+	if (ev->state == SC_UNFINISHED || ev->rv_fmt == RV_NONE) {
+		strbuf_addch(sb, '?');
+		return;
+	}
+	if (ev->err) {
+		const char *name = errno_name(ev->err);
+		const char *msg = errno_message(ev->err);
+
+		strbuf_addstr(sb, is_restart(ev->err) ? "? " : "-1 ");
+		if (name)
+			strbuf_addstr(sb, name);
+		else
+			strbuf_add_u64(sb, (uint64_t)ev->err);
+		strbuf_addstr(sb, " (");
+		if (msg) {
+			strbuf_addstr(sb, msg);
+		} else {
+			strbuf_addstr(sb, "Unknown error ");
+			strbuf_add_u64(sb, (uint64_t)ev->err);
+		}
+		strbuf_addch(sb, ')');
+		return;
+	}
+	switch (ev->rv_fmt) {
+	case RV_HEX:
+		add_hex0(sb, (uint64_t)ev->retval);
+		break;
+	case RV_OCT:
+		add_oct(sb, (uint64_t)ev->retval);
+		break;
+	default:
+		strbuf_add_i64(sb, ev->retval);
+		break;
+	}
+	if (ev->rv_fmt == RV_FD && ev->ret_path) {
+		strbuf_addch(sb, '<');
+		render_escaped(sb, ev->ret_path, strlen(ev->ret_path), "<>");
+		strbuf_addch(sb, '>');
+	}
+	if (ev->ret_aux) {
+		strbuf_addstr(sb, " (");
+		if (ev->ret_aux->name) {
+			strbuf_addstr(sb, ev->ret_aux->name);
+			strbuf_addch(sb, ' ');
+		}
+		val_render(sb, ev->ret_aux, ro);
+		strbuf_addch(sb, ')');
+	}
+}
+
+unsigned event_entry_split(const struct event *ev)
+{
+	unsigned n = ev->nargs < EVENT_MAX_ARGS ? ev->nargs : EVENT_MAX_ARGS;
+
+	for (unsigned i = 0; i < n; i++)
+		if (ev->args[i].kind == V_NONE || (ev->args[i].flags & VF_EXIT))
+			return i;
+	return n;
+}
+
+static void render_args(struct strbuf *sb, const struct event *ev,
+			const struct render_opts *ro, unsigned from, unsigned to)
+{
+	for (unsigned i = from; i < to; i++) {
+		if (i > from)
+			strbuf_addstr(sb, ", ");
+		val_render(sb, &ev->args[i], ro);
+	}
+}
+
+static unsigned shown_args(const struct event *ev)
+{
+	return ev->nargs < EVENT_MAX_ARGS ? ev->nargs : EVENT_MAX_ARGS;
+}
+
+/* ") " then spaces up to the result column, then "= result". */
+static void render_tail(struct strbuf *sb, const struct event *ev,
+			const struct render_opts *ro, size_t line_start)
+{
+	unsigned col = ro->acolumn ? ro->acolumn : 40;
+	size_t cur;
+
+	strbuf_addstr(sb, ") ");
+	cur = sb->len - line_start;
+	if (cur < col)
+		strbuf_addchars(sb, ' ', col - cur);
+	strbuf_addstr(sb, "= ");
+	event_render_result(sb, ev, ro);
+}
+
+void event_render_entry(struct strbuf *sb, const struct event *ev,
+			const struct render_opts *ro)
+{
+	unsigned k = event_entry_split(ev);
+
+	if (!ro)
+		ro = &default_opts;
+	strbuf_addstr(sb, ev->name ? ev->name : "?");
+	strbuf_addch(sb, '(');
+	render_args(sb, ev, ro, 0, k);
+	if (k && k < shown_args(ev))
+		strbuf_addstr(sb, ", ");
+}
+
+void event_render_unfinished(struct strbuf *sb, const struct event *ev,
+			     const struct render_opts *ro)
+{
+	event_render_entry(sb, ev, ro);
+	strbuf_addstr(sb, " <unfinished ...>");
+}
+
+void event_render_rest(struct strbuf *sb, const struct event *ev,
+		       const struct render_opts *ro, size_t line_start)
+{
+	unsigned k = event_entry_split(ev), n = shown_args(ev);
+
+	if (!ro)
+		ro = &default_opts;
+	if (ev->state == SC_UNFINISHED) {
+		if (k < n)
+			strbuf_addstr(sb, " <unfinished ...>");
+	} else {
+		render_args(sb, ev, ro, k, n);
+	}
+	render_tail(sb, ev, ro, line_start);
+}
+
+void event_render_call(struct strbuf *sb, const struct event *ev,
+		       const struct render_opts *ro, size_t line_start)
+{
+	event_render_entry(sb, ev, ro);
+	event_render_rest(sb, ev, ro, line_start);
+}
+
+void event_render_resumed(struct strbuf *sb, const struct event *ev,
+			  const struct render_opts *ro, size_t line_start)
+{
+	strbuf_addstr(sb, "<... ");
+	strbuf_addstr(sb, ev->name ? ev->name : "?");
+	strbuf_addstr(sb, " resumed>");
+	event_render_rest(sb, ev, ro, line_start);
+}
