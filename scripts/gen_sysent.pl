@@ -152,6 +152,23 @@ for my $i (0 .. $max) {
 	printf "\t[%d] = { \"%s\", %d, %s, %s, %s },\n", $i, $n, scalar(@$p), $flags, $an, $d;
 }
 print "};\n\nconst unsigned sysent_count = ", $max + 1, ";\n";
+
+# Names the other personalities of this architecture have and it lacks
+# (i386 and x32 on x86_64: stat64, ...): strace accepts them in -e trace=,
+# where they match no number of this table.
+my %compat_hdrs = (x86_64 => ['asm/unistd_32.h', 'asm/unistd_x32.h']);
+my %compat;
+for my $h (@{$compat_hdrs{$arch} // []}) {
+	(my $f = $uh) =~ s{asm/unistd_64\.h$}{$h};
+	open(my $ch, '<', $f) or die "gen_sysent: cannot open '$f': $!\n";
+	while (<$ch>) {
+		$compat{$1} = 1 if /^#define\s+__NR_(\w+)\s/ && !exists $nr{$1};
+	}
+	close $ch;
+}
+print "\nconst char *const sysent_compat_names[] = {\n";
+print "\t\"$_\",\n" for sort keys %compat;
+print "\tNULL\n};\n";
 if (@missing) {
 	print STDERR "gen_sysent: no prototype for: @missing\n";
 	exit 1;

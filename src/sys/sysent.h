@@ -58,6 +58,13 @@ struct sysent {
 extern const unsigned sysent_count;
 extern const struct sysent sysent_table[];
 
+/*
+ * Names that the other personalities of the architecture define and it
+ * lacks (i386/x32 on x86_64: "stat64", ...), sorted, NULL-terminated.
+ * strace accepts them in -e trace= (they select nothing).
+ */
+extern const char *const sysent_compat_names[];
+
 /* Row for nr, or NULL when nr is out of range or a hole. */
 const struct sysent *sysent_get(long nr);
 
