@@ -157,6 +157,7 @@ struct event {
 	/* EV_PROC_START / EV_PROC_EXIT / EV_EXEC */
 	pid_t ppid;              /* parent (creator) pid; tid for threads */
 	bool is_thread;          /* EV_PROC_START: a thread of ppid's group */
+	bool attached;           /* EV_PROC_START: attached with -p */
 	int exit_code;           /* EV_PROC_EXIT: exit status if exited */
 	int term_signal;         /* EV_PROC_EXIT: killing signal, else 0 */
 	bool core_dumped;

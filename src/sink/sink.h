@@ -26,12 +26,17 @@ struct trace_end {
 	int term_signal;            /* killing signal of it, or 0 */
 	uint64_t wall_ns;           /* wall time of the whole trace */
 	int detached;               /* tracing stopped by detaching */
+	int interrupted;            /* SIGINT/SIGTERM/SIGHUP ended it */
 };
 
 /*
  * The callbacks.  Ownership: the event and everything it points to belong
  * to the caller and are valid only during the call; a sink that needs data
- * later must copy it.  begin/end return 0 or -1 (after error()); a failing
+ * later must copy it.  One exception: the live engine keeps an
+ * EV_SYSCALL_ENTRY event valid and unchanged until the EV_SYSCALL of the
+ * same thread is delivered (the text sink uses it to print
+ * "<unfinished ...>" lines only when another line interrupts).
+ * begin/end return 0 or -1 (after error()); a failing
  * sink makes renacer exit non-zero but tracing goes on.
  */
 struct sink_ops {

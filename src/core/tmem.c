@@ -1,0 +1,137 @@
+/* Reading tracee memory (see tmem.h). */
+#include "core/tmem.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+
+#include "util/banned.h"
+
+static int vm_readv_state;   /* 0 unknown, 1 works, -1 missing */
+static bool force_peek;
+
+void tmem_force_peek(bool on)
+{
+	force_peek = on;
+}
+
+static ssize_t peek_read(pid_t tid, uint64_t addr, void *buf, size_t len)
+{
+	size_t done = 0;
+	uint64_t base = addr & ~(uint64_t)7;
+	size_t skip = (size_t)(addr - base);
+
+	while (done < len) {
+		long word;
+		size_t n;
+
+		errno = 0;
+		word = ptrace(PTRACE_PEEKDATA, tid, (void *)(uintptr_t)base, NULL);
+		if (errno)
+			return done ? (ssize_t)done : -1;
+		n = sizeof(word) - skip;
+		if (n > len - done)
+			n = len - done;
+		memcpy((char *)buf + done, (char *)&word + skip, n);
+		done += n;
+		base += sizeof(word);
+		skip = 0;
+	}
+	return (ssize_t)done;
+}
+
+/* Bytes from addr to the end of its page. */
+static size_t to_page_end(uint64_t addr)
+{
+	return 4096 - (size_t)(addr & 4095);
+}
+
+ssize_t tmem_read(pid_t tid, uint64_t addr, void *buf, size_t len)
+{
+	if (!len)
+		return 0;
+	if (addr == 0) {
+		errno = EFAULT;
+		return -1;
+	}
+	if (!force_peek && vm_readv_state >= 0) {
+		struct iovec local = { buf, len };
+		struct iovec remote = { (void *)(uintptr_t)addr, len };
+		ssize_t n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+
+		if (n >= 0) {
+			vm_readv_state = 1;
+			return n;
+		}
+		if (errno == ENOSYS || (errno == EPERM && vm_readv_state == 0)) {
+			vm_readv_state = -1;
+		} else if (errno == EFAULT) {
+			/* part of the range may be readable: retry page by page */
+			size_t done = 0;
+			while (done < len) {
+				size_t chunk = to_page_end(addr + done);
+				if (chunk > len - done)
+					chunk = len - done;
+				local.iov_base = (char *)buf + done;
+				local.iov_len = chunk;
+				remote.iov_base = (void *)(uintptr_t)(addr + done);
+				remote.iov_len = chunk;
+				n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+				if (n <= 0)
+					break;
+				done += (size_t)n;
+				if ((size_t)n < chunk)
+					break;
+			}
+			if (!done) {
+				errno = EFAULT;
+				return -1;
+			}
+			return (ssize_t)done;
+		} else {
+			return -1;
+		}
+	}
+	return peek_read(tid, addr, buf, len);
+}
+
+ssize_t tmem_read_str(pid_t tid, uint64_t addr, char *buf, size_t max,
+		      bool *terminated)
+{
+	size_t done = 0;
+
+	*terminated = false;
+	if (addr == 0) {
+		errno = EFAULT;
+		return -1;
+	}
+	while (done < max + 1) {
+		/* read to the end of the page so we never fault on a string
+		 * that ends just before an unmapped page */
+		size_t chunk = to_page_end(addr + done);
+		ssize_t n;
+		char *nul;
+
+		if (chunk > max + 1 - done)
+			chunk = max + 1 - done;
+		n = tmem_read(tid, addr + done, buf + done, chunk);
+		if (n <= 0) {
+			if (!done)
+				return -1;
+			break;
+		}
+		nul = memchr(buf + done, '\0', (size_t)n);
+		if (nul) {
+			*terminated = true;
+			return nul - buf;
+		}
+		done += (size_t)n;
+		if ((size_t)n < chunk)
+			break;
+	}
+	if (done > max)
+		done = max;
+	buf[done] = '\0';
+	return (ssize_t)done;
+}

@@ -1,0 +1,997 @@
+/*
+ * The ptrace engine: spawn or attach, one waitpid loop over all tracees,
+ * every stop turned into an event record for the sinks.  Tracees are never
+ * left stopped and their signals are always re-injected.
+ */
+#include "core/tracer.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "arch.h"
+#include "core/tmem.h"
+#include "sys/sysent.h"
+#include "util/arena.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xmalloc.h"
+#include "util/banned.h"
+
+#ifndef PTRACE_GET_SYSCALL_INFO
+#define PTRACE_GET_SYSCALL_INFO 0x420e
+#endif
+#ifndef CLONE_THREAD
+#define CLONE_THREAD 0x00010000
+#endif
+
+/* Per-thread state. */
+enum {
+	TCB_STARTUP = 1 << 0,     /* waiting for its first stop */
+	TCB_HIDE = 1 << 1,        /* launched child before its execve */
+	TCB_ATTACHED = 1 << 2,    /* attached with -p: detach, never kill */
+	TCB_INSYSCALL = 1 << 3,   /* between entry and exit */
+	TCB_REPORT = 1 << 4,      /* the current syscall is reported */
+	TCB_DEC_EXIT = 1 << 5,    /* decoder wants the exit stop */
+	TCB_DETACHING = 1 << 6,   /* interrupted, detach at next stop */
+	TCB_ORPHAN = 1 << 7,      /* first stop seen before its creator's event */
+	TCB_HELD = 1 << 8,        /* stopped and not resumed (orphan) */
+	TCB_IGNORE_EXIT = 1 << 9, /* attached mid-syscall: skip one exit */
+	TCB_LISTEN = 1 << 10,     /* in group-stop (PTRACE_LISTEN) */
+};
+
+struct tcb {
+	pid_t tid;
+	pid_t pid;                /* thread group id */
+	unsigned flags;
+	struct tcb *next;         /* hash chain */
+	struct event ev;          /* the syscall in progress */
+	struct arena arena;       /* its decoded values */
+	uint64_t lamport;
+};
+
+#define NBUCKETS 4096
+
+struct tracer {
+	const struct tracer_opts *o;
+	struct sink_list *sinks;
+	struct tcb *buckets[NBUCKETS];
+	size_t ntcb;
+	pid_t leader;             /* the first tracee */
+	bool seccomp;             /* a seccomp filter selects the syscalls */
+	bool have_info;           /* PTRACE_GET_SYSCALL_INFO works */
+	unsigned ptrace_opts;
+	uint64_t t0;              /* trace start (monotonic ns) */
+	struct trace_end *end;
+	bool leader_done;
+	struct arena scratch;     /* names of unknown syscalls etc. */
+	int exec_pipe;            /* CLOEXEC pipe: errno of a failed execv */
+	bool exec_failed;         /* the command could not be executed */
+	bool interrupted;         /* SIGINT/SIGTERM/SIGHUP ended the trace */
+};
+
+static volatile sig_atomic_t interrupted;
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- tracee table ---------------------------------------------------- */
+
+static struct tcb *tcb_find(struct tracer *tr, pid_t tid)
+{
+	struct tcb *t = tr->buckets[(unsigned)tid % NBUCKETS];
+	while (t && t->tid != tid)
+		t = t->next;
+	return t;
+}
+
+static struct tcb *tcb_new(struct tracer *tr, pid_t tid, pid_t pid, unsigned flags)
+{
+	struct tcb *t = xcalloc(1, sizeof(*t));
+	unsigned b = (unsigned)tid % NBUCKETS;
+
+	t->tid = tid;
+	t->pid = pid;
+	t->flags = flags;
+	t->next = tr->buckets[b];
+	tr->buckets[b] = t;
+	tr->ntcb++;
+	return t;
+}
+
+static void tcb_drop(struct tracer *tr, struct tcb *t)
+{
+	struct tcb **pp = &tr->buckets[(unsigned)t->tid % NBUCKETS];
+	while (*pp && *pp != t)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = t->next;
+	arena_release(&t->arena);
+	free(t);
+	tr->ntcb--;
+}
+
+/* Moves t to a new tid (a non-leader thread that called execve). */
+static void tcb_rekey(struct tracer *tr, struct tcb *t, pid_t tid)
+{
+	struct tcb **pp = &tr->buckets[(unsigned)t->tid % NBUCKETS];
+	unsigned b = (unsigned)tid % NBUCKETS;
+
+	while (*pp && *pp != t)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = t->next;
+	t->tid = tid;
+	t->next = tr->buckets[b];
+	tr->buckets[b] = t;
+}
+
+/* ---- probing ----------------------------------------------------------- */
+
+static struct tracer_caps caps;
+static bool caps_done;
+
+const struct tracer_caps *tracer_probe(void)
+{
+	pid_t pid;
+	int status;
+
+	if (caps_done)
+		return &caps;
+	caps_done = true;
+	caps.vm_readv = true;
+	caps.seccomp = true;
+	pid = fork();
+	if (pid < 0)
+		return &caps;
+	if (pid == 0) {
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, WSTOPPED) == pid &&
+	    ptrace(PTRACE_SEIZE, pid, NULL, (void *)(uintptr_t)(PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL)) == 0) {
+		caps.seize = true;
+		kill(pid, SIGCONT);
+		/* wait for the SIGCONT signal-delivery-stop or the end */
+		while (waitpid(pid, &status, __WALL) == pid) {
+			if (WIFEXITED(status) || WIFSIGNALED(status))
+				break;
+			if ((status >> 16) == 0 && WSTOPSIG(status) == SIGCONT) {
+				ptrace(PTRACE_SYSCALL, pid, NULL, NULL);
+				continue;
+			}
+			if (WSTOPSIG(status) == (SIGTRAP | 0x80)) {
+				struct __ptrace_syscall_info info;
+				long n = ptrace(PTRACE_GET_SYSCALL_INFO, pid,
+						(void *)sizeof(info), &info);
+				caps.syscall_info = n > 0 && info.op != 0;
+				kill(pid, SIGKILL);
+				ptrace(PTRACE_CONT, pid, NULL, NULL);
+				continue;
+			}
+			ptrace(PTRACE_CONT, pid, NULL, NULL);
+		}
+	} else {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	return &caps;
+}
+
+/* ---- emitting ------------------------------------------------------------ */
+
+static void emit(struct tracer *tr, struct event *ev)
+{
+	if (tr->o->enrich && ev->type == EV_SYSCALL)
+		tr->o->enrich(tr->o->enrich_data, ev);
+	sink_list_event(tr->sinks, ev);
+}
+
+static void emit_simple(struct tracer *tr, struct event *ev, uint64_t ts)
+{
+	ev->ts_ns = ev->end_ns = ts - tr->t0;
+	ev->nr = -1;
+	emit(tr, ev);
+}
+
+static bool status_wanted(struct tracer *tr, const struct event *ev)
+{
+	unsigned m = tr->o->status_mask ? tr->o->status_mask : STATUS_ALL;
+	if (m == STATUS_ALL)
+		return true;
+	if (ev->state == SC_UNFINISHED)
+		return m & STATUS_UNFINISHED;
+	return ev->err ? (m & STATUS_FAILED) : (m & STATUS_SUCCESSFUL);
+}
+
+/* Reports the syscall t is inside as unfinished (death or detach). */
+static void finish_unfinished(struct tracer *tr, struct tcb *t, uint64_t ts)
+{
+	if (!(t->flags & TCB_INSYSCALL))
+		return;
+	if (t->flags & TCB_REPORT) {
+		t->ev.type = EV_SYSCALL;
+		t->ev.state = SC_UNFINISHED;
+		t->ev.rv_fmt = RV_NONE;
+		t->ev.end_ns = ts - tr->t0;
+		t->ev.lamport = ++t->lamport;
+		if (status_wanted(tr, &t->ev))
+			emit(tr, &t->ev);
+	}
+	t->flags &= ~(TCB_INSYSCALL | TCB_REPORT | TCB_DEC_EXIT);
+}
+
+/* ---- resuming ------------------------------------------------------------ */
+
+static void resume(struct tracer *tr, struct tcb *t, int sig)
+{
+	long req = PTRACE_SYSCALL;
+
+	if (tr->seccomp && !(t->flags & TCB_INSYSCALL))
+		req = PTRACE_CONT;
+	if (ptrace(req, t->tid, NULL, (void *)(uintptr_t)sig) < 0 && errno != ESRCH)
+		warning("cannot resume process %d: %s", t->tid, strerror(errno));
+}
+
+/* ---- syscalls ------------------------------------------------------------ */
+
+static const char *unknown_name(struct tracer *tr, long nr)
+{
+	char buf[40];
+	int n = snprintf(buf, sizeof(buf), "syscall_%#lx", (unsigned long)nr);
+	return arena_strndup(&tr->scratch, buf, (size_t)n);
+}
+
+static bool traced_nr(struct tracer *tr, long nr)
+{
+	const uint8_t *set = tr->o->trace_set;
+	if (!set)
+		return true;
+	if (nr < 0 || (unsigned long)nr >= sysent_count)
+		return false;
+	return set[nr >> 3] & (1u << (nr & 7));
+}
+
+static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
+			  const uint64_t *args, uint64_t ts)
+{
+	struct event *ev = &t->ev;
+	const struct sysent *se = sysent_get(nr);
+	static const struct sysent unknown_se = { NULL, 6, 0, NULL, NULL };
+	struct dctx ctx;
+	int r;
+
+	t->flags |= TCB_INSYSCALL;
+	t->flags &= ~(TCB_REPORT | TCB_DEC_EXIT);
+	if (t->flags & TCB_HIDE) {
+		if (nr != 59 /* execve */ && nr != 322 /* execveat */)
+			return;
+		t->flags &= ~TCB_HIDE;
+	}
+	if (!traced_nr(tr, nr))
+		return;
+	t->flags |= TCB_REPORT;
+
+	arena_reset(&t->arena);
+	memset(ev, 0, sizeof(*ev));
+	ev->type = EV_SYSCALL_ENTRY;
+	ev->pid = t->pid;
+	ev->tid = t->tid;
+	ev->nr = nr;
+	ev->ts_ns = ts - tr->t0;
+	memcpy(ev->raw, args, sizeof(ev->raw));
+	if (se && se->name) {
+		ev->name = se->name;
+	} else {
+		ev->name = unknown_name(tr, nr);
+		se = &unknown_se;
+	}
+
+	ctx.pid = t->pid;
+	ctx.tid = t->tid;
+	ctx.arena = &t->arena;
+	ctx.opts = &tr->o->dopts;
+	ctx.se = se;
+	r = se->decode ? se->decode(&ctx, ev, 0) : decode_default(&ctx, ev, 0);
+	if (r == RVAL_EXIT)
+		t->flags |= TCB_DEC_EXIT;
+	if (tr->sinks->wants_entry)
+		sink_list_event(tr->sinks, ev);
+}
+
+static void syscall_exit(struct tracer *tr, struct tcb *t, int64_t rval,
+			 bool is_error, uint64_t ts)
+{
+	struct event *ev = &t->ev;
+
+	if (!(t->flags & TCB_INSYSCALL))
+		return;                    /* exit of a call begun before attach */
+	if (!(t->flags & TCB_REPORT)) {
+		t->flags &= ~TCB_INSYSCALL;
+		return;
+	}
+	ev->type = EV_SYSCALL;
+	ev->state = SC_COMPLETE;
+	ev->end_ns = ts - tr->t0;
+	ev->retval = rval;
+	ev->err = is_error ? (int)-rval : 0;
+	if (t->flags & TCB_DEC_EXIT) {
+		const struct sysent *se = sysent_get(ev->nr);
+		struct dctx ctx = { t->pid, t->tid, &t->arena, &tr->o->dopts, se };
+		if (se && se->decode)
+			se->decode(&ctx, ev, 1);
+	}
+	ev->lamport = ++t->lamport;
+	t->flags &= ~(TCB_INSYSCALL | TCB_REPORT | TCB_DEC_EXIT);
+	if (status_wanted(tr, ev))
+		emit(tr, ev);
+}
+
+/* Reads the syscall state; returns the stop kind (entry, exit) or 0. */
+static int get_sc(struct tracer *tr, struct tcb *t, long *nr, uint64_t *args,
+		  int64_t *rval, bool *is_error)
+{
+	if (tr->have_info) {
+		struct __ptrace_syscall_info info;
+		long n = ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(info), &info);
+		if (n <= 0)
+			return 0;
+		if (info.op == PTRACE_SYSCALL_INFO_ENTRY || info.op == PTRACE_SYSCALL_INFO_SECCOMP) {
+			if (info.arch != AUDIT_ARCH_NATIVE)
+				*nr = -1 - (long)info.entry.nr;  /* compat: shown as unknown */
+			else
+				*nr = (long)info.entry.nr;
+			memcpy(args, info.entry.args, 6 * sizeof(uint64_t));
+			return PTRACE_SYSCALL_INFO_ENTRY;
+		}
+		if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
+			*rval = info.exit.rval;
+			*is_error = info.exit.is_error;
+			return PTRACE_SYSCALL_INFO_EXIT;
+		}
+		return 0;
+	} else {
+		struct arch_sc sc;
+		if (arch_get_sc(t->tid, &sc) < 0)
+			return 0;
+		if (!(t->flags & TCB_INSYSCALL)) {
+			*nr = sc.compat ? -1 - sc.nr : sc.nr;
+			memcpy(args, sc.args, sizeof(sc.args));
+			return PTRACE_SYSCALL_INFO_ENTRY;
+		}
+		*rval = sc.rval;
+		*is_error = sc.rval < 0 && sc.rval >= -4095;
+		return PTRACE_SYSCALL_INFO_EXIT;
+	}
+}
+
+static void on_syscall_stop(struct tracer *tr, struct tcb *t, uint64_t ts, bool seccomp_stop)
+{
+	long nr = -1;
+	uint64_t args[6] = { 0 };
+	int64_t rval = 0;
+	bool is_error = false;
+	int kind = get_sc(tr, t, &nr, args, &rval, &is_error);
+
+	if (seccomp_stop && kind == PTRACE_SYSCALL_INFO_EXIT)
+		kind = 0;
+	if (kind == PTRACE_SYSCALL_INFO_ENTRY) {
+		if ((t->flags & TCB_INSYSCALL) && !seccomp_stop && !tr->have_info)
+			kind = PTRACE_SYSCALL_INFO_EXIT;  /* cannot happen with regs path */
+		else
+			syscall_entry(tr, t, nr, args, ts);
+	}
+	if (kind == PTRACE_SYSCALL_INFO_EXIT) {
+		if (t->flags & TCB_IGNORE_EXIT)
+			t->flags &= ~(TCB_IGNORE_EXIT | TCB_INSYSCALL);
+		else
+			syscall_exit(tr, t, rval, is_error, ts);
+	}
+	t->flags &= ~TCB_IGNORE_EXIT;
+	resume(tr, t, 0);
+}
+
+/* ---- process events --------------------------------------------------- */
+
+static void read_rss(struct event *ev, pid_t pid)
+{
+	char path[64];
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (strbuf_read_file(&sb, path) == 0 && (p = strstr(sb.buf, "VmHWM:")))
+		ev->max_rss_kb = strtoull(p + 6, NULL, 10);
+	strbuf_release(&sb);
+}
+
+/* t got PTRACE_EVENT_FORK/VFORK/CLONE: a new tracee exists. */
+static void on_new_child(struct tracer *tr, struct tcb *t, int event, uint64_t ts)
+{
+	unsigned long msg = 0;
+	pid_t child;
+	bool thread = false;
+	struct tcb *c;
+	struct event ev;
+
+	if (ptrace(PTRACE_GETEVENTMSG, t->tid, NULL, &msg) < 0)
+		return;
+	child = (pid_t)msg;
+	if (event == PTRACE_EVENT_CLONE) {
+		uint64_t flags = t->ev.raw[0];
+		if (t->ev.nr == 435 /* clone3 */) {
+			if (tmem_read(t->tid, t->ev.raw[0], &flags, sizeof(flags)) != sizeof(flags))
+				flags = 0;
+		} else if (!(t->flags & TCB_REPORT)) {
+			/* not decoded: read the flags register again */
+			struct arch_sc sc;
+			if (arch_get_sc(t->tid, &sc) == 0)
+				flags = sc.args[0];
+		}
+		thread = flags & CLONE_THREAD;
+	}
+	c = tcb_find(tr, child);
+	if (!c)
+		c = tcb_new(tr, child, thread ? t->pid : child, TCB_STARTUP);
+	c->pid = thread ? t->pid : child;
+	c->flags &= ~TCB_ORPHAN;
+	c->flags |= (t->flags & TCB_ATTACHED);
+	c->lamport = t->lamport + 1;
+	t->lamport++;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = EV_PROC_START;
+	ev.pid = c->pid;
+	ev.tid = child;
+	ev.ppid = t->tid;
+	ev.is_thread = thread;
+	ev.lamport = c->lamport;
+	emit_simple(tr, &ev, ts);
+
+	if (c->flags & TCB_HELD) {
+		c->flags &= ~(TCB_HELD | TCB_STARTUP);
+		resume(tr, c, 0);
+	}
+}
+
+static void on_exec(struct tracer *tr, struct tcb *t, uint64_t ts)
+{
+	unsigned long old = 0;
+	struct event ev;
+	char path[64], exe[PATH_MAX];
+	ssize_t n;
+
+	if (ptrace(PTRACE_GETEVENTMSG, t->tid, NULL, &old) == 0 && (pid_t)old != t->tid) {
+		/* a non-leader thread exec'ed: it takes over the leader's tid */
+		struct tcb *o = tcb_find(tr, (pid_t)old);
+		if (o && o != t) {
+			pid_t newtid = t->tid;
+			/* the leader's own state is gone; keep the exec'ing thread's */
+			tcb_drop(tr, t);
+			tcb_rekey(tr, o, newtid);
+			o->pid = newtid;
+			o->ev.pid = o->ev.tid = newtid;
+			t = o;
+		}
+	}
+	t->flags &= ~TCB_HIDE;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = EV_EXEC;
+	ev.pid = t->pid;
+	ev.tid = t->tid;
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)t->tid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	ev.exec_path = exe;
+	ev.lamport = ++t->lamport;
+	emit_simple(tr, &ev, ts);
+	resume(tr, t, 0);
+}
+
+/* The tracee is gone (waitpid reported exit or death). */
+static void on_gone(struct tracer *tr, struct tcb *t, int status, uint64_t ts)
+{
+	struct event ev;
+
+	finish_unfinished(tr, t, ts);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = EV_PROC_EXIT;
+	ev.pid = t->pid;
+	ev.tid = t->tid;
+	ev.is_thread = t->tid != t->pid;
+	if (WIFEXITED(status)) {
+		ev.exit_code = WEXITSTATUS(status);
+	} else {
+		ev.term_signal = WTERMSIG(status);
+		ev.core_dumped = WCOREDUMP(status);
+	}
+	ev.max_rss_kb = t->ev.max_rss_kb;  /* stashed at PTRACE_EVENT_EXIT */
+	ev.lamport = ++t->lamport;
+	emit_simple(tr, &ev, ts);
+	if (t->tid == tr->leader) {
+		tr->end->exit_code = ev.exit_code;
+		tr->end->term_signal = ev.term_signal;
+		tr->leader_done = true;
+	}
+	tcb_drop(tr, t);
+}
+
+static void on_signal_stop(struct tracer *tr, struct tcb *t, int sig, uint64_t ts)
+{
+	siginfo_t si;
+	struct event ev;
+	struct dctx ctx = { t->pid, t->tid, &tr->scratch, &tr->o->dopts, NULL };
+	struct val *v;
+
+	if (ptrace(PTRACE_GETSIGINFO, t->tid, NULL, &si) < 0) {
+		/* not a signal-delivery-stop: resume without a signal */
+		resume(tr, t, 0);
+		return;
+	}
+	if (!(t->flags & TCB_HIDE)) {
+		memset(&ev, 0, sizeof(ev));
+		ev.type = EV_SIGNAL;
+		ev.pid = t->pid;
+		ev.tid = t->tid;
+		ev.signo = sig;
+		arena_reset(&tr->scratch);
+		v = arena_calloc(&tr->scratch, sizeof(*v));
+		decode_siginfo_val(&ctx, v, &si);
+		ev.siginfo = v;
+		ev.lamport = ++t->lamport;
+		emit_simple(tr, &ev, ts);
+	}
+	if (t->flags & TCB_DETACHING) {
+		ptrace(PTRACE_DETACH, t->tid, NULL, (void *)(uintptr_t)sig);
+		return;
+	}
+	resume(tr, t, sig);
+}
+
+/* ---- start-up ------------------------------------------------------------ */
+
+/* Finds prog in PATH as execvp would; returns a malloc'ed path or NULL. */
+static char *find_program(const char *prog)
+{
+	const char *path = getenv("PATH");
+	struct strbuf sb = STRBUF_INIT;
+	int saved = ENOENT;
+
+	if (strchr(prog, '/')) {
+		if (access(prog, X_OK) == 0)
+			return xstrdup(prog);
+		return NULL;
+	}
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		const char *colon = strchr(path, ':');
+		size_t len = colon ? (size_t)(colon - path) : strlen(path);
+		struct stat st;
+
+		strbuf_reset(&sb);
+		if (len)
+			strbuf_add(&sb, path, len);
+		else
+			strbuf_addch(&sb, '.');
+		strbuf_addch(&sb, '/');
+		strbuf_addstr(&sb, prog);
+		if (stat(sb.buf, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (access(sb.buf, X_OK) == 0)
+				return strbuf_detach(&sb, NULL);
+			saved = EACCES;
+		}
+		path = colon ? colon + 1 : path + len;
+	}
+	strbuf_release(&sb);
+	errno = saved;
+	return NULL;
+}
+
+static scmp_filter_ctx build_filter(const uint8_t *set)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx)
+		return NULL;
+	for (unsigned nr = 0; nr < sysent_count; nr++) {
+		if (!(set[nr >> 3] & (1u << (nr & 7))))
+			continue;
+		if (seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), (int)nr, 0) < 0 &&
+		    sysent_get(nr)) {
+			/* numbers libseccomp does not know are skipped: unseen */
+		}
+	}
+	return ctx;
+}
+
+static int start_child(struct tracer *tr, char *const argv[])
+{
+	char *path = find_program(argv[0]);
+	scmp_filter_ctx filter = NULL;
+	int status, pfd[2];
+	pid_t pid;
+
+	if (!path) {
+		tr->end->exit_code = 127;
+		return error("cannot run '%s': %s", argv[0], strerror(errno));
+	}
+	if (tr->seccomp) {
+		filter = build_filter(tr->o->trace_set);
+		if (!filter)
+			tr->seccomp = false;
+	}
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		free(path);
+		return error("cannot create pipe: %s", strerror(errno));
+	}
+	pid = fork();
+	if (pid < 0) {
+		free(path);
+		return error("cannot fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		int e;
+		close(pfd[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGSTOP);
+		if (filter && seccomp_load(filter) < 0) {
+			/* the tracer saw the filter fail: report and go on unfiltered */
+			e = -1;
+			if (write(pfd[1], &e, sizeof(e)) < 0)
+				_exit(1);
+		}
+		execv(path, argv);
+		e = errno;
+		if (write(pfd[1], &e, sizeof(e)) < 0)
+			_exit(1);
+		_exit(127);
+	}
+	close(pfd[1]);
+	if (filter)
+		seccomp_release(filter);
+	free(path);
+	if (waitpid(pid, &status, WSTOPPED) != pid || !WIFSTOPPED(status)) {
+		close(pfd[0]);
+		kill(pid, SIGKILL);
+		return error("cannot start '%s': child did not stop", argv[0]);
+	}
+	if (ptrace(PTRACE_SEIZE, pid, NULL, (void *)(uintptr_t)tr->ptrace_opts) < 0) {
+		int e = errno;
+		close(pfd[0]);
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return error("cannot trace '%s': ptrace: %s", argv[0], strerror(e));
+	}
+	tr->leader = pid;
+	tcb_new(tr, pid, pid, TCB_HIDE);
+	kill(pid, SIGCONT);
+	tr->exec_pipe = pfd[0];
+	return 0;
+}
+
+/* Lists the threads of pid (all of them with -f, else just pid). */
+static int attach_one(struct tracer *tr, pid_t pid)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *de;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = tr->o->follow ? opendir(path) : NULL;
+	if (!d) {
+		if (kill(pid, 0) < 0 && errno == ESRCH)
+			return error("cannot attach to process %d: No such process", (int)pid);
+	}
+	for (;;) {
+		pid_t tid;
+		struct event ev;
+
+		if (d) {
+			de = readdir(d);
+			if (!de)
+				break;
+			if (de->d_name[0] == '.')
+				continue;
+			tid = (pid_t)atoi(de->d_name);
+		} else {
+			if (n)
+				break;
+			tid = pid;
+		}
+		if (tcb_find(tr, tid)) {
+			n++;
+			continue;
+		}
+		if (ptrace(PTRACE_SEIZE, tid, NULL,
+			   (void *)(uintptr_t)(tr->ptrace_opts & ~PTRACE_O_EXITKILL)) < 0) {
+			int e = errno;
+			if (d)
+				closedir(d);
+			return error("cannot attach to process %d: %s", (int)tid, strerror(e));
+		}
+		ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
+		tcb_new(tr, tid, pid, TCB_ATTACHED | TCB_STARTUP | TCB_IGNORE_EXIT);
+		memset(&ev, 0, sizeof(ev));
+		ev.type = EV_PROC_START;
+		ev.pid = pid;
+		ev.tid = tid;
+		ev.is_thread = tid != pid;
+		ev.attached = true;
+		emit_simple(tr, &ev, now_ns());
+		n++;
+	}
+	if (d)
+		closedir(d);
+	if (!tr->leader)
+		tr->leader = pid;
+	return 0;
+}
+
+static void on_interrupt_signal(int sig)
+{
+	interrupted = sig;
+}
+
+/* SIGINT/SIGTERM/SIGHUP: detach attached tracees, kill started ones. */
+static void stop_tracing(struct tracer *tr)
+{
+	for (unsigned b = 0; b < NBUCKETS; b++) {
+		for (struct tcb *t = tr->buckets[b]; t; t = t->next) {
+			if (t->flags & TCB_ATTACHED) {
+				if (!(t->flags & TCB_DETACHING)) {
+					t->flags |= TCB_DETACHING;
+					ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL);
+				}
+			} else {
+				kill(t->tid, SIGKILL);
+			}
+		}
+	}
+}
+
+static void detach_now(struct tracer *tr, struct tcb *t, int sig, uint64_t ts)
+{
+	struct event ev;
+
+	finish_unfinished(tr, t, ts);
+	ptrace(PTRACE_DETACH, t->tid, NULL, (void *)(uintptr_t)sig);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = EV_DETACH;
+	ev.pid = t->pid;
+	ev.tid = t->tid;
+	emit_simple(tr, &ev, ts);
+	if (t->tid == tr->leader)
+		tr->end->detached = 1;
+	tcb_drop(tr, t);
+}
+
+static void handle_stop(struct tracer *tr, struct tcb *t, int status, uint64_t ts)
+{
+	int sig = WSTOPSIG(status);
+	int event = (unsigned)status >> 16;
+
+	if (t->flags & TCB_DETACHING) {
+		int inject = 0;
+		siginfo_t si;
+		if (event == 0 && sig != (SIGTRAP | 0x80) &&
+		    ptrace(PTRACE_GETSIGINFO, t->tid, NULL, &si) == 0)
+			inject = sig;
+		detach_now(tr, t, inject, ts);
+		return;
+	}
+	if (sig == (SIGTRAP | 0x80)) {
+		on_syscall_stop(tr, t, ts, false);
+		return;
+	}
+	switch (event) {
+	case PTRACE_EVENT_SECCOMP:
+		on_syscall_stop(tr, t, ts, true);
+		return;
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+	case PTRACE_EVENT_CLONE:
+		on_new_child(tr, t, event, ts);
+		resume(tr, t, 0);
+		return;
+	case PTRACE_EVENT_EXEC:
+		on_exec(tr, t, ts);
+		return;
+	case PTRACE_EVENT_EXIT:
+		if (tr->o->collect_rss && t->tid == t->pid)
+			read_rss(&t->ev, t->pid);
+		resume(tr, t, 0);
+		return;
+	case PTRACE_EVENT_STOP:
+		if (t->flags & TCB_STARTUP) {
+			t->flags &= ~TCB_STARTUP;
+			if (t->flags & TCB_ORPHAN) {
+				t->flags |= TCB_HELD;   /* resumed at its creator's event */
+				return;
+			}
+			resume(tr, t, 0);
+			return;
+		}
+		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
+			/* group-stop: stay stopped but keep reporting */
+			if (ptrace(PTRACE_LISTEN, t->tid, NULL, NULL) < 0 && errno != ESRCH)
+				resume(tr, t, 0);
+			return;
+		}
+		resume(tr, t, 0);
+		return;
+	default:
+		break;
+	}
+	if (event)  {
+		resume(tr, t, 0);
+		return;
+	}
+	on_signal_stop(tr, t, sig, ts);
+}
+
+/* The exec-failure pipe: after the leader exits before exec, says why. */
+static void check_exec_failure(struct tracer *tr, char *const argv[])
+{
+	int e[2] = { 0, 0 };
+	ssize_t n;
+
+	if (tr->exec_pipe < 0)
+		return;
+	n = read(tr->exec_pipe, e, sizeof(e));
+	close(tr->exec_pipe);
+	tr->exec_pipe = -1;
+	if (n >= (ssize_t)sizeof(int) && e[0] == -1) {
+		warning("cannot install the seccomp filter: tracing every syscall");
+		if (n >= (ssize_t)(2 * sizeof(int)))
+			e[0] = e[1];
+		else
+			return;
+	}
+	if (n >= (ssize_t)sizeof(int) && e[0] > 0) {
+		error("cannot run '%s': %s", argv[0], strerror(e[0]));
+		tr->end->exit_code = 127;
+		tr->end->term_signal = 0;
+		tr->exec_failed = true;
+	}
+}
+
+int tracer_run(const struct tracer_opts *o, char *const argv[],
+	       struct sink_list *sinks, struct trace_end *end)
+{
+	struct tracer *tr = xcalloc(1, sizeof(*tr));
+	const struct tracer_caps *c = tracer_probe();
+	struct trace_info ti = { RENACER_VERSION, o->attach ? NULL : argv, 0, o->follow };
+	struct sigaction sa, old_int, old_term, old_hup;
+	struct timespec rt;
+	int ret = 0;
+
+	memset(end, 0, sizeof(*end));
+	tr->o = o;
+	tr->sinks = sinks;
+	tr->end = end;
+	tr->exec_pipe = -1;
+	tr->have_info = c->syscall_info;
+	tr->seccomp = !o->attach && o->trace_set && !o->no_seccomp && c->seccomp;
+	tr->ptrace_opts = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL;
+	if (o->follow)
+		tr->ptrace_opts |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
+	if (tr->seccomp)
+		tr->ptrace_opts |= PTRACE_O_TRACESECCOMP;
+	if (o->collect_rss)
+		tr->ptrace_opts |= PTRACE_O_TRACEEXIT;
+	if (!c->seize) {
+		free(tr);
+		end->exit_code = 1;
+		return error("this kernel has no PTRACE_SEIZE");
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt_signal;   /* no SA_RESTART: waitpid returns EINTR */
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	interrupted = 0;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	ti.start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
+	tr->t0 = now_ns();
+	if (sink_list_begin(sinks, &ti) < 0)
+		ret = -1;
+
+	if (o->attach) {
+		for (size_t i = 0; i < o->nattach; i++)
+			if (attach_one(tr, o->attach[i]) < 0) {
+				end->exit_code = 1;
+				ret = -1;
+				stop_tracing(tr);
+				break;
+			}
+	} else {
+		struct event ev;
+		if (start_child(tr, argv) < 0) {
+			if (!end->exit_code)
+				end->exit_code = 1;
+			ret = -1;
+		} else {
+			memset(&ev, 0, sizeof(ev));
+			ev.type = EV_PROC_START;
+			ev.pid = ev.tid = tr->leader;
+			ev.ppid = getpid();
+			emit_simple(tr, &ev, now_ns());
+		}
+	}
+
+	while (tr->ntcb > 0) {
+		int status;
+		pid_t pid;
+		struct tcb *t;
+		uint64_t ts;
+
+		if (interrupted) {
+			stop_tracing(tr);
+			interrupted = 0;
+			tr->interrupted = true;
+		}
+		pid = waitpid(-1, &status, __WALL);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != ECHILD)
+				error("waitpid: %s", strerror(errno));
+			break;
+		}
+		ts = now_ns();
+		t = tcb_find(tr, pid);
+		if (!t) {
+			if (!WIFSTOPPED(status))
+				continue;        /* not ours (e.g. the probe child) */
+			/* a new child whose creator's event has not arrived yet */
+			t = tcb_new(tr, pid, pid, TCB_STARTUP | TCB_ORPHAN);
+		}
+		if (WIFEXITED(status) || WIFSIGNALED(status)) {
+			if (t->tid == tr->leader && (t->flags & TCB_HIDE))
+				check_exec_failure(tr, argv);
+			on_gone(tr, t, status, ts);
+			continue;
+		}
+		if (WIFSTOPPED(status))
+			handle_stop(tr, t, status, ts);
+	}
+	if (tr->exec_pipe >= 0)
+		close(tr->exec_pipe);
+
+	end->wall_ns = now_ns() - tr->t0;
+	if (tr->exec_failed)
+		ret = -1;
+	if (sink_list_end(sinks, end) < 0 && ret == 0)
+		ret = -2;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	if (tr->interrupted)
+		end->interrupted = 1;
+	arena_release(&tr->scratch);
+	free(tr);
+	return ret;
+}
