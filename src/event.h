@@ -59,6 +59,7 @@ enum {
 	VF_STR_UNTERM = 1 << 4,   /* V_STR is a path with no NUL within limit */
 	VF_SIGSET_NOT = 1 << 5,   /* V_SIGSET printed as ~[...] of missing */
 	VF_EQ_ONLY = 1 << 6,      /* field printed as value only (no "name=") */
+	VF_HEXSTR = 1 << 7,       /* V_STR printed as \xNN bytes (getrandom) */
 };
 
 struct val {

@@ -63,6 +63,24 @@ void render_escaped(struct strbuf *sb, const char *p, size_t len, const char *es
 	sb_commit(sb, escape_into(s, (const unsigned char *)p, len, escape_chars));
 }
 
+static void render_hexstr(struct strbuf *sb, const char *p, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *s = sb_reserve(sb, 4 * len + 2);
+
+	*s++ = '"';
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		*s++ = '\\';
+		*s++ = 'x';
+		*s++ = hex[c >> 4];
+		*s++ = hex[c & 15];
+	}
+	*s++ = '"';
+	sb_commit(sb, s);
+}
+
 void render_quoted(struct strbuf *sb, const char *p, size_t len, const char *escape_chars)
 {
 	char *s = sb_reserve(sb, 4 * len + 2);
@@ -233,7 +251,10 @@ void val_render(struct strbuf *sb, const struct val *v, const struct render_opts
 			strbuf_addstr(sb, "NULL");
 		break;
 	case V_STR:
-		render_quoted(sb, v->s.p, v->s.len, NULL);
+		if (v->flags & VF_HEXSTR)
+			render_hexstr(sb, v->s.p, v->s.len);
+		else
+			render_quoted(sb, v->s.p, v->s.len, NULL);
 		if (v->flags & (VF_TRUNC | VF_STR_UNTERM))
 			strbuf_addstr(sb, "...");
 		break;

@@ -25,7 +25,8 @@ struct render_opts {
  *   V_INT/V_UINT     decimal            V_OCT   0644, 0 as "0"
  *   V_HEX            0x1f, 0 as "0"     V_PTR   0x7ffd..., 0 as "NULL"
  *   V_STR            "..." escaped (see render_quoted), then "..." when
- *                    VF_TRUNC or VF_STR_UNTERM
+ *                    VF_TRUNC or VF_STR_UNTERM; with VF_HEXSTR every byte
+ *                    as \xNN ("\x96\x05")
  *   V_FLAGS          A|B|0x100; 0 as x.dflt, else the table's 0-valued
  *                    name, else "0"; no name matched: 0x100 / * unknown * /
  *                    (the table's `unknown` as a comment, when it has one)

@@ -60,6 +60,8 @@ static void test_escape(void **state)
 	/* the byte after the last one shown is not looked at */
 	v = str("\1" "5", 1, VF_TRUNC);
 	assert_string_equal(rv(&v), "\"\\1\"...");
+	v = str("\x96\x05" "B", 3, VF_HEXSTR);
+	assert_string_equal(rv(&v), "\"\\x96\\x05\\x42\"");
 	v = str("abc", 3, VF_STR_UNTERM);
 	assert_string_equal(rv(&v), "\"abc\"...");
 }
