@@ -24,6 +24,7 @@
 
 #include "arch.h"
 #include "core/tmem.h"
+#include "sys/filter.h"
 #include "sys/sysent.h"
 #include "util/arena.h"
 #include "util/error.h"
@@ -261,12 +262,7 @@ static const char *unknown_name(struct tracer *tr, long nr)
 
 static bool traced_nr(struct tracer *tr, long nr)
 {
-	const uint8_t *set = tr->o->trace_set;
-	if (!set)
-		return true;
-	if (nr < 0 || (unsigned long)nr >= sysent_count)
-		return false;
-	return set[nr >> 3] & (1u << (nr & 7));
+	return trace_set_has(tr->o->trace_set, nr);
 }
 
 static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,

@@ -1,0 +1,406 @@
+/*
+ * renacer [OPTIONS] [--] COMMAND [ARGS...] and renacer [OPTIONS] -p PID:
+ * parses strace-style options, builds the sinks, runs the tracer and exits
+ * with the traced command's status.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "cli/cmds.h"
+#include "cli/trace_opts.h"
+#include "core/tracer.h"
+#include "sink/sinks.h"
+#include "sink/text.h"
+#include "sys/filter.h"
+#include "sys/sysent.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xmalloc.h"
+#include "util/banned.h"
+
+static const char usage_text[] =
+"usage: renacer [OPTIONS] [--] COMMAND [ARGS...]\n"
+"       renacer [OPTIONS] -p PID[,PID...] [-p PID...]\n"
+"       renacer SUBCOMMAND [ARGS...]   (capture, validate, compare, accept,\n"
+"                                       report, assert, analyze, init; see\n"
+"                                       'renacer SUBCOMMAND --help')\n"
+"\n"
+"Tracing:\n"
+"  -f, --follow-forks         trace children created by fork, vfork, clone\n"
+"  -p, --attach PID           attach to a running process (repeat or comma list)\n"
+"  -e trace=SET               trace only SET: names, %%classes, /regex/, !negation\n"
+"  -e status=SET              show only successful, failed or unfinished calls\n"
+"      --trace=SET            same as -e trace=SET\n"
+"      --status=SET           same as -e status=SET\n"
+"      --no-seccomp           stop at every syscall even when filtering\n"
+"                             (a seccomp-bpf filter is used by default)\n"
+"\n"
+"Output:\n"
+"  -o, --output FILE          write the trace to FILE (default: stderr)\n"
+"      --format FMT           text (strace format, default), json, jsonl, csv\n"
+"      --string-limit N       show at most N bytes of strings (default 32)\n"
+"  -y, --decode-fds           print paths beside file descriptors\n"
+"  -v, --no-abbrev            print structures in full\n"
+"  -T, --syscall-times        print the time spent in each call\n"
+"  -t, --absolute-timestamps  prefix lines with the time of day; -tt adds\n"
+"                             microseconds, -ttt prints seconds since the epoch\n"
+"  -r, --relative-timestamps  prefix lines with the time since the last entry\n"
+"  -q, --quiet                no attach/detach messages; -qq no exit lines\n"
+"\n"
+"Summary:\n"
+"  -c, --summary              count time, calls and errors; print a table\n"
+"  -C, --summary-with-trace   print the trace and the table\n"
+"  -w, --summary-wall-clock   table times are wall-clock (always the case)\n"
+"  -S, --summary-sort-by KEY  time (default), calls, errors, name, avg-time,\n"
+"                             min-time, max-time, nothing\n"
+"      --timing               add per-syscall totals in ms and the wall time\n"
+"\n"
+"Checks:\n"
+"      --assert FILE          evaluate the assertions of FILE (renacer.toml)\n"
+"                             on the run; exit 1 when one fails\n"
+"      --assert-format FMT    text (default), json, junit\n"
+"      --anti-patterns        run every anti-pattern detector and report\n"
+"\n"
+"  -h, --help                 show this help\n"
+"  -V, --version              show the version\n"
+"\n"
+"Exit status: the traced command's (when it was killed by a signal, renacer\n"
+"kills itself with the same signal); 1 when renacer itself fails (bad\n"
+"option, the command cannot be started).\n";
+
+enum {
+	OPT_STRING_LIMIT = 1000, OPT_FORMAT, OPT_TRACE, OPT_STATUS, OPT_NO_SECCOMP,
+	OPT_SECCOMP, OPT_TIMING, OPT_ASSERT, OPT_ASSERT_FORMAT, OPT_ANTI_PATTERNS,
+};
+
+static const struct option long_opts[] = {
+	{ "follow-forks", no_argument, NULL, 'f' },
+	{ "attach", required_argument, NULL, 'p' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "string-limit", required_argument, NULL, OPT_STRING_LIMIT },
+	{ "decode-fds", no_argument, NULL, 'y' },
+	{ "no-abbrev", no_argument, NULL, 'v' },
+	{ "syscall-times", no_argument, NULL, 'T' },
+	{ "absolute-timestamps", no_argument, NULL, 't' },
+	{ "relative-timestamps", no_argument, NULL, 'r' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "summary", no_argument, NULL, 'c' },
+	{ "summary-only", no_argument, NULL, 'c' },
+	{ "summary-with-trace", no_argument, NULL, 'C' },
+	{ "summary-wall-clock", no_argument, NULL, 'w' },
+	{ "summary-sort-by", required_argument, NULL, 'S' },
+	{ "timing", no_argument, NULL, OPT_TIMING },
+	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "status", required_argument, NULL, OPT_STATUS },
+	{ "no-seccomp", no_argument, NULL, OPT_NO_SECCOMP },
+	{ "seccomp-bpf", no_argument, NULL, OPT_SECCOMP },
+	{ "assert", required_argument, NULL, OPT_ASSERT },
+	{ "assert-format", required_argument, NULL, OPT_ASSERT_FORMAT },
+	{ "anti-patterns", no_argument, NULL, OPT_ANTI_PATTERNS },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (!*s || *end || errno || v > max || *s == '-')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int add_pids(struct trace_opts *t, const char *arg)
+{
+	char *copy = xstrdup(arg), *save = NULL, *tok;
+	int ret = 0;
+
+	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		unsigned long v;
+		if (parse_uint(tok, INT_MAX, &v) < 0 || v == 0) {
+			ret = error("invalid process id '%s'", tok);
+			break;
+		}
+		if ((pid_t)v == getpid()) {
+			ret = error("cannot attach to renacer itself (pid %lu)", v);
+			break;
+		}
+		ALLOC_GROW(t->pids, t->npids + 1, t->apids);
+		t->pids[t->npids++] = (pid_t)v;
+	}
+	free(copy);
+	return ret;
+}
+
+/* -e EXPR: trace=, status=, or a bare set (trace). */
+static int add_expr(struct trace_opts *t, const char *expr)
+{
+	int r = filter_qualifier(&t->filter, expr);
+
+	if (r == 1) {
+		size_t n = strcspn(expr, "=");
+		return error("unsupported -e qualifier '%.*s' (renacer knows trace= and status=)",
+			     (int)n, expr);
+	}
+	return r;
+}
+
+int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
+{
+	int c, tcount = 0, qcount = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->format = FMT_TEXT;
+	t->string_limit = 32;
+	filter_init(&t->filter);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+fFp:o:e:yvTtrqcCwS:hVs:", long_opts, NULL)) != -1) {
+		unsigned long v;
+
+		switch (c) {
+		case 'f': case 'F': t->follow = true; break;
+		case 'p':
+			if (add_pids(t, optarg) < 0)
+				return -1;
+			break;
+		case 'o': t->output = optarg; break;
+		case 'e':
+			if (add_expr(t, optarg) < 0)
+				return -1;
+			break;
+		case OPT_TRACE:
+			if (filter_trace(&t->filter, optarg) < 0)
+				return -1;
+			break;
+		case OPT_STATUS:
+			if (filter_status(&t->filter, optarg) < 0)
+				return -1;
+			break;
+		case 'y': t->decode_fds = true; break;
+		case 'v': t->verbose = true; break;
+		case 'T': t->show_duration = true; break;
+		case 't': tcount++; break;
+		case 'r': t->relative = true; break;
+		case 'q': qcount++; break;
+		case 'c': t->summary = true; t->summary_only = true; break;
+		case 'C': t->summary = true; t->summary_only = false; break;
+		case 'w': t->wall = true; break;
+		case 'S': {
+			int k = summary_sort_parse(optarg);
+			if (k < 0)
+				return error("invalid sortby: '%s'", optarg);
+			t->sort = k;
+			break;
+		}
+		case OPT_TIMING: t->timing = true; break;
+		case OPT_STRING_LIMIT:
+			if (parse_uint(optarg, 1u << 20, &v) < 0)
+				return error("invalid string limit '%s'", optarg);
+			t->string_limit = (unsigned)v;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "text"))
+				t->format = FMT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				t->format = FMT_JSON;
+			else if (!strcmp(optarg, "jsonl"))
+				t->format = FMT_JSONL;
+			else if (!strcmp(optarg, "csv"))
+				t->format = FMT_CSV;
+			else
+				return error("unknown format '%s' (expected text, json, jsonl or csv)", optarg);
+			t->format_given = true;
+			break;
+		case OPT_NO_SECCOMP: t->no_seccomp = true; break;
+		case OPT_SECCOMP: t->no_seccomp = false; break;
+		case OPT_ASSERT: t->assert_file = optarg; break;
+		case OPT_ASSERT_FORMAT:
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "junit"))
+				return error("unknown assertion format '%s' (expected text, json or junit)", optarg);
+			t->assert_format = optarg;
+			break;
+		case OPT_ANTI_PATTERNS: t->anti_patterns = true; break;
+		case 'h': t->help = true; return 0;
+		case 'V': t->version = true; return 0;
+		case 's':
+			return error("option '-s' is reserved for source correlation, which this build does not have; use --string-limit %s for strace's -s", optarg);
+		case ':':
+			return error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			if (optopt && optopt < 256)
+				return error("unknown option '-%c' (see renacer --help)", optopt);
+			return error("unknown option '%s' (see renacer --help)", argv[optind - 1]);
+		}
+	}
+	t->tstamp = tcount >= 3 ? TS_EPOCH_US : tcount;
+	t->quiet = qcount;
+	t->argv = argv + optind;
+	t->argc = argc - optind;
+	if (!t->help && !t->version) {
+		if (t->npids && t->argc)
+			return error("cannot both attach (-p) and start a command");
+		if (!t->npids && !t->argc)
+			return error("must have COMMAND to run or -p PID (see renacer --help)");
+	}
+	return 0;
+}
+
+void trace_opts_release(struct trace_opts *t)
+{
+	free(t->pids);
+	filter_release(&t->filter);
+}
+
+void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->follow = t->follow;
+	o->attach = t->npids ? t->pids : NULL;
+	o->nattach = t->npids;
+	o->trace_set = filter_trace_set(&t->filter);
+	o->status_mask = t->filter.status_mask;
+	o->no_seccomp = t->no_seccomp;
+	o->dopts.string_limit = t->string_limit;
+	o->dopts.decode_fds = t->decode_fds;
+	o->dopts.verbose = t->verbose;
+}
+
+/* Prints "Process N attached/detached" on stderr as strace does. */
+struct msg_sink {
+	struct sink base;
+};
+
+static void msg_event(struct sink *s, const struct event *ev)
+{
+	if (ev->type == EV_PROC_START && ev->attached)
+		fprintf(stderr, "renacer: Process %d attached\n", (int)ev->tid);
+	else if (ev->type == EV_DETACH)
+		fprintf(stderr, "renacer: Process %d detached\n", (int)ev->tid);
+}
+
+static void msg_free(struct sink *s)
+{
+	free(s);
+}
+
+static const struct sink_ops msg_ops = {
+	.name = "messages", .event = msg_event, .free = msg_free,
+};
+
+/*
+ * Adds the sinks the options ask for.  Returns 0 or -1 (error printed).
+ */
+int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
+{
+	FILE *out = stderr;
+	const char *path = t->output;
+	struct sink *s = NULL;
+	struct sink_opts so = { 0 };
+
+	so.sort = t->sort;
+	so.wall = t->wall;
+	so.timing = t->timing;
+	if (t->quiet == 0 && t->npids) {
+		struct msg_sink *m = xcalloc(1, sizeof(*m));
+		m->base.ops = &msg_ops;
+		sink_list_add(sinks, &m->base);
+	}
+	if (!(t->summary_only && !t->format_given)) {
+		switch (t->format) {
+		case FMT_TEXT: {
+			struct text_opts to = { 0 };
+			to.tstamp = t->tstamp;
+			to.relative = t->relative;
+			to.show_duration = t->show_duration;
+			to.pid_prefix = t->follow && t->output;
+			to.quiet = t->quiet;
+			to.decode_fds = t->decode_fds;
+			s = text_sink_new(out, path, &to);
+			break;
+		}
+		case FMT_JSON: s = json_sink_new(out, path, &so); break;
+		case FMT_JSONL: s = jsonl_sink_new(out, path, &so); break;
+		case FMT_CSV: s = csv_sink_new(out, path, &so); break;
+		}
+		if (!s)
+			return -1;
+		sink_list_add(sinks, s);
+		path = NULL;    /* the table goes to stderr */
+	}
+	if (t->summary) {
+		s = summary_sink_new(out, t->summary_only && !t->format_given ? path : NULL, &so);
+		if (!s)
+			return -1;
+		sink_list_add(sinks, s);
+	}
+	return 0;
+}
+
+/* Ends renacer the way the traced command ended. */
+static void exit_like(const struct trace_end *end)
+{
+	if (end->term_signal) {
+		struct rlimit rl = { 0, 0 };
+		struct sigaction sa;
+
+		fflush(stdout);
+		fflush(stderr);
+		setrlimit(RLIMIT_CORE, &rl);
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_DFL;
+		sigaction(end->term_signal, &sa, NULL);
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, end->term_signal);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		kill(getpid(), end->term_signal);
+		exit(128 + end->term_signal);
+	}
+	exit(end->exit_code);
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	struct trace_opts t;
+	struct tracer_opts o;
+	struct sink_list sinks = SINK_LIST_INIT;
+	struct trace_end end;
+	int r;
+
+	if (trace_opts_parse(&t, argc, argv) < 0)
+		exit(1);
+	if (t.help) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (t.version) {
+		printf("renacer %s\n", RENACER_VERSION);
+		return 0;
+	}
+	if (trace_opts_add_sinks(&t, &sinks) < 0)
+		exit(1);
+	trace_opts_to_tracer(&t, &o);
+	r = tracer_run(&o, t.argv, &sinks, &end);
+	sink_list_release(&sinks);
+	trace_opts_release(&t);
+	if (r == -1)
+		exit(end.exit_code && end.exit_code != 127 ? end.exit_code : 1);
+	if (r < 0 && !end.term_signal && end.exit_code == 0)
+		exit(1);
+	exit_like(&end);
+	return 0;
+}
