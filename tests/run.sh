@@ -20,7 +20,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 pass=0 fail=0 skip=0 failed=""
 T=${T:-}
 logdir="$TOP/$BUILD/test-logs"
-mkdir -p "$logdir"
+mkdir -p "$logdir" "$logdir/unit" "$logdir/t"
 
 run_one() { # name cmd...
 	name=$1; shift
