@@ -1,0 +1,174 @@
+/*
+ * --format jsonl: renacer-jsonl-v1, one JSON object per line, each with a
+ * "type" (docs/trace-format.md).  Nothing grows with the trace: every record
+ * is written when it happens and the counts live in a fixed table.
+ */
+#include "sink/sinks.h"
+#include "sink/sinkout.h"
+#include "util/xmalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/banned.h"
+
+struct jsonl_sink {
+	struct sink base;
+	struct sinkout out;
+	struct strbuf line, tmp;
+	struct sc_counts counts;
+	bool begun;
+};
+
+static void add_common(struct strbuf *sb, const char *type, const struct event *ev)
+{
+	strbuf_addstr(sb, "{\"type\": \"");
+	strbuf_addstr(sb, type);
+	strbuf_addstr(sb, "\", \"pid\": ");
+	strbuf_add_i64(sb, ev->pid);
+	strbuf_addstr(sb, ", \"tid\": ");
+	strbuf_add_i64(sb, ev->tid);
+	strbuf_addstr(sb, ", \"ts_us\": ");
+	add_us(sb, ev->ts_ns);
+	strbuf_addstr(sb, ", \"lamport\": ");
+	strbuf_add_u64(sb, ev->lamport);
+}
+
+/* Appends the line of a process record (start, exit, exec, detach). */
+static void add_proc_record(struct strbuf *sb, const struct event *ev)
+{
+	switch (ev->type) {
+	case EV_PROC_START:
+		add_common(sb, "process_start", ev);
+		strbuf_addstr(sb, ", \"ppid\": ");
+		strbuf_add_i64(sb, ev->ppid);
+		strbuf_addstr(sb, ", \"is_thread\": ");
+		strbuf_addstr(sb, ev->is_thread ? "true" : "false");
+		break;
+	case EV_PROC_EXIT:
+		add_common(sb, "process_exit", ev);
+		if (ev->term_signal) {
+			const char *sn = signal_name(ev->term_signal);
+			strbuf_addstr(sb, ", \"signal\": ");
+			if (sn)
+				strbuf_add_json_str(sb, sn, strlen(sn));
+			else
+				strbuf_add_i64(sb, ev->term_signal);
+			if (ev->core_dumped)
+				strbuf_addstr(sb, ", \"core_dumped\": true");
+		} else {
+			strbuf_addstr(sb, ", \"exit_code\": ");
+			strbuf_add_i64(sb, ev->exit_code);
+		}
+		strbuf_addstr(sb, ", \"max_rss_kb\": ");
+		strbuf_add_u64(sb, ev->max_rss_kb);
+		break;
+	case EV_EXEC:
+		add_common(sb, "exec", ev);
+		strbuf_addstr(sb, ", \"path\": ");
+		if (ev->exec_path)
+			strbuf_add_json_str(sb, ev->exec_path, strlen(ev->exec_path));
+		else
+			strbuf_addstr(sb, "null");
+		break;
+	case EV_DETACH:
+		add_common(sb, "detach", ev);
+		break;
+	default:
+		return;
+	}
+	strbuf_addch(sb, '}');
+}
+
+static int jsonl_begin(struct sink *s, const struct trace_info *ti)
+{
+	struct jsonl_sink *js = (struct jsonl_sink *)s;
+	struct strbuf *sb = &js->line;
+	const char *v = ti && ti->version ? ti->version : RENACER_VERSION;
+
+	js->begun = true;
+	strbuf_addstr(sb, "{\"type\": \"header\", \"format\": \"renacer-jsonl-v1\", \"version\": ");
+	strbuf_add_json_str(sb, v, strlen(v));
+	strbuf_addstr(sb, ", \"command\": ");
+	json_add_argv(sb, ti ? ti->argv : NULL);
+	strbuf_addstr(sb, ", \"follow\": ");
+	strbuf_addstr(sb, ti && ti->follow ? "true" : "false");
+	strbuf_addstr(sb, ", \"start_unix_ns\": ");
+	strbuf_add_u64(sb, ti ? ti->start_realtime_ns : 0);
+	strbuf_addstr(sb, "}\n");
+	sinkout_put(&js->out, sb);
+	return 0;
+}
+
+static void jsonl_event(struct sink *s, const struct event *ev)
+{
+	struct jsonl_sink *js = (struct jsonl_sink *)s;
+	struct strbuf *sb = &js->line;
+
+	switch (ev->type) {
+	case EV_SYSCALL:
+		json_add_syscall(sb, &js->tmp, ev, "syscall");
+		sc_counts_add(&js->counts, ev->nr, ev->name, ev->err != 0 && ev->state != SC_UNFINISHED,
+			      ev->state == SC_UNFINISHED,
+			      ev->end_ns > ev->ts_ns ? ev->end_ns - ev->ts_ns : 0);
+		break;
+	case EV_SIGNAL:
+		json_add_signal(sb, &js->tmp, ev, "signal");
+		break;
+	default:
+		add_proc_record(sb, ev);
+		break;
+	}
+	if (sb->len) {
+		strbuf_addch(sb, '\n');
+		sinkout_put(&js->out, sb);
+	}
+}
+
+static int jsonl_end(struct sink *s, const struct trace_end *te)
+{
+	struct jsonl_sink *js = (struct jsonl_sink *)s;
+
+	if (!js->begun)
+		jsonl_begin(s, NULL);
+	json_add_summary(&js->line, &js->counts, te, "summary");
+	strbuf_addch(&js->line, '\n');
+	sinkout_put(&js->out, &js->line);
+	return sinkout_close(&js->out);
+}
+
+static void jsonl_free(struct sink *s)
+{
+	struct jsonl_sink *js = (struct jsonl_sink *)s;
+
+	if (js->out.fp)
+		sinkout_abort(&js->out);
+	strbuf_release(&js->line);
+	strbuf_release(&js->tmp);
+	sc_counts_release(&js->counts);
+	free(js);
+}
+
+static const struct sink_ops jsonl_ops = {
+	.name = "jsonl",
+	.begin = jsonl_begin,
+	.event = jsonl_event,
+	.proc_exit = jsonl_event,
+	.end = jsonl_end,
+	.free = jsonl_free,
+};
+
+struct sink *jsonl_sink_new(FILE *out, const char *path, const struct sink_opts *o)
+{
+	struct jsonl_sink *js = xcalloc(1, sizeof(*js));
+
+	if (sinkout_open(&js->out, out, path) < 0) {
+		free(js);
+		return NULL;
+	}
+	js->base.ops = &jsonl_ops;
+	strbuf_init(&js->line, 4096);
+	strbuf_init(&js->tmp, 256);
+	sc_counts_init(&js->counts);
+	return &js->base;
+}

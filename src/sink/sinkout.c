@@ -1,0 +1,436 @@
+/* Output plumbing, counts and JSON records shared by json/jsonl/csv/summary. */
+#include "sink/sinkout.h"
+#include "sys/sysent.h"
+#include "util/error.h"
+#include "util/xmalloc.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink/render.h"
+
+#include "util/banned.h"
+
+int sinkout_open(struct sinkout *o, FILE *out, const char *path)
+{
+	memset(o, 0, sizeof(*o));
+	if (path) {
+		if (atomicfile_open(&o->af, path) < 0)
+			return -1;
+		o->fp = o->af.fp;
+		o->atomic = true;
+		o->name = xstrdup(path);
+	} else {
+		o->fp = out;
+		o->name = xstrdup(out == stdout ? "<stdout>" : out == stderr ? "<stderr>" : "<output>");
+	}
+	return 0;
+}
+
+void sinkout_put(struct sinkout *o, struct strbuf *sb)
+{
+	if (sb->len && o->fp)
+		fwrite(sb->buf, 1, sb->len, o->fp);
+	strbuf_reset(sb);
+}
+
+int sinkout_close(struct sinkout *o)
+{
+	int ret = 0;
+
+	if (!o->fp)
+		goto out;
+	if (o->atomic) {
+		ret = atomicfile_commit(&o->af);
+	} else if (fflush(o->fp) != 0 || ferror(o->fp)) {
+		ret = error("cannot write to %s: %s", o->name,
+			    strerror(errno ? errno : EIO));
+		clearerr(o->fp);
+	}
+	o->fp = NULL;
+out:
+	free(o->name);
+	o->name = NULL;
+	return ret;
+}
+
+void sinkout_abort(struct sinkout *o)
+{
+	if (o->fp && o->atomic)
+		atomicfile_abort(&o->af);
+	else if (o->fp)
+		fflush(o->fp);
+	o->fp = NULL;
+	free(o->name);
+	o->name = NULL;
+}
+
+/* --- counts --- */
+
+void sc_counts_init(struct sc_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->tab = xcalloc(SC_COUNTS_NR, sizeof(*c->tab));
+}
+
+void sc_counts_release(struct sc_counts *c)
+{
+	if (c->tab)
+		for (size_t i = 0; i < SC_COUNTS_NR; i++)
+			free(c->tab[i].name);
+	for (size_t i = 0; i < c->nextra; i++)
+		free(c->extra[i].name);
+	free(c->tab);
+	free(c->extra);
+	memset(c, 0, sizeof(*c));
+}
+
+static struct sc_count *sc_row(struct sc_counts *c, long nr, const char *name)
+{
+	struct sc_count *r;
+
+	if (nr >= 0 && nr < SC_COUNTS_NR) {
+		r = &c->tab[nr];
+		if (!r->name) {
+			r->name = xstrdup(name ? name : "?");
+			r->nr = nr;
+			r->min_ns = UINT64_MAX;
+		}
+		return r;
+	}
+	if (!name)
+		name = "?";
+	for (size_t i = 0; i < c->nextra; i++)
+		if (!strcmp(c->extra[i].name, name))
+			return &c->extra[i];
+	ALLOC_GROW(c->extra, c->nextra + 1, c->aextra);
+	r = &c->extra[c->nextra++];
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(name);
+	r->nr = nr;
+	r->min_ns = UINT64_MAX;
+	return r;
+}
+
+void sc_counts_add(struct sc_counts *c, long nr, const char *name, bool failed,
+		   bool unfinished, uint64_t ns)
+{
+	struct sc_count *r = sc_row(c, nr, name);
+
+	r->calls++;
+	c->calls++;
+	if (failed) {
+		r->errors++;
+		c->errors++;
+	}
+	if (unfinished) {
+		r->unfinished++;
+		c->unfinished++;
+	}
+	r->time_ns += ns;
+	c->time_ns += ns;
+	if (ns < r->min_ns)
+		r->min_ns = ns;
+	if (ns > r->max_ns)
+		r->max_ns = ns;
+}
+
+struct sc_count **sc_counts_rows(const struct sc_counts *c, size_t *n)
+{
+	struct sc_count **rows = xcalloc(SC_COUNTS_NR + c->nextra + 1, sizeof(*rows));
+	size_t k = 0;
+
+	for (size_t i = 0; i < SC_COUNTS_NR; i++)
+		if (c->tab[i].calls)
+			rows[k++] = &c->tab[i];
+	for (size_t i = 0; i < c->nextra; i++)
+		if (c->extra[i].calls)
+			rows[k++] = &c->extra[i];
+	*n = k;
+	return rows;
+}
+
+bool sc_counted_by_strace(const struct event *ev)
+{
+	if (ev->type != EV_SYSCALL || ev->state == SC_UNFINISHED)
+		return false;
+	/* exit and exit_group never return; a core may still report them */
+	if (ev->rv_fmt == RV_NONE && ev->name &&
+	    (!strcmp(ev->name, "exit_group") || !strcmp(ev->name, "exit")))
+		return false;
+	return true;
+}
+
+/* --- JSON records --- */
+
+void add_us(struct strbuf *sb, uint64_t ns)
+{
+	char frac[5] = { '.', 0, 0, 0, 0 };
+	unsigned r = (unsigned)(ns % 1000);
+
+	strbuf_add_u64(sb, ns / 1000);
+	frac[1] = (char)('0' + r / 100);
+	frac[2] = (char)('0' + r / 10 % 10);
+	frac[3] = (char)('0' + r % 10);
+	strbuf_add(sb, frac, 4);
+}
+
+void add_val_text(struct strbuf *sb, const struct val *v)
+{
+	val_render(sb, v, NULL);
+}
+
+static void add_key(struct strbuf *sb, const char *key)
+{
+	strbuf_addch(sb, '"');
+	strbuf_addstr(sb, key);
+	strbuf_addstr(sb, "\": ");
+}
+
+static void add_jstr(struct strbuf *sb, const char *s)
+{
+	if (s)
+		strbuf_add_json_str(sb, s, strlen(s));
+	else
+		strbuf_addstr(sb, "null");
+}
+
+/* Appends v's text as a JSON string, rendered in tmp first. */
+static void add_val_json(struct strbuf *sb, struct strbuf *tmp, const struct val *v)
+{
+	strbuf_reset(tmp);
+	add_val_text(tmp, v);
+	strbuf_add_json_str(sb, tmp->buf, tmp->len);
+}
+
+static const char *rv_fmt_name(int f)
+{
+	switch (f) {
+	case RV_HEX: return "hex";
+	case RV_OCT: return "oct";
+	case RV_FD: return "fd";
+	case RV_NONE: return "none";
+	}
+	return NULL;
+}
+
+static void add_frames(struct strbuf *sb, const struct event *ev)
+{
+	const struct frame *src = NULL;
+
+	for (uint32_t i = 0; i < ev->nframes; i++)
+		if (ev->frames[i].file) {
+			src = &ev->frames[i];
+			break;
+		}
+	if (src) {
+		strbuf_addstr(sb, ", \"source\": {\"file\": ");
+		add_jstr(sb, src->file);
+		strbuf_addstr(sb, ", \"line\": ");
+		strbuf_add_u64(sb, src->line);
+		strbuf_addstr(sb, ", \"function\": ");
+		add_jstr(sb, src->function);
+		strbuf_addch(sb, '}');
+	}
+	strbuf_addstr(sb, ", \"stack\": [");
+	for (uint32_t i = 0; i < ev->nframes; i++) {
+		const struct frame *f = &ev->frames[i];
+		if (i)
+			strbuf_addstr(sb, ", ");
+		strbuf_addstr(sb, "{\"pc\": \"");
+		strbuf_add_hex(sb, f->pc);
+		strbuf_addstr(sb, "\", \"function\": ");
+		add_jstr(sb, f->function);
+		strbuf_addstr(sb, ", \"file\": ");
+		add_jstr(sb, f->file);
+		strbuf_addstr(sb, ", \"line\": ");
+		strbuf_add_u64(sb, f->line);
+		strbuf_addstr(sb, ", \"module\": ");
+		add_jstr(sb, f->module);
+		strbuf_addch(sb, '}');
+	}
+	strbuf_addch(sb, ']');
+}
+
+static void add_type(struct strbuf *sb, const char *type)
+{
+	strbuf_addch(sb, '{');
+	if (type) {
+		add_key(sb, "type");
+		add_jstr(sb, type);
+		strbuf_addstr(sb, ", ");
+	}
+}
+
+void json_add_syscall(struct strbuf *sb, struct strbuf *tmp, const struct event *ev,
+		      const char *type)
+{
+	bool unfinished = ev->state == SC_UNFINISHED;
+	const char *rvf = rv_fmt_name(ev->rv_fmt);
+
+	add_type(sb, type);
+	add_key(sb, "name");
+	add_jstr(sb, ev->name ? ev->name : "?");
+	strbuf_addstr(sb, ", \"args\": [");
+	for (unsigned i = 0; i < ev->nargs && i < EVENT_MAX_ARGS; i++) {
+		if (i)
+			strbuf_addstr(sb, ", ");
+		strbuf_addch(sb, '[');
+		add_jstr(sb, ev->args[i].name);
+		strbuf_addstr(sb, ", ");
+		add_val_json(sb, tmp, &ev->args[i]);
+		strbuf_addch(sb, ']');
+	}
+	strbuf_addstr(sb, "], \"result\": ");
+	if (unfinished)
+		strbuf_addstr(sb, "null");
+	else
+		strbuf_add_i64(sb, ev->retval);
+	if (ev->err && !unfinished) {
+		const char *en = errno_name(ev->err);
+		strbuf_addstr(sb, ", \"errno\": ");
+		if (en)
+			add_jstr(sb, en);
+		else
+			strbuf_add_i64(sb, ev->err);
+	}
+	strbuf_addstr(sb, ", \"pid\": ");
+	strbuf_add_i64(sb, ev->pid);
+	strbuf_addstr(sb, ", \"tid\": ");
+	strbuf_add_i64(sb, ev->tid);
+	strbuf_addstr(sb, ", \"nr\": ");
+	strbuf_add_i64(sb, ev->nr);
+	strbuf_addstr(sb, ", \"ts_us\": ");
+	add_us(sb, ev->ts_ns);
+	strbuf_addstr(sb, ", \"duration_us\": ");
+	add_us(sb, ev->end_ns > ev->ts_ns ? ev->end_ns - ev->ts_ns : 0);
+	strbuf_addstr(sb, ", \"lamport\": ");
+	strbuf_add_u64(sb, ev->lamport);
+	if (unfinished)
+		strbuf_addstr(sb, ", \"unfinished\": true");
+	if (rvf && !unfinished) {
+		strbuf_addstr(sb, ", \"rv_fmt\": ");
+		add_jstr(sb, rvf);
+	}
+	if (ev->ret_aux && !unfinished) {
+		strbuf_addstr(sb, ", \"ret_aux\": [");
+		add_jstr(sb, ev->ret_aux->name);
+		strbuf_addstr(sb, ", ");
+		add_val_json(sb, tmp, ev->ret_aux);
+		strbuf_addch(sb, ']');
+	}
+	if (ev->ret_path && !unfinished) {
+		strbuf_addstr(sb, ", \"ret_path\": ");
+		add_jstr(sb, ev->ret_path);
+	}
+	if (ev->nframes && ev->frames)
+		add_frames(sb, ev);
+	strbuf_addch(sb, '}');
+}
+
+void json_add_signal(struct strbuf *sb, struct strbuf *tmp, const struct event *ev,
+		     const char *type)
+{
+	const char *sn = signal_name(ev->signo);
+
+	add_type(sb, type);
+	add_key(sb, "pid");
+	strbuf_add_i64(sb, ev->pid);
+	strbuf_addstr(sb, ", \"tid\": ");
+	strbuf_add_i64(sb, ev->tid);
+	strbuf_addstr(sb, ", \"signal\": ");
+	if (sn)
+		add_jstr(sb, sn);
+	else
+		strbuf_add_i64(sb, ev->signo);
+	strbuf_addstr(sb, ", \"signo\": ");
+	strbuf_add_i64(sb, ev->signo);
+	strbuf_addstr(sb, ", \"ts_us\": ");
+	add_us(sb, ev->ts_ns);
+	strbuf_addstr(sb, ", \"lamport\": ");
+	strbuf_add_u64(sb, ev->lamport);
+	strbuf_addstr(sb, ", \"siginfo\": ");
+	if (ev->siginfo)
+		add_val_json(sb, tmp, ev->siginfo);
+	else
+		strbuf_addstr(sb, "null");
+	strbuf_addch(sb, '}');
+}
+
+void json_add_argv(struct strbuf *sb, char *const *argv)
+{
+	if (!argv) {
+		strbuf_addstr(sb, "null");
+		return;
+	}
+	strbuf_addch(sb, '[');
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			strbuf_addstr(sb, ", ");
+		add_jstr(sb, argv[i]);
+	}
+	strbuf_addch(sb, ']');
+}
+
+static int row_name_cmp(const void *a, const void *b)
+{
+	const struct sc_count *x = *(struct sc_count *const *)a;
+	const struct sc_count *y = *(struct sc_count *const *)b;
+	return strcmp(x->name, y->name);
+}
+
+void json_add_summary(struct strbuf *sb, const struct sc_counts *c,
+		      const struct trace_end *te, const char *type)
+{
+	size_t n;
+	struct sc_count **rows = sc_counts_rows(c, &n);
+	const char *nl = type ? "" : "\n    ";
+	const char *sn;
+
+	qsort(rows, n, sizeof(*rows), row_name_cmp);
+	add_type(sb, type);
+	add_key(sb, "total_syscalls");
+	strbuf_add_u64(sb, c->calls);
+	strbuf_addstr(sb, ", \"total_errors\": ");
+	strbuf_add_u64(sb, c->errors);
+	strbuf_addstr(sb, ", \"total_unfinished\": ");
+	strbuf_add_u64(sb, c->unfinished);
+	strbuf_addstr(sb, ", \"total_time_us\": ");
+	add_us(sb, c->time_ns);
+	strbuf_addstr(sb, ", \"wall_time_us\": ");
+	add_us(sb, te ? te->wall_ns : 0);
+	strbuf_addstr(sb, ", \"exit_code\": ");
+	strbuf_add_i64(sb, te ? te->exit_code : 0);
+	if (te && te->term_signal) {
+		strbuf_addstr(sb, ", \"signal\": ");
+		if ((sn = signal_name(te->term_signal)))
+			add_jstr(sb, sn);
+		else
+			strbuf_add_i64(sb, te->term_signal);
+	}
+	if (te && te->detached)
+		strbuf_addstr(sb, ", \"detached\": true");
+	strbuf_addstr(sb, ", \"by_syscall\": {");
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addstr(sb, i ? "," : "");
+		strbuf_addstr(sb, *nl ? nl : (i ? " " : ""));
+		add_jstr(sb, rows[i]->name);
+		strbuf_addstr(sb, ": {\"calls\": ");
+		strbuf_add_u64(sb, rows[i]->calls);
+		strbuf_addstr(sb, ", \"errors\": ");
+		strbuf_add_u64(sb, rows[i]->errors);
+		if (rows[i]->unfinished) {
+			strbuf_addstr(sb, ", \"unfinished\": ");
+			strbuf_add_u64(sb, rows[i]->unfinished);
+		}
+		strbuf_addstr(sb, ", \"total_us\": ");
+		add_us(sb, rows[i]->time_ns);
+		strbuf_addch(sb, '}');
+	}
+	if (n && *nl)
+		strbuf_addstr(sb, "\n  ");
+	strbuf_addstr(sb, "}}");
+	free(rows);
+}

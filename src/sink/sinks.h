@@ -1,0 +1,66 @@
+/*
+ * Constructors of the structured-output sinks (JSON, JSON Lines, CSV) and
+ * of the strace -c summary table.  The formats are documented in
+ * docs/trace-format.md.
+ */
+#ifndef RENACER_SINKS_H
+#define RENACER_SINKS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sink/sink.h"
+
+/* -S keys of the summary table (strace's sortby names). */
+enum summary_sort {
+	SORT_TIME = 0,    /* "time" (default): total time, descending */
+	SORT_CALLS,       /* "calls": descending */
+	SORT_ERRORS,      /* "errors": descending */
+	SORT_NAME,        /* "name": ascending */
+	SORT_AVG_TIME,    /* "avg-time": time per call, descending */
+	SORT_MIN_TIME,    /* "min-time": shortest call, descending */
+	SORT_MAX_TIME,    /* "max-time": longest call, descending */
+	SORT_NOTHING,     /* "nothing": by syscall number */
+};
+
+/* Options shared by the sinks in this header; zeroed means defaults. */
+struct sink_opts {
+	enum summary_sort sort;  /* -S: row order of the summary table */
+	bool wall;               /* -w: accepted; renacer's times are always wall-clock */
+	bool timing;             /* --timing: the summary adds per-syscall times in ms
+				    and the wall time after the table */
+};
+
+/*
+ * Parses a -S key as strace does ("time", "calls", "name", "errors",
+ * "avg-time", "min-time", "max-time", "nothing" and their aliases such as
+ * "count", "syscall", "time_total").  Returns the SORT_* value, or -1 for an
+ * unknown key (no message printed).
+ */
+int summary_sort_parse(const char *key);
+
+/*
+ * Each constructor returns a sink ready for sink_list_add().  The sink
+ * writes to path when path is non-NULL (through a temporary file renamed at
+ * end(), so the file is complete or absent; out is then ignored), else
+ * streams to out (not closed; flushed at end()).  With path, a failure to
+ * create the temporary file gives NULL after error().  end() returns -1
+ * after error() when a write failed.  o may be NULL.
+ */
+
+/* --format json: one renacer-json-v1 document, syscalls streamed. */
+struct sink *json_sink_new(FILE *out, const char *path, const struct sink_opts *o);
+
+/* --format jsonl: renacer-jsonl-v1, one object per line, flat memory. */
+struct sink *jsonl_sink_new(FILE *out, const char *path, const struct sink_opts *o);
+
+/* --format csv: a header row and one row per syscall (RFC 4180). */
+struct sink *csv_sink_new(FILE *out, const char *path, const struct sink_opts *o);
+
+/*
+ * -c / --summary: strace's -c table, printed at end() to out (or path).
+ * Memory stays flat: counts live in a fixed table indexed by syscall number.
+ */
+struct sink *summary_sink_new(FILE *out, const char *path, const struct sink_opts *o);
+
+#endif

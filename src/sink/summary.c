@@ -1,0 +1,262 @@
+/*
+ * -c / --summary: strace's -c table (strace 6.1 src/count.c: same columns,
+ * widths, number formats and sort keys).  Times are wall-clock durations
+ * between the entry and exit stops, with or without -w (see the note at
+ * summary_add).
+ */
+#include "sink/sinks.h"
+#include "sink/sinkout.h"
+#include "util/xmalloc.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/banned.h"
+
+struct summary_sink {
+	struct sink base;
+	struct sinkout out;
+	struct sink_opts o;
+	struct sc_counts counts;
+};
+
+static const struct {
+	const char *name;
+	enum summary_sort sort;
+} sort_keys[] = {
+	{ "time", SORT_TIME }, { "time_percent", SORT_TIME }, { "time-percent", SORT_TIME },
+	{ "time_total", SORT_TIME }, { "time-total", SORT_TIME },
+	{ "total_time", SORT_TIME }, { "total-time", SORT_TIME },
+	{ "min_time", SORT_MIN_TIME }, { "min-time", SORT_MIN_TIME },
+	{ "shortest", SORT_MIN_TIME }, { "time_min", SORT_MIN_TIME },
+	{ "time-min", SORT_MIN_TIME },
+	{ "longest", SORT_MAX_TIME }, { "max_time", SORT_MAX_TIME },
+	{ "max-time", SORT_MAX_TIME }, { "time_max", SORT_MAX_TIME },
+	{ "time-max", SORT_MAX_TIME },
+	{ "avg_time", SORT_AVG_TIME }, { "avg-time", SORT_AVG_TIME },
+	{ "time_avg", SORT_AVG_TIME }, { "time-avg", SORT_AVG_TIME },
+	{ "calls", SORT_CALLS }, { "count", SORT_CALLS },
+	{ "error", SORT_ERRORS }, { "errors", SORT_ERRORS },
+	{ "name", SORT_NAME }, { "syscall", SORT_NAME },
+	{ "syscall_name", SORT_NAME }, { "syscall-name", SORT_NAME },
+	{ "none", SORT_NOTHING }, { "nothing", SORT_NOTHING },
+};
+
+int summary_sort_parse(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sort_keys); i++)
+		if (!strcmp(sort_keys[i].name, key))
+			return (int)sort_keys[i].sort;
+	return -1;
+}
+
+/*
+ * strace -c counts a call at its exit stop, so exit_group and calls cut
+ * short by death are left out.  Its default time is the tracee's system
+ * CPU time in the call (-w: wall time); renacer always uses the wall-clock
+ * time between the entry and exit stops, which is what a golden trace
+ * budgets, and needs no extra read per stop.
+ */
+static void summary_event(struct sink *s, const struct event *ev)
+{
+	struct summary_sink *ss = (struct summary_sink *)s;
+
+	if (!sc_counted_by_strace(ev))
+		return;
+	sc_counts_add(&ss->counts, ev->nr, ev->name, ev->err != 0, false,
+		      ev->end_ns > ev->ts_ns ? ev->end_ns - ev->ts_ns : 0);
+}
+
+/* As strace: ts_float() of a timespec built from ns. */
+static double secs(uint64_t ns)
+{
+	return (double)(ns / 1000000000u) + (double)(ns % 1000000000u) / 1e9;
+}
+
+static uint64_t avg_ns(const struct sc_count *r)
+{
+	return r->calls ? r->time_ns / r->calls : 0;
+}
+
+/* A row with its place in syscall-number order, for ties. */
+struct srow {
+	const struct sc_count *r;
+	size_t pos;
+};
+
+/* Descending by a key, ties in syscall-number order (strace's stable sort). */
+#define DESC(a, b) ((a) < (b) ? 1 : (a) > (b) ? -1 : 0)
+static int row_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct srow *x = pa, *y = pb;
+	const struct sc_count *a = x->r, *b = y->r;
+	int c = 0;
+
+	switch (*(const enum summary_sort *)arg) {
+	case SORT_TIME: c = DESC(a->time_ns, b->time_ns); break;
+	case SORT_CALLS: c = DESC(a->calls, b->calls); break;
+	case SORT_ERRORS: c = DESC(a->errors, b->errors); break;
+	case SORT_NAME: c = strcmp(a->name, b->name); break;
+	case SORT_AVG_TIME: c = DESC(avg_ns(a), avg_ns(b)); break;
+	case SORT_MIN_TIME: c = DESC(a->min_ns, b->min_ns); break;
+	case SORT_MAX_TIME: c = DESC(a->max_ns, b->max_ns); break;
+	case SORT_NOTHING: break;
+	}
+	if (c)
+		return c;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* The rows with calls, in the order of key (caller frees). */
+static struct srow *sorted_rows(const struct sc_counts *c, enum summary_sort key, size_t *n)
+{
+	struct sc_count **rows = sc_counts_rows(c, n);
+	struct srow *s = xcalloc(*n + 1, sizeof(*s));
+
+	for (size_t i = 0; i < *n; i++) {
+		s[i].r = rows[i];
+		s[i].pos = i;
+	}
+	free(rows);
+	qsort_r(s, *n, sizeof(*s), row_cmp, &key);
+	return s;
+}
+
+static size_t width(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static size_t width(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	return n > 0 ? (size_t)n : 0;
+}
+
+static size_t max_sz(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+static void rule(struct strbuf *sb, const size_t *w)
+{
+	for (int i = 0; i < 6; i++) {
+		if (i)
+			strbuf_addch(sb, ' ');
+		strbuf_addchars(sb, '-', w[i]);
+	}
+	strbuf_addch(sb, '\n');
+}
+
+/* Appends the table of c to sb; nothing when no call was counted. */
+static void summary_table(struct strbuf *sb, const struct sc_counts *c, enum summary_sort key)
+{
+	size_t n, namemax = 0;
+	struct srow *rows = sorted_rows(c, key, &n);
+	uint64_t avgmax = 0;
+	double total = secs(c->time_ns);
+	size_t w[6];
+
+	if (!n)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a = (uint64_t)(secs(avg_ns(rows[i].r)) * 1e6);
+		namemax = max_sz(namemax, strlen(rows[i].r->name));
+		if (a > avgmax)
+			avgmax = a;
+	}
+	w[0] = 6;
+	w[1] = max_sz(11, width("%.6f", total));
+	w[2] = max_sz(11, width("%" PRIu64, avgmax));
+	w[3] = max_sz(9, width("%" PRIu64, c->calls));
+	w[4] = max_sz(9, width("%" PRIu64, c->errors));
+	w[5] = max_sz(16, namemax + 1);
+
+	strbuf_addf(sb, "%*s %*s %*s %*s %*s %s\n", (int)w[0], "% time", (int)w[1], "seconds",
+		    (int)w[2], "usecs/call", (int)w[3], "calls", (int)w[4], "errors", "syscall");
+	rule(sb, w);
+	for (size_t i = 0; i < n; i++) {
+		const struct sc_count *r = rows[i].r;
+		double t = secs(r->time_ns);
+		double pct = 100.0 * t;
+
+		if (pct != 0.0)
+			pct /= total;
+		strbuf_addf(sb, "%*.2f %*.6f %*" PRIu64 " %*" PRIu64 " %*.0" PRIu64 " %s\n",
+			    (int)w[0], pct, (int)w[1], t, (int)w[2],
+			    (uint64_t)(secs(avg_ns(r)) * 1e6), (int)w[3], r->calls,
+			    (int)w[4], r->errors, r->name);
+	}
+	rule(sb, w);
+	strbuf_addf(sb, "%*.2f %*.6f %*" PRIu64 " %*" PRIu64 " %*.0" PRIu64 " %s\n",
+		    (int)w[0], 100.0, (int)w[1], total, (int)w[2],
+		    (uint64_t)(total / (double)c->calls * 1e6), (int)w[3], c->calls,
+		    (int)w[4], c->errors, "total");
+out:
+	free(rows);
+}
+
+/* --timing: the short per-syscall list in milliseconds and the wall time. */
+static void summary_timing(struct strbuf *sb, const struct sc_counts *c,
+			   enum summary_sort key, const struct trace_end *te)
+{
+	size_t n;
+	struct srow *rows = sorted_rows(c, key, &n);
+
+	strbuf_addstr(sb, "\nSyscall Summary:\n");
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s: %" PRIu64 " calls (%.2fms total)\n", rows[i].r->name,
+			    rows[i].r->calls, (double)rows[i].r->time_ns / 1e6);
+	strbuf_addf(sb, "TOTAL: %" PRIu64 " calls (%.2fms total)\n", c->calls,
+		    (double)c->time_ns / 1e6);
+	strbuf_addf(sb, "Wall time: %.2fms\n", te ? (double)te->wall_ns / 1e6 : 0.0);
+	free(rows);
+}
+
+static int summary_end(struct sink *s, const struct trace_end *te)
+{
+	struct summary_sink *ss = (struct summary_sink *)s;
+	struct strbuf sb = STRBUF_INIT;
+
+	summary_table(&sb, &ss->counts, ss->o.sort);
+	if (ss->o.timing)
+		summary_timing(&sb, &ss->counts, ss->o.sort, te);
+	sinkout_put(&ss->out, &sb);
+	strbuf_release(&sb);
+	return sinkout_close(&ss->out);
+}
+
+static void summary_free(struct sink *s)
+{
+	struct summary_sink *ss = (struct summary_sink *)s;
+
+	if (ss->out.fp)
+		sinkout_abort(&ss->out);
+	sc_counts_release(&ss->counts);
+	free(ss);
+}
+
+static const struct sink_ops summary_ops = {
+	.name = "summary",
+	.event = summary_event,
+	.end = summary_end,
+	.free = summary_free,
+};
+
+struct sink *summary_sink_new(FILE *out, const char *path, const struct sink_opts *o)
+{
+	struct summary_sink *ss = xcalloc(1, sizeof(*ss));
+
+	if (sinkout_open(&ss->out, out, path) < 0) {
+		free(ss);
+		return NULL;
+	}
+	ss->base.ops = &summary_ops;
+	if (o)
+		ss->o = *o;
+	sc_counts_init(&ss->counts);
+	return &ss->base;
+}
