@@ -125,6 +125,12 @@ static int oracle_run(const char *expr, const char *mode, const char *out, const
 		int i = 0, fd = open(err ? err : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd >= 0)
 			dup2(fd, 2);
+		/* LeakSanitizer cannot run in a traced process */
+		const char *asan = getenv("ASAN_OPTIONS");
+		char opts[1024];
+		snprintf(opts, sizeof(opts), "%s%sdetect_leaks=0", asan ? asan : "",
+			 asan && *asan ? ":" : "");
+		setenv("ASAN_OPTIONS", opts, 1);
 		args[i++] = "strace";
 		args[i++] = "-qq";
 		args[i++] = "-o";
