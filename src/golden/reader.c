@@ -72,6 +72,7 @@ struct reader {
 	bool reported;           /* an error was printed */
 	struct errname *errnames; /* sorted, for errno_by_name() */
 	size_t nerrnames;
+	json_t *where;           /* top-level member name -> [line, column] */
 };
 
 /* --- errors --- */
@@ -309,7 +310,7 @@ static void near_text(struct src *s, struct strbuf *sb)
 	for (int i = 0; i < 20 && (c = src_peek(s)) >= 0; i++) {
 		if (c == '\n' || c == '\r' || (i && (c == ',' || c == ':')))
 			break;
-		strbuf_addch(sb, c < 0x20 || c == 0x7f ? '?' : c);
+		strbuf_addch(sb, c < 0x20 || c >= 0x7f ? '?' : c);
 		src_advance(s, c);
 	}
 }
@@ -357,6 +358,8 @@ static int scan_value(struct reader *rd, struct strbuf *out, int depth)
 		return src_check(rd);
 	}
 	for (;;) {
+		unsigned long line = s->line, col = s->col;
+
 		c = src_get(s);
 		if (c < 0)
 			return src_check(rd) ? -1 : pos_err(rd, "unexpected end of file");
@@ -380,7 +383,8 @@ static int scan_value(struct reader *rd, struct strbuf *out, int depth)
 			str = true;
 		} else if (c == '{' || c == '[') {
 			if (depth + ++d > MAX_DEPTH)
-				return pos_err(rd, "too deeply nested (more than %d levels)", MAX_DEPTH);
+				return rd_err_at(rd, line, col, "too deeply nested (more than %d levels)",
+						 MAX_DEPTH);
 		} else if (c == '}' || c == ']') {
 			if (!--d)
 				return 0;
@@ -806,6 +810,23 @@ static int conv_summary(struct reader *rd, json_t *o, struct trace_end *te)
 	return 0;
 }
 
+/*
+ * In a document, makes errors point at the value of a top-level member (at
+ * 1:1 when there is none); a jsonl record keeps its line.
+ */
+static void at_member(struct reader *rd, const char *key)
+{
+	json_t *w = json_object_get(rd->where, key);
+
+	if (!rd->where)
+		return;
+	rd->rline = rd->rcol = 1;
+	if (w) {
+		rd->rline = (unsigned long)json_integer_value(json_array_get(w, 0));
+		rd->rcol = (unsigned long)json_integer_value(json_array_get(w, 1));
+	}
+}
+
 /* Header facts shared by both formats: version, command, follow, start. */
 static int conv_header(struct reader *rd, json_t *o)
 {
@@ -814,10 +835,16 @@ static int conv_header(struct reader *rd, json_t *o)
 	bool follow = false;
 	size_t i;
 
-	if (get_str(rd, o, "version", &rd->version, NULL, OPT) < 0 ||
-	    get_int(rd, o, "start_unix_ns", &start, 0, INT64_MAX, OPT) < 0 ||
-	    get_bool(rd, o, "follow", &follow) < 0)
+	at_member(rd, "version");
+	if (get_str(rd, o, "version", &rd->version, NULL, OPT) < 0)
 		return -1;
+	at_member(rd, "start_unix_ns");
+	if (get_int(rd, o, "start_unix_ns", &start, 0, INT64_MAX, OPT) < 0)
+		return -1;
+	at_member(rd, "follow");
+	if (get_bool(rd, o, "follow", &follow) < 0)
+		return -1;
+	at_member(rd, "command");
 	if (cmd && !json_is_null(cmd)) {
 		if (!json_is_array(cmd))
 			return rec_err(rd, "field 'command': array expected");
@@ -916,17 +943,21 @@ static void emit_side_until(struct reader *rd, uint64_t t, bool all)
  * Reads one line into rd->val (without the newline); *eof when there was
  * none.  A line longer than max is an error, or with max_ok just cut there.
  */
-static int read_line(struct reader *rd, bool *eof, size_t max, bool max_ok)
+static int read_line(struct reader *rd, bool *eof, bool *nl_seen, size_t max, bool max_ok)
 {
 	struct src *s = &rd->src;
 
 	strbuf_reset(&rd->val);
 	*eof = false;
+	*nl_seen = false;
 	for (;;) {
 		if (s->pos == s->len && !src_fill(s)) {
 			if (src_check(rd))
 				return -1;
 			*eof = rd->val.len == 0;
+			for (size_t i = 0; i < rd->val.len; i++)   /* column of the end */
+				if ((rd->val.buf[i] & 0xc0) != 0x80)
+					s->col++;
 			return 0;
 		}
 		unsigned char *p = s->buf + s->pos;
@@ -944,6 +975,7 @@ static int read_line(struct reader *rd, bool *eof, size_t max, bool max_ok)
 			s->pos++;
 			s->line++;
 			s->col = 1;
+			*nl_seen = true;
 			return 0;
 		}
 	}
@@ -961,7 +993,7 @@ static int read_jsonl(struct reader *rd, json_t *header)
 {
 	json_t *summary = NULL;
 	int ret = -1;
-	bool eof;
+	bool eof, nl;
 
 	if (check_format(rd, header, "renacer-jsonl-v1") < 0 || conv_header(rd, header) < 0)
 		return -1;
@@ -974,7 +1006,7 @@ static int read_jsonl(struct reader *rd, json_t *header)
 		struct event ev;
 		int r = 0;
 
-		if (read_line(rd, &eof, MAX_LINE, false) < 0)
+		if (read_line(rd, &eof, &nl, MAX_LINE, false) < 0)
 			goto out;
 		if (eof)
 			break;
@@ -984,8 +1016,11 @@ static int read_jsonl(struct reader *rd, json_t *header)
 			rd_err_at(rd, line, 1, "data after the summary line");
 			goto out;
 		}
-		o = parse_val(rd, line, 1);
-		if (!o)
+		if (!nl && !(o = json_loadb(rd->val.buf, rd->val.len, JFLAGS, NULL))) {
+			pos_err(rd, "unexpected end of file (the last line is cut short)");
+			goto out;
+		}
+		if (nl && !(o = parse_val(rd, line, 1)))
 			goto out;
 		rd->rline = line;
 		rd->rcol = 1;
@@ -1115,23 +1150,27 @@ static int conv_doc(struct reader *rd)
 	json_t *o = rd->top, *arr, *x;
 	size_t i;
 
-	rd->rline = rd->rcol = 1;
+	at_member(rd, "format");
 	if (check_format(rd, o, "renacer-json-v1") < 0 || conv_header(rd, o) < 0)
 		return -1;
+	rd->rline = rd->rcol = 1;
 	if (!rd->sys_line)
 		return rec_err(rd, "no \"syscalls\" array");
+	at_member(rd, "processes");
 	arr = json_object_get(o, "processes");
 	if (arr && !json_is_null(arr) && !json_is_array(arr))
 		return rec_err(rd, "field 'processes': array expected");
 	json_array_foreach(arr, i, x)
 		if (conv_process(rd, x) < 0)
 			return -1;
+	at_member(rd, "signals");
 	arr = json_object_get(o, "signals");
 	if (arr && !json_is_null(arr) && !json_is_array(arr))
 		return rec_err(rd, "field 'signals': array expected");
 	json_array_foreach(arr, i, x)
 		if (conv_signal(rd, x, side_new(rd), &rd->keep) < 0)
 			return -1;
+	at_member(rd, "summary");
 	x = json_object_get(o, "summary");
 	if (x && conv_summary(rd, x, &rd->te) < 0)
 		return -1;
@@ -1201,6 +1240,7 @@ static int read_doc_pass1(struct reader *rd)
 	int c;
 
 	rd->top = json_object();
+	rd->where = json_object();
 	src_get(s); /* '{' */
 	for (size_t n = 0;; n++) {
 		unsigned long line, col;
@@ -1247,6 +1287,8 @@ static int read_doc_pass1(struct reader *rd)
 				return -1;
 			}
 			json_object_set_new(rd->top, json_string_value(k), v);
+			json_object_set_new(rd->where, json_string_value(k),
+					    json_pack("[II]", (json_int_t)line, (json_int_t)col));
 		}
 		json_decref(k);
 		skip_ws(s);
@@ -1291,7 +1333,7 @@ static int read_any(struct reader *rd)
 {
 	struct src *s = &rd->src;
 	json_t *first;
-	bool eof;
+	bool eof, nl;
 	int c;
 
 	skip_ws(s);
@@ -1307,7 +1349,7 @@ static int read_any(struct reader *rd)
 		unsigned long line = s->line;
 		json_error_t je;
 
-		if (read_line(rd, &eof, 1u << 20, true) < 0)
+		if (read_line(rd, &eof, &nl, 1u << 20, true) < 0)
 			return -1;
 		first = json_loadb(rd->val.buf, rd->val.len, JFLAGS, &je);
 		if (first && json_is_string(json_object_get(first, "type"))) {
@@ -1356,6 +1398,7 @@ out:
 	src_close(&rd.src);
 	strbuf_release(&rd.val);
 	json_decref(rd.top);
+	json_decref(rd.where);
 	arena_release(&rd.arena);
 	arena_release(&rd.keep);
 	free(rd.side);
