@@ -107,20 +107,19 @@ static void add_hex0(struct strbuf *sb, uint64_t v)
 		strbuf_addch(sb, '0');
 }
 
+/* strace's "%#03o" for modes: 0 is "000", 07 is "007", 0644 is "0644". */
 static void add_oct(struct strbuf *sb, uint64_t v)
 {
 	char tmp[24];
 	int n = 0;
 
-	if (!v) {
-		strbuf_addch(sb, '0');
-		return;
-	}
 	while (v) {
 		tmp[n++] = (char)('0' + (v & 7));
 		v >>= 3;
 	}
 	tmp[n++] = '0';
+	while (n < 3)
+		tmp[n++] = '0';
 	char *s = sb_reserve(sb, (size_t)n);
 	while (n)
 		*s++ = tmp[--n];

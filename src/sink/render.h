@@ -22,7 +22,7 @@ struct render_opts {
  * Every function here appends to sb (never resets it), never fails, and
  * reads the event/value only during the call.  Values print exactly as
  * strace 6.1 prints them:
- *   V_INT/V_UINT     decimal            V_OCT   0644, 0 as "0"
+ *   V_INT/V_UINT     decimal            V_OCT   0644, 07 as "007", 0 as "000"
  *   V_HEX            0x1f, 0 as "0"     V_PTR   0x7ffd..., 0 as "NULL"
  *   V_STR            "..." escaped (see render_quoted), then "..." when
  *                    VF_TRUNC or VF_STR_UNTERM; with VF_HEXSTR every byte
@@ -61,7 +61,7 @@ void render_escaped(struct strbuf *sb, const char *p, size_t len, const char *es
 
 /*
  * The result text after "= ": "3", "3</etc/passwd>" (RV_FD with
- * ev->ret_path), "0x7f12..." (RV_HEX), "022" (RV_OCT), "?" (RV_NONE or
+ * ev->ret_path), "0x7f12..." (RV_HEX), "022" or "000" (RV_OCT), "?" (RV_NONE or
  * SC_UNFINISHED), "-1 ENOENT (No such file or directory)" (ev->err != 0),
  * "? ERESTARTSYS (To be restarted if SA_RESTART is set)" (the ERESTART*
  * codes), followed by " (NAME VALUE)" when ev->ret_aux is set on success

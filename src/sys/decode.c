@@ -12,6 +12,13 @@
 #include "core/tmem.h"
 #include "util/banned.h"
 
+/* Arguments set at the exit stop are output arguments (see event_entry_split). */
+static inline void mark_exit(const struct event *ev, struct val *v)
+{
+	if (ev->type == EV_SYSCALL)
+		v->flags |= VF_EXIT;
+}
+
 struct val *arg_slot(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = &ev->args[i];
@@ -29,6 +36,7 @@ void arg_int(struct dctx *c, struct event *ev, unsigned i)
 
 	v->kind = V_INT;
 	v->i = (int)ev->raw[i];
+	mark_exit(ev, v);
 }
 
 void arg_long(struct dctx *c, struct event *ev, unsigned i)
@@ -37,6 +45,7 @@ void arg_long(struct dctx *c, struct event *ev, unsigned i)
 
 	v->kind = V_INT;
 	v->i = (int64_t)ev->raw[i];
+	mark_exit(ev, v);
 }
 
 void arg_uint(struct dctx *c, struct event *ev, unsigned i)
@@ -45,6 +54,7 @@ void arg_uint(struct dctx *c, struct event *ev, unsigned i)
 
 	v->kind = V_UINT;
 	v->u = ev->raw[i];
+	mark_exit(ev, v);
 }
 
 void arg_hex(struct dctx *c, struct event *ev, unsigned i)
@@ -53,6 +63,7 @@ void arg_hex(struct dctx *c, struct event *ev, unsigned i)
 
 	v->kind = V_HEX;
 	v->u = ev->raw[i];
+	mark_exit(ev, v);
 }
 
 void arg_oct(struct dctx *c, struct event *ev, unsigned i)
@@ -61,6 +72,7 @@ void arg_oct(struct dctx *c, struct event *ev, unsigned i)
 
 	v->kind = V_OCT;
 	v->u = ev->raw[i];
+	mark_exit(ev, v);
 }
 
 void arg_ptr(struct dctx *c, struct event *ev, unsigned i)
@@ -69,6 +81,7 @@ void arg_ptr(struct dctx *c, struct event *ev, unsigned i)
 
 	v->kind = V_PTR;
 	v->u = ev->raw[i];
+	mark_exit(ev, v);
 }
 
 void arg_fd(struct dctx *c, struct event *ev, unsigned i)
@@ -76,6 +89,7 @@ void arg_fd(struct dctx *c, struct event *ev, unsigned i)
 	struct val *v = arg_slot(c, ev, i);
 
 	val_set_fd(c, v, v->name, (int)ev->raw[i]);
+	mark_exit(ev, v);
 }
 
 void arg_dirfd(struct dctx *c, struct event *ev, unsigned i)
@@ -87,9 +101,11 @@ void arg_dirfd(struct dctx *c, struct event *ev, unsigned i)
 		v->kind = V_FD;
 		v->fd.fd = AT_FDCWD;
 		v->fd.path = fd_path(c, AT_FDCWD);
+		mark_exit(ev, v);
 		return;
 	}
 	val_set_fd(c, v, v->name, fd);
+	mark_exit(ev, v);
 }
 
 void arg_flags(struct dctx *c, struct event *ev, unsigned i, const struct xlat *xl,
@@ -98,6 +114,7 @@ void arg_flags(struct dctx *c, struct event *ev, unsigned i, const struct xlat *
 	struct val *v = arg_slot(c, ev, i);
 
 	val_set_flags(v, v->name, ev->raw[i], xl, zero_name);
+	mark_exit(ev, v);
 }
 
 void arg_enum(struct dctx *c, struct event *ev, unsigned i, const struct xlat *xl)
@@ -105,6 +122,7 @@ void arg_enum(struct dctx *c, struct event *ev, unsigned i, const struct xlat *x
 	struct val *v = arg_slot(c, ev, i);
 
 	val_set_enum(v, v->name, ev->raw[i], xl);
+	mark_exit(ev, v);
 }
 
 void arg_path(struct dctx *c, struct event *ev, unsigned i)
@@ -112,6 +130,7 @@ void arg_path(struct dctx *c, struct event *ev, unsigned i)
 	struct val *v = arg_slot(c, ev, i);
 
 	val_read_path(c, v, v->name, ev->raw[i]);
+	mark_exit(ev, v);
 }
 
 void arg_cstr(struct dctx *c, struct event *ev, unsigned i)
@@ -119,6 +138,7 @@ void arg_cstr(struct dctx *c, struct event *ev, unsigned i)
 	struct val *v = arg_slot(c, ev, i);
 
 	val_read_cstr(c, v, v->name, ev->raw[i], c->opts->string_limit);
+	mark_exit(ev, v);
 }
 
 void arg_buf(struct dctx *c, struct event *ev, unsigned i, uint64_t len)
@@ -126,6 +146,7 @@ void arg_buf(struct dctx *c, struct event *ev, unsigned i, uint64_t len)
 	struct val *v = arg_slot(c, ev, i);
 
 	val_read_buf(c, v, v->name, ev->raw[i], len);
+	mark_exit(ev, v);
 }
 
 struct val *val_new_array(struct dctx *c, unsigned n)

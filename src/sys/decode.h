@@ -35,7 +35,10 @@ struct dctx {
  * ev->nargs to at least i + 1 and returns the slot.  The arg_* helpers below
  * all go through it.  arg_fd/val_set_fd store a negative number as V_INT
  * (no descriptor); arg_dirfd stores AT_FDCWD as V_FD -100 (printed
- * "AT_FDCWD", with -y the working directory).
+ * "AT_FDCWD", with -y the working directory).  Called at the exit stop
+ * (ev->type == EV_SYSCALL) the arg_* helpers mark the slot VF_EXIT; a
+ * decoder that fills a slot at exit through arg_slot() and val_set_*()
+ * must add VF_EXIT itself (see event_entry_split in sink/render.h).
  */
 struct val *arg_slot(struct dctx *c, struct event *ev, unsigned i);
 
@@ -117,6 +120,24 @@ void decode_sigset(struct dctx *c, struct val *v, const char *name, uint64_t add
 void decode_sockaddr(struct dctx *c, struct val *v, const char *name, uint64_t addr, uint64_t len);
 void decode_timespec(struct dctx *c, struct val *v, const char *name, uint64_t addr);
 void decode_siginfo_val(struct dctx *c, struct val *v, const void *siginfo);
+
+/*
+ * An iovec array at addr of cnt elements (src/sys/io.c): [{iov_base="...",
+ * iov_len=N}, ...], at most the string limit of elements (VF_MORE beyond).
+ * data_size: bytes the kernel transferred (each iov_base shows at most what
+ * is left of it), or -1 for the whole of each iov_len; addr_only: show the
+ * iov_base pointers only (the call failed).
+ */
+void decode_iovec(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		  uint64_t cnt, int64_t data_size, bool addr_only);
+
+/* open(2) flags as strace prints them: the access mode, then the other
+ * flags ("O_RDONLY|O_CLOEXEC", "O_ACCMODE|0x800000"); src/sys/file.c. */
+void val_set_open_flags(struct dctx *c, struct val *v, const char *name, uint64_t flags);
+
+/* A file mode as strace prints it: S_IFREG|0644, S_IFDIR|S_ISVTX|0777, or
+ * plain octal (0644) without a file type; src/sys/stat.c. */
+void val_set_mode(struct dctx *c, struct val *v, const char *name, uint32_t mode);
 
 /* The default decoder: every argument in hex, as strace prints unknown calls. */
 int decode_default(struct dctx *c, struct event *ev, int exiting);

@@ -92,7 +92,11 @@ static void test_scalars(void **state)
 	v.kind = V_OCT; v.u = 0644;
 	assert_string_equal(rv(&v), "0644");
 	v.u = 0;
-	assert_string_equal(rv(&v), "0");
+	assert_string_equal(rv(&v), "000");
+	v.u = 07;
+	assert_string_equal(rv(&v), "007");
+	v.u = 04755;
+	assert_string_equal(rv(&v), "04755");
 	v.kind = V_NONE;
 	assert_string_equal(rv(&v), "?");
 }

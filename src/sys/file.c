@@ -1,0 +1,378 @@
+/*
+ * Decoders of calls that take a path: the open family, access, readlink,
+ * unlink/rename/mkdir/rmdir, link/symlink, chmod/chown, truncate, getcwd,
+ * chdir.  Output arguments (readlink's and getcwd's buffers) at exit.
+ */
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sys/decode.h"
+#include "xlat/access_modes.h"
+#include "xlat/at_flags.h"
+#include "xlat/faccessat_flags.h"
+#include "xlat/open_access_modes.h"
+#include "xlat/open_resolve_flags.h"
+#include "xlat/rename_flags.h"
+
+/* glibc's O_LARGEFILE is 0 on x86_64; the kernel's value is wanted here. */
+#undef O_LARGEFILE
+#define O_LARGEFILE 0100000
+#include "xlat/open_mode_flags.h"
+
+#include "util/banned.h"
+
+/* The kernel's __O_TMPFILE bit (glibc's macro includes O_DIRECTORY). */
+#define KERNEL_O_TMPFILE 020000000
+
+/* open's mode argument matters with O_CREAT or O_TMPFILE. */
+static bool takes_mode(uint64_t flags)
+{
+	return (flags & O_CREAT) || (flags & (KERNEL_O_TMPFILE | O_DIRECTORY)) == (KERNEL_O_TMPFILE | O_DIRECTORY);
+}
+
+void val_set_open_flags(struct dctx *c, struct val *v, const char *name, uint64_t flags)
+{
+	uint64_t rest = flags & ~(uint64_t)3;
+	struct val *items;
+
+	if (!rest) {
+		val_set_enum(v, name, flags & 3, open_access_modes);
+		return;
+	}
+	items = val_new_array(c, 2);
+	val_set_enum(&items[0], NULL, flags & 3, open_access_modes);
+	val_set_flags(&items[1], NULL, rest, open_mode_flags, NULL);
+	val_set_op(v, name, items, 2, "|");
+}
+
+/* flags at i, and the mode at i + 1 when the call creates a file. */
+static void open_flags_mode(struct dctx *c, struct event *ev, unsigned i)
+{
+	uint64_t flags = ev->raw[i];
+	struct val *v = arg_slot(c, ev, i);
+
+	val_set_open_flags(c, v, v->name, flags);
+	if (takes_mode(flags))
+		arg_oct(c, ev, i + 1);
+}
+
+/* The result is a new descriptor: with -y its path is read at exit. */
+static int ret_fd(struct dctx *c, struct event *ev, int exiting)
+{
+	if (exiting) {
+		ret_set_fd(c, ev);
+		return RVAL_DONE;
+	}
+	ev->rv_fmt = RV_FD;
+	return c->opts->decode_fds ? RVAL_EXIT : RVAL_DONE;
+}
+
+SYS_FUNC(open)
+{
+	if (!exiting) {
+		arg_path(ctx, ev, 0);
+		open_flags_mode(ctx, ev, 1);
+	}
+	return ret_fd(ctx, ev, exiting);
+}
+
+SYS_FUNC(openat)
+{
+	if (!exiting) {
+		arg_dirfd(ctx, ev, 0);
+		arg_path(ctx, ev, 1);
+		open_flags_mode(ctx, ev, 2);
+	}
+	return ret_fd(ctx, ev, exiting);
+}
+
+SYS_FUNC(creat)
+{
+	if (!exiting) {
+		arg_path(ctx, ev, 0);
+		arg_oct(ctx, ev, 1);
+	}
+	return ret_fd(ctx, ev, exiting);
+}
+
+SYS_FUNC(openat2)
+{
+	struct open_how how;
+	struct val *v, *f;
+	unsigned n = 0;
+
+	if (exiting)
+		return ret_fd(ctx, ev, exiting);
+	arg_dirfd(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	v = arg_slot(ctx, ev, 2);
+	if (ev->raw[3] < sizeof(how) || !tread(ctx, ev->raw[2], &how, sizeof(how))) {
+		arg_ptr(ctx, ev, 2);
+	} else {
+		f = val_new_array(ctx, 3);
+		val_set_open_flags(ctx, &f[n++], "flags", how.flags);
+		if (how.mode || takes_mode(how.flags))
+			val_set_oct(&f[n++], "mode", how.mode);
+		val_set_flags(&f[n++], "resolve", how.resolve, open_resolve_flags, NULL);
+		val_set_struct(v, v->name, f, n, ev->raw[3] > sizeof(how));
+	}
+	arg_uint(ctx, ev, 3);
+	return ret_fd(ctx, ev, exiting);
+}
+
+SYS_FUNC(close)
+{
+	arg_fd(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(access)
+{
+	arg_path(ctx, ev, 0);
+	arg_flags(ctx, ev, 1, access_modes, NULL);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(faccessat)
+{
+	arg_dirfd(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	arg_flags(ctx, ev, 2, access_modes, NULL);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(faccessat2)
+{
+	arg_dirfd(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	arg_flags(ctx, ev, 2, access_modes, NULL);
+	arg_flags(ctx, ev, 3, faccessat_flags, NULL);
+	return RVAL_DONE;
+}
+
+/* A buffer the kernel filled with retval bytes, or its address on failure. */
+static void out_buf(struct dctx *c, struct event *ev, unsigned i)
+{
+	if (ev->err)
+		arg_ptr(c, ev, i);
+	else
+		arg_buf(c, ev, i, (uint64_t)ev->retval);
+}
+
+SYS_FUNC(readlink)
+{
+	if (!exiting) {
+		arg_path(ctx, ev, 0);
+		return RVAL_EXIT;
+	}
+	out_buf(ctx, ev, 1);
+	arg_uint(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(readlinkat)
+{
+	if (!exiting) {
+		arg_dirfd(ctx, ev, 0);
+		arg_path(ctx, ev, 1);
+		return RVAL_EXIT;
+	}
+	out_buf(ctx, ev, 2);
+	arg_uint(ctx, ev, 3);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(unlink)
+{
+	arg_path(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(rmdir)
+{
+	arg_path(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(chdir)
+{
+	arg_path(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(chroot)
+{
+	arg_path(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(fchdir)
+{
+	arg_fd(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(unlinkat)
+{
+	arg_dirfd(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	arg_flags(ctx, ev, 2, at_flags, NULL);
+	return RVAL_DONE;
+}
+
+/* Two paths: rename, link, symlink. */
+static int two_paths(struct dctx *c, struct event *ev)
+{
+	arg_path(c, ev, 0);
+	arg_path(c, ev, 1);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(rename) { return two_paths(ctx, ev); }
+SYS_FUNC(link) { return two_paths(ctx, ev); }
+SYS_FUNC(symlink) { return two_paths(ctx, ev); }
+
+SYS_FUNC(symlinkat)
+{
+	arg_path(ctx, ev, 0);
+	arg_dirfd(ctx, ev, 1);
+	arg_path(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(renameat)
+{
+	arg_dirfd(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	arg_dirfd(ctx, ev, 2);
+	arg_path(ctx, ev, 3);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(renameat2)
+{
+	SYS_FUNC_NAME(renameat)(ctx, ev, exiting);
+	arg_flags(ctx, ev, 4, rename_flags, NULL);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(linkat)
+{
+	SYS_FUNC_NAME(renameat)(ctx, ev, exiting);
+	arg_flags(ctx, ev, 4, at_flags, NULL);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(mkdir)
+{
+	arg_path(ctx, ev, 0);
+	arg_oct(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(mkdirat)
+{
+	arg_dirfd(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	arg_oct(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(chmod)
+{
+	arg_path(ctx, ev, 0);
+	arg_oct(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(fchmod)
+{
+	arg_fd(ctx, ev, 0);
+	arg_oct(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(fchmodat)
+{
+	arg_dirfd(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	arg_oct(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+/* uid/gid: -1 prints as -1, the rest unsigned (strace's printuid). */
+static void arg_id(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	if ((uint32_t)ev->raw[i] == UINT32_MAX)
+		val_set_int(v, v->name, -1);
+	else
+		val_set_uint(v, v->name, (uint32_t)ev->raw[i]);
+}
+
+SYS_FUNC(chown)
+{
+	arg_path(ctx, ev, 0);
+	arg_id(ctx, ev, 1);
+	arg_id(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(lchown) { return SYS_FUNC_NAME(chown)(ctx, ev, exiting); }
+
+SYS_FUNC(fchown)
+{
+	arg_fd(ctx, ev, 0);
+	arg_id(ctx, ev, 1);
+	arg_id(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(fchownat)
+{
+	arg_dirfd(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	arg_id(ctx, ev, 2);
+	arg_id(ctx, ev, 3);
+	arg_flags(ctx, ev, 4, at_flags, NULL);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(truncate)
+{
+	arg_path(ctx, ev, 0);
+	arg_long(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(ftruncate)
+{
+	arg_fd(ctx, ev, 0);
+	arg_long(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(umask)
+{
+	arg_oct(ctx, ev, 0);
+	ev->rv_fmt = RV_OCT;
+	return RVAL_DONE;
+}
+
+SYS_FUNC(getcwd)
+{
+	if (!exiting)
+		return RVAL_EXIT;
+	if (ev->err) {
+		arg_ptr(ctx, ev, 0);
+	} else {
+		struct val *v = arg_slot(ctx, ev, 0);
+		val_read_path(ctx, v, v->name, ev->raw[0]);
+		v->flags |= VF_EXIT;
+	}
+	arg_uint(ctx, ev, 1);
+	return RVAL_DONE;
+}

@@ -1,0 +1,181 @@
+/*
+ * Decoders of data transfer calls: read/write, the positioned and vector
+ * variants, lseek, getrandom, fsync.  Buffers that the kernel fills are read
+ * at exit, up to the returned length.
+ */
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "sys/decode.h"
+#include "xlat/getrandom_flags.h"
+#include "xlat/whence_codes.h"
+
+#include "util/banned.h"
+
+/* Buffer i filled by the kernel: retval bytes, or its address on failure. */
+static void out_buf(struct dctx *c, struct event *ev, unsigned i)
+{
+	if (ev->err)
+		arg_ptr(c, ev, i);
+	else
+		arg_buf(c, ev, i, (uint64_t)ev->retval);
+}
+
+SYS_FUNC(read)
+{
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		return RVAL_EXIT;
+	}
+	out_buf(ctx, ev, 1);
+	arg_uint(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(write)
+{
+	arg_fd(ctx, ev, 0);
+	arg_buf(ctx, ev, 1, ev->raw[2]);
+	arg_uint(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(pread64)
+{
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		return RVAL_EXIT;
+	}
+	out_buf(ctx, ev, 1);
+	arg_uint(ctx, ev, 2);
+	arg_long(ctx, ev, 3);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(pwrite64)
+{
+	SYS_FUNC_NAME(write)(ctx, ev, exiting);
+	arg_long(ctx, ev, 3);
+	return RVAL_DONE;
+}
+
+void decode_iovec(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		  uint64_t cnt, int64_t data_size, bool addr_only)
+{
+	uint64_t n = cnt < c->opts->string_limit ? cnt : c->opts->string_limit;
+	struct iovec *iov;
+	struct val *items;
+
+	if (!addr) {
+		val_set_ptr(v, name, 0);
+		return;
+	}
+	if (n > 1024)
+		n = 1024;   /* IOV_MAX: the kernel refuses more */
+	iov = arena_alloc(c->arena, (n ? n : 1) * sizeof(*iov));
+	if (n && !tread(c, addr, iov, n * sizeof(*iov))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	items = val_new_array(c, (unsigned)n);
+	for (uint64_t i = 0; i < n; i++) {
+		struct val *f = val_new_array(c, 2);
+		uint64_t base = (uint64_t)(uintptr_t)iov[i].iov_base;
+		uint64_t len = iov[i].iov_len;
+
+		if (addr_only) {
+			val_set_ptr(&f[0], "iov_base", base);
+		} else {
+			uint64_t shown = len;
+			if (data_size >= 0) {
+				if (shown > (uint64_t)data_size)
+					shown = (uint64_t)data_size;
+				data_size -= (int64_t)shown;
+			}
+			val_read_buf(c, &f[0], "iov_base", base, shown);
+		}
+		val_set_uint(&f[1], "iov_len", len);
+		val_set_struct(&items[i], NULL, f, 2, false);
+	}
+	val_set_array(v, name, items, (unsigned)n, cnt > n);
+}
+
+/* The iovec argument 1 of readv-like calls at exit, of writev-like at entry. */
+static void arg_iov(struct dctx *c, struct event *ev, bool out)
+{
+	struct val *v = arg_slot(c, ev, 1);
+
+	if (out)
+		decode_iovec(c, v, v->name, ev->raw[1], ev->raw[2],
+			     ev->err ? 0 : ev->retval, ev->err != 0);
+	else
+		decode_iovec(c, v, v->name, ev->raw[1], ev->raw[2], -1, false);
+	if (out)
+		v->flags |= VF_EXIT;
+}
+
+SYS_FUNC(readv)
+{
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		return RVAL_EXIT;
+	}
+	arg_iov(ctx, ev, true);
+	arg_uint(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(writev)
+{
+	arg_fd(ctx, ev, 0);
+	arg_iov(ctx, ev, false);
+	arg_uint(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(preadv)
+{
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		return RVAL_EXIT;
+	}
+	arg_iov(ctx, ev, true);
+	arg_uint(ctx, ev, 2);
+	arg_long(ctx, ev, 3);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(pwritev)
+{
+	SYS_FUNC_NAME(writev)(ctx, ev, exiting);
+	arg_long(ctx, ev, 3);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(lseek)
+{
+	arg_fd(ctx, ev, 0);
+	arg_long(ctx, ev, 1);
+	arg_enum(ctx, ev, 2, whence_codes);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(getrandom)
+{
+	if (!exiting)
+		return RVAL_EXIT;
+	out_buf(ctx, ev, 0);
+	ev->args[0].flags |= VF_HEXSTR;
+	arg_uint(ctx, ev, 1);
+	arg_flags(ctx, ev, 2, getrandom_flags, NULL);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(fsync)
+{
+	arg_fd(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(fdatasync) { return SYS_FUNC_NAME(fsync)(ctx, ev, exiting); }
+SYS_FUNC(syncfs) { return SYS_FUNC_NAME(fsync)(ctx, ev, exiting); }

@@ -1,0 +1,168 @@
+/*
+ * Decoders of the stat family (stat, lstat, fstat, newfstatat, statx).  The
+ * structures are read at exit and shown abbreviated as strace does without
+ * -v: {st_mode=S_IFREG|0644, st_size=3052, ...}.
+ */
+#include <linux/stat.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "sys/decode.h"
+#include "xlat/at_flags.h"
+#include "xlat/at_statx_sync_types.h"
+#include "xlat/modetypes.h"
+#include "xlat/statx_attrs.h"
+#include "xlat/statx_masks.h"
+
+#include "util/banned.h"
+
+void val_set_mode(struct dctx *c, struct val *v, const char *name, uint32_t mode)
+{
+	static const struct { uint32_t bit; const char *name; } special[] = {
+		{ S_ISUID, "S_ISUID" }, { S_ISGID, "S_ISGID" }, { S_ISVTX, "S_ISVTX" },
+	};
+	uint32_t fmt = mode & S_IFMT;
+	uint32_t extra = mode & (S_ISUID | S_ISGID | S_ISVTX);
+	struct val *items;
+	unsigned n = 0;
+	bool known = false;
+
+	for (uint32_t i = 0; i < modetypes->size && fmt && !known; i++)
+		known = modetypes->data[i].val == fmt;
+	/* an unknown file type, or none and no special bits: plain octal */
+	if ((fmt && !known) || (!fmt && !extra)) {
+		val_set_oct(v, name, mode);
+		return;
+	}
+	items = val_new_array(c, 5);
+	if (fmt)
+		val_set_enum(&items[n++], NULL, fmt, modetypes);
+	for (unsigned i = 0; i < 3; i++)
+		if (mode & special[i].bit)
+			val_set_text(c, &items[n++], NULL, special[i].name);
+	val_set_oct(&items[n++], NULL, mode & ~(uint32_t)(S_IFMT | S_ISUID | S_ISGID | S_ISVTX));
+	val_set_op(v, name, items, n, "|");
+}
+
+/* makedev(0x1, 0x3), as strace prints device numbers. */
+static void val_set_dev(struct dctx *c, struct val *v, const char *name, uint64_t dev)
+{
+	char buf[64];
+	unsigned ma = major(dev), mi = minor(dev);
+
+	snprintf(buf, sizeof(buf), "makedev(%#x, %#x)", ma, mi);
+	val_set_text(c, v, name, buf);
+}
+
+static void set_stat(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	struct stat st;
+	struct val *f;
+
+	if (!tread(c, addr, &st, sizeof(st))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	f = val_new_array(c, 2);
+	val_set_mode(c, &f[0], "st_mode", st.st_mode);
+	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+		val_set_dev(c, &f[1], "st_rdev", st.st_rdev);
+	else
+		val_set_uint(&f[1], "st_size", (uint64_t)st.st_size);
+	val_set_struct(v, name, f, 2, true);
+}
+
+/* The stat buffer argument i at exit (its address when the call failed). */
+static void out_stat(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	if (ev->err)
+		val_set_ptr(v, v->name, ev->raw[i]);
+	else
+		set_stat(c, v, v->name, ev->raw[i]);
+	v->flags |= VF_EXIT;
+}
+
+SYS_FUNC(stat)
+{
+	if (!exiting) {
+		arg_path(ctx, ev, 0);
+		return RVAL_EXIT;
+	}
+	out_stat(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(lstat) { return SYS_FUNC_NAME(stat)(ctx, ev, exiting); }
+
+SYS_FUNC(fstat)
+{
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		return RVAL_EXIT;
+	}
+	out_stat(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(newfstatat)
+{
+	if (!exiting) {
+		arg_dirfd(ctx, ev, 0);
+		arg_path(ctx, ev, 1);
+		return RVAL_EXIT;
+	}
+	out_stat(ctx, ev, 2);
+	arg_flags(ctx, ev, 3, at_flags, NULL);
+	return RVAL_DONE;
+}
+
+static void set_statx(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	struct statx sx;
+	struct val *f;
+
+	if (!tread(c, addr, &sx, sizeof(sx))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	f = val_new_array(c, 4);
+	val_set_flags(&f[0], "stx_mask", sx.stx_mask, statx_masks, NULL);
+	val_set_flags(&f[1], "stx_attributes", sx.stx_attributes, statx_attrs, NULL);
+	val_set_mode(c, &f[2], "stx_mode", sx.stx_mode);
+	val_set_uint(&f[3], "stx_size", sx.stx_size);
+	val_set_struct(v, name, f, 4, true);
+}
+
+SYS_FUNC(statx)
+{
+	uint64_t flags = ev->raw[2];
+	struct val *v;
+
+	if (exiting) {
+		v = arg_slot(ctx, ev, 4);
+		if (ev->err)
+			val_set_ptr(v, v->name, ev->raw[4]);
+		else
+			set_statx(ctx, v, v->name, ev->raw[4]);
+		v->flags |= VF_EXIT;
+		return RVAL_DONE;
+	}
+	arg_dirfd(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	v = arg_slot(ctx, ev, 2);
+	if (flags & ~(uint64_t)AT_STATX_SYNC_TYPE) {
+		struct val *items = val_new_array(ctx, 2);
+
+		val_set_enum(&items[0], NULL, flags & AT_STATX_SYNC_TYPE, at_statx_sync_types);
+		val_set_flags(&items[1], NULL, flags & ~(uint64_t)AT_STATX_SYNC_TYPE, at_flags, NULL);
+		val_set_op(v, v->name, items, 2, "|");
+	} else {
+		val_set_enum(v, v->name, flags, at_statx_sync_types);
+	}
+	arg_flags(ctx, ev, 3, statx_masks, NULL);
+	return RVAL_EXIT;
+}
