@@ -1,0 +1,377 @@
+/*
+ * Unit tests for the analysis sink (src/assert/analysis.c, argval.c,
+ * critpath.c): argument values live and replayed, mapping accounting,
+ * the tree's allocation and RSS peaks, and the critical path.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "assert/assert.h"
+#include "assert/internal.h"
+#include "util/strbuf.h"
+#include "unit/assert_evgen.h"
+
+#include "util/banned.h"
+
+static void test_argval(void **state)
+{
+	struct event ev = gen_sc(1, "openat", 0, 0, 3);
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t v;
+
+	gen_text(&ev, 0, "AT_FDCWD");
+	gen_text(&ev, 1, "\"/tmp/a\\nb\\\"c\\x41\\101\"");
+	gen_text(&ev, 2, "O_RDONLY|O_CLOEXEC");
+	assert_true(ev_is_text(&ev));
+	assert_true(ev_arg_num(&ev, 0, &v));
+	assert_int_equal((int64_t)v, -100);
+	assert_true(ev_arg_str(&ev, 1, &sb));
+	assert_string_equal(sb.buf, "/tmp/a\nb\"cAA");
+	assert_false(ev_arg_num(&ev, 2, &v));
+	assert_true(ev_arg_has_flag(&ev, 2, "O_CLOEXEC", 0));
+	assert_false(ev_arg_has_flag(&ev, 2, "O_CLOEXE", 0));
+	assert_false(ev_arg_num(&ev, 4, &v));   /* replayed: no raw registers */
+
+	struct event r = gen_sc(1, "read", 0, 0, 5);
+	gen_text(&r, 0, "3</tmp/x y>");
+	gen_text(&r, 1, "\"hello\"");
+	gen_text(&r, 2, "0x10");
+	assert_true(ev_arg_num(&r, 0, &v));
+	assert_int_equal(v, 3);
+	strbuf_reset(&sb);
+	assert_true(ev_arg_fd_path(&r, 0, &sb));
+	assert_string_equal(sb.buf, "/tmp/x y");
+	assert_true(ev_arg_num(&r, 2, &v));
+	assert_int_equal(v, 16);
+
+	struct event w = gen_sc(1, "waitid", 0, 0, 0);
+	gen_text(&w, 2, "{si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=4242, si_uid=0, si_status=0}");
+	int64_t pid;
+	assert_true(ev_arg_field(&w, 2, "si_pid", &pid));
+	assert_int_equal(pid, 4242);
+
+	struct event l = gen_sc(1, "mmap", 0, 0, 0x1000);
+	gen_hex(&l, 0, 0);
+	gen_int(&l, 1, 8192);
+	l.raw[3] = 0x22;   /* undecoded arguments come from the registers */
+	assert_true(ev_arg_num(&l, 1, &v));
+	assert_int_equal(v, 8192);
+	assert_true(ev_arg_num(&l, 3, &v));
+	assert_int_equal(v, 0x22);
+	strbuf_release(&sb);
+}
+
+static void test_mapset(void **state)
+{
+	struct mapset m = { 0 };
+	mapset_add(&m, 0x10000, 0x20000);
+	assert_int_equal(m.bytes, 0x10000);
+	mapset_remove(&m, 0x14000, 0x16000);       /* a hole in the middle */
+	assert_int_equal(m.bytes, 0xe000);
+	assert_int_equal(m.n, 2);
+	mapset_add(&m, 0x14000, 0x16000);          /* filled again: merged */
+	assert_int_equal(m.n, 1);
+	assert_int_equal(m.bytes, 0x10000);
+	mapset_add(&m, 0x18000, 0x30000);          /* overlap counts once */
+	assert_int_equal(m.bytes, 0x20000);
+	mapset_remove(&m, 0x0, 0x12000);           /* the head */
+	assert_int_equal(m.bytes, 0x1e000);
+	mapset_remove(&m, 0x2f000, 0x40000);       /* the tail */
+	assert_int_equal(m.bytes, 0x1d000);
+	mapset_add(&m, 0x50000, 0x51000);
+	mapset_remove(&m, 0, 0x100000);
+	assert_int_equal(m.bytes, 0);
+	assert_int_equal(m.n, 0);
+	mapset_release(&m);
+}
+
+/* mmap(NULL, len, ...) = addr, in typed or text form. */
+static void do_mmap(struct analysis *a, pid_t pid, uint64_t ts, uint64_t addr, uint64_t len,
+		    bool text)
+{
+	struct event ev = gen_sc(pid, "mmap", ts, 1000, (int64_t)addr);
+	char lbuf[32];
+	if (text) {
+		snprintf(lbuf, sizeof(lbuf), "%llu", (unsigned long long)len);
+		gen_text(&ev, 0, "NULL");
+		gen_text(&ev, 1, lbuf);
+		gen_text(&ev, 2, "PROT_READ|PROT_WRITE");
+		gen_text(&ev, 3, "MAP_PRIVATE|MAP_ANONYMOUS");
+		gen_text(&ev, 4, "-1");
+		gen_text(&ev, 5, "0");
+	} else {
+		gen_hex(&ev, 0, 0);
+		gen_int(&ev, 1, (int64_t)len);
+		gen_int(&ev, 4, -1);
+		gen_int(&ev, 5, 0);
+	}
+	analysis_event(a, &ev);
+}
+
+static void do_munmap(struct analysis *a, pid_t pid, uint64_t ts, uint64_t addr, uint64_t len,
+		      bool text)
+{
+	struct event ev = gen_sc(pid, "munmap", ts, 1000, 0);
+	char abuf[32], lbuf[32];
+	if (text) {
+		snprintf(abuf, sizeof(abuf), "0x%llx", (unsigned long long)addr);
+		snprintf(lbuf, sizeof(lbuf), "%llu", (unsigned long long)len);
+		gen_text(&ev, 0, abuf);
+		gen_text(&ev, 1, lbuf);
+	} else {
+		gen_hex(&ev, 0, addr);
+		gen_int(&ev, 1, (int64_t)len);
+	}
+	analysis_event(a, &ev);
+}
+
+static void do_brk(struct analysis *a, pid_t pid, uint64_t ts, uint64_t req, uint64_t ret)
+{
+	struct event ev = gen_sc(pid, "brk", ts, 1000, (int64_t)ret);
+	gen_hex(&ev, 0, req);
+	analysis_event(a, &ev);
+}
+
+static void memory_run(bool text)
+{
+	struct analysis *a = analysis_new();
+	const uint64_t M = 1 << 20;
+	gen_proc(a, EV_PROC_START, 100, 1, 0);
+	do_brk(a, 100, 1 * MS, 0, 0x5000000);            /* initial break */
+	do_brk(a, 100, 2 * MS, 0x5000000 + M, 0x5000000 + M);   /* +1M heap */
+	do_mmap(a, 100, 3 * MS, 0x7f0000000000, 10 * M, text);
+	assert_int_equal(analysis_mem_peak(a), 11 * M);
+	do_munmap(a, 100, 4 * MS, 0x7f0000000000 + 2 * M, 3 * M, text);   /* a hole */
+	assert_int_equal(a->mem_now, 8 * M);
+	do_mmap(a, 100, 5 * MS, 0x7f0000000000 + 2 * M, 1 * M, text);   /* back in the hole */
+	assert_int_equal(a->mem_now, 9 * M);
+	assert_int_equal(analysis_mem_peak(a), 11 * M);
+
+	/* a fork: the child starts with a copy of the parent's 9M */
+	gen_proc(a, EV_PROC_START, 101, 100, 6 * MS);
+	struct event f = gen_sc(100, "clone", 6 * MS, 1000, 101);
+	if (text)
+		gen_text(&f, 0, "child_stack=NULL, flags=CLONE_CHILD_SETTID|SIGCHLD");
+	else
+		gen_hex(&f, 0, 0x1200011);
+	analysis_event(a, &f);
+	assert_int_equal(a->mem_now, 18 * M);
+	assert_int_equal(analysis_mem_peak(a), 18 * M);
+	/* the child unmaps part of what it inherited */
+	do_munmap(a, 101, 7 * MS, 0x7f0000000000, 1 * M, text);
+	assert_int_equal(a->mem_now, 17 * M);
+	/* exec resets the child */
+	struct event x = gen_sc(101, "execve", 8 * MS, 1000, 0);
+	gen_str(&x, 0, "/usr/bin/true");
+	analysis_event(a, &x);
+	assert_int_equal(a->mem_now, 9 * M);
+	do_mmap(a, 101, 9 * MS, 0x7e0000000000, 20 * M, text);
+	assert_int_equal(analysis_mem_peak(a), 29 * M);
+	gen_exit(a, 101, 10 * MS, 0);
+	assert_int_equal(a->mem_now, 9 * M);
+
+	/* mremap moves and grows the first 2M to 40M */
+	struct event r = gen_sc(100, "mremap", 11 * MS, 1000, 0x7d0000000000);
+	gen_hex(&r, 0, 0x7f0000000000);
+	gen_int(&r, 1, 2 * (int64_t)M);
+	gen_int(&r, 2, 40 * (int64_t)M);
+	gen_int(&r, 3, 1);
+	analysis_event(a, &r);
+	assert_int_equal(a->mem_now, 47 * M);   /* 38M more */
+	do_munmap(a, 100, 11 * MS + 2000, 0x7d0000000000, 40 * M, false);
+	assert_int_equal(a->mem_now, 7 * M);
+	gen_exit(a, 100, 12 * MS, 0);
+	analysis_end(a, NULL);
+	assert_int_equal(analysis_mem_peak(a), 47 * M);
+	analysis_free(a);
+}
+
+static void test_memory_typed(void **state) { memory_run(false); }
+static void test_memory_text(void **state) { memory_run(true); }
+
+static void test_vfork_shares(void **state)
+{
+	struct analysis *a = analysis_new();
+	const uint64_t M = 1 << 20;
+	gen_proc(a, EV_PROC_START, 100, 1, 0);
+	do_mmap(a, 100, 1 * MS, 0x7f0000000000, 64 * M, false);
+	gen_proc(a, EV_PROC_START, 101, 100, 2 * MS);
+	struct event x = gen_sc(101, "execve", 3 * MS, 1000, 0);
+	gen_str(&x, 0, "/bin/echo");
+	analysis_event(a, &x);
+	struct event v = gen_sc(100, "clone", 2 * MS, 2 * MS, 101);
+	gen_text(&v, 0, "child_stack=0x7f00, flags=CLONE_VM|CLONE_VFORK|SIGCHLD");
+	analysis_event(a, &v);
+	assert_int_equal(analysis_mem_peak(a), 64 * M);   /* never counted twice */
+	analysis_free(a);
+}
+
+static void test_rss_peak(void **state)
+{
+	struct analysis *a = analysis_new();
+	gen_proc(a, EV_PROC_START, 100, 1, 0);
+	gen_proc(a, EV_PROC_START, 101, 100, 10 * MS);
+	gen_proc(a, EV_PROC_START, 102, 100, 30 * MS);
+	gen_exit(a, 101, 20 * MS, 5000);      /* alone with the parent */
+	gen_exit(a, 102, 40 * MS, 3000);
+	gen_proc(a, EV_PROC_START, 103, 100, 35 * MS);
+	gen_exit(a, 103, 50 * MS, 1000);      /* overlaps 102 */
+	gen_exit(a, 100, 60 * MS, 2000);
+	analysis_end(a, NULL);
+	/* max(2000+5000, 2000+3000+1000) */
+	assert_int_equal(analysis_rss_peak(a), 7000 * 1024ULL);
+	analysis_free(a);
+
+	a = analysis_new();
+	gen_proc(a, EV_PROC_START, 100, 1, 0);
+	gen_exit(a, 100, 1 * MS, 0);
+	assert_int_equal(analysis_rss_peak(a), 0);
+	analysis_free(a);
+}
+
+/* A wait4 by parent for child, blocking from ts to end. */
+static void do_wait(struct analysis *a, pid_t parent, pid_t child, uint64_t ts, uint64_t end)
+{
+	struct event w = gen_sc(parent, "wait4", ts, end - ts, child);
+	gen_int(&w, 0, -1);
+	analysis_event(a, &w);
+}
+
+static void do_exec(struct analysis *a, pid_t pid, const char *path, uint64_t ts)
+{
+	struct event x = gen_sc(pid, "execve", ts, 1000, 0);
+	gen_str(&x, 0, path);
+	analysis_event(a, &x);
+}
+
+static void test_critical_path(void **state)
+{
+	struct analysis *a = analysis_new();
+	gen_proc(a, EV_PROC_START, 100, 1, 0);
+	do_exec(a, 100, "/bin/sh", 0);
+	/* A: waited for (10..60ms); B: detached (70..500ms) */
+	gen_proc(a, EV_PROC_START, 101, 100, 10 * MS);
+	do_exec(a, 101, "/usr/bin/worker", 11 * MS);
+	gen_exit(a, 101, 60 * MS, 0);
+	do_wait(a, 100, 101, 20 * MS, 61 * MS);
+	gen_proc(a, EV_PROC_START, 102, 100, 70 * MS);
+	do_exec(a, 102, "/usr/bin/daemon", 71 * MS);
+	gen_exit(a, 100, 100 * MS, 0);
+	gen_exit(a, 102, 500 * MS, 0);
+	analysis_end(a, NULL);
+
+	assert_int_equal(analysis_critical_path_ns(a, NULL), 100 * MS);
+	assert_int_equal(analysis_critical_path_ns(a, "^worker$"), 50 * MS);
+	assert_int_equal(analysis_critical_path_ns(a, "sh"), 50 * MS);
+	assert_int_equal(analysis_critical_path_ns(a, "daemon"), 0);
+
+	struct cp_result cp;
+	critical_path(a, &cp);
+	assert_int_equal(cp.nsegs, 2);
+	assert_string_equal(a->procs[cp.segs[0].proc].name, "sh");
+	assert_string_equal(a->procs[cp.segs[1].proc].name, "worker");
+	assert_int_equal(cp.total_ns, 100 * MS);
+	cp_result_release(&cp);
+	analysis_free(a);
+}
+
+/* Nested: the root waits for a child that waits for a grandchild. */
+static void test_critical_path_nested(void **state)
+{
+	struct analysis *a = analysis_new();
+	gen_proc(a, EV_PROC_START, 100, 1, 0);
+	do_exec(a, 100, "/usr/bin/make", 0);
+	gen_proc(a, EV_PROC_START, 101, 100, 5 * MS);
+	do_exec(a, 101, "/bin/sh", 6 * MS);
+	gen_proc(a, EV_PROC_START, 102, 101, 10 * MS);
+	do_exec(a, 102, "/usr/bin/cc", 11 * MS);
+	/* a sibling of cc that the shell reaped only after it had ended */
+	gen_proc(a, EV_PROC_START, 103, 101, 12 * MS);
+	gen_exit(a, 103, 13 * MS, 0);
+	gen_exit(a, 102, 80 * MS, 0);
+	do_wait(a, 101, 102, 15 * MS, 81 * MS);
+	do_wait(a, 101, 103, 82 * MS, 83 * MS);
+	gen_exit(a, 101, 85 * MS, 0);
+	do_wait(a, 100, 101, 6 * MS, 86 * MS);
+	gen_exit(a, 100, 90 * MS, 0);
+	analysis_end(a, NULL);
+
+	assert_int_equal(analysis_critical_path_ns(a, NULL), 90 * MS);
+	assert_int_equal(analysis_critical_path_ns(a, "^cc$"), 70 * MS);
+	assert_int_equal(analysis_critical_path_ns(a, "^make$"), 5 * MS + 5 * MS);
+	assert_int_equal(analysis_critical_path_ns(a, "^sh$"), 5 * MS + 5 * MS);
+	analysis_free(a);
+}
+
+/* A replayed trace without process records: links come from clone and wait4. */
+static void test_critical_path_from_syscalls(void **state)
+{
+	struct analysis *a = analysis_new();
+	struct event e = gen_sc(200, "execve", 0, 1000, 0);
+	gen_text(&e, 0, "\"/bin/sh\"");
+	analysis_event(a, &e);
+	struct event c = gen_sc(200, "clone", 1 * MS, 1000, 201);
+	gen_text(&c, 0, "child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD");
+	analysis_event(a, &c);
+	struct event s = gen_sc(201, "clock_nanosleep", 2 * MS, 300 * MS, 0);
+	analysis_event(a, &s);
+	struct event w = gen_sc(200, "wait4", 3 * MS, 300 * MS, 201);
+	gen_text(&w, 0, "-1");
+	analysis_event(a, &w);
+	struct event x = gen_sc(200, "exit_group", 304 * MS, 0, 0);
+	analysis_event(a, &x);
+	analysis_end(a, NULL);
+	/* the child's end is its last call's end (302ms): 1 + 301 + 2 (rest in sh) */
+	assert_int_equal(analysis_critical_path_ns(a, NULL), 304 * MS);
+	assert_int_equal(analysis_critical_path_ns(a, "^sh$"), 304 * MS);   /* inherited name */
+	analysis_free(a);
+}
+
+static void test_span_counts(void **state)
+{
+	struct analysis *a = analysis_new();
+	for (int i = 0; i < 10; i++) {
+		struct event ev = gen_sc(7, i % 2 ? "write" : "read", (uint64_t)i * MS, 10, 1);
+		gen_int(&ev, 0, 0);
+		analysis_event(a, &ev);
+	}
+	analysis_end(a, NULL);
+	assert_int_equal(analysis_syscalls(a), 10);
+	struct assert_spec s[2] = {
+		{ .name = "all", .type = AT_SPAN_COUNT, .enabled = true, .fail_on_violation = true,
+		  .max_spans = 9 },
+		{ .name = "writes", .type = AT_SPAN_COUNT, .enabled = true, .fail_on_violation = true,
+		  .max_spans = 5, .span_name_pattern = "^wr" },
+	};
+	struct assert_results res = ASSERT_RESULTS_INIT;
+	assert_int_equal(assert_eval_specs(s, 2, a, &res), 0);
+	assert_int_equal(res.r[0].status, AS_FAILED);
+	assert_true(res.r[0].actual == 10);
+	assert_int_equal(res.r[1].status, AS_PASSED);
+	assert_true(res.r[1].actual == 5);
+	assert_int_equal(assert_exit_status(&res), 1);
+	assert_results_release(&res);
+	analysis_free(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_argval),
+		cmocka_unit_test(test_mapset),
+		cmocka_unit_test(test_memory_typed),
+		cmocka_unit_test(test_memory_text),
+		cmocka_unit_test(test_vfork_shares),
+		cmocka_unit_test(test_rss_peak),
+		cmocka_unit_test(test_critical_path),
+		cmocka_unit_test(test_critical_path_nested),
+		cmocka_unit_test(test_critical_path_from_syscalls),
+		cmocka_unit_test(test_span_counts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
