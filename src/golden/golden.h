@@ -1,0 +1,70 @@
+/*
+ * Golden traces: the options that decide what counts as "the same
+ * behaviour", shared by the trace model (normalization), the comparison
+ * and the subcommands.  See docs/golden.md for the rules.
+ */
+#ifndef RENACER_GOLDEN_H
+#define RENACER_GOLDEN_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Exit statuses of capture, compare, validate, accept and report. */
+enum {
+	GOLDEN_OK = 0,          /* equivalent */
+	GOLDEN_REGRESSION = 1,  /* a regression was found */
+	GOLDEN_MISSING = 2,     /* the golden trace does not exist */
+	GOLDEN_INVALID = 3,     /* the golden (or a trace) is unreadable or invalid */
+	GOLDEN_CMD_FAILED = 4,  /* the command could not be run */
+	GOLDEN_BAD_CONFIG = 5,  /* bad configuration or usage */
+};
+
+/* A user normalization rule: every match of re in a call key is replaced. */
+struct golden_rule {
+	char *pattern;          /* POSIX extended regex, as written */
+	char *replace;          /* replacement; \0..\9 insert groups */
+	regex_t re;
+};
+
+/* A per-syscall count tolerance override. */
+struct golden_tol {
+	char *syscall;
+	double tol;             /* relative, e.g. 0.05 for +-5% */
+};
+
+struct golden_opts {
+	double count_tolerance;     /* default relative count tolerance (0.05) */
+	struct golden_tol *tols;    /* per-syscall overrides */
+	size_t ntols;
+	double min_confidence;      /* pass only at or above this (0.90) */
+	bool check_timing;          /* compare runtime against the golden (true) */
+	double time_tolerance;      /* relative runtime slack (0.5 = +50%) */
+	double time_floor_ms;       /* absolute runtime slack in ms (5) */
+	double noise_k;             /* spreads of capture noise allowed (3) */
+	struct golden_rule *rules;  /* user normalization rules */
+	size_t nrules;
+	char **ignore_syscalls;     /* never compared */
+	size_t nignore_syscalls;
+	char **ignore_paths;        /* fnmatch patterns on normalized paths */
+	size_t nignore_paths;
+	char **volatile_syscalls;   /* added to the built-in volatile set */
+	size_t nvolatile;
+	unsigned context_lines;     /* unified diff context (3) */
+	unsigned max_diff_lines;    /* per process, 0 = no limit (200) */
+};
+
+/* Fills o with the defaults. */
+void golden_opts_init(struct golden_opts *o);
+/*
+ * Adds a normalization rule; returns 0, or -1 after error() when the
+ * pattern does not compile ("bad normalize pattern '...': ...").
+ */
+int golden_opts_add_rule(struct golden_opts *o, const char *pattern, const char *replace);
+/* Adds a count tolerance override for syscall (replacing an earlier one). */
+void golden_opts_set_tol(struct golden_opts *o, const char *syscall, double tol);
+/* Tolerance for syscall: its override, else the default. */
+double golden_opts_tol(const struct golden_opts *o, const char *syscall, bool *overridden);
+void golden_opts_release(struct golden_opts *o);
+
+#endif

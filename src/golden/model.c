@@ -1,0 +1,1491 @@
+/*
+ * Building the golden trace model (see model.h): a sink turns each event
+ * into a compact call record with a structurally normalized key; the
+ * string-level normalization (paths, pids, user rules, ignore lists) runs
+ * once per distinct key at gmodel_finalize().
+ */
+#include "golden/model.h"
+#include "sink/render.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xmalloc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/banned.h"
+
+/* --- syscall properties, by name --- */
+
+enum {
+	P_FDRET = 1 << 0,     /* returns a new descriptor */
+	P_STREAMRET = 1 << 1, /* ... that is a pipe, socket or event fd */
+	P_PIDRET = 1 << 2,    /* returns a pid */
+	P_WAIT = 1 << 3,      /* wait4/waitid */
+	P_VOLATILE = 1 << 4,  /* count depends on scheduling */
+	P_MEM = 1 << 5,       /* memory management */
+	P_READ = 1 << 6,      /* reads its fd: volatile on streams */
+	P_CLONE = 1 << 7,     /* creates a task */
+	P_EXEC = 1 << 8,
+	P_PAIR = 1 << 9,      /* returns two fds in an array argument */
+	P_DUP = 1 << 10,      /* result (and newfd) copy the first fd */
+	P_OPEN = 1 << 11,     /* opens a path (resource "opened") */
+	P_CREATE = 1 << 12,   /* creates its last path argument */
+	P_DELETE = 1 << 13,   /* deletes its (first) path argument */
+	P_ENDPOINT = 1 << 14, /* a sockaddr argument is an endpoint */
+	P_IGNORED = 1 << 15,  /* in ignore_syscalls */
+	P_EXIT = 1 << 16,     /* exit/exit_group: unfinished is normal */
+	P_RENAME = 1 << 17,   /* deletes the first path and creates the second */
+};
+
+struct prop_row {
+	const char *name;
+	uint32_t props;
+};
+
+static const struct prop_row prop_table[] = {
+	{ "accept", P_FDRET | P_STREAMRET },
+	{ "accept4", P_FDRET | P_STREAMRET },
+	{ "bind", P_ENDPOINT },
+	{ "brk", P_MEM },
+	{ "clock_nanosleep", P_VOLATILE },
+	{ "clone", P_CLONE | P_PIDRET },
+	{ "clone3", P_CLONE | P_PIDRET },
+	{ "connect", P_ENDPOINT },
+	{ "creat", P_FDRET | P_OPEN | P_CREATE },
+	{ "dup", P_FDRET | P_DUP },
+	{ "dup2", P_FDRET | P_DUP },
+	{ "dup3", P_FDRET | P_DUP },
+	{ "epoll_create", P_FDRET | P_STREAMRET },
+	{ "epoll_create1", P_FDRET | P_STREAMRET },
+	{ "epoll_pwait", P_VOLATILE },
+	{ "epoll_pwait2", P_VOLATILE },
+	{ "epoll_wait", P_VOLATILE },
+	{ "eventfd", P_FDRET | P_STREAMRET },
+	{ "eventfd2", P_FDRET | P_STREAMRET },
+	{ "execve", P_EXEC },
+	{ "execveat", P_EXEC },
+	{ "exit", P_EXIT },
+	{ "exit_group", P_EXIT },
+	{ "fanotify_init", P_FDRET | P_STREAMRET },
+	{ "fork", P_CLONE | P_PIDRET },
+	{ "futex", P_VOLATILE },
+	{ "futex_waitv", P_VOLATILE },
+	{ "getpgid", P_PIDRET },
+	{ "getpgrp", P_PIDRET },
+	{ "getpid", P_PIDRET },
+	{ "getppid", P_PIDRET },
+	{ "getsid", P_PIDRET },
+	{ "gettid", P_PIDRET },
+	{ "inotify_init", P_FDRET | P_STREAMRET },
+	{ "inotify_init1", P_FDRET | P_STREAMRET },
+	{ "link", P_CREATE },
+	{ "linkat", P_CREATE },
+	{ "madvise", P_MEM },
+	{ "membarrier", P_VOLATILE },
+	{ "memfd_create", P_FDRET },
+	{ "mkdir", P_CREATE },
+	{ "mkdirat", P_CREATE },
+	{ "mknod", P_CREATE },
+	{ "mknodat", P_CREATE },
+	{ "mmap", P_MEM },
+	{ "mprotect", P_MEM },
+	{ "mremap", P_MEM },
+	{ "munmap", P_MEM },
+	{ "nanosleep", P_VOLATILE },
+	{ "open", P_FDRET | P_OPEN },
+	{ "open_by_handle_at", P_FDRET },
+	{ "openat", P_FDRET | P_OPEN },
+	{ "openat2", P_FDRET | P_OPEN },
+	{ "pause", P_VOLATILE },
+	{ "perf_event_open", P_FDRET | P_STREAMRET },
+	{ "pidfd_getfd", P_FDRET },
+	{ "pidfd_open", P_FDRET | P_STREAMRET },
+	{ "pipe", P_PAIR },
+	{ "pipe2", P_PAIR },
+	{ "poll", P_VOLATILE },
+	{ "ppoll", P_VOLATILE },
+	{ "pselect6", P_VOLATILE },
+	{ "read", P_READ },
+	{ "readv", P_READ },
+	{ "recvfrom", P_READ },
+	{ "recvmmsg", P_READ },
+	{ "recvmsg", P_READ },
+	{ "rename", P_RENAME },
+	{ "renameat", P_RENAME },
+	{ "renameat2", P_RENAME },
+	{ "restart_syscall", P_VOLATILE },
+	{ "rmdir", P_DELETE },
+	{ "rt_sigreturn", P_VOLATILE },
+	{ "rt_sigsuspend", P_VOLATILE },
+	{ "rt_sigtimedwait", P_VOLATILE },
+	{ "sched_yield", P_VOLATILE },
+	{ "select", P_VOLATILE },
+	{ "sendmmsg", P_ENDPOINT },
+	{ "sendmsg", P_ENDPOINT },
+	{ "sendto", P_ENDPOINT },
+	{ "set_tid_address", P_PIDRET },
+	{ "setsid", P_PIDRET },
+	{ "signalfd", P_FDRET | P_STREAMRET },
+	{ "signalfd4", P_FDRET | P_STREAMRET },
+	{ "socket", P_FDRET | P_STREAMRET },
+	{ "socketpair", P_PAIR },
+	{ "splice", P_READ },
+	{ "symlink", P_CREATE },
+	{ "symlinkat", P_CREATE },
+	{ "timerfd_create", P_FDRET | P_STREAMRET },
+	{ "unlink", P_DELETE },
+	{ "unlinkat", P_DELETE },
+	{ "userfaultfd", P_FDRET | P_STREAMRET },
+	{ "vfork", P_CLONE | P_PIDRET },
+	{ "wait4", P_WAIT | P_PIDRET },
+	{ "waitid", P_WAIT },
+};
+
+static int prop_cmp(const void *k, const void *e)
+{
+	return strcmp(k, ((const struct prop_row *)e)->name);
+}
+
+static uint32_t props_of(const char *name)
+{
+	const struct prop_row *r = bsearch(name, prop_table, ARRAY_SIZE(prop_table),
+					   sizeof(prop_table[0]), prop_cmp);
+	return r ? r->props : 0;
+}
+
+/* Argument names that hold paths (kernel prototype names). */
+static bool is_path_arg(const char *n)
+{
+	static const char *const names[] = {
+		"filename", "pathname", "path", "oldname", "newname", "oldpath",
+		"newpath", "linkpath", "target", "specialfile", "library", "dir_name",
+		"name", "old", "new", "from", "to", "dev_name", "dir", "uservaddr_path",
+	};
+	if (!n)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(n, names[i]))
+			return true;
+	return false;
+}
+
+static bool is_fd_arg(const char *n)
+{
+	size_t l;
+	if (!n)
+		return false;
+	l = strlen(n);
+	if (!strcmp(n, "fd") || !strncmp(n, "fd_", 3))
+		return true;
+	return l >= 2 && !strcmp(n + l - 2, "fd");
+}
+
+static bool is_pid_arg(const char *n)
+{
+	return n && (!strcmp(n, "pid") || !strcmp(n, "upid") || !strcmp(n, "tgid") ||
+		     !strcmp(n, "tid") || !strcmp(n, "pgid") || !strcmp(n, "ppid"));
+}
+
+/* Errors whose occurrence depends on timing, not on behaviour. */
+static bool volatile_errno(int e)
+{
+	return e == EAGAIN || e == EINTR || e == ETIMEDOUT || e == EINPROGRESS ||
+	       e == EALREADY || (e >= 512 && e <= 516);
+}
+
+/* --- building state --- */
+
+#define FD_STREAM 0x40000000
+#define FD_MAP_MAX (1 << 20)
+
+struct btask {
+	pid_t tid, tgid;
+	int32_t parent;          /* creator task, -1 */
+	uint32_t ordinal;        /* 1-based creation order within the creator */
+	uint32_t nchildren;
+	bool linked, is_thread, dead, exited;
+	int exit_code, term_signal;
+	uint32_t exe;            /* id in b->strs, UINT32_MAX none */
+	struct gcall *calls;
+	uint32_t ncalls, acalls;
+	int32_t *fdmap;          /* raw fd -> (normalized + 1) | FD_STREAM */
+	uint32_t fdcap;
+	int32_t next_fd;
+};
+
+struct build {
+	const struct golden_opts *o;
+	struct gmodel *m;
+	struct sink sink;
+	struct intern raw;       /* raw keys */
+	uint16_t *raw_sc;        /* raw key -> name id (grown with raw) */
+	uint32_t araw_sc;
+	uint32_t *props;         /* name id -> P_* */
+	uint32_t aprops;
+	struct btask *tasks;
+	uint32_t ntasks, atasks;
+	int32_t *tidh;           /* tid -> latest task + 1 (open addressing) */
+	pid_t *tidk;
+	uint32_t tidcap, tidused;
+	struct intern strs;      /* raw program paths */
+	struct intern rawres;    /* raw resources "<kind>\t<value>" */
+	struct intern randoms;   /* basenames created with O_EXCL (mkstemp) */
+	struct strbuf key, tmp, arg;
+	uint32_t asig;           /* capacity of m->sig_counts */
+	uint64_t wall_ns;
+	int exit_code, term_signal;
+	bool ended;
+};
+
+/* --- tid table --- */
+
+static uint32_t tid_slot(const struct build *b, pid_t tid)
+{
+	uint32_t i = ((uint32_t)tid * 2654435761u) & (b->tidcap - 1);
+	while (b->tidk[i] && b->tidk[i] != tid)
+		i = (i + 1) & (b->tidcap - 1);
+	return i;
+}
+
+static int32_t tid_find(const struct build *b, pid_t tid)
+{
+	if (!b->tidcap || tid <= 0)
+		return -1;
+	uint32_t i = tid_slot(b, tid);
+	return b->tidk[i] ? b->tidh[i] - 1 : -1;
+}
+
+static void tid_put(struct build *b, pid_t tid, int32_t idx)
+{
+	if ((b->tidused + 1) * 2 > b->tidcap) {
+		uint32_t oc = b->tidcap;
+		pid_t *ok = b->tidk;
+		int32_t *oh = b->tidh;
+		b->tidcap = oc ? oc * 2 : 256;
+		b->tidk = xcalloc(b->tidcap, sizeof(*b->tidk));
+		b->tidh = xcalloc(b->tidcap, sizeof(*b->tidh));
+		b->tidused = 0;
+		for (uint32_t i = 0; i < oc; i++)
+			if (ok[i]) {
+				uint32_t s = tid_slot(b, ok[i]);
+				b->tidk[s] = ok[i];
+				b->tidh[s] = oh[i];
+				b->tidused++;
+			}
+		free(ok);
+		free(oh);
+	}
+	uint32_t s = tid_slot(b, tid);
+	if (!b->tidk[s])
+		b->tidused++;
+	b->tidk[s] = tid;
+	b->tidh[s] = idx + 1;
+}
+
+static int32_t task_new(struct build *b, pid_t tid, pid_t tgid)
+{
+	struct btask *t;
+
+	ALLOC_GROW(b->tasks, b->ntasks + 1, b->atasks);
+	t = &b->tasks[b->ntasks];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->tgid = tgid > 0 ? tgid : tid;
+	t->parent = -1;
+	t->exe = UINT32_MAX;
+	t->next_fd = 3;
+	tid_put(b, tid, (int32_t)b->ntasks);
+	return (int32_t)b->ntasks++;
+}
+
+/* The live task of tid, made when none is (a new one after an exit). */
+static int32_t task_get(struct build *b, pid_t tid, pid_t tgid)
+{
+	int32_t i = tid_find(b, tid);
+	if (i >= 0 && !b->tasks[i].dead)
+		return i;
+	return task_new(b, tid, tgid);
+}
+
+/* --- descriptors --- */
+
+static int32_t *fd_slot(struct btask *t, int64_t fd)
+{
+	if (fd < 0 || fd >= FD_MAP_MAX)
+		return NULL;
+	if ((uint64_t)fd >= t->fdcap) {
+		uint32_t n = t->fdcap ? t->fdcap : 64;
+		while (n <= (uint64_t)fd)
+			n *= 2;
+		t->fdmap = xreallocarray(t->fdmap, n, sizeof(*t->fdmap));
+		memset(t->fdmap + t->fdcap, 0, (n - t->fdcap) * sizeof(*t->fdmap));
+		t->fdcap = n;
+	}
+	return &t->fdmap[fd];
+}
+
+/* Normalized number of raw fd: 0-2 as they are, others by first use. */
+static int64_t fd_norm(struct btask *t, int64_t fd)
+{
+	int32_t *s;
+	if (fd <= 2)
+		return fd;
+	if (!(s = fd_slot(t, fd)))
+		return fd;
+	if (!(*s & ~FD_STREAM))
+		*s |= (t->next_fd++) + 1;     /* normalized + 1 */
+	return (*s & ~FD_STREAM) - 1;
+}
+
+static bool fd_is_stream(struct btask *t, int64_t fd)
+{
+	return fd >= 0 && (uint64_t)fd < t->fdcap && (t->fdmap[fd] & FD_STREAM);
+}
+
+static void fd_set_stream(struct btask *t, int64_t fd, bool on)
+{
+	int32_t *s = fd_slot(t, fd);
+	if (s)
+		*s = on ? (*s | FD_STREAM) : (*s & ~FD_STREAM);
+}
+
+/* The child sees the creator's descriptors (numbers and kinds). */
+static void fd_inherit(struct btask *c, const struct btask *p)
+{
+	if (c->next_fd < p->next_fd)
+		c->next_fd = p->next_fd;
+	for (uint32_t fd = 0; fd < p->fdcap; fd++) {
+		int32_t *s;
+		if (!p->fdmap[fd] || !(s = fd_slot(c, fd)) || *s)
+			continue;
+		*s = p->fdmap[fd];
+	}
+}
+
+/* --- linking tasks --- */
+
+static void link_task(struct build *b, int32_t parent, int32_t child, bool is_thread)
+{
+	struct btask *c = &b->tasks[child], *p = &b->tasks[parent];
+
+	if (c->linked || parent == child || child == 0)
+		return;
+	c->linked = true;
+	c->parent = parent;
+	c->ordinal = ++p->nchildren;
+	c->is_thread = is_thread;
+	fd_inherit(c, p);
+	if (c->exe == UINT32_MAX)
+		c->exe = p->exe;
+}
+
+/* --- value text --- */
+
+/* The text of an argument: as read back (V_TEXT) or rendered. */
+static void arg_text(struct build *b, const struct val *v, const char **p, size_t *len)
+{
+	if (v->kind == V_TEXT) {
+		*p = v->s.p ? v->s.p : "";
+		*len = v->s.p ? v->s.len : 0;
+		return;
+	}
+	strbuf_reset(&b->arg);
+	val_render(&b->arg, v, NULL);
+	*p = b->arg.buf;
+	*len = b->arg.len;
+}
+
+static bool parse_int(const char *p, size_t len, int64_t *out)
+{
+	char buf[32], *end;
+	size_t n = 0;
+
+	while (n < len && n < sizeof(buf) - 1 && p[n] != '<')
+		n++;
+	if (!n || n >= sizeof(buf) - 1)
+		return false;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	errno = 0;
+	*out = strtoll(buf, &end, 10);
+	return !errno && *end == '\0';
+}
+
+/* Symbolic text worth keeping: names, flag sets, signal sets, NULL, modes. */
+static bool keep_symbolic(const char *p, size_t len)
+{
+	if (!len)
+		return false;
+	if (p[0] == '0' && len > 1) {
+		for (size_t i = 1; i < len; i++)
+			if (p[i] < '0' || p[i] > '7')
+				return false;
+		return true;           /* octal mode */
+	}
+	if (p[0] == '[' || p[0] == '~')
+		return len < 2 || p[1] != '{';   /* signal sets, not arrays of structs */
+	if (!(isalpha((unsigned char)p[0]) || p[0] == '_'))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (p[i] == '"' || p[i] == '{' || p[i] == '(')
+			return false;
+	return true;
+}
+
+static void add_pid_ref(struct strbuf *sb, int64_t pid)
+{
+	if (pid <= 0) {
+		if (pid < -1) {
+			strbuf_addstr(sb, "-@P");
+			strbuf_add_i64(sb, -pid);
+			strbuf_addch(sb, '@');
+		} else {
+			strbuf_add_i64(sb, pid);
+		}
+		return;
+	}
+	strbuf_addstr(sb, "@P");
+	strbuf_add_i64(sb, pid);
+	strbuf_addch(sb, '@');
+}
+
+/* Appends the endpoint described by sockaddr text at p, if any. */
+static bool add_endpoint(struct strbuf *sb, const char *p, size_t len)
+{
+	const char *fam = memmem(p, len, "sa_family=", 10), *e = p + len, *q;
+	char famname[32];
+	size_t n = 0;
+
+	if (!fam)
+		return false;
+	fam += 10;
+	while (fam + n < e && n < sizeof(famname) - 1 &&
+	       (isalnum((unsigned char)fam[n]) || fam[n] == '_'))
+		n++;
+	memcpy(famname, fam, n);
+	famname[n] = '\0';
+	if (!strcmp(famname, "AF_UNIX")) {
+		q = memmem(fam, e - fam, "sun_path=", 9);
+		strbuf_addstr(sb, "unix:");
+		if (q) {
+			q += 9;
+			const char *end = q;
+			if (*end == '@')
+				end++;
+			if (end < e && *end == '"') {
+				end++;
+				while (end < e && *end != '"') {
+					if (*end == '\\' && end + 1 < e)
+						end++;
+					end++;
+				}
+				if (end < e)
+					end++;
+			}
+			strbuf_add(sb, q, end - q);
+		}
+		return true;
+	}
+	if (!strcmp(famname, "AF_INET") || !strcmp(famname, "AF_INET6")) {
+		const char *port = memmem(fam, e - fam, "port=htons(", 11), *addr;
+		bool v6 = famname[7] == '6';
+		strbuf_addstr(sb, v6 ? "inet6:" : "inet:");
+		addr = memmem(fam, e - fam, v6 ? "inet_pton(AF_INET6, \"" : "inet_addr(\"",
+			      v6 ? 21 : 11);
+		if (addr) {
+			addr += v6 ? 21 : 11;
+			q = memchr(addr, '"', e - addr);
+			if (q) {
+				if (v6)
+					strbuf_addch(sb, '[');
+				strbuf_add(sb, addr, q - addr);
+				if (v6)
+					strbuf_addch(sb, ']');
+			}
+		}
+		if (port) {
+			port += 11;
+			q = memchr(port, ')', e - port);
+			if (q) {
+				strbuf_addch(sb, ':');
+				strbuf_add(sb, port, q - port);
+			}
+		}
+		return true;
+	}
+	strbuf_addstr(sb, famname);
+	return true;
+}
+
+/* --- resources --- */
+
+static void add_res(struct build *b, enum gres_kind k, const char *p, size_t len)
+{
+	strbuf_reset(&b->tmp);
+	strbuf_addch(&b->tmp, '0' + k);
+	strbuf_addch(&b->tmp, '\t');
+	strbuf_add(&b->tmp, p, len);
+	intern_add(&b->rawres, b->tmp.buf, b->tmp.len);
+}
+
+/* Records the basename of a path created with O_EXCL (mkstemp's files). */
+static void add_random(struct build *b, const char *p, size_t len)
+{
+	const char *base;
+	if (len < 2 || p[0] != '"')
+		return;
+	p++, len -= 2;                 /* strip the quotes */
+	base = p;
+	for (size_t i = 0; i < len; i++)
+		if (p[i] == '/')
+			base = p + i + 1;
+	if (p + len - base >= 6)
+		intern_add(&b->randoms, base, p + len - base);
+}
+
+/* --- the key of one syscall --- */
+
+static uint16_t name_id(struct build *b, const char *name)
+{
+	uint32_t id = intern_add(&b->m->names, name, strlen(name));
+
+	if (id >= b->aprops) {
+		uint32_t n = b->aprops ? b->aprops * 2 : 64;
+		while (n <= id)
+			n *= 2;
+		b->props = xreallocarray(b->props, n, sizeof(*b->props));
+		memset(b->props + b->aprops, 0xff, (n - b->aprops) * sizeof(*b->props));
+		b->aprops = n;
+	}
+	if (b->props[id] == UINT32_MAX) {
+		uint32_t pr = props_of(name);
+		for (size_t i = 0; i < b->o->nignore_syscalls; i++)
+			if (!strcmp(b->o->ignore_syscalls[i], name))
+				pr |= P_IGNORED;
+		for (size_t i = 0; i < b->o->nvolatile; i++)
+			if (!strcmp(b->o->volatile_syscalls[i], name))
+				pr |= P_VOLATILE;
+		b->props[id] = pr;
+	}
+	return (uint16_t)(id > UINT16_MAX ? UINT16_MAX : id);
+}
+
+static void on_syscall(struct build *b, const struct event *ev)
+{
+	const char *name = ev->name ? ev->name : "?";
+	uint16_t sc = name_id(b, name);
+	uint32_t pr = b->props[sc];
+	int32_t ti = task_get(b, ev->tid, ev->pid);
+	struct btask *t;
+	struct strbuf *k = &b->key;
+	bool unfinished = ev->state == SC_UNFINISHED;
+	bool failed = !unfinished && ev->err != 0;
+	int64_t ret = ev->retval;
+	int64_t fd0 = -1;
+	bool have_fd0 = false, stream_io = false, oexcl = false, ocreat = false;
+	const char *paths[2] = { NULL, NULL };
+	size_t plen[2] = { 0, 0 };
+	unsigned npaths = 0;
+	unsigned kept_end;
+	struct gcall c;
+
+	strbuf_reset(k);
+	strbuf_addstr(k, name);
+	strbuf_addch(k, '(');
+	kept_end = k->len;
+	for (unsigned i = 0; i < ev->nargs && i < EVENT_MAX_ARGS; i++) {
+		const struct val *v = &ev->args[i];
+		const char *p;
+		size_t len;
+		int64_t n;
+		size_t before;
+
+		if (i)
+			strbuf_addstr(k, ", ");
+		before = k->len;
+		arg_text(b, v, &p, &len);
+		t = &b->tasks[ti];
+		if (is_fd_arg(v->name) && parse_int(p, len, &n)) {
+			if (!have_fd0) {
+				fd0 = n;
+				have_fd0 = true;
+			}
+			strbuf_add_i64(k, fd_norm(t, n));
+		} else if (is_pid_arg(v->name) && parse_int(p, len, &n)) {
+			add_pid_ref(k, n);
+		} else if ((pr & P_PAIR) && len && p[0] == '[') {
+			/* [3, 4]: both new, both streams */
+			const char *q = p, *e = p + len;
+			strbuf_addch(k, '[');
+			while (q < e) {
+				char *end;
+				long long fd = strtoll(q + 1, &end, 10);
+				if (end == q + 1)
+					break;
+				if (q != p)
+					strbuf_addstr(k, ", ");
+				if (!failed) {
+					strbuf_add_i64(k, fd_norm(t, fd));
+					fd_set_stream(t, fd, true);
+				} else {
+					strbuf_addch(k, '_');
+				}
+				q = end;
+				while (q < e && *q != ',' && *q != ']')
+					q++;
+				if (q < e && *q == ']')
+					break;
+				q++;
+			}
+			strbuf_addch(k, ']');
+		} else if (len && p[0] == '"' && (is_path_arg(v->name) ||
+						   ((pr & P_EXEC) && i == 0))) {
+			strbuf_add(k, p, len);
+			if (npaths < 2) {
+				paths[npaths] = p;
+				plen[npaths++] = len;
+			}
+		} else if ((pr & P_EXEC) && v->name && !strcmp(v->name, "argv")) {
+			strbuf_add(k, p, len);
+		} else if (len > 12 && memmem(p, len, "sa_family=", 10) && (pr & P_ENDPOINT)) {
+			size_t at = k->len;
+			strbuf_addch(k, '{');
+			add_endpoint(k, p, len);
+			strbuf_addch(k, '}');
+			if (!failed)
+				add_res(b, GR_ENDPOINT, k->buf + at + 1, k->len - at - 2);
+		} else if (keep_symbolic(p, len)) {
+			strbuf_add(k, p, len);
+			if ((pr & P_OPEN) && memmem(p, len, "O_CREAT", 7))
+				ocreat = true;
+			if ((pr & P_OPEN) && memmem(p, len, "O_EXCL", 6))
+				oexcl = true;
+		} else {
+			strbuf_addch(k, '_');
+		}
+		if (k->len > before + 1 || k->buf[before] != '_')
+			kept_end = k->len;
+	}
+	strbuf_setlen(k, kept_end);   /* drop trailing "_" arguments */
+	strbuf_addch(k, ')');
+
+	t = &b->tasks[ti];
+	if ((pr & P_READ) && have_fd0 && fd_is_stream(t, fd0))
+		stream_io = true;
+	if (ev->nr >= 0 && !strcmp(name, "fcntl") && k->len &&
+	    strstr(k->buf, "F_DUPFD"))
+		pr |= P_FDRET | P_DUP;
+
+	/* the result */
+	strbuf_addstr(k, " = ");
+	if (unfinished) {
+		strbuf_addch(k, '?');
+	} else if (failed) {
+		const char *en = errno_name(ev->err);
+		strbuf_addstr(k, "-1 ");
+		if (en)
+			strbuf_addstr(k, en);
+		else
+			strbuf_add_i64(k, ev->err);
+	} else if ((pr & P_FDRET) && ret >= 0) {
+		strbuf_add_i64(k, fd_norm(t, ret));
+		if (pr & P_DUP)
+			fd_set_stream(t, ret, have_fd0 && fd_is_stream(t, fd0));
+		else
+			fd_set_stream(t, ret, (pr & P_STREAMRET) != 0);
+	} else if ((pr & P_WAIT) && (pr & P_PIDRET) && ret > 0) {
+		/* which child a wait for any child reaps depends on scheduling */
+		bool any = true;
+		if (ev->nargs && ev->args[0].kind != V_NONE) {
+			const char *p;
+			size_t len;
+			int64_t n;
+			arg_text(b, &ev->args[0], &p, &len);
+			if (parse_int(p, len, &n) && n > 0)
+				any = false;
+		}
+		if (any)
+			strbuf_addstr(k, "pid:child");
+		else
+			add_pid_ref(k, ret);
+	} else if ((pr & P_PIDRET) && ret > 0) {
+		add_pid_ref(k, ret);
+	} else if (ret == 0) {
+		strbuf_addch(k, '0');
+	} else {
+		strbuf_addstr(k, "ok");
+	}
+	if (!strcmp(name, "dup2") || !strcmp(name, "dup3")) {
+		/* newfd (second argument) now has oldfd's kind */
+		if (!failed && ret >= 0)
+			fd_set_stream(t, ret, have_fd0 && fd_is_stream(t, fd0));
+	}
+
+	/* the record */
+	memset(&c, 0, sizeof(c));
+	c.sc = sc;
+	c.key = intern_add(&b->raw, k->buf, k->len);
+	if (c.key >= b->araw_sc) {
+		uint32_t n = b->araw_sc ? b->araw_sc * 2 : 1024;
+		while (n <= c.key)
+			n *= 2;
+		b->raw_sc = xreallocarray(b->raw_sc, n, sizeof(*b->raw_sc));
+		b->araw_sc = n;
+	}
+	b->raw_sc[c.key] = sc;
+	if (ev->end_ns > ev->ts_ns) {
+		uint64_t us = (ev->end_ns - ev->ts_ns) / 1000;
+		c.dur_us = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+	}
+	if (failed) {
+		c.flags |= GC_FAILED;
+		c.err = ev->err > 254 ? 255 : (uint8_t)ev->err;
+	}
+	if (unfinished) {
+		c.flags |= GC_UNFINISHED;
+		if (!(pr & P_EXIT))
+			c.flags |= GC_VOLATILE;
+	}
+	if ((pr & P_VOLATILE) || stream_io || (failed && volatile_errno(ev->err)))
+		c.flags |= GC_VOLATILE;
+	if (pr & P_MEM)
+		c.flags |= GC_MEM;
+	if (pr & P_IGNORED)
+		c.flags |= GC_IGNORED;
+	ALLOC_GROW(t->calls, t->ncalls + 1, t->acalls);
+	t->calls[t->ncalls++] = c;
+
+	if (failed || unfinished || (pr & P_IGNORED))
+		return;
+
+	/* resources and processes */
+	if ((pr & P_OPEN) && npaths) {
+		add_res(b, GR_OPEN, paths[0], plen[0]);
+		if (ocreat || !strcmp(name, "creat"))
+			add_res(b, GR_CREATE, paths[0], plen[0]);
+		if (ocreat && oexcl)
+			add_random(b, paths[0], plen[0]);
+	} else if ((pr & P_CREATE) && npaths) {
+		add_res(b, GR_CREATE, paths[npaths - 1], plen[npaths - 1]);
+		if (!strncmp(name, "mkdir", 5) && strstr(k->buf, ", 0700"))
+			add_random(b, paths[0], plen[0]);     /* mkdtemp */
+	} else if ((pr & P_DELETE) && npaths) {
+		add_res(b, GR_DELETE, paths[0], plen[0]);
+	} else if ((pr & P_RENAME) && npaths == 2) {
+		add_res(b, GR_DELETE, paths[0], plen[0]);
+		add_res(b, GR_CREATE, paths[1], plen[1]);
+	} else if ((pr & P_EXEC) && npaths) {
+		/* the program and its argv, as in the key */
+		const char *s = strchr(k->buf, '(') + 1, *e = strrchr(k->buf, ')');
+		add_res(b, GR_EXEC, s, e > s ? (size_t)(e - s) : 0);
+		t->exe = intern_add(&b->strs, paths[0], plen[0]);
+	}
+	if ((pr & P_CLONE) && ret > 0) {
+		int32_t ci = tid_find(b, (pid_t)ret);
+		bool thread = false;
+		for (unsigned i = 0; i < ev->nargs && i < EVENT_MAX_ARGS; i++) {
+			const char *p;
+			size_t len;
+			arg_text(b, &ev->args[i], &p, &len);
+			if (memmem(p, len, "CLONE_THREAD", 12))
+				thread = true;
+		}
+		if (ci >= 0 && b->tasks[ci].linked && b->tasks[ci].dead)
+			ci = -1;        /* a tid reused after an exit */
+		if (ci < 0)
+			ci = task_new(b, (pid_t)ret, thread ? ev->pid : (pid_t)ret);
+		link_task(b, ti, ci, thread);
+	}
+}
+
+static void on_proc_start(struct build *b, const struct event *ev)
+{
+	int32_t creator = tid_find(b, ev->ppid), ci;
+
+	ci = tid_find(b, ev->tid);
+	if (ci < 0 || (b->tasks[ci].dead && b->tasks[ci].linked))
+		ci = task_new(b, ev->tid, ev->pid);
+	if (creator >= 0 && creator != ci)
+		link_task(b, creator, ci, ev->is_thread);
+}
+
+static void on_exit_ev(struct build *b, const struct event *ev)
+{
+	int32_t ti = tid_find(b, ev->tid);
+	struct btask *t;
+
+	if (ti < 0)
+		ti = task_new(b, ev->tid, ev->pid);
+	t = &b->tasks[ti];
+	if (ev->type == EV_PROC_EXIT) {
+		t->exited = true;
+		t->exit_code = ev->exit_code;
+		t->term_signal = ev->term_signal;
+	}
+	t->dead = true;
+}
+
+static void on_exec(struct build *b, const struct event *ev)
+{
+	int32_t ti = task_get(b, ev->tid ? ev->tid : ev->pid, ev->pid);
+	if (ev->exec_path) {
+		struct strbuf *sb = &b->tmp;
+		strbuf_reset(sb);
+		render_quoted(sb, ev->exec_path, strlen(ev->exec_path), NULL);
+		b->tasks[ti].exe = intern_add(&b->strs, sb->buf, sb->len);
+	}
+}
+
+static void on_signal(struct build *b, const struct event *ev)
+{
+	const char *n = signal_name(ev->signo);
+	char buf[32];
+	uint32_t id;
+
+	if (!n) {
+		snprintf(buf, sizeof(buf), "signal %d", ev->signo);
+		n = buf;
+	}
+	id = intern_add(&b->m->sigs, n, strlen(n));
+	if (id >= b->asig) {
+		uint32_t na = b->asig ? b->asig * 2 : 16;
+		b->m->sig_counts = xreallocarray(b->m->sig_counts, na, sizeof(*b->m->sig_counts));
+		memset(b->m->sig_counts + b->asig, 0, (na - b->asig) * sizeof(*b->m->sig_counts));
+		b->asig = na;
+	}
+	b->m->sig_counts[id]++;
+}
+
+/* --- the sink --- */
+
+static struct build *sink_build(struct sink *s)
+{
+	return (struct build *)((char *)s - offsetof(struct build, sink));
+}
+
+static int mb_begin(struct sink *s, const struct trace_info *ti)
+{
+	struct build *b = sink_build(s);
+	if (ti && ti->argv && !b->m->command) {
+		struct strbuf sb = STRBUF_INIT;
+		for (size_t i = 0; ti->argv[i]; i++) {
+			if (i)
+				strbuf_addch(&sb, ' ');
+			strbuf_addstr(&sb, ti->argv[i]);
+		}
+		b->m->command = strbuf_detach(&sb, NULL);
+	}
+	return 0;
+}
+
+static void mb_event(struct sink *s, const struct event *ev)
+{
+	struct build *b = sink_build(s);
+
+	switch (ev->type) {
+	case EV_SYSCALL:
+		b->m->ncalls++;
+		on_syscall(b, ev);
+		break;
+	case EV_PROC_START:
+		on_proc_start(b, ev);
+		break;
+	case EV_EXEC:
+		on_exec(b, ev);
+		break;
+	case EV_SIGNAL:
+		on_signal(b, ev);
+		break;
+	case EV_DETACH:
+		on_exit_ev(b, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+static void mb_proc_exit(struct sink *s, const struct event *ev)
+{
+	on_exit_ev(sink_build(s), ev);
+}
+
+static int mb_end(struct sink *s, const struct trace_end *te)
+{
+	struct build *b = sink_build(s);
+	if (te) {
+		b->wall_ns = te->wall_ns;
+		b->exit_code = te->exit_code;
+		b->term_signal = te->term_signal;
+	}
+	b->ended = true;
+	return 0;
+}
+
+static void mb_free(struct sink *s)
+{
+	(void)s;  /* the build belongs to the model */
+}
+
+static const struct sink_ops model_ops = {
+	.name = "golden-model",
+	.begin = mb_begin,
+	.event = mb_event,
+	.proc_exit = mb_proc_exit,
+	.end = mb_end,
+	.free = mb_free,
+};
+
+struct gmodel *gmodel_new(const struct golden_opts *o)
+{
+	struct gmodel *m = xcalloc(1, sizeof(*m));
+	struct build *b = xcalloc(1, sizeof(*b));
+
+	b->o = o;
+	b->m = m;
+	b->sink.ops = &model_ops;
+	strbuf_init(&b->key, 256);
+	strbuf_init(&b->tmp, 256);
+	strbuf_init(&b->arg, 256);
+	m->priv = b;
+	return m;
+}
+
+struct sink *gmodel_sink(struct gmodel *m)
+{
+	return m->priv ? &((struct build *)m->priv)->sink : NULL;
+}
+
+/* --- finalization: string normalization --- */
+
+static bool is_run_char(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/* Masks the runs of >= 6 name characters in [s, e) that look random. */
+static void mask_component(struct strbuf *out, const char *s, const char *e, bool all)
+{
+	while (s < e) {
+		const char *r = s;
+		if (!is_run_char((unsigned char)*s)) {
+			strbuf_addch(out, *s++);
+			continue;
+		}
+		while (r < e && is_run_char((unsigned char)*r))
+			r++;
+		bool digit = false, lower = false, upper = false;
+		for (const char *q = s; q < r; q++) {
+			digit |= isdigit((unsigned char)*q) != 0;
+			lower |= islower((unsigned char)*q) != 0;
+			upper |= isupper((unsigned char)*q) != 0;
+		}
+		if (r - s >= 6 && (all || digit + lower + upper >= 2))
+			strbuf_addstr(out, "XXXXXX");
+		else
+			strbuf_add(out, s, r - s);
+		s = r;
+	}
+}
+
+struct norm_ctx {
+	const struct gcontext *ctx;
+	const struct build *b;
+	const struct gmodel *m;
+	const char **task_labels;   /* per task */
+};
+
+static size_t prefix_match(const char *p, size_t len, const char *pre)
+{
+	size_t n;
+	if (!pre || !*pre || !strcmp(pre, "/"))
+		return 0;
+	n = strlen(pre);
+	while (n > 1 && pre[n - 1] == '/')
+		n--;
+	if (n > len || memcmp(p, pre, n))
+		return 0;
+	if (n < len && p[n] != '/')
+		return 0;
+	return n;
+}
+
+/* Normalizes the text of one path (inside quotes) into out. */
+static void norm_path(const struct norm_ctx *nc, struct strbuf *out, const char *p, size_t len)
+{
+	const struct gcontext *ctx = nc->ctx;
+	const char *e = p + len, *rest = p;
+	size_t n, best = 0;
+	const char *var = NULL;
+	bool temp_root = false;
+
+	if (ctx) {
+		if ((n = prefix_match(p, len, ctx->cwd)) > best)
+			best = n, var = "$CWD";
+		if (ctx->tmpdir && strcmp(ctx->tmpdir, "/tmp") &&
+		    (n = prefix_match(p, len, ctx->tmpdir)) > best)
+			best = n, var = "$TMPDIR";
+		if ((n = prefix_match(p, len, ctx->home)) > best)
+			best = n, var = "$HOME";
+	}
+	if (var) {
+		strbuf_addstr(out, var);
+		rest = p + best;
+		temp_root = !strcmp(var, "$TMPDIR");
+	} else {
+		static const char *const roots[] = { "/tmp", "/var/tmp", "/dev/shm" };
+		for (size_t i = 0; i < ARRAY_SIZE(roots); i++)
+			if ((n = prefix_match(p, len, roots[i]))) {
+				strbuf_add(out, p, n);
+				rest = p + n;
+				temp_root = true;
+				break;
+			}
+	}
+	/* components */
+	bool first = true;
+	bool proc = len >= 6 && !memcmp(p, "/proc/", 6);
+	int comp_no = 0;
+	const char *prev = NULL;
+	size_t prevlen = 0;
+	while (rest < e) {
+		const char *c = rest, *ce;
+		if (*c == '/') {
+			strbuf_addch(out, '/');
+			rest++;
+			continue;
+		}
+		ce = memchr(c, '/', e - c);
+		if (!ce)
+			ce = e;
+		comp_no++;
+		bool digits = true;
+		for (const char *q = c; q < ce; q++)
+			if (!isdigit((unsigned char)*q))
+				digits = false;
+		if (proc && digits && comp_no == 2) {
+			strbuf_addstr(out, "PID");
+		} else if (proc && digits && comp_no == 4 && prevlen == 4 &&
+			   !memcmp(prev, "task", 4)) {
+			strbuf_addstr(out, "TID");
+		} else if (intern_find(&nc->b->randoms, c, ce - c) != UINT32_MAX) {
+			/* a mkstemp name: its last six characters are random */
+			size_t cl = ce - c, keep = cl - 6;
+			strbuf_add(out, c, keep);
+			strbuf_addstr(out, "XXXXXX");
+		} else if (temp_root) {
+			mask_component(out, c, ce, first);
+		} else {
+			strbuf_add(out, c, ce - c);
+		}
+		first = false;
+		prev = c;
+		prevlen = ce - c;
+		rest = ce;
+	}
+}
+
+/* "pipe:[1234]" and "socket:[1234]" inode numbers. */
+static void mask_inodes(struct strbuf *sb)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *p = sb->buf, *e = sb->buf + sb->len;
+	bool changed = false;
+
+	while (p < e) {
+		const char *q = strstr(p, ":[");
+		if (!q || q >= e)
+			break;
+		const char *d = q + 2;
+		while (d < e && isdigit((unsigned char)*d))
+			d++;
+		if (d > q + 2 && d < e && *d == ']') {
+			strbuf_add(&out, p, q + 2 - p);
+			strbuf_addch(&out, 'N');
+			p = d;
+			changed = true;
+		} else {
+			strbuf_add(&out, p, q + 2 - p);
+			p = q + 2;
+		}
+	}
+	if (!changed) {
+		strbuf_release(&out);
+		return;
+	}
+	strbuf_add(&out, p, e - p);
+	strbuf_release(sb);
+	*sb = out;
+}
+
+/* The label of the task that had tid, for "@P<tid>@" references. */
+static const char *pid_label(const struct norm_ctx *nc, pid_t tid)
+{
+	int32_t i = tid_find(nc->b, tid);
+	return i >= 0 ? nc->task_labels[i] : NULL;
+}
+
+/* Normalizes a raw key or resource string. */
+static void norm_string(const struct norm_ctx *nc, struct strbuf *out, const char *s, size_t len)
+{
+	const char *p = s, *e = s + len;
+
+	while (p < e) {
+		if (*p == '"') {
+			/* a quoted string: find its end, honouring escapes */
+			const char *q = p + 1;
+			while (q < e && *q != '"') {
+				if (*q == '\\' && q + 1 < e)
+					q++;
+				q++;
+			}
+			strbuf_addch(out, '"');
+			if (q > p + 1 && (p[1] == '/' || nc->b->randoms.n))
+				norm_path(nc, out, p + 1, q - p - 1);
+			else
+				strbuf_add(out, p + 1, q - p - 1);
+			if (q < e)
+				strbuf_addch(out, '"');
+			p = q < e ? q + 1 : e;
+		} else if (*p == '@' && p + 1 < e && p[1] == 'P') {
+			char *end;
+			long v = strtol(p + 2, &end, 10);
+			if (end < e && *end == '@') {
+				const char *l = pid_label(nc, (pid_t)v);
+				strbuf_addstr(out, "pid:");
+				strbuf_addstr(out, l ? l : "?");
+				p = end + 1;
+			} else {
+				strbuf_addch(out, *p++);
+			}
+		} else {
+			strbuf_addch(out, *p++);
+		}
+	}
+	mask_inodes(out);
+}
+
+/* Applies the user's rules (each to every match, left to right). */
+static void apply_rules(const struct golden_opts *o, struct strbuf *sb)
+{
+	for (size_t r = 0; r < o->nrules; r++) {
+		const struct golden_rule *rule = &o->rules[r];
+		struct strbuf out = STRBUF_INIT;
+		const char *p = sb->buf;
+		regmatch_t mt[10];
+		int eflags = 0;
+		bool any = false;
+
+		while (*p && !regexec(&rule->re, p, 10, mt, eflags)) {
+			any = true;
+			strbuf_add(&out, p, mt[0].rm_so);
+			for (const char *q = rule->replace; *q; q++) {
+				if (*q == '\\' && q[1] >= '0' && q[1] <= '9') {
+					int g = q[1] - '0';
+					if (mt[g].rm_so >= 0)
+						strbuf_add(&out, p + mt[g].rm_so,
+							   mt[g].rm_eo - mt[g].rm_so);
+					q++;
+				} else if (*q == '\\' && q[1] == '\\') {
+					strbuf_addch(&out, '\\');
+					q++;
+				} else {
+					strbuf_addch(&out, *q);
+				}
+			}
+			if (mt[0].rm_eo == mt[0].rm_so) {
+				if (!p[mt[0].rm_eo])
+					{ p += mt[0].rm_eo; break; }
+				strbuf_addch(&out, p[mt[0].rm_eo]);
+				p += mt[0].rm_eo + 1;
+			} else {
+				p += mt[0].rm_eo;
+			}
+			eflags = REG_NOTBOL;
+		}
+		if (!any) {
+			strbuf_release(&out);
+			continue;
+		}
+		strbuf_addstr(&out, p);
+		strbuf_release(sb);
+		*sb = out;
+	}
+}
+
+/* True when a quoted path in s matches an ignore_paths pattern. */
+static bool path_ignored(const struct golden_opts *o, const char *s)
+{
+	struct strbuf path = STRBUF_INIT;
+	bool hit = false;
+
+	if (!o->nignore_paths)
+		return false;
+	for (const char *p = s; *p && !hit; p++) {
+		if (*p != '"')
+			continue;
+		const char *q = p + 1;
+		while (*q && *q != '"') {
+			if (*q == '\\' && q[1])
+				q++;
+			q++;
+		}
+		strbuf_reset(&path);
+		strbuf_add(&path, p + 1, q - p - 1);
+		for (size_t i = 0; i < o->nignore_paths && !hit; i++)
+			if (!fnmatch(o->ignore_paths[i], path.buf, 0))
+				hit = true;
+		p = *q ? q : q - 1;
+	}
+	strbuf_release(&path);
+	return hit;
+}
+
+/* --- finalization: processes --- */
+
+static void make_label(struct build *b, char **labels, uint32_t i, uint32_t *orphan)
+{
+	struct btask *t = &b->tasks[i];
+	char buf[32];
+
+	if (labels[i])
+		return;
+	if (i == 0) {
+		labels[i] = xstrdup("1");
+		return;
+	}
+	if (t->parent < 0) {
+		snprintf(buf, sizeof(buf), "?%u", ++*orphan);
+		labels[i] = xstrdup(buf);
+		return;
+	}
+	make_label(b, labels, (uint32_t)t->parent, orphan);
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, labels[t->parent]);
+	strbuf_addch(&sb, '.');
+	strbuf_add_u64(&sb, t->ordinal);
+	labels[i] = strbuf_detach(&sb, NULL);
+}
+
+/* Orders "1" < "1.2" < "1.10" < "?1" (numeric by component). */
+static int label_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			char *ea, *eb;
+			unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
+			if (x != y)
+				return x < y ? -1 : 1;
+			a = ea;
+			b = eb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+static int proc_cmp(const void *x, const void *y)
+{
+	return label_cmp(((const struct gproc *)x)->label, ((const struct gproc *)y)->label);
+}
+
+/* Thread groups: a task is "threaded" when it is a thread or has threads. */
+static void mark_threaded(struct build *b, bool *threaded)
+{
+	for (uint32_t i = 0; i < b->ntasks; i++) {
+		if (!b->tasks[i].is_thread)
+			continue;
+		int32_t j = (int32_t)i;
+		threaded[j] = true;
+		while (j >= 0 && b->tasks[j].is_thread) {
+			j = b->tasks[j].parent;
+			if (j >= 0)
+				threaded[j] = true;
+		}
+	}
+	/* threads of the same leader share its status */
+	for (uint32_t i = 0; i < b->ntasks; i++) {
+		int32_t j = (int32_t)i;
+		while (j >= 0 && b->tasks[j].is_thread)
+			j = b->tasks[j].parent;
+		if (j >= 0 && threaded[j])
+			threaded[i] = true;
+	}
+}
+
+int gmodel_finalize(struct gmodel *m, const struct gcontext *ctx)
+{
+	struct build *b = m->priv;
+	struct norm_ctx nc;
+	char **labels;
+	bool *threaded, *ignored;
+	uint32_t *remap, orphan = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!b)
+		return 0;
+	labels = xcalloc(b->ntasks + 1, sizeof(*labels));
+	threaded = xcalloc(b->ntasks + 1, sizeof(*threaded));
+	for (uint32_t i = 0; i < b->ntasks; i++)
+		make_label(b, labels, i, &orphan);
+	mark_threaded(b, threaded);
+
+	nc.ctx = ctx;
+	nc.b = b;
+	nc.m = m;
+	nc.task_labels = (const char **)labels;
+
+	/* keys */
+	remap = xmalloc((b->raw.n + 1) * sizeof(*remap));
+	ignored = xcalloc(b->raw.n + 1, sizeof(*ignored));
+	for (uint32_t id = 0; id < b->raw.n; id++) {
+		strbuf_reset(&sb);
+		norm_string(&nc, &sb, intern_str(&b->raw, id), intern_len(&b->raw, id));
+		apply_rules(b->o, &sb);
+		remap[id] = intern_add(&m->keys, sb.buf, sb.len);
+		ignored[id] = sb.len == 0 || path_ignored(b->o, sb.buf);
+	}
+	/* resources */
+	for (uint32_t id = 0; id < b->rawres.n; id++) {
+		const char *s = intern_str(&b->rawres, id);
+		strbuf_reset(&sb);
+		strbuf_add(&sb, s, 2);
+		norm_string(&nc, &sb, s + 2, intern_len(&b->rawres, id) - 2);
+		if (path_ignored(b->o, sb.buf + 2))
+			continue;
+		intern_add(&m->res, sb.buf, sb.len);
+	}
+
+	/* processes */
+	m->procs = xcalloc(b->ntasks + 1, sizeof(*m->procs));
+	m->nprocs = b->ntasks;
+	m->sc = xcalloc(m->names.n + 1, sizeof(*m->sc));
+	for (uint32_t i = 0; i < b->ntasks; i++) {
+		struct btask *t = &b->tasks[i];
+		struct gproc *p = &m->procs[i];
+
+		p->label = labels[i];
+		p->is_thread = t->is_thread;
+		p->exited = t->exited;
+		p->exit_code = t->exit_code;
+		p->term_signal = t->term_signal;
+		p->threaded = threaded[i];
+		if (t->exe != UINT32_MAX) {
+			strbuf_reset(&sb);
+			norm_string(&nc, &sb, intern_str(&b->strs, t->exe),
+				    intern_len(&b->strs, t->exe));
+			p->exe = xstrdup(sb.buf);
+		}
+		p->calls = t->calls;
+		p->ncalls = t->ncalls;
+		t->calls = NULL;
+		p->seq = xmalloc((p->ncalls + 1) * sizeof(*p->seq));
+		p->seq_idx = xmalloc((p->ncalls + 1) * sizeof(*p->seq_idx));
+		for (uint32_t j = 0; j < p->ncalls; j++) {
+			struct gcall *c = &p->calls[j];
+			struct gsc_stat *st = &m->sc[c->sc];
+			if (ignored[c->key])
+				c->flags |= GC_IGNORED;
+			c->key = remap[c->key];
+			if ((c->flags & GC_MEM) && p->threaded)
+				c->flags |= GC_VOLATILE;
+			st->calls++;
+			st->time_us += c->dur_us;
+			if (c->flags & GC_FAILED)
+				st->errors++;
+			if (c->flags & (GC_VOLATILE | GC_IGNORED))
+				continue;
+			st->stable++;
+			if (c->flags & GC_FAILED)
+				st->stable_errors++;
+			p->seq_idx[p->nseq] = j;
+			p->seq[p->nseq++] = c->key;
+		}
+	}
+	qsort(m->procs, m->nprocs, sizeof(*m->procs), proc_cmp);
+	m->wall_ns = b->wall_ns;
+	m->exit_code = b->exit_code;
+	m->term_signal = b->term_signal;
+
+	/* the building state goes */
+	for (uint32_t i = 0; i < b->ntasks; i++) {
+		free(b->tasks[i].calls);
+		free(b->tasks[i].fdmap);
+	}
+	free(b->tasks);
+	free(b->tidh);
+	free(b->tidk);
+	free(b->props);
+	free(b->raw_sc);
+	intern_release(&b->raw);
+	intern_release(&b->strs);
+	intern_release(&b->rawres);
+	intern_release(&b->randoms);
+	strbuf_release(&b->key);
+	strbuf_release(&b->tmp);
+	strbuf_release(&b->arg);
+	free(b);
+	m->priv = NULL;
+	free(labels);
+	free(threaded);
+	free(ignored);
+	free(remap);
+	strbuf_release(&sb);
+	return 0;
+}
+
+void gmodel_free(struct gmodel *m)
+{
+	if (!m)
+		return;
+	if (m->priv)
+		gmodel_finalize(m, NULL);
+	for (size_t i = 0; i < m->nprocs; i++) {
+		free(m->procs[i].label);
+		free(m->procs[i].exe);
+		free(m->procs[i].calls);
+		free(m->procs[i].seq);
+		free(m->procs[i].seq_idx);
+	}
+	free(m->procs);
+	free(m->sc);
+	free(m->sig_counts);
+	free(m->command);
+	intern_release(&m->keys);
+	intern_release(&m->names);
+	intern_release(&m->res);
+	intern_release(&m->sigs);
+	gtiming_release(&m->timing);
+	free(m);
+}
+
+const char *gres_kind_name(enum gres_kind k)
+{
+	static const char *const n[] = { "opened", "created", "deleted", "executed", "endpoint" };
+	return (unsigned)k < ARRAY_SIZE(n) ? n[k] : "?";
+}
+
+const char *gmodel_res_value(const struct gmodel *m, uint32_t id)
+{
+	return intern_str(&m->res, id) + 2;
+}
+
+enum gres_kind gmodel_res_kind(const struct gmodel *m, uint32_t id)
+{
+	return (enum gres_kind)(intern_str(&m->res, id)[0] - '0');
+}
+
+size_t gmodel_mem(const struct gmodel *m)
+{
+	size_t n = intern_mem(&m->keys) + intern_mem(&m->names) + intern_mem(&m->res);
+	for (size_t i = 0; i < m->nprocs; i++)
+		n += (size_t)m->procs[i].ncalls * (sizeof(struct gcall) + 8);
+	return n;
+}

@@ -1,0 +1,126 @@
+/*
+ * The compact trace model a golden comparison works on: per process a
+ * sequence of normalized call keys (interned), per-syscall counts, errors
+ * and time, and the files, programs and network endpoints the trace used.
+ * It is built by a sink, so a live run and a saved trace give the same
+ * model.  Normalization rules are in docs/golden.md.
+ */
+#ifndef RENACER_GOLDEN_MODEL_H
+#define RENACER_GOLDEN_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "golden/golden.h"
+#include "golden/intern.h"
+#include "golden/timing.h"
+#include "sink/sink.h"
+
+/* Call flags. */
+enum {
+	GC_FAILED = 1 << 0,     /* returned an error */
+	GC_VOLATILE = 1 << 1,   /* count or presence depends on scheduling */
+	GC_UNFINISHED = 1 << 2, /* the task died inside the call */
+	GC_MEM = 1 << 3,        /* memory management (volatile when threaded) */
+	GC_IGNORED = 1 << 4,    /* dropped by an ignore list */
+};
+
+/* One syscall as the model keeps it (12 bytes). */
+struct gcall {
+	uint32_t key;           /* normalized key id in gmodel.keys */
+	uint32_t dur_us;        /* duration, saturated */
+	uint8_t flags;          /* GC_* */
+	uint8_t err;            /* errno (255 for larger ones), 0 on success */
+	uint16_t sc;            /* syscall name id in gmodel.names */
+};
+
+/* Resource kinds (files, programs, endpoints). */
+enum gres_kind {
+	GR_OPEN = 0,            /* a file opened */
+	GR_CREATE,              /* a file or directory created */
+	GR_DELETE,              /* a file or directory deleted */
+	GR_EXEC,                /* a program executed (path and argv) */
+	GR_ENDPOINT,            /* a network endpoint connected, bound or sent to */
+	GR_NKINDS,
+};
+const char *gres_kind_name(enum gres_kind k);   /* "opened", "created", ... */
+
+/* A task (process or thread) after finalization. */
+struct gproc {
+	char *label;            /* "1", "1.2", "1.2.1": creation order per creator */
+	bool is_thread;
+	bool exited;            /* exit seen */
+	bool threaded;          /* its thread group has more than one thread */
+	int exit_code;
+	int term_signal;
+	char *exe;              /* last program executed (normalized), or NULL */
+	struct gcall *calls;
+	uint32_t ncalls;
+	uint32_t *seq;          /* keys of the compared calls (not volatile/ignored) */
+	uint32_t nseq;
+	uint32_t *seq_idx;      /* index in calls of each seq element */
+};
+
+/* Per-syscall totals over the whole trace (indexed by name id). */
+struct gsc_stat {
+	uint64_t calls;         /* all calls */
+	uint64_t stable;        /* calls that are not volatile or ignored */
+	uint64_t errors;        /* failed calls */
+	uint64_t stable_errors; /* failed calls that are not volatile */
+	uint64_t time_us;       /* sum of durations */
+};
+
+struct gmodel {
+	struct intern keys;     /* normalized call keys */
+	struct intern names;    /* syscall names */
+	struct intern res;      /* resources, as "<kind>\t<value>" */
+	struct gproc *procs;    /* sorted by label */
+	size_t nprocs;
+	struct gsc_stat *sc;    /* names.n entries */
+	struct intern sigs;     /* signal names delivered */
+	uint64_t *sig_counts;
+	uint64_t ncalls;        /* syscalls in the trace */
+	uint64_t wall_ns;       /* wall time of the traced run */
+	int exit_code, term_signal;
+	char *command;          /* the traced command, or NULL */
+	struct gtiming timing;  /* from a golden's "timing" key (runs == 0 if none) */
+	void *priv;             /* building state, NULL once finalized */
+};
+
+/*
+ * Creates an empty model; o must outlive it.  gmodel_sink() returns the
+ * sink that feeds it (add it to a sink list; the list frees the sink, not
+ * the model).  Call gmodel_finalize() after the trace has ended.
+ */
+struct gmodel *gmodel_new(const struct golden_opts *o);
+struct sink *gmodel_sink(struct gmodel *m);
+
+/*
+ * Normalizes what the stream left raw (paths with ctx, which may be NULL;
+ * pids; user rules; ignore lists), names the processes and builds the
+ * compared sequences.  Returns 0.
+ */
+int gmodel_finalize(struct gmodel *m, const struct gcontext *ctx);
+void gmodel_free(struct gmodel *m);
+
+/*
+ * Reads a saved trace (any format trace_read() accepts) into a finalized
+ * model, using the capture context and timing stored in it.  Returns 0, or
+ * -1 after error(); *missing is set when the file does not exist.
+ */
+int gmodel_load(const char *path, const struct golden_opts *o, struct gmodel **out,
+		int *missing);
+
+/* Name of a syscall id, of a resource id (after the kind), its kind. */
+static inline const char *gmodel_name(const struct gmodel *m, uint16_t sc)
+{
+	return intern_str(&m->names, sc);
+}
+const char *gmodel_res_value(const struct gmodel *m, uint32_t id);
+enum gres_kind gmodel_res_kind(const struct gmodel *m, uint32_t id);
+
+/* Bytes of memory the model holds (for the scale benchmark). */
+size_t gmodel_mem(const struct gmodel *m);
+
+#endif
