@@ -1412,6 +1412,7 @@ void analysis_event(struct analysis *a, const struct event *ev)
 		on_proc_start(a, ev);
 		break;
 	case EV_PROC_EXIT:
+	case EV_DETACH:       /* no longer traced: its part of the run ends here */
 		on_proc_exit(a, ev);
 		break;
 	case EV_EXEC: {
