@@ -70,11 +70,13 @@ static void out_pipefd(struct dctx *c, struct event *ev)
 	if (ev->err || !tread(c, ev->raw[0], fds, sizeof(fds))) {
 		val_set_ptr(v, v->name, ev->raw[0]);
 	} else {
+		/* an array: cut at the string limit of elements, as strace */
+		unsigned n = c->opts->string_limit < 2 ? c->opts->string_limit : 2;
 		struct val *items = val_new_array(c, 2);
 
 		val_set_fd(c, &items[0], NULL, fds[0]);
 		val_set_fd(c, &items[1], NULL, fds[1]);
-		val_set_array(v, v->name, items, 2, false);
+		val_set_array(v, v->name, items, n, n < 2);
 	}
 	v->flags |= VF_EXIT;
 }

@@ -80,13 +80,15 @@ static void poll_fds(struct dctx *c, struct event *ev)
 	val_set_array(v, v->name, items, n, nfds > n);
 }
 
-/* The revents of a finished poll as the result's comment. */
+/* The revents of a finished poll as the result's comment: every entry with
+ * revents set, up to the string limit of them ("..." when more are set). */
 static void poll_exit(struct dctx *c, struct event *ev, const struct val *left)
 {
 	uint64_t nfds = ev->raw[1];
-	unsigned n = shown(c, nfds), k = 0;
+	unsigned lim = shown(c, nfds), k = 0;
 	struct pollfd *p;
 	struct val *items, *arr, *aux;
+	bool more = false;
 
 	if (ev->err)
 		return;
@@ -94,22 +96,29 @@ static void poll_exit(struct dctx *c, struct event *ev, const struct val *left)
 		set_timeout_aux(c, ev);
 		return;
 	}
-	p = arena_alloc(c->arena, (n ? n : 1) * sizeof(*p));
-	if (!n || !tread(c, ev->raw[0], p, n * sizeof(*p)))
+	if (!nfds || nfds > 65536)
 		return;
-	items = val_new_array(c, n);
-	for (unsigned i = 0; i < n; i++) {
+	p = arena_alloc(c->arena, nfds * sizeof(*p));
+	if (!tread(c, ev->raw[0], p, nfds * sizeof(*p)))
+		return;
+	items = val_new_array(c, lim);
+	for (uint64_t i = 0; i < nfds; i++) {
 		struct val *f;
 
 		if (!p[i].revents)
 			continue;
+		if (k >= lim) {
+			more = true;
+			break;
+		}
 		f = val_new_array(c, 2);
-		val_set_fd(c, &f[0], "fd", p[i].fd);
+		/* no -y paths in the result's comment (strace prints them plain) */
+		val_set_int(&f[0], "fd", p[i].fd);
 		val_set_flags(&f[1], "revents", (uint16_t)p[i].revents, pollflags, NULL);
 		val_set_struct(&items[k++], NULL, f, 2, false);
 	}
 	arr = new_aux(c);
-	val_set_array(arr, NULL, items, k, nfds > n);
+	val_set_array(arr, NULL, items, k, more);
 	if (!left) {
 		ev->ret_aux = arr;
 		return;
@@ -172,10 +181,10 @@ static uint64_t fdset_bytes(uint64_t nfds)
 	return (nfds + 63) / 64 * 8;
 }
 
-/* [3 5]: the descriptors set in an fd_set of nfds bits read from addr;
- * false when unreadable. */
+/* [3 5]: the descriptors set in an fd_set of nfds bits read from addr
+ * (with -y paths unless plain); false when unreadable. */
 static bool set_fdset(struct dctx *c, struct val *v, const char *name, uint64_t addr,
-		      uint64_t nfds, bool *any)
+		      uint64_t nfds, bool *any, bool plain)
 {
 	uint64_t bytes = fdset_bytes(nfds);
 	uint64_t *bits;
@@ -195,8 +204,12 @@ static bool set_fdset(struct dctx *c, struct val *v, const char *name, uint64_t 
 		cap += (unsigned)__builtin_popcountll(bits[i]);
 	fds = val_new_array(c, cap);
 	for (uint64_t fd = 0; fd < nfds && n < cap; fd++)
-		if (bits[fd / 64] & (1ull << (fd % 64)))
-			val_set_fd(c, &fds[n++], NULL, (int64_t)fd);
+		if (bits[fd / 64] & (1ull << (fd % 64))) {
+			if (plain)
+				val_set_int(&fds[n++], NULL, (int64_t)fd);
+			else
+				val_set_fd(c, &fds[n++], NULL, (int64_t)fd);
+		}
 	parts = val_new_array(c, 3);
 	val_set_text(c, &parts[0], NULL, "[");
 	val_set_op(&parts[1], NULL, fds, n, " ");
@@ -238,7 +251,7 @@ static void select_entry(struct dctx *c, struct event *ev)
 	for (unsigned i = 1; i <= 3; i++) {
 		struct val *v = arg_slot(c, ev, i);
 
-		set_fdset(c, v, v->name, ev->raw[i], nfds, NULL);
+		set_fdset(c, v, v->name, ev->raw[i], nfds, NULL, false);
 	}
 }
 
@@ -261,7 +274,7 @@ static void select_exit(struct dctx *c, struct event *ev, bool timespec)
 		struct val set = { 0 }, *pair;
 		bool any = false;
 
-		if (!ev->raw[i + 1] || !set_fdset(c, &set, NULL, ev->raw[i + 1], nfds, &any) || !any)
+		if (!ev->raw[i + 1] || !set_fdset(c, &set, NULL, ev->raw[i + 1], nfds, &any, true) || !any)
 			continue;
 		pair = val_new_array(c, 2);
 		val_set_text(c, &pair[0], NULL, names[i]);
