@@ -27,8 +27,17 @@ struct toml_value;
 
 /* One key of a table, in document order. */
 struct toml_kv {
-	char *key;                 /* decoded key (UTF-8, may contain NUL? no) */
+	char *key;                 /* decoded key, UTF-8, NUL terminated */
 	struct toml_value *value;
+	size_t keylen;             /* length of key (a quoted key may hold "\u0000") */
+};
+
+/* The parts of a date, time or date-time (fields absent from the type are 0). */
+struct toml_datetime {
+	int year, month, day;      /* 1..9999, 1..12, 1..31 */
+	int hour, minute, second;  /* 0..23, 0..59, 0..59 */
+	uint32_t nanosecond;       /* fraction of the second (digits past 9 dropped) */
+	int offset_minutes;        /* TOML_DATETIME: offset east of UTC; Z is 0 */
 };
 
 struct toml_value {
@@ -41,15 +50,23 @@ struct toml_value {
 		double f;
 		bool b;
 		struct { struct toml_value **items; size_t n, alloc; } arr;
-		struct { struct toml_kv *kv; size_t n, alloc; } tab;
+		struct {
+			struct toml_kv *kv; size_t n, alloc;
+			uint32_t *index;   /* internal: hash of kv for big tables */
+			size_t index_cap;
+		} tab;
 	} u;
 	unsigned kline, kcol;      /* where the key naming this value is */
 	uint8_t defined;           /* internal: how the table was defined */
+	struct toml_datetime dt;   /* TOML_DATETIME .. TOML_TIME_LOCAL */
 };
 
 /*
  * Parses len bytes of text.  Returns the root table, or NULL with a
  * message "LINE:COL: description" written to err (err may be NULL).
+ * Lines and columns are 1-based; columns count characters, not bytes.
+ * Strings (and keys) are NUL terminated in the tree; a multi-line string's
+ * CRLF line ends read as "\n".  A leading UTF-8 byte order mark is skipped.
  * The caller frees the tree with toml_free().
  */
 struct toml_value *toml_parse(const char *text, size_t len, char *err, size_t errlen);
@@ -60,5 +77,19 @@ struct toml_value *toml_get(const struct toml_value *table, const char *key);
 
 /* Returns the name of a type ("string", "integer", ...). */
 const char *toml_type_name(enum toml_type t);
+
+/*
+ * Writes a date/time value in the normalized RFC 3339 form that toml-test
+ * uses ("1987-07-05T17:45:00.5Z", "17:45:00", "+08:00" offsets, fraction
+ * without trailing zeros) into buf; returns the length, or -1 when v is not a
+ * date/time.
+ */
+int toml_datetime_format(const struct toml_value *v, char *buf, size_t size);
+
+/* True for the four date/time types. */
+static inline bool toml_is_datetime(const struct toml_value *v)
+{
+	return v && v->type >= TOML_DATETIME && v->type <= TOML_TIME_LOCAL;
+}
 
 #endif

@@ -1,0 +1,228 @@
+/*
+ * renacer.toml: the project configuration (assertions, golden traces,
+ * semantic equivalence, compression, OTLP, CI).  config_load() reads and
+ * validates the whole file at once; every key is documented, with its
+ * default and its errors, in docs/renacer-toml.md.
+ */
+#ifndef RENACER_CONFIG_H
+#define RENACER_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- [[assertion]] ---- */
+
+enum assertion_type {
+	ASSERTION_CRITICAL_PATH = 1,
+	ASSERTION_SPAN_COUNT,
+	ASSERTION_MEMORY_USAGE,
+	ASSERTION_ANTI_PATTERN,
+};
+
+enum tracking_mode {
+	TRACKING_ALLOCATIONS = 0,   /* peak of mapped memory (mmap/munmap/mremap/brk) */
+	TRACKING_RSS,               /* peak resident set size */
+};
+
+enum anti_pattern {
+	ANTI_PATTERN_TIGHT_LOOP = 1,
+	ANTI_PATTERN_GOD_PROCESS,
+	ANTI_PATTERN_PCIE_BOTTLENECK,
+	ANTI_PATTERN_UNBUFFERED_IO,
+	ANTI_PATTERN_REDUNDANT_FILE_ACCESS,
+};
+
+/* One [[assertion]]; only the fields of its type are meaningful. */
+struct config_assertion {
+	char *name;                    /* unique among the assertions */
+	enum assertion_type type;
+	bool enabled;                  /* default true; disabled ones are reported as skipped */
+	bool fail_on_violation;        /* default true; false: a failure only warns */
+	char *description;             /* optional free text, or NULL */
+	unsigned line, col;            /* where its [[assertion]] header is */
+
+	/* critical_path */
+	double max_duration_ms;        /* required, > 0 */
+	char *trace_name_pattern;      /* POSIX ERE over process names, or NULL (all) */
+
+	/* span_count */
+	uint64_t max_spans;            /* required, >= 0 */
+	char *span_name_pattern;       /* POSIX ERE over syscall names, or NULL (all) */
+
+	/* memory_usage */
+	uint64_t max_bytes;            /* required, > 0 */
+	enum tracking_mode tracking_mode;  /* default TRACKING_ALLOCATIONS */
+
+	/* anti_pattern */
+	enum anti_pattern pattern;     /* required */
+	const char *pattern_name;      /* its canonical spelling ("GodProcess"), static */
+	double threshold;              /* confidence 0..1 that fails it, default 0.8 */
+};
+
+/* ---- [semantic_equivalence] and [lamport_clock] ---- */
+
+struct config_semantic {
+	bool enabled;                  /* default true; false: confidence is reported, not enforced */
+	double min_confidence;         /* 0..1, default 0.90 */
+	bool lamport_clock;            /* [lamport_clock] enabled, default true (always recorded) */
+};
+
+/* ---- [golden_traces] ---- */
+
+/* A per-syscall count tolerance ([golden_traces.tolerances]). */
+struct config_tolerance {
+	char *syscall;
+	double pct;                    /* +-percent, >= 0 */
+};
+
+/* A normalization rule: every match of pattern in a call is replaced. */
+struct config_normalize {
+	char *pattern;                 /* POSIX ERE, checked with regcomp */
+	char *replace;                 /* "" when absent; \0..\9 insert groups */
+	unsigned line, col;
+};
+
+/* A declared trace ([[golden_traces.trace]]), captured and validated by name. */
+struct config_trace {
+	char *name;                    /* unique; a file name part (no '/', not ".") */
+	char **argv;                   /* the command, NULL terminated, argc >= 1 */
+	size_t argc;
+	char **env;                    /* "NAME=VALUE" to add to the environment, NULL terminated */
+	size_t nenv;
+	char *cwd;                     /* directory to run in, or NULL (current) */
+	bool follow;                   /* trace children too, default true */
+	unsigned runs;                 /* 0: use golden_traces.runs */
+	unsigned line, col;
+};
+
+struct config_golden {
+	char *dir;                     /* default "golden_traces" */
+	unsigned runs;                 /* runs per capture/validate, default 1 */
+	double tolerance_pct;          /* syscall count tolerance, default 5 (+-5%) */
+	struct config_tolerance *tolerances;   /* per-syscall overrides */
+	size_t ntolerances;
+	bool check_runtime;            /* compare runtime against the golden, default true */
+	double runtime_tolerance_pct;  /* relative runtime slack, default 50 */
+	double runtime_floor_ms;       /* absolute runtime slack, default 5 */
+	double noise_factor;           /* capture-noise spreads allowed, default 3 */
+	char **ignore_syscalls;        /* never compared */
+	size_t nignore_syscalls;
+	char **ignore_paths;           /* fnmatch patterns over (normalized) paths */
+	size_t nignore_paths;
+	char **volatile_syscalls;      /* counts and order are not compared */
+	size_t nvolatile_syscalls;
+	struct config_normalize *normalize;
+	size_t nnormalize;
+	unsigned context_lines;        /* unified diff context, default 3 */
+	unsigned max_diff_lines;       /* per process, 0 = no limit, default 200 */
+	bool compress;                 /* write NAME.json.zst above compress_above_bytes */
+	uint64_t compress_above_bytes; /* golden_traces.compress_above_bytes, else [compression] */
+	int compress_level;            /* zstd level ([compression] level, default 3) */
+	struct config_trace *traces;
+	size_t ntraces;
+};
+
+/* ---- [compression] ---- */
+
+struct config_compression {
+	bool enabled;                  /* default false */
+	const char *algorithm;         /* "zstd" (the only one; "rle" is read as zstd) */
+	uint64_t threshold_bytes;      /* compress traces above this, default 102400 */
+	int level;                     /* zstd level 1..19, default 3 */
+};
+
+/* ---- [otlp] ---- */
+
+enum otlp_protocol {
+	OTLP_HTTP_PROTOBUF = 0,
+	OTLP_HTTP_JSON,
+};
+
+struct config_header {
+	char *name;
+	char *value;
+};
+
+struct config_otlp {
+	bool enabled;                  /* default false */
+	char *endpoint;                /* default "http://localhost:4318" */
+	char *service_name;            /* default "renacer" */
+	enum otlp_protocol protocol;   /* "http/protobuf" (default) or "http/json" */
+	struct config_header *headers; /* [otlp.headers] */
+	size_t nheaders;
+	unsigned timeout_ms;           /* default 10000 */
+};
+
+/* ---- [ci] ---- */
+
+enum ci_format {
+	CI_FORMAT_TEXT = 0,
+	CI_FORMAT_JSON,
+	CI_FORMAT_JUNIT,
+	CI_FORMAT_MARKDOWN,
+};
+
+struct config_ci {
+	bool fail_fast;                /* stop at the first failing trace, default false */
+	enum ci_format export_format;  /* report format when none is given, default text */
+	char *junit_path;              /* also write a JUnit XML report here, or NULL */
+};
+
+/* ---- the whole file ---- */
+
+struct renacer_config {
+	char *path;                    /* file it was read from, or NULL (defaults) */
+	struct config_assertion *assertions;   /* in file order */
+	size_t nassertions;
+	struct config_semantic semantic;
+	struct config_golden golden;
+	struct config_compression compression;
+	struct config_otlp otlp;
+	struct config_ci ci;
+	unsigned nwarnings;            /* warnings printed while loading */
+};
+
+/* Fills cfg with the defaults (no assertions, no traces). */
+void config_init(struct renacer_config *cfg);
+
+/* Frees what cfg holds and leaves it as config_init() does. */
+void config_release(struct renacer_config *cfg);
+
+/*
+ * Reads and validates the file at path into cfg (which config_load
+ * initializes first).  Returns 0, or -1 after one error() of the form
+ * "PATH:LINE:COL: message" (or "cannot read 'PATH': ...").  Unknown tables
+ * and keys outside [[assertion]] and [[golden_traces.trace]] are warnings
+ * ("PATH:LINE:COL: unknown table 'foo'"), counted in cfg->nwarnings.  On
+ * failure cfg holds the defaults.
+ */
+int config_load(const char *path, struct renacer_config *cfg);
+
+/* Like config_load(), but returns 1 with the defaults when path does not exist. */
+int config_load_if_exists(const char *path, struct renacer_config *cfg);
+
+/* Like config_load() on len bytes of text; path only names it in messages. */
+int config_parse(const char *path, const char *text, size_t len, struct renacer_config *cfg);
+
+/* The assertion or declared trace called name, or NULL. */
+const struct config_assertion *config_assertion(const struct renacer_config *cfg,
+						const char *name);
+const struct config_trace *config_trace(const struct renacer_config *cfg, const char *name);
+
+/* Names: "critical_path", "allocations", "GodProcess", "http/json", "junit"... */
+const char *config_assertion_type_name(enum assertion_type t);
+const char *config_tracking_mode_name(enum tracking_mode m);
+const char *config_anti_pattern_name(enum anti_pattern p);
+const char *config_ci_format_name(enum ci_format f);
+
+/*
+ * Splits a command line into words as a POSIX shell would, without any
+ * expansion: blanks separate words, '...' is literal, "..." keeps \" \\ \$
+ * \` escapes, a backslash outside quotes quotes the next character.
+ * Returns a NULL terminated array (free each word and the array), with
+ * *argc set, or NULL with a message in err for an unterminated quote.
+ */
+char **config_split_command(const char *s, size_t *argc, char *err, size_t errlen);
+
+#endif
