@@ -103,10 +103,13 @@ static void text_result(struct strbuf *sb, const struct assert_result *r)
 			    r->name);
 		break;
 	}
+	size_t from = 0;
 	if (!r->measured) {
 		strbuf_addstr(sb, "   Not measured: the trace lacks the data\n");
 	} else if (r->unit == AU_CONFIDENCE) {
-		/* evidence[0] is the detector's headline */
+		/* evidence[0] is the detector's headline: "X detected (confidence: 85%)" */
+		if (r->nevidence)
+			strbuf_addf(sb, "   %s\n", r->evidence[from++]);
 		strbuf_addstr(sb, "   Threshold: ");
 		add_value(sb, r->unit, r->budget);
 		strbuf_addch(sb, '\n');
@@ -119,7 +122,7 @@ static void text_result(struct strbuf *sb, const struct assert_result *r)
 		add_regression(sb, r->regression_pct);
 		strbuf_addch(sb, '\n');
 	}
-	for (size_t i = 0; i < r->nevidence; i++)
+	for (size_t i = from; i < r->nevidence; i++)
 		strbuf_addf(sb, "   %s\n", r->evidence[i]);
 	if (r->recommendation)
 		strbuf_addf(sb, "   Recommendation: %s\n", r->recommendation);
