@@ -42,6 +42,18 @@ struct dctx {
  */
 struct val *arg_slot(struct dctx *c, struct event *ev, unsigned i);
 
+/*
+ * Declares at entry that the call shows n arguments although some are only
+ * decoded at exit, so that an interrupted entry prints "read(3, " (with the
+ * separator) as strace does.  Decoders returning RVAL_EXIT with output
+ * arguments call it.
+ */
+static inline void arg_count(struct event *ev, unsigned n)
+{
+	if (ev->nargs < n)
+		ev->nargs = (uint8_t)n;
+}
+
 /* Simple scalar arguments (i: argument index).  */
 void arg_int(struct dctx *c, struct event *ev, unsigned i);   /* int (32-bit signed) */
 void arg_long(struct dctx *c, struct event *ev, unsigned i);  /* long (64-bit signed) */

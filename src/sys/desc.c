@@ -83,16 +83,20 @@ static void out_pipefd(struct dctx *c, struct event *ev)
 
 SYS_FUNC(pipe)
 {
-	if (!exiting)
+	if (!exiting) {
+		arg_count(ev, 1);
 		return RVAL_EXIT;
+	}
 	out_pipefd(ctx, ev);
 	return RVAL_DONE;
 }
 
 SYS_FUNC(pipe2)
 {
-	if (!exiting)
+	if (!exiting) {
+		arg_count(ev, 2);
 		return RVAL_EXIT;
+	}
 	out_pipefd(ctx, ev);
 	arg_flags(ctx, ev, 1, o_flags, NULL);
 	return RVAL_DONE;
@@ -261,6 +265,7 @@ SYS_FUNC(fcntl)
 	case F_GETLK:
 	case F_OFD_GETLK:
 	case F_GETOWN_EX:
+		arg_count(ev, 3);
 		return RVAL_EXIT;
 	case F_GETFD:
 	case F_GETFL:
@@ -286,6 +291,7 @@ SYS_FUNC(getdents64)
 
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
+		arg_count(ev, 3);
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 1);

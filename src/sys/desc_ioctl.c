@@ -86,6 +86,17 @@ static const struct xlat_data ioctl_data[] = {
 	{ TIOCGEXCL, "TIOCGEXCL" },
 	{ TIOCGPTPEER, "TIOCGPTPEER" },
 	{ TIOCVHANGUP, "TIOCVHANGUP" },
+	{ 0x542e, "TIOCGRS485" },
+	{ 0x542f, "TIOCSRS485" },
+	{ 0x5432, "TCGETX" },
+	{ 0x5433, "TCSETX" },
+	{ 0x5434, "TCSETXF" },
+	{ 0x5435, "TCSETXW" },
+	{ 0x5454, "TIOCSERGWILD" },
+	{ 0x5455, "TIOCSERSWILD" },
+	{ 0x5458, "TIOCSERGSTRUCT" },
+	{ 0x545a, "TIOCSERGETMULTI" },
+	{ 0x545b, "TIOCSERSETMULTI" },
 	{ FIONCLEX, "FIONCLEX" },
 	{ FIOCLEX, "FIOCLEX" },
 	{ FIOASYNC, "FIOASYNC" },
@@ -101,9 +112,9 @@ static const struct xlat_data ioctl_data[] = {
 	{ FIFREEZE, "FIFREEZE" },
 	{ FITHAW, "FITHAW" },
 	{ FITRIM, "FITRIM" },
-	{ FICLONE, "FICLONE" },
-	{ FICLONERANGE, "FICLONERANGE" },
-	{ FIDEDUPERANGE, "FIDEDUPERANGE" },
+	{ FICLONE, "BTRFS_IOC_CLONE or FICLONE" },
+	{ FICLONERANGE, "BTRFS_IOC_CLONE_RANGE or FICLONERANGE" },
+	{ FIDEDUPERANGE, "BTRFS_IOC_FILE_EXTENT_SAME or FIDEDUPERANGE" },
 	{ FS_IOC_GETFLAGS, "FS_IOC_GETFLAGS" },
 	{ FS_IOC_SETFLAGS, "FS_IOC_SETFLAGS" },
 	{ FS_IOC_GETVERSION, "FS_IOC_GETVERSION" },
@@ -253,7 +264,7 @@ static void val_set_termios(struct dctx *c, struct val *v, const char *name, uin
 }
 
 /* How the third argument of a request is shown. */
-enum { A_HEX, A_NONE, A_INT, A_INTP, A_TERMIOS, A_WINSIZE, A_TCXONC, A_TCFLSH, A_CHAR };
+enum { A_HEX, A_PTR, A_NONE, A_INT, A_INTP, A_TERMIOS, A_WINSIZE, A_TCXONC, A_TCFLSH, A_CHAR };
 
 static int arg_kind(uint32_t code, bool *at_exit)
 {
@@ -287,7 +298,19 @@ static int arg_kind(uint32_t code, bool *at_exit)
 		return A_CHAR;
 	case TIOCSBRK: case TIOCCBRK: case TIOCCONS: case TIOCNOTTY: case TIOCEXCL:
 	case TIOCNXCL: case FIOCLEX: case FIONCLEX: case TIOCVHANGUP: case TIOCSSERIAL:
+	case FIFREEZE: case FITHAW: case BLKRRPART: case BLKFLSBUF:
 		return A_NONE;
+	/* structures strace decodes (shown here by address, NULL as NULL) */
+	case TCGETA: case TCSETA: case TCSETAW: case TCSETAF:
+	case TIOCMGET: case TIOCMBIS: case TIOCMBIC: case TIOCMSET:
+	case FITRIM: case FICLONERANGE: case FIDEDUPERANGE:
+	case FS_IOC_GETFLAGS: case FS_IOC_SETFLAGS: case FS_IOC32_GETFLAGS:
+	case FS_IOC32_SETFLAGS: case FS_IOC_FIEMAP: case FS_IOC_FSGETXATTR:
+	case FS_IOC_FSSETXATTR: case BLKROSET: case BLKROGET: case BLKGETSIZE:
+	case BLKRAGET: case BLKSSZGET: case BLKBSZGET: case BLKBSZSET:
+	case BLKGETSIZE64: case BLKDISCARD: case BLKIOMIN: case BLKIOOPT:
+	case BLKALIGNOFF: case BLKPBSZGET: case BLKDISCARDZEROES: case BLKZEROOUT:
+		return A_PTR;
 	}
 	return A_HEX;
 }
@@ -313,6 +336,9 @@ static void ioctl_arg(struct dctx *c, struct event *ev, int kind)
 		return;
 	case A_HEX:
 		arg_hex(c, ev, 2);
+		return;
+	case A_PTR:
+		arg_ptr(c, ev, 2);
 		return;
 	}
 	v = arg_slot(c, ev, 2);
@@ -348,8 +374,10 @@ SYS_FUNC(ioctl)
 		val_set_enum(v, v->name, code, ioctl_xl);
 	else
 		val_set_ioc(ctx, v, v->name, code);
-	if (at_exit)
+	if (at_exit) {
+		arg_count(ev, 3);
 		return RVAL_EXIT;
+	}
 	ioctl_arg(ctx, ev, kind);
 	return RVAL_DONE;
 }

@@ -165,6 +165,7 @@ SYS_FUNC(readlink)
 {
 	if (!exiting) {
 		arg_path(ctx, ev, 0);
+		arg_count(ev, 3);
 		return RVAL_EXIT;
 	}
 	out_buf(ctx, ev, 1);
@@ -177,6 +178,7 @@ SYS_FUNC(readlinkat)
 	if (!exiting) {
 		arg_dirfd(ctx, ev, 0);
 		arg_path(ctx, ev, 1);
+		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
 	out_buf(ctx, ev, 2);
@@ -364,8 +366,10 @@ SYS_FUNC(umask)
 
 SYS_FUNC(getcwd)
 {
-	if (!exiting)
+	if (!exiting) {
+		arg_count(ev, 2);
 		return RVAL_EXIT;
+	}
 	if (ev->err) {
 		arg_ptr(ctx, ev, 0);
 	} else {

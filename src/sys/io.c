@@ -25,6 +25,7 @@ SYS_FUNC(read)
 {
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
+		arg_count(ev, 3);
 		return RVAL_EXIT;
 	}
 	out_buf(ctx, ev, 1);
@@ -44,6 +45,7 @@ SYS_FUNC(pread64)
 {
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
+		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
 	out_buf(ctx, ev, 1);
@@ -118,6 +120,7 @@ SYS_FUNC(readv)
 {
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
+		arg_count(ev, 3);
 		return RVAL_EXIT;
 	}
 	arg_iov(ctx, ev, true);
@@ -137,6 +140,7 @@ SYS_FUNC(preadv)
 {
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
+		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
 	arg_iov(ctx, ev, true);
@@ -162,8 +166,10 @@ SYS_FUNC(lseek)
 
 SYS_FUNC(getrandom)
 {
-	if (!exiting)
+	if (!exiting) {
+		arg_count(ev, 3);
 		return RVAL_EXIT;
+	}
 	out_buf(ctx, ev, 0);
 	ev->args[0].flags |= VF_HEXSTR;
 	arg_uint(ctx, ev, 1);

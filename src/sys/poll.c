@@ -416,6 +416,7 @@ SYS_FUNC(epoll_wait)
 {
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
+		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
 	epoll_events_out(ctx, ev);
@@ -430,6 +431,7 @@ SYS_FUNC(epoll_pwait)
 
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
+		arg_count(ev, 6);
 		return RVAL_EXIT;
 	}
 	epoll_events_out(ctx, ev);

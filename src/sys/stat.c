@@ -90,6 +90,7 @@ SYS_FUNC(stat)
 {
 	if (!exiting) {
 		arg_path(ctx, ev, 0);
+		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
 	out_stat(ctx, ev, 1);
@@ -102,6 +103,7 @@ SYS_FUNC(fstat)
 {
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
+		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
 	out_stat(ctx, ev, 1);
@@ -113,6 +115,7 @@ SYS_FUNC(newfstatat)
 	if (!exiting) {
 		arg_dirfd(ctx, ev, 0);
 		arg_path(ctx, ev, 1);
+		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
 	out_stat(ctx, ev, 2);
@@ -164,5 +167,6 @@ SYS_FUNC(statx)
 		val_set_enum(v, v->name, flags, at_statx_sync_types);
 	}
 	arg_flags(ctx, ev, 3, statx_masks, NULL);
+	arg_count(ev, 5);
 	return RVAL_EXIT;
 }
