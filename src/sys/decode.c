@@ -305,7 +305,9 @@ static void read_str(struct dctx *c, struct val *v, const char *name, uint64_t a
 	}
 	buf = arena_alloc(c->arena, max + 2);
 	n = tmem_read_str(c->tid, addr, buf, max, &term);
-	if (n < 0) {
+	/* a string that runs into unreadable memory before its NUL or the
+	 * limit is shown by its address, as strace's umovestr */
+	if (n < 0 || (!term && (size_t)n < max)) {
 		val_set_ptr(v, name, addr);
 		return;
 	}
