@@ -4,6 +4,7 @@
  * streams, plain or zstd-compressed, without holding the syscalls in memory.
  */
 #include "golden/reader.h"
+#include "golden/jv.h"
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -23,12 +24,14 @@
 #include "util/banned.h"
 
 #define SRC_BUF (1u << 16)
-#define MAX_DEPTH 32            /* nesting allowed anywhere in a document */
+#define MAX_DEPTH 32            /* nesting allowed anywhere in a trace */
 #define MAX_LINE (64u << 20)    /* longest jsonl line */
 #define MAX_US 9.2e15           /* microseconds that fit int64 nanoseconds */
-#define JFLAGS (JSON_ALLOW_NUL)
 
-/* A byte stream from a plain or zstd-compressed file, with its position. */
+/*
+ * A byte stream from a plain or zstd-compressed file, with its position:
+ * columns count bytes from 1.
+ */
 struct src {
 	int fd;
 	ZSTD_DStream *z;         /* NULL for a plain file */
@@ -38,17 +41,27 @@ struct src {
 	unsigned char *buf;
 	size_t len, pos;
 	uint64_t off;            /* bytes consumed before buf */
-	unsigned long line, col; /* of the next byte, 1-based */
+	unsigned long line;      /* of the next byte, 1-based */
+	uint64_t line_start;     /* offset of the first byte of that line */
 	int err;                 /* errno of a failed read */
 	const char *zerr;        /* zstd error */
 	bool eof;
 };
 
-struct errname;
+struct errname {
+	const char *name;
+	int err;
+};
 
 struct side {                /* a process or signal event of a .json document */
 	struct event ev;
 	size_t seq;
+};
+
+struct member {              /* a top-level member of a .json document */
+	const char *key;
+	struct jv *v;
+	unsigned long line, col;
 };
 
 struct reader {
@@ -56,23 +69,25 @@ struct reader {
 	struct src src;
 	struct sink_list *sinks;
 	struct trace_meta *meta;
-	struct arena arena;      /* per event */
-	struct arena keep;       /* side events, for the whole read */
-	struct strbuf val;       /* bytes of the value being scanned */
+	struct arena arena;      /* per record */
+	struct arena keep;       /* for the whole read */
+	struct strbuf val;       /* bytes of the record being scanned */
 	unsigned long rline, rcol; /* position of the record being converted */
-	json_t *top;             /* members of a document other than syscalls */
+	struct member *members;  /* pass 1 of a document */
+	size_t nmembers, amembers;
+	bool in_doc;
 	uint64_t sys_off;        /* byte offset of the syscalls '[' */
 	unsigned long sys_line, sys_col;
 	struct side *side;
 	size_t nside, aside, iside;
 	char **argv;
 	const char *version;
+	json_t *timing;          /* "timing", for trace_meta */
 	struct trace_info ti;
 	struct trace_end te;
 	bool reported;           /* an error was printed */
 	struct errname *errnames; /* sorted, for errno_by_name() */
 	size_t nerrnames;
-	json_t *where;           /* top-level member name -> [line, column] */
 };
 
 /* --- errors --- */
@@ -95,11 +110,6 @@ static int rd_err_at(struct reader *rd, unsigned long line, unsigned long col,
 	strbuf_release(&sb);
 	return -1;
 }
-
-/* An error in the record being converted. */
-#define rec_err(rd, ...) rd_err_at((rd), (rd)->rline, (rd)->rcol, __VA_ARGS__)
-/* An error at the stream's position. */
-#define pos_err(rd, ...) rd_err_at((rd), (rd)->src.line, (rd)->src.col, __VA_ARGS__)
 
 static int rd_err(struct reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int rd_err(struct reader *rd, const char *fmt, ...)
@@ -138,7 +148,7 @@ static int src_open(struct src *s, const char *path)
 	ssize_t n;
 
 	memset(s, 0, sizeof(*s));
-	s->line = s->col = 1;
+	s->line = 1;
 	s->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (s->fd < 0)
 		return -1;
@@ -230,6 +240,16 @@ static bool src_fill(struct src *s)
 	}
 }
 
+static inline uint64_t src_offset(const struct src *s)
+{
+	return s->off + s->pos;
+}
+
+static inline unsigned long src_col(const struct src *s)
+{
+	return (unsigned long)(src_offset(s) - s->line_start + 1);
+}
+
 static inline int src_peek(struct src *s)
 {
 	if (s->pos == s->len && !src_fill(s))
@@ -237,28 +257,17 @@ static inline int src_peek(struct src *s)
 	return s->buf[s->pos];
 }
 
-static inline void src_advance(struct src *s, int c)
-{
-	s->pos++;
-	if (c == '\n') {
-		s->line++;
-		s->col = 1;
-	} else if ((c & 0xc0) != 0x80) {
-		s->col++;        /* columns count characters, as jansson does */
-	}
-}
-
 static inline int src_get(struct src *s)
 {
 	int c = src_peek(s);
-	if (c >= 0)
-		src_advance(s, c);
+	if (c >= 0) {
+		s->pos++;
+		if (c == '\n') {
+			s->line++;
+			s->line_start = src_offset(s);
+		}
+	}
 	return c;
-}
-
-static uint64_t src_offset(const struct src *s)
-{
-	return s->off + s->pos;
 }
 
 /* Reports a read or decompression error, if one happened. */
@@ -267,9 +276,14 @@ static int src_check(struct reader *rd)
 	if (rd->src.err)
 		return rd_err(rd, "%s", strerror(rd->src.err));
 	if (rd->src.zerr)
-		return pos_err(rd, "%s", rd->src.zerr);
+		return rd_err_at(rd, rd->src.line, src_col(&rd->src), "%s", rd->src.zerr);
 	return 0;
 }
+
+/* An error at the stream's position. */
+#define pos_err(rd, ...) rd_err_at((rd), (rd)->src.line, src_col(&(rd)->src), __VA_ARGS__)
+/* An error in the record being converted. */
+#define rec_err(rd, ...) rd_err_at((rd), (rd)->rline, (rd)->rcol, __VA_ARGS__)
 
 /* Skips forward to byte offset off (which is at line/col). */
 static int src_seek(struct reader *rd, uint64_t off, unsigned long line, unsigned long col)
@@ -281,26 +295,27 @@ static int src_seek(struct reader *rd, uint64_t off, unsigned long line, unsigne
 		s->len = s->pos = 0;
 	} else {
 		while (src_offset(s) < off) {
+			size_t step;
 			if (s->pos == s->len && !src_fill(s))
 				return src_check(rd) ? -1 : pos_err(rd, "unexpected end of file");
-			size_t step = s->len - s->pos;
+			step = s->len - s->pos;
 			if (step > off - src_offset(s))
 				step = (size_t)(off - src_offset(s));
 			s->pos += step;
 		}
 	}
 	s->line = line;
-	s->col = col;
+	s->line_start = off - (col - 1);
 	return 0;
 }
 
-/* --- scanning --- */
+/* --- scanning a document --- */
 
 static void skip_ws(struct src *s)
 {
 	int c;
 	while ((c = src_peek(s)) == ' ' || c == '\n' || c == '\t' || c == '\r')
-		src_advance(s, c);
+		src_get(s);
 }
 
 /* Up to 20 characters of what comes next, for "near '...'" messages. */
@@ -311,14 +326,14 @@ static void near_text(struct src *s, struct strbuf *sb)
 		if (c == '\n' || c == '\r' || (i && (c == ',' || c == ':')))
 			break;
 		strbuf_addch(sb, c < 0x20 || c >= 0x7f ? '?' : c);
-		src_advance(s, c);
+		src_get(s);
 	}
 }
 
 static int unexpected(struct reader *rd, const char *what)
 {
 	struct strbuf near = STRBUF_INIT;
-	unsigned long l = rd->src.line, c = rd->src.col;
+	unsigned long l = rd->src.line, c = src_col(&rd->src);
 	int ret;
 
 	if (src_check(rd))
@@ -332,204 +347,216 @@ static int unexpected(struct reader *rd, const char *what)
 	return ret;
 }
 
+/* Bytes the bracket scanner must look at. */
+static const unsigned char scan_special[256] = {
+	['"'] = 1, ['\\'] = 1, ['{'] = 1, ['}'] = 1, ['['] = 1, [']'] = 1, ['\n'] = 1,
+};
+
 /*
  * Copies the bytes of one JSON value at the stream's position into out (or
- * skips them when out is NULL), checking only its brackets and strings;
- * jansson checks the rest.  depth is the nesting around the value.
+ * skips them when out is NULL), checking only brackets, strings and depth
+ * (depth: the nesting around the value); jv_parse checks the rest.
  */
 static int scan_value(struct reader *rd, struct strbuf *out, int depth)
 {
 	struct src *s = &rd->src;
 	int c = src_peek(s), d = 0;
-	bool str = false;
+	bool str = false, esc = false;
 
-	if (c < 0)
-		return unexpected(rd, "a value");
-	if (c == ',' || c == ':' || c == ']' || c == '}')
+	if (c < 0 || c == ',' || c == ':' || c == ']' || c == '}')
 		return unexpected(rd, "a value");
 	if (c != '{' && c != '[' && c != '"') {
-		/* a scalar: let jansson judge the token */
+		/* a scalar: jv_parse judges the token */
 		while ((c = src_peek(s)) >= 0 && c != ',' && c != ']' && c != '}' &&
 		       c != ' ' && c != '\n' && c != '\t' && c != '\r' && c != ':') {
 			if (out)
 				strbuf_addch(out, c);
-			src_advance(s, c);
+			src_get(s);
 		}
 		return src_check(rd);
 	}
 	for (;;) {
-		unsigned long line = s->line, col = s->col;
+		const unsigned char *b, *p, *e;
 
-		c = src_get(s);
-		if (c < 0)
+		if (s->pos == s->len && !src_fill(s))
 			return src_check(rd) ? -1 : pos_err(rd, "unexpected end of file");
-		if (out)
-			strbuf_addch(out, c);
-		if (str) {
-			if (c == '\\') {
-				c = src_get(s);
-				if (c < 0)
-					return src_check(rd) ? -1 : pos_err(rd, "unexpected end of file");
-				if (out)
-					strbuf_addch(out, c);
-			} else if (c == '"') {
-				str = false;
-				if (!d)
-					return 0;
+		b = p = s->buf + s->pos;
+		e = s->buf + s->len;
+		for (; p < e; p++) {
+			if (!scan_special[*p] && !esc)
+				continue;
+			if (esc) {
+				esc = false;
+				if (*p != '\n')
+					continue;
 			}
-			continue;
+			switch (*p) {
+			case '\n':
+				s->line++;
+				s->line_start = s->off + (size_t)(p - s->buf) + 1;
+				break;
+			case '\\':
+				esc = str;
+				break;
+			case '"':
+				str = !str;
+				if (!str && !d)
+					goto done;
+				break;
+			case '{': case '[':
+				if (str)
+					break;
+				if (depth + ++d > MAX_DEPTH) {
+					s->pos = (size_t)(p - s->buf);
+					return pos_err(rd, "too deeply nested (more than %d levels)",
+						       MAX_DEPTH);
+				}
+				break;
+			case '}': case ']':
+				if (!str && !--d)
+					goto done;
+				break;
+			}
 		}
-		if (c == '"') {
-			str = true;
-		} else if (c == '{' || c == '[') {
-			if (depth + ++d > MAX_DEPTH)
-				return rd_err_at(rd, line, col, "too deeply nested (more than %d levels)",
-						 MAX_DEPTH);
-		} else if (c == '}' || c == ']') {
-			if (!--d)
-				return 0;
-		}
+		if (out)
+			strbuf_add(out, b, (size_t)(p - b));
+		s->pos = s->len;
+		continue;
+done:
+		p++;
+		if (out)
+			strbuf_add(out, b, (size_t)(p - b));
+		s->pos = (size_t)(p - s->buf);
+		return 0;
 	}
 }
 
-/* Parses the bytes in rd->val, which began at line/col, with jansson. */
-static json_t *parse_val(struct reader *rd, unsigned long line, unsigned long col)
+/*
+ * Parses the record bytes in rd->val, which began at line/col, into arena
+ * a; NULL after an error at the right position.
+ */
+static struct jv *parse_val(struct reader *rd, struct arena *a, unsigned long line,
+			    unsigned long col, int depth)
 {
-	json_error_t je;
-	json_t *j = json_loadb(rd->val.buf, rd->val.len, JFLAGS | JSON_DECODE_ANY, &je);
+	struct jv_err je;
+	struct jv *v = jv_parse(a, rd->val.buf, rd->val.len, MAX_DEPTH - depth, &je);
 
-	if (!j) {
-		unsigned long l = line, c = col;
-		if (je.line > 1) {
-			l = line + (unsigned long)je.line - 1;
-			c = (unsigned long)(je.column > 0 ? je.column : 1);
-		} else if (je.column > 0) {
-			c = col + (unsigned long)je.column - 1;
-		}
-		rd_err_at(rd, l, c, "%s", je.text);
+	if (!v) {
+		unsigned long l = line, c = col + (unsigned long)je.off;
+		for (size_t i = 0; i < je.off && i < rd->val.len; i++)
+			if (rd->val.buf[i] == '\n') {
+				l++;
+				c = (unsigned long)(je.off - i);
+			}
+		rd_err_at(rd, l, c, "%s", je.msg);
 	}
-	return j;
+	return v;
 }
 
 /* --- field access (errors name the record's position) --- */
 
 enum { OPT = 0, REQ = 1 };
 
-static int get_int(struct reader *rd, json_t *o, const char *key, int64_t *out,
+static bool jv_null(const struct jv *v)
+{
+	return !v || v->type == JV_NULL;
+}
+
+static int get_int(struct reader *rd, const struct jv *v, const char *key, int64_t *out,
 		   int64_t min, int64_t max, int req)
 {
-	json_t *v = json_object_get(o, key);
-
-	if (!v || json_is_null(v)) {
+	if (jv_null(v)) {
 		if (req)
 			return rec_err(rd, "missing field '%s'", key);
 		return 0;
 	}
-	if (!json_is_integer(v))
+	if (v->type != JV_INT)
 		return rec_err(rd, "field '%s': integer expected", key);
-	if (json_integer_value(v) < min || json_integer_value(v) > max)
-		return rec_err(rd, "field '%s': %" JSON_INTEGER_FORMAT " out of range", key,
-			       json_integer_value(v));
-	*out = json_integer_value(v);
+	if (v->i < min || v->i > max)
+		return rec_err(rd, "field '%s': %" PRId64 " out of range", key, v->i);
+	*out = v->i;
 	return 1;
 }
 
-static int get_pid(struct reader *rd, json_t *o, const char *key, pid_t *out, int req)
+static int get_pid(struct reader *rd, const struct jv *v, const char *key, pid_t *out, int req)
 {
-	int64_t v = 0;
-	int r = get_int(rd, o, key, &v, 0, INT32_MAX, req);
+	int64_t x = 0;
+	int r = get_int(rd, v, key, &x, 0, INT32_MAX, req);
 	if (r > 0)
-		*out = (pid_t)v;
+		*out = (pid_t)x;
 	return r;
 }
 
-/* A time in microseconds (integer or fraction) as ns; 0 when absent. */
-static int get_us(struct reader *rd, json_t *o, const char *key, uint64_t *ns, int req)
+/* A time in microseconds (integer or fraction) as ns. */
+static int get_us(struct reader *rd, const struct jv *v, const char *key, uint64_t *ns, int req)
 {
-	json_t *v = json_object_get(o, key);
-	double d;
-
-	if (!v || json_is_null(v)) {
+	if (jv_null(v)) {
 		if (req)
 			return rec_err(rd, "missing field '%s'", key);
 		return 0;
 	}
-	if (!json_is_number(v))
-		return rec_err(rd, "field '%s': number expected", key);
-	if (json_is_integer(v)) {
-		json_int_t i = json_integer_value(v);
-		if (i < 0 || i > (json_int_t)MAX_US)
-			return rec_err(rd, "field '%s': %" JSON_INTEGER_FORMAT " out of range", key, i);
-		*ns = (uint64_t)i * 1000u;
+	if (v->type == JV_INT) {
+		if (v->i < 0 || v->i > (int64_t)MAX_US)
+			return rec_err(rd, "field '%s': %" PRId64 " out of range", key, v->i);
+		*ns = (uint64_t)v->i * 1000u;
 		return 1;
 	}
-	d = json_real_value(v);
-	if (!(d >= 0 && d <= MAX_US))
-		return rec_err(rd, "field '%s': %g out of range", key, d);
-	*ns = (uint64_t)llround(d * 1000.0);
+	if (v->type != JV_REAL)
+		return rec_err(rd, "field '%s': number expected", key);
+	if (!(v->d >= 0 && v->d <= MAX_US))
+		return rec_err(rd, "field '%s': %g out of range", key, v->d);
+	*ns = (uint64_t)llround(v->d * 1000.0);
 	return 1;
 }
 
-/* A string (or null when allow_null); *out points into the json value. */
-static int get_str(struct reader *rd, json_t *o, const char *key, const char **out,
+static int get_str(struct reader *rd, const struct jv *v, const char *key, const char **out,
 		   size_t *len, int req)
 {
-	json_t *v = json_object_get(o, key);
-
 	*out = NULL;
 	if (len)
 		*len = 0;
-	if (!v || json_is_null(v)) {
+	if (jv_null(v)) {
 		if (req)
 			return rec_err(rd, "missing field '%s'", key);
 		return 0;
 	}
-	if (!json_is_string(v))
+	if (v->type != JV_STR)
 		return rec_err(rd, "field '%s': string expected", key);
-	*out = json_string_value(v);
+	*out = v->s;
 	if (len)
-		*len = json_string_length(v);
+		*len = v->n;
 	return 1;
 }
 
-static int get_bool(struct reader *rd, json_t *o, const char *key, bool *out)
+static int get_bool(struct reader *rd, const struct jv *v, const char *key, bool *out)
 {
-	json_t *v = json_object_get(o, key);
-
-	if (!v || json_is_null(v))
+	if (jv_null(v))
 		return 0;
-	if (!json_is_boolean(v))
+	if (v->type != JV_TRUE && v->type != JV_FALSE)
 		return rec_err(rd, "field '%s': true or false expected", key);
-	*out = json_is_true(v);
+	*out = v->type == JV_TRUE;
 	return 1;
 }
 
 /* A signal given as a name ("SIGKILL") or a number. */
-static int get_signal(struct reader *rd, json_t *o, const char *key, int *out)
+static int get_signal(struct reader *rd, const struct jv *v, const char *key, int *out)
 {
-	json_t *v = json_object_get(o, key);
-
-	if (!v || json_is_null(v))
+	if (jv_null(v))
 		return 0;
-	if (json_is_integer(v) && json_integer_value(v) > 0 && json_integer_value(v) < 1024) {
-		*out = (int)json_integer_value(v);
+	if (v->type == JV_INT && v->i > 0 && v->i < 1024) {
+		*out = (int)v->i;
 		return 1;
 	}
-	if (json_is_string(v)) {
-		int s = signal_by_name(json_string_value(v));
+	if (v->type == JV_STR) {
+		int s = signal_by_name(v->s);
 		if (s > 0) {
 			*out = s;
 			return 1;
 		}
-		return rec_err(rd, "field '%s': unknown signal '%s'", key, json_string_value(v));
+		return rec_err(rd, "field '%s': unknown signal '%s'", key, v->s);
 	}
 	return rec_err(rd, "field '%s': signal name expected", key);
 }
-
-struct errname {
-	const char *name;
-	int err;
-};
 
 static int errname_cmp(const void *a, const void *b)
 {
@@ -567,6 +594,22 @@ static const struct val *text_val(struct arena *a, const char *name, const char 
 	return v;
 }
 
+/* A [name or null, text] pair into a V_TEXT value; false when malformed. */
+static bool text_pair(const struct jv *p, struct val *out)
+{
+	const struct jv *n = jv_at(p, 0), *t = jv_at(p, 1);
+
+	if (!p || p->type != JV_ARR || p->n != 2 || !(n->type == JV_STR || n->type == JV_NULL) ||
+	    t->type != JV_STR)
+		return false;
+	memset(out, 0, sizeof(*out));
+	out->kind = V_TEXT;
+	out->name = n->type == JV_STR ? n->s : NULL;
+	out->s.p = t->s;
+	out->s.len = t->n;
+	return true;
+}
+
 static int rv_fmt_by_name(const char *s)
 {
 	static const char *const names[] = { "dec", "hex", "oct", "fd", "none" };
@@ -576,32 +619,30 @@ static int rv_fmt_by_name(const char *s)
 	return -1;
 }
 
-static int conv_frames(struct reader *rd, json_t *o, struct event *ev)
+static int conv_frames(struct reader *rd, const struct jv *st, struct event *ev)
 {
-	json_t *st = json_object_get(o, "stack");
 	struct frame *fr;
-	size_t i;
-	json_t *f;
 
-	if (!st || json_is_null(st))
+	if (jv_null(st))
 		return 0;
-	if (!json_is_array(st))
+	if (st->type != JV_ARR)
 		return rec_err(rd, "field 'stack': array expected");
-	if (!json_array_size(st))
+	if (!st->n)
 		return 0;
-	fr = arena_calloc(&rd->arena, json_array_size(st) * sizeof(*fr));
-	json_array_foreach(st, i, f) {
+	fr = arena_calloc(&rd->arena, st->n * sizeof(*fr));
+	for (uint32_t i = 0; i < st->n; i++) {
+		const struct jv *f = &st->items[i];
 		const char *pc = NULL;
 		int64_t line = 0;
 		char *end;
 
-		if (!json_is_object(f))
+		if (f->type != JV_OBJ)
 			return rec_err(rd, "field 'stack': objects expected");
-		if (get_str(rd, f, "pc", &pc, NULL, OPT) < 0 ||
-		    get_str(rd, f, "function", &fr[i].function, NULL, OPT) < 0 ||
-		    get_str(rd, f, "file", &fr[i].file, NULL, OPT) < 0 ||
-		    get_str(rd, f, "module", &fr[i].module, NULL, OPT) < 0 ||
-		    get_int(rd, f, "line", &line, 0, UINT32_MAX, OPT) < 0)
+		if (get_str(rd, jv_get(f, "pc"), "pc", &pc, NULL, OPT) < 0 ||
+		    get_str(rd, jv_get(f, "function"), "function", &fr[i].function, NULL, OPT) < 0 ||
+		    get_str(rd, jv_get(f, "file"), "file", &fr[i].file, NULL, OPT) < 0 ||
+		    get_str(rd, jv_get(f, "module"), "module", &fr[i].module, NULL, OPT) < 0 ||
+		    get_int(rd, jv_get(f, "line"), "line", &line, 0, UINT32_MAX, OPT) < 0)
 			return -1;
 		fr[i].line = (uint32_t)line;
 		if (pc) {
@@ -612,106 +653,130 @@ static int conv_frames(struct reader *rd, json_t *o, struct event *ev)
 		}
 	}
 	ev->frames = fr;
-	ev->nframes = (uint32_t)json_array_size(st);
+	ev->nframes = st->n;
+	return 0;
+}
+
+static int conv_errno(struct reader *rd, const struct jv *e, struct event *ev)
+{
+	if (jv_null(e))
+		return 0;
+	if (e->type == JV_STR) {
+		int n = errno_by_name(rd, e->s);
+		if (n < 0)
+			return rec_err(rd, "field 'errno': unknown error '%s'", e->s);
+		ev->err = n;
+	} else if (e->type == JV_INT && e->i > 0 && e->i < 4096) {
+		ev->err = (int)e->i;
+	} else {
+		return rec_err(rd, "field 'errno': error name expected");
+	}
 	return 0;
 }
 
 /* A syscall record to an EV_SYSCALL event (strings point into o). */
-static int conv_syscall(struct reader *rd, json_t *o, struct event *ev)
+static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 {
-	json_t *args = json_object_get(o, "args"), *a;
-	int64_t v = 0;
 	uint64_t dur = 0;
-	const char *s;
-	size_t i;
-	bool unfinished = false;
+	int64_t v;
+	bool unfinished = false, named = false;
+	int r = 0;
 
 	memset(ev, 0, sizeof(*ev));
 	ev->type = EV_SYSCALL;
 	ev->nr = -1;
-	if (!json_is_object(o))
+	if (o->type != JV_OBJ)
 		return rec_err(rd, "syscall record: object expected");
-	if (get_str(rd, o, "name", &ev->name, NULL, REQ) < 0)
-		return -1;
-	if (args && !json_is_null(args)) {
-		if (!json_is_array(args))
-			return rec_err(rd, "field 'args': array expected");
-		if (json_array_size(args) > EVENT_MAX_ARGS)
-			return rec_err(rd, "field 'args': more than %d arguments", EVENT_MAX_ARGS);
-		json_array_foreach(args, i, a) {
-			json_t *n = json_array_get(a, 0), *t = json_array_get(a, 1);
-			if (!json_is_array(a) || json_array_size(a) != 2 ||
-			    !(json_is_string(n) || json_is_null(n)) || !json_is_string(t))
-				return rec_err(rd, "field 'args': [name, text] pairs expected");
-			ev->args[i].kind = V_TEXT;
-			ev->args[i].name = json_string_value(n);
-			ev->args[i].s.p = json_string_value(t);
-			ev->args[i].s.len = (uint32_t)json_string_length(t);
+	/* one pass over the members: records have a dozen of them */
+	for (uint32_t i = 0; i < o->n && r >= 0; i++) {
+		const struct jv *m = &o->items[i];
+		const char *k = m->key;
+		const char *s;
+
+		switch (k[0]) {
+		case 'a':
+			if (strcmp(k, "args") || jv_null(m))
+				break;
+			if (m->type != JV_ARR)
+				return rec_err(rd, "field 'args': array expected");
+			if (m->n > EVENT_MAX_ARGS)
+				return rec_err(rd, "field 'args': more than %d arguments",
+					       EVENT_MAX_ARGS);
+			for (uint32_t j = 0; j < m->n; j++)
+				if (!text_pair(&m->items[j], &ev->args[j]))
+					return rec_err(rd, "field 'args': [name, text] pairs expected");
+			ev->nargs = (uint8_t)m->n;
+			break;
+		case 'd':
+			if (!strcmp(k, "duration_us"))
+				r = get_us(rd, m, k, &dur, OPT);
+			break;
+		case 'e':
+			if (!strcmp(k, "errno"))
+				r = conv_errno(rd, m, ev);
+			break;
+		case 'l':
+			if (!strcmp(k, "lamport") && (r = get_int(rd, m, k, &v, 0, INT64_MAX, OPT)) > 0)
+				ev->lamport = (uint64_t)v;
+			break;
+		case 'n':
+			if (!strcmp(k, "name"))
+				named = (r = get_str(rd, m, k, &ev->name, NULL, REQ)) > 0;
+			else if (!strcmp(k, "nr") && (r = get_int(rd, m, k, &v, -1, INT32_MAX, OPT)) > 0)
+				ev->nr = (long)v;
+			break;
+		case 'p':
+			if (!strcmp(k, "pid"))
+				r = get_pid(rd, m, k, &ev->pid, OPT);
+			break;
+		case 'r':
+			if (!strcmp(k, "result")) {
+				if ((r = get_int(rd, m, k, &v, INT64_MIN, INT64_MAX, OPT)) > 0)
+					ev->retval = v;
+			} else if (!strcmp(k, "rv_fmt")) {
+				if ((r = get_str(rd, m, k, &s, NULL, OPT)) > 0) {
+					int f = rv_fmt_by_name(s);
+					if (f < 0)
+						return rec_err(rd, "field 'rv_fmt': unknown format '%s'", s);
+					ev->rv_fmt = (uint8_t)f;
+				}
+			} else if (!strcmp(k, "ret_aux") && !jv_null(m)) {
+				struct val *ra = arena_calloc(&rd->arena, sizeof(*ra));
+				if (!text_pair(m, ra))
+					return rec_err(rd, "field 'ret_aux': [name, text] expected");
+				ev->ret_aux = ra;
+			} else if (!strcmp(k, "ret_path")) {
+				r = get_str(rd, m, k, &ev->ret_path, NULL, OPT);
+			}
+			break;
+		case 's':
+			if (!strcmp(k, "stack"))
+				r = conv_frames(rd, m, ev);
+			break;
+		case 't':
+			if (!strcmp(k, "tid"))
+				r = get_pid(rd, m, k, &ev->tid, OPT);
+			else if (!strcmp(k, "ts_us"))
+				r = get_us(rd, m, k, &ev->ts_ns, OPT);
+			break;
+		case 'u':
+			if (!strcmp(k, "unfinished"))
+				r = get_bool(rd, m, k, &unfinished);
+			break;
 		}
-		ev->nargs = (uint8_t)json_array_size(args);
 	}
-	if (get_bool(rd, o, "unfinished", &unfinished) < 0)
+	if (r < 0)
 		return -1;
-	ev->state = unfinished ? SC_UNFINISHED : SC_COMPLETE;
-	if (get_int(rd, o, "result", &v, INT64_MIN, INT64_MAX, OPT) < 0)
-		return -1;
-	ev->retval = v;
-	{
-		json_t *e = json_object_get(o, "errno");
-		if (json_is_string(e)) {
-			int n = errno_by_name(rd, json_string_value(e));
-			if (n < 0)
-				return rec_err(rd, "field 'errno': unknown error '%s'",
-					       json_string_value(e));
-			ev->err = n;
-		} else if (json_is_integer(e) && json_integer_value(e) > 0 &&
-			   json_integer_value(e) < 4096) {
-			ev->err = (int)json_integer_value(e);
-		} else if (e && !json_is_null(e)) {
-			return rec_err(rd, "field 'errno': error name expected");
-		}
-	}
-	if (get_pid(rd, o, "pid", &ev->pid, OPT) < 0 || get_pid(rd, o, "tid", &ev->tid, OPT) < 0)
-		return -1;
+	if (!named)
+		return rec_err(rd, "missing field 'name'");
 	if (!ev->tid)
 		ev->tid = ev->pid;
-	v = -1;
-	if (get_int(rd, o, "nr", &v, -1, INT32_MAX, OPT) < 0)
-		return -1;
-	ev->nr = (long)v;
-	if (get_us(rd, o, "ts_us", &ev->ts_ns, OPT) < 0 ||
-	    get_us(rd, o, "duration_us", &dur, OPT) < 0)
-		return -1;
+	ev->state = unfinished ? SC_UNFINISHED : SC_COMPLETE;
 	ev->end_ns = ev->ts_ns + dur;
-	v = 0;
-	if (get_int(rd, o, "lamport", &v, 0, INT64_MAX, OPT) < 0)
-		return -1;
-	ev->lamport = (uint64_t)v;
-	if (get_str(rd, o, "rv_fmt", &s, NULL, OPT) < 0)
-		return -1;
-	if (s) {
-		int f = rv_fmt_by_name(s);
-		if (f < 0)
-			return rec_err(rd, "field 'rv_fmt': unknown format '%s'", s);
-		ev->rv_fmt = (uint8_t)f;
-	}
-	{
-		json_t *ra = json_object_get(o, "ret_aux");
-		json_t *n = json_array_get(ra, 0), *t = json_array_get(ra, 1);
-		if (ra && !json_is_null(ra)) {
-			if (!json_is_array(ra) || json_array_size(ra) != 2 ||
-			    !(json_is_string(n) || json_is_null(n)) || !json_is_string(t))
-				return rec_err(rd, "field 'ret_aux': [name, text] expected");
-			ev->ret_aux = text_val(&rd->arena, json_string_value(n),
-					       json_string_value(t), json_string_length(t));
-		}
-	}
-	if (get_str(rd, o, "ret_path", &ev->ret_path, NULL, OPT) < 0)
-		return -1;
-	return conv_frames(rd, o, ev);
+	return 0;
 }
 
-static int conv_signal(struct reader *rd, json_t *o, struct event *ev, struct arena *a)
+static int conv_signal(struct reader *rd, const struct jv *o, struct event *ev, struct arena *a)
 {
 	const char *si;
 	size_t len;
@@ -720,23 +785,24 @@ static int conv_signal(struct reader *rd, json_t *o, struct event *ev, struct ar
 	memset(ev, 0, sizeof(*ev));
 	ev->type = EV_SIGNAL;
 	ev->nr = -1;
-	if (!json_is_object(o))
+	if (o->type != JV_OBJ)
 		return rec_err(rd, "signal record: object expected");
-	if (get_pid(rd, o, "pid", &ev->pid, OPT) < 0 || get_pid(rd, o, "tid", &ev->tid, OPT) < 0 ||
-	    get_us(rd, o, "ts_us", &ev->ts_ns, OPT) < 0 ||
-	    get_int(rd, o, "lamport", &v, 0, INT64_MAX, OPT) < 0)
+	if (get_pid(rd, jv_get(o, "pid"), "pid", &ev->pid, OPT) < 0 ||
+	    get_pid(rd, jv_get(o, "tid"), "tid", &ev->tid, OPT) < 0 ||
+	    get_us(rd, jv_get(o, "ts_us"), "ts_us", &ev->ts_ns, OPT) < 0 ||
+	    get_int(rd, jv_get(o, "lamport"), "lamport", &v, 0, INT64_MAX, OPT) < 0)
 		return -1;
 	ev->lamport = (uint64_t)v;
 	if (!ev->tid)
 		ev->tid = ev->pid;
 	ev->end_ns = ev->ts_ns;
-	if (get_signal(rd, o, "signal", &ev->signo) < 0)
+	if (get_signal(rd, jv_get(o, "signal"), "signal", &ev->signo) < 0)
 		return -1;
-	if (!ev->signo && get_signal(rd, o, "signo", &ev->signo) < 0)
+	if (!ev->signo && get_signal(rd, jv_get(o, "signo"), "signo", &ev->signo) < 0)
 		return -1;
 	if (!ev->signo)
 		return rec_err(rd, "missing field 'signal'");
-	if (get_str(rd, o, "siginfo", &si, &len, OPT) < 0)
+	if (get_str(rd, jv_get(o, "siginfo"), "siginfo", &si, &len, OPT) < 0)
 		return -1;
 	if (si)
 		ev->siginfo = text_val(a, NULL, si, len);
@@ -744,33 +810,34 @@ static int conv_signal(struct reader *rd, json_t *o, struct event *ev, struct ar
 }
 
 /* Exit status fields of a process record or a summary. */
-static int conv_status(struct reader *rd, json_t *o, struct event *ev)
+static int conv_status(struct reader *rd, const struct jv *o, struct event *ev)
 {
 	int64_t v = 0;
 
-	if (get_int(rd, o, "exit_code", &v, INT32_MIN, INT32_MAX, OPT) < 0 ||
-	    get_signal(rd, o, "signal", &ev->term_signal) < 0 ||
-	    get_bool(rd, o, "core_dumped", &ev->core_dumped) < 0)
+	if (get_int(rd, jv_get(o, "exit_code"), "exit_code", &v, INT32_MIN, INT32_MAX, OPT) < 0 ||
+	    get_signal(rd, jv_get(o, "signal"), "signal", &ev->term_signal) < 0 ||
+	    get_bool(rd, jv_get(o, "core_dumped"), "core_dumped", &ev->core_dumped) < 0)
 		return -1;
 	ev->exit_code = (int)v;
 	v = 0;
-	if (get_int(rd, o, "max_rss_kb", &v, 0, INT64_MAX, OPT) < 0)
+	if (get_int(rd, jv_get(o, "max_rss_kb"), "max_rss_kb", &v, 0, INT64_MAX, OPT) < 0)
 		return -1;
 	ev->max_rss_kb = (uint64_t)v;
 	return 0;
 }
 
 /* A jsonl process record (process_start, process_exit, exec, detach). */
-static int conv_proc_line(struct reader *rd, json_t *o, int type, struct event *ev)
+static int conv_proc_line(struct reader *rd, const struct jv *o, int type, struct event *ev)
 {
 	int64_t v = 0;
 
 	memset(ev, 0, sizeof(*ev));
 	ev->type = (uint8_t)type;
 	ev->nr = -1;
-	if (get_pid(rd, o, "pid", &ev->pid, REQ) < 0 || get_pid(rd, o, "tid", &ev->tid, OPT) < 0 ||
-	    get_us(rd, o, "ts_us", &ev->ts_ns, OPT) < 0 ||
-	    get_int(rd, o, "lamport", &v, 0, INT64_MAX, OPT) < 0)
+	if (get_pid(rd, jv_get(o, "pid"), "pid", &ev->pid, REQ) < 0 ||
+	    get_pid(rd, jv_get(o, "tid"), "tid", &ev->tid, OPT) < 0 ||
+	    get_us(rd, jv_get(o, "ts_us"), "ts_us", &ev->ts_ns, OPT) < 0 ||
+	    get_int(rd, jv_get(o, "lamport"), "lamport", &v, 0, INT64_MAX, OPT) < 0)
 		return -1;
 	ev->lamport = (uint64_t)v;
 	ev->end_ns = ev->ts_ns;
@@ -778,30 +845,31 @@ static int conv_proc_line(struct reader *rd, json_t *o, int type, struct event *
 		ev->tid = ev->pid;
 	switch (type) {
 	case EV_PROC_START:
-		if (get_pid(rd, o, "ppid", &ev->ppid, OPT) < 0 ||
-		    get_bool(rd, o, "is_thread", &ev->is_thread) < 0)
+		if (get_pid(rd, jv_get(o, "ppid"), "ppid", &ev->ppid, OPT) < 0 ||
+		    get_bool(rd, jv_get(o, "is_thread"), "is_thread", &ev->is_thread) < 0)
 			return -1;
 		break;
 	case EV_PROC_EXIT:
 		return conv_status(rd, o, ev);
 	case EV_EXEC:
-		return get_str(rd, o, "path", &ev->exec_path, NULL, OPT) < 0 ? -1 : 0;
+		return get_str(rd, jv_get(o, "path"), "path", &ev->exec_path, NULL, OPT) < 0 ? -1 : 0;
 	}
 	return 0;
 }
 
 /* The summary's end facts. */
-static int conv_summary(struct reader *rd, json_t *o, struct trace_end *te)
+static int conv_summary(struct reader *rd, const struct jv *o, struct trace_end *te)
 {
 	struct event ev;
 	uint64_t wall = 0;
 	bool det = false;
 
 	memset(&ev, 0, sizeof(ev));
-	if (!json_is_object(o))
+	if (o->type != JV_OBJ)
 		return rec_err(rd, "field 'summary': object expected");
-	if (conv_status(rd, o, &ev) < 0 || get_us(rd, o, "wall_time_us", &wall, OPT) < 0 ||
-	    get_bool(rd, o, "detached", &det) < 0)
+	if (conv_status(rd, o, &ev) < 0 ||
+	    get_us(rd, jv_get(o, "wall_time_us"), "wall_time_us", &wall, OPT) < 0 ||
+	    get_bool(rd, jv_get(o, "detached"), "detached", &det) < 0)
 		return -1;
 	te->exit_code = ev.exit_code;
 	te->term_signal = ev.term_signal;
@@ -810,49 +878,68 @@ static int conv_summary(struct reader *rd, json_t *o, struct trace_end *te)
 	return 0;
 }
 
-/*
- * In a document, makes errors point at the value of a top-level member (at
- * 1:1 when there is none); a jsonl record keeps its line.
- */
-static void at_member(struct reader *rd, const char *key)
-{
-	json_t *w = json_object_get(rd->where, key);
+/* --- the header facts --- */
 
-	if (!rd->where)
-		return;
-	rd->rline = rd->rcol = 1;
-	if (w) {
-		rd->rline = (unsigned long)json_integer_value(json_array_get(w, 0));
-		rd->rcol = (unsigned long)json_integer_value(json_array_get(w, 1));
-	}
+static struct member *member(struct reader *rd, const char *key)
+{
+	for (size_t i = 0; i < rd->nmembers; i++)
+		if (!strcmp(rd->members[i].key, key))
+			return &rd->members[i];
+	return NULL;
+}
+
+/*
+ * Where a field of the header lives: a document's top-level member (errors
+ * point at its value, or at 1:1 when it is missing), or a member of the
+ * jsonl header line (errors point at the line).
+ */
+static const struct jv *hfield(struct reader *rd, const struct jv *hdr, const char *key)
+{
+	struct member *m;
+
+	if (!rd->in_doc)
+		return jv_get(hdr, key);
+	m = member(rd, key);
+	rd->rline = m ? m->line : 1;
+	rd->rcol = m ? m->col : 1;
+	return m ? m->v : NULL;
+}
+
+static int check_format(struct reader *rd, const struct jv *hdr, const char *want)
+{
+	const struct jv *f = hfield(rd, hdr, "format");
+
+	if (!f)
+		return rec_err(rd, "no \"format\" field: not a renacer trace");
+	if (f->type != JV_STR || strcmp(f->s, want))
+		return rec_err(rd, "unsupported format %s%s%s (expected %s)",
+			       f->type == JV_STR ? "'" : "",
+			       f->type == JV_STR ? f->s : "of wrong type",
+			       f->type == JV_STR ? "'" : "", want);
+	return 0;
 }
 
 /* Header facts shared by both formats: version, command, follow, start. */
-static int conv_header(struct reader *rd, json_t *o)
+static int conv_header(struct reader *rd, const struct jv *hdr)
 {
-	json_t *cmd = json_object_get(o, "command"), *a;
+	const struct jv *cmd;
 	int64_t start = 0;
 	bool follow = false;
-	size_t i;
 
-	at_member(rd, "version");
-	if (get_str(rd, o, "version", &rd->version, NULL, OPT) < 0)
+	if (get_str(rd, hfield(rd, hdr, "version"), "version", &rd->version, NULL, OPT) < 0 ||
+	    get_int(rd, hfield(rd, hdr, "start_unix_ns"), "start_unix_ns", &start, 0,
+		    INT64_MAX, OPT) < 0 ||
+	    get_bool(rd, hfield(rd, hdr, "follow"), "follow", &follow) < 0)
 		return -1;
-	at_member(rd, "start_unix_ns");
-	if (get_int(rd, o, "start_unix_ns", &start, 0, INT64_MAX, OPT) < 0)
-		return -1;
-	at_member(rd, "follow");
-	if (get_bool(rd, o, "follow", &follow) < 0)
-		return -1;
-	at_member(rd, "command");
-	if (cmd && !json_is_null(cmd)) {
-		if (!json_is_array(cmd))
+	cmd = hfield(rd, hdr, "command");
+	if (!jv_null(cmd)) {
+		if (cmd->type != JV_ARR)
 			return rec_err(rd, "field 'command': array expected");
-		rd->argv = xcalloc(json_array_size(cmd) + 1, sizeof(char *));
-		json_array_foreach(cmd, i, a) {
-			if (!json_is_string(a))
+		rd->argv = xcalloc(cmd->n + 1, sizeof(char *));
+		for (uint32_t i = 0; i < cmd->n; i++) {
+			if (cmd->items[i].type != JV_STR)
 				return rec_err(rd, "field 'command': strings expected");
-			rd->argv[i] = xstrdup(json_string_value(a));
+			rd->argv[i] = xstrdup(cmd->items[i].s);
 		}
 	}
 	rd->ti.version = rd->version;
@@ -862,23 +949,20 @@ static int conv_header(struct reader *rd, json_t *o)
 	return 0;
 }
 
-static int check_format(struct reader *rd, json_t *o, const char *want)
+/* The "timing" member of the object whose bytes are in rd->val, as jansson. */
+static void keep_timing(struct reader *rd)
 {
-	json_t *f = json_object_get(o, "format");
+	json_t *o = json_loadb(rd->val.buf, rd->val.len, JSON_ALLOW_NUL, NULL);
+	json_t *t = json_object_get(o, "timing");
 
-	if (!f)
-		return rec_err(rd, "no \"format\" field: not a renacer trace");
-	if (!json_is_string(f) || strcmp(json_string_value(f), want))
-		return rec_err(rd, "unsupported format %s%s%s (expected %s)",
-			       json_is_string(f) ? "'" : "",
-			       json_is_string(f) ? json_string_value(f) : "of wrong type",
-			       json_is_string(f) ? "'" : "", want);
-	return 0;
+	if (t && !json_is_null(t) && !rd->timing)
+		rd->timing = json_incref(t);
+	json_decref(o);
 }
 
 /* --- meta --- */
 
-static void fill_meta(struct reader *rd, json_t *timing)
+static void fill_meta(struct reader *rd)
 {
 	struct trace_meta *m = rd->meta;
 	struct strbuf sb = STRBUF_INIT;
@@ -909,8 +993,8 @@ static void fill_meta(struct reader *rd, json_t *timing)
 	m->exit_code = rd->te.exit_code;
 	m->term_signal = rd->te.term_signal;
 	m->wall_ns = rd->te.wall_ns;
-	if (timing && !json_is_null(timing))
-		m->timing = json_incref(timing);
+	m->timing = rd->timing;
+	rd->timing = NULL;
 }
 
 void trace_meta_release(struct trace_meta *m)
@@ -925,45 +1009,39 @@ void trace_meta_release(struct trace_meta *m)
 
 /* --- events out --- */
 
-static void emit(struct reader *rd, const struct event *ev)
-{
-	sink_list_event(rd->sinks, ev);
-}
-
 /* Emits the side events due before a syscall that ended at t. */
 static void emit_side_until(struct reader *rd, uint64_t t, bool all)
 {
 	while (rd->iside < rd->nside && (all || rd->side[rd->iside].ev.ts_ns <= t))
-		emit(rd, &rd->side[rd->iside++].ev);
+		sink_list_event(rd->sinks, &rd->side[rd->iside++].ev);
 }
 
 /* --- renacer-jsonl-v1 --- */
 
 /*
  * Reads one line into rd->val (without the newline); *eof when there was
- * none.  A line longer than max is an error, or with max_ok just cut there.
+ * none, *nl when it ended in a newline.  A line longer than max is an error,
+ * or with max_ok just cut there.
  */
-static int read_line(struct reader *rd, bool *eof, bool *nl_seen, size_t max, bool max_ok)
+static int read_line(struct reader *rd, bool *eof, bool *nl, size_t max, bool max_ok)
 {
 	struct src *s = &rd->src;
 
 	strbuf_reset(&rd->val);
-	*eof = false;
-	*nl_seen = false;
+	*eof = *nl = false;
 	for (;;) {
+		unsigned char *p, *q;
+		size_t n;
+
 		if (s->pos == s->len && !src_fill(s)) {
 			if (src_check(rd))
 				return -1;
 			*eof = rd->val.len == 0;
-			for (size_t i = 0; i < rd->val.len; i++)   /* column of the end */
-				if ((rd->val.buf[i] & 0xc0) != 0x80)
-					s->col++;
 			return 0;
 		}
-		unsigned char *p = s->buf + s->pos;
-		unsigned char *nl = memchr(p, '\n', s->len - s->pos);
-		size_t n = nl ? (size_t)(nl - p) : s->len - s->pos;
-
+		p = s->buf + s->pos;
+		q = memchr(p, '\n', s->len - s->pos);
+		n = q ? (size_t)(q - p) : s->len - s->pos;
 		if (rd->val.len + n > max) {
 			if (max_ok)
 				return 0;
@@ -971,11 +1049,9 @@ static int read_line(struct reader *rd, bool *eof, bool *nl_seen, size_t max, bo
 		}
 		strbuf_add(&rd->val, p, n);
 		s->pos += n;
-		if (nl) {
-			s->pos++;
-			s->line++;
-			s->col = 1;
-			*nl_seen = true;
+		if (q) {
+			src_get(s);
+			*nl = true;
 			return 0;
 		}
 	}
@@ -989,79 +1065,93 @@ static bool blank(const struct strbuf *sb)
 	return true;
 }
 
-static int read_jsonl(struct reader *rd, json_t *header)
+static int record_type(const char *t)
 {
-	json_t *summary = NULL;
-	int ret = -1;
-	bool eof, nl;
+	static const struct { const char *name; int type; } types[] = {
+		{ "syscall", EV_SYSCALL }, { "signal", EV_SIGNAL },
+		{ "process_start", EV_PROC_START }, { "process_exit", EV_PROC_EXIT },
+		{ "exec", EV_EXEC }, { "detach", EV_DETACH },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
+		if (!strcmp(types[i].name, t))
+			return types[i].type;
+	return 0;
+}
 
+/* One jsonl record (not the header) at rd->rline; -1 on error. */
+static int jsonl_record(struct reader *rd, const struct jv *o, bool *summary)
+{
+	const struct jv *t = jv_get(o, "type");
+	struct event ev;
+	int type;
+
+	if (!t || t->type != JV_STR)
+		return rec_err(rd, "record without a \"type\"");
+	type = record_type(t->s);
+	if (type == EV_SYSCALL) {
+		if (conv_syscall(rd, o, &ev) < 0)
+			return -1;
+	} else if (type == EV_SIGNAL) {
+		if (conv_signal(rd, o, &ev, &rd->arena) < 0)
+			return -1;
+	} else if (type) {
+		if (conv_proc_line(rd, o, type, &ev) < 0)
+			return -1;
+	} else if (!strcmp(t->s, "summary")) {
+		*summary = true;
+		if (jv_get(o, "timing"))
+			keep_timing(rd);
+		return conv_summary(rd, o, &rd->te);
+	} else if (!strcmp(t->s, "header")) {
+		return rec_err(rd, "a second header");
+	} else {
+		return 0;        /* a record type from a newer writer: skipped */
+	}
+	sink_list_event(rd->sinks, &ev);
+	return 0;
+}
+
+static int read_jsonl(struct reader *rd, const struct jv *header)
+{
+	const struct jv *t = jv_get(header, "type");
+	bool eof, nl, summary = false;
+
+	if (t->type != JV_STR || strcmp(t->s, "header"))
+		return rec_err(rd, "the first record is not a \"header\"");
 	if (check_format(rd, header, "renacer-jsonl-v1") < 0 || conv_header(rd, header) < 0)
 		return -1;
 	if (sink_list_begin(rd->sinks, &rd->ti) < 0)
 		return rd_err(rd, "a sink failed to start");
 	for (;;) {
 		unsigned long line = rd->src.line;
-		json_t *o, *t;
-		const char *type;
-		struct event ev;
-		int r = 0;
+		struct jv *o;
 
 		if (read_line(rd, &eof, &nl, MAX_LINE, false) < 0)
-			goto out;
+			return -1;
 		if (eof)
 			break;
 		if (blank(&rd->val))
 			continue;
-		if (summary) {
-			rd_err_at(rd, line, 1, "data after the summary line");
-			goto out;
+		if (summary)
+			return rd_err_at(rd, line, 1, "data after the summary line");
+		arena_reset(&rd->arena);
+		if (!nl) {
+			struct jv_err je;
+			if (!(o = jv_parse(&rd->arena, rd->val.buf, rd->val.len, MAX_DEPTH, &je)))
+				return rd_err_at(rd, line, rd->val.len + 1,
+						 "unexpected end of file (the last line is cut short)");
+		} else if (!(o = parse_val(rd, &rd->arena, line, 1, 0))) {
+			return -1;
 		}
-		if (!nl && !(o = json_loadb(rd->val.buf, rd->val.len, JFLAGS, NULL))) {
-			pos_err(rd, "unexpected end of file (the last line is cut short)");
-			goto out;
-		}
-		if (nl && !(o = parse_val(rd, line, 1)))
-			goto out;
 		rd->rline = line;
 		rd->rcol = 1;
-		t = json_object_get(o, "type");
-		type = json_is_string(t) ? json_string_value(t) : NULL;
-		arena_reset(&rd->arena);
-		if (!json_is_object(o) || !type) {
-			r = rec_err(rd, "record without a \"type\"");
-		} else if (!strcmp(type, "syscall")) {
-			if ((r = conv_syscall(rd, o, &ev)) == 0)
-				emit(rd, &ev);
-		} else if (!strcmp(type, "signal")) {
-			if ((r = conv_signal(rd, o, &ev, &rd->arena)) == 0)
-				emit(rd, &ev);
-		} else if (!strcmp(type, "process_start") || !strcmp(type, "process_exit") ||
-			   !strcmp(type, "exec") || !strcmp(type, "detach")) {
-			int et = type[0] == 'e' ? EV_EXEC : type[0] == 'd' ? EV_DETACH :
-				 type[8] == 's' ? EV_PROC_START : EV_PROC_EXIT;
-			if ((r = conv_proc_line(rd, o, et, &ev)) == 0)
-				emit(rd, &ev);
-		} else if (!strcmp(type, "summary")) {
-			r = conv_summary(rd, o, &rd->te);
-			summary = o;
-			o = NULL;
-		} else if (!strcmp(type, "header")) {
-			r = rec_err(rd, "a second header");
-		}
-		/* other types: from a newer writer; skipped */
-		json_decref(o);
-		if (r < 0)
-			goto out;
+		if (jsonl_record(rd, o, &summary) < 0)
+			return -1;
 	}
-	if (!summary) {
-		pos_err(rd, "unexpected end of file (no summary line: truncated trace?)");
-		goto out;
-	}
-	fill_meta(rd, json_object_get(summary, "timing"));
-	ret = sink_list_end(rd->sinks, &rd->te) < 0 ? rd_err(rd, "a sink failed") : 0;
-out:
-	json_decref(summary);
-	return ret;
+	if (!summary)
+		return pos_err(rd, "unexpected end of file (no summary line: truncated trace?)");
+	fill_meta(rd);
+	return sink_list_end(rd->sinks, &rd->te) < 0 ? rd_err(rd, "a sink failed") : 0;
 }
 
 /* --- renacer-json-v1 --- */
@@ -1086,27 +1176,27 @@ static struct event *side_new(struct reader *rd)
 }
 
 /* One entry of "processes": start, execs and end as side events. */
-static int conv_process(struct reader *rd, json_t *o)
+static int conv_process(struct reader *rd, const struct jv *o)
 {
 	struct event base, *ev;
-	json_t *ex, *x;
+	const struct jv *ex;
 	uint64_t ns;
 	bool det = false;
 	int r;
-	size_t i;
 
 	memset(&base, 0, sizeof(base));
 	base.nr = -1;
-	if (!json_is_object(o))
+	if (o->type != JV_OBJ)
 		return rec_err(rd, "field 'processes': objects expected");
-	if (get_pid(rd, o, "pid", &base.pid, REQ) < 0 || get_pid(rd, o, "tid", &base.tid, OPT) < 0 ||
-	    get_pid(rd, o, "ppid", &base.ppid, OPT) < 0 ||
-	    get_bool(rd, o, "is_thread", &base.is_thread) < 0 ||
-	    get_bool(rd, o, "detached", &det) < 0)
+	if (get_pid(rd, jv_get(o, "pid"), "pid", &base.pid, REQ) < 0 ||
+	    get_pid(rd, jv_get(o, "tid"), "tid", &base.tid, OPT) < 0 ||
+	    get_pid(rd, jv_get(o, "ppid"), "ppid", &base.ppid, OPT) < 0 ||
+	    get_bool(rd, jv_get(o, "is_thread"), "is_thread", &base.is_thread) < 0 ||
+	    get_bool(rd, jv_get(o, "detached"), "detached", &det) < 0)
 		return -1;
 	if (!base.tid)
 		base.tid = base.pid;
-	if ((r = get_us(rd, o, "start_us", &ns, OPT)) < 0)
+	if ((r = get_us(rd, jv_get(o, "start_us"), "start_us", &ns, OPT)) < 0)
 		return -1;
 	if (r) {
 		ev = side_new(rd);
@@ -1114,15 +1204,18 @@ static int conv_process(struct reader *rd, json_t *o)
 		ev->type = EV_PROC_START;
 		ev->ts_ns = ev->end_ns = ns;
 	}
-	ex = json_object_get(o, "exec");
-	if (ex && !json_is_null(ex) && !json_is_array(ex))
+	ex = jv_get(o, "exec");
+	if (!jv_null(ex) && ex->type != JV_ARR)
 		return rec_err(rd, "field 'exec': array expected");
-	json_array_foreach(ex, i, x) {
+	for (uint32_t i = 0; ex && ex->type == JV_ARR && i < ex->n; i++) {
+		const struct jv *x = &ex->items[i];
 		const char *path;
-		if (!json_is_object(x))
+
+		if (x->type != JV_OBJ)
 			return rec_err(rd, "field 'exec': objects expected");
 		ns = 0;
-		if (get_str(rd, x, "path", &path, NULL, OPT) < 0 || get_us(rd, x, "ts_us", &ns, OPT) < 0)
+		if (get_str(rd, jv_get(x, "path"), "path", &path, NULL, OPT) < 0 ||
+		    get_us(rd, jv_get(x, "ts_us"), "ts_us", &ns, OPT) < 0)
 			return -1;
 		ev = side_new(rd);
 		*ev = base;
@@ -1131,7 +1224,7 @@ static int conv_process(struct reader *rd, json_t *o)
 		ev->exec_path = path;
 		ev->ts_ns = ev->end_ns = ns;
 	}
-	if ((r = get_us(rd, o, "end_us", &ns, OPT)) < 0)
+	if ((r = get_us(rd, jv_get(o, "end_us"), "end_us", &ns, OPT)) < 0)
 		return -1;
 	if (r) {
 		ev = side_new(rd);
@@ -1147,31 +1240,27 @@ static int conv_process(struct reader *rd, json_t *o)
 /* Checks and converts everything of a document but its syscalls. */
 static int conv_doc(struct reader *rd)
 {
-	json_t *o = rd->top, *arr, *x;
-	size_t i;
+	const struct jv *arr, *x;
 
-	at_member(rd, "format");
-	if (check_format(rd, o, "renacer-json-v1") < 0 || conv_header(rd, o) < 0)
+	rd->rline = rd->rcol = 1;
+	if (check_format(rd, NULL, "renacer-json-v1") < 0 || conv_header(rd, NULL) < 0)
 		return -1;
 	rd->rline = rd->rcol = 1;
 	if (!rd->sys_line)
 		return rec_err(rd, "no \"syscalls\" array");
-	at_member(rd, "processes");
-	arr = json_object_get(o, "processes");
-	if (arr && !json_is_null(arr) && !json_is_array(arr))
+	arr = hfield(rd, NULL, "processes");
+	if (!jv_null(arr) && arr->type != JV_ARR)
 		return rec_err(rd, "field 'processes': array expected");
-	json_array_foreach(arr, i, x)
-		if (conv_process(rd, x) < 0)
+	for (uint32_t i = 0; arr && arr->type == JV_ARR && i < arr->n; i++)
+		if (conv_process(rd, &arr->items[i]) < 0)
 			return -1;
-	at_member(rd, "signals");
-	arr = json_object_get(o, "signals");
-	if (arr && !json_is_null(arr) && !json_is_array(arr))
+	arr = hfield(rd, NULL, "signals");
+	if (!jv_null(arr) && arr->type != JV_ARR)
 		return rec_err(rd, "field 'signals': array expected");
-	json_array_foreach(arr, i, x)
-		if (conv_signal(rd, x, side_new(rd), &rd->keep) < 0)
+	for (uint32_t i = 0; arr && arr->type == JV_ARR && i < arr->n; i++)
+		if (conv_signal(rd, &arr->items[i], side_new(rd), &rd->keep) < 0)
 			return -1;
-	at_member(rd, "summary");
-	x = json_object_get(o, "summary");
+	x = hfield(rd, NULL, "summary");
 	if (x && conv_summary(rd, x, &rd->te) < 0)
 		return -1;
 	/* stable: equal times keep the order of the file */
@@ -1180,9 +1269,9 @@ static int conv_doc(struct reader *rd)
 }
 
 /*
- * Walks the top-level object.  Pass 1 keeps every member but "syscalls"
- * (whose elements are only checked for brackets) in rd->top; pass 2 seeks to
- * the syscalls array and emits each element.
+ * The syscalls array at the stream's '['.  Pass 1 (emit_them false) only
+ * checks brackets; pass 2 parses and emits each element, with the side
+ * events merged in by time.
  */
 static int walk_syscalls(struct reader *rd, bool emit_them)
 {
@@ -1193,7 +1282,7 @@ static int walk_syscalls(struct reader *rd, bool emit_them)
 	src_get(s); /* '[' */
 	for (;;) {
 		unsigned long line, col;
-		json_t *o;
+		struct jv *o;
 		struct event ev;
 
 		skip_ws(s);
@@ -1203,24 +1292,21 @@ static int walk_syscalls(struct reader *rd, bool emit_them)
 			return 0;
 		}
 		line = s->line;
-		col = s->col;
+		col = src_col(s);
 		strbuf_reset(&rd->val);
 		if (scan_value(rd, emit_them ? &rd->val : NULL, 2) < 0)
 			return -1;
 		n++;
 		if (emit_them) {
-			if (!(o = parse_val(rd, line, col)))
+			arena_reset(&rd->arena);
+			if (!(o = parse_val(rd, &rd->arena, line, col, 2)))
 				return -1;
 			rd->rline = line;
 			rd->rcol = col;
-			arena_reset(&rd->arena);
-			if (conv_syscall(rd, o, &ev) < 0) {
-				json_decref(o);
+			if (conv_syscall(rd, o, &ev) < 0)
 				return -1;
-			}
 			emit_side_until(rd, ev.end_ns, false);
-			emit(rd, &ev);
-			json_decref(o);
+			sink_list_event(rd->sinks, &ev);
 		}
 		skip_ws(s);
 		c = src_peek(s);
@@ -1234,17 +1320,16 @@ static int walk_syscalls(struct reader *rd, bool emit_them)
 	}
 }
 
+/* Pass 1: every top-level member but "syscalls" into rd->members. */
 static int read_doc_pass1(struct reader *rd)
 {
 	struct src *s = &rd->src;
 	int c;
 
-	rd->top = json_object();
-	rd->where = json_object();
 	src_get(s); /* '{' */
 	for (size_t n = 0;; n++) {
 		unsigned long line, col;
-		json_t *k, *v;
+		struct jv *k, *v;
 
 		skip_ws(s);
 		c = src_peek(s);
@@ -1255,42 +1340,46 @@ static int read_doc_pass1(struct reader *rd)
 		if (c != '"')
 			return unexpected(rd, "string or '}'");
 		line = s->line;
-		col = s->col;
+		col = src_col(s);
 		strbuf_reset(&rd->val);
-		if (scan_value(rd, &rd->val, 1) < 0 || !(k = parse_val(rd, line, col)))
+		if (scan_value(rd, &rd->val, 1) < 0 || !(k = parse_val(rd, &rd->keep, line, col, 1)))
 			return -1;
 		skip_ws(s);
-		if (src_peek(s) != ':') {
-			json_decref(k);
+		if (src_peek(s) != ':')
 			return unexpected(rd, "':'");
-		}
 		src_get(s);
 		skip_ws(s);
 		line = s->line;
-		col = s->col;
-		if (!strcmp(json_string_value(k), "syscalls") && src_peek(s) == '[') {
-			if (rd->sys_line) {
-				json_decref(k);
+		col = src_col(s);
+		if (!strcmp(k->s, "syscalls") && src_peek(s) == '[') {
+			if (rd->sys_line)
 				return rd_err_at(rd, line, col, "a second \"syscalls\" array");
-			}
 			rd->sys_off = src_offset(s);
 			rd->sys_line = line;
 			rd->sys_col = col;
-			if (walk_syscalls(rd, false) < 0) {
-				json_decref(k);
+			if (walk_syscalls(rd, false) < 0)
 				return -1;
-			}
 		} else {
+			struct member *m;
 			strbuf_reset(&rd->val);
-			if (scan_value(rd, &rd->val, 1) < 0 || !(v = parse_val(rd, line, col))) {
-				json_decref(k);
+			if (scan_value(rd, &rd->val, 1) < 0 ||
+			    !(v = parse_val(rd, &rd->keep, line, col, 1)))
 				return -1;
+			if (!strcmp(k->s, "timing") && v->type != JV_NULL && !rd->timing) {
+				json_t *t = json_loadb(rd->val.buf, rd->val.len,
+						       JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+				if (t)
+					rd->timing = t;
 			}
-			json_object_set_new(rd->top, json_string_value(k), v);
-			json_object_set_new(rd->where, json_string_value(k),
-					    json_pack("[II]", (json_int_t)line, (json_int_t)col));
+			if (!(m = member(rd, k->s))) {
+				ALLOC_GROW(rd->members, rd->nmembers + 1, rd->amembers);
+				m = &rd->members[rd->nmembers++];
+			}
+			m->key = k->s;
+			m->v = v;
+			m->line = line;
+			m->col = col;
 		}
-		json_decref(k);
 		skip_ws(s);
 		c = src_peek(s);
 		if (c == '}') {
@@ -1309,6 +1398,7 @@ static int read_doc_pass1(struct reader *rd)
 
 static int read_doc(struct reader *rd)
 {
+	rd->in_doc = true;
 	if (read_doc_pass1(rd) < 0 || conv_doc(rd) < 0)
 		return -1;
 	src_close(&rd->src);
@@ -1321,18 +1411,19 @@ static int read_doc(struct reader *rd)
 	if (walk_syscalls(rd, true) < 0)
 		return -1;
 	emit_side_until(rd, 0, true);
-	fill_meta(rd, json_object_get(rd->top, "timing"));
+	fill_meta(rd);
 	return sink_list_end(rd->sinks, &rd->te) < 0 ? rd_err(rd, "a sink failed") : 0;
 }
 
 /*
  * Tells the two formats apart by the first line: a jsonl trace starts with
- * a complete {"type": "header", ...} object.
+ * a complete {"type": "header", ...} object on one line.
  */
 static int read_any(struct reader *rd)
 {
 	struct src *s = &rd->src;
-	json_t *first;
+	struct jv_err je;
+	struct jv *first;
 	bool eof, nl;
 	int c;
 
@@ -1341,27 +1432,17 @@ static int read_any(struct reader *rd)
 	if (c < 0) {
 		if (src_check(rd))
 			return -1;
-		return rd_err_at(rd, s->line, s->col, "empty file");
+		return rd_err_at(rd, s->line, src_col(s), "empty file");
 	}
 	if (c != '{')
 		return unexpected(rd, "'{'");
-	{
-		unsigned long line = s->line;
-		json_error_t je;
-
-		if (read_line(rd, &eof, &nl, 1u << 20, true) < 0)
-			return -1;
-		first = json_loadb(rd->val.buf, rd->val.len, JFLAGS, &je);
-		if (first && json_is_string(json_object_get(first, "type"))) {
-			int r;
-			rd->rline = line;
-			rd->rcol = 1;
-			r = read_jsonl(rd, first);
-			json_decref(first);
-			return r;
-		}
-		json_decref(first);
-	}
+	rd->rline = s->line;
+	rd->rcol = 1;
+	if (read_line(rd, &eof, &nl, 1u << 20, true) < 0)
+		return -1;
+	first = jv_parse(&rd->keep, rd->val.buf, rd->val.len, MAX_DEPTH, &je);
+	if (first && first->type == JV_OBJ && jv_get(first, "type"))
+		return read_jsonl(rd, first);
 	src_close(s);
 	if (src_open(s, rd->path) < 0)
 		return rd_err(rd, "%s", strerror(errno));
@@ -1397,10 +1478,10 @@ out:
 		trace_meta_release(meta);
 	src_close(&rd.src);
 	strbuf_release(&rd.val);
-	json_decref(rd.top);
-	json_decref(rd.where);
+	json_decref(rd.timing);
 	arena_release(&rd.arena);
 	arena_release(&rd.keep);
+	free(rd.members);
 	free(rd.side);
 	free(rd.errnames);
 	if (rd.argv)
