@@ -1264,7 +1264,8 @@ static int conv_doc(struct reader *rd)
 	if (x && conv_summary(rd, x, &rd->te) < 0)
 		return -1;
 	/* stable: equal times keep the order of the file */
-	qsort(rd->side, rd->nside, sizeof(*rd->side), side_cmp);
+	if (rd->nside)
+		qsort(rd->side, rd->nside, sizeof(*rd->side), side_cmp);
 	return 0;
 }
 

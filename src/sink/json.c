@@ -377,6 +377,7 @@ struct sink *json_sink_new(FILE *out, const char *path, const struct sink_opts *
 		js->o = *o;
 	strbuf_init(&js->line, 4096);
 	strbuf_init(&js->tmp, 256);
+	strbuf_init(&js->signals.mem, 0);
 	sc_counts_init(&js->counts);
 	return &js->base;
 }
