@@ -29,8 +29,9 @@
 #                               masked traces; returns 1 on any difference
 #
 # Masks of mask_trace (what varies between two runs of the same program):
-#   - addresses: 0x followed by 8 or more hex digits -> 0xADDR (small values
-#     such as flag leftovers 0x800000 are kept);
+#   - addresses: 0x followed by 7 or more hex digits -> 0xADDR (smaller
+#     values such as flag leftovers 0x800000 are kept; a non-PIE program's
+#     brk heap starts near 0x1000000, so its pointers are masked too);
 #   - pids: "[pid N] " and leading "N " prefixes -> PID; results of calls
 #     that return pids (getpid, gettid, getppid, set_tid_address, fork, vfork,
 #     clone, clone3, wait4) -> PID, and "--- SIG... {...si_pid=N" -> si_pid=PID;
@@ -70,7 +71,7 @@ mask_trace() {
 		-e 's/^((PID|\[pid PID\]) )?[0-9]+:[0-9]+:[0-9]+(\.[0-9]+)? /\1TS /' \
 		-e 's/^((PID|\[pid PID\]) )?[0-9]+\.[0-9]+ /\1TS /' \
 		-e 's/ <[0-9]+\.[0-9]+>$/ <T>/' \
-		-e 's/0x[0-9a-f]{8,}/0xADDR/g' \
+		-e 's/0x[0-9a-f]{7,}/0xADDR/g' \
 		-e 's/:\[[0-9]+\]/:[INO]/g' \
 		-e 's/getrandom\("[^"]*"/getrandom("RANDOM"/' \
 		-e 's/^(.*(getpid|gettid|getppid|set_tid_address|fork|vfork|clone|clone3)\(.*\) += )[0-9]+/\1PID/' \
@@ -97,9 +98,12 @@ run_both() {
 
 	# both tools take the same "OPTIONS -- COMMAND ARGS" (getopt style)
 	rm -rf "$WORKDIR" && mkdir "$WORKDIR"
+	# the same names for both runs' stdout/stderr: -y shows them
 	(cd "$WORKDIR" && exec strace -o "$STRACE_OUT" "$@") \
-		</dev/null >"$_base/strace.stdout" 2>"$_base/strace.stderr"
+		</dev/null >"$_base/stdout" 2>"$_base/stderr"
 	STRACE_RC=$?
+	mv "$_base/stdout" "$_base/strace.stdout"
+	mv "$_base/stderr" "$_base/strace.stderr"
 	# renacer reserves -s for source correlation: strace's -s N is
 	# --string-limit N there
 	_dd=0
@@ -114,8 +118,10 @@ run_both() {
 	done
 	rm -rf "$WORKDIR" && mkdir "$WORKDIR"
 	(cd "$WORKDIR" && exec "$RENACER" -o "$RENACER_OUT" "$@") \
-		</dev/null >"$_base/renacer.stdout" 2>"$_base/renacer.stderr"
+		</dev/null >"$_base/stdout" 2>"$_base/stderr"
 	RENACER_RC=$?
+	mv "$_base/stdout" "$_base/renacer.stdout"
+	mv "$_base/stderr" "$_base/renacer.stderr"
 	if [ ! -f "$RENACER_OUT" ]; then
 		echo "renacer wrote no trace; its stderr:"
 		head -n 20 "$_base/renacer.stderr"

@@ -285,7 +285,7 @@ static int arg_kind(uint32_t code, bool *at_exit)
 		return A_TCXONC;
 	case TCFLSH:
 		return A_TCFLSH;
-	case TCSBRK: case TCSBRKP: case TIOCSCTTY:
+	case TCSBRK: case TCSBRKP: case TIOCSCTTY: case FICLONE:
 		return A_INT;
 	case TIOCGPGRP: case TIOCGSID: case TIOCGETD: case TIOCGSOFTCAR:
 	case TIOCGPTN: case FIONREAD: case TIOCOUTQ: case TIOCGEXCL: case TIOCGDEV:
