@@ -3,6 +3,9 @@
  * document that builds the tree as it goes and enforces the spec's rules on
  * redefining tables (headers, dotted keys, inline tables, arrays of tables).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* strtod_l */
+#endif
 #include "util/toml.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
