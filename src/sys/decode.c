@@ -6,7 +6,9 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/tmem.h"
@@ -397,6 +399,43 @@ const char *fd_path(struct dctx *c, int64_t fd)
 	if (n <= 0 || n >= (ssize_t)sizeof(target))
 		return NULL;
 	return arena_strndup(c->arena, target, (size_t)n);
+}
+
+const char *time_text(struct dctx *c, int64_t sec, uint64_t nsec)
+{
+	char buf[96];
+	struct tm tm;
+	time_t t = (time_t)sec;
+	size_t pos;
+
+	if ((sec == 0 && nsec == 0) || nsec > 999999999 || !localtime_r(&t, &tm))
+		return NULL;
+	pos = strftime(buf, sizeof(buf), "%FT%T", &tm);
+	if (!pos)
+		return NULL;
+	if (nsec)
+		pos += (size_t)snprintf(buf + pos, sizeof(buf) - pos, ".%09llu",
+					(unsigned long long)nsec);
+	if (pos >= sizeof(buf) || !strftime(buf + pos, sizeof(buf) - pos, "%z", &tm))
+		return NULL;
+	return arena_strndup(c->arena, buf, strlen(buf));
+}
+
+void val_set_commented(struct dctx *c, struct val *v, const char *name,
+		       const struct val *x, const char *comment)
+{
+	struct val *items;
+
+	if (!comment) {
+		*v = *x;
+		v->name = name;
+		return;
+	}
+	items = val_new_array(c, 2);
+	items[0] = *x;
+	items[0].name = NULL;
+	val_set_comment(c, &items[1], comment);
+	val_set_op(v, name, items, 2, " ");
 }
 
 void ret_set_fd(struct dctx *c, struct event *ev)

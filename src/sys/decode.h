@@ -124,6 +124,18 @@ bool tread(struct dctx *c, uint64_t addr, void *buf, size_t size);
  * when -y is off (opts->decode_fds); AT_FDCWD gives the working directory. */
 const char *fd_path(struct dctx *c, int64_t fd);
 
+/*
+ * strace's date for a time stamp, "2026-11-21T06:34:09.129397824+0000"
+ * (local time, the fraction only when nsec != 0), in c->arena; NULL for the
+ * time 0 or an invalid nsec (strace then prints no comment).
+ */
+const char *time_text(struct dctx *c, int64_t sec, uint64_t nsec);
+
+/* v = x followed by the comment: "1795242849 / * 2026-... * /" (V_OP of x and a
+ * V_COMMENT), or just x when comment is NULL. */
+void val_set_commented(struct dctx *c, struct val *v, const char *name,
+		       const struct val *x, const char *comment);
+
 /* At exit: the return value is a new fd (RV_FD); with -y sets ev->ret_path. */
 void ret_set_fd(struct dctx *c, struct event *ev);
 

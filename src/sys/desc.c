@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sys/decode.h"
+#include "xlat/dirent_types.h"
 #include "xlat/f_owner_types.h"
 #include "xlat/f_seals.h"
 #include "xlat/fcntlcmds.h"
@@ -282,6 +283,38 @@ SYS_FUNC(fcntl)
 	}
 }
 
+/* -v: the entries, [{d_ino=..., d_off=..., d_reclen=..., d_type=DT_REG,
+ * d_name="..."}, ...], all of them and whole names, as strace. */
+static void set_dirents(struct dctx *c, struct val *v, const char *name,
+			const char *buf, uint64_t len, unsigned entries)
+{
+	struct val *items = val_new_array(c, entries);
+	uint64_t off = 0;
+	unsigned k = 0;
+
+	while (k < entries && off + 19 <= len) {
+		uint64_t ino;
+		int64_t doff;
+		uint16_t reclen;
+		struct val *f = val_new_array(c, 5);
+		const char *nm = buf + off + 19;
+		uint64_t room;
+
+		memcpy(&ino, buf + off, 8);
+		memcpy(&doff, buf + off + 8, 8);
+		memcpy(&reclen, buf + off + 16, 2);
+		room = (reclen > 19 && off + reclen <= len) ? reclen - 19u : len - off - 19;
+		val_set_uint(&f[0], "d_ino", ino);
+		val_set_int(&f[1], "d_off", doff);
+		val_set_uint(&f[2], "d_reclen", reclen);
+		val_set_enum(&f[3], "d_type", (uint8_t)buf[off + 18], dirent_types);
+		val_set_str(c, &f[4], "d_name", nm, strnlen(nm, room), false);
+		val_set_struct(&items[k++], NULL, f, 5, false);
+		off += reclen;
+	}
+	val_set_array(v, name, items, k, false);
+}
+
 SYS_FUNC(getdents64)
 {
 	struct val *v, *parts;
@@ -305,7 +338,7 @@ SYS_FUNC(getdents64)
 		val_set_ptr(v, v->name, ev->raw[1]);
 		goto count;
 	}
-	/* struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), ... */
+	/* struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name */
 	for (uint64_t off = 0; off + 19 <= len; entries++) {
 		uint16_t reclen;
 
@@ -313,6 +346,10 @@ SYS_FUNC(getdents64)
 		if (!reclen)
 			break;
 		off += reclen;
+	}
+	if (ctx->opts->verbose) {
+		set_dirents(ctx, v, v->name, buf, len, entries);
+		goto count;
 	}
 	parts = val_new_array(ctx, 2);
 	val_set_ptr(&parts[0], NULL, ev->raw[1]);

@@ -4,6 +4,7 @@
  * -v: {st_mode=S_IFREG|0644, st_size=3052, ...}.
  */
 #include <linux/stat.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -56,22 +57,58 @@ static void val_set_dev(struct dctx *c, struct val *v, const char *name, uint64_
 	val_set_text(c, v, name, buf);
 }
 
+/* st_atime=1795242849 / * 2026-11-21T06:34:09.129397824+0000 * / */
+static void set_stat_time(struct dctx *c, struct val *v, const char *name,
+			  int64_t sec, uint64_t nsec)
+{
+	struct val t;
+
+	val_set_int(&t, NULL, sec);
+	val_set_commented(c, v, name, &t, time_text(c, sec, nsec));
+}
+
 static void set_stat(struct dctx *c, struct val *v, const char *name, uint64_t addr)
 {
 	struct stat st;
 	struct val *f;
+	bool dev = false;
+	unsigned n = 0;
 
 	if (!tread(c, addr, &st, sizeof(st))) {
 		val_set_ptr(v, name, addr);
 		return;
 	}
-	f = val_new_array(c, 2);
-	val_set_mode(c, &f[0], "st_mode", st.st_mode);
-	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
-		val_set_dev(c, &f[1], "st_rdev", st.st_rdev);
+	dev = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
+	if (!c->opts->verbose) {
+		f = val_new_array(c, 2);
+		val_set_mode(c, &f[0], "st_mode", st.st_mode);
+		if (dev)
+			val_set_dev(c, &f[1], "st_rdev", st.st_rdev);
+		else
+			val_set_uint(&f[1], "st_size", (uint64_t)st.st_size);
+		val_set_struct(v, name, f, 2, true);
+		return;
+	}
+	f = val_new_array(c, 15);
+	val_set_dev(c, &f[n++], "st_dev", st.st_dev);
+	val_set_uint(&f[n++], "st_ino", st.st_ino);
+	val_set_mode(c, &f[n++], "st_mode", st.st_mode);
+	val_set_uint(&f[n++], "st_nlink", st.st_nlink);
+	val_set_uint(&f[n++], "st_uid", st.st_uid);
+	val_set_uint(&f[n++], "st_gid", st.st_gid);
+	val_set_uint(&f[n++], "st_blksize", (uint64_t)st.st_blksize);
+	val_set_uint(&f[n++], "st_blocks", (uint64_t)st.st_blocks);
+	if (dev)
+		val_set_dev(c, &f[n++], "st_rdev", st.st_rdev);
 	else
-		val_set_uint(&f[1], "st_size", (uint64_t)st.st_size);
-	val_set_struct(v, name, f, 2, true);
+		val_set_uint(&f[n++], "st_size", (uint64_t)st.st_size);
+	set_stat_time(c, &f[n++], "st_atime", st.st_atim.tv_sec, (uint64_t)st.st_atim.tv_nsec);
+	val_set_uint(&f[n++], "st_atime_nsec", (uint64_t)st.st_atim.tv_nsec);
+	set_stat_time(c, &f[n++], "st_mtime", st.st_mtim.tv_sec, (uint64_t)st.st_mtim.tv_nsec);
+	val_set_uint(&f[n++], "st_mtime_nsec", (uint64_t)st.st_mtim.tv_nsec);
+	set_stat_time(c, &f[n++], "st_ctime", st.st_ctim.tv_sec, (uint64_t)st.st_ctim.tv_nsec);
+	val_set_uint(&f[n++], "st_ctime_nsec", (uint64_t)st.st_ctim.tv_nsec);
+	val_set_struct(v, name, f, n, false);
 }
 
 /* The stat buffer argument i at exit (its address when the call failed). */
@@ -123,21 +160,70 @@ SYS_FUNC(newfstatat)
 	return RVAL_DONE;
 }
 
+/* stx_atime={tv_sec=..., tv_nsec=...} / * date * / */
+static void set_statx_time(struct dctx *c, struct val *v, const char *name,
+			   const struct statx_timestamp *ts)
+{
+	struct val t, *f = val_new_array(c, 2);
+
+	val_set_int(&f[0], "tv_sec", ts->tv_sec);
+	val_set_uint(&f[1], "tv_nsec", ts->tv_nsec);
+	val_set_struct(&t, NULL, f, 2, false);
+	val_set_commented(c, v, name, &t, time_text(c, ts->tv_sec, ts->tv_nsec));
+}
+
 static void set_statx(struct dctx *c, struct val *v, const char *name, uint64_t addr)
 {
+	static const struct { uint32_t bit; const char *name; size_t off; } times[] = {
+		{ STATX_ATIME, "stx_atime", offsetof(struct statx, stx_atime) },
+		{ STATX_BTIME, "stx_btime", offsetof(struct statx, stx_btime) },
+		{ STATX_CTIME, "stx_ctime", offsetof(struct statx, stx_ctime) },
+		{ STATX_MTIME, "stx_mtime", offsetof(struct statx, stx_mtime) },
+	};
 	struct statx sx;
 	struct val *f;
+	unsigned n = 0;
 
 	if (!tread(c, addr, &sx, sizeof(sx))) {
 		val_set_ptr(v, name, addr);
 		return;
 	}
-	f = val_new_array(c, 4);
-	val_set_flags(&f[0], "stx_mask", sx.stx_mask, statx_masks, NULL);
-	val_set_flags(&f[1], "stx_attributes", sx.stx_attributes, statx_attrs, NULL);
-	val_set_mode(c, &f[2], "stx_mode", sx.stx_mode);
-	val_set_uint(&f[3], "stx_size", sx.stx_size);
-	val_set_struct(v, name, f, 4, true);
+	if (!c->opts->verbose) {
+		f = val_new_array(c, 4);
+		val_set_flags(&f[0], "stx_mask", sx.stx_mask, statx_masks, NULL);
+		val_set_flags(&f[1], "stx_attributes", sx.stx_attributes, statx_attrs, NULL);
+		val_set_mode(c, &f[2], "stx_mode", sx.stx_mode);
+		val_set_uint(&f[3], "stx_size", sx.stx_size);
+		val_set_struct(v, name, f, 4, true);
+		return;
+	}
+	f = val_new_array(c, 24);
+	val_set_flags(&f[n++], "stx_mask", sx.stx_mask, statx_masks, NULL);
+	val_set_uint(&f[n++], "stx_blksize", sx.stx_blksize);
+	val_set_flags(&f[n++], "stx_attributes", sx.stx_attributes, statx_attrs, NULL);
+	val_set_uint(&f[n++], "stx_nlink", sx.stx_nlink);
+	val_set_uint(&f[n++], "stx_uid", sx.stx_uid);
+	val_set_uint(&f[n++], "stx_gid", sx.stx_gid);
+	val_set_mode(c, &f[n++], "stx_mode", sx.stx_mode);
+	val_set_uint(&f[n++], "stx_ino", sx.stx_ino);
+	val_set_uint(&f[n++], "stx_size", sx.stx_size);
+	val_set_uint(&f[n++], "stx_blocks", sx.stx_blocks);
+	val_set_flags(&f[n++], "stx_attributes_mask", sx.stx_attributes_mask, statx_attrs, NULL);
+	for (unsigned i = 0; i < 4; i++)
+		if (sx.stx_mask & times[i].bit)
+			set_statx_time(c, &f[n++], times[i].name,
+				       (const struct statx_timestamp *)((const char *)&sx + times[i].off));
+	val_set_uint(&f[n++], "stx_rdev_major", sx.stx_rdev_major);
+	val_set_uint(&f[n++], "stx_rdev_minor", sx.stx_rdev_minor);
+	val_set_uint(&f[n++], "stx_dev_major", sx.stx_dev_major);
+	val_set_uint(&f[n++], "stx_dev_minor", sx.stx_dev_minor);
+	if (sx.stx_mask & 0x1000 /* STATX_MNT_ID */)
+		val_set_hex(&f[n++], "stx_mnt_id", sx.stx_mnt_id);
+	if (sx.stx_mask & 0x2000 /* STATX_DIOALIGN */) {
+		val_set_uint(&f[n++], "stx_dio_mem_align", sx.stx_dio_mem_align);
+		val_set_uint(&f[n++], "stx_dio_offset_align", sx.stx_dio_offset_align);
+	}
+	val_set_struct(v, name, f, n, false);
 }
 
 SYS_FUNC(statx)
