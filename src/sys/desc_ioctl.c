@@ -18,6 +18,7 @@
 #include "xlat/term_cflags_csize.h"
 #include "xlat/term_iflags.h"
 #include "xlat/term_lflags.h"
+#include "xlat/term_line_discs.h"
 #include "xlat/term_oflags.h"
 #include "xlat/term_oflags_bsdly.h"
 #include "xlat/term_oflags_crdly.h"
@@ -245,7 +246,33 @@ static void set_cflag(struct dctx *c, struct val *v, uint64_t val)
 	val_set_op(v, "c_cflag", items, n, "|");
 }
 
-/* struct termios (kernel layout), abbreviated as strace without -v. */
+/* c_cc=[[VINTR]=0x3, ..., [17]=0]: each control character by its index name. */
+static void set_cc(struct dctx *c, struct val *v, const unsigned char *cc, unsigned n)
+{
+	static const char *const names[] = {
+		"[VINTR]", "[VQUIT]", "[VERASE]", "[VKILL]", "[VEOF]", "[VTIME]",
+		"[VMIN]", "[VSWTC]", "[VSTART]", "[VSTOP]", "[VSUSP]", "[VEOL]",
+		"[VREPRINT]", "[VDISCARD]", "[VWERASE]", "[VLNEXT]", "[VEOL2]",
+	};
+	struct val *items = val_new_array(c, n);
+
+	for (unsigned i = 0; i < n; i++) {
+		struct val *kv = val_new_array(c, 2);
+		char idx[16];
+
+		if (i < sizeof(names) / sizeof(names[0])) {
+			val_set_text(c, &kv[0], NULL, names[i]);
+		} else {
+			snprintf(idx, sizeof(idx), "[%u]", i);
+			val_set_text(c, &kv[0], NULL, idx);
+		}
+		val_set_hex(&kv[1], NULL, cc[i]);
+		val_set_op(&items[i], NULL, kv, 2, "=");
+	}
+	val_set_array(v, "c_cc", items, n, false);
+}
+
+/* struct termios (kernel layout): abbreviated as strace without -v. */
 static void val_set_termios(struct dctx *c, struct val *v, const char *name, uint64_t addr)
 {
 	struct termios t;
@@ -255,12 +282,18 @@ static void val_set_termios(struct dctx *c, struct val *v, const char *name, uin
 		val_set_ptr(v, name, addr);
 		return;
 	}
-	f = val_new_array(c, 4);
+	f = val_new_array(c, 6);
 	val_set_flags(&f[0], "c_iflag", t.c_iflag, term_iflags, NULL);
 	set_oflag(c, &f[1], t.c_oflag);
 	set_cflag(c, &f[2], t.c_cflag);
 	val_set_flags(&f[3], "c_lflag", t.c_lflag, term_lflags, NULL);
-	val_set_struct(v, name, f, 4, true);
+	if (!c->opts->verbose) {
+		val_set_struct(v, name, f, 4, true);
+		return;
+	}
+	val_set_enum(&f[4], "c_line", t.c_line, term_line_discs);
+	set_cc(c, &f[5], t.c_cc, sizeof(t.c_cc));
+	val_set_struct(v, name, f, 6, false);
 }
 
 /* How the third argument of a request is shown. */

@@ -34,4 +34,13 @@ on_pty "$TMPDIR/r.txt" "$RENACER" -e trace=ioctl "$prog" || fail "ttyops under r
 mask_pgrp <"$TMPDIR/s.txt" >"$TMPDIR/s2.txt"
 mask_pgrp <"$TMPDIR/r.txt" >"$TMPDIR/r2.txt"
 grep -q 'TCGETS, {c_iflag=' "$TMPDIR/s2.txt" || skip "strace saw no terminal"
-compare_traces "$TMPDIR/s2.txt" "$TMPDIR/r2.txt" "ioctls on a pty"
+rc=0
+compare_traces "$TMPDIR/s2.txt" "$TMPDIR/r2.txt" "ioctls on a pty" || rc=1
+
+# -v adds c_line and c_cc
+on_pty "$TMPDIR/sv.txt" strace -v -e trace=ioctl "$prog" || fail "ttyops under strace -v failed"
+on_pty "$TMPDIR/rv.txt" "$RENACER" -v -e trace=ioctl "$prog" || fail "ttyops under renacer -v failed"
+mask_pgrp <"$TMPDIR/sv.txt" >"$TMPDIR/sv2.txt"
+mask_pgrp <"$TMPDIR/rv.txt" >"$TMPDIR/rv2.txt"
+compare_traces "$TMPDIR/sv2.txt" "$TMPDIR/rv2.txt" "ioctls on a pty, -v" || rc=1
+exit $rc
