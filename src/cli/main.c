@@ -12,6 +12,8 @@ struct subcmd {
 
 /* Subcommands; "renacer -- NAME" traces a program called NAME instead. */
 static const struct subcmd subcmds[] = {
+	{ "assert", cmd_assert },      /* assertions on a saved trace (cmd_assert.c) */
+	{ "analyze", cmd_analyze },    /* anti-patterns on a saved trace (cmd_assert.c) */
 	{ NULL, NULL },
 };
 
