@@ -12,6 +12,11 @@ struct subcmd {
 
 /* Subcommands; "renacer -- NAME" traces a program called NAME instead. */
 static const struct subcmd subcmds[] = {
+	{ "capture", cmd_capture },    /* golden traces (cmd_golden.c) */
+	{ "compare", cmd_compare },
+	{ "validate", cmd_validate },
+	{ "accept", cmd_accept },
+	{ "report", cmd_report },      /* cmd_golden_report.c */
 	{ "assert", cmd_assert },      /* assertions on a saved trace (cmd_assert.c) */
 	{ "analyze", cmd_analyze },    /* anti-patterns on a saved trace (cmd_assert.c) */
 	{ NULL, NULL },

@@ -20,6 +20,9 @@ enum {
 	GOLDEN_BAD_CONFIG = 5,  /* bad configuration or usage */
 };
 
+/* Runtime slack per golden syscall (us): cross-CPU ptrace stops cost this much. */
+#define GOLDEN_PER_CALL_NOISE_US 20.0
+
 /* A user normalization rule: every match of re in a call key is replaced. */
 struct golden_rule {
 	char *pattern;          /* POSIX extended regex, as written */

@@ -649,7 +649,8 @@ static void on_syscall(struct build *b, const struct event *ev)
 				paths[npaths] = p;
 				plen[npaths++] = len;
 			}
-		} else if ((pr & P_EXEC) && v->name && !strcmp(v->name, "argv")) {
+		} else if ((pr & P_EXEC) && v->name && !strcmp(v->name, "argv") &&
+			   len && p[0] == '[') {
 			strbuf_add(k, p, len);
 		} else if (len > 12 && memmem(p, len, "sa_family=", 10) && (pr & P_ENDPOINT)) {
 			size_t at = k->len;
@@ -1381,7 +1382,10 @@ int gmodel_finalize(struct gmodel *m, const struct gcontext *ctx)
 			strbuf_reset(&sb);
 			norm_string(&nc, &sb, intern_str(&b->strs, t->exe),
 				    intern_len(&b->strs, t->exe));
-			p->exe = xstrdup(sb.buf);
+			if (sb.len >= 2 && sb.buf[0] == '"' && sb.buf[sb.len - 1] == '"')
+				p->exe = xstrndup(sb.buf + 1, sb.len - 2);   /* unquoted */
+			else
+				p->exe = xstrdup(sb.buf);
 		}
 		p->calls = t->calls;
 		p->ncalls = t->ncalls;
