@@ -19,6 +19,7 @@ static const struct subcmd subcmds[] = {
 	{ "report", cmd_report },      /* cmd_golden_report.c */
 	{ "assert", cmd_assert },      /* assertions on a saved trace (cmd_assert.c) */
 	{ "analyze", cmd_analyze },    /* anti-patterns on a saved trace (cmd_assert.c) */
+	{ "init", cmd_init },          /* starter renacer.toml (cmd_init.c) */
 	{ NULL, NULL },
 };
 

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "util/banned.h"
@@ -25,6 +26,20 @@ struct ctx {
 	const char *path;
 	struct renacer_config *cfg;
 };
+
+/*
+ * Default strings are static, so that config_init() and config_release()
+ * allocate nothing; xfree_str() frees only what was read from a file.
+ */
+static char default_dir[] = "golden_traces";
+static char default_endpoint[] = "http://localhost:4318";
+static char default_service[] = "renacer";
+
+static void xfree_str(char *s)
+{
+	if (s != default_dir && s != default_endpoint && s != default_service)
+		free(s);
+}
 
 /* ---- messages ---- */
 
@@ -104,6 +119,13 @@ static const char *closest(const char *word, const char *const *cands, size_t n)
 		if (!cands[i])
 			continue;
 		d = edit_distance(word, cands[i]);
+		{
+			/* "replacement" for "replace", "tracking" for "tracking_mode" */
+			size_t lw = strlen(word), lc = strlen(cands[i]);
+			size_t m = lw < lc ? lw : lc;
+			if (m >= 4 && !strncasecmp(word, cands[i], m) && d > 1)
+				d = 1;
+		}
 		if (d < bestd) {
 			bestd = d;
 			best = cands[i];
@@ -169,7 +191,7 @@ static int get_string(struct ctx *c, const char *label, const struct toml_value 
 	if (strlen(v->u.str.s) != v->u.str.len)
 		return cerr(c, v->line, v->col, "%s'%s' must not contain a NUL character",
 			    label, key);
-	free(*out);
+	xfree_str(*out);
 	*out = xstrdup(v->u.str.s);
 	return 1;
 }
@@ -357,7 +379,9 @@ static int check_keys(struct ctx *c, const char *label, const struct toml_value 
 				   label, key, what, other);
 			break;
 		}
-		suggest(&hint, key, known, nknown);
+		strbuf_reset(&hint);
+		if ((other = closest(key, known, nknown)))
+			strbuf_addf(&hint, " (did you mean '%s%s'?)", prefix, other);
 		if (fatal) {
 			ret = cerr(c, v->kline, v->kcol, "%sunknown key '%s'%s", label, key, hint.buf);
 		} else if (is_table_like(v)) {
@@ -1067,7 +1091,7 @@ void config_init(struct renacer_config *cfg)
 	cfg->semantic.enabled = true;
 	cfg->semantic.min_confidence = 0.90;
 	cfg->semantic.lamport_clock = true;
-	cfg->golden.dir = xstrdup("golden_traces");
+	cfg->golden.dir = default_dir;
 	cfg->golden.runs = 1;
 	cfg->golden.tolerance_pct = 5;
 	cfg->golden.check_runtime = true;
@@ -1080,8 +1104,8 @@ void config_init(struct renacer_config *cfg)
 	cfg->compression.algorithm = "zstd";
 	cfg->compression.threshold_bytes = 102400;
 	cfg->compression.level = 3;
-	cfg->otlp.endpoint = xstrdup("http://localhost:4318");
-	cfg->otlp.service_name = xstrdup("renacer");
+	cfg->otlp.endpoint = default_endpoint;
+	cfg->otlp.service_name = default_service;
 	cfg->otlp.protocol = OTLP_HTTP_PROTOBUF;
 	cfg->otlp.timeout_ms = 10000;
 	cfg->ci.export_format = CI_FORMAT_TEXT;
@@ -1095,7 +1119,7 @@ void config_release(struct renacer_config *cfg)
 	for (size_t i = 0; i < cfg->nassertions; i++)
 		assertion_release(&cfg->assertions[i]);
 	free(cfg->assertions);
-	free(g->dir);
+	xfree_str(g->dir);
 	for (size_t i = 0; i < g->ntolerances; i++)
 		free(g->tolerances[i].syscall);
 	free(g->tolerances);
@@ -1110,8 +1134,8 @@ void config_release(struct renacer_config *cfg)
 	for (size_t i = 0; i < g->ntraces; i++)
 		trace_release(&g->traces[i]);
 	free(g->traces);
-	free(cfg->otlp.endpoint);
-	free(cfg->otlp.service_name);
+	xfree_str(cfg->otlp.endpoint);
+	xfree_str(cfg->otlp.service_name);
 	for (size_t i = 0; i < cfg->otlp.nheaders; i++) {
 		free(cfg->otlp.headers[i].name);
 		free(cfg->otlp.headers[i].value);
@@ -1167,7 +1191,7 @@ static int parse_root(struct ctx *c, const struct toml_value *root)
 			     baseline_dir, gd->u.str.s);
 			goto out;
 		}
-		free(cfg->golden.dir);
+		xfree_str(cfg->golden.dir);
 		cfg->golden.dir = baseline_dir;
 		baseline_dir = NULL;
 	}

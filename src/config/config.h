@@ -183,7 +183,11 @@ struct renacer_config {
 	unsigned nwarnings;            /* warnings printed while loading */
 };
 
-/* Fills cfg with the defaults (no assertions, no traces). */
+/*
+ * Fills cfg with the defaults (no assertions, no traces).  It allocates
+ * nothing: a config_init()ed config need not be released.  The strings of
+ * a config belong to it; callers must not change or free them.
+ */
 void config_init(struct renacer_config *cfg);
 
 /* Frees what cfg holds and leaves it as config_init() does. */
@@ -215,6 +219,13 @@ const char *config_assertion_type_name(enum assertion_type t);
 const char *config_tracking_mode_name(enum tracking_mode m);
 const char *config_anti_pattern_name(enum anti_pattern p);
 const char *config_ci_format_name(enum ci_format f);
+
+/*
+ * The commented starter renacer.toml that `renacer init` writes: the seeds'
+ * assertions and the defaults of every table.  It loads without warnings.
+ * Sets *len (when not NULL); the text is static.
+ */
+const char *config_starter_text(size_t *len);
 
 /*
  * Splits a command line into words as a POSIX shell would, without any
