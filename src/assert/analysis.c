@@ -303,26 +303,31 @@ static int task_new(struct analysis *a, pid_t tid, pid_t pid, int proc, uint64_t
 }
 
 /* The process of pid, created on first sight. */
+/*
+ * The process of pid, created on first sight.  Events of a process that
+ * exited (its exit_group record comes after its exit) still belong to it: a
+ * new process with a reused pid is only made by PROC_START or a clone result.
+ */
 static int proc_get(struct analysis *a, pid_t pid, uint64_t ts)
 {
 	int i = proc_find(a, pid);
-	return i >= 0 && !a->procs[i].exited ? i : proc_new(a, pid, ts);
+	return i >= 0 ? i : proc_new(a, pid, ts);
 }
 
 static int task_get(struct analysis *a, pid_t tid, pid_t pid, uint64_t ts)
 {
 	int i = task_find(a, tid);
-	if (i >= 0 && !a->tasks[i].exited) {
+	int pi = proc_get(a, pid, ts);
+	if (i >= 0 && (!a->tasks[i].exited || a->tasks[i].proc == pi)) {
 		struct task *t = &a->tasks[i];
-		int pi = proc_get(a, pid, ts);
 		if (t->pid != pid || t->proc != pi) {
-			/* a thread that exec'ed took the leader's role, or pid reuse */
+			/* a thread that exec'ed took the leader's role */
 			t->pid = pid;
 			t->proc = pi;
 		}
 		return i;
 	}
-	return task_new(a, tid, pid, proc_get(a, pid, ts), ts);
+	return task_new(a, tid, pid, pi, ts);
 }
 
 /* ---- mappings ------------------------------------------------------------- */
@@ -989,6 +994,14 @@ static bool failed(const struct event *ev)
 	       ev->state == SC_UNFINISHED;
 }
 
+static bool clone3_decoded(const struct event *ev)
+{
+	if (!ev->nargs)
+		return false;
+	const struct val *v = &ev->args[0];
+	return v->kind == V_STRUCT || (v->kind == V_TEXT && v->s.len && v->s.p[0] == '{');
+}
+
 static bool fcntl_is_dup(const struct event *ev)
 {
 	size_t tl;
@@ -1003,8 +1016,8 @@ static void note_path_access(struct analysis *a, struct proc *p, const struct ev
 			     unsigned patharg, int dirarg, bool is_open, uint64_t dur,
 			     struct strbuf *path)
 {
-	if (!ev_arg_str(ev, patharg, path))
-		return;
+	if (!ev_arg_str(ev, patharg, path) || !path->len)
+		return;   /* "" with AT_EMPTY_PATH is an fstat of the dirfd */
 	if (dirarg >= 0)
 		resolve_at(p, ev, (unsigned)dirarg, path);
 	if (!path->len)
@@ -1122,7 +1135,7 @@ static void on_syscall(struct analysis *a, const struct event *ev)
 	}
 	loop_push(a, t, ev, ni, sig);
 
-	if (ev->state == SC_UNFINISHED)
+	if (ev->state == SC_UNFINISHED || p->exited)
 		goto out;
 
 	switch (info.kind) {
@@ -1285,11 +1298,18 @@ static void on_syscall(struct analysis *a, const struct event *ev)
 		if (info.kind == K_CLONE || info.kind == K_CLONE3) {
 			thread = ev_arg_has_flag(ev, 0, "CLONE_THREAD", 0x10000);
 			vm = ev_arg_has_flag(ev, 0, "CLONE_VM", 0x100);
-			if (info.kind == K_CLONE3 && !ev_is_text(ev) &&
-			    (ev->nargs == 0 || ev->args[0].kind == V_PTR)) {
-				/* undecoded struct: trust the tracer's PROC_START */
+			if (info.kind == K_CLONE3 && !clone3_decoded(ev)) {
+				/*
+				 * The structure was not read: a PROC_START said what
+				 * the child is; else it is a thread (glibc makes
+				 * threads with clone3 and forks with clone).
+				 */
+				int ct = task_find(a, (pid_t)rv);
 				int c = proc_find(a, (pid_t)rv);
-				thread = c < 0 || a->procs[c].parent < 0;
+				if (ct >= 0 && a->tasks[ct].pid != (pid_t)rv)
+					thread = true;
+				else
+					thread = !(c >= 0 && a->procs[c].parent >= 0);
 				vm = false;
 			}
 		} else {

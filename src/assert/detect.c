@@ -189,7 +189,8 @@ static void god_group(struct member *m, size_t n, const char *what, struct god_b
 	double k = (double)npeers + 1;
 	double sc = (double)top->calls / calls;
 	double st = ns ? (double)top->ns / ns : 0;
-	double share = sc > st ? sc : st;
+	/* the mean of the two shares: syscall times under ptrace are noisy */
+	double share = ns ? (sc + st) / 2 : sc;
 	double dominance = clamp01((share - 1 / k) / (1 - 1 / k));
 	double size_f = clamp01((k - 1) / 3);
 	double volume_f = clamp01(calls / GOD_MIN_WORK);
