@@ -226,6 +226,23 @@ static void render_items(struct strbuf *sb, const struct val *v,
 		strbuf_addstr(sb, v->c.n ? ", ..." : "...");
 }
 
+/* <path> after an fd; the kernel's " (deleted)" suffix goes after the
+ * brackets, as strace prints it: 5</memfd:x>(deleted). */
+static void render_fd_path(struct strbuf *sb, const char *path)
+{
+	static const char del[] = " (deleted)";
+	size_t n = strlen(path), dn = sizeof(del) - 1;
+	bool deleted = n > dn && !memcmp(path + n - dn, del, dn);
+
+	if (deleted)
+		n -= dn;
+	strbuf_addch(sb, '<');
+	render_escaped(sb, path, n, "<>");
+	strbuf_addch(sb, '>');
+	if (deleted)
+		strbuf_addstr(sb, "(deleted)");
+}
+
 void val_render(struct strbuf *sb, const struct val *v, const struct render_opts *ro)
 {
 	if (!ro)
@@ -268,11 +285,8 @@ void val_render(struct strbuf *sb, const struct val *v, const struct render_opts
 			strbuf_addstr(sb, "AT_FDCWD");
 		else
 			strbuf_add_i64(sb, v->fd.fd);
-		if (v->fd.path) {
-			strbuf_addch(sb, '<');
-			render_escaped(sb, v->fd.path, strlen(v->fd.path), "<>");
-			strbuf_addch(sb, '>');
-		}
+		if (v->fd.path)
+			render_fd_path(sb, v->fd.path);
 		break;
 	case V_STRUCT:
 		strbuf_addch(sb, '{');
@@ -352,11 +366,8 @@ void event_render_result(struct strbuf *sb, const struct event *ev,
 		strbuf_add_i64(sb, ev->retval);
 		break;
 	}
-	if (ev->rv_fmt == RV_FD && ev->ret_path) {
-		strbuf_addch(sb, '<');
-		render_escaped(sb, ev->ret_path, strlen(ev->ret_path), "<>");
-		strbuf_addch(sb, '>');
-	}
+	if (ev->rv_fmt == RV_FD && ev->ret_path)
+		render_fd_path(sb, ev->ret_path);
 	if (ev->ret_aux) {
 		strbuf_addstr(sb, " (");
 		if (ev->ret_aux->name) {

@@ -33,7 +33,8 @@ struct render_opts {
  *   V_ENUM           NAME, or 0x25 / * SOL_??? * / (the comment only when the
  *                    table has an `unknown` text)
  *   V_FD             3, with a path 3</etc/passwd> ('<' and '>' in the path
- *                    escaped); -100 prints "AT_FDCWD"
+ *                    escaped; a " (deleted)" suffix goes after: 5</x>(deleted));
+ *                    -100 prints "AT_FDCWD"
  *   V_STRUCT         {a=1, b=2, ...}; items with no name or VF_EQ_ONLY print
  *                    their value only; VF_MORE adds ", ..." (or "..." alone)
  *   V_ARRAY          [1, 2, ...] likewise

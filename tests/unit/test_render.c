@@ -146,6 +146,8 @@ static void test_fd(void **state)
 	assert_string_equal(rv(&v), "3");
 	v.fd.path = "/etc/passwd";
 	assert_string_equal(rv(&v), "3</etc/passwd>");
+	v.fd.path = "/memfd:x (deleted)";
+	assert_string_equal(rv(&v), "3</memfd:x>(deleted)");
 	v.fd.fd = -100;
 	v.fd.path = "/tmp";
 	assert_string_equal(rv(&v), "AT_FDCWD</tmp>");

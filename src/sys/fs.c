@@ -1,0 +1,352 @@
+/*
+ * Decoders of more file system calls: statfs/fstatfs, the xattr family,
+ * fadvise64, fallocate, flock, copy_file_range, sendfile, utimensat,
+ * mknod/mknodat, memfd_create, eventfd2.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <time.h>
+
+#include "sys/decode.h"
+#include "xlat/advise.h"
+#include "xlat/at_flags.h"
+#include "xlat/efd_flags.h"
+#include "xlat/falloc_flags.h"
+#include "xlat/flockcmds.h"
+#include "xlat/fsmagic.h"
+#include "xlat/memfd_create_flags.h"
+#include "xlat/statfs_flags.h"
+#include "xlat/xattrflags.h"
+
+#include "util/banned.h"
+
+static int ret_fd(struct dctx *c, struct event *ev, int exiting)
+{
+	if (exiting) {
+		ret_set_fd(c, ev);
+		return RVAL_DONE;
+	}
+	ev->rv_fmt = RV_FD;
+	return c->opts->decode_fds ? RVAL_EXIT : RVAL_DONE;
+}
+
+/* struct statfs argument i at exit: {f_type=EXT2_SUPER_MAGIC, ...}. */
+static void out_statfs(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i), *f, *fsid, *ids;
+	struct statfs sf;
+	uint32_t idv[2];
+
+	v->flags |= VF_EXIT;
+	if (ev->err || !tread(c, ev->raw[i], &sf, sizeof(sf))) {
+		val_set_ptr(v, v->name, ev->raw[i]);
+		v->flags |= VF_EXIT;
+		return;
+	}
+	f = val_new_array(c, 11);
+	val_set_enum(&f[0], "f_type", (uint64_t)sf.f_type, fsmagic);
+	val_set_uint(&f[1], "f_bsize", (uint64_t)sf.f_bsize);
+	val_set_uint(&f[2], "f_blocks", sf.f_blocks);
+	val_set_uint(&f[3], "f_bfree", sf.f_bfree);
+	val_set_uint(&f[4], "f_bavail", sf.f_bavail);
+	val_set_uint(&f[5], "f_files", sf.f_files);
+	val_set_uint(&f[6], "f_ffree", sf.f_ffree);
+	memcpy(idv, &sf.f_fsid, sizeof(idv));
+	ids = val_new_array(c, 2);
+	val_set_hex(&ids[0], NULL, idv[0]);
+	val_set_hex(&ids[1], NULL, idv[1]);
+	fsid = val_new_array(c, 1);
+	val_set_array(&fsid[0], "val", ids, 2, false);
+	val_set_struct(&f[7], "f_fsid", fsid, 1, false);
+	val_set_uint(&f[8], "f_namelen", (uint64_t)sf.f_namelen);
+	val_set_uint(&f[9], "f_frsize", (uint64_t)sf.f_frsize);
+	val_set_flags(&f[10], "f_flags", (uint64_t)sf.f_flags, statfs_flags, NULL);
+	val_set_struct(v, v->name, f, 11, false);
+	v->flags |= VF_EXIT;
+}
+
+SYS_FUNC(statfs)
+{
+	if (!exiting) {
+		arg_path(ctx, ev, 0);
+		arg_count(ev, 2);
+		return RVAL_EXIT;
+	}
+	out_statfs(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(fstatfs)
+{
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		arg_count(ev, 2);
+		return RVAL_EXIT;
+	}
+	out_statfs(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+/* setxattr(path|fd, name, value, size, flags): all at entry. */
+static int set_xattr(struct dctx *c, struct event *ev, bool fd)
+{
+	if (fd)
+		arg_fd(c, ev, 0);
+	else
+		arg_path(c, ev, 0);
+	arg_cstr(c, ev, 1);
+	arg_buf(c, ev, 2, ev->raw[3]);
+	arg_uint(c, ev, 3);
+	arg_flags(c, ev, 4, xattrflags, NULL);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(setxattr) { return set_xattr(ctx, ev, false); }
+SYS_FUNC(lsetxattr) { return set_xattr(ctx, ev, false); }
+SYS_FUNC(fsetxattr) { return set_xattr(ctx, ev, true); }
+
+/* The value buffer i filled by the kernel (getxattr, listxattr). */
+static void out_xattr_buf(struct dctx *c, struct event *ev, unsigned i)
+{
+	if (ev->err || !ev->raw[i + 1])
+		arg_ptr(c, ev, i);
+	else
+		arg_buf(c, ev, i, (uint64_t)ev->retval);
+}
+
+/* getxattr(path|fd, name, value, size): the value at exit. */
+static int get_xattr(struct dctx *c, struct event *ev, int exiting, bool fd)
+{
+	if (!exiting) {
+		if (fd)
+			arg_fd(c, ev, 0);
+		else
+			arg_path(c, ev, 0);
+		arg_cstr(c, ev, 1);
+		arg_count(ev, 4);
+		return RVAL_EXIT;
+	}
+	out_xattr_buf(c, ev, 2);
+	arg_uint(c, ev, 3);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(getxattr) { return get_xattr(ctx, ev, exiting, false); }
+SYS_FUNC(lgetxattr) { return get_xattr(ctx, ev, exiting, false); }
+SYS_FUNC(fgetxattr) { return get_xattr(ctx, ev, exiting, true); }
+
+/* listxattr(path|fd, list, size): the NUL-separated list at exit. */
+static int list_xattr(struct dctx *c, struct event *ev, int exiting, bool fd)
+{
+	if (!exiting) {
+		if (fd)
+			arg_fd(c, ev, 0);
+		else
+			arg_path(c, ev, 0);
+		arg_count(ev, 3);
+		return RVAL_EXIT;
+	}
+	out_xattr_buf(c, ev, 1);
+	arg_uint(c, ev, 2);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(listxattr) { return list_xattr(ctx, ev, exiting, false); }
+SYS_FUNC(llistxattr) { return list_xattr(ctx, ev, exiting, false); }
+SYS_FUNC(flistxattr) { return list_xattr(ctx, ev, exiting, true); }
+
+static int remove_xattr(struct dctx *c, struct event *ev, bool fd)
+{
+	if (fd)
+		arg_fd(c, ev, 0);
+	else
+		arg_path(c, ev, 0);
+	arg_cstr(c, ev, 1);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(removexattr) { return remove_xattr(ctx, ev, false); }
+SYS_FUNC(lremovexattr) { return remove_xattr(ctx, ev, false); }
+SYS_FUNC(fremovexattr) { return remove_xattr(ctx, ev, true); }
+
+SYS_FUNC(fadvise64)
+{
+	arg_fd(ctx, ev, 0);
+	arg_long(ctx, ev, 1);
+	arg_long(ctx, ev, 2);
+	arg_enum(ctx, ev, 3, advise);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(fallocate)
+{
+	arg_fd(ctx, ev, 0);
+	arg_flags(ctx, ev, 1, falloc_flags, NULL);
+	arg_long(ctx, ev, 2);
+	arg_long(ctx, ev, 3);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(flock)
+{
+	arg_fd(ctx, ev, 0);
+	arg_flags(ctx, ev, 1, flockcmds, NULL);
+	return RVAL_DONE;
+}
+
+/* [N]: a 64-bit integer behind a pointer, NULL, or the address. */
+static void val_set_int64p(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	int64_t x;
+	struct val *it;
+
+	if (!addr || !tread(c, addr, &x, sizeof(x))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	it = val_new_array(c, 1);
+	val_set_int(it, NULL, x);
+	val_set_array(v, name, it, 1, false);
+}
+
+SYS_FUNC(copy_file_range)
+{
+	struct val *v;
+
+	arg_fd(ctx, ev, 0);
+	v = arg_slot(ctx, ev, 1);
+	val_set_int64p(ctx, v, v->name, ev->raw[1]);
+	arg_fd(ctx, ev, 2);
+	v = arg_slot(ctx, ev, 3);
+	val_set_int64p(ctx, v, v->name, ev->raw[3]);
+	arg_uint(ctx, ev, 4);
+	arg_uint(ctx, ev, 5);
+	return RVAL_DONE;
+}
+
+/* sendfile(out, in, offset, count): the offset as "[0] => [5]" at exit. */
+SYS_FUNC(sendfile)
+{
+	struct val *v, *items;
+
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		arg_fd(ctx, ev, 1);
+		v = arg_slot(ctx, ev, 2);
+		val_set_int64p(ctx, v, v->name, ev->raw[2]);
+		arg_count(ev, 4);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 2);
+	if (ev->raw[2] && !ev->err && v->kind == V_ARRAY) {
+		items = val_new_array(ctx, 3);
+		items[0] = *v;
+		items[0].name = NULL;
+		val_set_text(ctx, &items[1], NULL, "=>");
+		val_set_int64p(ctx, &items[2], NULL, ev->raw[2]);
+		val_set_op(v, v->name, items, 3, " ");
+	} else {
+		val_set_int64p(ctx, v, v->name, ev->raw[2]);
+	}
+	v->flags |= VF_EXIT;
+	arg_uint(ctx, ev, 3);
+	return RVAL_DONE;
+}
+
+/* One struct timespec of utimensat's pair: UTIME_NOW, UTIME_OMIT or the
+ * time with its date. */
+static void set_utime(struct dctx *c, struct val *v, const struct timespec *ts)
+{
+	struct val t, *f;
+
+	if (ts->tv_nsec == UTIME_NOW) {
+		val_set_text(c, v, NULL, "UTIME_NOW");
+		return;
+	}
+	if (ts->tv_nsec == UTIME_OMIT) {
+		val_set_text(c, v, NULL, "UTIME_OMIT");
+		return;
+	}
+	f = val_new_array(c, 2);
+	val_set_int(&f[0], "tv_sec", ts->tv_sec);
+	val_set_int(&f[1], "tv_nsec", ts->tv_nsec);
+	val_set_struct(&t, NULL, f, 2, false);
+	val_set_commented(c, v, NULL, &t, time_text(c, ts->tv_sec, (uint64_t)ts->tv_nsec));
+}
+
+SYS_FUNC(utimensat)
+{
+	struct timespec ts[2];
+	struct val *v;
+
+	arg_dirfd(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	v = arg_slot(ctx, ev, 2);
+	if (!ev->raw[2] || !tread(ctx, ev->raw[2], ts, sizeof(ts))) {
+		val_set_ptr(v, v->name, ev->raw[2]);
+	} else {
+		struct val *items = val_new_array(ctx, 2);
+
+		set_utime(ctx, &items[0], &ts[0]);
+		set_utime(ctx, &items[1], &ts[1]);
+		val_set_array(v, v->name, items, 2, false);
+	}
+	arg_flags(ctx, ev, 3, at_flags, NULL);
+	return RVAL_DONE;
+}
+
+/* mode at i and, for device files, the device number at i + 1. */
+static void mknod_args(struct dctx *c, struct event *ev, unsigned i)
+{
+	uint32_t mode = (uint32_t)ev->raw[i];
+	struct val *v = arg_slot(c, ev, i);
+
+	val_set_mode(c, v, v->name, mode);
+	if (S_ISCHR(mode) || S_ISBLK(mode)) {
+		char buf[64];
+		uint64_t dev = ev->raw[i + 1];
+
+		/* the kernel's old u32 encoding: major in bits 8-19 */
+		snprintf(buf, sizeof(buf), "makedev(%#x, %#x)",
+			 (unsigned)((dev >> 8) & 0xfff), (unsigned)((dev & 0xff) | ((dev >> 12) & 0xfff00)));
+		v = arg_slot(c, ev, i + 1);
+		val_set_text(c, v, v->name, buf);
+	}
+}
+
+SYS_FUNC(mknod)
+{
+	arg_path(ctx, ev, 0);
+	mknod_args(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(mknodat)
+{
+	arg_dirfd(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	mknod_args(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(memfd_create)
+{
+	if (!exiting) {
+		arg_cstr(ctx, ev, 0);
+		arg_flags(ctx, ev, 1, memfd_create_flags, NULL);
+	}
+	return ret_fd(ctx, ev, exiting);
+}
+
+SYS_FUNC(eventfd2)
+{
+	if (!exiting) {
+		arg_uint(ctx, ev, 0);
+		arg_flags(ctx, ev, 1, efd_flags, NULL);
+	}
+	return ret_fd(ctx, ev, exiting);
+}
