@@ -404,7 +404,8 @@ struct jv *jv_get(const struct jv *o, const char *key)
 {
 	if (!o || o->type != JV_OBJ)
 		return NULL;
-	for (uint32_t i = 0; i < o->n; i++)
+	/* the last of duplicate keys wins, as in jansson */
+	for (uint32_t i = o->n; i-- > 0;)
 		if (!strcmp(o->items[i].key, key))
 			return &o->items[i];
 	return NULL;

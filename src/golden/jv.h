@@ -42,7 +42,8 @@ struct jv_err {
 struct jv *jv_parse(struct arena *a, const char *buf, size_t len, int max_depth,
 		    struct jv_err *err);
 
-/* Member key of object o, or NULL (also when o is NULL or not an object). */
+/* Member key of object o (the last one of duplicates), or NULL (also when o
+ * is NULL or not an object). */
 struct jv *jv_get(const struct jv *o, const char *key);
 
 /* Item i of array a, or NULL. */
