@@ -2,7 +2,7 @@
  * For memory_usage tests: `assert_alloc MB` maps MB MiB of anonymous
  * memory with one mmap, writes every page (so it becomes resident), and
  * unmaps it.  `assert_alloc MB child` does it in a forked child that the
- * parent waits for.
+ * parent waits for.  `assert_alloc 0` maps nothing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,8 @@
 static int alloc(size_t mb)
 {
 	size_t len = mb << 20;
+	if (!len)
+		return 0;
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return 1;
