@@ -55,11 +55,15 @@ analyze() {
 }
 
 finding() { # pattern key
-	$PY -c 'import json,sys
+	$PY -c 'import json,os,sys
 for f in json.load(open(sys.argv[1]))["findings"]:
     if f["pattern"] == sys.argv[2]:
         r = f[sys.argv[3]]
-        print("\n".join(r) if isinstance(r, list) else r)' "$TMPDIR/ap.json" "$1" "$2"
+        try:
+            print("\n".join(r) if isinstance(r, list) else r)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)' "$TMPDIR/ap.json" "$1" "$2"
 }
 
 # ge A B: A >= B for decimal numbers
