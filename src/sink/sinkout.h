@@ -20,10 +20,15 @@ struct sinkout {
 	FILE *fp;                /* where to write */
 	struct atomicfile af;    /* in use when path was given */
 	bool atomic;
+	bool owned;              /* fp was opened here (a path that is no regular file) */
 	char *name;              /* for messages: the path or "<stdout>" */
 };
 
-/* Sets up o on path (atomic) or on out; -1 after error() when path fails. */
+/*
+ * Sets up o on path or on out; -1 after error() when path fails.  A path
+ * that is a regular file or does not exist is written atomically; one that
+ * exists as something else (/dev/null, /dev/stderr, a FIFO) is opened as is.
+ */
 int sinkout_open(struct sinkout *o, FILE *out, const char *path);
 /* Writes sb's bytes and empties sb. */
 void sinkout_put(struct sinkout *o, struct strbuf *sb);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <jansson.h>
@@ -247,6 +248,29 @@ static void test_bad_path(void **state)
 	assert_null(csv_sink_new(stdout, "/nonexistent/dir/x.csv", NULL));
 }
 
+/*
+ * A path that is a device (-o /dev/null) is written to, never renamed over.
+ * Checked through a symlink to /dev/null, so that a regression replaces
+ * the link and not the device.
+ */
+static void test_device_path(void **state)
+{
+	struct sink_list l = SINK_LIST_INIT;
+	char *link = fx_path("devnull");
+	struct stat st;
+
+	assert_int_equal(symlink("/dev/null", link), 0);
+	sink_list_add(&l, json_sink_new(stdout, link, NULL));
+	sink_list_add(&l, jsonl_sink_new(stdout, link, NULL));
+	sink_list_add(&l, csv_sink_new(stdout, link, NULL));
+	sink_list_add(&l, summary_sink_new(stdout, link, NULL));
+	assert_int_equal(fx_run(&l), 0);
+	sink_list_release(&l);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	free(link);
+}
+
 /* Nothing is left behind when the sink is freed without end(). */
 static void test_abandoned_file(void **state)
 {
@@ -312,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_stdout_stream_and_no_events),
 		cmocka_unit_test(test_bad_path),
+		cmocka_unit_test(test_device_path),
 		cmocka_unit_test(test_abandoned_file),
 		cmocka_unit_test(test_flat_memory),
 	};
