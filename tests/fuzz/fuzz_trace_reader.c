@@ -2,7 +2,8 @@
  * libFuzzer target for the trace reader (src/golden/reader.c and jv.c):
  * any bytes, as a plain or zstd file, must give 0 or -1 with one message,
  * never a crash, a hang or a leak.  Accepted traces are written back
- * through the json and jsonl sinks.  Seeds: tests/data/traces/.
+ * through the json and jsonl sinks.
+ * seeds: tests/data/traces
  */
 #define _GNU_SOURCE
 #include <stddef.h>
