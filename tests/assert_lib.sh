@@ -15,6 +15,9 @@
 #   analyze TRACE               renacer analyze --format json TRACE into
 #                               $TMPDIR/ap.json (fails the test on error)
 #   finding PATTERN KEY         KEY of PATTERN's finding in $TMPDIR/ap.json
+#   seeds_shape OUT N           OUT holds the seeds' renacer.toml report (six
+#                               blocks in file order, summary) for a run of N
+#                               syscalls (N < 0: unknown); records a failure
 
 PY=/usr/bin/python3
 failed=0
@@ -68,3 +71,29 @@ for f in json.load(open(sys.argv[1]))["findings"]:
 
 # ge A B: A >= B for decimal numbers
 ge() { $PY -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)' "$1" "$2"; }
+
+# seeds_shape OUT N: the seeds' blocks in file order for a run of N syscalls
+# (N < 0: not known)
+seeds_shape() {
+	$PY - "$1" "$2" <<'PY' || bad "$(basename "${ex:-?}"): report shape: $(cat "$1")"
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+n = int(sys.argv[2])
+heads = [l for l in lines if not l.startswith("   ") and l.strip()]
+names = ["example_startup_latency", "max_syscall_budget", "memory_allocation_budget",
+         "prevent_god_process", "detect_pcie_bottleneck", "ultra_strict_latency"]
+for name, h in zip(names, heads):
+    assert ("'%s'" % name) in h, (name, h)
+    assert re.match(r"^(✅ Assertion '[a-z_]+' passed \(.+\)|❌ Assertion '[a-z_]+' FAILED|"
+                    r"⚠️ Assertion '[a-z_]+' WARNING \(fail_on_violation = false\)|"
+                    r"⏭️ Assertion '[a-z_]+' skipped \(disabled\))$", h), h
+assert heads[5] == "⏭️ Assertion 'ultra_strict_latency' skipped (disabled)", heads[5]
+if heads[1].startswith("✅") and n >= 0:
+    assert heads[1] == "✅ Assertion 'max_syscall_budget' passed (%d / 500 calls)" % n, heads[1]
+m = re.match(r"^✅ Assertion 'example_startup_latency' passed \(([0-9.]+)ms / 100ms\)$", heads[0])
+assert m or heads[0].startswith("❌"), heads[0]
+assert re.match(r"^✅ Assertion 'memory_allocation_budget' passed \([0-9.]+(B|KB|MB) / 100MB mapped\)$", heads[2]) \
+    or heads[2].startswith("❌"), heads[2]
+assert re.match(r"^6 assertions: \d passed, \d failed, \d warnings?, 1 skipped$", heads[6]), heads[6]
+PY
+}
