@@ -1,0 +1,60 @@
+/*
+ * More value builders for the process, memory, signal, time, futex and
+ * socket decoders: strace's expressions (htons(80), name=value arguments,
+ * [N => M]) built from the value kinds of event.h, and small shared readers.
+ */
+#ifndef RENACER_DECODE_EXTRA_H
+#define RENACER_DECODE_EXTRA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sys/decode.h"
+
+/* Name of the entry of xl whose value is x, or NULL. */
+const char *xlat_name(const struct xlat *xl, uint64_t x);
+
+/*
+ * v = fname(arg, ...): a V_OP of the text "fname(", the n items joined by
+ * ", " and ")".  items are not copied (allocate them with val_new_array).
+ */
+void val_set_call(struct dctx *c, struct val *v, const char *name, const char *fname,
+		  struct val *items, unsigned n);
+/* v = fname(x) with x an unsigned decimal (htons(80), htonl(0)). */
+void val_set_call_u(struct dctx *c, struct val *v, const char *name, const char *fname,
+		    uint64_t x);
+
+/* v = "name=x" as one value: for arguments strace prints with their name
+ * (clone's child_stack=, flags=). x is copied. */
+void val_set_named(struct dctx *c, struct val *v, const char *name, const char *label,
+		   const struct val *x);
+
+/* v = [x]: an array of one element (an int behind a pointer). x is copied. */
+void val_set_boxed(struct dctx *c, struct val *v, const char *name, const struct val *x);
+
+/* v = a => b (strace's value-changed arrow); a and b are copied. */
+void val_set_changed(struct dctx *c, struct val *v, const char *name,
+		     const struct val *a, const struct val *b);
+
+/* A signal number as strace's printsignal: its name, or the decimal number. */
+void val_set_signal(struct dctx *c, struct val *v, const char *name, int sig);
+
+/* Reads an int at addr into v as [N]; NULL or an unreadable address as the
+ * address. */
+void val_read_int_boxed(struct dctx *c, struct val *v, const char *name, uint64_t addr);
+
+/*
+ * Sigset of size bytes at addr as strace's print_sigset_addr_len_limit: the
+ * address when size is outside [min_size, 8] or unreadable, NULL for 0.
+ */
+void decode_sigset_min(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		       uint64_t size, uint64_t min_size);
+
+/* A struct timeval / struct timezone at addr ({tv_sec=.., tv_usec=..}). */
+void decode_timeval(struct dctx *c, struct val *v, const char *name, uint64_t addr);
+
+/* Sets slot i of ev to v (name from the prototype) and marks it VF_EXIT when
+ * decoded at the exit stop. */
+struct val *arg_put(struct dctx *c, struct event *ev, unsigned i, const struct val *v);
+
+#endif

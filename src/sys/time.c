@@ -1,0 +1,194 @@
+/*
+ * Time decoders: clock_gettime/getres/settime, nanosleep, clock_nanosleep,
+ * gettimeofday, time; and decode_timespec (shared, see decode.h).
+ */
+#include "sys/decode.h"
+
+#include <time.h>
+#include <sys/time.h>
+
+#include "sys/decode_extra.h"
+#include "xlat/clock_flags.h"
+#include "xlat/clocknames.h"
+#include "util/banned.h"
+
+/* strace's is_erestart: the call was interrupted and will be restarted. */
+static bool is_erestart(const struct event *ev)
+{
+	return ev->err == 512 || ev->err == 513 || ev->err == 514 || ev->err == 516;
+}
+
+void decode_timespec(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	struct timespec ts;
+	struct val *it;
+
+	if (!tread(c, addr, &ts, sizeof(ts))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	it = val_new_array(c, 2);
+	val_set_int(&it[0], "tv_sec", ts.tv_sec);
+	val_set_int(&it[1], "tv_nsec", ts.tv_nsec);
+	val_set_struct(v, name, it, 2, false);
+}
+
+/* Slot i as a timespec read now (entry) or at exit (output). */
+static void arg_timespec(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	decode_timespec(c, v, v->name, ev->raw[i]);
+	if (ev->type == EV_SYSCALL)
+		v->flags |= VF_EXIT;
+}
+
+/* An output timespec: its address when the call failed (strace's
+ * umove_or_printaddr at exit). */
+static void arg_timespec_out(struct dctx *c, struct event *ev, unsigned i)
+{
+	if (ev->err)
+		arg_ptr(c, ev, i);
+	else
+		arg_timespec(c, ev, i);
+}
+
+static void arg_clockid(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	val_set_enum(v, v->name, (uint32_t)ev->raw[i], clocknames);
+}
+
+/* clock_gettime(clockid, {tv_sec=.., tv_nsec=..}): the time at exit. */
+SYS_FUNC(clock_gettime)
+{
+	if (!exiting) {
+		arg_clockid(ctx, ev, 0);
+		arg_count(ev, 2);
+		return RVAL_EXIT;
+	}
+	arg_timespec_out(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(clock_getres)
+{
+	return SYS_FUNC_NAME(clock_gettime)(ctx, ev, exiting);
+}
+
+SYS_FUNC(clock_settime)
+{
+	arg_clockid(ctx, ev, 0);
+	arg_timespec(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+/* nanosleep(req, rem): rem is shown only when the sleep was interrupted. */
+SYS_FUNC(nanosleep)
+{
+	if (!exiting) {
+		arg_timespec(ctx, ev, 0);
+		arg_count(ev, 2);
+		return RVAL_EXIT;
+	}
+	if (is_erestart(ev))
+		arg_timespec(ctx, ev, 1);
+	else
+		arg_ptr(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(clock_nanosleep)
+{
+	if (!exiting) {
+		arg_clockid(ctx, ev, 0);
+		arg_flags(ctx, ev, 1, clock_flags, NULL);
+		arg_timespec(ctx, ev, 2);
+		arg_count(ev, 4);
+		return RVAL_EXIT;
+	}
+	if (!(ev->raw[1] & TIMER_ABSTIME) && is_erestart(ev))
+		arg_timespec(ctx, ev, 3);
+	else
+		arg_ptr(ctx, ev, 3);
+	return RVAL_DONE;
+}
+
+static void decode_timezone(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	struct timezone tz;
+	struct val *it;
+
+	if (!tread(c, addr, &tz, sizeof(tz))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	it = val_new_array(c, 2);
+	val_set_int(&it[0], "tz_minuteswest", tz.tz_minuteswest);
+	val_set_int(&it[1], "tz_dsttime", tz.tz_dsttime);
+	val_set_struct(v, name, it, 2, false);
+}
+
+SYS_FUNC(gettimeofday)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_count(ev, 2);
+		return RVAL_EXIT;
+	}
+	if (ev->err) {
+		arg_ptr(ctx, ev, 0);
+		arg_ptr(ctx, ev, 1);
+		return RVAL_DONE;
+	}
+	v = arg_slot(ctx, ev, 0);
+	decode_timeval(ctx, v, v->name, ev->raw[0]);
+	v->flags |= VF_EXIT;
+	v = arg_slot(ctx, ev, 1);
+	decode_timezone(ctx, v, v->name, ev->raw[1]);
+	v->flags |= VF_EXIT;
+	return RVAL_DONE;
+}
+
+SYS_FUNC(settimeofday)
+{
+	struct val *v = arg_slot(ctx, ev, 0);
+
+	decode_timeval(ctx, v, v->name, ev->raw[0]);
+	v = arg_slot(ctx, ev, 1);
+	decode_timezone(ctx, v, v->name, ev->raw[1]);
+	return RVAL_DONE;
+}
+
+/* time(tloc): [N / * date * /] = N (date). */
+SYS_FUNC(time)
+{
+	struct val *v, x, boxed;
+	int64_t t;
+	const char *date;
+
+	if (!exiting) {
+		arg_count(ev, 1);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 0);
+	v->flags |= VF_EXIT;
+	if (!ev->err && ev->raw[0] && tread(ctx, ev->raw[0], &t, sizeof(t))) {
+		val_set_int(&x, NULL, t);
+		val_set_commented(ctx, &boxed, NULL, &x, time_text(ctx, t, 0));
+		val_set_boxed(ctx, v, v->name, &boxed);
+		v->flags |= VF_EXIT;
+	} else {
+		val_set_ptr(v, v->name, ev->raw[0]);
+		v->flags |= VF_EXIT;
+	}
+	if (!ev->err && (date = time_text(ctx, ev->retval, 0))) {
+		struct val *aux = arena_calloc(ctx->arena, sizeof(*aux));
+
+		val_set_text(ctx, aux, NULL, date);
+		ev->ret_aux = aux;
+	}
+	return RVAL_DONE;
+}
