@@ -196,8 +196,11 @@ void analysis_free(struct analysis *a)
 	free(a->procs);
 	free(a->pid_hash);
 	for (size_t i = 0; i < a->ntasks; i++)
-		for (int p = 0; p <= LOOP_MAXP; p++)
-			free(a->tasks[i].run[p].sample);
+		if (a->tasks[i].loop) {
+			for (int p = 0; p <= LOOP_MAXP; p++)
+				free(a->tasks[i].loop->run[p].sample);
+			free(a->tasks[i].loop);
+		}
 	free(a->tasks);
 	free(a->tid_hash);
 	for (size_t i = 0; i < a->nloops; i++)
@@ -837,8 +840,9 @@ static void loop_keep(struct analysis *a, const struct loop_found *lf)
  * Ends the run of period p of t.  The cycle is the last p calls in the ring
  * (pos is the number of calls pushed when the run ended).
  */
-static void loop_close(struct analysis *a, struct task *t, unsigned p, uint64_t pos)
+static void loop_close(struct analysis *a, struct task *task, unsigned p, uint64_t pos)
 {
+	struct loop_state *t = task->loop;
 	struct loop_run *r = &t->run[p];
 	uint64_t repeats = r->len / p + 1;
 	if (r->len && repeats >= MIN_REPEATS && pos >= p) {
@@ -851,8 +855,8 @@ static void loop_close(struct analysis *a, struct task *t, unsigned p, uint64_t 
 		}
 		if (!cycle_has_smaller_period(cyc, p)) {
 			struct loop_found lf = { 0 };
-			lf.tid = t->tid;
-			lf.pid = t->pid;
+			lf.tid = task->tid;
+			lf.pid = task->pid;
 			lf.period = p;
 			memcpy(lf.names, names, sizeof(names[0]) * p);
 			lf.calls = r->len + p;
@@ -868,9 +872,12 @@ static void loop_close(struct analysis *a, struct task *t, unsigned p, uint64_t 
 	memset(r, 0, sizeof(*r));
 }
 
-static void loop_push(struct analysis *a, struct task *t, const struct event *ev,
+static void loop_push(struct analysis *a, struct task *task, const struct event *ev,
 		      uint32_t name, uint64_t sig)
 {
+	if (!task->loop)
+		task->loop = xcalloc(1, sizeof(*task->loop));
+	struct loop_state *t = task->loop;
 	uint64_t n = t->ring_n;
 	uint64_t dur = ev->end_ns > ev->ts_ns ? ev->end_ns - ev->ts_ns : 0;
 	for (unsigned p = 1; p <= LOOP_MAXP; p++) {
@@ -887,7 +894,7 @@ static void loop_push(struct analysis *a, struct task *t, const struct event *ev
 			if (!r->sample && r->len / p + 1 >= MIN_REPEATS)
 				r->sample = render_call(ev);
 		} else if (r->len) {
-			loop_close(a, t, p, n);
+			loop_close(a, task, p, n);
 		}
 	}
 	uint64_t k = n % LOOP_RING;
@@ -898,11 +905,18 @@ static void loop_push(struct analysis *a, struct task *t, const struct event *ev
 	t->ring_n = n + 1;
 }
 
+/* Ends t's loops (it exited, or the trace ended) and frees its window. */
 static void loops_flush(struct analysis *a, struct task *t)
 {
+	if (!t->loop)
+		return;
 	for (unsigned p = 1; p <= LOOP_MAXP; p++)
-		if (t->run[p].len)
-			loop_close(a, t, p, t->ring_n);
+		if (t->loop->run[p].len)
+			loop_close(a, t, p, t->loop->ring_n);
+	for (unsigned p = 0; p <= LOOP_MAXP; p++)
+		free(t->loop->run[p].sample);
+	free(t->loop);
+	t->loop = NULL;
 }
 
 /* ---- processes -------------------------------------------------------------- */

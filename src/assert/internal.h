@@ -136,17 +136,22 @@ struct loop_run {
 	char *sample;            /* one call of the cycle, rendered (when long) */
 };
 
+/* The loop window of a live thread (freed when it exits). */
+struct loop_state {
+	uint64_t ring_sig[LOOP_RING];
+	uint32_t ring_name[LOOP_RING];  /* index in names */
+	uint64_t ring_ts[LOOP_RING], ring_dur[LOOP_RING];
+	uint64_t ring_n;         /* calls pushed so far */
+	struct loop_run run[LOOP_MAXP + 1];  /* by period */
+};
+
 struct task {
 	pid_t tid, pid;
 	int proc;                /* index of its process */
 	uint64_t first_ns, last_ns;
 	bool exited;
 	uint64_t calls, work_calls, work_ns;
-	uint64_t ring_sig[LOOP_RING];
-	uint32_t ring_name[LOOP_RING];  /* index in names */
-	uint64_t ring_ts[LOOP_RING], ring_dur[LOOP_RING];
-	uint64_t ring_n;         /* calls pushed so far */
-	struct loop_run run[LOOP_MAXP + 1];  /* by period */
+	struct loop_state *loop; /* NULL until its first call and after its exit */
 };
 
 /* A finished loop kept for the report (the longest ones). */

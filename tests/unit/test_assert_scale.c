@@ -1,0 +1,120 @@
+/*
+ * The analysis stays bounded on long runs: three million syscalls (distinct
+ * paths, tiny writes, mmap/munmap churn, many short-lived children) leave
+ * its memory flat and take well under a second per million events.
+ */
+#include <malloc.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "assert/assert.h"
+#include "assert/internal.h"
+#include "unit/assert_evgen.h"
+
+#include "util/banned.h"
+
+static size_t heap_used(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+	return mi.uordblks + mi.hblkhd;
+}
+
+/* Bytes of the per-process and per-thread tables (they grow with processes). */
+static size_t tables(const struct analysis *a)
+{
+	return a->aprocs * sizeof(struct proc) + a->atasks * sizeof(struct task) +
+	       (a->pid_hash_size + a->tid_hash_size) * sizeof(int);
+}
+
+static void feed(struct analysis *a, long from, long to)
+{
+	char path[64];
+	for (long i = from; i < to; i++) {
+		uint64_t ts = (uint64_t)i * 1000;
+		pid_t pid = 100;
+		switch (i % 6) {
+		case 0: {
+			snprintf(path, sizeof(path), "/data/file%ld", i);
+			struct event o = gen_sc(pid, "openat", ts, 500, 3);
+			gen_int(&o, 0, -100);
+			gen_str(&o, 1, path);
+			analysis_event(a, &o);
+			break;
+		}
+		case 1: case 2: {
+			struct event w = gen_sc(pid, "write", ts, 500, 1);
+			gen_int(&w, 0, 3);
+			analysis_event(a, &w);
+			break;
+		}
+		case 3: {
+			struct event m = gen_sc(pid, "mmap", ts, 500, 0x7f0000000000 + (i % 64) * 0x100000);
+			gen_hex(&m, 0, 0);
+			gen_int(&m, 1, 65536);
+			gen_int(&m, 4, -1);
+			analysis_event(a, &m);
+			break;
+		}
+		case 4: {
+			struct event u = gen_sc(pid, "munmap", ts, 500, 0);
+			gen_hex(&u, 0, 0x7f0000000000 + ((i - 1) % 64) * 0x100000);
+			gen_int(&u, 1, 65536);
+			analysis_event(a, &u);
+			break;
+		}
+		case 5: {
+			struct event c = gen_sc(pid, "close", ts, 500, 0);
+			gen_int(&c, 0, 3);
+			analysis_event(a, &c);
+			if (i % 600 == 5) {   /* a short-lived child */
+				pid_t child = (pid_t)(1000 + (i / 600) % 30000);
+				gen_proc(a, EV_PROC_START, child, 100, ts);
+				struct event s = gen_sc(child, "getpid", ts + 10, 10, child);
+				analysis_event(a, &s);
+				gen_exit(a, child, ts + 20, 1000);
+				struct event w = gen_sc(pid, "wait4", ts, 30, child);
+				analysis_event(a, &w);
+			}
+			break;
+		}
+		}
+	}
+}
+
+static void test_flat_memory(void **state)
+{
+	struct analysis *a = analysis_new();
+	gen_proc(a, EV_PROC_START, 100, 1, 0);
+	feed(a, 0, 1000000);
+	size_t after1m = heap_used(), tables1m = tables(a);
+	clock_t t0 = clock();
+	feed(a, 1000000, 3000000);
+	double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	size_t after3m = heap_used(), tables3m = tables(a);
+	gen_exit(a, 100, 3000000ULL * 1000, 0);
+	analysis_end(a, NULL);
+	print_message("2M events in %.2fs; heap %zu KB after 1M, %zu KB after 3M, "
+		      "process/thread tables %zu KB -> %zu KB\n", secs, after1m / 1024,
+		      after3m / 1024, tables1m / 1024, tables3m / 1024);
+	/* the process and thread tables (one record per child) are the only
+	 * growth: nothing is kept per call, per path or per mapping */
+	assert_true(after3m <= after1m + (tables3m - tables1m) + 3333 * 32 + 256 * 1024);
+	assert_true(secs < 4.0);
+	assert_int_equal(analysis_syscalls(a), 3000000 + 2 * 5000);
+	assert_true(a->paths_dropped > 0);   /* the path table is capped */
+	analysis_free(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_flat_memory),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
