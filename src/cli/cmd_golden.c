@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -285,6 +286,11 @@ static void collect_msg(const char *kind, const char *msg)
 	strbuf_addch(&run_msgs, '\n');
 }
 
+static double tv_us(const struct timeval *tv)
+{
+	return tv->tv_sec * 1e6 + tv->tv_usec;
+}
+
 struct env_save {
 	char *name;
 	char *old;        /* NULL when unset before */
@@ -300,6 +306,7 @@ int gcli_run(struct gcli *g, char *const argv[], const struct config_trace *ct,
 	int saved[3] = { -1, -1, -1 }, in = -1, out = -1, cwd_fd = -1, r = -1;
 	struct env_save *envs = NULL;
 	size_t nenv = 0;
+	struct rusage ru0, ru1;
 
 	memset(rr, 0, sizeof(*rr));
 	memset(&to, 0, sizeof(to));
@@ -354,8 +361,12 @@ int gcli_run(struct gcli *g, char *const argv[], const struct config_trace *ct,
 	dup2(out, 2);
 	strbuf_reset(&run_msgs);
 	error_set_hook(collect_msg);
+	getrusage(RUSAGE_CHILDREN, &ru0);
 	r = tracer_run(&to, argv, &sl, &rr->end);
+	getrusage(RUSAGE_CHILDREN, &ru1);
 	error_set_hook(NULL);
+	rr->cpu_us = tv_us(&ru1.ru_utime) + tv_us(&ru1.ru_stime) -
+		     tv_us(&ru0.ru_utime) - tv_us(&ru0.ru_stime);
 	for (int i = 0; i < 3; i++)
 		if (saved[i] >= 0) {
 			dup2(saved[i], i);
@@ -484,6 +495,7 @@ struct runs {
 	unsigned n;
 	char **json;             /* per run */
 	double *wall_us;
+	double *cpu_us;
 	struct grun *rr;
 	unsigned median;         /* index of the median run */
 	struct gtiming timing;
@@ -514,6 +526,9 @@ static void runs_timing(struct runs *r)
 	t->runs = (int)r->n;
 	memcpy(s, r->wall_us, r->n * sizeof(*s));
 	gstat_from(&t->wall_us, s, r->n);
+	memcpy(s, r->cpu_us, r->n * sizeof(*s));
+	gstat_from(&t->cpu_us, s, r->n);
+	t->has_cpu = 1;
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct gmodel *m = r->rr[i].m;
 		for (uint32_t k = 0; k < m->names.n; k++)
@@ -559,6 +574,7 @@ static int runs_do(struct gcli *g, char *const argv[], const struct config_trace
 	r->n = n;
 	r->json = xcalloc(n + CONFIRM_RUNS, sizeof(*r->json));
 	r->wall_us = xcalloc(n + CONFIRM_RUNS, sizeof(*r->wall_us));
+	r->cpu_us = xcalloc(n + CONFIRM_RUNS, sizeof(*r->cpu_us));
 	r->rr = xcalloc(n + CONFIRM_RUNS, sizeof(*r->rr));
 	r->serial = serial + 1;
 	{
@@ -578,6 +594,7 @@ static int runs_do(struct gcli *g, char *const argv[], const struct config_trace
 			return -1;
 		}
 		r->wall_us[i] = r->rr[i].wall_us;
+		r->cpu_us[i] = r->rr[i].cpu_us;
 	}
 	idx = xmalloc(n * sizeof(*idx));
 	for (unsigned i = 0; i < n; i++)
@@ -606,6 +623,7 @@ static int runs_add(struct gcli *g, char *const argv[], const struct config_trac
 		return -1;
 	}
 	r->wall_us[i] = r->rr[i].wall_us;
+	r->cpu_us[i] = r->rr[i].cpu_us;
 	r->n++;
 	r->extra++;
 	return 0;
@@ -623,6 +641,7 @@ static void runs_release(struct runs *r)
 	}
 	free(r->json);
 	free(r->wall_us);
+	free(r->cpu_us);
 	free(r->rr);
 	if (r->outfile) {
 		unlink(r->outfile);
@@ -1058,7 +1077,7 @@ int cmd_compare(int argc, char **argv)
 		gcli_release(&g);
 		return st;
 	}
-	golden_compare(a.m, b.m, &g.o, NULL, 0, &r);
+	golden_compare(a.m, b.m, &g.o, NULL, &r);
 	st = r.pass ? GOLDEN_OK : GOLDEN_REGRESSION;
 	k.status = st;
 	k.r = &r;
@@ -1196,12 +1215,14 @@ static int validate_one(struct gcli *g, const char *name, const char *gpath, boo
 		v->error = xstrdup("cannot read back the current trace");
 		goto out;
 	}
-	golden_compare(v->g, v->c, &g->o, runs.wall_us, runs.n, &v->r);
+	struct gsamples gs = { runs.wall_us, runs.cpu_us, runs.n };
+	golden_compare(v->g, v->c, &g->o, &gs, &v->r);
 	v->have_r = true;
 	/* noise only ever adds time: re-run before calling the run slow */
 	while (has_timing_regression(&v->r) && runs_add(g, argv, ct, &runs) == 0) {
 		gresult_release(&v->r);
-		golden_compare(v->g, v->c, &g->o, runs.wall_us, runs.n, &v->r);
+		gs.n = runs.n;
+		golden_compare(v->g, v->c, &g->o, &gs, &v->r);
 	}
 	if (an)
 		add_assertions(g, an, &v->r);

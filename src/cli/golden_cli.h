@@ -45,6 +45,7 @@ struct grun {
 	bool started;                  /* false: the command could not be run */
 	struct trace_end end;
 	double wall_us;
+	double cpu_us;                 /* user + system time of the traced processes */
 	uint64_t ncalls;
 	struct gmodel *m;              /* live model (timing per syscall), finalized */
 };

@@ -4,6 +4,7 @@
  * left stopped and their signals are always re-injected.
  */
 #include "core/tracer.h"
+#include "core/lamport.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -82,6 +83,7 @@ struct tracer {
 	int exec_pipe;            /* CLOEXEC pipe: errno of a failed execv */
 	bool exec_failed;         /* the command could not be executed */
 	bool interrupted;         /* SIGINT/SIGTERM/SIGHUP ended the trace */
+	struct lamport *lamport;  /* happens-before clocks (core/lamport.h) */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -200,6 +202,8 @@ const struct tracer_caps *tracer_probe(void)
 
 static void emit(struct tracer *tr, struct event *ev)
 {
+	/* Lamport clock with fork, wait and pipe edges (core/lamport.c) */
+	lamport_stamp(tr->lamport, ev);
 	if (tr->o->enrich && ev->type == EV_SYSCALL)
 		tr->o->enrich(tr->o->enrich_data, ev);
 	sink_list_event(tr->sinks, ev);
@@ -901,6 +905,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 		end->exit_code = 1;
 		return error("this kernel has no PTRACE_SEIZE");
 	}
+	tr->lamport = lamport_new();
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt_signal;   /* no SA_RESTART: waitpid returns EINTR */
@@ -988,6 +993,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	if (tr->interrupted)
 		end->interrupted = 1;
 	arena_release(&tr->scratch);
+	lamport_free(tr->lamport);
 	free(tr);
 	return ret;
 }

@@ -49,9 +49,27 @@ static void add_finding(struct gresult *r, enum gfind_kind k, bool reg, const ch
 		r->regression = true;
 }
 
-const char *gresult_key(const struct gmodel *m, const struct gproc *p, size_t i)
+/*
+ * The calls of p that are compared: not volatile, not ignored, and no
+ * memory management when either side of the pair is multi-threaded.
+ */
+static uint32_t compared(const struct gproc *p, bool mem_volatile, uint32_t **keys,
+			 uint32_t **idx)
 {
-	return intern_str(&m->keys, p->seq[i]);
+	uint32_t n = 0;
+
+	*keys = xmalloc((p->ncalls + 1) * sizeof(**keys));
+	*idx = xmalloc((p->ncalls + 1) * sizeof(**idx));
+	for (uint32_t i = 0; i < p->ncalls; i++) {
+		const struct gcall *c = &p->calls[i];
+		if (c->flags & (GC_VOLATILE | GC_IGNORED))
+			continue;
+		if (mem_volatile && (c->flags & GC_MEM))
+			continue;
+		(*keys)[n] = c->key;
+		(*idx)[n++] = i;
+	}
+	return n;
 }
 
 /* "process 1.2 (/usr/bin/sort)" */
@@ -104,8 +122,8 @@ static const char *err_name(int e)
 	return n ? n : "error";
 }
 
-static void count_proc(struct cmp *x, const struct gproc *p, bool golden, uint64_t *stable,
-		       uint64_t *all)
+static void count_proc(struct cmp *x, const struct gproc *p, bool golden, bool mem_volatile,
+		       uint64_t *stable, uint64_t *all)
 {
 	for (uint32_t i = 0; i < p->ncalls; i++) {
 		const struct gcall *c = &p->calls[i];
@@ -113,7 +131,7 @@ static void count_proc(struct cmp *x, const struct gproc *p, bool golden, uint64
 		if (c->flags & GC_IGNORED)
 			continue;
 		all[row]++;
-		if (!(c->flags & GC_VOLATILE))
+		if (!(c->flags & GC_VOLATILE) && !(mem_volatile && (c->flags & GC_MEM)))
 			stable[row]++;
 	}
 }
@@ -127,8 +145,9 @@ static void check_counts(struct cmp *x, const struct gproc_diff *d, bool *name_f
 	memset(x->cs, 0, x->nrows * sizeof(*x->cs));
 	memset(x->ga, 0, x->nrows * sizeof(*x->ga));
 	memset(x->ca, 0, x->nrows * sizeof(*x->ca));
-	count_proc(x, d->g, true, x->gs, x->ga);
-	count_proc(x, d->c, false, x->cs, x->ca);
+	bool mv = d->g->threaded || d->c->threaded;
+	count_proc(x, d->g, true, mv, x->gs, x->ga);
+	count_proc(x, d->c, false, mv, x->cs, x->ca);
 	for (uint32_t row = 0; row < x->nrows; row++) {
 		const char *name = r->rows[row].name;
 		bool over;
@@ -173,21 +192,22 @@ static void check_calls(struct cmp *x, const struct gproc_diff *d, const uint32_
 			const bool *name_flagged)
 {
 	const struct gproc *gp = d->g, *cp = d->c;
+	const uint32_t ng = d->ng, nc = d->nc;
 	const struct gmodel *g = x->g;
 	struct gresult *r = x->r;
 	uint32_t gen = ++x->gen;
 	size_t listed_new = 0, listed_gone = 0, more_new = 0, more_gone = 0;
 	struct strbuf base = STRBUF_INIT;
 
-	for (uint32_t i = 0; i < gp->nseq; i++) {
-		uint32_t k = gp->seq[i];
+	for (uint32_t i = 0; i < ng; i++) {
+		uint32_t k = d->gk[i];
 		if (x->stamp_g[k] != gen) {
 			x->stamp_g[k] = gen;
 			x->kcount_g[k] = 0;
 		}
 		x->kcount_g[k]++;
 	}
-	for (uint32_t j = 0; j < cp->nseq; j++) {
+	for (uint32_t j = 0; j < nc; j++) {
 		uint32_t k = cseq[j];
 		if (x->stamp_c[k] != gen) {
 			x->stamp_c[k] = gen;
@@ -196,12 +216,12 @@ static void check_calls(struct cmp *x, const struct gproc_diff *d, const uint32_
 		x->kcount_c[k]++;
 	}
 	/* failures and new calls, in the current order */
-	for (uint32_t j = 0; j < cp->nseq; j++) {
+	for (uint32_t j = 0; j < nc; j++) {
 		uint32_t k = cseq[j];
-		const struct gcall *c = &cp->calls[cp->seq_idx[j]];
+		const struct gcall *c = &cp->calls[d->ci[j]];
 		uint32_t gcnt = x->stamp_g[k] == gen ? x->kcount_g[k] : 0;
 		uint32_t ccnt = x->kcount_c[k];
-		const char *text = intern_str(&x->c->keys, cp->seq[j]);
+		const char *text = intern_str(&x->c->keys, d->ck[j]);
 
 		if (x->kcount_c[k] == 0)
 			continue;          /* already reported */
@@ -225,9 +245,9 @@ static void check_calls(struct cmp *x, const struct gproc_diff *d, const uint32_
 		}
 		x->kcount_c[k] = 0;
 	}
-	for (uint32_t i = 0; i < gp->nseq; i++) {
-		uint32_t k = gp->seq[i];
-		const struct gcall *c = &gp->calls[gp->seq_idx[i]];
+	for (uint32_t i = 0; i < ng; i++) {
+		uint32_t k = d->gk[i];
+		const struct gcall *c = &gp->calls[d->gi[i]];
 		uint32_t gcnt = x->kcount_g[k];
 		bool in_c = x->stamp_c[k] == gen;
 		const char *text = intern_str(&g->keys, k);
@@ -288,18 +308,20 @@ static void check_exit(struct cmp *x, const struct gproc_diff *d)
 
 static void diff_pair(struct cmp *x, struct gproc_diff *d, bool *name_flagged)
 {
-	const struct gproc *gp = d->g, *cp = d->c;
-	uint32_t *cseq = xmalloc((cp->nseq + 1) * sizeof(*cseq));
+	bool mv = d->g->threaded || d->c->threaded;
+	uint32_t *cseq;
 
-	for (uint32_t j = 0; j < cp->nseq; j++)
-		cseq[j] = x->r->cmap[cp->seq[j]];
-	d->chg_g = xmalloc(gp->nseq + 1);
-	d->chg_c = xmalloc(cp->nseq + 1);
-	d->common = gdiff(gp->seq, gp->nseq, cseq, cp->nseq, x->r->nids, d->chg_g, d->chg_c,
-			  &d->exact);
-	d->removed = gp->nseq - d->common;
-	d->added = cp->nseq - d->common;
-	d->nhunks = gdiff_hunks(d->chg_g, gp->nseq, d->chg_c, cp->nseq, x->o->context_lines,
+	d->ng = compared(d->g, mv, &d->gk, &d->gi);
+	d->nc = compared(d->c, mv, &d->ck, &d->ci);
+	cseq = xmalloc((d->nc + 1) * sizeof(*cseq));
+	for (uint32_t j = 0; j < d->nc; j++)
+		cseq[j] = x->r->cmap[d->ck[j]];
+	d->chg_g = xmalloc(d->ng + 1);
+	d->chg_c = xmalloc(d->nc + 1);
+	d->common = gdiff(d->gk, d->ng, cseq, d->nc, x->r->nids, d->chg_g, d->chg_c, &d->exact);
+	d->removed = d->ng - d->common;
+	d->added = d->nc - d->common;
+	d->nhunks = gdiff_hunks(d->chg_g, d->ng, d->chg_c, d->nc, x->o->context_lines,
 				&d->hunks);
 	memset(name_flagged, 0, x->nrows * sizeof(*name_flagged));
 	check_exit(x, d);
@@ -343,32 +365,59 @@ static double fastest(double *v, size_t n)
 	return st.min;
 }
 
-static void check_timing(struct cmp *x, const double *c_wall_us, size_t n_wall)
+static double slack_for(const struct golden_opts *o, double spread, uint64_t ncalls)
+{
+	double slack = o->noise_k * spread;
+	if (slack < o->time_floor_ms * 1000)
+		slack = o->time_floor_ms * 1000;
+	/* a traced syscall costs tens of microseconds more when the scheduler
+	 * puts tracer and tracee on different CPUs */
+	if (slack < GOLDEN_PER_CALL_NOISE_US * (double)ncalls)
+		slack = GOLDEN_PER_CALL_NOISE_US * (double)ncalls;
+	return slack;
+}
+
+static double stat_spread(const struct gstat *st)
+{
+	double s = st->mad * 1.4826;
+	if ((st->max - st->min) / 2 > s)
+		s = (st->max - st->min) / 2;
+	return s;
+}
+
+static void check_timing(struct cmp *x, const struct gsamples *cs)
 {
 	struct gresult *r = x->r;
 	const struct gmodel *g = x->g, *c = x->c;
 	const struct golden_opts *o = x->o;
-	double g_med, spread = 0, cur, limit;
+	double g_med, spread = 0, cur, limit, g_cpu = -1, c_cpu = -1, cpu_limit = -1;
+	bool slow;
 
 	/* the fastest run on both sides: noise only ever adds time */
 	if (g->timing.runs > 0) {
 		g_med = g->timing.wall_us.min > 0 ? g->timing.wall_us.min : g->timing.wall_us.median;
-		spread = g->timing.wall_us.mad * 1.4826;
-		if ((g->timing.wall_us.max - g->timing.wall_us.min) / 2 > spread)
-			spread = (g->timing.wall_us.max - g->timing.wall_us.min) / 2;
+		spread = stat_spread(&g->timing.wall_us);
+		if (g->timing.has_cpu)
+			g_cpu = g->timing.cpu_us.min;
 		r->g_runs = g->timing.runs;
 	} else {
 		g_med = (double)g->wall_ns / 1000.0;
 		r->g_runs = 1;
 	}
-	if (c_wall_us && n_wall) {
-		double *tmp = xmalloc(n_wall * sizeof(*tmp));
-		memcpy(tmp, c_wall_us, n_wall * sizeof(*tmp));
-		cur = fastest(tmp, n_wall);
+	if (cs && cs->n) {
+		double *tmp = xmalloc(cs->n * sizeof(*tmp));
+		memcpy(tmp, cs->wall_us, cs->n * sizeof(*tmp));
+		cur = fastest(tmp, cs->n);
+		if (cs->cpu_us) {
+			memcpy(tmp, cs->cpu_us, cs->n * sizeof(*tmp));
+			c_cpu = fastest(tmp, cs->n);
+		}
 		free(tmp);
-		r->c_runs = (int)n_wall;
+		r->c_runs = (int)cs->n;
 	} else if (c->timing.runs > 0) {
 		cur = c->timing.wall_us.min > 0 ? c->timing.wall_us.min : c->timing.wall_us.median;
+		if (c->timing.has_cpu)
+			c_cpu = c->timing.cpu_us.min;
 		r->c_runs = c->timing.runs;
 	} else {
 		cur = (double)c->wall_ns / 1000.0;
@@ -377,24 +426,37 @@ static void check_timing(struct cmp *x, const double *c_wall_us, size_t n_wall)
 	r->g_wall_ms = g_med / 1000;
 	r->c_wall_ms = cur / 1000;
 	r->spread_ms = spread / 1000;
+	r->g_cpu_ms = g_cpu >= 0 ? g_cpu / 1000 : -1;
+	r->c_cpu_ms = c_cpu >= 0 ? c_cpu / 1000 : -1;
+	r->cpu_limit_ms = -1;
 	if (!o->check_timing || g_med <= 0)
 		return;
-	double slack = o->noise_k * spread;
-	if (slack < o->time_floor_ms * 1000)
-		slack = o->time_floor_ms * 1000;
-	/* a traced syscall costs tens of microseconds more when the scheduler
-	 * puts tracer and tracee on different CPUs */
-	if (slack < GOLDEN_PER_CALL_NOISE_US * (double)g->ncalls)
-		slack = GOLDEN_PER_CALL_NOISE_US * (double)g->ncalls;
+	double slack = slack_for(o, spread, g->ncalls);
 	limit = g_med * (1 + o->time_tolerance) + slack;
 	r->limit_ms = limit / 1000;
 	r->timing_checked = true;
-	if (cur <= limit)
+	if (g_cpu >= 0 && c_cpu >= 0) {
+		double wide = g_med * GOLDEN_WIDE_FACTOR + GOLDEN_WIDE_MS * 1000;
+		cpu_limit = g_cpu * (1 + o->time_tolerance) +
+			    slack_for(o, stat_spread(&g->timing.cpu_us), g->ncalls);
+		r->cpu_limit_ms = cpu_limit / 1000;
+		slow = (cur > limit && c_cpu > cpu_limit) || cur > wide;
+	} else {
+		slow = cur > limit;
+	}
+	if (!slow)
 		return;
-	add_finding(r, GF_TIMING, true, NULL, "runtime", g_med / 1000, cur / 1000,
-		    "runtime %.2fms is %.1fx the golden's %.2fms (limit %.2fms: +%.0f%% "
-		    "and %.2fms of noise)", cur / 1000, cur / g_med, g_med / 1000,
-		    limit / 1000, o->time_tolerance * 100, slack / 1000);
+	if (c_cpu >= 0 && g_cpu >= 0)
+		add_finding(r, GF_TIMING, true, NULL, "runtime", g_med / 1000, cur / 1000,
+			    "runtime %.2fms (CPU %.2fms) is %.1fx the golden's %.2fms (CPU %.2fms); "
+			    "limits %.2fms and %.2fms CPU (+%.0f%% and %.2fms of noise)",
+			    cur / 1000, c_cpu / 1000, cur / g_med, g_med / 1000, g_cpu / 1000,
+			    limit / 1000, cpu_limit / 1000, o->time_tolerance * 100, slack / 1000);
+	else
+		add_finding(r, GF_TIMING, true, NULL, "runtime", g_med / 1000, cur / 1000,
+			    "runtime %.2fms is %.1fx the golden's %.2fms (limit %.2fms: +%.0f%% "
+			    "and %.2fms of noise)", cur / 1000, cur / g_med, g_med / 1000,
+			    limit / 1000, o->time_tolerance * 100, slack / 1000);
 
 	/* per-syscall time: notes only (noisy by nature) */
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -433,7 +495,7 @@ static int row_cmp(const void *a, const void *b)
 }
 
 void golden_compare(const struct gmodel *g, const struct gmodel *c,
-		    const struct golden_opts *o, const double *c_wall_us, size_t n_wall,
+		    const struct golden_opts *o, const struct gsamples *cur,
 		    struct gresult *r)
 {
 	struct cmp x;
@@ -514,21 +576,23 @@ void golden_compare(const struct gmodel *g, const struct gmodel *c,
 			d->c = &c->procs[ci++];
 			d->label = d->g->label;
 			diff_pair(&x, d, name_flagged);
-			seq_total += d->g->nseq + d->c->nseq;
+			seq_total += d->ng + d->nc;
 			seq_common += 2 * d->common;
 		} else if (cmp < 0) {
 			d->g = &g->procs[gi++];
 			d->label = d->g->label;
-			d->removed = d->g->nseq;
-			seq_total += d->g->nseq;
+			d->ng = compared(d->g, d->g->threaded, &d->gk, &d->gi);
+			d->removed = d->ng;
+			seq_total += d->ng;
 			proc_desc(&sb, d->g);
 			add_finding(r, GF_PROCESS, true, d->label, d->g->exe, 1, 0,
 				    "%s vanished (golden made %u calls)", sb.buf, d->g->ncalls);
 		} else {
 			d->c = &c->procs[ci++];
 			d->label = d->c->label;
-			d->added = d->c->nseq;
-			seq_total += d->c->nseq;
+			d->nc = compared(d->c, d->c->threaded, &d->ck, &d->ci);
+			d->added = d->nc;
+			seq_total += d->nc;
 			proc_desc(&sb, d->c);
 			add_finding(r, GF_PROCESS, true, d->label, d->c->exe, 0, 1,
 				    "new %s (%u calls)", sb.buf, d->c->ncalls);
@@ -537,7 +601,7 @@ void golden_compare(const struct gmodel *g, const struct gmodel *c,
 	check_resources(&x);
 	check_signals(&x);
 	qsort(r->rows, r->nrows, sizeof(*r->rows), row_cmp);
-	check_timing(&x, c_wall_us, n_wall);
+	check_timing(&x, cur);
 
 	/* confidence */
 	r->s_seq = seq_total ? (double)seq_common / (double)seq_total : 1.0;
@@ -590,6 +654,10 @@ void gresult_release(struct gresult *r)
 	for (size_t i = 0; i < r->npd; i++) {
 		free(r->pd[i].chg_g);
 		free(r->pd[i].chg_c);
+		free(r->pd[i].gk);
+		free(r->pd[i].ck);
+		free(r->pd[i].gi);
+		free(r->pd[i].ci);
 		free(r->pd[i].hunks);
 	}
 	free(r->pd);

@@ -46,8 +46,11 @@ struct gfinding {
 struct gproc_diff {
 	const char *label;
 	const struct gproc *g, *c;   /* either NULL when unmatched */
+	uint32_t *gk, *ck;           /* compared keys (golden ids; current ids) */
+	uint32_t *gi, *ci;           /* their call indexes */
+	uint32_t ng, nc;
 	size_t common;               /* calls kept in the alignment */
-	uint8_t *chg_g, *chg_c;      /* per seq element: removed / added */
+	uint8_t *chg_g, *chg_c;      /* per compared key: removed / added */
 	struct gdiff_hunk *hunks;
 	size_t nhunks;
 	size_t added, removed;
@@ -80,21 +83,26 @@ struct gresult {
 	/* timing */
 	bool timing_checked;
 	double g_wall_ms, c_wall_ms, limit_ms, spread_ms;
+	double g_cpu_ms, c_cpu_ms, cpu_limit_ms;   /* < 0: unknown */
 	int g_runs, c_runs;
 	uint64_t g_calls, c_calls;
 };
 
+/* Runtimes of the current runs: wall and CPU time (cpu_us may be NULL). */
+struct gsamples {
+	const double *wall_us, *cpu_us;
+	size_t n;
+};
+
 /*
- * Compares current c with golden g.  c_wall_us holds the runtimes of the
- * current runs (n_wall of them; NULL uses c->wall_ns).  Fills r (the caller
- * releases it with gresult_release).  Never fails.
+ * Compares current c with golden g.  cur holds the runtimes of the current
+ * runs (NULL: c's own timing or wall time).  Fills r (the caller releases
+ * it with gresult_release).  Never fails.
  */
 void golden_compare(const struct gmodel *g, const struct gmodel *c,
-		    const struct golden_opts *o, const double *c_wall_us, size_t n_wall,
+		    const struct golden_opts *o, const struct gsamples *cur,
 		    struct gresult *r);
 void gresult_release(struct gresult *r);
 
-/* The key text of element i of a process diff's golden (or current) seq. */
-const char *gresult_key(const struct gmodel *m, const struct gproc *p, size_t i);
 
 #endif

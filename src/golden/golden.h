@@ -22,6 +22,14 @@ enum {
 
 /* Runtime slack per golden syscall (us): cross-CPU ptrace stops cost this much. */
 #define GOLDEN_PER_CALL_NOISE_US 20.0
+/*
+ * Wall time alone counts as slower only past WIDE_FACTOR times the golden
+ * plus WIDE_MS: on a shared machine a short run's wall time swings 10x.
+ * Below that, a run is slower when its wall time and its CPU time both
+ * pass their limits.
+ */
+#define GOLDEN_WIDE_FACTOR 10.0
+#define GOLDEN_WIDE_MS 50.0
 
 /* A user normalization rule: every match of re in a call key is replaced. */
 struct golden_rule {

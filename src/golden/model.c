@@ -302,11 +302,15 @@ static int32_t task_new(struct build *b, pid_t tid, pid_t tgid)
 	return (int32_t)b->ntasks++;
 }
 
-/* The live task of tid, made when none is (a new one after an exit). */
+/*
+ * The latest task of tid, made when there is none.  A task that exited
+ * keeps its tid until a start or a clone names the tid again: the exit
+ * record can come before the last call (exit_group) in a saved trace.
+ */
 static int32_t task_get(struct build *b, pid_t tid, pid_t tgid)
 {
 	int32_t i = tid_find(b, tid);
-	if (i >= 0 && !b->tasks[i].dead)
+	if (i >= 0)
 		return i;
 	return task_new(b, tid, tgid);
 }
@@ -808,7 +812,7 @@ static void on_proc_start(struct build *b, const struct event *ev)
 	int32_t creator = tid_find(b, ev->ppid), ci;
 
 	ci = tid_find(b, ev->tid);
-	if (ci < 0 || (b->tasks[ci].dead && b->tasks[ci].linked))
+	if (ci < 0 || b->tasks[ci].dead)
 		ci = task_new(b, ev->tid, ev->pid);
 	if (creator >= 0 && creator != ci)
 		link_task(b, creator, ci, ev->is_thread);

@@ -42,9 +42,14 @@ const char *golden_status_name(int status)
 	return "?";
 }
 
-static const char *seq_key(const struct gmodel *m, const struct gproc *p, size_t i)
+static const char *gkey(const struct gmodel *g, const struct gproc_diff *d, size_t i)
 {
-	return intern_str(&m->keys, p->seq[i]);
+	return intern_str(&g->keys, d->gk[i]);
+}
+
+static const char *ckey(const struct gmodel *c, const struct gproc_diff *d, size_t j)
+{
+	return intern_str(&c->keys, d->ck[j]);
 }
 
 static void proc_title(struct strbuf *sb, const struct gproc *p)
@@ -96,25 +101,24 @@ void gout_unified(struct strbuf *sb, const struct gresult *r, const struct gproc
 	(void)any;
 	if (!gp || !cp) {
 		/* a whole process added or removed */
-		const struct gproc *p = gp ? gp : cp;
-		const struct gmodel *m = gp ? g : c;
+		uint32_t np = gp ? d->ng : d->nc;
 		char sign = gp ? '-' : '+';
 		if (color)
 			strbuf_addstr(sb, C_CYAN);
 		strbuf_addf(sb, "@@ -%s%u +%s%u @@",
-			    gp ? "1," : "0,", gp ? p->nseq : 0, cp ? "1," : "0,", cp ? p->nseq : 0);
+			    gp ? "1," : "0,", gp ? np : 0, cp ? "1," : "0,", cp ? np : 0);
 		if (color)
 			strbuf_addstr(sb, C_RESET);
 		strbuf_addch(sb, '\n');
-		for (uint32_t i = 0; i < p->nseq; i++) {
+		for (uint32_t i = 0; i < np; i++) {
 			if (max && lines >= max) {
-				skipped = p->nseq - i;
+				skipped = np - i;
 				break;
 			}
 			if (color)
 				strbuf_addstr(sb, gp ? C_RED : C_GREEN);
 			strbuf_addch(sb, sign);
-			strbuf_addstr(sb, seq_key(m, p, i));
+			strbuf_addstr(sb, gp ? gkey(g, d, i) : ckey(c, d, i));
 			if (color)
 				strbuf_addstr(sb, C_RESET);
 			strbuf_addch(sb, '\n');
@@ -144,7 +148,7 @@ void gout_unified(struct strbuf *sb, const struct gresult *r, const struct gproc
 					if (color)
 						strbuf_addstr(sb, C_RED);
 					strbuf_addch(sb, '-');
-					strbuf_addstr(sb, seq_key(g, gp, i));
+					strbuf_addstr(sb, gkey(g, d, i));
 					if (color)
 						strbuf_addstr(sb, C_RESET);
 					i++;
@@ -152,13 +156,13 @@ void gout_unified(struct strbuf *sb, const struct gresult *r, const struct gproc
 					if (color)
 						strbuf_addstr(sb, C_GREEN);
 					strbuf_addch(sb, '+');
-					strbuf_addstr(sb, seq_key(c, cp, j));
+					strbuf_addstr(sb, ckey(c, d, j));
 					if (color)
 						strbuf_addstr(sb, C_RESET);
 					j++;
 				} else {
 					strbuf_addch(sb, ' ');
-					strbuf_addstr(sb, seq_key(g, gp, i < ie ? i : ie - 1));
+					strbuf_addstr(sb, gkey(g, d, i < ie ? i : ie - 1));
 					i++;
 					j++;
 				}
@@ -300,8 +304,8 @@ static json_t *case_json(const struct gout_case *k, const struct golden_opts *o)
 		gout_unified(&sb, r, d, k->g, k->c, "golden", "current", o->max_diff_lines, false);
 		json_array_append_new(ps, json_pack("{s:s,s:I,s:I,s:I,s:I,s:b,s:s}",
 						   "process", d->label,
-						   "golden_calls", (json_int_t)(d->g ? d->g->nseq : 0),
-						   "current_calls", (json_int_t)(d->c ? d->c->nseq : 0),
+						   "golden_calls", (json_int_t)d->ng,
+						   "current_calls", (json_int_t)d->nc,
 						   "added", (json_int_t)d->added,
 						   "removed", (json_int_t)d->removed,
 						   "exact", d->exact != 0, "diff", sb.buf));

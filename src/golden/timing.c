@@ -73,6 +73,8 @@ char *gtiming_to_json(const struct gtiming *t)
 
 	json_object_set_new(root, "runs", json_integer(t->runs));
 	json_object_set_new(root, "wall_us", stat_json(&t->wall_us));
+	if (t->has_cpu)
+		json_object_set_new(root, "cpu_us", stat_json(&t->cpu_us));
 	for (size_t i = 0; i < t->nsc; i++) {
 		json_t *o = stat_json(&t->sc[i].us);
 		json_object_set_new(o, "calls", json_real(t->sc[i].calls));
@@ -135,6 +137,11 @@ int gtiming_from_json(struct gtiming *t, const void *json, const char *file)
 	t->runs = v ? (int)json_integer_value(v) : 1;
 	if ((v = json_object_get(root, "wall_us")) && stat_from(v, &t->wall_us) < 0)
 		goto bad;
+	if ((v = json_object_get(root, "cpu_us"))) {
+		if (stat_from(v, &t->cpu_us) < 0)
+			goto bad;
+		t->has_cpu = 1;
+	}
 	scs = json_object_get(root, "syscalls");
 	if (scs && !json_is_object(scs))
 		goto bad;

@@ -30,6 +30,8 @@ struct gtiming_sc {
 struct gtiming {
 	int runs;                    /* 0: no timing recorded */
 	struct gstat wall_us;        /* wall time of the run */
+	struct gstat cpu_us;         /* CPU time (user + system) of the traced processes */
+	int has_cpu;
 	struct gtiming_sc *sc;
 	size_t nsc;
 	struct gcontext ctx;

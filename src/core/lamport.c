@@ -1,0 +1,399 @@
+/* Lamport clocks with fork, wait and pipe edges (see lamport.h). */
+#include "core/lamport.h"
+#include "util/xmalloc.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "util/banned.h"
+
+/* One task (thread or process). */
+struct ltask {
+	pid_t tid, tgid;
+	pid_t parent_tgid;       /* creator's process, 0 unknown */
+	uint64_t clock;
+	bool used;
+	bool exited;
+};
+
+/* A finished process: what a wait that reaps it merges. */
+struct lexit {
+	pid_t tgid, parent_tgid;
+	uint64_t clock;
+	bool reaped;
+};
+
+/* (tgid, fd) -> pipe inode, 0 when the fd is not a pipe. */
+struct lfd {
+	pid_t tgid;
+	int fd;
+	uint64_t ino;
+	bool used;
+};
+
+/* A pipe and the clock of the latest write into it. */
+struct lpipe {
+	uint64_t ino;
+	uint64_t clock;
+};
+
+struct lamport {
+	struct ltask *t;
+	size_t tcap, tn;
+	struct lexit *x;
+	size_t xn, xalloc;
+	struct lfd *fds;
+	size_t fcap, fn;
+	struct lpipe *p;
+	size_t pcap, pn;
+	unsigned nprocs;         /* processes seen (not threads) */
+	uint64_t lookups;
+};
+
+static size_t hash32(uint64_t v, size_t cap)
+{
+	return (size_t)((v * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+}
+
+/* --- tasks --- */
+
+static struct ltask *task_find(const struct lamport *l, pid_t tid)
+{
+	if (!l->tcap)
+		return NULL;
+	for (size_t i = hash32((uint32_t)tid, l->tcap);; i = (i + 1) & (l->tcap - 1)) {
+		if (!l->t[i].used)
+			return NULL;
+		if (l->t[i].tid == tid)
+			return &l->t[i];
+	}
+}
+
+static struct ltask *task_get(struct lamport *l, pid_t tid, pid_t tgid)
+{
+	struct ltask *t = task_find(l, tid);
+
+	if (t)
+		return t;
+	if ((l->tn + 1) * 2 > l->tcap) {
+		struct ltask *old = l->t;
+		size_t oc = l->tcap;
+		l->tcap = oc ? oc * 2 : 64;
+		l->t = xcalloc(l->tcap, sizeof(*l->t));
+		for (size_t i = 0; i < oc; i++) {
+			if (!old[i].used)
+				continue;
+			size_t j = hash32((uint32_t)old[i].tid, l->tcap);
+			while (l->t[j].used)
+				j = (j + 1) & (l->tcap - 1);
+			l->t[j] = old[i];
+		}
+		free(old);
+	}
+	size_t j = hash32((uint32_t)tid, l->tcap);
+	while (l->t[j].used)
+		j = (j + 1) & (l->tcap - 1);
+	t = &l->t[j];
+	memset(t, 0, sizeof(*t));
+	t->used = true;
+	t->tid = tid;
+	t->tgid = tgid > 0 ? tgid : tid;
+	l->tn++;
+	if (t->tgid == tid)
+		l->nprocs++;
+	return t;
+}
+
+/* --- pipes --- */
+
+static struct lfd *fd_slot(struct lamport *l, pid_t tgid, int fd, bool create)
+{
+	if (!l->fcap) {
+		if (!create)
+			return NULL;
+		l->fcap = 256;
+		l->fds = xcalloc(l->fcap, sizeof(*l->fds));
+	}
+	if (create && (l->fn + 1) * 2 > l->fcap) {
+		struct lfd *old = l->fds;
+		size_t oc = l->fcap;
+		l->fcap *= 2;
+		l->fds = xcalloc(l->fcap, sizeof(*l->fds));
+		l->fn = 0;
+		for (size_t i = 0; i < oc; i++) {
+			if (!old[i].used || old[i].tgid == -1)
+				continue;
+			struct lfd *s = fd_slot(l, old[i].tgid, old[i].fd, true);
+			*s = old[i];
+			if (!s->used)
+				abort();
+			l->fn++;
+		}
+		free(old);
+	}
+	uint64_t key = ((uint64_t)(uint32_t)tgid << 32) | (uint32_t)fd;
+	for (size_t i = hash32(key, l->fcap);; i = (i + 1) & (l->fcap - 1)) {
+		struct lfd *s = &l->fds[i];
+		if (s->used && s->tgid == tgid && s->fd == fd)
+			return s;
+		if (!s->used) {
+			if (!create)
+				return NULL;
+			s->tgid = tgid;
+			s->fd = fd;
+			return s;
+		}
+	}
+}
+
+/* Forgets what fd of tgid was (closed, replaced). */
+static void fd_forget(struct lamport *l, pid_t tgid, int64_t fd)
+{
+	struct lfd *s;
+	if (fd < 0 || fd > 0x7fffffff || !(s = fd_slot(l, tgid, (int)fd, false)))
+		return;
+	s->ino = 0;
+	s->tgid = -1;           /* a tombstone: never matches again */
+}
+
+static void fd_forget_all(struct lamport *l, pid_t tgid)
+{
+	for (size_t i = 0; i < l->fcap; i++)
+		if (l->fds[i].used && l->fds[i].tgid == tgid)
+			l->fds[i].tgid = -1;
+}
+
+/* The pipe inode behind fd of tid, or 0 (cached per process). */
+static uint64_t pipe_ino(struct lamport *l, pid_t tid, pid_t tgid, int64_t fd)
+{
+	struct lfd *s;
+	char path[64], buf[64];
+	ssize_t n;
+	unsigned long long ino;
+
+	if (fd < 0 || fd > 0x7fffffff)
+		return 0;
+	if ((s = fd_slot(l, tgid, (int)fd, false)))
+		return s->ino;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)tid, (int)fd);
+	l->lookups++;
+	n = readlink(path, buf, sizeof(buf) - 1);
+	ino = 0;
+	if (n > 0) {
+		buf[n] = '\0';
+		if (sscanf(buf, "pipe:[%llu]", &ino) != 1)
+			ino = 0;
+	}
+	s = fd_slot(l, tgid, (int)fd, true);
+	if (!s->used) {
+		s->used = true;
+		l->fn++;
+	}
+	s->ino = ino;
+	return ino;
+}
+
+static struct lpipe *pipe_get(struct lamport *l, uint64_t ino)
+{
+	if ((l->pn + 1) * 2 > l->pcap) {
+		struct lpipe *old = l->p;
+		size_t oc = l->pcap;
+		l->pcap = oc ? oc * 2 : 64;
+		l->p = xcalloc(l->pcap, sizeof(*l->p));
+		for (size_t i = 0; i < oc; i++) {
+			if (!old[i].ino)
+				continue;
+			size_t j = hash32(old[i].ino, l->pcap);
+			while (l->p[j].ino)
+				j = (j + 1) & (l->pcap - 1);
+			l->p[j] = old[i];
+		}
+		free(old);
+	}
+	size_t j = hash32(ino, l->pcap);
+	while (l->p[j].ino && l->p[j].ino != ino)
+		j = (j + 1) & (l->pcap - 1);
+	if (!l->p[j].ino) {
+		l->p[j].ino = ino;
+		l->pn++;
+	}
+	return &l->p[j];
+}
+
+/* --- syscalls --- */
+
+static bool is_read(long nr)
+{
+	return nr == SYS_read || nr == SYS_readv || nr == SYS_preadv || nr == SYS_preadv2 ||
+	       nr == SYS_splice || nr == SYS_tee;
+}
+
+static bool is_write(long nr)
+{
+	return nr == SYS_write || nr == SYS_writev || nr == SYS_pwritev ||
+	       nr == SYS_pwritev2 || nr == SYS_vmsplice;
+}
+
+/* Syscalls after which the meaning of a descriptor number may have changed. */
+static void fd_changes(struct lamport *l, const struct event *ev, pid_t tgid)
+{
+	long nr = ev->nr;
+
+	if (!l->fcap)
+		return;
+	if (nr == SYS_close)
+		fd_forget(l, tgid, (int64_t)(int)ev->raw[0]);
+	else if (nr == SYS_dup2 || nr == SYS_dup3)
+		fd_forget(l, tgid, (int64_t)(int)ev->raw[1]);
+	else if (nr == SYS_execve || nr == SYS_execveat || nr == SYS_close_range ||
+		 nr == SYS_pipe || nr == SYS_pipe2 || nr == SYS_socketpair)
+		fd_forget_all(l, tgid);
+	if (ev->retval >= 0 && !ev->err &&
+	    (nr == SYS_open || nr == SYS_openat || nr == SYS_openat2 || nr == SYS_creat ||
+	     nr == SYS_dup || nr == SYS_dup2 || nr == SYS_dup3 || nr == SYS_fcntl ||
+	     nr == SYS_socket || nr == SYS_accept || nr == SYS_accept4 ||
+	     nr == SYS_eventfd2 || nr == SYS_memfd_create || nr == SYS_epoll_create1 ||
+	     nr == SYS_signalfd4 || nr == SYS_timerfd_create || nr == SYS_inotify_init1 ||
+	     nr == SYS_pidfd_open))
+		fd_forget(l, tgid, ev->retval);
+}
+
+static void merge_exit(struct lamport *l, struct ltask *t, pid_t reaped)
+{
+	for (size_t i = 0; i < l->xn; i++) {
+		struct lexit *x = &l->x[i];
+		if (x->reaped)
+			continue;
+		if (reaped > 0 ? x->tgid != reaped : x->parent_tgid != t->tgid)
+			continue;
+		if (x->clock > t->clock)
+			t->clock = x->clock;
+		if (reaped > 0) {
+			x->reaped = true;
+			break;
+		}
+	}
+}
+
+static void on_syscall(struct lamport *l, struct ltask *t, struct event *ev)
+{
+	bool ok = ev->state == SC_COMPLETE && !ev->err && ev->retval >= 0;
+
+	/* a wait comes after the exit of what it reaps */
+	if (ok && ev->nr == SYS_wait4 && ev->retval > 0)
+		merge_exit(l, t, (pid_t)ev->retval);
+	else if (ok && ev->nr == SYS_waitid)
+		merge_exit(l, t, 0);
+
+	/* a read of a pipe comes after the writes into it */
+	if (ok && ev->retval > 0 && l->nprocs > 1 && is_read(ev->nr)) {
+		uint64_t ino = pipe_ino(l, ev->tid, t->tgid, (int64_t)(int)ev->raw[0]);
+		if (ino) {
+			struct lpipe *p = pipe_get(l, ino);
+			if (p->clock > t->clock)
+				t->clock = p->clock;
+		}
+	}
+	ev->lamport = ++t->clock;
+	if (ok && ev->retval > 0 && l->nprocs > 1 && is_write(ev->nr)) {
+		uint64_t ino = pipe_ino(l, ev->tid, t->tgid, (int64_t)(int)ev->raw[0]);
+		if (ino) {
+			struct lpipe *p = pipe_get(l, ino);
+			if (t->clock > p->clock)
+				p->clock = t->clock;
+		}
+	}
+	fd_changes(l, ev, t->tgid);
+}
+
+void lamport_stamp(struct lamport *l, struct event *ev)
+{
+	struct ltask *t, *c;
+
+	switch (ev->type) {
+	case EV_PROC_START:
+		t = ev->ppid > 0 ? task_find(l, ev->ppid) : NULL;
+		c = task_get(l, ev->tid, ev->pid);
+		if (c->exited) {
+			/* a tid used again: a new task in the same slot */
+			pid_t tid = c->tid;
+			memset(c, 0, sizeof(*c));
+			c->used = true;
+			c->tid = tid;
+			c->tgid = ev->pid > 0 ? ev->pid : tid;
+		}
+		if (t && t != c) {
+			/* the parent's clone exit will be t->clock + 1: start after it */
+			if (c->clock < t->clock + 1)
+				c->clock = t->clock + 1;
+			c->parent_tgid = ev->is_thread ? t->parent_tgid : t->tgid;
+		}
+		ev->lamport = ++c->clock;
+		return;
+	case EV_SYSCALL_ENTRY:
+		t = task_get(l, ev->tid, ev->pid);
+		ev->lamport = t->clock + 1;
+		return;
+	case EV_SYSCALL:
+		t = task_get(l, ev->tid, ev->pid);
+		on_syscall(l, t, ev);
+		return;
+	case EV_PROC_EXIT:
+	case EV_DETACH:
+		t = task_get(l, ev->tid, ev->pid);
+		ev->lamport = ++t->clock;
+		t->exited = true;
+		{
+			/* the process's exit clock: the latest of its tasks */
+			struct lexit *x = NULL;
+			for (size_t i = 0; i < l->xn; i++)
+				if (l->x[i].tgid == t->tgid && !l->x[i].reaped)
+					x = &l->x[i];
+			if (!x) {
+				ALLOC_GROW(l->x, l->xn + 1, l->xalloc);
+				x = &l->x[l->xn++];
+				memset(x, 0, sizeof(*x));
+				x->tgid = t->tgid;
+				x->parent_tgid = t->parent_tgid;
+			}
+			if (t->clock > x->clock)
+				x->clock = t->clock;
+		}
+		return;
+	default:
+		t = task_get(l, ev->tid ? ev->tid : ev->pid, ev->pid);
+		ev->lamport = ++t->clock;
+		return;
+	}
+}
+
+struct lamport *lamport_new(void)
+{
+	return xcalloc(1, sizeof(struct lamport));
+}
+
+void lamport_free(struct lamport *l)
+{
+	if (!l)
+		return;
+	free(l->t);
+	free(l->x);
+	free(l->fds);
+	free(l->p);
+	free(l);
+}
+
+uint64_t lamport_clock(const struct lamport *l, pid_t tid)
+{
+	const struct ltask *t = task_find(l, tid);
+	return t ? t->clock : 0;
+}
+
+uint64_t lamport_lookups(const struct lamport *l)
+{
+	return l->lookups;
+}
