@@ -69,6 +69,12 @@ static const char *proc_name(const struct analysis *a, pid_t pid)
 	return "?";
 }
 
+/* "s" unless n is 1, for plurals in evidence lines. */
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 static double clamp01(double x)
 {
 	return x < 0 ? 0 : x > 1 ? 1 : x;
@@ -134,7 +140,7 @@ static void detect_tight_loop(const struct analysis *a, struct ap_finding *f)
 	if (best->sample)
 		add_evidence(f, "e.g. %s", best->sample);
 	strbuf_release(&sb);
-	f->recommendation = xstrdup("wait instead of polling (a blocking call, poll/epoll with a "
+	f->recommendation = xstrdup("Wait instead of polling (a blocking call, poll/epoll with a "
 				    "timeout, inotify, a condition variable) or back off between "
 				    "attempts; cache results that do not change");
 }
@@ -290,14 +296,14 @@ static void detect_god_process(const struct analysis *a, struct ap_finding *f)
 	add_evidence_sb(f, &sb);
 	strbuf_addf(&sb, "%zu side by side:", best.npeers);
 	for (size_t i = 0; i < best.nshown; i++)
-		strbuf_addf(&sb, "%s %d (%llu calls)", i ? "," : "", (int)best.peers[i].id,
-			    (unsigned long long)best.peers[i].calls);
+		strbuf_addf(&sb, "%s %d (%llu call%s)", i ? "," : "", (int)best.peers[i].id,
+			    (unsigned long long)best.peers[i].calls, plural(best.peers[i].calls));
 	if (best.npeers > best.nshown)
 		strbuf_addstr(&sb, ", ...");
 	add_evidence_sb(f, &sb);
 	strbuf_release(&sb);
 	free(best.what);
-	f->recommendation = xstrdup("spread the work over the idle workers (a shared work queue, "
+	f->recommendation = xstrdup("Spread the work over the idle workers (a shared work queue, "
 				    "partitioned input), or drop the workers that get none");
 }
 
@@ -340,7 +346,7 @@ static void detect_pcie(const struct analysis *a, struct ap_finding *f)
 		add_evidence_sb(f, &sb);
 	}
 	strbuf_release(&sb);
-	f->recommendation = xstrdup("batch operations, keep data on the GPU between kernels, and "
+	f->recommendation = xstrdup("Batch operations, keep data on the GPU between kernels, and "
 				    "use larger workloads to amortize transfer costs");
 }
 
@@ -385,8 +391,10 @@ static void detect_unbuffered(const struct analysis *a, struct ap_finding *f)
 		     "(%llu bytes in all)", (long long)best->fd, path ? path : "path unknown",
 		     (int)best->pid, proc_name(a, best->pid), (unsigned long long)best->calls,
 		     best->writes ? "writes" : "reads", avg, (unsigned long long)best->bytes);
-	add_evidence(f, "buffered in 4096-byte blocks: %llu %s instead of %llu",
-		     (unsigned long long)(needed ? needed : 1), best->writes ? "writes" : "reads",
+	if (!needed)
+		needed = 1;
+	add_evidence(f, "buffered in 4096-byte blocks: %llu %s%s instead of %llu",
+		     (unsigned long long)needed, best->writes ? "write" : "read", plural(needed),
 		     (unsigned long long)best->calls);
 	for (size_t i = 0; i < a->nio; i++) {
 		const struct io_found *o = &a->io[i];
@@ -398,7 +406,7 @@ static void detect_unbuffered(const struct analysis *a, struct ap_finding *f)
 			     (unsigned long long)o->calls, o->writes ? "writes" : "reads",
 			     (double)o->bytes / o->calls);
 	}
-	f->recommendation = xstrdup("buffer the I/O (stdio with full buffering, a larger read "
+	f->recommendation = xstrdup("Buffer the I/O (stdio with full buffering, a larger read "
 				    "size, BufReader/BufWriter) or gather it into one call");
 }
 
@@ -442,8 +450,9 @@ static void detect_redundant(const struct analysis *a, struct ap_finding *f)
 		if (!redundant(u) || (i && redundant(u) < 2))
 			continue;
 		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s: opened %u times, stat-ed %u times, read %u times (",
-			    u->path, u->opens, u->stats, u->reads);
+		strbuf_addf(&sb, "%s: opened %u time%s, stat-ed %u time%s, read %u time%s (",
+			    u->path, u->opens, plural(u->opens), u->stats, plural(u->stats),
+			    u->reads, plural(u->reads));
 		fmt_bytes(&sb, u->bytes_read);
 		strbuf_addf(&sb, ") by process %d (%s), ", (int)u->pid, proc_name(a, u->pid));
 		fmt_ms(&sb, u->time_ns);
@@ -455,7 +464,7 @@ static void detect_redundant(const struct analysis *a, struct ap_finding *f)
 		add_evidence(f, "%llu accesses to further paths not counted (table full)",
 			     (unsigned long long)a->paths_dropped);
 	strbuf_release(&sb);
-	f->recommendation = xstrdup("open and read the file once and keep its contents (or the "
+	f->recommendation = xstrdup("Open and read the file once and keep its contents (or the "
 				    "descriptor); cache stat results instead of asking again");
 }
 

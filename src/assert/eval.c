@@ -140,7 +140,7 @@ static void eval_critical_path(const struct assert_spec *s, const struct analysi
 		}
 		free(idx);
 		ev_add(r, &sb);
-		r->recommendation = xstrdup("profile the slowest process on the path "
+		r->recommendation = xstrdup("Profile the slowest process on the path "
 					    "(renacer -f -c --timing) and remove the waits and calls "
 					    "that take the time");
 	}
@@ -178,7 +178,7 @@ static void eval_span_count(const struct assert_spec *s, const struct analysis *
 			strbuf_addf(&sb, "%s %s (%llu)", i ? "," : "", a->names[idx[i]].name,
 				    (unsigned long long)a->names[idx[i]].calls);
 		ev_add(r, &sb);
-		r->recommendation = xstrdup("look for loops of small calls (renacer -c shows which "
+		r->recommendation = xstrdup("Look for loops of small calls (renacer -c shows which "
 					    "syscalls grew): buffer I/O, batch requests, cache "
 					    "lookups");
 	}
@@ -216,8 +216,8 @@ static void eval_memory(const struct assert_spec *s, const struct analysis *a,
 		strbuf_addstr(&sb, " rss");
 		r->summary = strbuf_detach(&sb, NULL);
 		strbuf_addf(&sb, "peak resident set of the tree (sum of VmHWM of processes alive "
-			    "together), %zu process%s; largest %d (%s) ", with, with == 1 ? "" : "es",
-			    (int)top, "VmHWM");
+			    "together), %zu process%s; the largest, process %d, VmHWM ", with,
+			    with == 1 ? "" : "es", (int)top);
 		fmt_bytes(&sb, top_kb * 1024);
 		ev_add(r, &sb);
 	} else {
@@ -237,7 +237,7 @@ static void eval_memory(const struct assert_spec *s, const struct analysis *a,
 			(unsigned long long)a->mremap_calls, (unsigned long long)a->brk_calls);
 	}
 	if (r->actual > r->budget)
-		r->recommendation = xstrdup("find the largest allocations (renacer -f -e trace=%memory) "
+		r->recommendation = xstrdup("Find the largest allocations (renacer -f -e trace=%memory) "
 					    "and free or reuse buffers; stream data instead of "
 					    "loading it whole");
 	strbuf_release(&sb);
