@@ -227,9 +227,9 @@ static void eval_memory(const struct assert_spec *s, const struct analysis *a,
 		fmt_bytes(&sb, s->max_bytes);
 		strbuf_addstr(&sb, " mapped");
 		r->summary = strbuf_detach(&sb, NULL);
-		strbuf_addstr(&sb, "peak of mmap/mremap/brk memory of the tree at ");
-		fmt_ms(&sb, a->mem_peak_ns > a->first_ns ? a->mem_peak_ns - a->first_ns : 0);
-		strbuf_addf(&sb, "; process %d held ", (int)a->mem_peak_pid);
+		strbuf_addstr(&sb, "peak of mmap/mremap/brk memory of the tree ");
+		fmt_ms(&sb, a->mem_peak_ns);
+		strbuf_addf(&sb, " into the trace; process %d held ", (int)a->mem_peak_pid);
 		fmt_bytes(&sb, a->mem_peak_pid_bytes);
 		ev_add(r, &sb);
 		ev_addf(r, "%llu mmap, %llu munmap, %llu mremap, %llu brk calls",
