@@ -566,8 +566,7 @@ static int parse_simple_key(struct parser *P, struct keypart *k)
 	while (P->pos < P->len && is_bare(P->s[P->pos]))
 		P->pos++;
 	k->len = P->pos - k->pos;
-	k->s = xmemdup(P->s + k->pos, k->len + 1);
-	k->s[k->len] = '\0';
+	k->s = xstrndup((const char *)P->s + k->pos, k->len);
 	return 0;
 }
 
@@ -864,8 +863,7 @@ static int parse_datetime(struct parser *P, struct toml_value **out)
 	v = new_value(P, type, start);
 	v->dt = dt;
 	v->u.str.len = p - start;
-	v->u.str.s = xmemdup(P->s + start, p - start + 1);
-	v->u.str.s[p - start] = '\0';
+	v->u.str.s = xstrndup((const char *)P->s + start, p - start);
 	P->pos = p;
 	*out = v;
 	return 0;
