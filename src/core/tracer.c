@@ -985,7 +985,9 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	end->wall_ns = now_ns() - tr->t0;
 	if (tr->exec_failed)
 		ret = -1;
-	if (sink_list_end(sinks, end) < 0 && ret == 0)
+	/* a command that never ran leaves no output files: the sinks are
+	 * released without end(), which removes their temporary files */
+	if (ret != -1 && sink_list_end(sinks, end) < 0)
 		ret = -2;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
