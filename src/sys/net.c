@@ -17,6 +17,7 @@
 
 #include "sys/decode_extra.h"
 #include "xlat/addrfams.h"
+#include "xlat/ethernet_protocols.h"
 #include "xlat/inet_protocols.h"
 #include "xlat/msg_flags.h"
 #include "xlat/netlink_protocols.h"
@@ -307,6 +308,13 @@ static void arg_protocol(struct dctx *c, struct event *ev, unsigned i, int famil
 	case AF_NETLINK:
 		val_set_enum(v, v->name, proto, netlink_protocols);
 		break;
+	case AF_PACKET: {
+		struct val *it = val_new_array(c, 1);
+
+		val_set_enum(it, NULL, ntohs((uint16_t)proto), ethernet_protocols);
+		val_set_call(c, v, v->name, "htons", it, 1);
+		break;
+	}
 	default:
 		val_set_uint(v, v->name, proto);
 		break;
