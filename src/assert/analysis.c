@@ -1016,6 +1016,23 @@ static bool clone3_decoded(const struct event *ev)
 	return v->kind == V_STRUCT || (v->kind == V_TEXT && v->s.len && v->s.p[0] == '{');
 }
 
+/*
+ * A clone flag: in the argument named "flags" (clone prints child_stack
+ * first, as strace) or clone3's structure, else the first argument's
+ * register.
+ */
+static bool clone_has_flag(const struct event *ev, const char *name, uint64_t bit)
+{
+	for (unsigned i = 0; i < ev->nargs && i < EVENT_MAX_ARGS; i++)
+		if (ev->args[i].name && !strcmp(ev->args[i].name, "flags"))
+			return ev_arg_has_flag(ev, i, name, bit);
+	if (ev->nargs && ev->args[0].kind == V_STRUCT)
+		return ev_arg_has_flag(ev, 0, name, bit);
+	if (ev->nargs && ev->args[0].kind == V_TEXT)
+		return ev_arg_has_flag(ev, 0, name, bit);
+	return !ev_is_text(ev) && (ev->raw[0] & bit);
+}
+
 static bool fcntl_is_dup(const struct event *ev)
 {
 	size_t tl;
@@ -1309,27 +1326,23 @@ static void on_syscall(struct analysis *a, const struct event *ev)
 		if (fail || rv <= 0)
 			break;
 		bool thread, vm;
-		if (info.kind == K_CLONE || info.kind == K_CLONE3) {
-			thread = ev_arg_has_flag(ev, 0, "CLONE_THREAD", 0x10000);
-			vm = ev_arg_has_flag(ev, 0, "CLONE_VM", 0x100);
-			if (info.kind == K_CLONE3 && !clone3_decoded(ev)) {
-				/*
-				 * The structure was not read: a PROC_START said what
-				 * the child is; else it is a thread (glibc makes
-				 * threads with clone3 and forks with clone).
-				 */
-				int ct = task_find(a, (pid_t)rv);
-				int c = proc_find(a, (pid_t)rv);
-				if (ct >= 0 && a->tasks[ct].pid != (pid_t)rv)
-					thread = true;
-				else
-					thread = !(c >= 0 && a->procs[c].parent >= 0);
-				vm = false;
-			}
-		} else {
+		int ct = task_find(a, (pid_t)rv), c0 = proc_find(a, (pid_t)rv);
+		if (info.kind == K_FORK || info.kind == K_VFORK) {
 			thread = false;
 			vm = info.kind == K_VFORK;
+		} else if (info.kind == K_CLONE3 && !clone3_decoded(ev)) {
+			/* not read: a thread unless the tracer said otherwise
+			 * (glibc makes threads with clone3 and forks with clone) */
+			thread = !(c0 >= 0 && a->procs[c0].parent >= 0 && ct >= 0 &&
+				   a->tasks[ct].pid == (pid_t)rv);
+			vm = false;
+		} else {
+			thread = clone_has_flag(ev, "CLONE_THREAD", 0x10000);
+			vm = clone_has_flag(ev, "CLONE_VM", 0x100);
 		}
+		/* what a PROC_START already said wins */
+		if (ct >= 0 && a->tasks[ct].pid != (pid_t)rv && !a->tasks[ct].exited)
+			thread = true;
 		if (thread)
 			break;
 		int c = child_link(a, pi, (pid_t)rv, ts);

@@ -155,10 +155,14 @@ static void memory_run(bool text)
 	/* a fork: the child starts with a copy of the parent's 9M */
 	gen_proc(a, EV_PROC_START, 101, 100, 6 * MS);
 	struct event f = gen_sc(100, "clone", 6 * MS, 1000, 101);
-	if (text)
-		gen_text(&f, 0, "child_stack=NULL, flags=CLONE_CHILD_SETTID|SIGCHLD");
-	else
-		gen_hex(&f, 0, 0x1200011);
+	if (text) {
+		gen_text(&f, 0, "NULL");
+		gen_text(&f, 1, "CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD");
+		f.args[0].name = "child_stack";
+		f.args[1].name = "flags";
+	} else {
+		f.raw[0] = 0x1200011;   /* undecoded: the register */
+	}
 	analysis_event(a, &f);
 	assert_int_equal(a->mem_now, 18 * M);
 	assert_int_equal(analysis_mem_peak(a), 18 * M);
@@ -205,7 +209,10 @@ static void test_vfork_shares(void **state)
 	gen_str(&x, 0, "/bin/echo");
 	analysis_event(a, &x);
 	struct event v = gen_sc(100, "clone", 2 * MS, 2 * MS, 101);
-	gen_text(&v, 0, "child_stack=0x7f00, flags=CLONE_VM|CLONE_VFORK|SIGCHLD");
+	gen_text(&v, 0, "0x7f00");
+	gen_text(&v, 1, "CLONE_VM|CLONE_VFORK|SIGCHLD");
+	v.args[0].name = "child_stack";
+	v.args[1].name = "flags";
 	analysis_event(a, &v);
 	assert_int_equal(analysis_mem_peak(a), 64 * M);   /* never counted twice */
 	analysis_free(a);
@@ -316,8 +323,16 @@ static void test_critical_path_from_syscalls(void **state)
 	gen_text(&e, 0, "\"/bin/sh\"");
 	analysis_event(a, &e);
 	struct event c = gen_sc(200, "clone", 1 * MS, 1000, 201);
-	gen_text(&c, 0, "child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD");
+	gen_text(&c, 0, "NULL");
+	gen_text(&c, 1, "CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD");
+	c.args[1].name = "flags";
 	analysis_event(a, &c);
+	/* a thread made with clone: not a process */
+	struct event t = gen_sc(200, "clone", 1 * MS + 10, 1000, 205);
+	gen_text(&t, 0, "0x7f0000");
+	gen_text(&t, 1, "CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM");
+	t.args[1].name = "flags";
+	analysis_event(a, &t);
 	struct event s = gen_sc(201, "clock_nanosleep", 2 * MS, 300 * MS, 0);
 	analysis_event(a, &s);
 	struct event w = gen_sc(200, "wait4", 3 * MS, 300 * MS, 201);
@@ -329,6 +344,7 @@ static void test_critical_path_from_syscalls(void **state)
 	/* the child's end is its last call's end (302ms): 1 + 301 + 2 (rest in sh) */
 	assert_int_equal(analysis_critical_path_ns(a, NULL), 304 * MS);
 	assert_int_equal(analysis_critical_path_ns(a, "^sh$"), 304 * MS);   /* inherited name */
+	assert_int_equal(a->nprocs, 2);   /* the thread made no process */
 	analysis_free(a);
 }
 
