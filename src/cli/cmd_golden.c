@@ -506,7 +506,7 @@ struct runs {
 };
 
 /* Runs added to confirm a runtime regression before it counts. */
-#define CONFIRM_RUNS 2
+#define CONFIRM_RUNS 3
 
 static const double *sort_walls;
 static int idx_cmp(const void *a, const void *b)

@@ -437,8 +437,10 @@ static void check_timing(struct cmp *x, const struct gsamples *cs)
 	r->timing_checked = true;
 	if (g_cpu >= 0 && c_cpu >= 0) {
 		double wide = g_med * GOLDEN_WIDE_FACTOR + GOLDEN_WIDE_MS * 1000;
-		cpu_limit = g_cpu * (1 + o->time_tolerance) +
-			    slack_for(o, stat_spread(&g->timing.cpu_us), g->ncalls);
+		double cpu_slack = slack_for(o, stat_spread(&g->timing.cpu_us), g->ncalls);
+		if (cpu_slack < GOLDEN_CPU_FLOOR_MS * 1000)
+			cpu_slack = GOLDEN_CPU_FLOOR_MS * 1000;
+		cpu_limit = g_cpu * (1 + o->time_tolerance) + cpu_slack;
 		r->cpu_limit_ms = cpu_limit / 1000;
 		slow = (cur > limit && c_cpu > cpu_limit) || cur > wide;
 	} else {

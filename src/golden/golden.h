@@ -30,6 +30,11 @@ enum {
  */
 #define GOLDEN_WIDE_FACTOR 10.0
 #define GOLDEN_WIDE_MS 50.0
+/*
+ * The least CPU-time slack (ms): on a loaded machine a short run's CPU time
+ * grows by 10-15 ms too (cache and frequency effects, steal time).
+ */
+#define GOLDEN_CPU_FLOOR_MS 20.0
 
 /* A user normalization rule: every match of re in a call key is replaced. */
 struct golden_rule {

@@ -345,6 +345,20 @@ static int64_t fd_norm(struct btask *t, int64_t fd)
 	return (*s & ~FD_STREAM) - 1;
 }
 
+/*
+ * A descriptor a call just returned: always the next number of this task,
+ * whatever the kernel's number was before (threads share a table, so the
+ * kernel's numbers depend on which thread opened first).
+ */
+static int64_t fd_fresh(struct btask *t, int64_t fd)
+{
+	int32_t *s;
+	if (fd <= 2 || !(s = fd_slot(t, fd)))
+		return fd;
+	*s = (t->next_fd++) + 1;
+	return *s - 1;
+}
+
 static bool fd_is_stream(struct btask *t, int64_t fd)
 {
 	return fd >= 0 && (uint64_t)fd < t->fdcap && (t->fdmap[fd] & FD_STREAM);
@@ -633,7 +647,7 @@ static void on_syscall(struct build *b, const struct event *ev)
 				if (q != p)
 					strbuf_addstr(k, ", ");
 				if (!failed) {
-					strbuf_add_i64(k, fd_norm(t, fd));
+					strbuf_add_i64(k, fd_fresh(t, fd));
 					fd_set_stream(t, fd, true);
 				} else {
 					strbuf_addch(k, '_');
@@ -697,9 +711,12 @@ static void on_syscall(struct build *b, const struct event *ev)
 		else
 			strbuf_add_i64(k, ev->err);
 	} else if ((pr & P_FDRET) && ret >= 0) {
-		strbuf_add_i64(k, fd_norm(t, ret));
+		bool was_stream = have_fd0 && fd_is_stream(t, fd0);
+		bool to_newfd = !strcmp(name, "dup2") || !strcmp(name, "dup3");
+		/* dup2/dup3 return their newfd argument, numbered there */
+		strbuf_add_i64(k, to_newfd ? fd_norm(t, ret) : fd_fresh(t, ret));
 		if (pr & P_DUP)
-			fd_set_stream(t, ret, have_fd0 && fd_is_stream(t, fd0));
+			fd_set_stream(t, ret, was_stream);
 		else
 			fd_set_stream(t, ret, (pr & P_STREAMRET) != 0);
 	} else if ((pr & P_WAIT) && (pr & P_PIDRET) && ret > 0) {
@@ -799,8 +816,8 @@ static void on_syscall(struct build *b, const struct event *ev)
 			if (memmem(p, len, "CLONE_THREAD", 12))
 				thread = true;
 		}
-		if (ci >= 0 && b->tasks[ci].linked && b->tasks[ci].dead)
-			ci = -1;        /* a tid reused after an exit */
+		/* a child that started (and maybe exited) before this event is
+		 * linked already; a tid used again was renamed by its start event */
 		if (ci < 0)
 			ci = task_new(b, (pid_t)ret, thread ? ev->pid : (pid_t)ret);
 		link_task(b, ti, ci, thread);
@@ -1155,6 +1172,18 @@ static void norm_string(const struct norm_ctx *nc, struct strbuf *out, const cha
 			if (q < e)
 				strbuf_addch(out, '"');
 			p = q < e ? q + 1 : e;
+		} else if (*p == '0' && p + 1 < e && p[1] == 'x' &&
+			   (p == s || !isalnum((unsigned char)p[-1]))) {
+			/* addresses: 0x followed by six or more hex digits */
+			const char *q = p + 2;
+			while (q < e && isxdigit((unsigned char)*q))
+				q++;
+			if (q - p - 2 >= 6) {
+				strbuf_addstr(out, "ADDR");
+			} else {
+				strbuf_add(out, p, q - p);
+			}
+			p = q;
 		} else if (*p == '@' && p + 1 < e && p[1] == 'P') {
 			char *end;
 			long v = strtol(p + 2, &end, 10);

@@ -163,7 +163,7 @@ int main(int argc, char **argv)
 			pthread_join(th[i], NULL);
 	}
 
-	burn(slow ? 90000000ul : 30000000ul);
+	burn(slow ? 135000000ul : 45000000ul);
 	printf("done\n");
 	return 0;
 }

@@ -1,0 +1,87 @@
+#!/bin/sh
+# renacer capture: the line it prints, NAME.json (renacer-json-v1 with
+# timing statistics), NAME_summary.txt, compression, declared traces, -s,
+# and the Lamport clocks of the golden.
+. "$TOP/tests/golden_lib.sh"
+gp_setup
+
+run 0 "$RENACER" capture --runs 3 gp -- "$GP" "$W/gp"
+# ✅ Captured: golden_traces/gp.json (0.73ms, 87 syscalls)
+$PY - out.txt golden_traces/gp.json <<'PYEOF' || exit 1
+import json, re, sys
+line = open(sys.argv[1], encoding="utf-8").read().strip()
+m = re.fullmatch(r"\u2705 Captured: golden_traces/gp\.json \((\d+\.\d\d)ms, (\d+) syscalls\)", line)
+if not m:
+    sys.exit("FAIL: capture line: %r" % line)
+d = json.load(open(sys.argv[2]))
+if d["format"] != "renacer-json-v1":
+    sys.exit("FAIL: format %r" % d["format"])
+n = len(d["syscalls"])
+if int(m.group(2)) != n:
+    sys.exit("FAIL: line says %s syscalls, the golden has %d" % (m.group(2), n))
+t = d["timing"]
+if t["runs"] != 3:
+    sys.exit("FAIL: timing.runs %r" % t["runs"])
+w = t["wall_us"]
+if not (w["min"] <= w["median"] <= w["max"]) or w["mad"] < 0:
+    sys.exit("FAIL: wall_us %r" % w)
+if abs(float(m.group(1)) - w["median"] / 1000) > 0.01:
+    sys.exit("FAIL: line runtime %s, median %.3f" % (m.group(1), w["median"] / 1000))
+if "write" not in t["syscalls"] or t["syscalls"]["write"]["calls"] != sum(1 for s in d["syscalls"] if s["name"] == "write"):
+    sys.exit("FAIL: timing.syscalls.write %r" % t["syscalls"].get("write"))
+if t["context"]["cwd"] != __import__("os").getcwd():
+    sys.exit("FAIL: context %r" % t["context"])
+# Lamport clocks grow along every task
+last = {}
+for s in d["syscalls"]:
+    if s["lamport"] <= last.get(s["tid"], 0):
+        sys.exit("FAIL: lamport not increasing in tid %d" % s["tid"])
+    last[s["tid"]] = s["lamport"]
+PYEOF
+
+# the -c table: strace's header, write's call count as in the JSON
+has golden_traces/gp_summary.txt "% time     seconds  usecs/call     calls    errors syscall"
+w=$($PY -c "import json; print(sum(1 for s in json.load(open('golden_traces/gp.json'))['syscalls'] if s['name']=='write'))")
+awk -v w="$w" '$NF == "write" && $(NF-1) == w { ok = 1 } $NF == "write" && $(NF-2) == w { ok = 1 } END { exit !ok }' \
+	golden_traces/gp_summary.txt || fail "summary does not show $w write calls"
+
+# -s: source correlation is not in this build: said, and the golden still written
+run 0 "$RENACER" capture -s gp2 -- "$GP" "$W/gp"
+has err.txt "source correlation"
+[ -f golden_traces/gp2.json ] || fail "gp2.json not written with -s"
+
+# compression above the threshold: NAME.json.zst replaces NAME.json
+cat > renacer.toml <<TOML
+[golden_traces]
+compress_above_bytes = 100
+
+[[golden_traces.trace]]
+name = "gpz"
+command = ["$GP", "$W/gp"]
+
+[[golden_traces.trace]]
+name = "echo"
+command = "echo hello"
+TOML
+run 0 "$RENACER" capture gpz
+has out.txt "Captured: golden_traces/gpz.json.zst"
+[ -f golden_traces/gpz.json.zst ] || fail "no gpz.json.zst"
+[ ! -f golden_traces/gpz.json ] || fail "gpz.json written as well as .zst"
+zstd -q -t golden_traces/gpz.json.zst || fail "gpz.json.zst is not zstd"
+zstd -q -dc golden_traces/gpz.json.zst | $PY -c "import json,sys; d=json.load(sys.stdin); assert d['format']=='renacer-json-v1' and 'timing' in d" \
+	|| fail "gpz.json.zst does not hold a golden"
+run 0 "$RENACER" validate gpz
+run 0 "$RENACER" compare golden_traces/gpz.json.zst golden_traces/gp.json --no-timing
+
+# every declared trace
+rm -f golden_traces/echo.json
+run 0 "$RENACER" capture
+has out.txt "Captured: golden_traces/echo.json"
+has out.txt "Captured: golden_traces/gpz.json.zst"
+# an unknown name is a configuration error
+run 5 "$RENACER" capture nosuch
+has err.txt "no trace 'nosuch'"
+# a command that cannot run
+run 4 "$RENACER" capture bad -- "$W/does-not-exist"
+[ ! -f golden_traces/bad.json ] || fail "golden written for a command that did not run"
+echo ok
