@@ -60,11 +60,15 @@ enum {
 	VF_SIGSET_NOT = 1 << 5,   /* V_SIGSET printed as ~[...] of missing */
 	VF_EQ_ONLY = 1 << 6,      /* field printed as value only (no "name=") */
 	VF_HEXSTR = 1 << 7,       /* V_STR printed as \xNN bytes (getrandom) */
+	/* An argument that continues the one before it: the text renderer puts
+	 * no ", " between them (clone3's "{...} => {parent_tid=[N]}", whose
+	 * " => {...}" part is decoded at exit and shown after "resumed>"). */
+	VF_CONT = 1 << 8,
 };
 
 struct val {
 	uint8_t kind;            /* enum val_kind */
-	uint8_t flags;           /* VF_* */
+	uint16_t flags;          /* VF_* */
 	const char *name;        /* argument or field name; NULL in arrays */
 	union {
 		int64_t i;

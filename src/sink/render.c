@@ -393,7 +393,7 @@ static void render_args(struct strbuf *sb, const struct event *ev,
 			const struct render_opts *ro, unsigned from, unsigned to)
 {
 	for (unsigned i = from; i < to; i++) {
-		if (i > from)
+		if (i > from && !(ev->args[i].flags & VF_CONT))
 			strbuf_addstr(sb, ", ");
 		val_render(sb, &ev->args[i], ro);
 	}
@@ -429,7 +429,7 @@ void event_render_entry(struct strbuf *sb, const struct event *ev,
 	strbuf_addstr(sb, ev->name ? ev->name : "?");
 	strbuf_addch(sb, '(');
 	render_args(sb, ev, ro, 0, k);
-	if (k && k < shown_args(ev))
+	if (k && k < shown_args(ev) && !(ev->args[k].flags & VF_CONT))
 		strbuf_addstr(sb, ", ");
 }
 

@@ -124,7 +124,7 @@ void decode_sigset_min(struct dctx *c, struct val *v, const char *name, uint64_t
 	 * set's size are marked set to disappear in the complement. */
 	words = (unsigned)((size + 3) / 4);
 	bits = words * 32;
-	v->flags &= (uint8_t)~VF_SIGSET_NOT;
+	v->flags &= (uint16_t)~VF_SIGSET_NOT;
 	if ((unsigned)__builtin_popcountll(mask) >= bits * 2 / 3) {
 		v->flags |= VF_SIGSET_NOT;
 		if (bits < 64)

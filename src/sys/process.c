@@ -301,14 +301,17 @@ SYS_FUNC(clone3)
 			val_set_uint(&it[n++], "cgroup", a.cgroup);
 		val_set_struct(v, v->name, it, n, false);
 		if (a.flags & (F_PIDFD | F_PARENT_SETTID)) {
-			arg_count(ev, 2);
+			/* " => {...}" follows the structure at exit, with no
+			 * separator, even after "<unfinished ...>" */
+			arg_count(ev, 3);
+			ev->args[1].flags = VF_CONT;
 			return RVAL_EXIT;
 		}
 		arg_uint(ctx, ev, 1);
 		return RVAL_DONE;
 	}
 	if (!ev->err && tread(ctx, ev->raw[0], &a, fetch)) {
-		struct val *it = val_new_array(ctx, 2), out, in;
+		struct val *it = val_new_array(ctx, 2), *cont = val_new_array(ctx, 2), in;
 		unsigned n = 0;
 		int t;
 
@@ -319,7 +322,7 @@ SYS_FUNC(clone3)
 			} else {
 				val_set_ptr(&it[n], "pidfd", a.pidfd);
 			}
-			it[n++].name = "pidfd";
+			n++;
 		}
 		if (a.flags & F_PARENT_SETTID) {
 			if (tread(ctx, a.parent_tid, &t, sizeof(t))) {
@@ -328,15 +331,23 @@ SYS_FUNC(clone3)
 			} else {
 				val_set_ptr(&it[n], "parent_tid", a.parent_tid);
 			}
-			it[n++].name = "parent_tid";
+			n++;
 		}
-		struct val comb;
-
-		val_set_struct(&out, NULL, it, n, false);
-		val_set_changed(ctx, &comb, v->name, v, &out);
-		*v = comb;
+		val_set_text(ctx, &cont[0], NULL, " => ");
+		val_set_struct(&cont[1], NULL, it, n, false);
+		v = arg_slot(ctx, ev, 1);
+		val_set_op(v, "uargs_out", cont, 2, NULL);
+		v->flags |= VF_EXIT | VF_CONT;
+		v = arg_slot(ctx, ev, 2);
+		val_set_uint(v, "size", size);
+		v->flags |= VF_EXIT;
+		return RVAL_DONE;
 	}
-	arg_uint(ctx, ev, 1);
+	/* failed: no result structure; the size right after the arguments */
+	v = arg_slot(ctx, ev, 1);
+	val_set_uint(v, v->name, size);
+	v->flags |= VF_EXIT;
+	ev->nargs = 2;
 	return RVAL_DONE;
 }
 

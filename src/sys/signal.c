@@ -239,7 +239,7 @@ static void decode_sigaction(struct dctx *c, struct val *v, const char *name, ui
 	if (__builtin_popcountll(sa.mask) >= 42)
 		it[n].flags |= VF_SIGSET_NOT;
 	else
-		it[n].flags &= (uint8_t)~VF_SIGSET_NOT;
+		it[n].flags &= (uint16_t)~VF_SIGSET_NOT;
 	n++;
 	val_set_flags(&it[n++], "sa_flags", sa.flags, sigact_flags, NULL);
 	if (sa.flags & SA_RESTORER_FLAG)
