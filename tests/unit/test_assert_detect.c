@@ -204,11 +204,11 @@ static void pcie_run(struct analysis *a, const char *dev, bool text)
 {
 	uint64_t ts = startup(a, 10, 0);
 	struct event o = gen_sc(10, "openat", ts, 1000, 5);
+	static char q[64];
 	if (text) {
-		char q[64];
 		snprintf(q, sizeof(q), "\"%s\"", dev);
 		gen_text(&o, 0, "AT_FDCWD");
-		gen_text(&o, 1, strdup(q));
+		gen_text(&o, 1, q);
 		gen_text(&o, 2, "O_RDWR|O_CLOEXEC");
 	} else {
 		gen_int(&o, 0, -100);
