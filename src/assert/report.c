@@ -250,13 +250,12 @@ static void junit_results(struct strbuf *sb, const struct assert_results *res, c
 	strbuf_addf(sb, "<testsuites name=\"renacer\" tests=\"%zu\" failures=\"%u\" errors=\"0\" "
 		    "skipped=\"%u\">\n", res->n, res->failed, res->skipped);
 	strbuf_addf(sb, "  <testsuite name=\"renacer.assertions\" tests=\"%zu\" failures=\"%u\" "
-		    "errors=\"0\" skipped=\"%u\"", res->n, res->failed, res->skipped);
+		    "errors=\"0\" skipped=\"%u\">\n", res->n, res->failed, res->skipped);
 	if (source) {
-		strbuf_addstr(sb, " hostname=\"");
+		strbuf_addstr(sb, "    <properties>\n      <property name=\"source\" value=\"");
 		xml_str(sb, source);
-		strbuf_addch(sb, '"');
+		strbuf_addstr(sb, "\"/>\n    </properties>\n");
 	}
-	strbuf_addstr(sb, ">\n");
 	for (size_t i = 0; i < res->n; i++) {
 		const struct assert_result *r = &res->r[i];
 		strbuf_addstr(sb, "    <testcase classname=\"renacer.");

@@ -96,7 +96,26 @@ assert cases[0].get("classname") == "renacer.critical_path"
 assert cases[1].find("failure") is None and cases[2].find("failure") is None
 assert "WARNING" in cases[2].find("system-out").text
 assert cases[3].find("skipped") is not None
+props = {p.get("name"): p.get("value") for p in s.iter("property")}
+assert props.get("source", "").endswith("t.json"), props
 PY
+
+# ---- the same results from .jsonl and zstd-compressed traces ----
+"$RENACER" -f --format jsonl -o "$TMPDIR/t.jsonl" -- "$P/assert_loop" 300 >/dev/null 2>&1 ||
+	bad "jsonl capture failed"
+capture "$TMPDIR/l.json" "$P/assert_loop" 300
+zstd -q "$TMPDIR/l.json" -o "$TMPDIR/l.json.zst" || bad "zstd failed"
+cfg <<E
+[[assertion]]
+name = "calls"
+type = "span_count"
+max_spans = 100000
+span_name_pattern = "^getppid\$"
+E
+for f in l.json l.json.zst t.jsonl; do
+	run_assert "$TMPDIR/$f"
+	[ $RC -eq 0 ] && [ "$(result 0 actual)" = 300 ] || bad "$f: exit $RC, getppid count $(result 0 actual)"
+done
 
 # ---- exit statuses ----
 cfg <<E
