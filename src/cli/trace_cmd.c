@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "cli/cmds.h"
+#include "assert/assert.h"
 #include "cli/trace_opts.h"
+#include "config/config.h"
 #include "core/tracer.h"
 #include "sink/sinks.h"
 #include "sink/text.h"
@@ -379,7 +381,9 @@ int cmd_trace(int argc, char **argv)
 	struct tracer_opts o;
 	struct sink_list sinks = SINK_LIST_INIT;
 	struct trace_end end;
-	int r;
+	struct renacer_config cfg;
+	struct analysis *an = NULL;
+	int r, assert_status = 0;
 
 	if (trace_opts_parse(&t, argc, argv) < 0)
 		exit(1);
@@ -391,16 +395,41 @@ int cmd_trace(int argc, char **argv)
 		printf("renacer %s\n", RENACER_VERSION);
 		return 0;
 	}
+	config_init(&cfg);
+	/* a bad configuration stops everything before the command runs */
+	if (t.assert_file && config_load(t.assert_file, &cfg) < 0)
+		exit(5);
 	if (trace_opts_add_sinks(&t, &sinks) < 0)
 		exit(1);
 	trace_opts_to_tracer(&t, &o);
+	if (t.assert_file || t.anti_patterns) {
+		an = analysis_new();
+		sink_list_add(&sinks, analysis_sink_new(an));
+		o.follow = true;   /* assertions measure the whole process tree */
+		o.collect_rss = t.assert_file && assert_needs_rss(&cfg);
+	}
 	r = tracer_run(&o, t.argv, &sinks, &end);
 	sink_list_release(&sinks);
+	if (r != -1 && an) {
+		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");
+		if (t.assert_file) {
+			assert_status = assert_report(&cfg, an, fmt, stderr, t.assert_file);
+			if (assert_status < 0)
+				assert_status = 1;
+		}
+		if (t.anti_patterns)
+			anti_patterns_report(an, fmt, stderr);
+	}
+	analysis_free(an);
+	config_release(&cfg);
 	trace_opts_release(&t);
 	if (r == -1)
 		exit(end.exit_code && end.exit_code != 127 ? end.exit_code : 1);
 	if (r < 0 && !end.term_signal && end.exit_code == 0)
 		exit(1);
+	/* the command's own failure wins; then a failed assertion */
+	if (!end.term_signal && end.exit_code == 0 && assert_status)
+		exit(assert_status);
 	exit_like(&end);
 	return 0;
 }
