@@ -200,6 +200,8 @@ static bool volatile_errno(int e)
 /* --- building state --- */
 
 #define FD_STREAM 0x40000000
+#define FD_IGN 0x20000000      /* opened from an ignored path */
+#define FD_FLAGS (FD_STREAM | FD_IGN)
 #define FD_MAP_MAX (1 << 20)
 
 struct btask {
@@ -212,7 +214,7 @@ struct btask {
 	uint32_t exe;            /* id in b->strs, UINT32_MAX none */
 	struct gcall *calls;
 	uint32_t ncalls, acalls;
-	int32_t *fdmap;          /* raw fd -> (normalized + 1) | FD_STREAM */
+	int32_t *fdmap;          /* raw fd -> (normalized + 1) | FD_FLAGS */
 	uint32_t fdcap;
 	int32_t next_fd;
 };
@@ -340,9 +342,24 @@ static int64_t fd_norm(struct btask *t, int64_t fd)
 		return fd;
 	if (!(s = fd_slot(t, fd)))
 		return fd;
-	if (!(*s & ~FD_STREAM))
+	if (*s & FD_IGN)
+		return -2;
+	if (!(*s & ~FD_FLAGS))
 		*s |= (t->next_fd++) + 1;     /* normalized + 1 */
-	return (*s & ~FD_STREAM) - 1;
+	return (*s & ~FD_FLAGS) - 1;
+}
+
+static bool fd_is_ignored(struct btask *t, int64_t fd)
+{
+	return fd >= 0 && (uint64_t)fd < t->fdcap && (t->fdmap[fd] & FD_IGN);
+}
+
+/* A descriptor opened from an ignored path: no number, its calls ignored. */
+static void fd_ignore(struct btask *t, int64_t fd)
+{
+	int32_t *s = fd_slot(t, fd);
+	if (s && fd > 2)
+		*s = FD_IGN;
 }
 
 /*
@@ -376,6 +393,7 @@ static void fd_inherit(struct btask *c, const struct btask *p)
 {
 	if (c->next_fd < p->next_fd)
 		c->next_fd = p->next_fd;
+	/* (FD_IGN marks travel with the table) */
 	for (uint32_t fd = 0; fd < p->fdcap; fd++) {
 		int32_t *s;
 		if (!p->fdmap[fd] || !(s = fd_slot(c, fd)) || *s)
@@ -565,6 +583,37 @@ static void add_random(struct build *b, const char *p, size_t len)
 		intern_add(&b->randoms, base, p + len - base);
 }
 
+/*
+ * Whether a raw path (quoted text) matches an ignore_paths pattern, seen
+ * before normalization: a pattern's leading $CWD, $HOME or $TMPDIR matches
+ * any prefix here.  Used to leave descriptors of ignored files unnumbered.
+ */
+static bool raw_path_ignored(struct build *b, const char *p, size_t len)
+{
+	struct strbuf *sb = &b->tmp;
+	if (!b->o->nignore_paths || len < 2 || p[0] != '"')
+		return false;
+	strbuf_reset(sb);
+	strbuf_add(sb, p + 1, len - 2);
+	for (size_t i = 0; i < b->o->nignore_paths; i++) {
+		const char *pat = b->o->ignore_paths[i];
+		if (!fnmatch(pat, sb->buf, 0))
+			return true;
+		if (pat[0] == '$') {
+			const char *slash = strchr(pat, '/');
+			struct strbuf alt = STRBUF_INIT;
+			bool hit;
+			strbuf_addch(&alt, '*');
+			strbuf_addstr(&alt, slash ? slash : "");
+			hit = !fnmatch(alt.buf, sb->buf, 0);
+			strbuf_release(&alt);
+			if (hit)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* --- the key of one syscall --- */
 
 static uint16_t name_id(struct build *b, const char *name)
@@ -695,6 +744,11 @@ static void on_syscall(struct build *b, const struct event *ev)
 	t = &b->tasks[ti];
 	if ((pr & P_READ) && have_fd0 && fd_is_stream(t, fd0))
 		stream_io = true;
+	/* calls on a descriptor of an ignored file are ignored too */
+	if (have_fd0 && fd_is_ignored(t, fd0))
+		pr |= P_IGNORED;
+	if ((pr & P_FDRET) && npaths && raw_path_ignored(b, paths[0], plen[0]))
+		pr |= P_IGNORED;
 	if (ev->nr >= 0 && !strcmp(name, "fcntl") && k->len &&
 	    strstr(k->buf, "F_DUPFD"))
 		pr |= P_FDRET | P_DUP;
@@ -710,6 +764,9 @@ static void on_syscall(struct build *b, const struct event *ev)
 			strbuf_addstr(k, en);
 		else
 			strbuf_add_i64(k, ev->err);
+	} else if ((pr & P_FDRET) && ret >= 0 && (pr & P_IGNORED)) {
+		fd_ignore(t, ret);
+		strbuf_addch(k, '_');
 	} else if ((pr & P_FDRET) && ret >= 0) {
 		bool was_stream = have_fd0 && fd_is_stream(t, fd0);
 		bool to_newfd = !strcmp(name, "dup2") || !strcmp(name, "dup3");
@@ -1392,7 +1449,8 @@ int gmodel_finalize(struct gmodel *m, const struct gcontext *ctx)
 		strbuf_reset(&sb);
 		strbuf_add(&sb, s, 2);
 		norm_string(&nc, &sb, s + 2, intern_len(&b->rawres, id) - 2);
-		if (path_ignored(b->o, sb.buf + 2))
+		apply_rules(b->o, &sb);
+		if (sb.len <= 2 || path_ignored(b->o, sb.buf + 2))
 			continue;
 		intern_add(&m->res, sb.buf, sb.len);
 	}
