@@ -64,6 +64,10 @@ enum {
 	 * no ", " between them (clone3's "{...} => {parent_tid=[N]}", whose
 	 * " => {...}" part is decoded at exit and shown after "resumed>"). */
 	VF_CONT = 1 << 8,
+	/* An exit-time argument whose ", " is printed with it, after
+	 * "resumed>", and not before "<unfinished ...>" (clone's
+	 * "<... clone resumed>, parent_tid=[N], ...)"). */
+	VF_LATE_SEP = 1 << 9,
 };
 
 struct val {

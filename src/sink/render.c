@@ -429,7 +429,7 @@ void event_render_entry(struct strbuf *sb, const struct event *ev,
 	strbuf_addstr(sb, ev->name ? ev->name : "?");
 	strbuf_addch(sb, '(');
 	render_args(sb, ev, ro, 0, k);
-	if (k && k < shown_args(ev) && !(ev->args[k].flags & VF_CONT))
+	if (k && k < shown_args(ev) && !(ev->args[k].flags & (VF_CONT | VF_LATE_SEP)))
 		strbuf_addstr(sb, ", ");
 }
 
@@ -451,6 +451,8 @@ void event_render_rest(struct strbuf *sb, const struct event *ev,
 		if (k < n)
 			strbuf_addstr(sb, " <unfinished ...>");
 	} else {
+		if (k && k < n && (ev->args[k].flags & VF_LATE_SEP))
+			strbuf_addstr(sb, ", ");
 		render_args(sb, ev, ro, k, n);
 	}
 	render_tail(sb, ev, ro, line_start);

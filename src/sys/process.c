@@ -35,8 +35,8 @@
 
 /* ---- execve --------------------------------------------------------------- */
 
-/* argv as strace's printargv: at most the string limit of strings, "..."
- * beyond, "... / * 0x.. * /" when the array runs into unreadable memory. */
+/* argv as strace's printargv: at most the string limit of strings (all
+ * with -v), "..." beyond or when the array runs into unreadable memory. */
 static void decode_argv(struct dctx *c, struct val *v, const char *name, uint64_t addr)
 {
 	unsigned limit = c->opts->string_limit;
@@ -62,7 +62,7 @@ static void decode_argv(struct dctx *c, struct val *v, const char *name, uint64_
 		}
 		if (!p)
 			break;
-		if (n >= limit) {
+		if (n >= limit && !c->opts->verbose) {
 			more = true;
 			break;
 		}
@@ -209,6 +209,10 @@ SYS_FUNC(clone)
 		if (!(flags & (F_PARENT_SETTID | F_PIDFD | F_CHILD_SETTID |
 			       F_CHILD_CLEARTID | F_SETTLS)))
 			return RVAL_DONE;
+		/* strace prints the ", " before the exit-time arguments
+		 * after "resumed>" */
+		arg_count(ev, 3);
+		ev->args[2].flags = VF_LATE_SEP;
 		return RVAL_EXIT;
 	}
 	if (flags & (F_PARENT_SETTID | F_PIDFD)) {
@@ -233,6 +237,8 @@ SYS_FUNC(clone)
 		put_named(ctx, ev, pos++, "child_tidptr", &x);
 	}
 	ev->nargs = (uint8_t)pos;
+	if (pos > 2)
+		ev->args[2].flags |= VF_LATE_SEP;
 	return RVAL_DONE;
 }
 
