@@ -892,6 +892,11 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	tr->end = end;
 	tr->exec_pipe = -1;
 	tr->have_info = c->syscall_info;
+	/* test knobs: take the fallback paths even where the kernel has more */
+	if (getenv("RENACER_NO_SYSCALL_INFO"))
+		tr->have_info = false;
+	if (getenv("RENACER_NO_VM_READV"))
+		tmem_force_peek(true);
 	tr->seccomp = !o->attach && o->trace_set && !o->no_seccomp && c->seccomp;
 	tr->ptrace_opts = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL;
 	if (o->follow)

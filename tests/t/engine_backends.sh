@@ -1,0 +1,56 @@
+#!/bin/sh
+# The engine's probed features and their fallbacks give the same trace:
+# PTRACE_GET_SYSCALL_INFO vs registers, process_vm_readv vs PEEKDATA
+# (single-process programs, so that the lines come in one order).  And
+# a trace set installs a seccomp-bpf filter in the tracee (the other calls
+# never stop it) unless --no-seccomp, with the same lines either way.
+set -u
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+export LC_ALL=C
+# addresses, pids (line prefixes, pid results, si_pid) and times vary
+mask() {
+	sed -E 's/0x[0-9a-f]{7,}/0xADDR/g; s/^[0-9]+ +//; s/(st_[amc]time|tv_sec|tv_nsec|si_pid)=[0-9]+/\1=N/g
+		s/^((set_tid_address|getpid|gettid|clone|clone3|fork|vfork|wait4)\(.*= )[0-9]+$/\1PID/
+		s/^(wait4\()[0-9]+/\1PID/' "$1"
+}
+
+# runs renacer in a fresh directory with one variable set: out var
+# (the same directory name each time: getcwd is in the trace)
+run() {
+	rm -rf "$TMPDIR/run" && mkdir -p "$TMPDIR/run" && cd "$TMPDIR/run" || exit 1
+	env "$2=1" "$RENACER" -o ../$1.txt "$prog" > /dev/null 2>&1 < /dev/null
+	cd "$TMPDIR" || exit 1
+}
+for prog in "$PROGS/fileops" "$EXAMPLES/file_io"; do
+	[ -x "$prog" ] || continue
+	run a RENACER_TEST_BASELINE
+	run b RENACER_NO_SYSCALL_INFO
+	run c RENACER_NO_VM_READV
+	cd "$TMPDIR" || exit 1
+	mask a.txt | grep -v '^getrandom' > a.m
+	for alt in b c; do
+		mask $alt.txt | grep -v '^getrandom' > $alt.m
+		if ! diff a.m $alt.m > d.txt; then
+			bad "$(basename "$prog"): fallback $alt differs:"; head -n 20 d.txt
+		fi
+	done
+	[ "$(wc -l < a.m)" -gt 10 ] || bad "$(basename "$prog"): trace too short"
+done
+
+P=$PROGS/seccomp_status
+out=$("$RENACER" -e trace=openat -o "$TMPDIR/s1" "$P")
+echo "$out" | grep -q 'Seccomp:[[:space:]]*2' || bad "no seccomp filter with -e trace=openat: '$out'"
+out=$("$RENACER" --no-seccomp -e trace=openat -o "$TMPDIR/s2" "$P")
+echo "$out" | grep -q 'Seccomp:[[:space:]]*0' || bad "--no-seccomp still filtered: '$out'"
+out=$("$RENACER" -o "$TMPDIR/s3" "$P")
+echo "$out" | grep -q 'Seccomp:[[:space:]]*0' || bad "a filter without -e trace: '$out'"
+mask "$TMPDIR/s1" > "$TMPDIR/s1.m"; mask "$TMPDIR/s2" > "$TMPDIR/s2.m"
+diff "$TMPDIR/s1.m" "$TMPDIR/s2.m" || bad "seccomp and full stops give different lines"
+grep -q '^openat(AT_FDCWD, "/etc/hostname", O_RDONLY) = ' "$TMPDIR/s1" || bad "openat line missing: $(cat "$TMPDIR/s1")"
+grep -v '^openat\|^+++' "$TMPDIR/s1" && bad "lines of other syscalls with -e trace=openat"
+# the same lines strace prints for that set
+strace -e trace=openat -o "$TMPDIR/st" "$P" > /dev/null
+mask "$TMPDIR/st" > "$TMPDIR/st.m"
+diff "$TMPDIR/st.m" "$TMPDIR/s1.m" || bad "-e trace=openat differs from strace"
+exit $fail
