@@ -79,4 +79,18 @@ check "ls -S calls" "-S calls" ls -la /usr/bin /nonexistent
 check "ls -S name" "-S name" ls -la /
 check "shell pipeline" "" sh -c 'cat /etc/passwd | wc -l; ls "$1" /nope; echo x > "$1/b"; rm "$1/b"' sh "$TMPDIR/d"
 check "tar" "-S calls" tar -C "$TMPDIR/d" -cf "$TMPDIR/x.tar" .
+check "python3" "" /usr/bin/python3 -c 'import json; print(json.dumps([1]))'
+if command -v git >/dev/null 2>&1; then
+	# a private repository: nothing changes it between the two runs
+	g="$TMPDIR/repo"
+	git init -q "$g" && echo x > "$g/f" && git -C "$g" add f &&
+		git -C "$g" -c user.name=t -c user.email=t@t commit -qm one &&
+		check "git" "-S calls" git -C "$g" log --oneline --stat
+fi
+if command -v gcc >/dev/null 2>&1; then
+	# a.o exists before both runs, so that both see the same files
+	printf 'int main(void) { return 0; }\n' > "$TMPDIR/a.c"
+	gcc -c "$TMPDIR/a.c" -o "$TMPDIR/a.o"
+	check "gcc" "" gcc -c "$TMPDIR/a.c" -o "$TMPDIR/a.o"
+fi
 exit $fail
