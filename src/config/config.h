@@ -110,7 +110,7 @@ struct config_golden {
 	size_t nignore_syscalls;
 	char **ignore_paths;           /* fnmatch patterns over (normalized) paths */
 	size_t nignore_paths;
-	char **volatile_syscalls;      /* counts and order are not compared */
+	char **volatile_syscalls;      /* added to the built-in volatile set */
 	size_t nvolatile_syscalls;
 	struct config_normalize *normalize;
 	size_t nnormalize;
