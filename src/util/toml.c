@@ -43,6 +43,7 @@ struct parser {
 	/* line/column cache: byte lc_pos is at lc_line:lc_col; lc_ls starts that line */
 	size_t lc_pos, lc_ls, begin;
 	unsigned lc_line, lc_col;
+	char found[48];           /* what found() describes for a message */
 };
 
 struct keypart {
@@ -169,7 +170,11 @@ static const char *describe(struct parser *P, size_t pos, char *buf, size_t size
 	return buf;
 }
 
-#define FOUND(P, pos) describe((P), (pos), found_, sizeof(found_))
+/* describe() into the parser's buffer (one message is built at a time). */
+static const char *found(struct parser *P, size_t pos)
+{
+	return describe(P, pos, P->found, sizeof(P->found));
+}
 
 static void skip_ws(struct parser *P)
 {
@@ -434,7 +439,6 @@ static int parse_escape(struct parser *P, struct strbuf *sb, int ml)
 	int c = peek(P, 1);
 	int ndig;
 	uint32_t cp = 0;
-	char found_[48];
 
 	switch (c) {
 	case 'b': strbuf_addch(sb, '\b'); break;
@@ -482,7 +486,7 @@ static int parse_escape(struct parser *P, struct strbuf *sb, int ml)
 		if (c < 0)
 			return fail(P, at, "unterminated string");
 		return fail(P, at, "invalid escape sequence: backslash followed by %s",
-			    FOUND(P, at + 1));
+			    found(P, at + 1));
 	}
 	P->pos += 2;
 	return 0;
@@ -549,7 +553,6 @@ static int parse_string(struct parser *P, struct strbuf *sb, int allow_ml)
 static int parse_simple_key(struct parser *P, struct keypart *k)
 {
 	int c = peek(P, 0);
-	char found_[48];
 
 	k->pos = P->pos;
 	if (c == '"' || c == '\'') {
@@ -562,7 +565,7 @@ static int parse_simple_key(struct parser *P, struct keypart *k)
 		return 0;
 	}
 	if (c < 0 || !is_bare(c))
-		return fail(P, P->pos, "expected a key, found %s", FOUND(P, P->pos));
+		return fail(P, P->pos, "expected a key, found %s", found(P, P->pos));
 	while (P->pos < P->len && is_bare(P->s[P->pos]))
 		P->pos++;
 	k->len = P->pos - k->pos;
@@ -601,19 +604,27 @@ static int is_numchar(int c)
 	return is_bare(c) || c == '+' || c == '.';
 }
 
-/* Index after digit ('_'? digit)* starting at t[i] in base; -1 if t[i] is no digit. */
+static int digit_ok(int c, int base)
+{
+	return base == 16 ? hexval(c) >= 0 : c >= '0' && c < '0' + base;
+}
+
+/*
+ * Index after digit ('_'? digit)* starting at t[i] in base; -1 if t[i] is
+ * no digit.  *bad_us is set (and the underscore's index returned) when an
+ * underscore is not followed by a digit.
+ */
 static long digits_us(const unsigned char *t, size_t i, size_t n, int base, int *bad_us)
 {
 	*bad_us = 0;
-#define DIGIT_OK(c) (base == 16 ? hexval(c) >= 0 : ((c) >= '0' && (c) < '0' + base))
-	if (i >= n || !DIGIT_OK(t[i]))
+	if (i >= n || !digit_ok(t[i], base))
 		return -1;
 	i++;
 	while (i < n) {
-		if (DIGIT_OK(t[i])) {
+		if (digit_ok(t[i], base)) {
 			i++;
 		} else if (t[i] == '_') {
-			if (i + 1 >= n || !DIGIT_OK(t[i + 1])) {
+			if (i + 1 >= n || !digit_ok(t[i + 1], base)) {
 				*bad_us = 1;
 				return (long)i;
 			}
@@ -622,7 +633,6 @@ static long digits_us(const unsigned char *t, size_t i, size_t n, int base, int 
 			break;
 		}
 	}
-#undef DIGIT_OK
 	return (long)i;
 }
 
@@ -879,7 +889,6 @@ static int parse_array(struct parser *P, int depth, struct toml_value **out)
 {
 	size_t start = P->pos;
 	struct toml_value *a = new_value(P, TOML_ARRAY, start);
-	char found_[48];
 
 	a->defined = A_STATIC;
 	P->pos++;
@@ -912,7 +921,7 @@ static int parse_array(struct parser *P, int depth, struct toml_value **out)
 			fail(P, start, "unterminated array (missing ']')");
 			goto err;
 		} else {
-			fail(P, P->pos, "expected ',' or ']' in array, found %s", FOUND(P, P->pos));
+			fail(P, P->pos, "expected ',' or ']' in array, found %s", found(P, P->pos));
 			goto err;
 		}
 	}
@@ -927,7 +936,6 @@ static int parse_inline_table(struct parser *P, int depth, struct toml_value **o
 {
 	size_t start = P->pos;
 	struct toml_value *t = new_value(P, TOML_TABLE, start);
-	char found_[48];
 
 	t->defined = T_DOTTED;
 	P->pos++;
@@ -963,7 +971,7 @@ static int parse_inline_table(struct parser *P, int depth, struct toml_value **o
 			goto err;
 		} else {
 			fail(P, P->pos, "expected ',' or '}' in inline table, found %s",
-			     FOUND(P, P->pos));
+			     found(P, P->pos));
 			goto err;
 		}
 	}
@@ -980,7 +988,6 @@ static int parse_value(struct parser *P, int depth, struct toml_value **out)
 {
 	size_t start = P->pos;
 	int c = peek(P, 0);
-	char found_[48];
 
 	*out = NULL;
 	if (depth > MAX_DEPTH)
@@ -1032,7 +1039,7 @@ static int parse_value(struct parser *P, int depth, struct toml_value **out)
 	}
 	if (c < 0 || c == '\n' || c == '\r' || c == '#')
 		return fail(P, start, "missing value");
-	return fail(P, start, "expected a value, found %s", FOUND(P, start));
+	return fail(P, start, "expected a value, found %s", found(P, start));
 }
 
 /* Parses "key = value" at P->pos into table (with dotted-key rules). */
@@ -1043,7 +1050,6 @@ static int parse_keyval(struct parser *P, struct toml_value *table, int depth)
 	struct toml_value *t = table, *v;
 	struct keypart *last;
 	unsigned kline, kcol;
-	char found_[48];
 	int ret = -1;
 
 	if (parse_key(P, &kp))
@@ -1055,7 +1061,7 @@ static int parse_keyval(struct parser *P, struct toml_value *table, int depth)
 			fail(P, P->pos, "key '%s' has no value (expected '=')", keyname(&name, &kp, kp.n));
 		else
 			fail(P, P->pos, "expected '=' after key '%s', found %s",
-			     keyname(&name, &kp, kp.n), FOUND(P, P->pos));
+			     keyname(&name, &kp, kp.n), found(P, P->pos));
 		goto out;
 	}
 	P->pos++;
@@ -1126,7 +1132,6 @@ static int parse_header(struct parser *P)
 	struct strbuf name = STRBUF_INIT;
 	struct toml_value *t = P->root, *e;
 	struct keypart *last;
-	char found_[48];
 	int ret = -1;
 
 	P->pos += aot ? 2 : 1;
@@ -1137,7 +1142,7 @@ static int parse_header(struct parser *P)
 	if (peek(P, 0) != ']' || (aot && peek(P, 1) != ']')) {
 		size_t at = peek(P, 0) == ']' ? P->pos + 1 : P->pos;
 		fail(P, at, "expected '%s' to close the %s header, found %s", aot ? "]]" : "]",
-		     aot ? "array of tables" : "table", FOUND(P, at));
+		     aot ? "array of tables" : "table", found(P, at));
 		goto out;
 	}
 	P->pos += aot ? 2 : 1;
@@ -1233,7 +1238,6 @@ out:
 struct toml_value *toml_parse(const char *text, size_t len, char *err, size_t errlen)
 {
 	struct parser P = { 0 };
-	char found_[48];
 
 	P.s = (const unsigned char *)text;
 	P.len = len;
@@ -1273,7 +1277,7 @@ struct toml_value *toml_parse(const char *text, size_t len, char *err, size_t er
 				fail(&P, P.pos, "carriage return not followed by a newline");
 			else
 				fail(&P, P.pos, "expected end of line after %s, found %s",
-				     what ? what : "whitespace", FOUND(&P, P.pos));
+				     what ? what : "whitespace", found(&P, P.pos));
 			goto err;
 		}
 	}
