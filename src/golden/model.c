@@ -216,7 +216,8 @@ struct btask {
 	uint32_t ncalls, acalls;
 	int32_t *fdmap;          /* raw fd -> (normalized + 1) | FD_FLAGS */
 	uint32_t fdcap;
-	int32_t next_fd;
+	uint64_t *used;          /* normalized numbers in use (bits) */
+	uint32_t nused;          /* words of used */
 };
 
 struct build {
@@ -299,7 +300,6 @@ static int32_t task_new(struct build *b, pid_t tid, pid_t tgid)
 	t->tgid = tgid > 0 ? tgid : tid;
 	t->parent = -1;
 	t->exe = UINT32_MAX;
-	t->next_fd = 3;
 	tid_put(b, tid, (int32_t)b->ntasks);
 	return (int32_t)b->ntasks++;
 }
@@ -334,7 +334,46 @@ static int32_t *fd_slot(struct btask *t, int64_t fd)
 	return &t->fdmap[fd];
 }
 
-/* Normalized number of raw fd: 0-2 as they are, others by first use. */
+/*
+ * Normalized descriptor numbers mirror the kernel's rule (lowest free
+ * number) in a space of their own, per task: 0-2 stay, a returned or
+ * first-used descriptor takes the lowest normalized number >= 3 not in
+ * use, a close frees it.  So an extra open-and-close shifts nothing, a
+ * descriptor leaked by the caller changes nothing, and threads that share
+ * the kernel's table (whose numbers then depend on who opened first) each
+ * number in their own order.
+ */
+static bool used_get(const struct btask *t, uint32_t n)
+{
+	return n / 64 < t->nused && (t->used[n / 64] >> (n % 64) & 1);
+}
+
+static void used_set(struct btask *t, uint32_t n, bool on)
+{
+	if (n / 64 >= t->nused) {
+		uint32_t w = t->nused ? t->nused * 2 : 2;
+		while (w <= n / 64)
+			w *= 2;
+		t->used = xreallocarray(t->used, w, sizeof(*t->used));
+		memset(t->used + t->nused, 0, (w - t->nused) * sizeof(*t->used));
+		t->nused = w;
+	}
+	if (on)
+		t->used[n / 64] |= 1ull << (n % 64);
+	else
+		t->used[n / 64] &= ~(1ull << (n % 64));
+}
+
+static uint32_t lowest_free(struct btask *t)
+{
+	uint32_t n = 3;
+	while (used_get(t, n))
+		n++;
+	used_set(t, n, true);
+	return n;
+}
+
+/* Normalized number of a descriptor argument (numbered at first use). */
 static int64_t fd_norm(struct btask *t, int64_t fd)
 {
 	int32_t *s;
@@ -345,8 +384,19 @@ static int64_t fd_norm(struct btask *t, int64_t fd)
 	if (*s & FD_IGN)
 		return -2;
 	if (!(*s & ~FD_FLAGS))
-		*s |= (t->next_fd++) + 1;     /* normalized + 1 */
+		*s |= (int32_t)lowest_free(t) + 1;   /* normalized + 1 */
 	return (*s & ~FD_FLAGS) - 1;
+}
+
+/* The descriptor is closed: its normalized number is free again. */
+static void fd_close(struct btask *t, int64_t fd)
+{
+	int32_t *s;
+	if (fd <= 2 || fd >= (int64_t)t->fdcap || !(s = fd_slot(t, fd)))
+		return;
+	if (*s & ~FD_FLAGS)
+		used_set(t, (uint32_t)((*s & ~FD_FLAGS) - 1), false);
+	*s = 0;
 }
 
 static bool fd_is_ignored(struct btask *t, int64_t fd)
@@ -357,22 +407,21 @@ static bool fd_is_ignored(struct btask *t, int64_t fd)
 /* A descriptor opened from an ignored path: no number, its calls ignored. */
 static void fd_ignore(struct btask *t, int64_t fd)
 {
-	int32_t *s = fd_slot(t, fd);
-	if (s && fd > 2)
+	int32_t *s;
+	fd_close(t, fd);
+	if ((s = fd_slot(t, fd)) && fd > 2)
 		*s = FD_IGN;
 }
 
-/*
- * A descriptor a call just returned: always the next number of this task,
- * whatever the kernel's number was before (threads share a table, so the
- * kernel's numbers depend on which thread opened first).
- */
+/* A descriptor a call just returned (replacing what the number was). */
 static int64_t fd_fresh(struct btask *t, int64_t fd)
 {
 	int32_t *s;
-	if (fd <= 2 || !(s = fd_slot(t, fd)))
+	if (fd <= 2 || !fd_slot(t, fd))
 		return fd;
-	*s = (t->next_fd++) + 1;
+	fd_close(t, fd);
+	s = fd_slot(t, fd);
+	*s = (int32_t)lowest_free(t) + 1;
 	return *s - 1;
 }
 
@@ -388,17 +437,16 @@ static void fd_set_stream(struct btask *t, int64_t fd, bool on)
 		*s = on ? (*s | FD_STREAM) : (*s & ~FD_STREAM);
 }
 
-/* The child sees the creator's descriptors (numbers and kinds). */
+/* The child sees the creator's descriptors (numbers, kinds, ignored ones). */
 static void fd_inherit(struct btask *c, const struct btask *p)
 {
-	if (c->next_fd < p->next_fd)
-		c->next_fd = p->next_fd;
-	/* (FD_IGN marks travel with the table) */
 	for (uint32_t fd = 0; fd < p->fdcap; fd++) {
 		int32_t *s;
 		if (!p->fdmap[fd] || !(s = fd_slot(c, fd)) || *s)
 			continue;
 		*s = p->fdmap[fd];
+		if (*s & ~FD_FLAGS)
+			used_set(c, (uint32_t)((*s & ~FD_FLAGS) - 1), true);
 	}
 }
 
@@ -798,6 +846,8 @@ static void on_syscall(struct build *b, const struct event *ev)
 	} else {
 		strbuf_addstr(k, "ok");
 	}
+	if (!failed && !unfinished && have_fd0 && !strcmp(name, "close"))
+		fd_close(t, fd0);
 	if (!strcmp(name, "dup2") || !strcmp(name, "dup3")) {
 		/* newfd (second argument) now has oldfd's kind */
 		if (!failed && ret >= 0)
@@ -1513,6 +1563,7 @@ int gmodel_finalize(struct gmodel *m, const struct gcontext *ctx)
 	for (uint32_t i = 0; i < b->ntasks; i++) {
 		free(b->tasks[i].calls);
 		free(b->tasks[i].fdmap);
+		free(b->tasks[i].used);
 	}
 	free(b->tasks);
 	free(b->tidh);
