@@ -4,7 +4,7 @@
 # of its calls changed, added or removed, scattered), times
 # `renacer compare` on them with /usr/bin/time -v, and says whether it stays
 # under 5 s and 500 MB.  BUILD selects the build directory, N the size,
-# CHANGE the fraction of changed calls.
+# CHANGE the fraction of changed calls, KEEP=1 keeps the traces.
 set -u
 BUILD=${BUILD:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +13,7 @@ N=${N:-1000000}
 CHANGE=${CHANGE:-0.01}
 PY=/usr/bin/python3
 T=$(mktemp -d "${TMPDIR:-/tmp}/renacer-bench-golden.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$T"' EXIT
 export LC_ALL=C LANG=C
 
 [ -x "$R" ] || { echo "bench_golden: no $R (run make first)" >&2; exit 1; }

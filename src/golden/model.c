@@ -39,7 +39,15 @@ enum {
 	P_IGNORED = 1 << 15,  /* in ignore_syscalls */
 	P_EXIT = 1 << 16,     /* exit/exit_group: unfinished is normal */
 	P_RENAME = 1 << 17,   /* deletes the first path and creates the second */
+	P_CLOSE = 1 << 18,    /* close */
+	P_DUP2 = 1 << 19,     /* dup2, dup3: the result is the newfd argument */
+	P_FCNTL = 1 << 20,    /* fcntl: F_DUPFD returns a descriptor */
+	P_MKDIR = 1 << 21,    /* mkdir, mkdirat (mkdtemp's mode 0700) */
+	P_CREAT = 1 << 22,    /* creat */
 };
+
+/* What an argument is, by its name (cached per syscall and position). */
+enum { A_OTHER = 1, A_FD, A_PID, A_PATH, A_ARGV };
 
 struct prop_row {
 	const char *name;
@@ -54,11 +62,12 @@ static const struct prop_row prop_table[] = {
 	{ "clock_nanosleep", P_VOLATILE },
 	{ "clone", P_CLONE | P_PIDRET },
 	{ "clone3", P_CLONE | P_PIDRET },
+	{ "close", P_CLOSE },
 	{ "connect", P_ENDPOINT },
-	{ "creat", P_FDRET | P_OPEN | P_CREATE },
+	{ "creat", P_FDRET | P_OPEN | P_CREATE | P_CREAT },
 	{ "dup", P_FDRET | P_DUP },
-	{ "dup2", P_FDRET | P_DUP },
-	{ "dup3", P_FDRET | P_DUP },
+	{ "dup2", P_FDRET | P_DUP | P_DUP2 },
+	{ "dup3", P_FDRET | P_DUP | P_DUP2 },
 	{ "epoll_create", P_FDRET | P_STREAMRET },
 	{ "epoll_create1", P_FDRET | P_STREAMRET },
 	{ "epoll_pwait", P_VOLATILE },
@@ -71,6 +80,7 @@ static const struct prop_row prop_table[] = {
 	{ "exit", P_EXIT },
 	{ "exit_group", P_EXIT },
 	{ "fanotify_init", P_FDRET | P_STREAMRET },
+	{ "fcntl", P_FCNTL },
 	{ "fork", P_CLONE | P_PIDRET },
 	{ "futex", P_VOLATILE },
 	{ "futex_waitv", P_VOLATILE },
@@ -87,8 +97,8 @@ static const struct prop_row prop_table[] = {
 	{ "madvise", P_MEM },
 	{ "membarrier", P_VOLATILE },
 	{ "memfd_create", P_FDRET },
-	{ "mkdir", P_CREATE },
-	{ "mkdirat", P_CREATE },
+	{ "mkdir", P_CREATE | P_MKDIR },
+	{ "mkdirat", P_CREATE | P_MKDIR },
 	{ "mknod", P_CREATE },
 	{ "mknodat", P_CREATE },
 	{ "mmap", P_MEM },
@@ -229,6 +239,10 @@ struct build {
 	uint32_t araw_sc;
 	uint32_t *props;         /* name id -> P_* */
 	uint32_t aprops;
+	struct argcache {
+		char *name[EVENT_MAX_ARGS];
+		uint8_t cls[EVENT_MAX_ARGS];
+	} *acache;               /* name id -> argument classes */
 	struct btask *tasks;
 	uint32_t ntasks, atasks;
 	int32_t *tidh;           /* tid -> latest task + 1 (open addressing) */
@@ -674,6 +688,8 @@ static uint16_t name_id(struct build *b, const char *name)
 			n *= 2;
 		b->props = xreallocarray(b->props, n, sizeof(*b->props));
 		memset(b->props + b->aprops, 0xff, (n - b->aprops) * sizeof(*b->props));
+		b->acache = xreallocarray(b->acache, n, sizeof(*b->acache));
+		memset(b->acache + b->aprops, 0, (n - b->aprops) * sizeof(*b->acache));
 		b->aprops = n;
 	}
 	if (b->props[id] == UINT32_MAX) {
@@ -687,6 +703,30 @@ static uint16_t name_id(struct build *b, const char *name)
 		b->props[id] = pr;
 	}
 	return (uint16_t)(id > UINT16_MAX ? UINT16_MAX : id);
+}
+
+/* The class of argument i of syscall sc called name (one strcmp when cached). */
+static uint8_t arg_class(struct build *b, uint16_t sc, uint32_t pr, unsigned i, const char *name)
+{
+	struct argcache *c = &b->acache[sc];
+	uint8_t cls;
+
+	if (c->cls[i] && (c->name[i] == name || (name && c->name[i] && !strcmp(c->name[i], name))))
+		return c->cls[i];
+	if (is_fd_arg(name))
+		cls = A_FD;
+	else if (is_pid_arg(name))
+		cls = A_PID;
+	else if (is_path_arg(name) || ((pr & P_EXEC) && i == 0))
+		cls = A_PATH;
+	else if ((pr & P_EXEC) && name && !strcmp(name, "argv"))
+		cls = A_ARGV;
+	else
+		cls = A_OTHER;
+	free(c->name[i]);
+	c->name[i] = name ? xstrdup(name) : NULL;
+	c->cls[i] = cls;
+	return cls;
 }
 
 static void on_syscall(struct build *b, const struct event *ev)
@@ -724,13 +764,14 @@ static void on_syscall(struct build *b, const struct event *ev)
 		before = k->len;
 		arg_text(b, v, &p, &len);
 		t = &b->tasks[ti];
-		if (is_fd_arg(v->name) && parse_int(p, len, &n)) {
+		uint8_t cls = arg_class(b, sc, pr, i, v->name);
+		if (cls == A_FD && parse_int(p, len, &n)) {
 			if (!have_fd0) {
 				fd0 = n;
 				have_fd0 = true;
 			}
 			strbuf_add_i64(k, fd_norm(t, n));
-		} else if (is_pid_arg(v->name) && parse_int(p, len, &n)) {
+		} else if (cls == A_PID && parse_int(p, len, &n)) {
 			add_pid_ref(k, n);
 		} else if ((pr & P_PAIR) && len && p[0] == '[') {
 			/* [3, 4]: both new, both streams */
@@ -757,15 +798,13 @@ static void on_syscall(struct build *b, const struct event *ev)
 				q++;
 			}
 			strbuf_addch(k, ']');
-		} else if (len && p[0] == '"' && (is_path_arg(v->name) ||
-						   ((pr & P_EXEC) && i == 0))) {
+		} else if (len && p[0] == '"' && cls == A_PATH) {
 			strbuf_add(k, p, len);
 			if (npaths < 2) {
 				paths[npaths] = p;
 				plen[npaths++] = len;
 			}
-		} else if ((pr & P_EXEC) && v->name && !strcmp(v->name, "argv") &&
-			   len && p[0] == '[') {
+		} else if (cls == A_ARGV && len && p[0] == '[') {
 			strbuf_add(k, p, len);
 		} else if (len > 12 && memmem(p, len, "sa_family=", 10) && (pr & P_ENDPOINT)) {
 			size_t at = k->len;
@@ -797,8 +836,7 @@ static void on_syscall(struct build *b, const struct event *ev)
 		pr |= P_IGNORED;
 	if ((pr & P_FDRET) && npaths && raw_path_ignored(b, paths[0], plen[0]))
 		pr |= P_IGNORED;
-	if (ev->nr >= 0 && !strcmp(name, "fcntl") && k->len &&
-	    strstr(k->buf, "F_DUPFD"))
+	if ((pr & P_FCNTL) && strstr(k->buf, "F_DUPFD"))
 		pr |= P_FDRET | P_DUP;
 
 	/* the result */
@@ -817,7 +855,7 @@ static void on_syscall(struct build *b, const struct event *ev)
 		strbuf_addch(k, '_');
 	} else if ((pr & P_FDRET) && ret >= 0) {
 		bool was_stream = have_fd0 && fd_is_stream(t, fd0);
-		bool to_newfd = !strcmp(name, "dup2") || !strcmp(name, "dup3");
+		bool to_newfd = (pr & P_DUP2) != 0;
 		/* dup2/dup3 return their newfd argument, numbered there */
 		strbuf_add_i64(k, to_newfd ? fd_norm(t, ret) : fd_fresh(t, ret));
 		if (pr & P_DUP)
@@ -846,9 +884,9 @@ static void on_syscall(struct build *b, const struct event *ev)
 	} else {
 		strbuf_addstr(k, "ok");
 	}
-	if (!failed && !unfinished && have_fd0 && !strcmp(name, "close"))
+	if (!failed && !unfinished && have_fd0 && (pr & P_CLOSE))
 		fd_close(t, fd0);
-	if (!strcmp(name, "dup2") || !strcmp(name, "dup3")) {
+	if (pr & P_DUP2) {
 		/* newfd (second argument) now has oldfd's kind */
 		if (!failed && ret >= 0)
 			fd_set_stream(t, ret, have_fd0 && fd_is_stream(t, fd0));
@@ -894,13 +932,13 @@ static void on_syscall(struct build *b, const struct event *ev)
 	/* resources and processes */
 	if ((pr & P_OPEN) && npaths) {
 		add_res(b, GR_OPEN, paths[0], plen[0]);
-		if (ocreat || !strcmp(name, "creat"))
+		if (ocreat || (pr & P_CREAT))
 			add_res(b, GR_CREATE, paths[0], plen[0]);
 		if (ocreat && oexcl)
 			add_random(b, paths[0], plen[0]);
 	} else if ((pr & P_CREATE) && npaths) {
 		add_res(b, GR_CREATE, paths[npaths - 1], plen[npaths - 1]);
-		if (!strncmp(name, "mkdir", 5) && strstr(k->buf, ", 0700"))
+		if ((pr & P_MKDIR) && strstr(k->buf, ", 0700"))
 			add_random(b, paths[0], plen[0]);     /* mkdtemp */
 	} else if ((pr & P_DELETE) && npaths) {
 		add_res(b, GR_DELETE, paths[0], plen[0]);
@@ -1568,6 +1606,10 @@ int gmodel_finalize(struct gmodel *m, const struct gcontext *ctx)
 	free(b->tasks);
 	free(b->tidh);
 	free(b->tidk);
+	for (uint32_t i = 0; i < b->aprops; i++)
+		for (unsigned j = 0; j < EVENT_MAX_ARGS; j++)
+			free(b->acache[i].name[j]);
+	free(b->acache);
 	free(b->props);
 	free(b->raw_sc);
 	intern_release(&b->raw);
