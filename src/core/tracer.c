@@ -351,6 +351,10 @@ static int get_sc(struct tracer *tr, struct tcb *t, long *nr, uint64_t *args,
 	if (tr->have_info) {
 		struct __ptrace_syscall_info info;
 		long n = ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(info), &info);
+		if (n <= 0 && (errno == EIO || errno == EINVAL)) {
+			tr->have_info = false;      /* kernel < 5.3: use registers */
+			return get_sc(tr, t, nr, args, rval, is_error);
+		}
 		if (n <= 0)
 			return 0;
 		if (info.op == PTRACE_SYSCALL_INFO_ENTRY || info.op == PTRACE_SYSCALL_INFO_SECCOMP) {
@@ -471,6 +475,8 @@ static void on_new_child(struct tracer *tr, struct tcb *t, int event, uint64_t t
 	}
 }
 
+static void check_exec_failure(struct tracer *tr, char *const argv[]);
+
 static void on_exec(struct tracer *tr, struct tcb *t, uint64_t ts)
 {
 	unsigned long old = 0;
@@ -491,6 +497,10 @@ static void on_exec(struct tracer *tr, struct tcb *t, uint64_t ts)
 			t = o;
 		}
 	}
+	/* the launched command got this far: learn whether its seccomp
+	 * filter is in place (the pipe closed at exec, so this never blocks) */
+	if (t->pid == tr->leader && tr->exec_pipe >= 0)
+		check_exec_failure(tr, NULL);
 	t->flags &= ~TCB_HIDE;
 	memset(&ev, 0, sizeof(ev));
 	ev.type = EV_EXEC;
@@ -862,13 +872,14 @@ static void check_exec_failure(struct tracer *tr, char *const argv[])
 	close(tr->exec_pipe);
 	tr->exec_pipe = -1;
 	if (n >= (ssize_t)sizeof(int) && e[0] == -1) {
-		warning("cannot install the seccomp filter: tracing every syscall");
+		warning("cannot install the seccomp filter: stopping at every syscall");
+		tr->seccomp = false;
 		if (n >= (ssize_t)(2 * sizeof(int)))
 			e[0] = e[1];
 		else
 			return;
 	}
-	if (n >= (ssize_t)sizeof(int) && e[0] > 0) {
+	if (n >= (ssize_t)sizeof(int) && e[0] > 0 && argv) {
 		error("cannot run '%s': %s", argv[0], strerror(e[0]));
 		tr->end->exit_code = 127;
 		tr->end->term_signal = 0;
@@ -880,7 +891,6 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	       struct sink_list *sinks, struct trace_end *end)
 {
 	struct tracer *tr = xcalloc(1, sizeof(*tr));
-	const struct tracer_caps *c = tracer_probe();
 	struct trace_info ti = { RENACER_VERSION, o->attach ? NULL : argv, 0, o->follow };
 	struct sigaction sa, old_int, old_term, old_hup;
 	struct timespec rt;
@@ -891,13 +901,15 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	tr->sinks = sinks;
 	tr->end = end;
 	tr->exec_pipe = -1;
-	tr->have_info = c->syscall_info;
+	/* PTRACE_GET_SYSCALL_INFO is tried at the first stop and dropped for
+	 * the registers when the kernel refuses it (no probe child per run) */
+	tr->have_info = true;
 	/* test knobs: take the fallback paths even where the kernel has more */
 	if (getenv("RENACER_NO_SYSCALL_INFO"))
 		tr->have_info = false;
 	if (getenv("RENACER_NO_VM_READV"))
 		tmem_force_peek(true);
-	tr->seccomp = !o->attach && o->trace_set && !o->no_seccomp && c->seccomp;
+	tr->seccomp = !o->attach && o->trace_set && !o->no_seccomp;
 	tr->ptrace_opts = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL;
 	if (o->follow)
 		tr->ptrace_opts |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
@@ -905,11 +917,6 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 		tr->ptrace_opts |= PTRACE_O_TRACESECCOMP;
 	if (o->collect_rss)
 		tr->ptrace_opts |= PTRACE_O_TRACEEXIT;
-	if (!c->seize) {
-		free(tr);
-		end->exit_code = 1;
-		return error("this kernel has no PTRACE_SEIZE");
-	}
 	tr->lamport = lamport_new();
 
 	memset(&sa, 0, sizeof(sa));

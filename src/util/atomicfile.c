@@ -47,10 +47,11 @@ int atomicfile_commit(struct atomicfile *af)
 	int bad = ferror(af->fp);
 	int e = 0;
 
+	/* no fsync: the rename already makes the file complete or absent for
+	 * every reader and against renacer dying; fsync would only guard
+	 * against power loss, at a cost of milliseconds per trace */
 	if (fflush(af->fp) != 0 || bad)
 		e = errno ? errno : EIO;
-	else if (fsync(fileno(af->fp)) != 0 && errno != EINVAL)
-		e = errno;
 	if (fclose(af->fp) != 0 && !e)
 		e = errno;
 	if (!e && rename(af->tmp, af->path) != 0)

@@ -7,7 +7,7 @@
 /*
  * atomicfile_open() creates "<path>.tmp.<pid>" beside path and returns a
  * stream on it (NULL and an error() on failure).  atomicfile_commit() flushes,
- * fsyncs and renames it over path (returns 0, or -1 with the temp file
+ * renames it over path (returns 0, or -1 with the temp file
  * removed); atomicfile_abort() removes it.  Exactly one of the two must be
  * called.  A process dying in between leaves only the temporary name.
  */
