@@ -1239,10 +1239,29 @@ static void norm_path(const struct norm_ctx *nc, struct strbuf *out, const char 
 			   !memcmp(prev, "task", 4)) {
 			strbuf_addstr(out, "TID");
 		} else if (intern_find(&nc->b->randoms, c, ce - c) != UINT32_MAX) {
-			/* a mkstemp name: its last six characters are random */
-			size_t cl = ce - c, keep = cl - 6;
-			strbuf_add(out, c, keep);
-			strbuf_addstr(out, "XXXXXX");
+			/* a mkstemp/mkdtemp name: its last run of six or more name
+			 * characters is the random part (templates have 6 to 10) */
+			const char *r = ce, *re = NULL;
+			while (r > c) {
+				const char *q = r;
+				while (q > c && is_run_char((unsigned char)q[-1]))
+					q--;
+				if (r - q >= 6) {
+					re = r;
+					break;
+				}
+				r = q > c ? q - 1 : c;
+			}
+			if (re) {
+				const char *rs = re;
+				while (rs > c && is_run_char((unsigned char)rs[-1]))
+					rs--;
+				strbuf_add(out, c, rs - c);
+				strbuf_addstr(out, "XXXXXX");
+				strbuf_add(out, re, ce - re);
+			} else {
+				strbuf_add(out, c, ce - c);
+			}
 		} else if (temp_root) {
 			mask_component(out, c, ce, first);
 		} else {
