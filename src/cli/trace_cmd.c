@@ -37,7 +37,7 @@ static const char usage_text[] =
 "Tracing:\n"
 "  -f, --follow-forks         trace children created by fork, vfork, clone\n"
 "  -p, --attach PID           attach to a running process (repeat or comma list)\n"
-"  -e trace=SET               trace only SET: names, %%classes, /regex/, !negation\n"
+"  -e trace=SET               trace only SET: names, %classes, /regex/, !negation\n"
 "  -e status=SET              show only successful, failed or unfinished calls\n"
 "      --trace=SET            same as -e trace=SET\n"
 "      --status=SET           same as -e status=SET\n"

@@ -83,6 +83,7 @@ struct tracer {
 	int exec_pipe;            /* CLOEXEC pipe: errno of a failed execv */
 	bool exec_failed;         /* the command could not be executed */
 	bool interrupted;         /* SIGINT/SIGTERM/SIGHUP ended the trace */
+	bool all_status;          /* no -e status= filter */
 	struct lamport *lamport;  /* happens-before clocks (core/lamport.h) */
 };
 
@@ -216,18 +217,21 @@ static void emit_simple(struct tracer *tr, struct event *ev, uint64_t ts)
 	emit(tr, ev);
 }
 
-static bool status_wanted(struct tracer *tr, const struct event *ev)
+/* Whether -e status= shows ev; why_unfinished is the STATUS_* bit of an
+ * unfinished call (STATUS_UNFINISHED, or STATUS_DETACHED). */
+static bool status_wanted(struct tracer *tr, const struct event *ev, unsigned why_unfinished)
 {
 	unsigned m = tr->o->status_mask ? tr->o->status_mask : STATUS_ALL;
 	if (m == STATUS_ALL)
 		return true;
 	if (ev->state == SC_UNFINISHED)
-		return m & STATUS_UNFINISHED;
+		return m & why_unfinished;
 	return ev->err ? (m & STATUS_FAILED) : (m & STATUS_SUCCESSFUL);
 }
 
-/* Reports the syscall t is inside as unfinished (death or detach). */
-static void finish_unfinished(struct tracer *tr, struct tcb *t, uint64_t ts)
+/* Reports the syscall t is inside as unfinished: why is STATUS_UNFINISHED
+ * (the tracee died in it) or STATUS_DETACHED. */
+static void finish_unfinished(struct tracer *tr, struct tcb *t, uint64_t ts, unsigned why)
 {
 	if (!(t->flags & TCB_INSYSCALL))
 		return;
@@ -237,7 +241,7 @@ static void finish_unfinished(struct tracer *tr, struct tcb *t, uint64_t ts)
 		t->ev.rv_fmt = RV_NONE;
 		t->ev.end_ns = ts - tr->t0;
 		t->ev.lamport = ++t->lamport;
-		if (status_wanted(tr, &t->ev))
+		if (status_wanted(tr, &t->ev, why))
 			emit(tr, &t->ev);
 	}
 	t->flags &= ~(TCB_INSYSCALL | TCB_REPORT | TCB_DEC_EXIT);
@@ -312,7 +316,9 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 	r = se->decode ? se->decode(&ctx, ev, 0) : decode_default(&ctx, ev, 0);
 	if (r == RVAL_EXIT)
 		t->flags |= TCB_DEC_EXIT;
-	if (tr->sinks->wants_entry)
+	/* with -e status= the outcome decides whether the call shows at all,
+	 * so entries are not announced (output waits for the exit, as strace) */
+	if (tr->sinks->wants_entry && tr->all_status)
 		sink_list_event(tr->sinks, ev);
 }
 
@@ -340,7 +346,7 @@ static void syscall_exit(struct tracer *tr, struct tcb *t, int64_t rval,
 	}
 	ev->lamport = ++t->lamport;
 	t->flags &= ~(TCB_INSYSCALL | TCB_REPORT | TCB_DEC_EXIT);
-	if (status_wanted(tr, ev))
+	if (status_wanted(tr, ev, STATUS_UNFINISHED))
 		emit(tr, ev);
 }
 
@@ -520,7 +526,7 @@ static void on_gone(struct tracer *tr, struct tcb *t, int status, uint64_t ts)
 {
 	struct event ev;
 
-	finish_unfinished(tr, t, ts);
+	finish_unfinished(tr, t, ts, STATUS_UNFINISHED);
 	memset(&ev, 0, sizeof(ev));
 	ev.type = EV_PROC_EXIT;
 	ev.pid = t->pid;
@@ -784,7 +790,7 @@ static void detach_now(struct tracer *tr, struct tcb *t, int sig, uint64_t ts)
 {
 	struct event ev;
 
-	finish_unfinished(tr, t, ts);
+	finish_unfinished(tr, t, ts, STATUS_DETACHED);
 	ptrace(PTRACE_DETACH, t->tid, NULL, (void *)(uintptr_t)sig);
 	memset(&ev, 0, sizeof(ev));
 	ev.type = EV_DETACH;
