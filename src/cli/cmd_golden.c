@@ -1126,7 +1126,7 @@ static void add_assertions(struct gcli *g, struct analysis *an, struct gresult *
 		ALLOC_GROW(r->f, r->nf + 1, r->af);
 		f = &r->f[r->nf++];
 		memset(f, 0, sizeof(*f));
-		f->kind = GF_NOTE;
+		f->kind = GF_ASSERTION;
 		f->regression = a->status == AS_FAILED;
 		f->subject = xstrdup(a->name);
 		f->message = strbuf_detach(&sb, NULL);
@@ -1157,6 +1157,7 @@ static int validate_one(struct gcli *g, const char *name, const char *gpath, boo
 	struct analysis *an = g->cfg.nassertions ? analysis_new() : NULL;
 	char *cur = NULL;
 	int missing = 0;
+	bool cmp_ok;
 	double t0 = now_s();
 
 	memset(v, 0, sizeof(*v));
@@ -1224,11 +1225,17 @@ static int validate_one(struct gcli *g, const char *name, const char *gpath, boo
 		gs.n = runs.n;
 		golden_compare(v->g, v->c, &g->o, &gs, &v->r);
 	}
+	cmp_ok = v->r.pass;
 	if (an)
 		add_assertions(g, an, &v->r);
 	v->k.status = v->r.pass ? GOLDEN_OK : GOLDEN_REGRESSION;
 	if (v->k.status == GOLDEN_OK)
 		goto out;
+	if (cmp_ok) {
+		/* the trace matches its golden: a new golden would not help */
+		v->hint = xstrdup("the run matches its golden; an assertion of renacer.toml failed");
+		goto out;
+	}
 	if (g->update && !g->ci) {
 		char *written = NULL;
 		const char *dir = gpath;

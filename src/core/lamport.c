@@ -337,6 +337,16 @@ void lamport_stamp(struct lamport *l, struct event *ev)
 	case EV_SYSCALL_ENTRY:
 		t = task_get(l, ev->tid, ev->pid);
 		ev->lamport = t->clock + 1;
+		/* the data of a write is in the pipe before its exit stop: a
+		 * reader's exit can come first, so the write counts from here */
+		if (l->nprocs > 1 && is_write(ev->nr)) {
+			uint64_t ino = pipe_ino(l, ev->tid, t->tgid, (int64_t)(int)ev->raw[0]);
+			if (ino) {
+				struct lpipe *p = pipe_get(l, ino);
+				if (ev->lamport > p->clock)
+					p->clock = ev->lamport;
+			}
+		}
 		return;
 	case EV_SYSCALL:
 		t = task_get(l, ev->tid, ev->pid);

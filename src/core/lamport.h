@@ -28,7 +28,9 @@ void lamport_free(struct lamport *l);
  * EV_PROC_START (ev->ppid is the creator's tid: the child starts one tick
  * after it), EV_EXEC, EV_PROC_EXIT and EV_DETACH (the task's final clock is
  * kept for the wait that reaps it).  EV_SYSCALL_ENTRY gets the next value
- * without advancing the clock.  Never fails.
+ * without advancing the clock; call it at every entry stop too, since a
+ * pipe write is recorded there (its reader's exit stop may be handled
+ * before the writer's).  Never fails.
  */
 void lamport_stamp(struct lamport *l, struct event *ev);
 

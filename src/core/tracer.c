@@ -316,6 +316,9 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 	r = se->decode ? se->decode(&ctx, ev, 0) : decode_default(&ctx, ev, 0);
 	if (r == RVAL_EXIT)
 		t->flags |= TCB_DEC_EXIT;
+	/* Lamport: a pipe write is noted at its entry, before a reader can see
+	 * its data (core/lamport.c) */
+	lamport_stamp(tr->lamport, ev);
 	/* with -e status= the outcome decides whether the call shows at all,
 	 * so entries are not announced (output waits for the exit, as strace) */
 	if (tr->sinks->wants_entry && tr->all_status)

@@ -17,7 +17,7 @@ const char *gfind_kind_name(enum gfind_kind k)
 {
 	static const char *const n[] = {
 		"process", "exit", "count", "appeared", "vanished", "call", "failure",
-		"resource", "timing", "confidence", "note",
+		"resource", "timing", "confidence", "note", "assertion",
 	};
 	return (unsigned)k < GF_NKINDS ? n[k] : "?";
 }

@@ -29,6 +29,7 @@ enum gfind_kind {
 	GF_TIMING,        /* runtime beyond the noise-aware limit */
 	GF_CONFIDENCE,    /* equivalence confidence below the minimum */
 	GF_NOTE,          /* anything else worth saying */
+	GF_ASSERTION,     /* a renacer.toml assertion failed on the run (validate) */
 	GF_NKINDS,
 };
 const char *gfind_kind_name(enum gfind_kind k);   /* "count", "failure", ... */
