@@ -7,7 +7,8 @@
 #
 # How it builds: the whole library (every src/**/*.c but main.c) is built
 # once more with clang and -fsanitize=fuzzer-no-link,address,undefined into
-# $FUZZ_BUILD (default build-fuzz/) by the Makefile's own rules; each
+# $FUZZ_BUILD (default build-fuzz/, or $BUILD-fuzz/ when BUILD is not
+# "build") by the Makefile's own rules; each
 # tests/fuzz/fuzz_NAME.c is then linked against it with -fsanitize=fuzzer.
 #
 # Adding a fuzzer: write tests/fuzz/fuzz_NAME.c defining
@@ -30,7 +31,9 @@ set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP" || exit 1
 BUILD=${BUILD:-build}
-FB=${FUZZ_BUILD:-build-fuzz}
+# build-fuzz/ for the default build; build-X-fuzz/ for BUILD=build-X, so
+# that parallel builds in separate directories do not collide.
+if [ "$BUILD" = build ]; then FB=${FUZZ_BUILD:-build-fuzz}; else FB=${FUZZ_BUILD:-$BUILD-fuzz}; fi
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 ARCH=$(uname -m)
 CLANG=${CLANG:-clang}
