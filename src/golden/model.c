@@ -85,12 +85,12 @@ static const struct prop_row prop_table[] = {
 	{ "futex", P_VOLATILE },
 	{ "futex_waitv", P_VOLATILE },
 	{ "getpgid", P_PIDRET },
-	/* how often a program asks depends on the bytes it got: mkstemp draws
-	 * again when a value falls outside the fair range */
-	{ "getrandom", P_VOLATILE },
 	{ "getpgrp", P_PIDRET },
 	{ "getpid", P_PIDRET },
 	{ "getppid", P_PIDRET },
+	/* how often a program asks depends on the bytes it got: mkstemp draws
+	 * again when a value falls outside the fair range */
+	{ "getrandom", P_VOLATILE },
 	{ "getsid", P_PIDRET },
 	{ "gettid", P_PIDRET },
 	{ "inotify_init", P_FDRET | P_STREAMRET },

@@ -195,6 +195,9 @@ static void test_random_and_volatile(void **state)
 	sys(s, 100, "read", 10, 0, 3, "fd", "4", "buf", "\"x\"", "count", "10");
 	sys(s, 100, "read", 10, 0, 3, "fd", "3", "buf", "\"x\"", "count", "10");
 	sys(s, 100, "write", 0, 11, 3, "fd", "3", "buf", "\"x\"", "count", "10");   /* EAGAIN */
+	sys(s, 100, "getrandom", 8, 0, 3, "buf", "\"\\x01\"", "buflen", "8", "flags", "GRND_NONBLOCK");
+	sys(s, 100, "sched_yield", 0, 0, 0);   /* the property table is sorted */
+	sys(s, 100, "wait4", 0, 10, 4, "pid", "-1", "stat_addr", "NULL", "options", "WNOHANG", "ru", "NULL");
 	sys(s, 100, "execve", 0, 0, 3, "filename", "\"/bin/true\"", "argv", "[\"true\"]", "envp",
 	    "0x7ffd0000 /* 23 vars */");
 	finish(m, "/home/u/p");
@@ -205,6 +208,7 @@ static void test_random_and_volatile(void **state)
 		"mkdir(\"/tmp/tmp.XXXXXX\", 0700) = 0\n"
 		"pipe2([4, 5], O_CLOEXEC) = 0\n"
 		"read(3) = ok\n"
+		"wait4(-1, NULL, WNOHANG, NULL) = -1 ECHILD\n"
 		"execve(\"/bin/true\", [\"true\"]) = 0\n");
 	free(k);
 	gmodel_free(m);
