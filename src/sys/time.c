@@ -1,6 +1,7 @@
 /*
  * Time decoders: clock_gettime/getres/settime, nanosleep, clock_nanosleep,
- * gettimeofday, time; and decode_timespec (shared, see decode.h).
+ * gettimeofday, time, setitimer/getitimer, alarm; and decode_timespec
+ * (shared, see decode.h).
  */
 #include "sys/decode.h"
 
@@ -10,6 +11,7 @@
 #include "sys/decode_extra.h"
 #include "xlat/clock_flags.h"
 #include "xlat/clocknames.h"
+#include "xlat/itimer_which.h"
 #include "util/banned.h"
 
 /* strace's is_erestart: the call was interrupted and will be restarted. */
@@ -29,7 +31,7 @@ void decode_timespec(struct dctx *c, struct val *v, const char *name, uint64_t a
 	}
 	it = val_new_array(c, 2);
 	val_set_int(&it[0], "tv_sec", ts.tv_sec);
-	val_set_int(&it[1], "tv_nsec", ts.tv_nsec);
+	val_set_uint(&it[1], "tv_nsec", (uint64_t)ts.tv_nsec);
 	val_set_struct(v, name, it, 2, false);
 }
 
@@ -190,5 +192,78 @@ SYS_FUNC(time)
 		val_set_text(ctx, aux, NULL, date);
 		ev->ret_aux = aux;
 	}
+	return RVAL_DONE;
+}
+
+/* {it_interval={tv_sec=.., tv_usec=..}, it_value={...}} */
+static void decode_itimerval(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	struct itimerval it;
+	struct val *f, *tv;
+
+	if (!tread(c, addr, &it, sizeof(it))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	f = val_new_array(c, 2);
+	tv = val_new_array(c, 4);
+	val_set_int(&tv[0], "tv_sec", it.it_interval.tv_sec);
+	val_set_int(&tv[1], "tv_usec", it.it_interval.tv_usec);
+	val_set_int(&tv[2], "tv_sec", it.it_value.tv_sec);
+	val_set_int(&tv[3], "tv_usec", it.it_value.tv_usec);
+	val_set_struct(&f[0], "it_interval", tv, 2, false);
+	val_set_struct(&f[1], "it_value", tv + 2, 2, false);
+	val_set_struct(v, name, f, 2, false);
+}
+
+static void arg_which(struct dctx *c, struct event *ev, unsigned i)
+{
+	arg_enum(c, ev, i, itimer_which);
+	ev->args[i].x.v = (uint32_t)ev->raw[i];
+}
+
+/* setitimer(which, new, old): old at exit. */
+SYS_FUNC(setitimer)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_which(ctx, ev, 0);
+		v = arg_slot(ctx, ev, 1);
+		decode_itimerval(ctx, v, v->name, ev->raw[1]);
+		arg_count(ev, 3);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 2);
+	if (ev->err)
+		val_set_ptr(v, v->name, ev->raw[2]);
+	else
+		decode_itimerval(ctx, v, v->name, ev->raw[2]);
+	v->flags |= VF_EXIT;
+	return RVAL_DONE;
+}
+
+SYS_FUNC(getitimer)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_which(ctx, ev, 0);
+		arg_count(ev, 2);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 1);
+	if (ev->err)
+		val_set_ptr(v, v->name, ev->raw[1]);
+	else
+		decode_itimerval(ctx, v, v->name, ev->raw[1]);
+	v->flags |= VF_EXIT;
+	return RVAL_DONE;
+}
+
+SYS_FUNC(alarm)
+{
+	arg_uint(ctx, ev, 0);
+	ev->args[0].u = (uint32_t)ev->raw[0];
 	return RVAL_DONE;
 }
