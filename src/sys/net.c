@@ -346,7 +346,7 @@ SYS_FUNC(socketpair)
 		arg_enum(ctx, ev, 0, addrfams);
 		ev->args[0].x.v = (uint32_t)ev->raw[0];
 		arg_socktype(ctx, ev, 1);
-		arg_protocol(ctx, ev, 2, (int)ev->raw[0]);
+		arg_uint(ctx, ev, 2);   /* strace prints socketpair's protocol as a number */
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
@@ -707,6 +707,21 @@ static void arg_level_name(struct dctx *c, struct event *ev)
 	}
 }
 
+/* SOL_SOCKET options strace prints as [int] (its "int-like" list). */
+static bool int_like_option(uint32_t opt)
+{
+	static const uint8_t ints[] = {
+		1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 18, 19, 27, 29, 30,
+		32, 33, 34, 35, 36, 37, 40, 41, 42, 43, 44, 45, 46, 49, 53, 56,
+		60, 63, 64, 65, 68, 69, 70, 73, 75,
+	};
+
+	for (size_t i = 0; i < sizeof(ints); i++)
+		if (ints[i] == opt)
+			return true;
+	return false;
+}
+
 /* The option value at addr of len bytes, as strace's print_setsockopt /
  * print_getsockopt default and common cases. */
 static void sockopt_val(struct dctx *c, struct val *v, const char *name, uint32_t level,
@@ -763,8 +778,19 @@ static void sockopt_val(struct dctx *c, struct val *v, const char *name, uint32_
 		val_set_boxed(c, v, name, &x);
 		return;
 	}
-	if (len == (int)sizeof(int) ||
-	    (level == SOL_SOCKET && len > (int)sizeof(int) && !get)) {
+	if (level == SOL_SOCKET && int_like_option(opt)) {
+		if (len >= (int)sizeof(int)) {
+			val_read_int_boxed(c, v, name, addr);
+		} else if (get && len > 0) {
+			val_read_buf(c, v, name, addr, (uint64_t)len);
+			if (v->kind == V_STR)
+				v->flags |= VF_HEXSTR;
+		} else {
+			val_set_ptr(v, name, addr);
+		}
+		return;
+	}
+	if (len == (int)sizeof(int)) {
 		val_read_int_boxed(c, v, name, addr);
 		return;
 	}
