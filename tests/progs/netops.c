@@ -81,7 +81,7 @@ int main(void)
 	u = socket(AF_UNIX, SOCK_DGRAM, 0);
 	memset(&un, 0, sizeof(un));
 	un.sun_family = AF_UNIX;
-	strcpy(un.sun_path, "sock");
+	memcpy(un.sun_path, "sock", 5);
 	bind(u, (struct sockaddr *)&un, sizeof(un));
 	u2 = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0);
 	memset(&ab, 0, sizeof(ab));
