@@ -213,7 +213,7 @@ uint64_t rss_tree_peak(const struct analysis *a, pid_t *top_pid, uint64_t *top_k
 		evs[n].t = p->end_ns > p->start_ns ? p->end_ns : p->start_ns;
 		evs[n++].kb = -(int64_t)p->max_rss_kb;
 	}
-	qsort(evs, n, sizeof(*evs), by_time);
+	QSORT(evs, n, by_time);
 	int64_t now = 0, peak = 0;
 	for (size_t i = 0; i < n; i++) {
 		now += evs[i].kb;

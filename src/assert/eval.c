@@ -76,7 +76,7 @@ static uint32_t *sorted_names(const struct analysis *a, bool by_time, const rege
 		if (a->names[i].calls && (!re || !regexec(re, a->names[i].name, 0, NULL, 0)))
 			idx[(*n)++] = (uint32_t)i;
 	sort_a = a;
-	qsort(idx, *n, sizeof(*idx), by_time ? by_time_desc : by_calls_desc);
+	QSORT(idx, *n, by_time ? by_time_desc : by_calls_desc);
 	return idx;
 }
 

@@ -600,7 +600,7 @@ static int runs_do(struct gcli *g, char *const argv[], const struct config_trace
 	for (unsigned i = 0; i < n; i++)
 		idx[i] = i;
 	sort_walls = r->wall_us;
-	qsort(idx, n, sizeof(*idx), idx_cmp);
+	QSORT(idx, n, idx_cmp);
 	r->median = idx[(n - 1) / 2];
 	free(idx);
 	runs_timing(r);

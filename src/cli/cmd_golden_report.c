@@ -86,7 +86,7 @@ static struct rrow *rows_of(const struct gmodel *m, size_t *n, uint64_t *tot_tim
 		*tot_err += m->sc[i].errors;
 		(*n)++;
 	}
-	qsort(r, *n, sizeof(*r), rrow_time_cmp);
+	QSORT(r, *n, rrow_time_cmp);
 	return r;
 }
 
@@ -303,7 +303,7 @@ static void trace_section(struct strbuf *sb, const struct rtrace *t)
 			}
 		for (size_t i = 0; i < nk; i++)
 			kc[i].n = cnt[kc[i].key];
-		qsort(kc, nk, sizeof(*kc), keycount_cmp);
+		QSORT(kc, nk, keycount_cmp);
 		strbuf_addf(sb, "- Failed calls: %llu (%.1f%% of calls)",
 			    (unsigned long long)te, pct(te, tc));
 		for (size_t i = 0; i < nk && i < 5; i++) {
@@ -414,7 +414,7 @@ int cmd_report(int argc, char **argv)
 		nt++;
 	}
 	closedir(d);
-	qsort(t, nt, sizeof(*t), rtrace_cmp);
+	QSORT(t, nt, rtrace_cmp);
 	/* NAME.json and NAME.json.zst both: the plain one wins (as golden_path) */
 	for (size_t i = 0; i + 1 < nt; i++)
 		if (!strcmp(t[i].name, t[i + 1].name) && strstr(t[i].path, ".zst")) {

@@ -602,7 +602,7 @@ void golden_compare(const struct gmodel *g, const struct gmodel *c,
 	}
 	check_resources(&x);
 	check_signals(&x);
-	qsort(r->rows, r->nrows, sizeof(*r->rows), row_cmp);
+	QSORT(r->rows, r->nrows, row_cmp);
 	check_timing(&x, cur);
 
 	/* confidence */

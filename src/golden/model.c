@@ -1614,7 +1614,7 @@ int gmodel_finalize(struct gmodel *m, const struct gcontext *ctx)
 			p->seq[p->nseq++] = c->key;
 		}
 	}
-	qsort(m->procs, m->nprocs, sizeof(*m->procs), proc_cmp);
+	QSORT(m->procs, m->nprocs, proc_cmp);
 	m->wall_ns = b->wall_ns;
 	m->exit_code = b->exit_code;
 	m->term_signal = b->term_signal;

@@ -577,7 +577,7 @@ static int errno_by_name(struct reader *rd, const char *name)
 				rd->errnames[rd->nerrnames++].err = e;
 			}
 		}
-		qsort(rd->errnames, rd->nerrnames, sizeof(*rd->errnames), errname_cmp);
+		QSORT(rd->errnames, rd->nerrnames, errname_cmp);
 	}
 	hit = bsearch(&key, rd->errnames, rd->nerrnames, sizeof(*rd->errnames), errname_cmp);
 	return hit ? hit->err : -1;
@@ -1265,7 +1265,7 @@ static int conv_doc(struct reader *rd)
 		return -1;
 	/* stable: equal times keep the order of the file */
 	if (rd->nside)
-		qsort(rd->side, rd->nside, sizeof(*rd->side), side_cmp);
+		QSORT(rd->side, rd->nside, side_cmp);
 	return 0;
 }
 

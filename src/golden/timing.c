@@ -30,14 +30,14 @@ void gstat_from(struct gstat *st, double *s, size_t n)
 	memset(st, 0, sizeof(*st));
 	if (!n)
 		return;
-	qsort(s, n, sizeof(*s), cmp_double);
+	QSORT(s, n, cmp_double);
 	st->median = median_sorted(s, n);
 	st->min = s[0];
 	st->max = s[n - 1];
 	double *dev = xmalloc(n * sizeof(*dev));
 	for (size_t i = 0; i < n; i++)
 		dev[i] = fabs(s[i] - st->median);
-	qsort(dev, n, sizeof(*dev), cmp_double);
+	QSORT(dev, n, cmp_double);
 	st->mad = median_sorted(dev, n);
 	free(dev);
 }

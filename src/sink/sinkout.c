@@ -405,7 +405,7 @@ void json_add_summary(struct strbuf *sb, const struct sc_counts *c,
 	const char *nl = type ? "" : "\n    ";
 	const char *sn;
 
-	qsort(rows, n, sizeof(*rows), row_name_cmp);
+	QSORT(rows, n, row_name_cmp);
 	add_type(sb, type);
 	add_key(sb, "total_syscalls");
 	strbuf_add_u64(sb, c->calls);

@@ -34,7 +34,7 @@ static void build_name_index(void)
 	for (unsigned i = 0; i < sysent_count; i++)
 		if (sysent_table[i].name)
 			name_index[name_index_len++] = i;
-	qsort(name_index, name_index_len, sizeof(*name_index), cmp_rows);
+	QSORT(name_index, name_index_len, cmp_rows);
 }
 
 long sysent_lookup(const char *name)

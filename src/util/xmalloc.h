@@ -32,4 +32,11 @@ void *xmemdup(const void *p, size_t n);
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* qsort that accepts an empty (possibly NULL) array, as git's QSORT. */
+#define QSORT(base, n, cmp)                                                  \
+	do {                                                                  \
+		if ((n) > 1)                                                  \
+			qsort((base), (n), sizeof(*(base)), (cmp));          \
+	} while (0)
+
 #endif
