@@ -316,8 +316,9 @@ void lamport_stamp(struct lamport *l, struct event *ev)
 
 	switch (ev->type) {
 	case EV_PROC_START:
-		t = ev->ppid > 0 ? task_find(l, ev->ppid) : NULL;
+		/* task_get may grow the table: look the parent up after it */
 		c = task_get(l, ev->tid, ev->pid);
+		t = ev->ppid > 0 ? task_find(l, ev->ppid) : NULL;
 		if (c->exited) {
 			/* a tid used again: a new task in the same slot */
 			pid_t tid = c->tid;
