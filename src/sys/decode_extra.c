@@ -4,8 +4,10 @@
  */
 #include "sys/decode_extra.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include "util/banned.h"
 
@@ -163,4 +165,25 @@ struct val *arg_put(struct dctx *c, struct event *ev, unsigned i, const struct v
 	if (ev->type == EV_SYSCALL)
 		v->flags |= VF_EXIT;
 	return v;
+}
+
+void val_set_clock_t(struct dctx *c, struct val *v, const char *name, uint64_t ticks)
+{
+	static long hz;
+	char buf[96];
+	struct val x;
+	int digits = 0;
+
+	if (!hz)
+		hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : -1;
+	val_set_uint(&x, NULL, ticks);
+	if (!ticks || hz <= 0) {
+		val_set_commented(c, v, name, &x, NULL);
+		return;
+	}
+	for (long t = hz; t >= 10 && digits < 18; t /= 10)
+		digits++;
+	snprintf(buf, sizeof(buf), "%llu.%0*llu s", (unsigned long long)(ticks / (uint64_t)hz),
+		 digits, (unsigned long long)(ticks % (uint64_t)hz));
+	val_set_commented(c, v, name, &x, buf);
 }

@@ -39,6 +39,10 @@ void val_set_changed(struct dctx *c, struct val *v, const char *name,
 /* A signal number as strace's printsignal: its name, or the decimal number. */
 void val_set_signal(struct dctx *c, struct val *v, const char *name, int sig);
 
+/* A clock_t in ticks as strace's print_clock_t: "1 / * 0.01 s * /" (no
+ * comment for 0). */
+void val_set_clock_t(struct dctx *c, struct val *v, const char *name, uint64_t ticks);
+
 /* Reads an int at addr into v as [N]; NULL or an unreadable address as the
  * address. */
 void val_read_int_boxed(struct dctx *c, struct val *v, const char *name, uint64_t addr);

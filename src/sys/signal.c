@@ -137,8 +137,8 @@ static void si_info(struct dctx *c, struct fields *f, const siginfo_t *si)
 			val_set_int(field(f), "si_status", si->si_status);
 		else
 			val_set_signal(c, field(f), "si_status", si->si_status);
-		val_set_int(field(f), "si_utime", (int64_t)si->si_utime);
-		val_set_int(field(f), "si_stime", (int64_t)si->si_stime);
+		val_set_clock_t(c, field(f), "si_utime", (uint64_t)si->si_utime);
+		val_set_clock_t(c, field(f), "si_stime", (uint64_t)si->si_stime);
 		break;
 	case SIGILL:
 	case SIGFPE:

@@ -14,7 +14,7 @@ prog=$(need_prog procops) || exit 1
 # run-time values: CPU times and counts; pthread_join's futex wait happens
 # or not.  (With a filter, the thread may be gone before the parent's clone3
 # exit is read, so parent_tid=[0]: clone3 is only compared unfiltered.)
-MASK_EXTRA='s/tv_usec=[0-9P]+/tv_usec=N/g; s/si_(utime|stime)=[0-9P]+/si_\1=N/g; s/(ru_[a-z]+)=[0-9P]+/\1=N/g'
+MASK_EXTRA='s/tv_usec=[0-9P]+/tv_usec=N/g; s/si_(utime|stime)=[0-9P]+( \/\* [0-9.]+ s \*\/)?/si_\1=N/g; s/(ru_[a-z]+)=[0-9P]+/\1=N/g'
 export MASK_EXTRA
 
 rc=0

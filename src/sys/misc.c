@@ -1,0 +1,461 @@
+/*
+ * Credentials, scheduling and miscellaneous process calls: set*uid/gid
+ * family, getres*id, get/setgroups, times, sched_*affinity, scheduler
+ * policies, getpgid/setpgid/getsid, unshare/setns and the common prctl
+ * options.
+ */
+#include "sys/decode.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/times.h>
+#include <unistd.h>
+
+#include "sys/decode_extra.h"
+#include "xlat/cap.h"
+#include "xlat/clone_flags.h"
+#include "xlat/pr_dumpable.h"
+#include "xlat/prctl_options.h"
+#include "xlat/schedulers.h"
+#include "xlat/setns_types.h"
+#include "util/banned.h"
+
+/* ---- credentials ---------------------------------------------------------- */
+
+/* strace's printuid: -1 as "-1", anything else unsigned */
+static void uid_val(struct val *v, const char *name, uint32_t id)
+{
+	if (id == UINT32_MAX)
+		val_set_int(v, name, -1);
+	else
+		val_set_uint(v, name, id);
+}
+
+static void arg_uid(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	uid_val(v, v->name, (uint32_t)ev->raw[i]);
+}
+
+static int uids(struct dctx *c, struct event *ev, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		arg_uid(c, ev, i);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(setuid) { return uids(ctx, ev, 1); }
+SYS_FUNC(setgid) { return uids(ctx, ev, 1); }
+SYS_FUNC(setfsuid) { return uids(ctx, ev, 1); }
+SYS_FUNC(setfsgid) { return uids(ctx, ev, 1); }
+SYS_FUNC(setreuid) { return uids(ctx, ev, 2); }
+SYS_FUNC(setregid) { return uids(ctx, ev, 2); }
+SYS_FUNC(setresuid) { return uids(ctx, ev, 3); }
+SYS_FUNC(setresgid) { return uids(ctx, ev, 3); }
+
+/* getresuid([r], [e], [s]) at exit */
+static int getres(struct dctx *c, struct event *ev, int exiting)
+{
+	if (!exiting) {
+		arg_count(ev, 3);
+		return RVAL_EXIT;
+	}
+	for (unsigned i = 0; i < 3; i++) {
+		struct val *v = arg_slot(c, ev, i);
+		uint32_t id;
+
+		if (ev->err || !tread(c, ev->raw[i], &id, sizeof(id))) {
+			val_set_ptr(v, v->name, ev->raw[i]);
+		} else {
+			struct val x;
+
+			uid_val(&x, NULL, id);
+			val_set_boxed(c, v, v->name, &x);
+		}
+		v->flags |= VF_EXIT;
+	}
+	return RVAL_DONE;
+}
+
+SYS_FUNC(getresuid) { return getres(ctx, ev, exiting); }
+SYS_FUNC(getresgid) { return getres(ctx, ev, exiting); }
+
+/* A gid array of len elements (strace's print_groups). */
+static void groups_val(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		       uint64_t len)
+{
+	long max = sysconf(_SC_NGROUPS_MAX);
+	uint64_t shown = len < c->opts->string_limit || c->opts->verbose
+		? len : c->opts->string_limit;
+	uint32_t *g;
+	struct val *it;
+
+	if ((max > 0 && len > (uint64_t)max) || !addr) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	g = arena_alloc(c->arena, (size_t)(shown ? shown : 1) * sizeof(*g));
+	if (shown && !tread(c, addr, g, (size_t)shown * sizeof(*g))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	it = val_new_array(c, (unsigned)shown);
+	for (uint64_t i = 0; i < shown; i++)
+		uid_val(&it[i], NULL, g[i]);
+	val_set_array(v, name, it, (unsigned)shown, shown < len);
+}
+
+SYS_FUNC(getgroups)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_int(ctx, ev, 0);
+		arg_count(ev, 2);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 1);
+	groups_val(ctx, v, v->name, ev->raw[1], ev->err ? UINT64_MAX : (uint64_t)ev->retval);
+	v->flags |= VF_EXIT;
+	return RVAL_DONE;
+}
+
+SYS_FUNC(setgroups)
+{
+	struct val *v;
+
+	arg_int(ctx, ev, 0);
+	v = arg_slot(ctx, ev, 1);
+	groups_val(ctx, v, v->name, ev->raw[1], (uint32_t)ev->raw[0]);
+	return RVAL_DONE;
+}
+
+/* ---- times ---------------------------------------------------------------- */
+
+SYS_FUNC(times)
+{
+	struct tms t;
+	struct val *v, *it;
+
+	if (!exiting) {
+		arg_count(ev, 1);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 0);
+	if (ev->err || !tread(ctx, ev->raw[0], &t, sizeof(t))) {
+		val_set_ptr(v, v->name, ev->raw[0]);
+	} else {
+		it = val_new_array(ctx, 4);
+		val_set_clock_t(ctx, &it[0], "tms_utime", (uint64_t)t.tms_utime);
+		val_set_clock_t(ctx, &it[1], "tms_stime", (uint64_t)t.tms_stime);
+		val_set_clock_t(ctx, &it[2], "tms_cutime", (uint64_t)t.tms_cutime);
+		val_set_clock_t(ctx, &it[3], "tms_cstime", (uint64_t)t.tms_cstime);
+		val_set_struct(v, v->name, it, 4, false);
+	}
+	v->flags |= VF_EXIT;
+	return RVAL_DONE;
+}
+
+/* ---- scheduling ----------------------------------------------------------- */
+
+/* [0 1 3]: the CPUs set in the first size bytes at addr */
+static void cpuset_val(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		       uint64_t size)
+{
+	unsigned char *m;
+	char *buf, *p;
+	size_t cap;
+
+	if (size > 8192 || !size || !(m = arena_alloc(c->arena, (size_t)size)) ||
+	    !tread(c, addr, m, (size_t)size)) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	cap = (size_t)size * 8 * 7 + 3;
+	buf = arena_alloc(c->arena, cap);
+	p = buf;
+	*p++ = '[';
+	for (uint64_t i = 0; i < size * 8; i++) {
+		if (!(m[i / 8] & (1U << (i % 8))))
+			continue;
+		if (p > buf + 1)
+			*p++ = ' ';
+		p += snprintf(p, cap - (size_t)(p - buf), "%llu", (unsigned long long)i);
+	}
+	*p++ = ']';
+	*p = '\0';
+	val_set_text(c, v, name, buf);
+}
+
+SYS_FUNC(sched_getaffinity)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_int(ctx, ev, 0);
+		arg_uint(ctx, ev, 1);
+		arg_count(ev, 3);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 2);
+	if (ev->err)
+		val_set_ptr(v, v->name, ev->raw[2]);
+	else
+		cpuset_val(ctx, v, v->name, ev->raw[2], (uint64_t)ev->retval);
+	v->flags |= VF_EXIT;
+	return RVAL_DONE;
+}
+
+SYS_FUNC(sched_setaffinity)
+{
+	struct val *v;
+
+	arg_int(ctx, ev, 0);
+	arg_uint(ctx, ev, 1);
+	v = arg_slot(ctx, ev, 2);
+	cpuset_val(ctx, v, v->name, ev->raw[2], ev->raw[1]);
+	return RVAL_DONE;
+}
+
+static void arg_policy(struct dctx *c, struct event *ev, unsigned i)
+{
+	arg_enum(c, ev, i, schedulers);
+	ev->args[i].x.v = (uint32_t)ev->raw[i];
+}
+
+/* [priority] of a struct sched_param */
+static void param_val(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	int prio;
+	struct val x;
+
+	if (!tread(c, addr, &prio, sizeof(prio))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	val_set_int(&x, NULL, prio);
+	val_set_boxed(c, v, name, &x);
+}
+
+SYS_FUNC(sched_getscheduler)
+{
+	const char *s;
+
+	if (!exiting) {
+		arg_int(ctx, ev, 0);
+		return RVAL_EXIT;
+	}
+	if (!ev->err && (s = xlat_name(schedulers, (uint64_t)ev->retval & ~0x40000000ULL))) {
+		struct val *aux = arena_calloc(ctx->arena, sizeof(*aux));
+
+		val_set_text(ctx, aux, NULL, s);
+		ev->ret_aux = aux;
+	}
+	return RVAL_DONE;
+}
+
+SYS_FUNC(sched_setscheduler)
+{
+	struct val *v;
+
+	arg_int(ctx, ev, 0);
+	arg_policy(ctx, ev, 1);
+	v = arg_slot(ctx, ev, 2);
+	param_val(ctx, v, v->name, ev->raw[2]);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(sched_getparam)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_int(ctx, ev, 0);
+		arg_count(ev, 2);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 1);
+	if (ev->err)
+		val_set_ptr(v, v->name, ev->raw[1]);
+	else
+		param_val(ctx, v, v->name, ev->raw[1]);
+	v->flags |= VF_EXIT;
+	return RVAL_DONE;
+}
+
+SYS_FUNC(sched_setparam)
+{
+	struct val *v;
+
+	arg_int(ctx, ev, 0);
+	v = arg_slot(ctx, ev, 1);
+	param_val(ctx, v, v->name, ev->raw[1]);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(sched_get_priority_max)
+{
+	arg_policy(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(sched_get_priority_min)
+{
+	arg_policy(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+/* ---- process groups and namespaces ---------------------------------------- */
+
+SYS_FUNC(getpgid)
+{
+	arg_int(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(getsid)
+{
+	arg_int(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(setpgid)
+{
+	arg_int(ctx, ev, 0);
+	arg_int(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(unshare)
+{
+	arg_flags(ctx, ev, 0, clone_flags, NULL);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(setns)
+{
+	arg_fd(ctx, ev, 0);
+	arg_flags(ctx, ev, 1, setns_types, NULL);
+	ev->args[1].x.v = (uint32_t)ev->raw[1];
+	return RVAL_DONE;
+}
+
+/* ---- prctl ---------------------------------------------------------------- */
+
+static void hex_args(struct dctx *c, struct event *ev, unsigned from, unsigned to)
+{
+	for (unsigned i = from; i < to; i++)
+		arg_hex(c, ev, i);
+}
+
+static void ret_text(struct dctx *c, struct event *ev, const char *s)
+{
+	struct val *aux;
+
+	if (!s)
+		return;
+	aux = arena_calloc(c->arena, sizeof(*aux));
+	val_set_text(c, aux, NULL, s);
+	ev->ret_aux = aux;
+}
+
+/* A task name: at most 15 bytes (TASK_COMM_LEN - 1), and the string limit. */
+static unsigned comm_limit(const struct dctx *c)
+{
+	return c->opts->string_limit < 15 ? c->opts->string_limit : 15;
+}
+
+/* prctl(option, ...): the arguments each common option uses, as strace;
+ * others in hex. */
+SYS_FUNC(prctl)
+{
+	uint32_t opt = (uint32_t)ev->raw[0];
+	struct val *v;
+
+	if (!exiting) {
+		arg_enum(ctx, ev, 0, prctl_options);
+		ev->args[0].x.v = opt;
+		switch (opt) {
+		case 15: /* PR_SET_NAME */
+			v = arg_slot(ctx, ev, 1);
+			val_read_cstr(ctx, v, v->name, ev->raw[1], comm_limit(ctx));
+			ev->nargs = 2;
+			return RVAL_DONE;
+		case 16: /* PR_GET_NAME */
+		case 2:  /* PR_GET_PDEATHSIG */
+			arg_count(ev, 2);
+			return RVAL_EXIT;
+		case 1:  /* PR_SET_PDEATHSIG */
+			v = arg_slot(ctx, ev, 1);
+			val_set_signal(ctx, v, v->name, (int)ev->raw[1]);
+			ev->nargs = 2;
+			return RVAL_DONE;
+		case 3:  /* PR_GET_DUMPABLE */
+		case 7:  /* PR_GET_KEEPCAPS */
+		case 37: /* PR_GET_CHILD_SUBREAPER: [int] at exit */
+		case 42: /* PR_GET_THP_DISABLE */
+			ev->nargs = 1;
+			if (opt == 37) {
+				arg_count(ev, 2);
+				return RVAL_EXIT;
+			}
+			return opt == 3 ? RVAL_EXIT : RVAL_DONE;
+		case 4:  /* PR_SET_DUMPABLE */
+		case 8:  /* PR_SET_KEEPCAPS */
+		case 36: /* PR_SET_CHILD_SUBREAPER */
+			arg_uint(ctx, ev, 1);
+			ev->nargs = 2;
+			return RVAL_DONE;
+		case 38: /* PR_SET_NO_NEW_PRIVS */
+		case 39: /* PR_GET_NO_NEW_PRIVS */
+		case 41: /* PR_SET_THP_DISABLE */
+			arg_uint(ctx, ev, 1);
+			hex_args(ctx, ev, 2, 5);
+			return RVAL_DONE;
+		case 23: /* PR_CAPBSET_READ */
+		case 24: /* PR_CAPBSET_DROP */
+			arg_enum(ctx, ev, 1, cap);
+			ev->nargs = 2;
+			return RVAL_DONE;
+		}
+		hex_args(ctx, ev, 1, 5);
+		return RVAL_DONE;
+	}
+	switch (opt) {
+	case 16: { /* PR_GET_NAME */
+		v = arg_slot(ctx, ev, 1);
+		if (ev->err) {
+			val_set_ptr(v, v->name, ev->raw[1]);
+		} else {
+			val_read_cstr(ctx, v, v->name, ev->raw[1], comm_limit(ctx));
+		}
+		v->flags |= VF_EXIT;
+		break;
+	}
+	case 2:  /* PR_GET_PDEATHSIG */
+	case 37: { /* PR_GET_CHILD_SUBREAPER */
+		int x;
+
+		v = arg_slot(ctx, ev, 1);
+		if (ev->err || !tread(ctx, ev->raw[1], &x, sizeof(x))) {
+			val_set_ptr(v, v->name, ev->raw[1]);
+		} else {
+			struct val t;
+
+			if (opt == 2)
+				val_set_signal(ctx, &t, NULL, x);
+			else
+				val_set_int(&t, NULL, x);
+			val_set_boxed(ctx, v, v->name, &t);
+		}
+		v->flags |= VF_EXIT;
+		break;
+	}
+	case 3: /* PR_GET_DUMPABLE */
+		if (!ev->err)
+			ret_text(ctx, ev, xlat_name(pr_dumpable, (uint64_t)ev->retval));
+		break;
+	}
+	return RVAL_DONE;
+}
