@@ -73,7 +73,7 @@ norm_trace() {
 		}
 		for (i = 1; i <= n; i++) {
 			b = lb[i]
-			if (b ~ /^(kill|tkill|tgkill|wait4|waitid|rt_sigqueueinfo|rt_tgsigqueueinfo|prlimit64|getpid|gettid|fork|vfork|clone|clone3|set_tid_address|getpgid|getsid|setpgid|sched_getaffinity|sched_setaffinity|rt_sigreturn)\(/ || b ~ /^--- /) {
+			if (b ~ /^(kill|tkill|tgkill|wait4|waitid|rt_sigqueueinfo|rt_tgsigqueueinfo|prlimit64|getpid|gettid|fork|vfork|clone|clone3|set_tid_address|getpgid|getsid|setpgid|sched_getaffinity|sched_setaffinity|rt_sigreturn|pidfd_open)\(/ || b ~ /^--- /) {
 				out = ""
 				while (match(b, /[0-9]+/)) {
 					tok = substr(b, RSTART, RLENGTH)

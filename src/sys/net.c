@@ -599,17 +599,13 @@ static void decode_msg_control(struct dctx *c, struct fields *f, uint64_t addr, 
 
 /* The msghdr at addr; user_namelen >= 0 is the caller's msg_namelen
  * (recvmsg); data_size as decode_iovec's. */
-static void decode_msghdr(struct dctx *c, struct val *v, const char *name, uint64_t addr,
-			  int user_namelen, int64_t data_size)
+static void msghdr_val(struct dctx *c, struct val *v, const char *name,
+		       const struct msghdr *mp, int user_namelen, int64_t data_size)
 {
-	struct msghdr m;
+	struct msghdr m = *mp;
 	struct fields f = { val_new_array(c, 8), 0 };
 	int namelen;
 
-	if (!tread(c, addr, &m, sizeof(m))) {
-		val_set_ptr(v, name, addr);
-		return;
-	}
 	namelen = user_namelen >= 0 && (int)m.msg_namelen > user_namelen
 		? user_namelen : (int)m.msg_namelen;
 	decode_sockaddr(c, field(&f), "msg_name", (uint64_t)(uintptr_t)m.msg_name,
@@ -630,6 +626,114 @@ static void decode_msghdr(struct dctx *c, struct val *v, const char *name, uint6
 	val_set_uint(field(&f), "msg_controllen", m.msg_controllen);
 	val_set_flags(field(&f), "msg_flags", (uint32_t)m.msg_flags, msg_flags, NULL);
 	val_set_struct(v, name, f.it, f.n, false);
+}
+
+static void decode_msghdr(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+			  int user_namelen, int64_t data_size)
+{
+	struct msghdr m;
+
+	if (!tread(c, addr, &m, sizeof(m))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	msghdr_val(c, v, name, &m, user_namelen, data_size);
+}
+
+/*
+ * An mmsghdr vector of vlen elements (at most the string limit shown):
+ * [{msg_hdr={...}, msg_len=N}, ...]; msg_len for the first nlen elements;
+ * use_len: each message's data is its msg_len (recvmmsg).
+ */
+static void decode_mmsgvec(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+			   uint64_t vlen, uint64_t nlen, bool use_len)
+{
+	uint64_t shown = vlen < c->opts->string_limit ? vlen : c->opts->string_limit;
+	struct mmsghdr *mm;
+	struct val *it;
+
+	if (!addr) {
+		val_set_ptr(v, name, 0);
+		return;
+	}
+	if (shown > 1024)
+		shown = 1024;
+	mm = arena_alloc(c->arena, (size_t)(shown ? shown : 1) * sizeof(*mm));
+	if (shown && !tread(c, addr, mm, (size_t)shown * sizeof(*mm))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	it = val_new_array(c, (unsigned)shown);
+	for (uint64_t i = 0; i < shown; i++) {
+		struct val *f = val_new_array(c, 2);
+		unsigned n = 0;
+
+		msghdr_val(c, &f[n++], "msg_hdr", &mm[i].msg_hdr, -1,
+			   use_len ? (int64_t)mm[i].msg_len : -1);
+		if (i < nlen)
+			val_set_uint(&f[n++], "msg_len", mm[i].msg_len);
+		val_set_struct(&it[i], NULL, f, n, false);
+	}
+	val_set_array(v, name, it, (unsigned)shown, shown < vlen);
+}
+
+/* sendmmsg(fd, msgvec, vlen, flags): the vector at exit, with msg_len of the
+ * messages sent. */
+SYS_FUNC(sendmmsg)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		arg_count(ev, 4);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 1);
+	decode_mmsgvec(ctx, v, v->name, ev->raw[1], (uint32_t)ev->raw[2],
+		       ev->err ? 0 : (uint64_t)ev->retval, false);
+	v->flags |= VF_EXIT;
+	arg_uint(ctx, ev, 2);
+	ev->args[2].u = (uint32_t)ev->raw[2];
+	arg_flags(ctx, ev, 3, msg_flags, NULL);
+	return RVAL_DONE;
+}
+
+/* recvmmsg(fd, msgvec, vlen, flags, timeout): the received messages and the
+ * timeout as given at entry; "(left {...})" or "(Timeout)" after the result. */
+SYS_FUNC(recvmmsg)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		v = arg_slot(ctx, ev, 4);
+		decode_timespec(ctx, v, v->name, ev->raw[4]);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 1);
+	if (ev->err)
+		val_set_ptr(v, v->name, ev->raw[1]);
+	else
+		decode_mmsgvec(ctx, v, v->name, ev->raw[1], (uint64_t)ev->retval,
+			       (uint64_t)ev->retval, true);
+	v->flags |= VF_EXIT;
+	arg_uint(ctx, ev, 2);
+	ev->args[2].u = (uint32_t)ev->raw[2];
+	arg_flags(ctx, ev, 3, msg_flags, NULL);
+	if (ev->err)
+		return RVAL_DONE;
+	if (ev->retval == 0) {
+		struct val *aux = arena_calloc(ctx->arena, sizeof(*aux));
+
+		val_set_text(ctx, aux, NULL, "Timeout");
+		ev->ret_aux = aux;
+	} else if (ev->raw[4]) {
+		struct val *aux = arena_calloc(ctx->arena, sizeof(*aux));
+
+		decode_timespec(ctx, aux, "left", ev->raw[4]);
+		ev->ret_aux = aux;
+	}
+	return RVAL_DONE;
 }
 
 SYS_FUNC(sendmsg)

@@ -17,6 +17,7 @@
 #include "xlat/archvals.h"
 #include "xlat/at_flags.h"
 #include "xlat/clone_flags.h"
+#include "xlat/pidfd_open_flags.h"
 #include "xlat/priorities.h"
 #include "xlat/ptrace_events.h"
 #include "xlat/resources.h"
@@ -799,5 +800,55 @@ SYS_FUNC(sysinfo)
 	val_set_uint(&it[n++], "mem_unit", si.mem_unit);
 	val_set_struct(v, v->name, it, n, false);
 	v->flags |= VF_EXIT;
+	return RVAL_DONE;
+}
+
+/* ---- pidfd, getcpu -------------------------------------------------------- */
+
+SYS_FUNC(pidfd_open)
+{
+	if (!exiting) {
+		arg_int(ctx, ev, 0);
+		arg_flags(ctx, ev, 1, pidfd_open_flags, NULL);
+		return RVAL_EXIT;
+	}
+	ret_set_fd(ctx, ev);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(pidfd_getfd)
+{
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		arg_int(ctx, ev, 1);
+		arg_uint(ctx, ev, 2);
+		return RVAL_EXIT;
+	}
+	ret_set_fd(ctx, ev);
+	return RVAL_DONE;
+}
+
+/* getcpu([cpu], [node], tcache) at exit */
+SYS_FUNC(getcpu)
+{
+	if (!exiting) {
+		arg_count(ev, 3);
+		return RVAL_EXIT;
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		struct val *v = arg_slot(ctx, ev, i);
+		uint32_t x;
+
+		if (!ev->err && tread(ctx, ev->raw[i], &x, sizeof(x))) {
+			struct val in;
+
+			val_set_uint(&in, NULL, x);
+			val_set_boxed(ctx, v, v->name, &in);
+		} else {
+			val_set_ptr(v, v->name, ev->raw[i]);
+		}
+		v->flags |= VF_EXIT;
+	}
+	arg_ptr(ctx, ev, 2);
 	return RVAL_DONE;
 }

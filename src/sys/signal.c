@@ -1,7 +1,7 @@
 /*
  * Signal decoders: rt_sigaction, rt_sigprocmask, rt_sigreturn, sigaltstack,
- * rt_sigpending/suspend/timedwait/queueinfo, kill/tkill/tgkill; and the
- * shared decode_siginfo_val (see decode.h).
+ * rt_sigpending/suspend/timedwait/queueinfo, kill/tkill/tgkill, signalfd,
+ * pidfd_send_signal; and the shared decode_siginfo_val (see decode.h).
  */
 #include "sys/decode.h"
 
@@ -27,6 +27,7 @@
 #include "xlat/sigprof_codes.h"
 #include "xlat/sigsegv_codes.h"
 #include "xlat/sigsys_codes.h"
+#include "xlat/sfd_flags.h"
 #include "xlat/sigtrap_codes.h"
 #include "util/banned.h"
 
@@ -473,5 +474,51 @@ SYS_FUNC(tgkill)
 	arg_int(ctx, ev, 0);
 	arg_int(ctx, ev, 1);
 	arg_signal(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+/* ---- signalfd, pidfd_send_signal ------------------------------------------ */
+
+SYS_FUNC(signalfd4)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		v = arg_slot(ctx, ev, 1);
+		decode_sigset(ctx, v, v->name, ev->raw[1], ev->raw[2]);
+		arg_uint(ctx, ev, 2);
+		arg_flags(ctx, ev, 3, sfd_flags, NULL);
+		return RVAL_EXIT;
+	}
+	ret_set_fd(ctx, ev);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(signalfd)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		v = arg_slot(ctx, ev, 1);
+		decode_sigset(ctx, v, v->name, ev->raw[1], ev->raw[2]);
+		arg_uint(ctx, ev, 2);
+		return RVAL_EXIT;
+	}
+	ret_set_fd(ctx, ev);
+	return RVAL_DONE;
+}
+
+/* pidfd_send_signal(pidfd, sig, info, flags) */
+SYS_FUNC(pidfd_send_signal)
+{
+	struct val *v;
+
+	arg_fd(ctx, ev, 0);
+	arg_signal(ctx, ev, 1);
+	v = arg_slot(ctx, ev, 2);
+	decode_siginfo_at(ctx, v, v->name, ev->raw[2]);
+	arg_uint(ctx, ev, 3);
 	return RVAL_DONE;
 }

@@ -1,10 +1,11 @@
 /*
  * Time decoders: clock_gettime/getres/settime, nanosleep, clock_nanosleep,
- * gettimeofday, time, setitimer/getitimer, alarm; and decode_timespec
- * (shared, see decode.h).
+ * gettimeofday, time, setitimer/getitimer, alarm, timerfd_*, timer_*; and
+ * decode_timespec (shared, see decode.h).
  */
 #include "sys/decode.h"
 
+#include <signal.h>
 #include <time.h>
 #include <sys/time.h>
 
@@ -12,6 +13,9 @@
 #include "xlat/clock_flags.h"
 #include "xlat/clocknames.h"
 #include "xlat/itimer_which.h"
+#include "xlat/sigev_value.h"
+#include "xlat/timerfd_settime_flags.h"
+#include "xlat/timerfdflags.h"
 #include "util/banned.h"
 
 /* strace's is_erestart: the call was interrupted and will be restarted. */
@@ -265,5 +269,162 @@ SYS_FUNC(alarm)
 {
 	arg_uint(ctx, ev, 0);
 	ev->args[0].u = (uint32_t)ev->raw[0];
+	return RVAL_DONE;
+}
+
+/* {it_interval={tv_sec=.., tv_nsec=..}, it_value={...}} */
+static void decode_itimerspec(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	struct itimerspec it;
+	struct val *f, *ts;
+
+	if (!tread(c, addr, &it, sizeof(it))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	f = val_new_array(c, 2);
+	ts = val_new_array(c, 4);
+	val_set_int(&ts[0], "tv_sec", it.it_interval.tv_sec);
+	val_set_uint(&ts[1], "tv_nsec", (uint64_t)it.it_interval.tv_nsec);
+	val_set_int(&ts[2], "tv_sec", it.it_value.tv_sec);
+	val_set_uint(&ts[3], "tv_nsec", (uint64_t)it.it_value.tv_nsec);
+	val_set_struct(&f[0], "it_interval", ts, 2, false);
+	val_set_struct(&f[1], "it_value", ts + 2, 2, false);
+	val_set_struct(v, name, f, 2, false);
+}
+
+/* slot i: an itimerspec decoded at exit (its address when the call failed) */
+static void arg_itimerspec_out(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	if (ev->err)
+		val_set_ptr(v, v->name, ev->raw[i]);
+	else
+		decode_itimerspec(c, v, v->name, ev->raw[i]);
+	v->flags |= VF_EXIT;
+}
+
+SYS_FUNC(timerfd_create)
+{
+	if (!exiting) {
+		arg_clockid(ctx, ev, 0);
+		arg_flags(ctx, ev, 1, timerfdflags, NULL);
+		return RVAL_EXIT;
+	}
+	ret_set_fd(ctx, ev);
+	return RVAL_DONE;
+}
+
+/* timerfd_settime(fd, flags, new, old) and timer_settime(id, flags, new, old) */
+static int settime(struct dctx *c, struct event *ev, int exiting, bool fd)
+{
+	struct val *v;
+
+	if (!exiting) {
+		if (fd) {
+			arg_fd(c, ev, 0);
+			arg_flags(c, ev, 1, timerfd_settime_flags, NULL);
+		} else {
+			arg_int(c, ev, 0);
+			arg_flags(c, ev, 1, clock_flags, NULL);
+		}
+		v = arg_slot(c, ev, 2);
+		decode_itimerspec(c, v, v->name, ev->raw[2]);
+		arg_count(ev, 4);
+		return RVAL_EXIT;
+	}
+	arg_itimerspec_out(c, ev, 3);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(timerfd_settime) { return settime(ctx, ev, exiting, true); }
+SYS_FUNC(timer_settime) { return settime(ctx, ev, exiting, false); }
+
+SYS_FUNC(timerfd_gettime)
+{
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		arg_count(ev, 2);
+		return RVAL_EXIT;
+	}
+	arg_itimerspec_out(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(timer_gettime)
+{
+	if (!exiting) {
+		arg_int(ctx, ev, 0);
+		arg_count(ev, 2);
+		return RVAL_EXIT;
+	}
+	arg_itimerspec_out(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+/* {sigev_value={sival_int=.., sival_ptr=..}, sigev_signo=SIG.., sigev_notify=SIGEV_..} */
+static void decode_sigevent(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	struct sigevent se;
+	struct val *f, *sv;
+	unsigned n = 0;
+
+	if (!tread(c, addr, &se, sizeof(se))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	f = val_new_array(c, 6);
+	sv = val_new_array(c, 2);
+	val_set_int(&sv[0], "sival_int", se.sigev_value.sival_int);
+	val_set_ptr(&sv[1], "sival_ptr", (uint64_t)(uintptr_t)se.sigev_value.sival_ptr);
+	val_set_struct(&f[n++], "sigev_value", sv, 2, false);
+	/* a signal name only when a signal is what notifies */
+	if (se.sigev_notify == SIGEV_SIGNAL || se.sigev_notify == SIGEV_THREAD_ID)
+		val_set_signal(c, &f[n++], "sigev_signo", se.sigev_signo);
+	else
+		val_set_uint(&f[n++], "sigev_signo", (uint32_t)se.sigev_signo);
+	val_set_enum(&f[n++], "sigev_notify", (uint32_t)se.sigev_notify, sigev_value);
+	if (se.sigev_notify == SIGEV_THREAD_ID) {
+		val_set_int(&f[n++], "sigev_notify_thread_id", se._sigev_un._tid);
+	} else if (se.sigev_notify == SIGEV_THREAD) {
+		val_set_ptr(&f[n++], "sigev_notify_function",
+			    (uint64_t)(uintptr_t)se._sigev_un._sigev_thread._function);
+		val_set_ptr(&f[n++], "sigev_notify_attributes",
+			    (uint64_t)(uintptr_t)se._sigev_un._sigev_thread._attribute);
+	}
+	val_set_struct(v, name, f, n, false);
+}
+
+/* timer_create(clockid, sevp, [timerid]) */
+SYS_FUNC(timer_create)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_clockid(ctx, ev, 0);
+		v = arg_slot(ctx, ev, 1);
+		decode_sigevent(ctx, v, v->name, ev->raw[1]);
+		arg_count(ev, 3);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 2);
+	if (ev->err)
+		val_set_ptr(v, v->name, ev->raw[2]);
+	else
+		val_read_int_boxed(ctx, v, v->name, ev->raw[2]);
+	v->flags |= VF_EXIT;
+	return RVAL_DONE;
+}
+
+SYS_FUNC(timer_getoverrun)
+{
+	arg_int(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(timer_delete)
+{
+	arg_int(ctx, ev, 0);
 	return RVAL_DONE;
 }

@@ -71,5 +71,11 @@ int main(void)
 	getsid(0);
 	setpgid(0, 0);
 	getpgid(-5);
+	{
+		unsigned cpu, node;
+
+		syscall(SYS_getcpu, &cpu, &node, NULL);
+		syscall(SYS_getcpu, &cpu, NULL, NULL);
+	}
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 int main(void)
@@ -146,6 +147,41 @@ int main(void)
 	getsockopt(sv[0], SOL_SOCKET, SO_PEERCRED, &uc, &l);
 	socketpair(AF_INET, SOCK_STREAM, 0, sv);
 	syscall(SYS_socketpair, AF_UNIX, SOCK_STREAM, 0, 8);
+
+	/* several messages at once */
+	{
+		struct mmsghdr mm[2], rmm[2];
+		struct iovec io[2], ri[2];
+		char b1[8], b2[8];
+		struct timespec to = { 1, 0 };
+		int dp[2];
+
+		socketpair(AF_UNIX, SOCK_DGRAM, 0, dp);
+		memset(mm, 0, sizeof(mm));
+		io[0].iov_base = "a";
+		io[0].iov_len = 1;
+		io[1].iov_base = "bc";
+		io[1].iov_len = 2;
+		mm[0].msg_hdr.msg_iov = &io[0];
+		mm[0].msg_hdr.msg_iovlen = 1;
+		mm[1].msg_hdr.msg_iov = &io[1];
+		mm[1].msg_hdr.msg_iovlen = 1;
+		sendmmsg(dp[0], mm, 2, MSG_NOSIGNAL);
+		memset(rmm, 0, sizeof(rmm));
+		ri[0].iov_base = b1;
+		ri[0].iov_len = sizeof(b1);
+		ri[1].iov_base = b2;
+		ri[1].iov_len = sizeof(b2);
+		rmm[0].msg_hdr.msg_iov = &ri[0];
+		rmm[0].msg_hdr.msg_iovlen = 1;
+		rmm[1].msg_hdr.msg_iov = &ri[1];
+		rmm[1].msg_hdr.msg_iovlen = 1;
+		recvmmsg(dp[1], rmm, 2, MSG_DONTWAIT, &to);
+		recvmmsg(dp[1], rmm, 2, MSG_DONTWAIT, NULL);
+		sendmmsg(dp[0], (void *)8, 2, 0);
+		close(dp[0]);
+		close(dp[1]);
+	}
 
 	/* UDP over IPv6 loopback */
 	s6 = socket(AF_INET6, SOCK_DGRAM, IPPROTO_UDP);

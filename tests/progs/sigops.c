@@ -2,13 +2,15 @@
  * Makes the signal syscalls renacer decodes: rt_sigaction (handlers, SIG_IGN,
  * SIG_DFL, flags, masks, full masks), rt_sigprocmask (each how, bad how, bad
  * pointer), sigaltstack, kill/tkill/tgkill/rt_sigqueueinfo with delivered
- * signals and their siginfo, a caught SIGSEGV, rt_sigpending, rt_sigsuspend
- * and rt_sigtimedwait.  Single-threaded, prints nothing, exits 0.
+ * signals and their siginfo, a caught SIGSEGV, rt_sigpending, rt_sigsuspend,
+ * rt_sigtimedwait, signalfd4 and pidfd_send_signal.  Single-threaded,
+ * prints nothing, exits 0.
  */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,6 +33,21 @@ static void on_info(int s, siginfo_t *si, void *uc)
 	(void)s;
 	(void)si;
 	(void)uc;
+}
+
+/* signalfd4 with and without flags, a bad descriptor; pidfd_send_signal */
+static void signalfd_calls(const sigset_t *s)
+{
+	int fd = signalfd(-1, s, SFD_CLOEXEC | SFD_NONBLOCK);
+	int pfd;
+
+	signalfd(fd, s, 0);
+	signalfd(1234, s, 0);
+	close(fd);
+	pfd = syscall(SYS_pidfd_open, getpid(), 0);
+	syscall(SYS_pidfd_send_signal, pfd, 0, NULL, 0);
+	syscall(SYS_pidfd_send_signal, pfd, SIGURG, NULL, 0);
+	close(pfd);
 }
 
 int main(void)
@@ -109,6 +126,7 @@ int main(void)
 	sigpending(&o);
 	sigtimedwait(&s, &si, &ts);
 	sigtimedwait(&s, NULL, &ts);
+	signalfd_calls(&s);
 	raise(SIGUSR2);
 	sigemptyset(&o);
 	sigsuspend(&o);

@@ -2,13 +2,14 @@
  * Makes the time syscalls renacer decodes, bypassing the vDSO with
  * syscall(2): clock_gettime/clock_getres for every clock and bad ones,
  * nanosleep and clock_nanosleep (relative, TIMER_ABSTIME, invalid, and one
- * interrupted by a signal so the remaining time is shown), gettimeofday and
- * time.  Prints nothing, exits 0.
+ * interrupted by a signal so the remaining time is shown), gettimeofday,
+ * time, timerfd_* and POSIX timers.  Prints nothing, exits 0.
  */
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,6 +68,31 @@ int main(void)
 	ts.tv_nsec = 0;
 	syscall(SYS_nanosleep, &ts, &rem);
 
+	{
+		struct itimerspec its = { { 0, 0 }, { 100, 500 } }, old;
+		struct sigevent sev;
+		int tfd, id = -1;
+
+		tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+		timerfd_settime(tfd, 0, &its, &old);
+		timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
+		timerfd_gettime(tfd, &old);
+		timerfd_create(99, 0);
+		close(tfd);
+		memset(&sev, 0, sizeof(sev));
+		sev.sigev_notify = SIGEV_SIGNAL;
+		sev.sigev_signo = SIGUSR1;
+		sev.sigev_value.sival_int = 5;
+		syscall(SYS_timer_create, CLOCK_MONOTONIC, &sev, &id);
+		syscall(SYS_timer_settime, id, 0, &its, &old);
+		syscall(SYS_timer_gettime, id, &old);
+		syscall(SYS_timer_getoverrun, id);
+		syscall(SYS_timer_delete, id);
+		sev.sigev_notify = SIGEV_NONE;
+		syscall(SYS_timer_create, CLOCK_REALTIME, &sev, &id);
+		syscall(SYS_timer_delete, id);
+		syscall(SYS_timer_create, CLOCK_REALTIME, NULL, (void *)8);
+	}
 	syscall(SYS_gettimeofday, &tv, &tz);
 	syscall(SYS_gettimeofday, &tv, NULL);
 	syscall(SYS_gettimeofday, NULL, NULL);

@@ -11,7 +11,8 @@ prog=$(need_prog miscops) || exit 1
 MASK_EXTRA='s/^(times\(.*\) += )[0-9]+/\1N/
 s/(tms_[a-z]+)=[0-9]+( \/\* [0-9.]+ s \*\/)?/\1=N/g
 s/^((getpgid|getsid)\(.*\) += )[0-9]+/\1N/
-s/^(prctl\(PR_GET_NO_NEW_PRIVS, .*\) += )[01]/\1N/'
+s/^(prctl\(PR_GET_NO_NEW_PRIVS, .*\) += )[01]/\1N/
+s/^getcpu\(\[[0-9]+\], (\[[0-9]+\]|NULL)/getcpu([N], \1/'
 export MASK_EXTRA
 # (renacer's seccomp filter, used when a trace set is given, needs
 # PR_SET_NO_NEW_PRIVS: PR_GET_NO_NEW_PRIVS says 1 there)

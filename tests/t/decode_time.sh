@@ -9,7 +9,7 @@
 need_strace
 prog=$(need_prog timeops) || exit 1
 
-MASK_EXTRA='/(clock_gettime|clock_getres|gettimeofday)\(/ s/(tv_sec|tv_nsec|tv_usec)=[0-9]+/\1=N/g
+MASK_EXTRA='/(clock_gettime|clock_getres|gettimeofday|timer_gettime|timerfd_gettime)\(/ s/(tv_sec|tv_nsec|tv_usec)=[0-9]+/\1=N/g
 /TIMER_ABSTIME/ s/(tv_sec|tv_nsec)=[0-9]+/\1=N/g
 /ERESTART_RESTARTBLOCK/ s/\}, \{tv_sec=[0-9]+, tv_nsec=[0-9]+\}/}, {tv_sec=N, tv_nsec=N}/
 /^(PID )?time\(/ s/[0-9]{9,}/T/g
@@ -17,7 +17,9 @@ MASK_EXTRA='/(clock_gettime|clock_getres|gettimeofday)\(/ s/(tv_sec|tv_nsec|tv_u
 export MASK_EXTRA
 
 calls=clock_gettime,clock_getres,clock_settime,nanosleep,clock_nanosleep
-calls=$calls,gettimeofday,time,setitimer,getitimer,alarm
+calls=$calls,gettimeofday,time,setitimer,getitimer,alarm,timerfd_create
+calls=$calls,timerfd_settime,timerfd_gettime,timer_create,timer_settime
+calls=$calls,timer_gettime,timer_getoverrun,timer_delete
 
 rc=0
 compare_with_strace -- "$prog" || rc=1
