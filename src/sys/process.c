@@ -166,7 +166,8 @@ static void put_named(struct dctx *c, struct event *ev, unsigned i, const char *
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	val_set_named(c, v, v->name, label, x);
+	/* strace shows these arguments in its own order, with their names */
+	val_set_named(c, v, label, label, x);
 	if (ev->type == EV_SYSCALL)
 		v->flags |= VF_EXIT;
 }
