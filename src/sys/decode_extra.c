@@ -9,6 +9,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "util/xmalloc.h"
 #include "util/banned.h"
 
 const char *xlat_name(const struct xlat *xl, uint64_t x)
@@ -186,4 +187,41 @@ void val_set_clock_t(struct dctx *c, struct val *v, const char *name, uint64_t t
 	snprintf(buf, sizeof(buf), "%llu.%0*llu s", (unsigned long long)(ticks / (uint64_t)hz),
 		 digits, (unsigned long long)(ticks % (uint64_t)hz));
 	val_set_commented(c, v, name, &x, buf);
+}
+
+/* The last call of each thread that ended with ERESTART_RESTARTBLOCK; a
+ * small table, overwritten round robin (a thread resumes its call at once). */
+static struct {
+	pid_t tid;
+	const char *name;
+} restarts[64];
+static unsigned restart_next;
+
+void restart_note(const struct dctx *c, const struct event *ev)
+{
+	if (ev->err != 516 || !ev->name)
+		return;
+	for (unsigned i = 0; i < ARRAY_SIZE(restarts); i++) {
+		if (restarts[i].tid == c->tid) {
+			restarts[i].name = ev->name;
+			return;
+		}
+	}
+	restarts[restart_next].tid = c->tid;
+	restarts[restart_next].name = ev->name;
+	restart_next = (restart_next + 1) % ARRAY_SIZE(restarts);
+}
+
+const char *restart_take(pid_t tid)
+{
+	for (unsigned i = 0; i < ARRAY_SIZE(restarts); i++) {
+		if (restarts[i].tid == tid && restarts[i].name) {
+			const char *n = restarts[i].name;
+
+			restarts[i].tid = 0;
+			restarts[i].name = NULL;
+			return n;
+		}
+	}
+	return NULL;
 }

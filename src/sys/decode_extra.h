@@ -57,6 +57,15 @@ void decode_sigset_min(struct dctx *c, struct val *v, const char *name, uint64_t
 /* A struct timeval / struct timezone at addr ({tv_sec=.., tv_usec=..}). */
 void decode_timeval(struct dctx *c, struct val *v, const char *name, uint64_t addr);
 
+/*
+ * restart_syscall: a decoder whose call can end with ERESTART_RESTARTBLOCK
+ * (nanosleep, clock_nanosleep, futex, poll, ...) calls restart_note() at
+ * exit; restart_syscall's decoder then shows "<... resuming interrupted
+ * NAME ...>" for that thread, or "system call" when nothing was noted.
+ */
+void restart_note(const struct dctx *c, const struct event *ev);
+const char *restart_take(pid_t tid);
+
 /* Sets slot i of ev to v (name from the prototype) and marks it VF_EXIT when
  * decoded at the exit stop. */
 struct val *arg_put(struct dctx *c, struct event *ev, unsigned i, const struct val *v);

@@ -157,6 +157,10 @@ SYS_FUNC(futex)
 	uint32_t op = (uint32_t)ev->raw[1];
 	struct val *v;
 
+	if (exiting) {
+		restart_note(ctx, ev);
+		return RVAL_DONE;
+	}
 	put_ptr(ctx, ev, &pos, 0);
 	v = next_arg(ctx, ev, &pos, 1);
 	val_set_enum(v, v->name, op, futex_ops);
@@ -218,5 +222,6 @@ SYS_FUNC(futex)
 	}
 	}
 	ev->nargs = (uint8_t)pos;
-	return RVAL_DONE;
+	/* at exit only to note an interrupted wait for restart_syscall */
+	return RVAL_EXIT;
 }

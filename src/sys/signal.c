@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
@@ -520,5 +521,18 @@ SYS_FUNC(pidfd_send_signal)
 	v = arg_slot(ctx, ev, 2);
 	decode_siginfo_at(ctx, v, v->name, ev->raw[2]);
 	arg_uint(ctx, ev, 3);
+	return RVAL_DONE;
+}
+
+/* restart_syscall(<... resuming interrupted clock_nanosleep ...>) */
+SYS_FUNC(restart_syscall)
+{
+	const char *n = restart_take(ctx->tid);
+	char buf[96];
+	struct val *v = arg_slot(ctx, ev, 0);
+
+	snprintf(buf, sizeof(buf), "<... resuming interrupted %s ...>", n ? n : "system call");
+	val_set_text(ctx, v, "resuming", buf);
+	ev->nargs = 1;
 	return RVAL_DONE;
 }

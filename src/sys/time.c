@@ -102,6 +102,7 @@ SYS_FUNC(nanosleep)
 		arg_timespec(ctx, ev, 1);
 	else
 		arg_ptr(ctx, ev, 1);
+	restart_note(ctx, ev);
 	return RVAL_DONE;
 }
 
@@ -118,6 +119,7 @@ SYS_FUNC(clock_nanosleep)
 		arg_timespec(ctx, ev, 3);
 	else
 		arg_ptr(ctx, ev, 3);
+	restart_note(ctx, ev);
 	return RVAL_DONE;
 }
 

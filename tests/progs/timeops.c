@@ -3,7 +3,7 @@
  * syscall(2): clock_gettime/clock_getres for every clock and bad ones,
  * nanosleep and clock_nanosleep (relative, TIMER_ABSTIME, invalid, and one
  * interrupted by a signal so the remaining time is shown), gettimeofday,
- * time, timerfd_* and POSIX timers.  Prints nothing, exits 0.
+ * time, timerfd_* and POSIX timers, and a sleep resumed by restart_syscall.  Prints nothing, exits 0.
  */
 #include <signal.h>
 #include <string.h>
@@ -93,7 +93,25 @@ int main(void)
 		syscall(SYS_timer_delete, id);
 		syscall(SYS_timer_create, CLOCK_REALTIME, NULL, (void *)8);
 	}
-	syscall(SYS_gettimeofday, &tv, &tz);
+	/* a timer signal that is ignored by default (SIGURG) stops a traced
+	 * sleep, which the kernel then resumes with restart_syscall */
+	{
+		struct sigevent sev;
+		struct itimerspec its = { { 0, 0 }, { 0, 20000000 } };
+		int id = -1;
+
+		memset(&sev, 0, sizeof(sev));
+		sev.sigev_notify = SIGEV_SIGNAL;
+		sev.sigev_signo = SIGURG;
+		sev.sigev_value.sival_int = 77;
+		syscall(SYS_timer_create, CLOCK_MONOTONIC, &sev, &id);
+		syscall(SYS_timer_settime, id, 0, &its, NULL);
+		ts.tv_sec = 0;
+		ts.tv_nsec = 100000000;
+		syscall(SYS_nanosleep, &ts, NULL);
+		syscall(SYS_timer_delete, id);
+	}
+		syscall(SYS_gettimeofday, &tv, &tz);
 	syscall(SYS_gettimeofday, &tv, NULL);
 	syscall(SYS_gettimeofday, NULL, NULL);
 	syscall(SYS_time, &t);
