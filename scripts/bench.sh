@@ -21,7 +21,6 @@ trap 'rm -rf "$T"' EXIT
 pin=""
 [ "$PIN" = 1 ] && pin="taskset -c 0"
 
-printf 'int main(void) { return 0; }\n' > "$T/a.c"
 
 # median wall seconds of RUNS runs of a command
 now() { date +%s.%N; }
@@ -69,7 +68,8 @@ bench_prog() { # label cmd...
 echo "renacer $("$R" --version | cut -d' ' -f2) vs $(strace -V | head -n 1); $(nproc) CPUs; kernel $(uname -r)"
 echo "(jsonl is compared with strace's full text output)"
 bench_prog "syscall-heavy: $LOOP getppid calls" "$ENGINE" loop "$LOOP"
-bench_prog "realistic: gcc -c a.c" gcc -c "$T/a.c" -o "$T/a.o"
+bench_prog "realistic: gcc -O2 -c src/sink/render.c" gcc -std=gnu11 -O2 -D_GNU_SOURCE \
+	-I"$TOP/src" -I"$TOP/src/arch/$(uname -m)" -I"$TOP/$BUILD/gen" -c "$TOP/src/sink/render.c" -o "$T/r.o"
 bench_prog "realistic: tar of /usr/include/linux" tar -cf "$T/x.tar" -C /usr/include linux
 
 echo

@@ -161,6 +161,7 @@ struct event {
 
 	/* EV_SIGNAL */
 	int signo;
+	bool group_stop;         /* EV_SIGNAL: the tracee stopped (SIGSTOP etc.) */
 	const struct val *siginfo;  /* {si_signo=..., ...} or NULL */
 
 	/* EV_PROC_START / EV_PROC_EXIT / EV_EXEC */

@@ -852,7 +852,18 @@ static void handle_stop(struct tracer *tr, struct tcb *t, int status, uint64_t t
 			return;
 		}
 		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
-			/* group-stop: stay stopped but keep reporting */
+			/* group-stop: shown as strace does, then stay stopped but
+			 * keep reporting */
+			if (!(t->flags & TCB_HIDE)) {
+				struct event ev;
+				memset(&ev, 0, sizeof(ev));
+				ev.type = EV_SIGNAL;
+				ev.pid = t->pid;
+				ev.tid = t->tid;
+				ev.signo = sig;
+				ev.group_stop = true;
+				emit_simple(tr, &ev, ts);
+			}
 			if (ptrace(PTRACE_LISTEN, t->tid, NULL, NULL) < 0 && errno != ESRCH)
 				resume(tr, t, 0);
 			return;

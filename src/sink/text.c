@@ -152,6 +152,12 @@ static void text_event(struct sink *sk, const struct event *ev)
 	case EV_SIGNAL:
 		flush_pending(s);
 		leader(s, ev->tid, ev->ts_ns);
+		if (ev->group_stop) {
+			strbuf_addf(&s->line, "--- stopped by %s ---",
+				    signal_name(ev->signo) ? signal_name(ev->signo) : "SIG???");
+			put_line(s);
+			return;
+		}
 		strbuf_addf(&s->line, "--- %s ", signal_name(ev->signo) ? signal_name(ev->signo) : "SIG???");
 		if (ev->siginfo) {
 			val_render(&s->line, ev->siginfo, &s->ro);

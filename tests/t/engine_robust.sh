@@ -63,6 +63,24 @@ wait $rpid; rc=$?
 grep -q '^read(0, <unfinished ...>) *= ?' "$TMPDIR/kill" || grep -q '^read(0, .*unfinished' "$TMPDIR/kill" || bad "kill: no unfinished read line: $(tail -n 2 "$TMPDIR/kill")"
 grep -q '^+++ killed by SIGKILL +++' "$TMPDIR/kill" || bad "kill: no killed line"
 
+# job control: SIGSTOP shows as a stop, the tracee stays stopped until
+# SIGCONT and then finishes normally
+"$RENACER" -o "$TMPDIR/stop" "$P" sleep 600 > "$TMPDIR/stop.out" &
+rpid=$!
+i=0
+while [ ! -s "$TMPDIR/stop.out" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+tpid=$(head -n 1 "$TMPDIR/stop.out")
+kill -STOP "$tpid"
+sleep 0.2
+st=$(ps -o stat= -p "$tpid" | cut -c1)
+[ "$st" = "T" ] || [ "$st" = "t" ] || bad "stop: tracee in state '$st' after SIGSTOP"
+kill -CONT "$tpid"
+wait $rpid; rc=$?
+[ $rc -eq 0 ] || bad "stop: exit $rc"
+grep -q '^--- SIGSTOP {si_signo=SIGSTOP, si_code=SI_USER' "$TMPDIR/stop" || bad "stop: no SIGSTOP line"
+grep -q '^--- stopped by SIGSTOP ---' "$TMPDIR/stop" || bad "stop: no 'stopped by' line"
+grep -q '^--- SIGCONT {si_signo=SIGCONT' "$TMPDIR/stop" || bad "stop: no SIGCONT line"
+
 # nothing of ours is left stopped
 if ps -eo stat,args | grep -v grep | grep -E '^T' | grep -q "$P"; then
 	bad "a tracee is left stopped"
