@@ -12,7 +12,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 R="$TOP/$BUILD/renacer"
 ENGINE="$TOP/$BUILD/progs/engine"
 RUNS=${RUNS:-7}
-LOOP=${LOOP:-200000}
+LOOP=${LOOP:-500000}
 BIG=${BIG:-10000000}
 PIN=${PIN:-1}
 export LC_ALL=C LANG=C

@@ -300,7 +300,7 @@ static void msg_free(struct sink *s)
 }
 
 static const struct sink_ops msg_ops = {
-	.name = "messages", .event = msg_event, .free = msg_free,
+	.name = "messages", .no_args = 1, .event = msg_event, .free = msg_free,
 };
 
 /*

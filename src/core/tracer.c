@@ -308,14 +308,17 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 		se = &unknown_se;
 	}
 
-	ctx.pid = t->pid;
-	ctx.tid = t->tid;
-	ctx.arena = &t->arena;
-	ctx.opts = &tr->o->dopts;
-	ctx.se = se;
-	r = se->decode ? se->decode(&ctx, ev, 0) : decode_default(&ctx, ev, 0);
-	if (r == RVAL_EXIT)
-		t->flags |= TCB_DEC_EXIT;
+	/* decode only for sinks that read arguments (-c alone does not) */
+	if (tr->sinks->needs_args) {
+		ctx.pid = t->pid;
+		ctx.tid = t->tid;
+		ctx.arena = &t->arena;
+		ctx.opts = &tr->o->dopts;
+		ctx.se = se;
+		r = se->decode ? se->decode(&ctx, ev, 0) : decode_default(&ctx, ev, 0);
+		if (r == RVAL_EXIT)
+			t->flags |= TCB_DEC_EXIT;
+	}
 	/* Lamport: a pipe write is noted at its entry, before a reader can see
 	 * its data (core/lamport.c) */
 	lamport_stamp(tr->lamport, ev);

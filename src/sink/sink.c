@@ -10,6 +10,8 @@ void sink_list_add(struct sink_list *l, struct sink *s)
 	l->items[l->n++] = s;
 	if (s->ops->wants_entry)
 		l->wants_entry = 1;
+	if (!s->ops->no_args)
+		l->needs_args = 1;
 }
 
 int sink_list_begin(struct sink_list *l, const struct trace_info *ti)
@@ -55,4 +57,5 @@ void sink_list_release(struct sink_list *l)
 	l->items = NULL;
 	l->n = l->alloc = 0;
 	l->wants_entry = 0;
+	l->needs_args = 0;
 }

@@ -42,6 +42,7 @@ struct trace_end {
 struct sink_ops {
 	const char *name;
 	int wants_entry;            /* deliver EV_SYSCALL_ENTRY events */
+	int no_args;                /* never reads ev->args: decoding can be skipped */
 	int (*begin)(struct sink *s, const struct trace_info *ti);
 	void (*event)(struct sink *s, const struct event *ev);
 	void (*proc_exit)(struct sink *s, const struct event *ev);
@@ -58,6 +59,7 @@ struct sink_list {
 	struct sink **items;
 	size_t n, alloc;
 	int wants_entry;            /* any sink wants entries */
+	int needs_args;             /* any sink reads decoded arguments */
 };
 #define SINK_LIST_INIT { NULL, 0, 0, 0 }
 

@@ -241,6 +241,7 @@ static void summary_free(struct sink *s)
 
 static const struct sink_ops summary_ops = {
 	.name = "summary",
+	.no_args = 1,
 	.event = summary_event,
 	.end = summary_end,
 	.free = summary_free,
