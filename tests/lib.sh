@@ -71,7 +71,8 @@ mask_trace() {
 		-e 's/^((PID|\[pid PID\]) )?[0-9]+:[0-9]+:[0-9]+(\.[0-9]+)? /\1TS /' \
 		-e 's/^((PID|\[pid PID\]) )?[0-9]+\.[0-9]+ /\1TS /' \
 		-e 's/ <[0-9]+\.[0-9]+>$/ <T>/' \
-		-e 's/0x[0-9a-f]{7,}/0xADDR/g' \
+		-e 's/0x[0-9a-f]{6,}/0xADDR/g' \
+		-e 's/0x[0-9a-f]+ \/\* ([0-9]+) entries \*\//0xADDR \/* \1 entries *\//g' \
 		-e 's/:\[[0-9]+\]/:[INO]/g' \
 		-e 's/getrandom\("[^"]*"/getrandom("RANDOM"/' \
 		-e 's/^(.*(getpid|gettid|getppid|set_tid_address|fork|vfork|clone|clone3)\(.*\) += )[0-9]+/\1PID/' \
