@@ -29,7 +29,7 @@
 #                               masked traces; returns 1 on any difference
 #
 # Masks of mask_trace (what varies between two runs of the same program):
-#   - addresses: 0x followed by 7 or more hex digits -> 0xADDR (smaller
+#   - addresses: 0x followed by 6 or more hex digits -> 0xADDR (smaller
 #     values such as flag leftovers 0x800000 are kept; a non-PIE program's
 #     brk heap starts near 0x1000000, so its pointers are masked too);
 #   - pids: "[pid N] " and leading "N " prefixes -> PID; results of calls

@@ -4,7 +4,7 @@
 set -u
 fail=0
 mask() {
-	sed -E 's/0x[0-9a-f]{7,}/0xADDR/g; s/^[0-9]+ +//; s/^(set_tid_address\(.*= )[0-9]+$/\1PID/' "$1"
+	sed -E 's/0x[0-9a-f]{6,}/0xADDR/g; s/^[0-9]+ +//; s/^(set_tid_address\(.*= )[0-9]+$/\1PID/' "$1"
 }
 # each run in a fresh directory of the same name: fileops lists it
 runin() { rm -rf "$TMPDIR/w" && mkdir "$TMPDIR/w" && cd "$TMPDIR/w" && "$@" > /dev/null 2>&1; cd "$TMPDIR"; }
