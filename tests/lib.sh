@@ -29,9 +29,9 @@
 #                               masked traces; returns 1 on any difference
 #
 # Masks of mask_trace (what varies between two runs of the same program):
-#   - addresses: 0x followed by 6 or more hex digits -> 0xADDR (smaller
-#     values such as flag leftovers 0x800000 are kept; a non-PIE program's
-#     brk heap starts near 0x1000000, so its pointers are masked too);
+#   - addresses: 0x followed by 6 or more hex digits -> 0xADDR (a non-PIE
+#     program's brk heap can start below 0x1000000 under ASLR, so six-digit
+#     pointers vary too; shorter values such as flag leftovers are kept);
 #   - pids: "[pid N] " and leading "N " prefixes -> PID; results of calls
 #     that return pids (getpid, gettid, getppid, set_tid_address, fork, vfork,
 #     clone, clone3, wait4) -> PID, and "--- SIG... {...si_pid=N" -> si_pid=PID;
