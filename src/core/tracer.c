@@ -62,7 +62,6 @@ struct tcb {
 	struct tcb *next;         /* hash chain */
 	struct event ev;          /* the syscall in progress */
 	struct arena arena;       /* its decoded values */
-	uint64_t lamport;
 };
 
 #define NBUCKETS 4096
@@ -240,7 +239,6 @@ static void finish_unfinished(struct tracer *tr, struct tcb *t, uint64_t ts, uns
 		t->ev.state = SC_UNFINISHED;
 		t->ev.rv_fmt = RV_NONE;
 		t->ev.end_ns = ts - tr->t0;
-		t->ev.lamport = ++t->lamport;
 		if (status_wanted(tr, &t->ev, why))
 			emit(tr, &t->ev);
 	}
@@ -350,7 +348,6 @@ static void syscall_exit(struct tracer *tr, struct tcb *t, int64_t rval,
 		if (se && se->decode)
 			se->decode(&ctx, ev, 1);
 	}
-	ev->lamport = ++t->lamport;
 	t->flags &= ~(TCB_INSYSCALL | TCB_REPORT | TCB_DEC_EXIT);
 	if (status_wanted(tr, ev, STATUS_UNFINISHED))
 		emit(tr, ev);
@@ -469,8 +466,6 @@ static void on_new_child(struct tracer *tr, struct tcb *t, int event, uint64_t t
 	c->pid = thread ? t->pid : child;
 	c->flags &= ~TCB_ORPHAN;
 	c->flags |= (t->flags & TCB_ATTACHED);
-	c->lamport = t->lamport + 1;
-	t->lamport++;
 
 	memset(&ev, 0, sizeof(ev));
 	ev.type = EV_PROC_START;
@@ -478,7 +473,6 @@ static void on_new_child(struct tracer *tr, struct tcb *t, int event, uint64_t t
 	ev.tid = child;
 	ev.ppid = t->tid;
 	ev.is_thread = thread;
-	ev.lamport = c->lamport;
 	emit_simple(tr, &ev, ts);
 
 	if (c->flags & TCB_HELD) {
@@ -522,7 +516,6 @@ static void on_exec(struct tracer *tr, struct tcb *t, uint64_t ts)
 	n = readlink(path, exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = '\0';
 	ev.exec_path = exe;
-	ev.lamport = ++t->lamport;
 	emit_simple(tr, &ev, ts);
 	resume(tr, t, 0);
 }
@@ -545,7 +538,6 @@ static void on_gone(struct tracer *tr, struct tcb *t, int status, uint64_t ts)
 		ev.core_dumped = WCOREDUMP(status);
 	}
 	ev.max_rss_kb = t->ev.max_rss_kb;  /* stashed at PTRACE_EVENT_EXIT */
-	ev.lamport = ++t->lamport;
 	emit_simple(tr, &ev, ts);
 	if (t->tid == tr->leader) {
 		tr->end->exit_code = ev.exit_code;
@@ -577,7 +569,6 @@ static void on_signal_stop(struct tracer *tr, struct tcb *t, int sig, uint64_t t
 		v = arena_calloc(&tr->scratch, sizeof(*v));
 		decode_siginfo_val(&ctx, v, &si);
 		ev.siginfo = v;
-		ev.lamport = ++t->lamport;
 		emit_simple(tr, &ev, ts);
 	}
 	if (t->flags & TCB_DETACHING) {
