@@ -146,58 +146,6 @@ static void tcb_rekey(struct tracer *tr, struct tcb *t, pid_t tid)
 	tr->buckets[b] = t;
 }
 
-/* ---- probing ----------------------------------------------------------- */
-
-static struct tracer_caps caps;
-static bool caps_done;
-
-const struct tracer_caps *tracer_probe(void)
-{
-	pid_t pid;
-	int status;
-
-	if (caps_done)
-		return &caps;
-	caps_done = true;
-	caps.vm_readv = true;
-	caps.seccomp = true;
-	pid = fork();
-	if (pid < 0)
-		return &caps;
-	if (pid == 0) {
-		raise(SIGSTOP);
-		_exit(0);
-	}
-	if (waitpid(pid, &status, WSTOPPED) == pid &&
-	    ptrace(PTRACE_SEIZE, pid, NULL, (void *)(uintptr_t)(PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL)) == 0) {
-		caps.seize = true;
-		kill(pid, SIGCONT);
-		/* wait for the SIGCONT signal-delivery-stop or the end */
-		while (waitpid(pid, &status, __WALL) == pid) {
-			if (WIFEXITED(status) || WIFSIGNALED(status))
-				break;
-			if ((status >> 16) == 0 && WSTOPSIG(status) == SIGCONT) {
-				ptrace(PTRACE_SYSCALL, pid, NULL, NULL);
-				continue;
-			}
-			if (WSTOPSIG(status) == (SIGTRAP | 0x80)) {
-				struct __ptrace_syscall_info info;
-				long n = ptrace(PTRACE_GET_SYSCALL_INFO, pid,
-						(void *)sizeof(info), &info);
-				caps.syscall_info = n > 0 && info.op != 0;
-				kill(pid, SIGKILL);
-				ptrace(PTRACE_CONT, pid, NULL, NULL);
-				continue;
-			}
-			ptrace(PTRACE_CONT, pid, NULL, NULL);
-		}
-	} else {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-	}
-	return &caps;
-}
-
 /* ---- emitting ------------------------------------------------------------ */
 
 static void emit(struct tracer *tr, struct event *ev)
@@ -996,7 +944,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 		t = tcb_find(tr, pid);
 		if (!t) {
 			if (!WIFSTOPPED(status))
-				continue;        /* not ours (e.g. the probe child) */
+				continue;        /* not a tracee of ours */
 			/* a new child whose creator's event has not arrived yet */
 			t = tcb_new(tr, pid, pid, TCB_STARTUP | TCB_ORPHAN);
 		}

@@ -38,14 +38,6 @@ struct tracer_opts {
 	void *enrich_data;
 };
 
-/* What the kernel offers, probed once (see tracer_probe). */
-struct tracer_caps {
-	bool seize;                /* PTRACE_SEIZE */
-	bool syscall_info;         /* PTRACE_GET_SYSCALL_INFO */
-	bool vm_readv;             /* process_vm_readv */
-	bool seccomp;              /* seccomp filters with SECCOMP_RET_TRACE */
-};
-const struct tracer_caps *tracer_probe(void);
 
 /*
  * Runs the trace to its end.  With o->attach NULL, starts argv (searching
