@@ -331,6 +331,17 @@ void val_read_path(struct dctx *c, struct val *v, const char *name, uint64_t add
 	read_str(c, v, name, addr, PATH_MAX - 1, VF_STR_UNTERM);
 }
 
+void arg_out(struct dctx *c, struct event *ev, unsigned i, val_decode_fn decode)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	if (ev->err)
+		val_set_ptr(v, v->name, ev->raw[i]);
+	else
+		decode(c, v, v->name, ev->raw[i]);
+	v->flags |= VF_EXIT;
+}
+
 void val_read_buf(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 		  uint64_t len)
 {

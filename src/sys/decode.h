@@ -74,6 +74,15 @@ void arg_cstr(struct dctx *c, struct event *ev, unsigned i);
 /* A byte buffer of len bytes (shown up to the string limit). */
 void arg_buf(struct dctx *c, struct event *ev, unsigned i, uint64_t len);
 
+/* Decodes a structure at the address in argument i into a value. */
+typedef void (*val_decode_fn)(struct dctx *c, struct val *v, const char *name, uint64_t addr);
+/*
+ * An output argument filled at the exit stop: decode(addr) when the call
+ * succeeded, the address itself when it failed (the kernel wrote nothing);
+ * the slot is marked VF_EXIT.
+ */
+void arg_out(struct dctx *c, struct event *ev, unsigned i, val_decode_fn decode);
+
 /* Value builders for structures (all memory from c->arena). */
 struct val *val_new_array(struct dctx *c, unsigned n);  /* n zeroed items */
 void val_set_int(struct val *v, const char *name, int64_t x);

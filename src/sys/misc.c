@@ -268,19 +268,12 @@ SYS_FUNC(sched_setscheduler)
 
 SYS_FUNC(sched_getparam)
 {
-	struct val *v;
-
 	if (!exiting) {
 		arg_int(ctx, ev, 0);
 		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
-	v = arg_slot(ctx, ev, 1);
-	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[1]);
-	else
-		param_val(ctx, v, v->name, ev->raw[1]);
-	v->flags |= VF_EXIT;
+	arg_out(ctx, ev, 1, param_val);
 	return RVAL_DONE;
 }
 

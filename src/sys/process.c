@@ -572,30 +572,18 @@ SYS_FUNC(prlimit64)
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
-	v = arg_slot(ctx, ev, 3);
-	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[3]);
-	else
-		decode_rlimit(ctx, v, v->name, ev->raw[3]);
-	v->flags |= VF_EXIT;
+	arg_out(ctx, ev, 3, decode_rlimit);
 	return RVAL_DONE;
 }
 
 SYS_FUNC(getrlimit)
 {
-	struct val *v;
-
 	if (!exiting) {
 		arg_resource(ctx, ev, 0);
 		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
-	v = arg_slot(ctx, ev, 1);
-	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[1]);
-	else
-		decode_rlimit(ctx, v, v->name, ev->raw[1]);
-	v->flags |= VF_EXIT;
+	arg_out(ctx, ev, 1, decode_rlimit);
 	return RVAL_DONE;
 }
 
@@ -611,20 +599,13 @@ SYS_FUNC(setrlimit)
 
 SYS_FUNC(getrusage)
 {
-	struct val *v;
-
 	if (!exiting) {
 		arg_enum(ctx, ev, 0, usagewho);
 		ev->args[0].x.v = (uint64_t)(int64_t)(int)ev->raw[0];
 		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
-	v = arg_slot(ctx, ev, 1);
-	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[1]);
-	else
-		decode_rusage(ctx, v, v->name, ev->raw[1]);
-	v->flags |= VF_EXIT;
+	arg_out(ctx, ev, 1, decode_rusage);
 	return RVAL_DONE;
 }
 

@@ -268,12 +268,7 @@ SYS_FUNC(rt_sigaction)
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
-	v = arg_slot(ctx, ev, 2);
-	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[2]);
-	else
-		decode_sigaction(ctx, v, v->name, ev->raw[2]);
-	v->flags |= VF_EXIT;
+	arg_out(ctx, ev, 2, decode_sigaction);
 	arg_uint(ctx, ev, 3);
 	return RVAL_DONE;
 }
@@ -445,12 +440,7 @@ SYS_FUNC(sigaltstack)
 		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
-	v = arg_slot(ctx, ev, 1);
-	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[1]);
-	else
-		decode_stack_t(ctx, v, v->name, ev->raw[1]);
-	v->flags |= VF_EXIT;
+	arg_out(ctx, ev, 1, decode_stack_t);
 	return RVAL_DONE;
 }
 

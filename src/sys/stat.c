@@ -111,18 +111,6 @@ static void set_stat(struct dctx *c, struct val *v, const char *name, uint64_t a
 	val_set_struct(v, name, f, n, false);
 }
 
-/* The stat buffer argument i at exit (its address when the call failed). */
-static void out_stat(struct dctx *c, struct event *ev, unsigned i)
-{
-	struct val *v = arg_slot(c, ev, i);
-
-	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[i]);
-	else
-		set_stat(c, v, v->name, ev->raw[i]);
-	v->flags |= VF_EXIT;
-}
-
 SYS_FUNC(stat)
 {
 	if (!exiting) {
@@ -130,7 +118,7 @@ SYS_FUNC(stat)
 		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
-	out_stat(ctx, ev, 1);
+	arg_out(ctx, ev, 1, set_stat);
 	return RVAL_DONE;
 }
 
@@ -143,7 +131,7 @@ SYS_FUNC(fstat)
 		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
-	out_stat(ctx, ev, 1);
+	arg_out(ctx, ev, 1, set_stat);
 	return RVAL_DONE;
 }
 
@@ -155,7 +143,7 @@ SYS_FUNC(newfstatat)
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
-	out_stat(ctx, ev, 2);
+	arg_out(ctx, ev, 2, set_stat);
 	arg_flags(ctx, ev, 3, at_flags, NULL);
 	return RVAL_DONE;
 }
@@ -232,12 +220,7 @@ SYS_FUNC(statx)
 	struct val *v;
 
 	if (exiting) {
-		v = arg_slot(ctx, ev, 4);
-		if (ev->err)
-			val_set_ptr(v, v->name, ev->raw[4]);
-		else
-			set_statx(ctx, v, v->name, ev->raw[4]);
-		v->flags |= VF_EXIT;
+		arg_out(ctx, ev, 4, set_statx);
 		return RVAL_DONE;
 	}
 	arg_dirfd(ctx, ev, 0);

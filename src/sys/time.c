@@ -240,30 +240,18 @@ SYS_FUNC(setitimer)
 		arg_count(ev, 3);
 		return RVAL_EXIT;
 	}
-	v = arg_slot(ctx, ev, 2);
-	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[2]);
-	else
-		decode_itimerval(ctx, v, v->name, ev->raw[2]);
-	v->flags |= VF_EXIT;
+	arg_out(ctx, ev, 2, decode_itimerval);
 	return RVAL_DONE;
 }
 
 SYS_FUNC(getitimer)
 {
-	struct val *v;
-
 	if (!exiting) {
 		arg_which(ctx, ev, 0);
 		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
-	v = arg_slot(ctx, ev, 1);
-	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[1]);
-	else
-		decode_itimerval(ctx, v, v->name, ev->raw[1]);
-	v->flags |= VF_EXIT;
+	arg_out(ctx, ev, 1, decode_itimerval);
 	return RVAL_DONE;
 }
 
@@ -295,18 +283,6 @@ static void decode_itimerspec(struct dctx *c, struct val *v, const char *name, u
 	val_set_struct(v, name, f, 2, false);
 }
 
-/* slot i: an itimerspec decoded at exit (its address when the call failed) */
-static void arg_itimerspec_out(struct dctx *c, struct event *ev, unsigned i)
-{
-	struct val *v = arg_slot(c, ev, i);
-
-	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[i]);
-	else
-		decode_itimerspec(c, v, v->name, ev->raw[i]);
-	v->flags |= VF_EXIT;
-}
-
 SYS_FUNC(timerfd_create)
 {
 	if (!exiting) {
@@ -336,7 +312,7 @@ static int settime(struct dctx *c, struct event *ev, int exiting, bool fd)
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
-	arg_itimerspec_out(c, ev, 3);
+	arg_out(c, ev, 3, decode_itimerspec);
 	return RVAL_DONE;
 }
 
@@ -350,7 +326,7 @@ SYS_FUNC(timerfd_gettime)
 		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
-	arg_itimerspec_out(ctx, ev, 1);
+	arg_out(ctx, ev, 1, decode_itimerspec);
 	return RVAL_DONE;
 }
 
@@ -361,7 +337,7 @@ SYS_FUNC(timer_gettime)
 		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
-	arg_itimerspec_out(ctx, ev, 1);
+	arg_out(ctx, ev, 1, decode_itimerspec);
 	return RVAL_DONE;
 }
 
@@ -410,12 +386,7 @@ SYS_FUNC(timer_create)
 		arg_count(ev, 3);
 		return RVAL_EXIT;
 	}
-	v = arg_slot(ctx, ev, 2);
-	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[2]);
-	else
-		val_read_int_boxed(ctx, v, v->name, ev->raw[2]);
-	v->flags |= VF_EXIT;
+	arg_out(ctx, ev, 2, val_read_int_boxed);
 	return RVAL_DONE;
 }
 
