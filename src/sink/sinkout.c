@@ -8,7 +8,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "sink/render.h"
 
@@ -16,18 +15,7 @@
 
 int sinkout_open(struct sinkout *o, FILE *out, const char *path)
 {
-	struct stat st;
-
 	memset(o, 0, sizeof(*o));
-	if (path && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		/* /dev/null, /dev/stderr, a FIFO: never rename over them */
-		o->fp = fopen(path, "we");
-		if (!o->fp)
-			return error("cannot open '%s': %s", path, strerror(errno));
-		o->owned = true;
-		o->name = xstrdup(path);
-		return 0;
-	}
 	if (path) {
 		if (atomicfile_open(&o->af, path) < 0)
 			return -1;
@@ -61,8 +49,6 @@ int sinkout_close(struct sinkout *o)
 			    strerror(errno ? errno : EIO));
 		clearerr(o->fp);
 	}
-	if (o->owned && fclose(o->fp) != 0 && !ret)
-		ret = error("cannot write to %s: %s", o->name, strerror(errno));
 	o->fp = NULL;
 out:
 	free(o->name);
@@ -74,8 +60,6 @@ void sinkout_abort(struct sinkout *o)
 {
 	if (o->fp && o->atomic)
 		atomicfile_abort(&o->af);
-	else if (o->fp && o->owned)
-		fclose(o->fp);
 	else if (o->fp)
 		fflush(o->fp);
 	o->fp = NULL;

@@ -20,7 +20,6 @@ struct sinkout {
 	FILE *fp;                /* where to write */
 	struct atomicfile af;    /* in use when path was given */
 	bool atomic;
-	bool owned;              /* fp was opened here (a path that is no regular file) */
 	char *name;              /* for messages: the path or "<stdout>" */
 };
 

@@ -8,13 +8,25 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int atomicfile_open(struct atomicfile *af, const char *path)
 {
 	struct strbuf tmp = STRBUF_INIT;
+	struct stat st;
 	int fd;
 
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* /dev/null, /dev/stderr, a FIFO: written in place, never
+		 * renamed over (af->tmp stays NULL) */
+		af->fp = fopen(path, "we");
+		if (!af->fp)
+			return error("cannot open '%s': %s", path, strerror(errno));
+		af->path = xstrdup(path);
+		af->tmp = NULL;
+		return 0;
+	}
 	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
 	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
@@ -54,10 +66,11 @@ int atomicfile_commit(struct atomicfile *af)
 		e = errno ? errno : EIO;
 	if (fclose(af->fp) != 0 && !e)
 		e = errno;
-	if (!e && rename(af->tmp, af->path) != 0)
+	if (!e && af->tmp && rename(af->tmp, af->path) != 0)
 		e = errno;
 	if (e) {
-		unlink(af->tmp);
+		if (af->tmp)
+			unlink(af->tmp);
 		error("cannot write '%s': %s", af->path, strerror(e));
 		af_free(af);
 		return -1;

@@ -9,7 +9,9 @@
  * stream on it (NULL and an error() on failure).  atomicfile_commit() flushes,
  * renames it over path (returns 0, or -1 with the temp file
  * removed); atomicfile_abort() removes it.  Exactly one of the two must be
- * called.  A process dying in between leaves only the temporary name.
+ * called.  A process dying in between leaves only the temporary name.  A
+ * path that exists and is not a regular file (/dev/null, a FIFO) is opened
+ * and written in place instead: renaming over it would replace the device.
  */
 struct atomicfile {
 	FILE *fp;
