@@ -149,6 +149,9 @@ struct event {
 	const char *name;        /* syscall name ("syscall_0x1d3" if unknown) */
 	uint64_t ts_ns;          /* entry time, ns since the trace began */
 	uint64_t end_ns;         /* exit time, ns since the trace began */
+	uint64_t cpu_ns;         /* system CPU time of the process between the
+				    entry and exit stops (strace -c's default
+				    measure); 0 unless tracer_opts.cpu_time */
 	uint64_t raw[EVENT_MAX_ARGS]; /* raw argument registers */
 	int64_t retval;          /* raw return value (-errno on failure) */
 	int err;                 /* errno when the call failed, else 0 */

@@ -59,7 +59,8 @@ static const char usage_text[] =
 "Summary:\n"
 "  -c, --summary              count time, calls and errors; print a table\n"
 "  -C, --summary-with-trace   print the trace and the table\n"
-"  -w, --summary-wall-clock   table times are wall-clock (always the case)\n"
+"  -w, --summary-wall-clock   table times are wall-clock latencies (default:\n"
+"                             the system CPU time spent in each call)\n"
 "  -S, --summary-sort-by KEY  time (default), calls, errors, name, avg-time,\n"
 "                             min-time, max-time, nothing\n"
 "      --timing               add per-syscall totals in ms and the wall time\n"
@@ -279,6 +280,7 @@ void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o)
 	o->dopts.string_limit = t->string_limit;
 	o->dopts.decode_fds = t->decode_fds;
 	o->dopts.verbose = t->verbose;
+	o->cpu_time = t->summary && !t->wall;
 }
 
 /* Prints "Process N attached/detached" on stderr as strace does. */
@@ -314,7 +316,9 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 	struct sink_opts so = { 0 };
 
 	so.sort = t->sort;
-	so.wall = t->wall;
+	/* strace -c: system time by default, -w for wall-clock; only a
+	 * live trace measures it (saved traces carry wall-clock durations) */
+	so.cpu_time = !t->wall;
 	so.timing = t->timing;
 	if (t->quiet == 0 && t->npids) {
 		struct msg_sink *m = xcalloc(1, sizeof(*m));

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -61,6 +62,7 @@ struct tcb {
 	unsigned flags;
 	struct tcb *next;         /* hash chain */
 	struct event ev;          /* the syscall in progress */
+	uint64_t stime_entry;     /* -c: process system time at the entry stop */
 	struct arena arena;       /* its decoded values */
 };
 
@@ -78,6 +80,7 @@ struct tracer {
 	uint64_t t0;              /* trace start (monotonic ns) */
 	struct trace_end *end;
 	bool leader_done;
+	uint64_t stop_stime;      /* -c: system time of the stopped process (wait4) */
 	struct arena scratch;     /* names of unknown syscalls etc. */
 	int exec_pipe;            /* CLOEXEC pipe: errno of a failed execv */
 	bool exec_failed;         /* the command could not be executed */
@@ -246,6 +249,7 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 	ev->tid = t->tid;
 	ev->nr = nr;
 	ev->ts_ns = ts - tr->t0;
+	t->stime_entry = tr->stop_stime;
 	memcpy(ev->raw, args, sizeof(ev->raw));
 	if (se && se->name) {
 		ev->name = se->name;
@@ -288,6 +292,8 @@ static void syscall_exit(struct tracer *tr, struct tcb *t, int64_t rval,
 	ev->type = EV_SYSCALL;
 	ev->state = SC_COMPLETE;
 	ev->end_ns = ts - tr->t0;
+	if (tr->o->cpu_time && tr->stop_stime > t->stime_entry)
+		ev->cpu_ns = tr->stop_stime - t->stime_entry;
 	ev->retval = rval;
 	ev->err = is_error ? (int)-rval : 0;
 	if (t->flags & TCB_DEC_EXIT) {
@@ -932,7 +938,16 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 			interrupted = 0;
 			tr->interrupted = true;
 		}
-		pid = waitpid(-1, &status, __WALL);
+		if (tr->o->cpu_time) {
+			/* strace -c's measure: the process's system time at each
+			 * stop, from the rusage wait4 reports for the stopped child */
+			struct rusage ru;
+			pid = wait4(-1, &status, __WALL, &ru);
+			tr->stop_stime = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+					 (uint64_t)ru.ru_stime.tv_usec * 1000u;
+		} else {
+			pid = waitpid(-1, &status, __WALL);
+		}
 		if (pid < 0) {
 			if (errno == EINTR)
 				continue;

@@ -26,7 +26,8 @@ enum summary_sort {
 /* Options shared by the sinks in this header; zeroed means defaults. */
 struct sink_opts {
 	enum summary_sort sort;  /* -S: row order of the summary table */
-	bool wall;               /* -w: accepted; renacer's times are always wall-clock */
+	bool cpu_time;           /* summary: time is event.cpu_ns (strace -c's
+				    default, system time); else wall-clock (-w) */
 	bool timing;             /* --timing: the summary adds per-syscall times in ms
 				    and the wall time after the table */
 };

@@ -1,8 +1,8 @@
 /*
  * -c / --summary: strace's -c table (strace 6.1 src/count.c: same columns,
- * widths, number formats and sort keys).  Times are wall-clock durations
- * between the entry and exit stops, with or without -w (see the note at
- * summary_add).
+ * widths, number formats and sort keys).  Times are the system CPU time
+ * spent in each call, as strace measures it, or with -w the wall-clock time
+ * between the entry and exit stops.
  */
 #include "sink/sinks.h"
 #include "sink/sinkout.h"
@@ -20,6 +20,8 @@ struct summary_sink {
 	struct sinkout out;
 	struct sink_opts o;
 	struct sc_counts counts;
+	struct sc_counts wall;   /* --timing with CPU times: the latencies */
+	bool have_wall;
 };
 
 static const struct {
@@ -55,9 +57,9 @@ int summary_sort_parse(const char *key)
 /*
  * strace -c counts a call at its exit stop, so exit_group and calls cut
  * short by death are left out.  Its default time is the tracee's system
- * CPU time in the call (-w: wall time); renacer always uses the wall-clock
- * time between the entry and exit stops, which is what a golden trace
- * budgets, and needs no extra read per stop.
+ * CPU time in the call (ev->cpu_ns: the rusage wait4 reports at the two
+ * stops, tick-grained like strace's); -w and saved traces use the wall-clock
+ * time between the entry and exit stops.
  */
 static void summary_event(struct sink *s, const struct event *ev)
 {
@@ -65,8 +67,12 @@ static void summary_event(struct sink *s, const struct event *ev)
 
 	if (!sc_counted_by_strace(ev))
 		return;
+	uint64_t wall = ev->end_ns > ev->ts_ns ? ev->end_ns - ev->ts_ns : 0;
+
 	sc_counts_add(&ss->counts, ev->nr, ev->name, ev->err != 0, false,
-		      ev->end_ns > ev->ts_ns ? ev->end_ns - ev->ts_ns : 0);
+		      ss->o.cpu_time ? ev->cpu_ns : wall);
+	if (ss->have_wall)
+		sc_counts_add(&ss->wall, ev->nr, ev->name, ev->err != 0, false, wall);
 }
 
 /* As strace: ts_float() of a timespec built from ns. */
@@ -199,7 +205,8 @@ out:
 	free(rows);
 }
 
-/* --timing: the short per-syscall list in milliseconds and the wall time. */
+/* --timing: the short per-syscall list of latencies in milliseconds and
+ * the wall time. */
 static void summary_timing(struct strbuf *sb, const struct sc_counts *c,
 			   enum summary_sort key, const struct trace_end *te)
 {
@@ -223,7 +230,7 @@ static int summary_end(struct sink *s, const struct trace_end *te)
 
 	summary_table(&sb, &ss->counts, ss->o.sort);
 	if (ss->o.timing)
-		summary_timing(&sb, &ss->counts, ss->o.sort, te);
+		summary_timing(&sb, ss->have_wall ? &ss->wall : &ss->counts, ss->o.sort, te);
 	sinkout_put(&ss->out, &sb);
 	strbuf_release(&sb);
 	return sinkout_close(&ss->out);
@@ -236,6 +243,8 @@ static void summary_free(struct sink *s)
 	if (ss->out.fp)
 		sinkout_abort(&ss->out);
 	sc_counts_release(&ss->counts);
+	if (ss->have_wall)
+		sc_counts_release(&ss->wall);
 	free(ss);
 }
 
@@ -259,5 +268,9 @@ struct sink *summary_sink_new(FILE *out, const char *path, const struct sink_opt
 	if (o)
 		ss->o = *o;
 	sc_counts_init(&ss->counts);
+	if (ss->o.cpu_time && ss->o.timing) {
+		sc_counts_init(&ss->wall);
+		ss->have_wall = true;
+	}
 	return &ss->base;
 }

@@ -102,4 +102,25 @@ if command -v gcc >/dev/null 2>&1; then
 	check "gcc" "" gcc -c "$TMPDIR/a.c" -o "$TMPDIR/a.o"
 	vary=""
 fi
+
+# What the time column measures: by default the system CPU time spent in
+# each call (strace's default), with -w the wall-clock latency.  A 200 ms
+# sleep costs almost no CPU: strace and renacer show well under 100 ms
+# without -w, and at least 200 ms with -w.
+nsl() { awk '$NF ~ /nanosleep$/ {print $2}' "$1"; }
+for w in "" "-w"; do
+	strace -c $w -o "$TMPDIR/sw.s" "$PROGS/engine" sleep 200 > /dev/null 2>&1
+	"$RENACER" -c $w -o "$TMPDIR/sw.r" "$PROGS/engine" sleep 200 > /dev/null 2>&1
+	s=$(nsl "$TMPDIR/sw.s") r=$(nsl "$TMPDIR/sw.r")
+	if [ -z "$s" ] || [ -z "$r" ]; then
+		echo "-c $w: no nanosleep row (strace '$s', renacer '$r')"; fail=1; continue
+	fi
+	if [ -z "$w" ]; then
+		ok=$(echo "$s $r" | awk '{print ($1 < 0.1 && $2 < 0.1)}')
+	else
+		ok=$(echo "$s $r" | awk '{print ($1 >= 0.2 && $2 >= 0.2)}')
+	fi
+	[ "$ok" = 1 ] || { echo "-c $w: nanosleep time strace $s, renacer $r"; fail=1; }
+	echo "-c $w: nanosleep 200 ms shows strace ${s}s, renacer ${r}s"
+done
 exit $fail
