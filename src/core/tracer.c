@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,7 +19,9 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -577,10 +581,6 @@ static scmp_filter_ctx build_filter(const uint8_t *set)
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx)
 		return NULL;
-	/* the filter is renacer's, not the program's: do not switch on the
-	 * speculative-store-bypass mitigation the kernel gives seccomp tasks,
-	 * which slows every instruction of the tracee, not just its syscalls */
-	seccomp_attr_set(ctx, SCMP_FLTATR_CTL_SSB, 1);
 	for (unsigned nr = 0; nr < sysent_count; nr++) {
 		if (!(set[nr >> 3] & (1u << (nr & 7))))
 			continue;
@@ -592,10 +592,66 @@ static scmp_filter_ctx build_filter(const uint8_t *set)
 	return ctx;
 }
 
+/*
+ * Compiles the filter in the tracer (libseccomp writes the BPF program to a
+ * memfd), so that the child only makes the seccomp() call: no libseccomp
+ * code, allocation or copy-on-write faults between fork and exec.
+ */
+static int compile_filter(const uint8_t *set, struct sock_fprog *prog)
+{
+	scmp_filter_ctx ctx = build_filter(set);
+	struct stat st;
+	int fd, ret = -1;
+
+	prog->filter = NULL;
+	if (!ctx)
+		return -1;
+	fd = memfd_create("renacer-filter", MFD_CLOEXEC);
+	if (fd >= 0 && seccomp_export_bpf(ctx, fd) == 0 && fstat(fd, &st) == 0 &&
+	    st.st_size > 0 && st.st_size % sizeof(struct sock_filter) == 0 &&
+	    st.st_size / sizeof(struct sock_filter) <= BPF_MAXINSNS) {
+		prog->len = (unsigned short)(st.st_size / sizeof(struct sock_filter));
+		prog->filter = xmalloc((size_t)st.st_size);
+		if (pread(fd, prog->filter, (size_t)st.st_size, 0) == st.st_size) {
+			ret = 0;
+		} else {
+			free(prog->filter);
+			prog->filter = NULL;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	seccomp_release(ctx);
+	return ret;
+}
+
+/*
+ * In the child: installs prog.  The filter is renacer's, not the program's,
+ * so it asks for no speculative-store-bypass mitigation (which slows every
+ * instruction of the tracee), and it sets no_new_privs only when the kernel
+ * requires it (without CAP_SYS_ADMIN), so set-user-ID programs keep working
+ * under a privileged renacer.
+ */
+static int load_filter(const struct sock_fprog *prog)
+{
+	unsigned flags = SECCOMP_FILTER_FLAG_SPEC_ALLOW;
+
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, prog) == 0)
+		return 0;
+	if (errno == EINVAL) {          /* kernel < 4.17: no SPEC_ALLOW */
+		flags = 0;
+		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, prog) == 0)
+			return 0;
+	}
+	if (errno != EACCES || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -1;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, prog);
+}
+
 static int start_child(struct tracer *tr, char *const argv[])
 {
 	char *path = find_program(argv[0]);
-	scmp_filter_ctx filter = NULL;
+	struct sock_fprog filter = { 0, NULL };
 	int status, pfd[2];
 	pid_t pid;
 
@@ -603,11 +659,8 @@ static int start_child(struct tracer *tr, char *const argv[])
 		tr->end->exit_code = 127;
 		return error("cannot run '%s': %s", argv[0], strerror(errno));
 	}
-	if (tr->seccomp) {
-		filter = build_filter(tr->o->trace_set);
-		if (!filter)
-			tr->seccomp = false;
-	}
+	if (tr->seccomp && compile_filter(tr->o->trace_set, &filter) < 0)
+		tr->seccomp = false;
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
 		free(path);
 		return error("cannot create pipe: %s", strerror(errno));
@@ -625,7 +678,7 @@ static int start_child(struct tracer *tr, char *const argv[])
 		signal(SIGHUP, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		raise(SIGSTOP);
-		if (filter && seccomp_load(filter) < 0) {
+		if (filter.filter && load_filter(&filter) < 0) {
 			/* the tracer saw the filter fail: report and go on unfiltered */
 			e = -1;
 			if (write(pfd[1], &e, sizeof(e)) < 0)
@@ -638,8 +691,7 @@ static int start_child(struct tracer *tr, char *const argv[])
 		_exit(127);
 	}
 	close(pfd[1]);
-	if (filter)
-		seccomp_release(filter);
+	free(filter.filter);
 	free(path);
 	if (waitpid(pid, &status, WSTOPPED) != pid || !WIFSTOPPED(status)) {
 		close(pfd[0]);

@@ -1,4 +1,5 @@
-/* Prints the Seccomp: line of its own /proc/self/status, then opens a file. */
+/* Prints the Seccomp: and NoNewPrivs: lines of its own /proc/self/status,
+ * then opens a file. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,7 +12,7 @@ int main(void)
 	int fd;
 
 	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "Seccomp:", 8))
+		if (!strncmp(line, "Seccomp:", 8) || !strncmp(line, "NoNewPrivs:", 11))
 			fputs(line, stdout);
 	if (f)
 		fclose(f);

@@ -41,6 +41,20 @@ done
 P=$PROGS/seccomp_status
 out=$("$RENACER" -e trace=openat -o "$TMPDIR/s1" "$P")
 echo "$out" | grep -q 'Seccomp:[[:space:]]*2' || bad "no seccomp filter with -e trace=openat: '$out'"
+# no_new_privs only where the kernel needs it: not for root (CAP_SYS_ADMIN),
+# so set-user-ID programs behave as untraced; an unprivileged renacer sets it
+if [ "$(id -u)" = 0 ]; then
+	echo "$out" | grep -q 'NoNewPrivs:[[:space:]]*0' || bad "root: no_new_privs set: '$out'"
+	if command -v setpriv > /dev/null 2>&1; then
+		chmod 755 "$TMPDIR"
+		out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$RENACER" -e trace=openat -o /dev/null "$P" 2>&1)
+		echo "$out" | grep -q 'Seccomp:[[:space:]]*2' ||
+			bad "unprivileged: no seccomp filter: '$out'"
+		echo "$out" | grep -q 'NoNewPrivs:[[:space:]]*1' ||
+			bad "unprivileged: no_new_privs not set: '$out'"
+	fi
+fi
 out=$("$RENACER" --no-seccomp -e trace=openat -o "$TMPDIR/s2" "$P")
 echo "$out" | grep -q 'Seccomp:[[:space:]]*0' || bad "--no-seccomp still filtered: '$out'"
 out=$("$RENACER" -o "$TMPDIR/s3" "$P")
