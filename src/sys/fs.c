@@ -14,6 +14,7 @@
 #include "sys/decode.h"
 #include "xlat/advise.h"
 #include "xlat/at_flags.h"
+#include "xlat/close_range_flags.h"
 #include "xlat/efd_flags.h"
 #include "xlat/falloc_flags.h"
 #include "xlat/flockcmds.h"
@@ -188,6 +189,18 @@ SYS_FUNC(fallocate)
 	arg_flags(ctx, ev, 1, falloc_flags, NULL);
 	arg_long(ctx, ev, 2);
 	arg_long(ctx, ev, 3);
+	return RVAL_DONE;
+}
+
+/* close_range(fd, max_fd, flags): both bounds as unsigned ints (strace
+ * shows no paths beside them, even with -y). */
+SYS_FUNC(close_range)
+{
+	for (unsigned i = 0; i < 2; i++) {
+		arg_uint(ctx, ev, i);
+		ev->args[i].u = (uint32_t)ev->raw[i];
+	}
+	arg_flags(ctx, ev, 2, close_range_flags, NULL);
 	return RVAL_DONE;
 }
 

@@ -73,6 +73,12 @@ int main(void)
 	mknodat(AT_FDCWD, "fifo", S_IFIFO | 0600, 0);
 	mknod("/nonexistent/dev", S_IFCHR | 0600, makedev(1, 3));
 	unlink("fifo");
+	/* close_range on fds this program does not have open, so it closes
+	 * nothing the runtime needs; then a bad range and unknown flags */
+	syscall(SYS_close_range, 1000u, ~0u, 0u);
+	syscall(SYS_close_range, 1000u, 1010u, 4u /* CLOSE_RANGE_CLOEXEC */);
+	syscall(SYS_close_range, 1000u, 1010u, 6u /* | CLOSE_RANGE_UNSHARE */);
+	syscall(SYS_close_range, 1010u, 1000u, 0x10u);
 	close(fd2);
 	close(fd);
 	unlink("src.txt");
