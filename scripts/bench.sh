@@ -141,7 +141,7 @@ bench_prog "realistic: tar of /usr/include/linux" tar -cf "$T/x.tar" -C /usr/inc
 echo
 echo "== memory: $BIG syscalls (peak RSS of renacer, limit 20 MB)"
 for mode in "-c" "--format jsonl"; do
-	/usr/bin/time -f %M -o "$T/rss" "$R" $mode -o "$T/big.out" "$ENGINE" loop "$BIG" > /dev/null 2>&1
+	$pin /usr/bin/time -f %M -o "$T/rss" "$R" $mode -o "$T/big.out" "$ENGINE" loop "$BIG" > /dev/null 2>&1
 	kb=$(tail -n 1 "$T/rss")
 	printf '%-18s %8d KB  %s\n' "$mode" "$kb" "$( [ "$kb" -lt 20480 ] && echo ok || echo OVER)"
 done
