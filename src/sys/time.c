@@ -341,7 +341,7 @@ SYS_FUNC(timer_gettime)
 	return RVAL_DONE;
 }
 
-/* {sigev_value={sival_int=.., sival_ptr=..}, sigev_signo=SIG.., sigev_notify=SIGEV_..} */
+/* {[sigev_value={sival_int=.., sival_ptr=..}, ]sigev_signo=SIG.., sigev_notify=SIGEV_..} */
 static void decode_sigevent(struct dctx *c, struct val *v, const char *name, uint64_t addr)
 {
 	struct sigevent se;
@@ -353,10 +353,13 @@ static void decode_sigevent(struct dctx *c, struct val *v, const char *name, uin
 		return;
 	}
 	f = val_new_array(c, 6);
-	sv = val_new_array(c, 2);
-	val_set_int(&sv[0], "sival_int", se.sigev_value.sival_int);
-	val_set_ptr(&sv[1], "sival_ptr", (uint64_t)(uintptr_t)se.sigev_value.sival_ptr);
-	val_set_struct(&f[n++], "sigev_value", sv, 2, false);
+	/* as strace: the value only when it is set (sival_ptr non-zero) */
+	if (se.sigev_value.sival_ptr) {
+		sv = val_new_array(c, 2);
+		val_set_int(&sv[0], "sival_int", se.sigev_value.sival_int);
+		val_set_ptr(&sv[1], "sival_ptr", (uint64_t)(uintptr_t)se.sigev_value.sival_ptr);
+		val_set_struct(&f[n++], "sigev_value", sv, 2, false);
+	}
 	/* a signal name only when a signal is what notifies */
 	if (se.sigev_notify == SIGEV_SIGNAL || se.sigev_notify == SIGEV_THREAD_ID)
 		val_set_signal(c, &f[n++], "sigev_signo", se.sigev_signo);

@@ -91,6 +91,12 @@ int main(void)
 		sev.sigev_notify = SIGEV_NONE;
 		syscall(SYS_timer_create, CLOCK_REALTIME, &sev, &id);
 		syscall(SYS_timer_delete, id);
+		/* no value: strace leaves sigev_value out (timeout(1) does this) */
+		sev.sigev_notify = SIGEV_SIGNAL;
+		sev.sigev_signo = SIGALRM;
+		sev.sigev_value.sival_ptr = NULL;
+		syscall(SYS_timer_create, CLOCK_REALTIME, &sev, &id);
+		syscall(SYS_timer_delete, id);
 		syscall(SYS_timer_create, CLOCK_REALTIME, NULL, (void *)8);
 	}
 	/* a timer signal that is ignored by default (SIGURG) stops a traced
