@@ -1,16 +1,24 @@
 /*
  * Memory decoders: mmap, munmap, mprotect, brk, mremap, madvise, msync,
- * mlock family.  All decoded at entry (mmap/brk/mremap return addresses).
+ * mlock family, mincore, and the NUMA policy calls (set_mempolicy,
+ * get_mempolicy, mbind, migrate_pages).
  */
+#include <inttypes.h>
+#include <stdio.h>
+
 #include "sys/decode.h"
 
 #include "sys/decode_extra.h"
+#include "xlat/get_mempolicy_flags.h"
 #include "xlat/madvise_cmds.h"
+#include "xlat/mbind_flags.h"
 #include "xlat/mlock_flags.h"
 #include "xlat/mlockall_flags.h"
 #include "xlat/mmap_flags.h"
 #include "xlat/mmap_prot.h"
 #include "xlat/mmap_type.h"
+#include "xlat/mpol_mode_flags.h"
+#include "xlat/mpol_modes.h"
 #include "xlat/mremap_flags.h"
 #include "xlat/msync_flags.h"
 #include "util/banned.h"
@@ -192,5 +200,141 @@ SYS_FUNC(mincore)
 		val_set_array(v, v->name, it, (unsigned)shown, pages > shown);
 	}
 	v->flags |= VF_EXIT;
+	return RVAL_DONE;
+}
+
+/* ---- NUMA memory policy ------------------------------------------------- */
+
+#define MPOL_FLAG_BITS 0xe000u   /* MPOL_F_STATIC_NODES|RELATIVE_NODES|NUMA_BALANCING */
+
+/* A policy mode as strace prints it: MPOL_BIND, MPOL_BIND|MPOL_F_STATIC_NODES;
+ * an unknown mode alone as hex with an MPOL_??? comment, an unknown mode
+ * with mode flags as a flag set (MPOL_F_STATIC_NODES|0x6). */
+static void val_set_mpol_mode(struct dctx *c, struct val *v, const char *name, uint32_t arg)
+{
+	uint32_t mode = arg & ~MPOL_FLAG_BITS, flags = arg & MPOL_FLAG_BITS;
+	struct val *it;
+
+	if (!xlat_name(mpol_modes, mode)) {
+		if (flags)
+			val_set_flags(v, name, arg, mpol_mode_flags, NULL);
+		else
+			val_set_enum(v, name, arg, mpol_modes);
+		return;
+	}
+	if (!flags) {
+		val_set_enum(v, name, mode, mpol_modes);
+		return;
+	}
+	it = val_new_array(c, 2);
+	val_set_enum(&it[0], NULL, mode, mpol_modes);
+	val_set_flags(&it[1], NULL, flags, mpol_mode_flags, NULL);
+	val_set_op(v, name, it, 2, "|");
+}
+
+/* A node mask of maxnode bits: [0x00000000000001, 0000000000000000, ...]
+ * (strace's "%#0*lx" of width 16, so zero has no 0x), one word per 64
+ * nodes, at most the string limit of words; the address when unreadable. */
+static void val_read_nodemask(struct dctx *c, struct val *v, const char *name,
+			      uint64_t addr, uint64_t maxnode)
+{
+	uint64_t words = maxnode ? (maxnode + 62) / 64 : 0, shown, i;
+	struct val *it;
+
+	if (!addr || !words) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	shown = words < c->opts->string_limit ? words : c->opts->string_limit;
+	it = val_new_array(c, (unsigned)(shown ? shown : 1));
+	for (i = 0; i < shown; i++) {
+		uint64_t w;
+		char buf[24];
+
+		if (!tread(c, addr + i * 8, &w, sizeof(w)))
+			break;
+		snprintf(buf, sizeof(buf), "%#0*" PRIx64, 16, w);
+		val_set_text(c, &it[i], NULL, buf);
+	}
+	if (i == 0) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	/* a read that fails part-way ends the list as strace's print_array does */
+	val_set_array(v, name, it, (unsigned)i, i < words);
+}
+
+/* set_mempolicy(mode, nodemask, maxnode) */
+SYS_FUNC(set_mempolicy)
+{
+	struct val *v = arg_slot(ctx, ev, 0);
+
+	val_set_mpol_mode(ctx, v, v->name, (uint32_t)ev->raw[0]);
+	v = arg_slot(ctx, ev, 1);
+	val_read_nodemask(ctx, v, v->name, ev->raw[1], ev->raw[2]);
+	arg_uint(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+/* get_mempolicy([mode], nodemask, maxnode, addr, flags): all at exit; the
+ * addresses when the call failed. */
+SYS_FUNC(get_mempolicy)
+{
+	struct val *v;
+	int mode;
+
+	if (!exiting) {
+		arg_count(ev, 5);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 0);
+	if (!ev->err && ev->raw[0] && tread(ctx, ev->raw[0], &mode, sizeof(mode))) {
+		struct val *m = val_new_array(ctx, 1);
+
+		val_set_enum(m, NULL, (uint32_t)mode, mpol_modes);
+		val_set_array(v, v->name, m, 1, false);
+	} else {
+		val_set_ptr(v, v->name, ev->raw[0]);
+	}
+	v = arg_slot(ctx, ev, 1);
+	if (ev->err)
+		val_set_ptr(v, v->name, ev->raw[1]);
+	else
+		val_read_nodemask(ctx, v, v->name, ev->raw[1], ev->raw[2]);
+	arg_uint(ctx, ev, 2);
+	arg_ptr(ctx, ev, 3);
+	arg_flags(ctx, ev, 4, get_mempolicy_flags, NULL);
+	for (unsigned i = 0; i < 5; i++)
+		ev->args[i].flags |= VF_EXIT;
+	return RVAL_DONE;
+}
+
+/* mbind(addr, len, mode, nodemask, maxnode, flags) */
+SYS_FUNC(mbind)
+{
+	struct val *v;
+
+	arg_ptr(ctx, ev, 0);
+	arg_uint(ctx, ev, 1);
+	v = arg_slot(ctx, ev, 2);
+	val_set_mpol_mode(ctx, v, v->name, (uint32_t)ev->raw[2]);
+	v = arg_slot(ctx, ev, 3);
+	val_read_nodemask(ctx, v, v->name, ev->raw[3], ev->raw[4]);
+	arg_uint(ctx, ev, 4);
+	arg_flags(ctx, ev, 5, mbind_flags, NULL);
+	return RVAL_DONE;
+}
+
+/* migrate_pages(pid, maxnode, old_nodes, new_nodes) */
+SYS_FUNC(migrate_pages)
+{
+	struct val *v;
+
+	arg_int(ctx, ev, 0);
+	arg_uint(ctx, ev, 1);
+	for (unsigned i = 2; i < 4; i++) {
+		v = arg_slot(ctx, ev, i);
+		val_read_nodemask(ctx, v, v->name, ev->raw[i], ev->raw[1]);
+	}
 	return RVAL_DONE;
 }

@@ -13,6 +13,46 @@
 #define MAP_HUGE_SHIFT 26
 #endif
 
+/* NUMA memory policy calls: modes with and without mode flags, unknown
+ * modes, node masks of one and several words and past the string limit,
+ * failures (bad pointers, bad flags).  Every mask is fully initialised. */
+static void numa(void)
+{
+	unsigned long mask[80] = { 0 }, one[2] = { 1, 0 }, two[2] = { 5, 3 };
+	int mode;
+	long pg = sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	syscall(SYS_get_mempolicy, &mode, mask, 1025UL, NULL, 0UL);
+	syscall(SYS_set_mempolicy, 2 /* MPOL_BIND */, one, 64UL);
+	syscall(SYS_get_mempolicy, &mode, mask, 64UL, NULL, 0UL);
+	syscall(SYS_set_mempolicy, 1 | (1 << 15) /* MPOL_PREFERRED|STATIC */, one, 2UL);
+	syscall(SYS_set_mempolicy, 2 | (1 << 13), one, 64UL);
+	syscall(SYS_set_mempolicy, 2 | (1 << 15) | (1 << 14), one, 64UL);
+	syscall(SYS_set_mempolicy, 6, one, 64UL);
+	syscall(SYS_set_mempolicy, 6 | (1 << 15), one, 64UL);
+	syscall(SYS_set_mempolicy, (1 << 13) | (1 << 12), one, 64UL);
+	syscall(SYS_set_mempolicy, -1, one, 64UL);
+	syscall(SYS_set_mempolicy, 3 /* MPOL_INTERLEAVE */, two, 128UL);
+	syscall(SYS_set_mempolicy, 3, (void *)8, 128UL);
+	syscall(SYS_set_mempolicy, 2, mask, 64UL * 80);    /* 80 words: cut */
+	syscall(SYS_set_mempolicy, 0 /* MPOL_DEFAULT */, NULL, 0UL);
+	syscall(SYS_get_mempolicy, &mode, NULL, 0UL, NULL, 0UL);
+	syscall(SYS_get_mempolicy, (void *)8, mask, 64UL, NULL, 0UL);
+	syscall(SYS_get_mempolicy, &mode, mask, 64UL, NULL, 0x40UL);
+	syscall(SYS_get_mempolicy, &mode, NULL, 0UL, NULL, 4UL /* MEMS_ALLOWED */);
+	if (p != MAP_FAILED) {
+		syscall(SYS_mbind, p, (unsigned long)pg, 2, one, 64UL, 3UL /* STRICT|MOVE */);
+		syscall(SYS_mbind, p, (unsigned long)pg, 77, one, 64UL, 0UL);
+		syscall(SYS_mbind, NULL, (unsigned long)pg, 2, one, 64UL, 0xffUL);
+		syscall(SYS_get_mempolicy, &mode, mask, 64UL, p, 2UL /* ADDR */);
+		syscall(SYS_get_mempolicy, &mode, mask, 64UL, p, 3UL /* NODE|ADDR */);
+		munmap(p, (size_t)pg);
+	}
+	syscall(SYS_migrate_pages, 0, 64UL, one, one);
+	syscall(SYS_migrate_pages, 0, 128UL, two, (void *)8);
+}
+
 int main(void)
 {
 	long pg = sysconf(_SC_PAGESIZE);
@@ -71,5 +111,6 @@ int main(void)
 	brk(p + 2 * pg);
 	brk(p);
 	syscall(SYS_brk, 0);
+	numa();
 	return 0;
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Memory decoders against strace: tests/progs/memops makes mmap (types,
 # flags, huge page sizes, unknown bits), munmap, mprotect, brk, mremap,
-# madvise, msync, mlock*, mincore, with successes and failures; the dynamic
+# madvise, msync, mlock*, mincore, the NUMA policy calls (set_mempolicy,
+# get_mempolicy, mbind, migrate_pages), with successes and failures; the dynamic
 # loader's own mmap/mprotect calls are compared too.
 . "$TOP/tests/lib.sh"
 need_strace
@@ -9,6 +10,7 @@ prog=$(need_prog memops) || exit 1
 
 calls=mmap,munmap,mprotect,brk,mremap,madvise,msync,mlock,munlock,mlock2
 calls=$calls,mlockall,munlockall,mincore
+calls=$calls,set_mempolicy,get_mempolicy,mbind,migrate_pages
 
 rc=0
 compare_with_strace -e trace=$calls -- "$prog" || rc=1
