@@ -43,6 +43,7 @@ static const char usage_text[] =
 "      --status=SET           same as -e status=SET\n"
 "      --no-seccomp           stop at every syscall even when filtering\n"
 "                             (a seccomp-bpf filter is used by default)\n"
+"      --seccomp-bpf          use the filter (the default; undoes --no-seccomp)\n"
 "\n"
 "Output:\n"
 "  -o, --output FILE          write the trace to FILE (default: stderr)\n"

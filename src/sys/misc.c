@@ -14,9 +14,15 @@
 #include "sys/decode_extra.h"
 #include "xlat/cap.h"
 #include "xlat/clone_flags.h"
+#include "xlat/ioprio_class.h"
+#include "xlat/ioprio_who.h"
 #include "xlat/pr_dumpable.h"
 #include "xlat/prctl_options.h"
 #include "xlat/schedulers.h"
+#include "xlat/seccomp_filter_flags.h"
+#include "xlat/seccomp_mode.h"
+#include "xlat/seccomp_ops.h"
+#include "xlat/seccomp_ret_action.h"
 #include "xlat/setns_types.h"
 #include "util/banned.h"
 
@@ -353,6 +359,87 @@ static void ret_text(struct dctx *c, struct event *ev, const char *s)
 	ev->ret_aux = aux;
 }
 
+/* {seccomp_notif=80, seccomp_notif_resp=24, seccomp_data=64} */
+static void val_read_notif_sizes(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	uint16_t sz[3];
+	struct val *f;
+
+	if (!tread(c, addr, sz, sizeof(sz))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	f = val_new_array(c, 3);
+	val_set_uint(&f[0], "seccomp_notif", sz[0]);
+	val_set_uint(&f[1], "seccomp_notif_resp", sz[1]);
+	val_set_uint(&f[2], "seccomp_data", sz[2]);
+	val_set_struct(v, name, f, 3, false);
+}
+
+/* A BPF program (struct sock_fprog): {len=N, filter=0x...}; the address
+ * when unreadable or NULL. */
+static void val_read_sock_fprog(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	struct { uint16_t len; uint64_t filter; } fp;   /* x86_64 layout */
+	struct val *f;
+
+	if (!addr || !tread(c, addr, &fp, sizeof(fp))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	f = val_new_array(c, 2);
+	val_set_uint(&f[0], "len", fp.len);
+	val_set_ptr(&f[1], "filter", fp.filter);
+	val_set_struct(v, name, f, 2, false);
+}
+
+/* seccomp(operation, flags, args): args by operation, as strace; the
+ * notification sizes are read at exit. */
+SYS_FUNC(seccomp)
+{
+	uint32_t op = (uint32_t)ev->raw[0];
+	struct val *v;
+
+	if (!exiting) {
+		arg_enum(ctx, ev, 0, seccomp_ops);
+		switch (op) {
+		case 1: /* SECCOMP_SET_MODE_FILTER */
+			arg_flags(ctx, ev, 1, seccomp_filter_flags, NULL);
+			v = arg_slot(ctx, ev, 2);
+			val_read_sock_fprog(ctx, v, v->name, ev->raw[2]);
+			return RVAL_DONE;
+		case 2: { /* SECCOMP_GET_ACTION_AVAIL: [action] */
+			uint32_t act;
+
+			arg_uint(ctx, ev, 1);
+			ev->args[1].u = (uint32_t)ev->raw[1];
+			v = arg_slot(ctx, ev, 2);
+			if (ev->raw[2] && tread(ctx, ev->raw[2], &act, sizeof(act))) {
+				struct val t;
+
+				val_set_enum(&t, NULL, act, seccomp_ret_action);
+				val_set_boxed(ctx, v, v->name, &t);
+			} else {
+				val_set_ptr(v, v->name, ev->raw[2]);
+			}
+			return RVAL_DONE;
+		}
+		case 3: /* SECCOMP_GET_NOTIF_SIZES: the sizes at exit */
+			arg_uint(ctx, ev, 1);
+			ev->args[1].u = (uint32_t)ev->raw[1];
+			arg_count(ev, 3);
+			return RVAL_EXIT;
+		default:
+			arg_hex(ctx, ev, 1);
+			ev->args[1].u = (uint32_t)ev->raw[1];
+			arg_ptr(ctx, ev, 2);
+			return RVAL_DONE;
+		}
+	}
+	arg_out(ctx, ev, 2, val_read_notif_sizes);
+	return RVAL_DONE;
+}
+
 /* A task name: at most 15 bytes (TASK_COMM_LEN - 1), and the string limit. */
 static unsigned comm_limit(const struct dctx *c)
 {
@@ -406,6 +493,21 @@ SYS_FUNC(prctl)
 			arg_uint(ctx, ev, 1);
 			hex_args(ctx, ev, 2, 5);
 			return RVAL_DONE;
+		case 21: /* PR_GET_SECCOMP */
+			ev->nargs = 1;
+			return RVAL_DONE;
+		case 22: /* PR_SET_SECCOMP */
+			arg_enum(ctx, ev, 1, seccomp_mode);
+			if (ev->raw[1] == 1) {          /* SECCOMP_MODE_STRICT */
+				ev->nargs = 2;
+			} else if (ev->raw[1] == 2) {   /* SECCOMP_MODE_FILTER */
+				v = arg_slot(ctx, ev, 2);
+				val_read_sock_fprog(ctx, v, v->name, ev->raw[2]);
+				ev->nargs = 3;
+			} else {
+				hex_args(ctx, ev, 2, 5);
+			}
+			return RVAL_DONE;
 		case 23: /* PR_CAPBSET_READ */
 		case 24: /* PR_CAPBSET_DROP */
 			arg_enum(ctx, ev, 1, cap);
@@ -449,6 +551,47 @@ SYS_FUNC(prctl)
 		if (!ev->err)
 			ret_text(ctx, ev, xlat_name(pr_dumpable, (uint64_t)ev->retval));
 		break;
+	}
+	return RVAL_DONE;
+}
+
+/* ---- I/O priority ---------------------------------------------------------- */
+
+/* IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4): class in the top 3 of 16 bits */
+static void val_set_ioprio(struct dctx *c, struct val *v, const char *name, uint32_t x)
+{
+	struct val *it = val_new_array(c, 2);
+
+	val_set_enum(&it[0], NULL, x >> 13, ioprio_class);
+	val_set_uint(&it[1], NULL, x & 0x1fff);
+	val_set_call(c, v, name, "IOPRIO_PRIO_VALUE", it, 2);
+}
+
+/* ioprio_set(which, who, ioprio) */
+SYS_FUNC(ioprio_set)
+{
+	struct val *v;
+
+	arg_enum(ctx, ev, 0, ioprio_who);
+	arg_int(ctx, ev, 1);
+	v = arg_slot(ctx, ev, 2);
+	val_set_ioprio(ctx, v, v->name, (uint32_t)ev->raw[2]);
+	return RVAL_DONE;
+}
+
+/* ioprio_get(which, who) = N (IOPRIO_PRIO_VALUE(...)) */
+SYS_FUNC(ioprio_get)
+{
+	if (!exiting) {
+		arg_enum(ctx, ev, 0, ioprio_who);
+		arg_int(ctx, ev, 1);
+		return RVAL_EXIT;
+	}
+	if (!ev->err) {
+		struct val *aux = arena_calloc(ctx->arena, sizeof(*aux));
+
+		val_set_ioprio(ctx, aux, NULL, (uint32_t)ev->retval);
+		ev->ret_aux = aux;
 	}
 	return RVAL_DONE;
 }

@@ -77,5 +77,14 @@ int main(void)
 		syscall(SYS_getcpu, &cpu, &node, NULL);
 		syscall(SYS_getcpu, &cpu, NULL, NULL);
 	}
+	/* I/O priorities: classes, unknown which/class, the value returned */
+	syscall(SYS_ioprio_get, 1, 0);
+	syscall(SYS_ioprio_set, 1, 0, (3 << 13) | 7);   /* IDLE, 7 */
+	syscall(SYS_ioprio_get, 1, 0);
+	syscall(SYS_ioprio_set, 1, 0, (2 << 13) | 4);   /* BE, 4 */
+	syscall(SYS_ioprio_get, 1, 0);
+	syscall(SYS_ioprio_set, 7, 0, (5 << 13) | 0x1fff);
+	syscall(SYS_ioprio_get, 9, 0);
+	syscall(SYS_ioprio_set, 1, 0, 0);
 	return 0;
 }

@@ -14,8 +14,8 @@ s/^((getpgid|getsid)\(.*\) += )[0-9]+/\1N/
 s/^(prctl\(PR_GET_NO_NEW_PRIVS, .*\) += )[01]/\1N/
 s/^getcpu\(\[[0-9]+\], (\[[0-9]+\]|NULL)/getcpu([N], \1/'
 export MASK_EXTRA
-# (renacer's seccomp filter, used when a trace set is given, needs
-# PR_SET_NO_NEW_PRIVS: PR_GET_NO_NEW_PRIVS says 1 there)
+# (renacer's seccomp filter, used when a trace set is given, sets
+# no_new_privs when renacer runs unprivileged: PR_GET_NO_NEW_PRIVS says 1)
 
 rc=0
 compare_with_strace -- "$prog" || rc=1
@@ -23,4 +23,13 @@ grep -q 'prctl(PR_GET_NAME, "miscops-worker")' "$STRACE_OUT" ||
 	fail "strace's trace of miscops lacks the PR_GET_NAME name"
 compare_with_strace -e trace=%creds -- "$prog" || rc=1
 compare_with_strace -s 4 -e trace=prctl,getgroups,setgroups,sched_getaffinity -- "$prog" || rc=1
+# seccomp(2) and prctl(PR_GET/SET_SECCOMP): operations, flags, actions,
+# notification sizes, failures, a real filter.  With a trace set strace runs
+# with its own filter too (-f --seccomp-bpf), so PR_GET_SECCOMP sees one in
+# both runs; the full trace has no filter on either side.
+sprog=$(need_prog seccompops) || exit 1
+compare_with_strace -f --seccomp-bpf -e trace=seccomp,prctl -- "$sprog" || rc=1
+compare_with_strace -- "$sprog" || rc=1
+grep -q '^seccomp(SECCOMP_GET_NOTIF_SIZES, 0, {seccomp_notif=' "$RENACER_OUT" ||
+	{ echo "no decoded SECCOMP_GET_NOTIF_SIZES line"; rc=1; }
 exit $rc
