@@ -380,8 +380,9 @@ SYS_FUNC(epoll_ctl)
 	arg_enum(ctx, ev, 1, epollctls);
 	arg_fd(ctx, ev, 2);
 	v = arg_slot(ctx, ev, 3);
-	if (!ev->raw[3])
-		val_set_ptr(v, v->name, 0);
+	/* EPOLL_CTL_DEL ignores the event: strace shows only its address */
+	if (!ev->raw[3] || (uint32_t)ev->raw[1] == EPOLL_CTL_DEL)
+		val_set_ptr(v, v->name, ev->raw[3]);
 	else if (!tread(ctx, ev->raw[3], &e, sizeof(e)))
 		val_set_ptr(v, v->name, ev->raw[3]);
 	else

@@ -75,6 +75,10 @@ int main(void)
 	epoll_ctl(ep, EPOLL_CTL_MOD, q[0], &ev);
 	epoll_ctl(ep, EPOLL_CTL_DEL, q[0], NULL);
 	epoll_ctl(ep, EPOLL_CTL_DEL, 99, NULL);
+	/* a DEL with an event pointer (Python's selectors pass one): strace
+	 * shows the address, the event is not read */
+	epoll_ctl(ep, EPOLL_CTL_ADD, q[0], &ev);
+	epoll_ctl(ep, EPOLL_CTL_DEL, q[0], &ev);
 	epoll_wait(ep, evs, 4, 0);
 	epoll_pwait(ep, evs, 4, 0, &set);
 	epoll_pwait(ep, evs, 4, 0, NULL);
