@@ -15,6 +15,8 @@
 #include "xlat/advise.h"
 #include "xlat/at_flags.h"
 #include "xlat/close_range_flags.h"
+#include "xlat/inotify_flags.h"
+#include "xlat/inotify_init_flags.h"
 #include "xlat/efd_flags.h"
 #include "xlat/falloc_flags.h"
 #include "xlat/flockcmds.h"
@@ -353,6 +355,35 @@ SYS_FUNC(memfd_create)
 		arg_flags(ctx, ev, 1, memfd_create_flags, NULL);
 	}
 	return ret_fd(ctx, ev, exiting);
+}
+
+SYS_FUNC(inotify_init)
+{
+	return ret_fd(ctx, ev, exiting);
+}
+
+SYS_FUNC(inotify_init1)
+{
+	if (!exiting)
+		arg_flags(ctx, ev, 0, inotify_init_flags, NULL);
+	return ret_fd(ctx, ev, exiting);
+}
+
+/* inotify_add_watch(fd, pathname, IN_* mask) */
+SYS_FUNC(inotify_add_watch)
+{
+	arg_fd(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	arg_flags(ctx, ev, 2, inotify_flags, NULL);
+	ev->args[2].u = (uint32_t)ev->raw[2];
+	return RVAL_DONE;
+}
+
+SYS_FUNC(inotify_rm_watch)
+{
+	arg_fd(ctx, ev, 0);
+	arg_int(ctx, ev, 1);
+	return RVAL_DONE;
 }
 
 SYS_FUNC(eventfd2)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/eventfd.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
@@ -79,6 +80,21 @@ int main(void)
 	syscall(SYS_close_range, 1000u, 1010u, 4u /* CLOSE_RANGE_CLOEXEC */);
 	syscall(SYS_close_range, 1000u, 1010u, 6u /* | CLOSE_RANGE_UNSHARE */);
 	syscall(SYS_close_range, 1010u, 1000u, 0x10u);
+	{
+		/* inotify: flags in value order, unknown bits, failures */
+		int in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK), wd;
+
+		close((int)syscall(SYS_inotify_init));
+		inotify_init1(0x1);
+		wd = inotify_add_watch(in, ".", IN_ALL_EVENTS | IN_ONLYDIR | IN_ONESHOT |
+				       IN_MASK_ADD | IN_EXCL_UNLINK | IN_DONT_FOLLOW);
+		inotify_add_watch(in, "/nonexistent", IN_MODIFY);
+		inotify_add_watch(in, ".", 0x8000000 | IN_ISDIR | IN_UNMOUNT | IN_Q_OVERFLOW |
+				  IN_IGNORED | 0x10000000);
+		inotify_rm_watch(in, wd);
+		inotify_rm_watch(in, 99);
+		close(in);
+	}
 	close(fd2);
 	close(fd);
 	unlink("src.txt");
