@@ -16,6 +16,7 @@
 #include <linux/netlink.h>
 
 #include "sys/decode_extra.h"
+#include "sys/netlink.h"
 #include "xlat/addrfams.h"
 #include "xlat/ethernet_protocols.h"
 #include "xlat/inet_protocols.h"
@@ -25,6 +26,7 @@
 #include "xlat/shutdown_modes.h"
 #include "xlat/sock_ip_options.h"
 #include "xlat/sock_ipv6_options.h"
+#include "xlat/sock_netlink_options.h"
 #include "xlat/sock_options.h"
 #include "xlat/sock_tcp_options.h"
 #include "xlat/sock_type_flags.h"
@@ -456,13 +458,30 @@ SYS_FUNC(accept4)
 	return r;
 }
 
+/* Argument 1, a buffer of len bytes: netlink messages on a netlink socket
+ * (strace's decode_sockbuf), else a string. */
+static void sockbuf(struct dctx *c, struct event *ev, uint64_t len)
+{
+	int family = netlink_fd_family(c, (int)ev->raw[0]);
+	struct val *v;
+
+	if (family == NL_NOT_NETLINK) {
+		arg_buf(c, ev, 1, len);
+		return;
+	}
+	v = arg_slot(c, ev, 1);
+	decode_netlink(c, v, v->name, ev->raw[1], len, family);
+	if (ev->type == EV_SYSCALL)
+		v->flags |= VF_EXIT;
+}
+
 /* sendto(fd, buf, len, flags, addr, addrlen) */
 SYS_FUNC(sendto)
 {
 	struct val *v;
 
 	arg_fd(ctx, ev, 0);
-	arg_buf(ctx, ev, 1, ev->raw[2]);
+	sockbuf(ctx, ev, ev->raw[2]);
 	arg_uint(ctx, ev, 2);
 	arg_flags(ctx, ev, 3, msg_flags, NULL);
 	v = arg_slot(ctx, ev, 4);
@@ -487,7 +506,8 @@ SYS_FUNC(recvfrom)
 	if (ev->err)
 		arg_ptr(ctx, ev, 1);
 	else
-		arg_buf(ctx, ev, 1, (uint64_t)ev->retval);
+		sockbuf(ctx, ev, (uint64_t)ev->retval < ev->raw[2] ? (uint64_t)ev->retval
+								  : ev->raw[2]);
 	arg_uint(ctx, ev, 2);
 	arg_flags(ctx, ev, 3, msg_flags, NULL);
 	if (!ev->raw[4] || !ev->raw[5] || !tread(ctx, ev->raw[5], &rlen, sizeof(rlen))) {
@@ -600,7 +620,7 @@ static void decode_msg_control(struct dctx *c, struct fields *f, uint64_t addr, 
 /* The msghdr at addr; user_namelen >= 0 is the caller's msg_namelen
  * (recvmsg); data_size as decode_iovec's. */
 static void msghdr_val(struct dctx *c, struct val *v, const char *name,
-		       const struct msghdr *mp, int user_namelen, int64_t data_size)
+		       const struct msghdr *mp, int user_namelen, int64_t data_size, int64_t fd)
 {
 	struct msghdr m = *mp;
 	struct fields f = { val_new_array(c, 8), 0 };
@@ -619,8 +639,12 @@ static void msghdr_val(struct dctx *c, struct val *v, const char *name,
 	} else {
 		val_set_int(field(&f), "msg_namelen", (int)m.msg_namelen);
 	}
-	decode_iovec(c, field(&f), "msg_iov", (uint64_t)(uintptr_t)m.msg_iov, m.msg_iovlen,
-		     data_size, false);
+	if (f.it[0].kind == V_STRUCT && f.it[0].c.items[0].x.v == AF_NETLINK)
+		decode_netlink_iovec(c, field(&f), "msg_iov", (uint64_t)(uintptr_t)m.msg_iov,
+				     m.msg_iovlen, data_size, fd);
+	else
+		decode_iovec(c, field(&f), "msg_iov", (uint64_t)(uintptr_t)m.msg_iov,
+			     m.msg_iovlen, data_size, false);
 	val_set_uint(field(&f), "msg_iovlen", m.msg_iovlen);
 	decode_msg_control(c, &f, (uint64_t)(uintptr_t)m.msg_control, m.msg_controllen);
 	val_set_uint(field(&f), "msg_controllen", m.msg_controllen);
@@ -629,7 +653,7 @@ static void msghdr_val(struct dctx *c, struct val *v, const char *name,
 }
 
 static void decode_msghdr(struct dctx *c, struct val *v, const char *name, uint64_t addr,
-			  int user_namelen, int64_t data_size)
+			  int user_namelen, int64_t data_size, int64_t fd)
 {
 	struct msghdr m;
 
@@ -637,7 +661,7 @@ static void decode_msghdr(struct dctx *c, struct val *v, const char *name, uint6
 		val_set_ptr(v, name, addr);
 		return;
 	}
-	msghdr_val(c, v, name, &m, user_namelen, data_size);
+	msghdr_val(c, v, name, &m, user_namelen, data_size, fd);
 }
 
 /*
@@ -646,7 +670,7 @@ static void decode_msghdr(struct dctx *c, struct val *v, const char *name, uint6
  * use_len: each message's data is its msg_len (recvmmsg).
  */
 static void decode_mmsgvec(struct dctx *c, struct val *v, const char *name, uint64_t addr,
-			   uint64_t vlen, uint64_t nlen, bool use_len)
+			   uint64_t vlen, uint64_t nlen, bool use_len, int64_t fd)
 {
 	uint64_t shown = vlen < c->opts->string_limit ? vlen : c->opts->string_limit;
 	struct mmsghdr *mm;
@@ -669,7 +693,7 @@ static void decode_mmsgvec(struct dctx *c, struct val *v, const char *name, uint
 		unsigned n = 0;
 
 		msghdr_val(c, &f[n++], "msg_hdr", &mm[i].msg_hdr, -1,
-			   use_len ? (int64_t)mm[i].msg_len : -1);
+			   use_len ? (int64_t)mm[i].msg_len : -1, fd);
 		if (i < nlen)
 			val_set_uint(&f[n++], "msg_len", mm[i].msg_len);
 		val_set_struct(&it[i], NULL, f, n, false);
@@ -690,7 +714,7 @@ SYS_FUNC(sendmmsg)
 	}
 	v = arg_slot(ctx, ev, 1);
 	decode_mmsgvec(ctx, v, v->name, ev->raw[1], (uint32_t)ev->raw[2],
-		       ev->err ? 0 : (uint64_t)ev->retval, false);
+		       ev->err ? 0 : (uint64_t)ev->retval, false, (int)ev->raw[0]);
 	v->flags |= VF_EXIT;
 	arg_uint(ctx, ev, 2);
 	ev->args[2].u = (uint32_t)ev->raw[2];
@@ -715,7 +739,7 @@ SYS_FUNC(recvmmsg)
 		val_set_ptr(v, v->name, ev->raw[1]);
 	else
 		decode_mmsgvec(ctx, v, v->name, ev->raw[1], (uint64_t)ev->retval,
-			       (uint64_t)ev->retval, true);
+			       (uint64_t)ev->retval, true, (int)ev->raw[0]);
 	v->flags |= VF_EXIT;
 	arg_uint(ctx, ev, 2);
 	ev->args[2].u = (uint32_t)ev->raw[2];
@@ -742,7 +766,7 @@ SYS_FUNC(sendmsg)
 
 	arg_fd(ctx, ev, 0);
 	v = arg_slot(ctx, ev, 1);
-	decode_msghdr(ctx, v, v->name, ev->raw[1], -1, -1);
+	decode_msghdr(ctx, v, v->name, ev->raw[1], -1, -1, (int)ev->raw[0]);
 	arg_flags(ctx, ev, 2, msg_flags, NULL);
 	return RVAL_DONE;
 }
@@ -772,7 +796,8 @@ SYS_FUNC(recvmsg)
 			val_set_int(it, "msg_namelen", namelen);
 			val_set_struct(v, v->name, it, 1, false);
 		} else {
-			decode_msghdr(ctx, v, v->name, ev->raw[1], namelen, ev->retval);
+			decode_msghdr(ctx, v, v->name, ev->raw[1], namelen, ev->retval,
+				      (int)ev->raw[0]);
 		}
 		mark_exit(v);
 	}
@@ -804,6 +829,9 @@ static void arg_level_name(struct dctx *c, struct event *ev)
 		break;
 	case IPPROTO_TCP:
 		val_set_enum(v, v->name, name, sock_tcp_options);
+		break;
+	case SOL_NETLINK:
+		val_set_enum(v, v->name, name, sock_netlink_options);
 		break;
 	default:
 		val_set_uint(v, v->name, name);

@@ -1,0 +1,666 @@
+/*
+ * Netlink decoding shared by all protocols (see netlink.h): socket protocol
+ * lookup, nlmsghdr chains, NLMSG_ERROR, nlattr lists and common attributes.
+ */
+#include "sys/netlink.h"
+
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/xattr.h>
+#include <linux/netlink.h>
+
+#include "core/tmem.h"
+#include "sys/decode_extra.h"
+#include "xlat/netlink_ack_flags.h"
+#include "xlat/netlink_delete_flags.h"
+#include "xlat/netlink_flags.h"
+#include "xlat/netlink_get_flags.h"
+#include "xlat/netlink_new_flags.h"
+#include "xlat/netlink_types.h"
+#include "xlat/nl_route_types.h"
+#include "xlat/nl_sock_diag_types.h"
+#include "xlat/nlmsgerr_attrs.h"
+#include "util/xmalloc.h"
+#include "util/banned.h"
+
+/* Most bytes of one buffer copied from the tracee. */
+#define NL_READ_MAX (4u << 20)
+
+/* ---- which socket --------------------------------------------------------- */
+
+static struct {
+	uint64_t ino;
+	int family;
+} nl_cache[32];
+static unsigned nl_cache_next;
+
+/* The protocol of the netlink socket with inode ino, from the tracee's
+ * network namespace (/proc/PID/net/netlink), or -1. */
+static int family_by_inode(pid_t pid, uint64_t ino)
+{
+	char path[64], line[512];
+	FILE *f;
+	int family = -1;
+
+	for (unsigned i = 0; i < ARRAY_SIZE(nl_cache); i++)
+		if (nl_cache[i].ino == ino)
+			return nl_cache[i].family;
+	snprintf(path, sizeof(path), "/proc/%d/net/netlink", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		int proto;
+		unsigned long long inode;
+
+		if (sscanf(line, "%*s %d %*s %*s %*s %*s %*s %*s %*s %llu", &proto, &inode) == 2 &&
+		    inode == ino) {
+			family = proto;
+			break;
+		}
+	}
+	fclose(f);
+	if (family >= 0) {
+		nl_cache[nl_cache_next].ino = ino;
+		nl_cache[nl_cache_next].family = family;
+		nl_cache_next = (nl_cache_next + 1) % ARRAY_SIZE(nl_cache);
+	}
+	return family;
+}
+
+int netlink_fd_family(struct dctx *c, int64_t fd)
+{
+	char path[64], proto[32];
+	struct stat st;
+	ssize_t n;
+
+	if (fd < 0 || fd > INT32_MAX)
+		return NL_NOT_NETLINK;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)c->tid, (int)fd);
+	n = getxattr(path, "system.sockprotoname", proto, sizeof(proto) - 1);
+	if (n <= 0)
+		return NL_NOT_NETLINK;
+	proto[n] = '\0';
+	if (strcmp(proto, "NETLINK"))
+		return NL_NOT_NETLINK;
+	if (stat(path, &st))
+		return -1;
+	return family_by_inode(c->pid, (uint64_t)st.st_ino);
+}
+
+/* ---- helpers -------------------------------------------------------------- */
+
+struct val *vl_add(struct dctx *c, struct vlist *l)
+{
+	if (l->n == l->cap) {
+		unsigned cap = l->cap ? l->cap * 2 : 8;
+		struct val *it = val_new_array(c, cap);
+
+		if (l->n)
+			memcpy(it, l->it, l->n * sizeof(*it));
+		l->it = it;
+		l->cap = cap;
+	}
+	return &l->it[l->n++];
+}
+
+bool nl_fetch(const struct nlctx *n, uint64_t off, void *dst, size_t size)
+{
+	if (off > n->got || size > n->got - off)
+		return false;
+	memcpy(dst, n->p + off, size);
+	return true;
+}
+
+void nl_addr(const struct nlctx *n, struct val *v, const char *name, uint64_t off)
+{
+	val_set_ptr(v, name, n->addr + off);
+}
+
+void nl_hexstr(const struct nlctx *n, struct val *v, const char *name, uint64_t off,
+	       uint64_t len)
+{
+	uint64_t limit = n->c->opts->string_limit;
+	uint64_t need = len < limit + 1 ? len : limit + 1;
+	uint64_t shown = len < limit ? len : limit;
+
+	if (!(n->addr + off)) {
+		val_set_ptr(v, name, 0);
+		return;
+	}
+	if (off > n->got || need > n->got - off) {
+		nl_addr(n, v, name, off);
+		return;
+	}
+	val_set_str(n->c, v, name, (const char *)n->p + off, (size_t)shown, len > limit);
+	v->flags |= VF_HEXSTR;
+}
+
+/* "... / * 0xADDR * /": strace's tprint_more_data_follows + printaddr_comment. */
+static void more_at(const struct nlctx *n, struct val *v, uint64_t off)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "... /* %#llx */", (unsigned long long)(n->addr + off));
+	val_set_text(n->c, v, NULL, buf);
+}
+
+static bool abbrev(const struct nlctx *n)
+{
+	return !n->c->opts->verbose;
+}
+
+void nl_ifindex(const struct nlctx *n, struct val *v, const char *name, uint32_t idx)
+{
+	char ifname[IF_NAMESIZE + 1];
+
+	if (idx && if_indextoname(idx, ifname)) {
+		struct val *it = val_new_array(n->c, 1);
+
+		val_set_str(n->c, it, NULL, ifname, strlen(ifname), false);
+		val_set_call(n->c, v, name, "if_nametoindex", it, 1);
+	} else {
+		val_set_uint(v, name, idx);
+	}
+}
+
+void nl_inet_addr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		  int family)
+{
+	unsigned char a[16];
+	char buf[INET6_ADDRSTRLEN];
+	size_t size = family == AF_INET ? 4 : family == AF_INET6 ? 16 : 0;
+	struct val *it;
+
+	if (!size || len < size) {
+		nl_hexstr(n, v, NULL, off, len);
+		return;
+	}
+	if (!nl_fetch(n, off, a, size)) {
+		nl_addr(n, v, NULL, off);
+		return;
+	}
+	if (!inet_ntop(family, a, buf, sizeof(buf))) {
+		nl_hexstr(n, v, NULL, off, size);
+		return;
+	}
+	if (family == AF_INET) {
+		it = val_new_array(n->c, 1);
+		val_set_str(n->c, it, NULL, buf, strlen(buf), false);
+		val_set_call(n->c, v, NULL, "inet_addr", it, 1);
+		return;
+	}
+	it = val_new_array(n->c, 2);
+	val_set_text(n->c, &it[0], NULL, "AF_INET6");
+	val_set_str(n->c, &it[1], NULL, buf, strlen(buf), false);
+	val_set_call(n->c, v, NULL, "inet_pton", it, 2);
+}
+
+/* ---- attribute payloads --------------------------------------------------- */
+
+#define NLA_INT(fn, type, set)							\
+bool fn(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,	\
+	const void *o)								\
+{										\
+	type x;									\
+										\
+	if (len < sizeof(x))							\
+		return false;							\
+	if (!nl_fetch(n, off, &x, sizeof(x)))					\
+		nl_addr(n, v, NULL, off);					\
+	else									\
+		set(v, NULL, x);						\
+	return true;								\
+}
+
+NLA_INT(nla_u8, uint8_t, val_set_uint)
+NLA_INT(nla_u16, uint16_t, val_set_uint)
+NLA_INT(nla_u32, uint32_t, val_set_uint)
+NLA_INT(nla_u64, uint64_t, val_set_uint)
+NLA_INT(nla_s32, int32_t, val_set_int)
+NLA_INT(nla_x32, uint32_t, val_set_hex)
+
+/* printstr_ex(QUOTE_OMIT_TRAILING_0 | QUOTE_EXPECT_TRAILING_0): the bytes
+ * up to the string limit, a trailing NUL dropped; "..." when no NUL ends
+ * what is shown. */
+bool nla_str(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+	     const void *o)
+{
+	uint64_t limit = n->c->opts->string_limit;
+	uint64_t need = len < limit + 1 ? len : limit + 1;
+	uint64_t shown = len < limit ? len : limit;
+	const char *s = (const char *)n->p + off;
+	bool nul;
+
+	if (off > n->got || need > n->got - off) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	nul = shown && s[shown - 1] == '\0';
+	val_set_str(n->c, v, NULL, s, (size_t)(nul ? shown - 1 : shown), len && !nul);
+	return true;
+}
+
+bool nla_ifindex(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		 const void *o)
+{
+	uint32_t x;
+
+	if (len < sizeof(x))
+		return false;
+	if (!nl_fetch(n, off, &x, sizeof(x)))
+		nl_addr(n, v, NULL, off);
+	else
+		nl_ifindex(n, v, NULL, x);
+	return true;
+}
+
+bool nla_hwaddr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		const void *o)
+{
+	unsigned char a[32];
+	char buf[3 * sizeof(a) + 1];
+	char *p = buf;
+
+	if (len > sizeof(a))
+		return false;
+	if (!nl_fetch(n, off, a, len)) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	buf[0] = '\0';
+	for (unsigned i = 0; i < len; i++)
+		p += snprintf(p, (size_t)(buf + sizeof(buf) - p), "%s%02x", i ? ":" : "", a[i]);
+	val_set_text(n->c, v, NULL, buf);
+	return true;
+}
+
+bool nla_xval(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+	      unsigned size, const struct xlat *xl, bool flags)
+{
+	uint64_t x = 0;
+
+	if (len > sizeof(x) || len < size)
+		return false;
+	if (!nl_fetch(n, off, &x, size ? (size < len ? size : len) : len)) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	if (flags)
+		val_set_flags(v, NULL, x, xl, NULL);
+	else
+		val_set_enum(v, NULL, x, xl);
+	return true;
+}
+
+/* ---- nlattr lists --------------------------------------------------------- */
+
+static void nla_header(const struct nlctx *n, struct val *v, const struct nlattr *nla,
+		       const struct xlat *types)
+{
+	struct val *f = val_new_array(n->c, 2);
+	struct val *t = &f[1];
+	uint16_t type = nla->nla_type & NLA_TYPE_MASK;
+
+	val_set_uint(&f[0], "nla_len", nla->nla_len);
+	if (nla->nla_type & (NLA_F_NESTED | NLA_F_NET_BYTEORDER)) {
+		struct val *it = val_new_array(n->c, 3);
+		unsigned k = 0;
+
+		if (nla->nla_type & NLA_F_NESTED)
+			val_set_text(n->c, &it[k++], NULL, "NLA_F_NESTED");
+		if (nla->nla_type & NLA_F_NET_BYTEORDER)
+			val_set_text(n->c, &it[k++], NULL, "NLA_F_NET_BYTEORDER");
+		val_set_enum(&it[k++], NULL, type, types);
+		val_set_op(t, "nla_type", it, k, "|");
+	} else {
+		val_set_enum(t, "nla_type", type, types);
+	}
+	val_set_struct(v, NULL, f, 2, false);
+}
+
+static void nla_with_data(const struct nlctx *n, struct val *v, const struct nlattr *nla,
+			  uint64_t off, uint64_t len, const struct xlat *types,
+			  const nla_fn *fns, unsigned nfns, const void *opaque)
+{
+	unsigned nla_len = nla->nla_len < len ? nla->nla_len : (unsigned)len;
+	unsigned type = nla->nla_type & NLA_TYPE_MASK;
+	struct val *it;
+	nla_fn fn = NULL;
+
+	if (nla_len <= NLA_HDRLEN) {
+		nla_header(n, v, nla, types);
+		return;
+	}
+	it = val_new_array(n->c, 2);
+	nla_header(n, &it[0], nla, types);
+	if (fns && !nfns)
+		fn = fns[0], opaque = (const void *)(uintptr_t)nla->nla_type;
+	else if (fns && type < nfns)
+		fn = fns[type];
+	if (!fn || !fn(n, &it[1], off + NLA_HDRLEN, nla_len - NLA_HDRLEN, opaque))
+		nl_hexstr(n, &it[1], NULL, off + NLA_HDRLEN, nla_len - NLA_HDRLEN);
+	val_set_array(v, NULL, it, 2, false);
+}
+
+void nl_attrs(const struct nlctx *n, struct val *v, uint64_t off, uint64_t len,
+	      const struct xlat *types, const nla_fn *fns, unsigned nfns,
+	      const void *opaque)
+{
+	struct vlist l = { 0 };
+	bool is_array = false, more = false;
+
+	for (unsigned elt = 0;; elt++) {
+		struct nlattr nla;
+		struct val *e = is_array ? vl_add(n->c, &l) : v;
+		uint64_t nla_len, next_len = 0;
+		bool next = false;
+
+		if (len < sizeof(nla)) {
+			nl_hexstr(n, e, NULL, off, len);
+			break;
+		}
+		if (!nl_fetch(n, off, &nla, sizeof(nla))) {
+			if (is_array)
+				more_at(n, e, off);
+			else
+				nl_addr(n, e, NULL, off);
+			break;
+		}
+		if (abbrev(n) && elt == n->c->opts->string_limit) {
+			if (is_array) {
+				l.n--;
+				more = true;
+			} else {
+				val_set_text(n->c, e, NULL, "...");
+			}
+			break;
+		}
+		nla_len = NLA_ALIGN((uint64_t)nla.nla_len);
+		if (nla.nla_len >= NLA_HDRLEN) {
+			next_len = len >= nla_len ? len - nla_len : 0;
+			next = next_len != 0;
+		}
+		if (!is_array && next) {
+			is_array = true;
+			e = vl_add(n->c, &l);
+		}
+		nla_with_data(n, e, &nla, off, len, types, fns, nfns, opaque);
+		if (!next)
+			break;
+		off += nla_len;
+		len = next_len;
+	}
+	if (is_array)
+		val_set_array(v, NULL, l.it, l.n, more);
+}
+
+/* ---- nlmsghdr ------------------------------------------------------------- */
+
+static const struct xlat *type_table(int family)
+{
+	switch (family) {
+	case NETLINK_ROUTE:
+		return nl_route_types;
+	case NETLINK_SOCK_DIAG:
+		return nl_sock_diag_types;
+	default:
+		return NULL;
+	}
+}
+
+/* The NLM_F_* table for type (strace's decode_nlmsg_flags): the common
+ * flags, then the GET/NEW/DEL request flags the protocol uses. */
+static const struct xlat *flags_table(uint16_t type, int family)
+{
+	if (type < NLMSG_MIN_TYPE)
+		return type == NLMSG_ERROR ? netlink_ack_flags : netlink_flags;
+	switch (family) {
+	case NETLINK_ROUTE:
+		if (type == 49 /* RTM_DELACTION */)
+			return netlink_get_flags;
+		switch (type & 3) {
+		case 0:
+			return netlink_new_flags;
+		case 1:
+			return netlink_delete_flags;
+		case 2:
+			return netlink_get_flags;
+		}
+		return netlink_flags;
+	case NETLINK_SOCK_DIAG:
+		return netlink_get_flags;
+	default:
+		return netlink_flags;
+	}
+}
+
+static void nlmsghdr_val(const struct nlctx *n, struct val *v, const struct nlmsghdr *h)
+{
+	struct val *f = val_new_array(n->c, 5);
+	const struct xlat *types = netlink_types;
+
+	if (h->nlmsg_type >= NLMSG_MIN_TYPE && type_table(n->family))
+		types = type_table(n->family);
+	val_set_uint(&f[0], "nlmsg_len", h->nlmsg_len);
+	val_set_enum(&f[1], "nlmsg_type", h->nlmsg_type, types);
+	val_set_flags(&f[2], "nlmsg_flags", h->nlmsg_flags,
+		      flags_table(h->nlmsg_type, n->family), NULL);
+	val_set_uint(&f[3], "nlmsg_seq", h->nlmsg_seq);
+	val_set_int(&f[4], "nlmsg_pid", (int32_t)h->nlmsg_pid);
+	val_set_struct(v, NULL, f, 5, false);
+}
+
+static void nlmsg_with_payload(const struct nlctx *n, struct val *v,
+			       const struct nlmsghdr *h, uint64_t off, uint64_t len);
+
+static bool nlmsgerr_str(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			 const void *o)
+{
+	return nla_str(n, v, off, len, o);
+}
+
+static const nla_fn nlmsgerr_fns[] = {
+	[NLMSGERR_ATTR_MSG] = nlmsgerr_str,
+	[NLMSGERR_ATTR_OFFS] = nla_u32,
+};
+
+/* {error=-EINVAL, msg={...}, [attributes]} (strace's decode_nlmsgerr) */
+static void nlmsgerr_val(const struct nlctx *n, struct val *v, uint64_t off, uint64_t len,
+			 bool capped)
+{
+	struct vlist f = { 0 };
+	int32_t err;
+	struct nlmsghdr msg;
+	struct val *e;
+	const char *en;
+
+	if (len < sizeof(err)) {
+		nl_hexstr(n, v, NULL, off, len);
+		return;
+	}
+	if (!nl_fetch(n, off, &err, sizeof(err))) {
+		nl_addr(n, v, NULL, off);
+		return;
+	}
+	e = vl_add(n->c, &f);
+	en = err < 0 && err > -4096 ? errno_name(-err) : NULL;
+	if (en) {
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "-%s", en);
+		val_set_text(n->c, e, "error", buf);
+	} else {
+		val_set_int(e, "error", err);
+	}
+	off += sizeof(err);
+	len -= sizeof(err);
+	if (len) {
+		e = vl_add(n->c, &f);
+		if (len < sizeof(msg)) {
+			nl_hexstr(n, e, "msg", off, len);
+		} else if (!nl_fetch(n, off, &msg, sizeof(msg))) {
+			nl_addr(n, e, "msg", off);
+		} else {
+			uint64_t payload = capped ? sizeof(msg) : msg.nlmsg_len;
+
+			if (payload > len)
+				payload = len;
+			nlmsg_with_payload(n, e, &msg, off, payload);
+			e->name = "msg";
+			if (len > payload) {
+				e = vl_add(n->c, &f);
+				nl_attrs(n, e, off + payload, len - payload, nlmsgerr_attrs,
+					 nlmsgerr_fns, ARRAY_SIZE(nlmsgerr_fns), NULL);
+			}
+		}
+	}
+	val_set_struct(v, NULL, f.it, f.n, false);
+}
+
+/* Appends the payload of message h (len bytes at off) to l. */
+static void payload_val(const struct nlctx *n, struct vlist *l, const struct nlmsghdr *h,
+			uint64_t off, uint64_t len)
+{
+	int32_t num;
+
+	if (h->nlmsg_type == NLMSG_ERROR) {
+		nlmsgerr_val(n, vl_add(n->c, l), off, len, h->nlmsg_flags & NLM_F_CAPPED);
+		return;
+	}
+	if ((h->nlmsg_type >= NLMSG_MIN_TYPE || h->nlmsg_type == NLMSG_DONE) &&
+	    n->family == NETLINK_ROUTE && nl_decode_route(n, l, h, off, (unsigned)len))
+		return;
+	if (h->nlmsg_type == NLMSG_DONE && len == sizeof(num)) {
+		struct val *v = vl_add(n->c, l);
+
+		if (nl_fetch(n, off, &num, sizeof(num)))
+			val_set_int(v, NULL, num);
+		else
+			nl_addr(n, v, NULL, off);
+		return;
+	}
+	nl_hexstr(n, vl_add(n->c, l), NULL, off, len);
+}
+
+static void nlmsg_with_payload(const struct nlctx *n, struct val *v,
+			       const struct nlmsghdr *h, uint64_t off, uint64_t len)
+{
+	uint64_t nlmsg_len = h->nlmsg_len < len ? h->nlmsg_len : len;
+	struct vlist l = { 0 };
+
+	if (nlmsg_len <= NLMSG_HDRLEN) {
+		nlmsghdr_val(n, v, h);
+		return;
+	}
+	nlmsghdr_val(n, vl_add(n->c, &l), h);
+	payload_val(n, &l, h, off + NLMSG_HDRLEN, nlmsg_len - NLMSG_HDRLEN);
+	val_set_array(v, NULL, l.it, l.n, false);
+}
+
+void decode_netlink(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		    uint64_t len, int family)
+{
+	struct nlctx n = { c, NULL, addr, len, 0, family };
+	struct vlist l = { 0 };
+	uint64_t off = 0, want = len < NL_READ_MAX ? len : NL_READ_MAX;
+	bool is_array = false, more = false;
+	ssize_t got;
+	uint8_t *buf;
+
+	if (!addr || len < sizeof(struct nlmsghdr)) {
+		nl_hexstr(&n, v, name, 0, len);
+		return;
+	}
+	buf = arena_alloc(c->arena, (size_t)want);
+	got = tmem_read(c->tid, addr, buf, (size_t)want);
+	n.p = buf;
+	n.got = got > 0 ? (uint64_t)got : 0;
+	for (unsigned elt = 0;; elt++) {
+		struct nlmsghdr h;
+		struct val *e = is_array ? vl_add(c, &l) : v;
+		uint64_t nlmsg_len, next_len = 0;
+		bool next = false;
+
+		if (len < sizeof(h)) {
+			nl_hexstr(&n, e, NULL, off, len);
+			break;
+		}
+		if (!nl_fetch(&n, off, &h, sizeof(h))) {
+			if (is_array)
+				more_at(&n, e, off);
+			else
+				nl_addr(&n, e, NULL, off);
+			break;
+		}
+		if (abbrev(&n) && elt == c->opts->string_limit) {
+			if (is_array) {
+				l.n--;
+				more = true;
+			} else {
+				val_set_text(c, e, NULL, "...");
+			}
+			break;
+		}
+		nlmsg_len = NLMSG_ALIGN((uint64_t)h.nlmsg_len);
+		if (h.nlmsg_len >= NLMSG_HDRLEN) {
+			next_len = len >= nlmsg_len ? len - nlmsg_len : 0;
+			next = next_len != 0;
+		}
+		if (!is_array && next) {
+			is_array = true;
+			e = vl_add(c, &l);
+		}
+		nlmsg_with_payload(&n, e, &h, off, len);
+		if (!next)
+			break;
+		off += nlmsg_len;
+		len = next_len;
+	}
+	if (is_array)
+		val_set_array(v, NULL, l.it, l.n, more);
+	v->name = name;
+}
+
+void decode_netlink_iovec(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+			  uint64_t cnt, int64_t data_size, int64_t fd)
+{
+	uint64_t n = cnt < c->opts->string_limit ? cnt : c->opts->string_limit;
+	int family = netlink_fd_family(c, fd);
+	struct iovec *iov;
+	struct val *items;
+
+	if (family == NL_NOT_NETLINK)
+		family = -1;
+	if (!addr) {
+		val_set_ptr(v, name, 0);
+		return;
+	}
+	if (n > 1024)
+		n = 1024;
+	iov = arena_alloc(c->arena, (n ? n : 1) * sizeof(*iov));
+	if (n && !tread(c, addr, iov, n * sizeof(*iov))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	items = val_new_array(c, (unsigned)n);
+	for (uint64_t i = 0; i < n; i++) {
+		struct val *f = val_new_array(c, 2);
+		uint64_t len = iov[i].iov_len;
+
+		if (data_size >= 0) {
+			if (len > (uint64_t)data_size)
+				len = (uint64_t)data_size;
+			data_size -= (int64_t)len;
+		}
+		decode_netlink(c, &f[0], "iov_base", (uint64_t)(uintptr_t)iov[i].iov_base, len,
+			       family);
+		val_set_uint(&f[1], "iov_len", iov[i].iov_len);
+		val_set_struct(&items[i], NULL, f, 2, false);
+	}
+	val_set_array(v, name, items, (unsigned)n, cnt > n);
+}

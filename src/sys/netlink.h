@@ -1,0 +1,125 @@
+/*
+ * Netlink payloads as strace prints them: which sockets are netlink sockets
+ * (and of which protocol), nlmsghdr chains, NLMSG_ERROR/NLMSG_DONE, nlattr
+ * lists; the protocol decoders (netlink_route.c) plug in below.
+ */
+#ifndef RENACER_NETLINK_H
+#define RENACER_NETLINK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sys/decode.h"
+
+/* netlink_fd_family(): the fd is no netlink socket. */
+#define NL_NOT_NETLINK (-2)
+
+/*
+ * Asks the kernel what fd of the tracee is (strace's getfdproto and
+ * get_fd_nl_family): NL_NOT_NETLINK for anything but a netlink socket, else
+ * its protocol (NETLINK_ROUTE, ...) or -1 when the protocol cannot be found.
+ * Protocols are cached by socket inode only, so close/dup cannot make the
+ * answer stale.
+ */
+int netlink_fd_family(struct dctx *c, int64_t fd);
+
+/*
+ * v = the netlink messages in len bytes at addr, as strace's decode_netlink:
+ * [[{nlmsghdr}, payload], ...]; family as netlink_fd_family() gave it (-1:
+ * unknown, generic decoding only).  Unreadable memory gives addresses, never
+ * stale bytes; at most the string limit of messages and attributes are shown
+ * unless opts->verbose.
+ */
+void decode_netlink(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		    uint64_t len, int family);
+
+/*
+ * The iovec array of a msghdr whose msg_name is AF_NETLINK (strace's
+ * IOV_DECODE_NETLINK): like decode_iovec (decode.h), but each iov_base is
+ * decoded by decode_netlink with the family of fd.
+ */
+void decode_netlink_iovec(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+			  uint64_t cnt, int64_t data_size, int64_t fd);
+
+/* ---- for the protocol decoders (netlink_*.c) ------------------------------ */
+
+/* A netlink buffer copied from the tracee: bytes [0, got) of the len bytes
+ * at addr could be read; offsets below are into it. */
+struct nlctx {
+	struct dctx *c;
+	const uint8_t *p;
+	uint64_t addr;
+	uint64_t len;
+	uint64_t got;
+	int family;
+};
+
+/* A growing list of values (an array or struct being built), in c->arena. */
+struct vlist {
+	struct val *it;
+	unsigned n, cap;
+};
+
+/* Appends a zeroed value to l and returns it. */
+struct val *vl_add(struct dctx *c, struct vlist *l);
+
+/* Copies size bytes at off into dst; false when they were not all read. */
+bool nl_fetch(const struct nlctx *n, uint64_t off, void *dst, size_t size);
+/* v = the tracee address of offset off (strace's printaddr). */
+void nl_addr(const struct nlctx *n, struct val *v, const char *name, uint64_t off);
+/* v = len bytes at off as a hex string (printstr_ex QUOTE_FORCE_HEX). */
+void nl_hexstr(const struct nlctx *n, struct val *v, const char *name, uint64_t off,
+	       uint64_t len);
+
+/*
+ * An attribute payload decoder: fills v from len bytes at off and returns
+ * true, or returns false to have the payload shown as a hex string.
+ * opaque: the decoder table's opaque data, or the nla_type for tables of
+ * size 0 (one decoder for every type).
+ */
+typedef bool (*nla_fn)(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		       const void *opaque);
+
+/*
+ * v = the nlattr list in len bytes at off (strace's decode_nlattr): types
+ * named from the table types, payloads decoded by fns[type] (nfns entries;
+ * nfns 0: fns[0] for every type, called with the type as opaque).
+ */
+void nl_attrs(const struct nlctx *n, struct val *v, uint64_t off, uint64_t len,
+	      const struct xlat *types, const nla_fn *fns, unsigned nfns,
+	      const void *opaque);
+
+/* Common payload decoders (strace's decode_nla_*). */
+bool nla_u8(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
+bool nla_u16(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
+bool nla_u32(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
+bool nla_u64(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
+bool nla_s32(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
+bool nla_x32(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
+bool nla_str(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
+bool nla_ifindex(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		 const void *o);
+/* A hardware address: 00:11:22:33:44:55. */
+bool nla_hwaddr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		const void *o);
+/* An xlat value of size bytes (1, 2 or 4) printed with xl (enum) or as flags. */
+bool nla_xval(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+	      unsigned size, const struct xlat *xl, bool flags);
+
+/* inet_addr("1.2.3.4") / inet_pton(AF_INET6, "::1") for family, else a hex
+ * string (strace's decode_inet_addr without a field name). */
+void nl_inet_addr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		  int family);
+/* if_nametoindex("lo") or the number (strace's print_ifindex). */
+void nl_ifindex(const struct nlctx *n, struct val *v, const char *name, uint32_t idx);
+
+/*
+ * A protocol's payload decoder: appends the payload of the message hdr (len
+ * bytes at off) to l and returns true, or returns false for the generic
+ * decoding.  netlink_route.c.
+ */
+struct nlmsghdr;
+bool nl_decode_route(const struct nlctx *n, struct vlist *l, const struct nlmsghdr *hdr,
+		     uint64_t off, unsigned len);
+
+#endif

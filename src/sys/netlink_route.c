@@ -1,0 +1,589 @@
+/*
+ * NETLINK_ROUTE payloads as strace 6.1 prints them: ifinfomsg (RTM_*LINK),
+ * ifaddrmsg (RTM_*ADDR) and rtmsg (RTM_*ROUTE) with their attributes;
+ * other message types print as {family=AF_..., data="..."}.
+ */
+#include "sys/netlink.h"
+
+#include <stddef.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#include "xlat/addrfams.h"
+#include "xlat/arp_hardware_types.h"
+#include "xlat/ifaddrflags.h"
+#include "xlat/iffflags.h"
+#include "xlat/routing_flags.h"
+#include "xlat/routing_protocols.h"
+#include "xlat/routing_scopes.h"
+#include "xlat/routing_table_ids.h"
+#include "xlat/routing_types.h"
+#include "xlat/rtnl_addr_attrs.h"
+#include "xlat/rtnl_ifla_ext_filter.h"
+#include "xlat/rtnl_link_attrs.h"
+#include "xlat/rtnl_route_attrs.h"
+#include "util/xmalloc.h"
+#include "util/banned.h"
+
+/* A struct of unsigned fields read from a payload: names[i] is the field at
+ * offset i * size. */
+static bool uint_struct(const struct nlctx *n, struct val *v, uint64_t off, unsigned count,
+			unsigned size, const char *const *names)
+{
+	uint64_t x[32];
+	uint8_t raw[32 * 8];
+	struct val *f;
+
+	if (count > 32 || !nl_fetch(n, off, raw, (size_t)count * size)) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	f = val_new_array(n->c, count);
+	for (unsigned i = 0; i < count; i++) {
+		x[i] = 0;
+		if (size == 8) {
+			memcpy(&x[i], raw + i * 8, 8);
+		} else {
+			uint32_t y;
+
+			memcpy(&y, raw + i * 4, 4);
+			x[i] = y;
+		}
+		val_set_uint(&f[i], names[i], x[i]);
+	}
+	val_set_struct(v, NULL, f, count, false);
+	return true;
+}
+
+/* ---- ifinfomsg ------------------------------------------------------------ */
+
+static const char *const link_stats_names[] = {
+	"rx_packets", "tx_packets", "rx_bytes", "tx_bytes", "rx_errors", "tx_errors",
+	"rx_dropped", "tx_dropped", "multicast", "collisions", "rx_length_errors",
+	"rx_over_errors", "rx_crc_errors", "rx_frame_errors", "rx_fifo_errors",
+	"rx_missed_errors", "tx_aborted_errors", "tx_carrier_errors", "tx_fifo_errors",
+	"tx_heartbeat_errors", "tx_window_errors", "rx_compressed", "tx_compressed",
+	"rx_nohandler", "rx_otherhost_dropped",
+};
+
+/* rtnl_link_stats (32-bit counters, strace shows up to rx_nohandler) and
+ * rtnl_link_stats64 (up to rx_otherhost_dropped): the full structure, or
+ * the old one ending at tx_compressed when that is the exact length. */
+static bool link_stats(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		       unsigned size, unsigned full)
+{
+	unsigned min = 23;
+
+	if (len >= full * size)
+		return uint_struct(n, v, off, full, size, link_stats_names);
+	if (len == min * size)
+		return uint_struct(n, v, off, min, size, link_stats_names);
+	return false;
+}
+
+static bool ifla_stats(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		       const void *o)
+{
+	return link_stats(n, v, off, len, 4, 24);
+}
+
+static bool ifla_stats64(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			 const void *o)
+{
+	return link_stats(n, v, off, len, 8, 25);
+}
+
+static bool ifla_map(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		     const void *o)
+{
+	struct rtnl_link_ifmap m;
+	const size_t size = offsetof(struct rtnl_link_ifmap, port) + sizeof(m.port);
+	struct val *f;
+
+	if (len < size)
+		return false;
+	if (!nl_fetch(n, off, &m, size)) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	f = val_new_array(n->c, 6);
+	val_set_hex(&f[0], "mem_start", m.mem_start);
+	val_set_hex(&f[1], "mem_end", m.mem_end);
+	val_set_hex(&f[2], "base_addr", m.base_addr);
+	val_set_uint(&f[3], "irq", m.irq);
+	val_set_uint(&f[4], "dma", m.dma);
+	val_set_uint(&f[5], "port", m.port);
+	val_set_struct(v, NULL, f, 6, false);
+	return true;
+}
+
+static bool ifla_ext_mask(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			  const void *o)
+{
+	return nla_xval(n, v, off, len, 4, rtnl_ifla_ext_filter, true);
+}
+
+/* IFLA_INFO_KIND: printstr_ex(QUOTE_0_TERMINATED): up to the first NUL. */
+static bool info_kind(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      const void *o)
+{
+	uint64_t limit = n->c->opts->string_limit;
+	uint64_t need = len < limit + 1 ? len : limit + 1;
+	const char *s = (const char *)n->p + off;
+	size_t slen;
+
+	if (off > n->got || need > n->got - off) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	slen = strnlen(s, (size_t)need);
+	if (slen > limit)
+		val_set_str(n->c, v, NULL, s, (size_t)limit, true);
+	else
+		val_set_str(n->c, v, NULL, s, slen, slen == need);
+	return true;
+}
+
+static const struct xlat_data ifla_info_data[] = {
+	{ IFLA_INFO_UNSPEC, "IFLA_INFO_UNSPEC" }, { IFLA_INFO_KIND, "IFLA_INFO_KIND" },
+	{ IFLA_INFO_DATA, "IFLA_INFO_DATA" }, { IFLA_INFO_XSTATS, "IFLA_INFO_XSTATS" },
+	{ IFLA_INFO_SLAVE_KIND, "IFLA_INFO_SLAVE_KIND" },
+	{ IFLA_INFO_SLAVE_DATA, "IFLA_INFO_SLAVE_DATA" },
+};
+static const struct xlat ifla_info_attrs[1] = {
+	{ ifla_info_data, ARRAY_SIZE(ifla_info_data), XT_ENUM, "IFLA_INFO_???" }
+};
+
+static const nla_fn linkinfo_fns[] = {
+	[IFLA_INFO_KIND] = info_kind,
+	[IFLA_INFO_SLAVE_KIND] = nla_str,
+};
+
+static bool ifla_linkinfo(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			  const void *o)
+{
+	nl_attrs(n, v, off, len, ifla_info_attrs, linkinfo_fns, ARRAY_SIZE(linkinfo_fns), NULL);
+	return true;
+}
+
+static const struct xlat_data xdp_attrs_data[] = {
+	{ IFLA_XDP_UNSPEC, "IFLA_XDP_UNSPEC" }, { IFLA_XDP_FD, "IFLA_XDP_FD" },
+	{ IFLA_XDP_ATTACHED, "IFLA_XDP_ATTACHED" }, { IFLA_XDP_FLAGS, "IFLA_XDP_FLAGS" },
+	{ IFLA_XDP_PROG_ID, "IFLA_XDP_PROG_ID" },
+	{ IFLA_XDP_DRV_PROG_ID, "IFLA_XDP_DRV_PROG_ID" },
+	{ IFLA_XDP_SKB_PROG_ID, "IFLA_XDP_SKB_PROG_ID" },
+	{ IFLA_XDP_HW_PROG_ID, "IFLA_XDP_HW_PROG_ID" },
+	{ IFLA_XDP_EXPECTED_FD, "IFLA_XDP_EXPECTED_FD" },
+};
+static const struct xlat xdp_attrs[1] = {
+	{ xdp_attrs_data, ARRAY_SIZE(xdp_attrs_data), XT_ENUM, "IFLA_XDP_???" }
+};
+static const struct xlat_data xdp_attached_data[] = {
+	{ XDP_ATTACHED_NONE, "XDP_ATTACHED_NONE" }, { XDP_ATTACHED_DRV, "XDP_ATTACHED_DRV" },
+	{ XDP_ATTACHED_SKB, "XDP_ATTACHED_SKB" }, { XDP_ATTACHED_HW, "XDP_ATTACHED_HW" },
+	{ XDP_ATTACHED_MULTI, "XDP_ATTACHED_MULTI" },
+};
+static const struct xlat xdp_attached[1] = {
+	{ xdp_attached_data, ARRAY_SIZE(xdp_attached_data), XT_ENUM, "XDP_ATTACHED_???" }
+};
+
+static bool xdp_attached_fn(const struct nlctx *n, struct val *v, uint64_t off,
+			    unsigned len, const void *o)
+{
+	return nla_xval(n, v, off, len, 1, xdp_attached, false);
+}
+
+static const nla_fn xdp_fns[] = {
+	[IFLA_XDP_ATTACHED] = xdp_attached_fn,
+	[IFLA_XDP_PROG_ID] = nla_u32,
+	[IFLA_XDP_DRV_PROG_ID] = nla_u32,
+	[IFLA_XDP_SKB_PROG_ID] = nla_u32,
+	[IFLA_XDP_HW_PROG_ID] = nla_u32,
+};
+
+static bool ifla_xdp(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		     const void *o)
+{
+	nl_attrs(n, v, off, len, xdp_attrs, xdp_fns, ARRAY_SIZE(xdp_fns), NULL);
+	return true;
+}
+
+/* IFLA_PROP_LIST: only IFLA_ALT_IFNAME is decoded inside. */
+static bool prop_list_attr(const struct nlctx *n, struct val *v, uint64_t off,
+			   unsigned len, const void *o)
+{
+	if (((uintptr_t)o & NLA_TYPE_MASK) == IFLA_ALT_IFNAME)
+		return nla_str(n, v, off, len, NULL);
+	return false;
+}
+
+static const nla_fn prop_list_fns[] = { prop_list_attr };
+
+static bool ifla_prop_list(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			   const void *o)
+{
+	nl_attrs(n, v, off, len, rtnl_link_attrs, prop_list_fns, 0, NULL);
+	return true;
+}
+
+static const nla_fn ifla_fns[] = {
+	[IFLA_ADDRESS] = nla_hwaddr,
+	[IFLA_BROADCAST] = nla_hwaddr,
+	[IFLA_IFNAME] = nla_str,
+	[IFLA_MTU] = nla_u32,
+	[IFLA_LINK] = nla_u32,
+	[IFLA_QDISC] = nla_str,
+	[IFLA_STATS] = ifla_stats,
+	[IFLA_MASTER] = nla_u32,
+	[IFLA_TXQLEN] = nla_u32,
+	[IFLA_MAP] = ifla_map,
+	[IFLA_WEIGHT] = nla_u32,
+	[IFLA_OPERSTATE] = nla_u8,
+	[IFLA_LINKMODE] = nla_u8,
+	[IFLA_LINKINFO] = ifla_linkinfo,
+	[IFLA_NET_NS_PID] = nla_u32,
+	[IFLA_IFALIAS] = nla_str,
+	[IFLA_NUM_VF] = nla_u32,
+	[IFLA_STATS64] = ifla_stats64,
+	[IFLA_GROUP] = nla_u32,
+	[IFLA_EXT_MASK] = ifla_ext_mask,
+	[IFLA_PROMISCUITY] = nla_u32,
+	[IFLA_NUM_TX_QUEUES] = nla_u32,
+	[IFLA_NUM_RX_QUEUES] = nla_u32,
+	[IFLA_CARRIER] = nla_u8,
+	[IFLA_CARRIER_CHANGES] = nla_u32,
+	[IFLA_LINK_NETNSID] = nla_s32,
+	[IFLA_PHYS_PORT_NAME] = nla_str,
+	[IFLA_PROTO_DOWN] = nla_u8,
+	[IFLA_GSO_MAX_SEGS] = nla_u32,
+	[IFLA_GSO_MAX_SIZE] = nla_u32,
+	[IFLA_XDP] = ifla_xdp,
+	[IFLA_NEW_NETNSID] = nla_s32,
+	[IFLA_IF_NETNSID] = nla_s32,
+	[IFLA_CARRIER_UP_COUNT] = nla_u32,
+	[IFLA_CARRIER_DOWN_COUNT] = nla_u32,
+	[IFLA_NEW_IFINDEX] = nla_ifindex,
+	[IFLA_MIN_MTU] = nla_u32,
+	[IFLA_MAX_MTU] = nla_u32,
+	[IFLA_PROP_LIST] = ifla_prop_list,
+	[IFLA_ALT_IFNAME] = nla_str,
+	[IFLA_PERM_ADDRESS] = nla_hwaddr,
+	[IFLA_PARENT_DEV_NAME] = nla_str,
+	[IFLA_PARENT_DEV_BUS_NAME] = nla_str,
+	[IFLA_GRO_MAX_SIZE] = nla_u32,
+	[IFLA_TSO_MAX_SIZE] = nla_u32,
+	[IFLA_TSO_MAX_SEGS] = nla_u32,
+	[IFLA_ALLMULTI] = nla_u32,
+};
+
+/*
+ * The fixed header of a message ({ifi_family=..., ...}, or with "..." when
+ * len is shorter than it, or the address when unreadable) appended to l;
+ * returns true when the attributes behind it are to be decoded.
+ */
+static bool fixed_hdr(const struct nlctx *n, struct vlist *l, uint64_t off, unsigned len,
+		      size_t size, void *buf, const char *family_name, struct vlist *f)
+{
+	uint8_t family;
+
+	memcpy(&family, (const uint8_t *)buf, 1);
+	val_set_enum(vl_add(n->c, f), family_name, family, addrfams);
+	if (len < size) {
+		val_set_struct(vl_add(n->c, l), NULL, f->it, f->n, true);
+		return false;
+	}
+	if (!nl_fetch(n, off + 1, (uint8_t *)buf + 1, size - 1)) {
+		nl_addr(n, vl_add(n->c, f), NULL, off + 1);
+		val_set_struct(vl_add(n->c, l), NULL, f->it, f->n, false);
+		return false;
+	}
+	return true;
+}
+
+static void ifinfomsg_val(const struct nlctx *n, struct vlist *l, uint8_t family,
+			  uint64_t off, unsigned len)
+{
+	struct ifinfomsg ifi = { .ifi_family = family };
+	struct vlist f = { 0 };
+
+	if (!fixed_hdr(n, l, off, len, sizeof(ifi), &ifi, "ifi_family", &f))
+		return;
+	val_set_enum(vl_add(n->c, &f), "ifi_type", ifi.ifi_type, arp_hardware_types);
+	nl_ifindex(n, vl_add(n->c, &f), "ifi_index", (uint32_t)ifi.ifi_index);
+	val_set_flags(vl_add(n->c, &f), "ifi_flags", ifi.ifi_flags, iffflags, NULL);
+	val_set_hex(vl_add(n->c, &f), "ifi_change", ifi.ifi_change);
+	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
+	if (len > NLMSG_ALIGN(sizeof(ifi)))
+		nl_attrs(n, vl_add(n->c, l), off + NLMSG_ALIGN(sizeof(ifi)),
+			 len - NLMSG_ALIGN(sizeof(ifi)), rtnl_link_attrs, ifla_fns,
+			 ARRAY_SIZE(ifla_fns), &ifi);
+}
+
+/* ---- ifaddrmsg ------------------------------------------------------------ */
+
+static bool ifa_address(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			const void *o)
+{
+	nl_inet_addr(n, v, off, len, ((const struct ifaddrmsg *)o)->ifa_family);
+	return true;
+}
+
+static bool ifa_cacheinfo(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			  const void *o)
+{
+	static const char *const names[] = { "ifa_prefered", "ifa_valid", "cstamp", "tstamp" };
+
+	if (len < sizeof(struct ifa_cacheinfo))
+		return false;
+	return uint_struct(n, v, off, 4, 4, names);
+}
+
+static bool ifa_flags(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      const void *o)
+{
+	return nla_xval(n, v, off, len, 4, ifaddrflags, true);
+}
+
+static const nla_fn ifa_fns[] = {
+	[IFA_ADDRESS] = ifa_address,
+	[IFA_LOCAL] = ifa_address,
+	[IFA_LABEL] = nla_str,
+	[IFA_BROADCAST] = ifa_address,
+	[IFA_ANYCAST] = ifa_address,
+	[IFA_CACHEINFO] = ifa_cacheinfo,
+	[IFA_MULTICAST] = ifa_address,
+	[IFA_FLAGS] = ifa_flags,
+	[IFA_RT_PRIORITY] = nla_u32,
+	[IFA_TARGET_NETNSID] = nla_s32,
+};
+
+static void ifaddrmsg_val(const struct nlctx *n, struct vlist *l, uint8_t family,
+			  uint64_t off, unsigned len)
+{
+	struct ifaddrmsg ifa = { .ifa_family = family };
+	struct vlist f = { 0 };
+
+	if (!fixed_hdr(n, l, off, len, sizeof(ifa), &ifa, "ifa_family", &f))
+		return;
+	val_set_uint(vl_add(n->c, &f), "ifa_prefixlen", ifa.ifa_prefixlen);
+	val_set_flags(vl_add(n->c, &f), "ifa_flags", ifa.ifa_flags, ifaddrflags, NULL);
+	val_set_enum(vl_add(n->c, &f), "ifa_scope", ifa.ifa_scope, routing_scopes);
+	nl_ifindex(n, vl_add(n->c, &f), "ifa_index", ifa.ifa_index);
+	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
+	if (len > NLMSG_ALIGN(sizeof(ifa)))
+		nl_attrs(n, vl_add(n->c, l), off + NLMSG_ALIGN(sizeof(ifa)),
+			 len - NLMSG_ALIGN(sizeof(ifa)), rtnl_addr_attrs, ifa_fns,
+			 ARRAY_SIZE(ifa_fns), &ifa);
+}
+
+/* ---- rtmsg ---------------------------------------------------------------- */
+
+static bool rta_addr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		     const void *o)
+{
+	nl_inet_addr(n, v, off, len, ((const struct rtmsg *)o)->rtm_family);
+	return true;
+}
+
+static bool rta_table(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      const void *o)
+{
+	return nla_xval(n, v, off, len, 4, routing_table_ids, false);
+}
+
+static bool rta_cacheinfo(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			  const void *o)
+{
+	static const char *const names[] = {
+		"rta_clntref", "rta_lastuse", "rta_expires", "rta_error", "rta_used",
+		"rta_id", "rta_ts", "rta_tsage",
+	};
+
+	if (len < sizeof(struct rta_cacheinfo))
+		return false;
+	uint_struct(n, v, off, 8, 4, names);
+	if (v->kind == V_STRUCT)
+		val_set_hex(&v->c.items[5], "rta_id", v->c.items[5].u);
+	return true;
+}
+
+static const struct xlat_data rtax_data[] = {
+	{ RTAX_UNSPEC, "RTAX_UNSPEC" }, { RTAX_LOCK, "RTAX_LOCK" }, { RTAX_MTU, "RTAX_MTU" },
+	{ RTAX_WINDOW, "RTAX_WINDOW" }, { RTAX_RTT, "RTAX_RTT" },
+	{ RTAX_RTTVAR, "RTAX_RTTVAR" }, { RTAX_SSTHRESH, "RTAX_SSTHRESH" },
+	{ RTAX_CWND, "RTAX_CWND" }, { RTAX_ADVMSS, "RTAX_ADVMSS" },
+	{ RTAX_REORDERING, "RTAX_REORDERING" }, { RTAX_HOPLIMIT, "RTAX_HOPLIMIT" },
+	{ RTAX_INITCWND, "RTAX_INITCWND" }, { RTAX_FEATURES, "RTAX_FEATURES" },
+	{ RTAX_RTO_MIN, "RTAX_RTO_MIN" }, { RTAX_INITRWND, "RTAX_INITRWND" },
+	{ RTAX_QUICKACK, "RTAX_QUICKACK" }, { RTAX_CC_ALGO, "RTAX_CC_ALGO" },
+	{ RTAX_FASTOPEN_NO_COOKIE, "RTAX_FASTOPEN_NO_COOKIE" },
+};
+static const struct xlat rtax_attrs[1] = {
+	{ rtax_data, ARRAY_SIZE(rtax_data), XT_ENUM, "RTAX_???" }
+};
+
+static const nla_fn rtax_fns[] = {
+	[RTAX_LOCK] = nla_u32, [RTAX_MTU] = nla_u32, [RTAX_WINDOW] = nla_u32,
+	[RTAX_RTT] = nla_u32, [RTAX_RTTVAR] = nla_u32, [RTAX_SSTHRESH] = nla_u32,
+	[RTAX_CWND] = nla_u32, [RTAX_ADVMSS] = nla_u32, [RTAX_REORDERING] = nla_u32,
+	[RTAX_HOPLIMIT] = nla_u32, [RTAX_INITCWND] = nla_u32, [RTAX_FEATURES] = nla_u32,
+	[RTAX_RTO_MIN] = nla_u32, [RTAX_INITRWND] = nla_u32, [RTAX_QUICKACK] = nla_u32,
+	[RTAX_CC_ALGO] = nla_str,
+};
+
+static bool rta_metrics(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			const void *o)
+{
+	nl_attrs(n, v, off, len, rtax_attrs, rtax_fns, ARRAY_SIZE(rtax_fns), o);
+	return true;
+}
+
+static bool rta_multipath(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			  const void *o);
+
+static const nla_fn rta_fns[] = {
+	[RTA_DST] = rta_addr,
+	[RTA_SRC] = rta_addr,
+	[RTA_IIF] = nla_ifindex,
+	[RTA_OIF] = nla_ifindex,
+	[RTA_GATEWAY] = rta_addr,
+	[RTA_PRIORITY] = nla_u32,
+	[RTA_PREFSRC] = rta_addr,
+	[RTA_METRICS] = rta_metrics,
+	[RTA_MULTIPATH] = rta_multipath,
+	[RTA_PROTOINFO] = nla_u32,
+	[RTA_FLOW] = nla_u32,
+	[RTA_CACHEINFO] = rta_cacheinfo,
+	[RTA_MP_ALGO] = nla_u32,
+	[RTA_TABLE] = rta_table,
+	[RTA_MARK] = nla_u32,
+	[RTA_NEWDST] = rta_addr,
+	[RTA_PREF] = nla_u8,
+	[RTA_EXPIRES] = nla_u64,
+	[RTA_UID] = nla_u32,
+	[RTA_TTL_PROPAGATE] = nla_u8,
+	[RTA_IP_PROTO] = nla_u8,
+	[RTA_SPORT] = nla_u16,
+	[RTA_DPORT] = nla_u16,
+	[RTA_NH_ID] = nla_u32,
+};
+
+/* RTA_MULTIPATH: [[{rtnh_len=..., ...}, [RTA_* attributes]], ...] */
+static bool rta_multipath(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			  const void *o)
+{
+	const uint64_t hsz = RTNH_ALIGN(sizeof(struct rtnexthop));
+	struct vlist l = { 0 };
+	uint64_t cur = off, left = len;
+	bool is_array = false;
+
+	if (len < sizeof(struct rtnexthop))
+		return false;
+	for (;;) {
+		struct rtnexthop nh;
+		struct val *e, *f;
+		uint64_t rtnh_len;
+
+		if (!nl_fetch(n, cur, &nh, sizeof(nh))) {
+			nl_addr(n, is_array ? vl_add(n->c, &l) : v, NULL, cur);
+			break;
+		}
+		rtnh_len = nh.rtnh_len < left ? nh.rtnh_len : left;
+		if (cur == off && nh.rtnh_len < len)
+			is_array = true;
+		e = is_array ? vl_add(n->c, &l) : v;
+		f = val_new_array(n->c, 4);
+		val_set_uint(&f[0], "rtnh_len", nh.rtnh_len);
+		val_set_hex(&f[1], "rtnh_flags", nh.rtnh_flags);
+		val_set_uint(&f[2], "rtnh_hops", nh.rtnh_hops);
+		nl_ifindex(n, &f[3], "rtnh_ifindex", (uint32_t)nh.rtnh_ifindex);
+		if (rtnh_len > hsz) {
+			struct val *it = val_new_array(n->c, 2);
+
+			val_set_struct(&it[0], NULL, f, 4, false);
+			nl_attrs(n, &it[1], cur + hsz, rtnh_len - hsz, rtnl_route_attrs, rta_fns,
+				 ARRAY_SIZE(rta_fns), o);
+			val_set_array(e, NULL, it, 2, false);
+		} else {
+			val_set_struct(e, NULL, f, 4, false);
+		}
+		if (RTNH_ALIGN(rtnh_len) >= left)
+			break;
+		cur += RTNH_ALIGN(rtnh_len);
+		left -= RTNH_ALIGN(rtnh_len);
+	}
+	if (is_array)
+		val_set_array(v, NULL, l.it, l.n, false);
+	return true;
+}
+
+static void rtmsg_val(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+		      unsigned len)
+{
+	struct rtmsg rtm = { .rtm_family = family };
+	struct vlist f = { 0 };
+
+	if (!fixed_hdr(n, l, off, len, sizeof(rtm), &rtm, "rtm_family", &f))
+		return;
+	val_set_uint(vl_add(n->c, &f), "rtm_dst_len", rtm.rtm_dst_len);
+	val_set_uint(vl_add(n->c, &f), "rtm_src_len", rtm.rtm_src_len);
+	val_set_hex(vl_add(n->c, &f), "rtm_tos", rtm.rtm_tos);
+	val_set_enum(vl_add(n->c, &f), "rtm_table", rtm.rtm_table, routing_table_ids);
+	val_set_enum(vl_add(n->c, &f), "rtm_protocol", rtm.rtm_protocol, routing_protocols);
+	val_set_enum(vl_add(n->c, &f), "rtm_scope", rtm.rtm_scope, routing_scopes);
+	val_set_enum(vl_add(n->c, &f), "rtm_type", rtm.rtm_type, routing_types);
+	val_set_flags(vl_add(n->c, &f), "rtm_flags", rtm.rtm_flags, routing_flags, NULL);
+	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
+	if (len > NLMSG_ALIGN(sizeof(rtm)))
+		nl_attrs(n, vl_add(n->c, l), off + NLMSG_ALIGN(sizeof(rtm)),
+			 len - NLMSG_ALIGN(sizeof(rtm)), rtnl_route_attrs, rta_fns,
+			 ARRAY_SIZE(rta_fns), &rtm);
+}
+
+/* ---- dispatch ------------------------------------------------------------- */
+
+/* {family=AF_INET, data="\x..."}: message types without a decoder. */
+static void family_val(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+		       unsigned len)
+{
+	struct val *f = val_new_array(n->c, 2);
+	unsigned k = 0;
+
+	val_set_enum(&f[k++], "family", family, addrfams);
+	if (len > 1)
+		nl_hexstr(n, &f[k++], "data", off + 1, len - 1);
+	val_set_struct(vl_add(n->c, l), NULL, f, k, false);
+}
+
+bool nl_decode_route(const struct nlctx *n, struct vlist *l, const struct nlmsghdr *hdr,
+		     uint64_t off, unsigned len)
+{
+	uint8_t family;
+
+	if (hdr->nlmsg_type == NLMSG_DONE)
+		return false;
+	if (!nl_fetch(n, off, &family, 1)) {
+		nl_addr(n, vl_add(n->c, l), NULL, off);
+		return true;
+	}
+	switch (hdr->nlmsg_type) {
+	case RTM_NEWLINK: case RTM_DELLINK: case RTM_GETLINK: case RTM_SETLINK:
+		ifinfomsg_val(n, l, family, off, len);
+		break;
+	case RTM_NEWADDR: case RTM_DELADDR: case RTM_GETADDR:
+	case RTM_GETANYCAST: case RTM_GETMULTICAST:
+		ifaddrmsg_val(n, l, family, off, len);
+		break;
+	case RTM_NEWROUTE: case RTM_DELROUTE: case RTM_GETROUTE:
+		rtmsg_val(n, l, family, off, len);
+		break;
+	default:
+		family_val(n, l, family, off, len);
+		break;
+	}
+	return true;
+}
