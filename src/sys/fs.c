@@ -15,6 +15,9 @@
 #include "xlat/advise.h"
 #include "xlat/at_flags.h"
 #include "xlat/close_range_flags.h"
+#include "xlat/mount_flags.h"
+#include "xlat/splice_flags.h"
+#include "xlat/umount_flags.h"
 #include "xlat/inotify_flags.h"
 #include "xlat/inotify_init_flags.h"
 #include "xlat/efd_flags.h"
@@ -241,6 +244,93 @@ SYS_FUNC(copy_file_range)
 	arg_uint(ctx, ev, 4);
 	arg_uint(ctx, ev, 5);
 	return RVAL_DONE;
+}
+
+/* splice(fd_in, [off_in], fd_out, [off_out], len, flags) */
+SYS_FUNC(splice)
+{
+	struct val *v;
+
+	arg_fd(ctx, ev, 0);
+	v = arg_slot(ctx, ev, 1);
+	val_set_int64p(ctx, v, v->name, ev->raw[1]);
+	arg_fd(ctx, ev, 2);
+	v = arg_slot(ctx, ev, 3);
+	val_set_int64p(ctx, v, v->name, ev->raw[3]);
+	arg_uint(ctx, ev, 4);
+	arg_flags(ctx, ev, 5, splice_flags, NULL);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(tee)
+{
+	arg_fd(ctx, ev, 0);
+	arg_fd(ctx, ev, 1);
+	arg_uint(ctx, ev, 2);
+	arg_flags(ctx, ev, 3, splice_flags, NULL);
+	return RVAL_DONE;
+}
+
+#define MS_MGC_MASK_ 0xffff0000u
+#define MS_MGC_VAL_  0xc0ed0000u
+/* bind (4096), move (8192) and propagation changes (unbindable, private,
+ * slave, shared: bits 17-20) take no file system type or data; remount (32)
+ * takes data but no type.  Numbers, not <sys/mount.h>: glibc's MS_NOUSER is
+ * a negative int there, which would sign-extend in the xlat table. */
+#define MS_NODATA_ (4096u | 8192u | (0xfu << 17))
+#define MS_REMOUNT_ 32u
+
+/* mount(source, target, fstype, flags, data), as strace: the type and the
+ * data are strings only when the flags use them; the old MS_MGC_VAL magic
+ * in the top 16 bits is named. */
+SYS_FUNC(mount)
+{
+	uint64_t flags = ev->raw[3];
+	bool magic = (flags & MS_MGC_MASK_) == MS_MGC_VAL_;
+	bool has_type, has_data;
+	struct val *v;
+
+	if (magic)
+		flags &= ~(uint64_t)MS_MGC_MASK_;
+	has_data = !(flags & MS_NODATA_);
+	has_type = has_data && !(flags & MS_REMOUNT_);
+	arg_path(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	if (has_type)
+		arg_cstr(ctx, ev, 2);
+	else
+		arg_ptr(ctx, ev, 2);
+	v = arg_slot(ctx, ev, 3);
+	if (magic && flags) {
+		struct val *it = val_new_array(ctx, 2);
+
+		val_set_text(ctx, &it[0], NULL, "MS_MGC_VAL");
+		val_set_flags(&it[1], NULL, flags, mount_flags, NULL);
+		val_set_op(v, v->name, it, 2, "|");
+	} else if (magic) {
+		val_set_text(ctx, v, v->name, "MS_MGC_VAL");
+	} else {
+		val_set_flags(v, v->name, flags, mount_flags, NULL);
+	}
+	if (has_data)
+		arg_cstr(ctx, ev, 4);
+	else
+		arg_ptr(ctx, ev, 4);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(umount2)
+{
+	arg_path(ctx, ev, 0);
+	arg_flags(ctx, ev, 1, umount_flags, NULL);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(eventfd)
+{
+	if (!exiting)
+		arg_uint(ctx, ev, 0);
+	return ret_fd(ctx, ev, exiting);
 }
 
 /* sendfile(out, in, offset, count): the offset as "[0] => [5]" at exit. */

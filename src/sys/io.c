@@ -8,6 +8,9 @@
 
 #include "sys/decode.h"
 #include "xlat/getrandom_flags.h"
+#include "xlat/rwf_flags.h"
+#include "xlat/splice_flags.h"
+#include "xlat/sync_file_range_flags.h"
 #include "xlat/whence_codes.h"
 
 #include "util/banned.h"
@@ -153,6 +156,71 @@ SYS_FUNC(pwritev)
 {
 	SYS_FUNC_NAME(writev)(ctx, ev, exiting);
 	arg_long(ctx, ev, 3);
+	return RVAL_DONE;
+}
+
+/* preadv2/pwritev2's flags: the kernel takes the offset in two registers
+ * (pos_l, pos_h) and the flags in the sixth; strace shows one offset and
+ * the flags as the fifth argument. */
+static void rwf_arg(struct dctx *c, struct event *ev)
+{
+	struct val *v = arg_slot(c, ev, 4);
+
+	val_set_flags(v, "flags", ev->raw[5], rwf_flags, NULL);
+	if (ev->type == EV_SYSCALL)
+		v->flags |= VF_EXIT;
+	ev->nargs = 5;
+}
+
+/* preadv2(fd, iov, iovcnt, offset, RWF_* flags): the buffers at exit */
+SYS_FUNC(preadv2)
+{
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		arg_count(ev, 5);
+		return RVAL_EXIT;
+	}
+	arg_iov(ctx, ev, true);
+	arg_uint(ctx, ev, 2);
+	arg_long(ctx, ev, 3);
+	rwf_arg(ctx, ev);
+	for (unsigned i = 2; i < 5; i++)
+		ev->args[i].flags |= VF_EXIT;
+	return RVAL_DONE;
+}
+
+SYS_FUNC(pwritev2)
+{
+	SYS_FUNC_NAME(writev)(ctx, ev, exiting);
+	arg_long(ctx, ev, 3);
+	rwf_arg(ctx, ev);
+	return RVAL_DONE;
+}
+
+/* vmsplice(fd, iov, nr_segs, SPLICE_F_* flags) */
+SYS_FUNC(vmsplice)
+{
+	arg_fd(ctx, ev, 0);
+	arg_iov(ctx, ev, false);
+	arg_uint(ctx, ev, 2);
+	arg_flags(ctx, ev, 3, splice_flags, NULL);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(readahead)
+{
+	arg_fd(ctx, ev, 0);
+	arg_long(ctx, ev, 1);
+	arg_uint(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(sync_file_range)
+{
+	arg_fd(ctx, ev, 0);
+	arg_long(ctx, ev, 1);
+	arg_long(ctx, ev, 2);
+	arg_flags(ctx, ev, 3, sync_file_range_flags, NULL);
 	return RVAL_DONE;
 }
 

@@ -5,6 +5,7 @@
  * options.
  */
 #include "sys/decode.h"
+#include "util/strbuf.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +14,12 @@
 
 #include "sys/decode_extra.h"
 #include "xlat/cap.h"
+#include "xlat/cap_version.h"
+#include "xlat/membarrier_cmd_bits.h"
+#include "xlat/membarrier_cmds.h"
+#include "xlat/membarrier_flags.h"
+#include "xlat/personality_flags.h"
+#include "xlat/personality_types.h"
 #include "xlat/clone_flags.h"
 #include "xlat/ioprio_class.h"
 #include "xlat/ioprio_who.h"
@@ -592,6 +599,178 @@ SYS_FUNC(ioprio_get)
 
 		val_set_ioprio(ctx, aux, NULL, (uint32_t)ev->retval);
 		ev->ret_aux = aux;
+	}
+	return RVAL_DONE;
+}
+
+/* ---- capabilities --------------------------------------------------------- */
+
+/* 1<<CAP_CHOWN|1<<CAP_KILL|...: each set bit by name, unknown bits of each
+ * 32-bit half as hex; 0 when empty (strace's print_cap_bits). */
+static void val_set_caps(struct dctx *c, struct val *v, const char *name, uint32_t lo, uint32_t hi)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t half[2] = { lo, hi };
+
+	for (unsigned h = 0; h < 2; h++) {
+		uint32_t rest = half[h];
+
+		if (!rest && (h == 1 || hi))
+			continue;
+		for (unsigned b = 0; b < 32; b++) {
+			const char *n;
+
+			if (!(rest & (1u << b)) || !(n = xlat_name(cap, h * 32 + b)))
+				continue;
+			if (sb.len)
+				strbuf_addch(&sb, '|');
+			strbuf_addf(&sb, "1<<%s", n);
+			rest &= ~(1u << b);
+		}
+		if (rest || !half[h]) {
+			if (sb.len)
+				strbuf_addch(&sb, '|');
+			strbuf_addf(&sb, rest ? "%#x" : "0", rest);
+		}
+	}
+	val_set_text(c, v, name, sb.buf);
+	strbuf_release(&sb);
+}
+
+struct cap_header { uint32_t version; int32_t pid; };
+struct cap_data { uint32_t effective, permitted, inheritable; };
+
+/* The header {version=..., pid=...}; *version set when read. */
+static bool cap_header_val(struct dctx *c, struct event *ev, uint32_t *version)
+{
+	struct val *v = arg_slot(c, ev, 0), *f;
+	struct cap_header h;
+
+	if (!ev->raw[0] || !tread(c, ev->raw[0], &h, sizeof(h))) {
+		val_set_ptr(v, v->name, ev->raw[0]);
+		return false;
+	}
+	f = val_new_array(c, 2);
+	val_set_enum(&f[0], "version", h.version, cap_version);
+	val_set_int(&f[1], "pid", h.pid);
+	val_set_struct(v, v->name, f, 2, false);
+	*version = h.version;
+	return true;
+}
+
+/* {effective=..., permitted=..., inheritable=...}: one structure for
+ * version 1, two (low and high 32 bits) for versions 2 and 3. */
+static void cap_data_val(struct dctx *c, struct event *ev, bool have_version, uint32_t version)
+{
+	struct val *v = arg_slot(c, ev, 1), *f;
+	struct cap_data d[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+	unsigned n = version == 0x19980330 ? 1 :
+		     (version == 0x20071026 || version == 0x20080522) ? 2 : 0;
+
+	if (!ev->raw[1] || !have_version || !n ||
+	    !tread(c, ev->raw[1], d, n * sizeof(d[0]))) {
+		val_set_ptr(v, v->name, ev->raw[1]);
+		return;
+	}
+	f = val_new_array(c, 3);
+	val_set_caps(c, &f[0], "effective", d[0].effective, d[1].effective);
+	val_set_caps(c, &f[1], "permitted", d[0].permitted, d[1].permitted);
+	val_set_caps(c, &f[2], "inheritable", d[0].inheritable, d[1].inheritable);
+	val_set_struct(v, v->name, f, 3, false);
+}
+
+/* capget(header, data): the header as passed, the data at exit */
+SYS_FUNC(capget)
+{
+	uint32_t version = 0;
+	bool ok;
+
+	if (!exiting) {
+		cap_header_val(ctx, ev, &version);
+		arg_count(ev, 2);
+		return RVAL_EXIT;
+	}
+	/* the header as it was at entry: the kernel rewrites a bad version */
+	ok = ev->args[0].kind == V_STRUCT;
+	if (ok)
+		version = (uint32_t)ev->args[0].c.items[0].x.v;
+	if (ev->err)
+		arg_ptr(ctx, ev, 1);
+	else
+		cap_data_val(ctx, ev, ok, version);
+	ev->args[1].flags |= VF_EXIT;
+	return RVAL_DONE;
+}
+
+SYS_FUNC(capset)
+{
+	uint32_t version = 0;
+	bool ok = cap_header_val(ctx, ev, &version);
+
+	cap_data_val(ctx, ev, ok, version);
+	return RVAL_DONE;
+}
+
+/* ---- personality, membarrier ---------------------------------------------- */
+
+/* PER_LINUX32|READ_IMPLIES_EXEC: the domain (low byte) and the flags */
+static void val_set_personality(struct dctx *c, struct val *v, const char *name, uint32_t p)
+{
+	struct val *it;
+
+	if (!(p & ~0xffu)) {
+		val_set_enum(v, name, p, personality_types);
+		return;
+	}
+	it = val_new_array(c, 2);
+	val_set_enum(&it[0], NULL, p & 0xff, personality_types);
+	val_set_flags(&it[1], NULL, p & ~0xffu, personality_flags, NULL);
+	val_set_op(v, name, it, 2, "|");
+}
+
+/* personality(persona) = 0x400008 (PER_LINUX32|READ_IMPLIES_EXEC);
+ * 0xffffffff (a query) in hex */
+SYS_FUNC(personality)
+{
+	struct val *v;
+
+	if (!exiting) {
+		v = arg_slot(ctx, ev, 0);
+		if ((uint32_t)ev->raw[0] == 0xffffffffu)
+			val_set_hex(v, v->name, 0xffffffffu);
+		else
+			val_set_personality(ctx, v, v->name, (uint32_t)ev->raw[0]);
+		return RVAL_EXIT;
+	}
+	if (!ev->err) {
+		struct val *aux = arena_calloc(ctx->arena, sizeof(*aux));
+
+		val_set_personality(ctx, aux, NULL, (uint32_t)ev->retval);
+		ev->ret_aux = aux;
+		ev->rv_fmt = RV_HEX;
+	}
+	return RVAL_DONE;
+}
+
+/* membarrier(cmd, flags[, cpu_id]): cpu_id only with MEMBARRIER_CMD_FLAG_CPU;
+ * MEMBARRIER_CMD_QUERY returns the supported commands. */
+SYS_FUNC(membarrier)
+{
+	if (!exiting) {
+		arg_enum(ctx, ev, 0, membarrier_cmds);
+		arg_flags(ctx, ev, 1, membarrier_flags, NULL);
+		if (ev->raw[1] & 1)
+			arg_int(ctx, ev, 2);
+		else
+			ev->nargs = 2;
+		return (uint32_t)ev->raw[0] == 0 ? RVAL_EXIT : RVAL_DONE;
+	}
+	if (!ev->err && ev->retval) {
+		struct val *aux = arena_calloc(ctx->arena, sizeof(*aux));
+
+		val_set_flags(aux, NULL, (uint64_t)ev->retval, membarrier_cmd_bits, NULL);
+		ev->ret_aux = aux;
+		ev->rv_fmt = RV_HEX;
 	}
 	return RVAL_DONE;
 }
