@@ -572,14 +572,14 @@ void decode_netlink(struct dctx *c, struct val *v, const char *name, uint64_t ad
 	ssize_t got;
 	uint8_t *buf;
 
+	buf = arena_alloc(c->arena, want ? (size_t)want : 1);
+	got = addr && want ? tmem_read(c->tid, addr, buf, (size_t)want) : 0;
+	n.p = buf;
+	n.got = got > 0 ? (uint64_t)got : 0;
 	if (!addr || len < sizeof(struct nlmsghdr)) {
 		nl_hexstr(&n, v, name, 0, len);
 		return;
 	}
-	buf = arena_alloc(c->arena, (size_t)want);
-	got = tmem_read(c->tid, addr, buf, (size_t)want);
-	n.p = buf;
-	n.got = got > 0 ? (uint64_t)got : 0;
 	for (unsigned elt = 0;; elt++) {
 		struct nlmsghdr h;
 		struct val *e = is_array ? vl_add(c, &l) : v;
