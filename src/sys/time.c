@@ -342,7 +342,7 @@ SYS_FUNC(timer_gettime)
 }
 
 /* {[sigev_value={sival_int=.., sival_ptr=..}, ]sigev_signo=SIG.., sigev_notify=SIGEV_..} */
-static void decode_sigevent(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+void decode_sigevent(struct dctx *c, struct val *v, const char *name, uint64_t addr)
 {
 	struct sigevent se;
 	struct val *f, *sv;
