@@ -168,6 +168,14 @@ void decode_sigevent(struct dctx *c, struct val *v, const char *name, uint64_t a
 void decode_iovec(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 		  uint64_t cnt, int64_t data_size, bool addr_only);
 
+/* Sets v (named "iov_base") from the shown bytes of one iov_base at base;
+ * arg is decode_iovec_with's. */
+typedef void (*iov_base_fn)(struct dctx *c, struct val *v, uint64_t base,
+			    uint64_t shown, void *arg);
+/* decode_iovec with each iov_base shown by fn (decode_netlink_iovec). */
+void decode_iovec_with(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		       uint64_t cnt, int64_t data_size, iov_base_fn fn, void *arg);
+
 /* open(2) flags as strace prints them: the access mode, then the other
  * flags ("O_RDONLY|O_CLOEXEC", "O_ACCMODE|0x800000"); src/sys/file.c. */
 void val_set_open_flags(struct dctx *c, struct val *v, const char *name, uint64_t flags);

@@ -231,17 +231,23 @@ static void val_set_int64p(struct dctx *c, struct val *v, const char *name, uint
 	val_set_array(v, name, it, 1, false);
 }
 
-SYS_FUNC(copy_file_range)
+/* (fd_in, [off_in], fd_out, [off_out], len): copy_file_range and splice */
+static void fd_off_pair_args(struct dctx *c, struct event *ev)
 {
 	struct val *v;
 
-	arg_fd(ctx, ev, 0);
-	v = arg_slot(ctx, ev, 1);
-	val_set_int64p(ctx, v, v->name, ev->raw[1]);
-	arg_fd(ctx, ev, 2);
-	v = arg_slot(ctx, ev, 3);
-	val_set_int64p(ctx, v, v->name, ev->raw[3]);
-	arg_uint(ctx, ev, 4);
+	arg_fd(c, ev, 0);
+	v = arg_slot(c, ev, 1);
+	val_set_int64p(c, v, v->name, ev->raw[1]);
+	arg_fd(c, ev, 2);
+	v = arg_slot(c, ev, 3);
+	val_set_int64p(c, v, v->name, ev->raw[3]);
+	arg_uint(c, ev, 4);
+}
+
+SYS_FUNC(copy_file_range)
+{
+	fd_off_pair_args(ctx, ev);
 	arg_uint(ctx, ev, 5);
 	return RVAL_DONE;
 }
@@ -249,15 +255,7 @@ SYS_FUNC(copy_file_range)
 /* splice(fd_in, [off_in], fd_out, [off_out], len, flags) */
 SYS_FUNC(splice)
 {
-	struct val *v;
-
-	arg_fd(ctx, ev, 0);
-	v = arg_slot(ctx, ev, 1);
-	val_set_int64p(ctx, v, v->name, ev->raw[1]);
-	arg_fd(ctx, ev, 2);
-	v = arg_slot(ctx, ev, 3);
-	val_set_int64p(ctx, v, v->name, ev->raw[3]);
-	arg_uint(ctx, ev, 4);
+	fd_off_pair_args(ctx, ev);
 	arg_flags(ctx, ev, 5, splice_flags, NULL);
 	return RVAL_DONE;
 }

@@ -64,8 +64,18 @@ SYS_FUNC(pwrite64)
 	return RVAL_DONE;
 }
 
-void decode_iovec(struct dctx *c, struct val *v, const char *name, uint64_t addr,
-		  uint64_t cnt, int64_t data_size, bool addr_only)
+static void iov_base_addr(struct dctx *c, struct val *v, uint64_t base, uint64_t shown, void *arg)
+{
+	val_set_ptr(v, "iov_base", base);
+}
+
+static void iov_base_buf(struct dctx *c, struct val *v, uint64_t base, uint64_t shown, void *arg)
+{
+	val_read_buf(c, v, "iov_base", base, shown);
+}
+
+void decode_iovec_with(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		       uint64_t cnt, int64_t data_size, iov_base_fn fn, void *arg)
 {
 	uint64_t n = cnt < c->opts->string_limit ? cnt : c->opts->string_limit;
 	struct iovec *iov;
@@ -85,24 +95,25 @@ void decode_iovec(struct dctx *c, struct val *v, const char *name, uint64_t addr
 	items = val_new_array(c, (unsigned)n);
 	for (uint64_t i = 0; i < n; i++) {
 		struct val *f = val_new_array(c, 2);
-		uint64_t base = (uint64_t)(uintptr_t)iov[i].iov_base;
-		uint64_t len = iov[i].iov_len;
+		uint64_t len = iov[i].iov_len, shown = len;
 
-		if (addr_only) {
-			val_set_ptr(&f[0], "iov_base", base);
-		} else {
-			uint64_t shown = len;
-			if (data_size >= 0) {
-				if (shown > (uint64_t)data_size)
-					shown = (uint64_t)data_size;
-				data_size -= (int64_t)shown;
-			}
-			val_read_buf(c, &f[0], "iov_base", base, shown);
+		if (data_size >= 0) {
+			if (shown > (uint64_t)data_size)
+				shown = (uint64_t)data_size;
+			data_size -= (int64_t)shown;
 		}
+		fn(c, &f[0], (uint64_t)(uintptr_t)iov[i].iov_base, shown, arg);
 		val_set_uint(&f[1], "iov_len", len);
 		val_set_struct(&items[i], NULL, f, 2, false);
 	}
 	val_set_array(v, name, items, (unsigned)n, cnt > n);
+}
+
+void decode_iovec(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		  uint64_t cnt, int64_t data_size, bool addr_only)
+{
+	decode_iovec_with(c, v, name, addr, cnt, data_size,
+			  addr_only ? iov_base_addr : iov_base_buf, NULL);
 }
 
 /* The iovec argument 1 of readv-like calls at exit, of writev-like at entry. */

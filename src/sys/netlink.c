@@ -626,41 +626,17 @@ void decode_netlink(struct dctx *c, struct val *v, const char *name, uint64_t ad
 	v->name = name;
 }
 
+static void nl_iov_base(struct dctx *c, struct val *v, uint64_t base, uint64_t shown, void *arg)
+{
+	decode_netlink(c, v, "iov_base", base, shown, *(const int *)arg);
+}
+
 void decode_netlink_iovec(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 			  uint64_t cnt, int64_t data_size, int64_t fd)
 {
-	uint64_t n = cnt < c->opts->string_limit ? cnt : c->opts->string_limit;
 	int family = netlink_fd_family(c, fd);
-	struct iovec *iov;
-	struct val *items;
 
 	if (family == NL_NOT_NETLINK)
 		family = -1;
-	if (!addr) {
-		val_set_ptr(v, name, 0);
-		return;
-	}
-	if (n > 1024)
-		n = 1024;
-	iov = arena_alloc(c->arena, (n ? n : 1) * sizeof(*iov));
-	if (n && !tread(c, addr, iov, n * sizeof(*iov))) {
-		val_set_ptr(v, name, addr);
-		return;
-	}
-	items = val_new_array(c, (unsigned)n);
-	for (uint64_t i = 0; i < n; i++) {
-		struct val *f = val_new_array(c, 2);
-		uint64_t len = iov[i].iov_len;
-
-		if (data_size >= 0) {
-			if (len > (uint64_t)data_size)
-				len = (uint64_t)data_size;
-			data_size -= (int64_t)len;
-		}
-		decode_netlink(c, &f[0], "iov_base", (uint64_t)(uintptr_t)iov[i].iov_base, len,
-			       family);
-		val_set_uint(&f[1], "iov_len", iov[i].iov_len);
-		val_set_struct(&items[i], NULL, f, 2, false);
-	}
-	val_set_array(v, name, items, (unsigned)n, cnt > n);
+	decode_iovec_with(c, v, name, addr, cnt, data_size, nl_iov_base, &family);
 }
