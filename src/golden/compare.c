@@ -84,26 +84,6 @@ static void proc_desc(struct strbuf *sb, const struct gproc *p)
 	}
 }
 
-static int label_cmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
-			char *ea, *eb;
-			unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
-			if (x != y)
-				return x < y ? -1 : 1;
-			a = ea;
-			b = eb;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a - (unsigned char)*b;
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
-}
-
 /* Scratch state for one comparison. */
 struct cmp {
 	const struct gmodel *g, *c;
@@ -570,7 +550,7 @@ void golden_compare(const struct gmodel *g, const struct gmodel *c,
 	while (gi < g->nprocs || ci < c->nprocs) {
 		struct gproc_diff *d = &r->pd[r->npd++];
 		int cmp = gi >= g->nprocs ? 1 : ci >= c->nprocs ? -1 :
-			  label_cmp(g->procs[gi].label, c->procs[ci].label);
+			  gproc_label_cmp(g->procs[gi].label, c->procs[ci].label);
 		strbuf_reset(&sb);
 		d->exact = 1;
 		if (cmp == 0) {

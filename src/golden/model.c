@@ -1471,8 +1471,7 @@ static void make_label(struct build *b, char **labels, uint32_t i, uint32_t *orp
 	labels[i] = strbuf_detach(&sb, NULL);
 }
 
-/* Orders "1" < "1.2" < "1.10" < "?1" (numeric by component). */
-static int label_cmp(const char *a, const char *b)
+int gproc_label_cmp(const char *a, const char *b)
 {
 	while (*a && *b) {
 		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
@@ -1494,7 +1493,7 @@ static int label_cmp(const char *a, const char *b)
 
 static int proc_cmp(const void *x, const void *y)
 {
-	return label_cmp(((const struct gproc *)x)->label, ((const struct gproc *)y)->label);
+	return gproc_label_cmp(((const struct gproc *)x)->label, ((const struct gproc *)y)->label);
 }
 
 /* Thread groups: a task is "threaded" when it is a thread or has threads. */

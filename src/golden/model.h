@@ -123,4 +123,8 @@ enum gres_kind gmodel_res_kind(const struct gmodel *m, uint32_t id);
 /* Bytes of memory the model holds (for the scale benchmark). */
 size_t gmodel_mem(const struct gmodel *m);
 
+/* Orders process labels "1" < "1.2" < "1.10" < "?1" (numeric by
+ * component); <0, 0 or >0 as strcmp. */
+int gproc_label_cmp(const char *a, const char *b);
+
 #endif
