@@ -432,6 +432,13 @@ int cmd_trace(int argc, char **argv)
 		exit(end.exit_code && end.exit_code != 127 ? end.exit_code : 1);
 	if (r < 0 && !end.term_signal && end.exit_code == 0)
 		exit(1);
+	/* renacer's own SIGINT/SIGTERM/SIGHUP: end as killed by it, as a
+	 * shell expects of an interrupted program (130 for SIGINT), whatever
+	 * became of the command */
+	if (end.interrupt_signal) {
+		end.term_signal = end.interrupt_signal;
+		exit_like(&end);
+	}
 	/* the command's own failure wins; then a failed assertion */
 	if (!end.term_signal && end.exit_code == 0 && assert_status)
 		exit(assert_status);
