@@ -82,6 +82,7 @@ static const char usage_text[] =
 enum {
 	OPT_STRING_LIMIT = 1000, OPT_FORMAT, OPT_TRACE, OPT_STATUS, OPT_NO_SECCOMP,
 	OPT_SECCOMP, OPT_TIMING, OPT_ASSERT, OPT_ASSERT_FORMAT, OPT_ANTI_PATTERNS,
+	OPT_BACKEND,
 };
 
 static const struct option long_opts[] = {
@@ -109,6 +110,7 @@ static const struct option long_opts[] = {
 	{ "assert", required_argument, NULL, OPT_ASSERT },
 	{ "assert-format", required_argument, NULL, OPT_ASSERT_FORMAT },
 	{ "anti-patterns", no_argument, NULL, OPT_ANTI_PATTERNS },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -238,6 +240,16 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			t->assert_format = optarg;
 			break;
 		case OPT_ANTI_PATTERNS: t->anti_patterns = true; break;
+		case OPT_BACKEND:
+			if (!strcmp(optarg, "auto"))
+				t->backend = BACKEND_AUTO;
+			else if (!strcmp(optarg, "ptrace"))
+				t->backend = BACKEND_PTRACE;
+			else if (!strcmp(optarg, "ebpf"))
+				t->backend = BACKEND_EBPF;
+			else
+				return error("unknown backend '%s' (expected ptrace, ebpf or auto)", optarg);
+			break;
 		case 'h': t->help = true; return 0;
 		case 'V': t->version = true; return 0;
 		case 's':
@@ -413,7 +425,7 @@ int cmd_trace(int argc, char **argv)
 		o.follow = true;   /* assertions measure the whole process tree */
 		o.collect_rss = t.assert_file && assert_needs_rss(&cfg);
 	}
-	r = tracer_run(&o, t.argv, &sinks, &end);
+	r = trace_run(&t, &o, &cfg, &sinks, &end);
 	sink_list_release(&sinks);
 	if (r != -1 && an) {
 		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");
