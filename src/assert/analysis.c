@@ -1527,10 +1527,12 @@ void analysis_totals(struct analysis *a, const struct trace_totals *tt)
 		uint64_t n = r->calls + r->unfinished;
 		uint64_t ns = tt->have_wall ? r->wall_ns + r->unfinished_wall_ns : 0;
 		struct sc_name *nm;
+		uint32_t ni;
 
 		if (!n)
 			continue;
-		nm = &a->names[intern(a, r->name)];
+		ni = intern(a, r->name);     /* may move a->names */
+		nm = &a->names[ni];
 		nm->calls += n;
 		nm->errors += r->errors;
 		nm->time_ns += ns;

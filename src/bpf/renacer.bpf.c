@@ -103,6 +103,22 @@ static __always_inline void minmax(__u64 *min, __u64 *max, __u64 v, bool first)
 		*max = v;
 }
 
+/*
+ * A task with SIGKILL pending dies before a ptrace tracer could see this
+ * exit: its call stays in progress and counts as unfinished.  One
+ * exception: another fatal signal (SIGTERM with no handler) that the kernel
+ * turned into a group SIGKILL, which it does only for untraced tasks; a
+ * ptrace tracer sees such a call return (ERESTARTSYS...) and the signal
+ * after it, so it is counted here too.  group_exit_code then holds that
+ * signal; after SIGKILL, exit_group or a sibling's execve it does not.
+ */
+static __always_inline bool converted_fatal(struct task_struct *task)
+{
+	int code = task->signal->group_exit_code;
+
+	return (code & 0x7f) && !(code & ~0xff) && (code & 0x7f) != 9;
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(rb_sys_exit, struct pt_regs *regs, long ret)
 {
@@ -114,9 +130,7 @@ int BPF_PROG(rb_sys_exit, struct pt_regs *regs, long ret)
 
 	if (!t || t->slot >= RB_SLOTS)
 		return 0;
-	/* a task with SIGKILL pending dies before a ptrace tracer could see
-	 * this exit: the call stays in progress and counts as unfinished */
-	if (task->pending.signal.sig[0] & SIGKILL_BIT)
+	if ((task->pending.signal.sig[0] & SIGKILL_BIT) && !converted_fatal(task))
 		return 0;
 	slot = t->slot;
 	t->slot = RB_NO_CALL;

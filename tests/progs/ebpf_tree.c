@@ -3,8 +3,9 @@
  * end's tests (tests/t/ebpf_*.sh): the same counts under strace -f -c,
  * renacer --backend ptrace and --backend ebpf.
  *
- *   ebpf_tree tree     three children (one through a pipe, one failing
- *                      calls, one killed inside read), each waited for
+ *   ebpf_tree tree     four children (one through a pipe, one failing
+ *                      calls, one killed by SIGKILL and one by SIGTERM
+ *                      inside read), each waited for
  *   ebpf_tree threads  four threads making calls, joined; a fifth blocked
  *                      in pause() when the process exits
  *   ebpf_tree storm N  N getppid calls
@@ -83,6 +84,21 @@ static int tree(void)
 	close(p[0]);
 	sleep_ms(200);
 	kill(c, SIGKILL);
+	waitpid(c, &status, 0);
+	close(p[1]);
+
+	if (pipe(p) < 0)
+		return 1;
+	c = fork();
+	if (c == 0) {           /* blocks in read until SIGTERM (no handler) */
+		close(p[1]);
+		if (read(p[0], buf, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(p[0]);
+	sleep_ms(200);
+	kill(c, SIGTERM);
 	waitpid(c, &status, 0);
 	close(p[1]);
 	calls(3);
