@@ -100,7 +100,15 @@ $(BUILD)/gen/renacer.bpf.o: src/bpf/renacer.bpf.c src/bpf/abi.h $(BUILD)/gen/vml
 $(BUILD)/gen/renacer.skel.h: $(BUILD)/gen/renacer.bpf.o
 	$(BPFTOOL) gen skeleton $< name renacer_bpf > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/src/bpf/engine.o: $(BUILD)/gen/renacer.skel.h
+# The kernel types and fields the program reads, cut from this machine's BTF:
+# the loader uses them when it runs on this kernel (see renacer.bpf.c).
+$(BUILD)/gen/renacer.min.btf: $(BUILD)/gen/renacer.bpf.o
+	$(BPFTOOL) gen min_core_btf $(BTF_VMLINUX) $@ $<
+
+$(BUILD)/gen/renacer_minbtf.h: $(BUILD)/gen/renacer.min.btf scripts/gen_minbtf.pl
+	perl scripts/gen_minbtf.pl $< $(BTF_VMLINUX) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/src/bpf/engine.o: $(BUILD)/gen/renacer.skel.h $(BUILD)/gen/renacer_minbtf.h
 endif
 
 $(BUILD)/librenacer.a: $(LIB_OBJ)

@@ -7,7 +7,8 @@ PKGS="gcc make pkg-config perl libc6-dev linux-libc-dev
 libdw-dev libelf-dev libjansson-dev libcurl4-openssl-dev zlib1g-dev
 libzstd-dev libseccomp-dev libcmocka-dev golang-github-burntsushi-toml-dev
 strace clang libclang-rt-14-dev zstd libdevel-nytprof-perl coreutils git
-python3 tar procps time util-linux man-db groff-base bsdextrautils bc"
+python3 tar procps time util-linux man-db groff-base bsdextrautils bc
+libbpf-dev bpftool"
 
 missing=""
 for p in $PKGS; do

@@ -29,9 +29,13 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <sys/mman.h>
+#include <sys/stat.h>
+
 #include "bpf/abi.h"
 #include "util/pathsearch.h"
 #include "renacer.skel.h"
+#include "renacer_minbtf.h"
 #endif
 
 #include "util/banned.h"
@@ -213,17 +217,72 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/*
+ * Whether the running kernel's BTF is the one the embedded minimal BTF was
+ * cut from at build time (same size, same bytes at eight places).
+ */
+static bool min_btf_fits(void)
+{
+	int fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC);
+	unsigned char buf[RENACER_MIN_BTF_CHUNK];
+	struct stat st;
+	bool ok = false;
+
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) == 0 && (unsigned long long)st.st_size == RENACER_MIN_BTF_KERNEL_SIZE) {
+		ok = true;
+		for (size_t i = 0; ok && i < ARRAY_SIZE(renacer_min_btf_offs); i++) {
+			unsigned long long off = renacer_min_btf_offs[i];
+			size_t len = RENACER_MIN_BTF_KERNEL_SIZE - off < sizeof(buf) ?
+				     (size_t)(RENACER_MIN_BTF_KERNEL_SIZE - off) : sizeof(buf);
+			ok = pread(fd, buf, len, (off_t)off) == (ssize_t)len &&
+			     !memcmp(buf, renacer_min_btf_samples[i], len);
+		}
+	}
+	close(fd);
+	return ok;
+}
+
+/*
+ * A memfd holding the minimal BTF when it fits this kernel (its path goes
+ * to libbpf as btf_custom_path), or -1: libbpf then reads the whole
+ * vmlinux BTF, which gives the same offsets at a higher start-up cost.
+ */
+static int min_btf_fd(void)
+{
+	int fd;
+
+	if (getenv("RENACER_EBPF_FULL_BTF") || !min_btf_fits())
+		return -1;
+	fd = memfd_create("renacer-btf", MFD_CLOEXEC);
+	if (fd >= 0 && write(fd, renacer_min_btf, sizeof(renacer_min_btf)) !=
+		       (ssize_t)sizeof(renacer_min_btf)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 /* Opens, configures and loads the program; EBPF_UNAVAILABLE with why. */
 static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 {
 	const struct tracer_opts *o = r->o;
 	struct renacer_bpf *skel;
 	unsigned m = o->status_mask;
-	int err;
+	int err, btf_fd = min_btf_fd();
+	char btf_path[64];
+	LIBBPF_OPTS(bpf_object_open_opts, oo);
 
 	libbpf_set_print(libbpf_print);
-	skel = renacer_bpf__open();
+	if (btf_fd >= 0) {
+		snprintf(btf_path, sizeof(btf_path), "/proc/self/fd/%d", btf_fd);
+		oo.btf_custom_path = btf_path;
+	}
+	skel = renacer_bpf__open_opts(&oo);
 	if (!skel) {
+		if (btf_fd >= 0)
+			close(btf_fd);
 		strbuf_addf(why, "cannot open the eBPF program: %s", strerror(errno));
 		return EBPF_UNAVAILABLE;
 	}
@@ -248,6 +307,8 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		skel->rodata->status_mask = bm;
 	}
 	err = renacer_bpf__load(skel);
+	if (btf_fd >= 0)
+		close(btf_fd);
 	if (!err)
 		err = renacer_bpf__attach(skel);
 	if (err) {
@@ -386,25 +447,39 @@ static void deliver_totals(struct erun *r)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	int fd = bpf_map__fd(r->skel->maps.stats);
-	struct rb_stat *vals;
+	struct rb_stat *all;
+	uint32_t *keys, out_batch = 0, count = RB_SLOTS;
 	struct sc_total *rows;
 	struct trace_totals tt = { NULL, 0, r->o->cpu_time, false };
 	size_t n = 0;
 
 	if (ncpu <= 0)
 		ncpu = 1;
-	vals = xcalloc((size_t)ncpu, sizeof(*vals));
 	rows = xcalloc(RB_SLOTS, sizeof(*rows));
 	tt.have_wall = r->skel->rodata->want_wall;
-	for (uint32_t k = 0; k < RB_SLOTS; k++) {
+	/* one call for the whole table: keys[k] == k, per-CPU values in a row */
+	keys = xcalloc(RB_SLOTS, sizeof(*keys));
+	all = xcalloc((size_t)RB_SLOTS * (size_t)ncpu, sizeof(*all));
+	if (bpf_map_lookup_batch(fd, NULL, &out_batch, keys, all, &count, NULL) < 0 &&
+	    errno != ENOENT) {
+		/* (kernels without batch lookups for per-CPU arrays) */
+		for (uint32_t k = 0; k < RB_SLOTS; k++) {
+			keys[k] = k;
+			if (bpf_map_lookup_elem(fd, &k, &all[(size_t)k * ncpu]) < 0)
+				memset(&all[(size_t)k * ncpu], 0, sizeof(*all) * (size_t)ncpu);
+		}
+		count = RB_SLOTS;
+	}
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t k = keys[i];
 		struct sc_total *t = &rows[n];
 		char buf[32];
 		bool any = false;
 
-		if (bpf_map_lookup_elem(fd, &k, vals) < 0)
+		if (k >= RB_SLOTS)
 			continue;
 		for (int c = 0; c < ncpu; c++) {
-			const struct rb_stat *v = &vals[c];
+			const struct rb_stat *v = &all[(size_t)i * ncpu + c];
 			if (v->calls) {
 				if (!t->calls || v->cpu_min_ns < t->cpu_min_ns)
 					t->cpu_min_ns = v->cpu_min_ns;
@@ -436,7 +511,8 @@ static void deliver_totals(struct erun *r)
 	for (size_t i = 0; i < n; i++)
 		free((char *)rows[i].name);
 	free(rows);
-	free(vals);
+	free(keys);
+	free(all);
 }
 
 static void warn_lost(const struct renacer_bpf *skel)

@@ -9,9 +9,19 @@
  * so both return at once for a task without storage (one lookup, no
  * hashing); a traced call costs two loads and a few adds at entry and a
  * per-CPU update at exit.  No string is read, nothing is sent per call.
+ *
+ * The programs are raw tracepoints (raw_tp), not BTF ones (tp_btf): libbpf
+ * then needs the kernel's BTF only for the CO-RE field offsets, which the
+ * loader takes from a minimal BTF made at build time when the running
+ * kernel is the build machine's (parsing the whole vmlinux BTF costs
+ * ~10 ms of CPU per run).  The price: the tracepoint arguments are plain
+ * numbers, so a new task cannot be given storage by its creator; it is
+ * noted in `pending` and takes its storage itself at its first return to
+ * user space (the child's side of fork), before its first instruction.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 
 #include "bpf/abi.h"
@@ -32,6 +42,7 @@ __u64 live = 0;         /* traced tasks alive */
 __u64 lost_tasks = 0;   /* children that could not be given storage */
 __u64 lost_events = 0;  /* process events the ring buffer had no room for */
 __u64 lost_nr = 0;      /* calls with a number outside the slots */
+__u64 npending = 0;     /* entries in pending */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -39,6 +50,14 @@ struct {
 	__type(key, int);
 	__type(value, struct rb_task);
 } tasks SEC(".maps");
+
+/* New tasks of traced ones, by thread id, until they take their storage. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, __u32);   /* rb_task.flags to start with */
+} pending SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -62,11 +81,40 @@ static __always_inline bool wanted(__u32 bit)
 	return !status_mask || (status_mask & bit);
 }
 
-SEC("tp_btf/sys_enter")
+/*
+ * The storage of the current task; for a task without one, while some new
+ * task is pending (rare and brief), whether it is that task: then its
+ * storage is made now, with no call in progress.  NULL for untraced tasks.
+ */
+static __always_inline struct rb_task *current_task(struct task_struct *task)
+{
+	struct rb_task *t = bpf_task_storage_get(&tasks, task, 0, 0);
+	__u32 tid, *flags;
+
+	if (t || !npending)
+		return t;
+	tid = (__u32)bpf_get_current_pid_tgid();
+	flags = bpf_map_lookup_elem(&pending, &tid);
+	if (!flags)
+		return NULL;
+	t = bpf_task_storage_get(&tasks, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (t) {
+		t->slot = RB_NO_CALL;
+		t->flags = *flags;
+	} else {
+		__sync_fetch_and_add(&lost_tasks, 1);
+		__sync_fetch_and_sub(&live, 1);
+	}
+	if (bpf_map_delete_elem(&pending, &tid) == 0)
+		__sync_fetch_and_sub(&npending, 1);
+	return t;
+}
+
+SEC("raw_tp/sys_enter")
 int BPF_PROG(rb_sys_enter, struct pt_regs *regs, long id)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct rb_task *t = bpf_task_storage_get(&tasks, task, 0, 0);
+	struct rb_task *t = current_task(task);
 	__u32 slot;
 
 	if (!t)
@@ -119,11 +167,12 @@ static __always_inline bool converted_fatal(struct task_struct *task)
 	return (code & 0x7f) && !(code & ~0xff) && (code & 0x7f) != 9;
 }
 
-SEC("tp_btf/sys_exit")
+SEC("raw_tp/sys_exit")
 int BPF_PROG(rb_sys_exit, struct pt_regs *regs, long ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct rb_task *t = bpf_task_storage_get(&tasks, task, 0, 0);
+	/* (a new task's first exit, the child's side of fork, has no call) */
+	struct rb_task *t = current_task(task);
 	struct rb_stat *s;
 	__u32 slot;
 	bool failed;
@@ -169,8 +218,8 @@ static __always_inline void send(__u32 type, struct task_struct *task, __u32 ppi
 		return;
 	}
 	e->type = type;
-	e->pid = task->tgid;
-	e->tid = task->pid;
+	e->pid = BPF_CORE_READ(task, tgid);
+	e->tid = BPF_CORE_READ(task, pid);
 	e->ppid = ppid;
 	e->is_thread = is_thread;
 	e->exit_code = code;
@@ -181,44 +230,49 @@ static __always_inline void send(__u32 type, struct task_struct *task, __u32 ppi
 	bpf_ringbuf_submit(e, 0);
 }
 
-/* A new task (process or thread) is born before it first runs. */
-SEC("tp_btf/sched_process_fork")
+/* A new task (process or thread) is born, before it first runs: it is
+ * noted as pending (the arguments are the creator and the new task). */
+SEC("raw_tp/sched_process_fork")
 int BPF_PROG(rb_fork, struct task_struct *parent, struct task_struct *child)
 {
-	struct rb_task *p, *c;
+	struct task_struct *cur = bpf_get_current_task_btf();
+	struct rb_task *p;
+	__u32 tid, flags = 0;
 
 	if (!follow)
 		return 0;
-	p = bpf_task_storage_get(&tasks, parent, 0, 0);
+	p = bpf_task_storage_get(&tasks, cur, 0, 0);
 	if (!p)
 		return 0;
-	c = bpf_task_storage_get(&tasks, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!c) {
+	tid = BPF_CORE_READ(child, pid);
+	if (bpf_map_update_elem(&pending, &tid, &flags, BPF_ANY) < 0) {
 		__sync_fetch_and_add(&lost_tasks, 1);
 		return 0;
 	}
-	c->slot = RB_NO_CALL;
-	c->flags = 0;
+	__sync_fetch_and_add(&npending, 1);
 	__sync_fetch_and_add(&live, 1);
-	send(RB_EV_FORK, child, parent->pid, child->tgid == parent->tgid, 0, NULL);
+	send(RB_EV_FORK, child, cur->pid, BPF_CORE_READ(child, tgid) == cur->tgid, 0, NULL);
 	return 0;
 }
 
-SEC("tp_btf/sched_process_exec")
-int BPF_PROG(rb_exec, struct task_struct *task, pid_t old_pid, struct linux_binprm *bprm)
+SEC("raw_tp/sched_process_exec")
+int BPF_PROG(rb_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
+
 	if (!bpf_task_storage_get(&tasks, task, 0, 0))
 		return 0;
-	send(RB_EV_EXEC, task, (__u32)old_pid, 0, 0, bprm->interp);
+	send(RB_EV_EXEC, task, (__u32)old_pid, 0, 0, BPF_CORE_READ(bprm, interp));
 	return 0;
 }
 
 /* A task ends: the call it was inside (exit_group, or one cut short by
  * SIGKILL) is unfinished, as a ptrace tracer sees it. */
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(rb_exit, struct task_struct *task)
+SEC("raw_tp/sched_process_exit")
+int BPF_PROG(rb_exit)
 {
-	struct rb_task *t = bpf_task_storage_get(&tasks, task, 0, 0);
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct rb_task *t = current_task(task);
 	struct rb_stat *s;
 	__u32 slot;
 

@@ -65,6 +65,15 @@ static const char usage_text[] =
 "  -S, --summary-sort-by KEY  time (default), calls, errors, name, avg-time,\n"
 "                             min-time, max-time, nothing\n"
 "      --timing               add per-syscall totals in ms and the wall time\n"
+"      --backend NAME         what counts: ptrace (stops the command at each\n"
+"                             call), ebpf (counts in the kernel, no stops; root,\n"
+"                             kernel BTF; -c tables, --format json|jsonl\n"
+"                             summaries and span_count budgets only) or auto\n"
+"                             (default: ebpf for -c and -c with count-only\n"
+"                             --assert when it can run, else ptrace with one\n"
+"                             warning).  With ebpf the -c time is the calling\n"
+"                             thread's system time in each call (strace: the\n"
+"                             process's), -w the wall-clock time in the kernel\n"
 "\n"
 "Checks:\n"
 "      --assert FILE          evaluate the assertions of FILE (renacer.toml)\n"
@@ -77,7 +86,8 @@ static const char usage_text[] =
 "\n"
 "Exit status: the traced command's (when it was killed by a signal, renacer\n"
 "kills itself with the same signal); 1 when renacer itself fails (bad\n"
-"option, the command cannot be started).\n";
+"option, the command cannot be started); 6 when --backend ebpf was asked\n"
+"for and cannot run here.\n";
 
 enum {
 	OPT_STRING_LIMIT = 1000, OPT_FORMAT, OPT_TRACE, OPT_STATUS, OPT_NO_SECCOMP,

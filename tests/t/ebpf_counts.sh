@@ -84,6 +84,14 @@ strace -c -o "$d/s.nof" "$P" tree > /dev/null 2>&1
 rows "$d/s.nof" > "$d/s.rows"; rows "$d/e.nof" > "$d/e.rows"
 diff "$d/s.rows" "$d/e.rows" || bad "without -f: strace (<) and ebpf (>) differ"
 
+# the field offsets from the kernel's whole BTF (what a renacer built on
+# another kernel uses) give the same counts as the small copy made at build
+RENACER_EBPF_FULL_BTF=1 "$RENACER" -f --backend ebpf -c -o "$d/e.full" "$P" tree > /dev/null 2>&1
+"$RENACER" -f --backend ebpf -c -o "$d/e.min" "$P" tree > /dev/null 2>&1
+rows "$d/e.full" > "$d/full.rows"; rows "$d/e.min" > "$d/min.rows"
+[ -s "$d/full.rows" ] && diff "$d/full.rows" "$d/min.rows" ||
+	bad "whole-BTF (<) and build-time BTF (>) offsets count differently"
+
 # The JSON summary (--format json with -c) counts as the ptrace back end's
 # JSON trace does, unfinished calls (exit_group, the killed read) included,
 # and lists the same processes; it has no per-call records and says so.
@@ -137,6 +145,13 @@ print("JSON summary: %d syscalls, %d unfinished, %d processes agree" %
       (e["summary"]["total_syscalls"], e["summary"]["total_unfinished"], len(e["processes"])))
 sys.exit(1 if bad else 0)
 EOF
+
+# a summary has no records to replay: readers refuse it (status 3)
+printf '[[assertion]]\nname = "n"\ntype = "span_count"\nmax_spans = 10\n' > "$j/c.toml"
+"$RENACER" assert --config "$j/c.toml" "$j/e.json" > /dev/null 2> "$j/a.err"
+rc=$?
+[ $rc = 3 ] && grep -q "a summary of the ebpf back end, without syscall records" "$j/a.err" ||
+	bad "renacer assert on an eBPF summary: exit $rc: $(cat "$j/a.err")"
 
 # The time column: system CPU time in each call by default (a 200 ms sleep
 # costs ~0), wall-clock with -w; a call that burns CPU in the kernel shows
