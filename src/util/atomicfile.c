@@ -443,7 +443,7 @@ static int create_tmp(struct atomicfile *af, const char *path)
 			break;
 	}
 	if (fd < 0) {
-		error("cannot create a temporary file for '%s': %s", esc(path), strerror(errno));
+		error("cannot create '%s': %s", esc(path), strerror(errno));
 		strbuf_release(&name);
 		return -1;
 	}
@@ -502,7 +502,7 @@ int atomicfile_open(struct atomicfile *af, const char *path)
 	}
 	af->dirfd = open(dir.buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (af->dirfd < 0) {
-		error("cannot write '%s': %s", esc(path), strerror(errno));
+		error("cannot create '%s': %s", esc(path), strerror(errno));
 		goto out;
 	}
 	af->base = xstrdup(base_of(target.buf));
