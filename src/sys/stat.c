@@ -216,7 +216,7 @@ static void set_statx(struct dctx *c, struct val *v, const char *name, uint64_t 
 
 SYS_FUNC(statx)
 {
-	uint64_t flags = ev->raw[2];
+	uint64_t flags = ev->karg[2];
 	struct val *v;
 
 	if (exiting) {
