@@ -59,6 +59,24 @@ void arg_uint(struct dctx *c, struct event *ev, unsigned i)
 	mark_exit(ev, v);
 }
 
+void arg_raw_uint(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	v->kind = V_UINT;
+	v->u = ev->raw[i];   /* raw: the whole register, as strace prints it */
+	mark_exit(ev, v);
+}
+
+void arg_raw_hex(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	v->kind = V_HEX;
+	v->u = ev->raw[i];   /* raw: the whole register, as strace prints it */
+	mark_exit(ev, v);
+}
+
 void arg_hex(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
@@ -465,7 +483,7 @@ int decode_default(struct dctx *c, struct event *ev, int exiting)
 	if (n > EVENT_MAX_ARGS)
 		n = EVENT_MAX_ARGS;
 	for (unsigned i = 0; i < n; i++)
-		arg_hex(c, ev, i);
+		arg_raw_hex(c, ev, i);   /* strace's printargs: whole registers */
 	ev->nargs = (uint8_t)n;
 	return RVAL_DONE;
 }

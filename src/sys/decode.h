@@ -76,6 +76,11 @@ void arg_int(struct dctx *c, struct event *ev, unsigned i);   /* int (32-bit sig
 void arg_long(struct dctx *c, struct event *ev, unsigned i);  /* signed at the C width */
 void arg_uint(struct dctx *c, struct event *ev, unsigned i);  /* unsigned decimal */
 void arg_hex(struct dctx *c, struct event *ev, unsigned i);
+/* All 64 bits of the register (ev->raw), for the arguments strace prints
+ * whole although the kernel reads fewer (readlink's bufsiz), and for calls
+ * strace prints with printargs (arg_raw_hex). */
+void arg_raw_uint(struct dctx *c, struct event *ev, unsigned i);
+void arg_raw_hex(struct dctx *c, struct event *ev, unsigned i);
 void arg_oct(struct dctx *c, struct event *ev, unsigned i);
 void arg_ptr(struct dctx *c, struct event *ev, unsigned i);
 void arg_fd(struct dctx *c, struct event *ev, unsigned i);    /* AT_FDCWD aware for dirfd */

@@ -169,7 +169,7 @@ SYS_FUNC(readlink)
 		return RVAL_EXIT;
 	}
 	out_buf(ctx, ev, 1);
-	arg_uint(ctx, ev, 2);
+	arg_raw_uint(ctx, ev, 2);   /* raw: strace prints the whole register */
 	return RVAL_DONE;
 }
 
@@ -182,7 +182,7 @@ SYS_FUNC(readlinkat)
 		return RVAL_EXIT;
 	}
 	out_buf(ctx, ev, 2);
-	arg_uint(ctx, ev, 3);
+	arg_raw_uint(ctx, ev, 3);   /* raw: strace prints the whole register */
 	return RVAL_DONE;
 }
 
@@ -359,7 +359,11 @@ SYS_FUNC(ftruncate)
 
 SYS_FUNC(umask)
 {
-	arg_oct(ctx, ev, 0);
+	/* the kernel takes an int and keeps S_IRWXUGO; strace shows a umode_t,
+	 * the low 16 bits */
+	struct val *v = arg_slot(ctx, ev, 0);
+
+	val_set_oct(v, v->name, (uint16_t)ev->karg[0]);
 	ev->rv_fmt = RV_OCT;
 	return RVAL_DONE;
 }

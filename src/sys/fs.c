@@ -436,11 +436,35 @@ SYS_FUNC(mknodat)
 	return RVAL_DONE;
 }
 
+/* memfd_create's flags: MFD_* then the hugetlb page size as
+ * "N<<MFD_HUGE_SHIFT" (bits 26-31), as strace. */
+static void memfd_flags(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+	uint32_t flags = (uint32_t)ev->karg[i];
+	uint32_t huge = flags & (0x3fu << 26);
+	struct val *items;
+	char buf[32];
+	unsigned n = 0;
+
+	if (!huge) {
+		val_set_flags(v, v->name, flags, memfd_create_flags, NULL);
+		return;
+	}
+	flags &= ~huge;
+	items = val_new_array(c, 2);
+	if (flags)
+		val_set_flags(&items[n++], NULL, flags, memfd_create_flags, NULL);
+	snprintf(buf, sizeof(buf), "%u<<MFD_HUGE_SHIFT", huge >> 26);
+	val_set_text(c, &items[n++], NULL, buf);
+	val_set_op(v, v->name, items, n, "|");
+}
+
 SYS_FUNC(memfd_create)
 {
 	if (!exiting) {
 		arg_cstr(ctx, ev, 0);
-		arg_flags(ctx, ev, 1, memfd_create_flags, NULL);
+		memfd_flags(ctx, ev, 1);
 	}
 	return ret_fd(ctx, ev, exiting);
 }

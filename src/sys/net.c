@@ -297,7 +297,13 @@ static void arg_socktype(struct dctx *c, struct event *ev, unsigned i)
 	val_set_flags(v, v->name, type, sock_type_flags, NULL);
 }
 
-static void arg_protocol(struct dctx *c, struct event *ev, unsigned i, int family)
+/*
+ * socket's protocol as strace 6.1 prints it: named for the families it
+ * knows, chosen by all 64 bits of the domain register (raw: junk above an
+ * AF_INET is no AF_INET to strace); otherwise every bit of the register in
+ * decimal (raw: strace's PRINT_VAL_U of the whole register).
+ */
+static void arg_protocol(struct dctx *c, struct event *ev, unsigned i, uint64_t family)
 {
 	struct val *v = arg_slot(c, ev, i);
 	uint32_t proto = (uint32_t)ev->karg[i];
@@ -318,7 +324,7 @@ static void arg_protocol(struct dctx *c, struct event *ev, unsigned i, int famil
 		break;
 	}
 	default:
-		val_set_uint(v, v->name, proto);
+		val_set_uint(v, v->name, ev->raw[i]);   /* raw: see above */
 		break;
 	}
 }
@@ -331,7 +337,7 @@ SYS_FUNC(socket)
 		arg_enum(ctx, ev, 0, addrfams);
 		ev->args[0].x.v = (uint32_t)ev->karg[0];
 		arg_socktype(ctx, ev, 1);
-		arg_protocol(ctx, ev, 2, (int)ev->karg[0]);
+		arg_protocol(ctx, ev, 2, ev->raw[0]);   /* raw: strace switches on it whole */
 		return RVAL_EXIT;
 	}
 	ret_set_fd(ctx, ev);
@@ -348,7 +354,8 @@ SYS_FUNC(socketpair)
 		arg_enum(ctx, ev, 0, addrfams);
 		ev->args[0].x.v = (uint32_t)ev->karg[0];
 		arg_socktype(ctx, ev, 1);
-		arg_uint(ctx, ev, 2);   /* strace prints socketpair's protocol as a number */
+		/* raw: strace prints socketpair's protocol as the whole register */
+		arg_raw_uint(ctx, ev, 2);
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}

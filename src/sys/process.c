@@ -803,7 +803,7 @@ SYS_FUNC(pidfd_getfd)
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
 		arg_int(ctx, ev, 1);
-		arg_uint(ctx, ev, 2);
+		arg_hex(ctx, ev, 2);   /* strace: PRINT_VAL_X */
 		return RVAL_EXIT;
 	}
 	ret_set_fd(ctx, ev);

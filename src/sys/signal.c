@@ -510,7 +510,7 @@ SYS_FUNC(pidfd_send_signal)
 	arg_signal(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
 	decode_siginfo_at(ctx, v, v->name, ev->karg[2]);
-	arg_uint(ctx, ev, 3);
+	arg_hex(ctx, ev, 3);   /* strace: PRINT_VAL_X */
 	return RVAL_DONE;
 }
 

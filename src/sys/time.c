@@ -14,7 +14,6 @@
 #include "xlat/clocknames.h"
 #include "xlat/itimer_which.h"
 #include "xlat/sigev_value.h"
-#include "xlat/timerfd_settime_flags.h"
 #include "xlat/timerfdflags.h"
 #include "util/banned.h"
 
@@ -302,7 +301,7 @@ static int settime(struct dctx *c, struct event *ev, int exiting, bool fd)
 	if (!exiting) {
 		if (fd) {
 			arg_fd(c, ev, 0);
-			arg_flags(c, ev, 1, timerfd_settime_flags, NULL);
+			arg_flags(c, ev, 1, timerfdflags, NULL);
 		} else {
 			arg_int(c, ev, 0);
 			arg_flags(c, ev, 1, clock_flags, NULL);

@@ -101,6 +101,8 @@ static const struct { const char *name; uint64_t a[6]; } named[] = {
 	{ "dup3", { -1, -1, O_CLOEXEC } },
 	{ "flock", { -1, 6 /* LOCK_EX|LOCK_NB */ } },
 	{ "socket", { 1 /* AF_UNIX */, 1 | 02000000 /* SOCK_STREAM|SOCK_CLOEXEC */, 0 } },
+	{ "socket", { 2 /* AF_INET */, 2 /* SOCK_DGRAM */, 17 /* IPPROTO_UDP */ } },
+	{ "socket", { 16 /* AF_NETLINK */, 3 /* SOCK_RAW */, 0 /* NETLINK_ROUTE */ } },
 	{ "shutdown", { -1, 2 /* SHUT_RDWR */ } },
 	{ "wait4", { -1, 0, 1 /* WNOHANG */, 0 } },
 	{ "madvise", { 0, 0, 4 /* MADV_DONTNEED */ } },
