@@ -6,10 +6,13 @@
 #include <sys/types.h>
 
 #include "core/tracer.h"
+#include "dwarf/dwarf.h"
+#include "dwarf/skip.h"
 #include "sink/sink.h"
 #include "sys/filter.h"
 
 enum { FMT_TEXT = 0, FMT_JSON, FMT_JSONL, FMT_CSV };
+enum { STACK_NONE = 0, STACK_SOURCE, STACK_SYMBOL };  /* -k, --stack-trace=symbol */
 
 struct trace_opts {
 	bool follow, decode_fds, verbose, show_duration, relative;
@@ -22,6 +25,13 @@ struct trace_opts {
 	pid_t *pids;
 	size_t npids, apids;
 	struct trace_filter filter;
+	/* source correlation (docs/source.md) */
+	bool source;            /* -s, --source */
+	int stack_trace;        /* -k: STACK_* */
+	bool function_time;     /* --function-time */
+	bool flamegraph_count;  /* --flamegraph-weight count */
+	const char *flamegraph, *flamegraph_svg, *speedscope;  /* or NULL */
+	struct srcskip *skip;   /* --source-skip list, or NULL (defaults) */
 	char **argv;            /* the command (NULL-terminated) */
 	int argc;
 };
@@ -34,6 +44,14 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv);
 void trace_opts_release(struct trace_opts *t);
 /* Fills tracer options from t (pointers into t stay owned by t). */
 void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o);
+/* Whether t needs stacks unwound (-s, -k, --function-time, flame graphs). */
+bool trace_opts_wants_stacks(const struct trace_opts *t);
+/*
+ * When t needs stacks, a new unwinder (free with dwarf_free()) plugged into
+ * o as its enrich hook; else NULL.  Add dwarf_sink_new() of it last to the
+ * run's sinks.
+ */
+struct dwarf *trace_opts_dwarf(const struct trace_opts *t, struct tracer_opts *o);
 /* Adds the output sinks t asks for; 0 or -1 after error(). */
 int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks);
 
