@@ -155,6 +155,10 @@ enum {
 	FRAME_INLINED = 1 << 0,  /* inlined into the next frame (same pc) */
 	FRAME_OWN = 1 << 1,      /* the program's own code: not matched by
 				    --source-skip (libc, ld.so, Rust std...) */
+	FRAME_FOREIGN_LINE = 1 << 2, /* own function, but file:line are of code
+				    inlined into it from a skipped file with no
+				    inline record (Rust std): -s shows the
+				    function without a line */
 };
 
 #define EVENT_MAX_ARGS 6

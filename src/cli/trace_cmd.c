@@ -80,14 +80,6 @@ static const char usage_text[] =
 "      --source-skip REGEX    frames whose module, function or file match are\n"
 "                             not the program's own (repeatable; '' empties the\n"
 "                             list, built-in defaults included)\n"
-"      --function-time        after the run, a table of the functions making\n"
-"                             syscalls, hot paths and call edges (implies -s)\n"
-"      --flamegraph FILE      folded stacks for flamegraph.pl (- for stdout; the\n"
-"                             command's stdout then goes to stderr)\n"
-"      --flamegraph-weight W  time (microseconds of syscall time, default) or\n"
-"                             count (calls)\n"
-"      --flamegraph-svg FILE  an interactive flame graph (SVG)\n"
-"      --speedscope FILE      a speedscope profile (JSON)\n"
 "\n"
 "Checks:\n"
 "      --assert FILE          evaluate the assertions of FILE (renacer.toml)\n"
@@ -139,11 +131,6 @@ static const struct option long_opts[] = {
 	{ "stack-trace", optional_argument, NULL, OPT_STACK_TRACE },
 	{ "stack-traces", optional_argument, NULL, OPT_STACK_TRACE },
 	{ "source-skip", required_argument, NULL, OPT_SOURCE_SKIP },
-	{ "function-time", no_argument, NULL, OPT_FUNCTION_TIME },
-	{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
-	{ "flamegraph-weight", required_argument, NULL, OPT_FLAMEGRAPH_WEIGHT },
-	{ "flamegraph-svg", required_argument, NULL, OPT_FLAMEGRAPH_SVG },
-	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -246,10 +233,17 @@ static int source_opt(struct trace_opts *t, int c, int argc, char **argv)
 			return error("invalid --stack-trace argument '%s' (expected symbol or source)",
 				     optarg);
 		return 0;
-	case OPT_SOURCE_SKIP:
-		if (!t->skip)
-			t->skip = srcskip_new();
-		return srcskip_add(t->skip, optarg);
+	case OPT_SOURCE_SKIP: {
+		/* checked now, used once the configuration is read */
+		struct srcskip *probe = srcskip_new();
+		int r = srcskip_add(probe, optarg);
+		srcskip_free(probe);
+		if (r < 0)
+			return -1;
+		ALLOC_GROW(t->skip, t->nskip + 1, t->askip);
+		t->skip[t->nskip++] = optarg;
+		return 0;
+	}
 	case OPT_FUNCTION_TIME:
 		t->function_time = true;
 		t->source = true;
@@ -390,7 +384,7 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 
 void trace_opts_release(struct trace_opts *t)
 {
-	srcskip_free(t->skip);
+	free(t->skip);
 	free(t->pids);
 	filter_release(&t->filter);
 }
@@ -491,23 +485,37 @@ bool trace_opts_wants_stacks(const struct trace_opts *t)
 	       t->flamegraph_svg || t->speedscope;
 }
 
-struct dwarf *trace_opts_dwarf(const struct trace_opts *t, struct tracer_opts *o)
+int trace_opts_dwarf(const struct trace_opts *t, const struct config_source *cs,
+		     struct tracer_opts *o, struct dwarf **d)
 {
 	struct dwarf_opts dop = { 0 };
-	struct dwarf *d;
+	struct srcskip *skip;
 
+	*d = NULL;
 	if (!trace_opts_wants_stacks(t))
-		return NULL;
+		return 0;
+	skip = srcskip_new();
+	if (cs && !cs->default_skip)
+		srcskip_add(skip, "");
+	for (size_t i = 0; cs && i < cs->nskip; i++)
+		if (srcskip_add(skip, cs->skip[i]) < 0)
+			goto fail;
+	for (size_t i = 0; i < t->nskip; i++)
+		if (srcskip_add(skip, t->skip[i]) < 0)
+			goto fail;
 	dop.source = t->source;
 	dop.stack_trace = t->stack_trace != STACK_NONE;
-	dop.skip = t->skip;
+	dop.skip = skip;
 	dop.trace_set = o->trace_set;
-	d = dwarf_new(&dop);
+	*d = dwarf_new(&dop);
 	o->enrich = dwarf_enrich;
-	o->enrich_data = d;
+	o->enrich_data = *d;
 	if (o->trace_set)
-		o->watch_set = dwarf_watch_set(d);
-	return d;
+		o->watch_set = dwarf_watch_set(*d);
+	return 0;
+fail:
+	srcskip_free(skip);
+	return -1;
 }
 
 /* Ends renacer the way the traced command ended. */
@@ -558,6 +566,10 @@ int cmd_trace(int argc, char **argv)
 	/* a bad configuration stops everything before the command runs */
 	if (t.assert_file && config_load(t.assert_file, &cfg) < 0)
 		exit(5);
+	/* -s, -k: the [source] table of ./renacer.toml, when there is one */
+	if (!t.assert_file && trace_opts_wants_stacks(&t) &&
+	    config_load_if_exists("renacer.toml", &cfg) < 0)
+		exit(5);
 	if (trace_opts_add_sinks(&t, &sinks) < 0)
 		exit(1);
 	trace_opts_to_tracer(&t, &o);
@@ -567,7 +579,9 @@ int cmd_trace(int argc, char **argv)
 		o.follow = true;   /* assertions measure the whole process tree */
 		o.collect_rss = t.assert_file && assert_needs_rss(&cfg);
 	}
-	if ((dw = trace_opts_dwarf(&t, &o)))
+	if (trace_opts_dwarf(&t, &cfg.source, &o, &dw) < 0)
+		exit(1);
+	if (dw)
 		sink_list_add(&sinks, dwarf_sink_new(dw));   /* last: forgets the dead */
 	r = tracer_run(&o, t.argv, &sinks, &end);
 	sink_list_release(&sinks);

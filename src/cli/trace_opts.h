@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include "core/tracer.h"
+#include "config/config.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/skip.h"
 #include "sink/sink.h"
@@ -31,7 +32,8 @@ struct trace_opts {
 	bool function_time;     /* --function-time */
 	bool flamegraph_count;  /* --flamegraph-weight count */
 	const char *flamegraph, *flamegraph_svg, *speedscope;  /* or NULL */
-	struct srcskip *skip;   /* --source-skip list, or NULL (defaults) */
+	const char **skip;      /* --source-skip patterns, in order */
+	size_t nskip, askip;
 	char **argv;            /* the command (NULL-terminated) */
 	int argc;
 };
@@ -48,10 +50,14 @@ void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o);
 bool trace_opts_wants_stacks(const struct trace_opts *t);
 /*
  * When t needs stacks, a new unwinder (free with dwarf_free()) plugged into
- * o as its enrich hook; else NULL.  Add dwarf_sink_new() of it last to the
- * run's sinks.
+ * o as its enrich hook, with *d set; else *d = NULL.  Its frames of "own
+ * code" are the built-in defaults unless cs (renacer.toml's [source], may
+ * be NULL) says default_skip = false, then cs's patterns, then
+ * --source-skip's.  Add dwarf_sink_new() of it last to the run's sinks.
+ * Returns 0, or -1 after error() for a pattern that does not compile.
  */
-struct dwarf *trace_opts_dwarf(const struct trace_opts *t, struct tracer_opts *o);
+int trace_opts_dwarf(const struct trace_opts *t, const struct config_source *cs,
+		     struct tracer_opts *o, struct dwarf **d);
 /* Adds the output sinks t asks for; 0 or -1 after error(). */
 int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks);
 

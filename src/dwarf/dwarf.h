@@ -23,8 +23,9 @@ struct srcskip;
 struct dwarf_opts {
 	bool source;             /* -s: set event.source */
 	bool stack_trace;        /* -k: set event.stack_trace (sinks print the stack) */
-	const struct srcskip *skip;  /* which frames are not the program's own;
-					NULL: the built-in default (skip.h) */
+	struct srcskip *skip;    /* which frames are not the program's own,
+				    handed to the unwinder (dwarf_free frees
+				    it); NULL: the built-in default (skip.h) */
 	const char *cwd;         /* files under it are shown relative to it;
 				    NULL: the current directory */
 	const uint8_t *trace_set;   /* the reported calls (tracer_opts.trace_set):
@@ -41,7 +42,7 @@ struct dwarf_stats {
 };
 
 /*
- * A new unwinder.  The options are copied (o->skip must outlive it).
+ * A new unwinder.  The options are copied; o->skip becomes its own.
  * Never fails; a process whose stack cannot be read later gets events
  * without frames.
  */

@@ -14,8 +14,8 @@ const char *const srcskip_defaults[] = {
 	"(^|/)ld-linux[^/]*\\.so(\\.[0-9]+)*$",
 	"^\\[vdso\\]$|(^|/)linux-vdso\\.so",
 	"^(_start|_init|_fini|__libc_start_main|__libc_start_call_main|__libc_csu_init)$",
-	"^<?(std|core|alloc)::|^__rust_|^rust_(begin_unwind|panic)",
-	"/library/(std|core|alloc|panic_unwind|panic_abort)/src/",
+	"^<?(&(mut )?)?(std|core|alloc)::|^__rust_|^rust_(begin_unwind|panic)",
+	"(^|/)library/(std|core|alloc|panic_unwind|panic_abort|proc_macro)/src/",
 	"^/usr/include/",
 	NULL,
 };

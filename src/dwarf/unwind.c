@@ -92,7 +92,8 @@ struct inl {
 	const char *function;
 	const char *file;
 	uint32_t line;
-	bool own;
+	const char *decl_file;   /* where the function is defined, or NULL */
+	uint8_t flags;           /* FRAME_OWN, FRAME_FOREIGN_LINE */
 };
 
 struct loc {
@@ -127,6 +128,7 @@ struct dthread {
 	struct frame *frames;
 	size_t nframes, alloc;
 	bool have;               /* frames belong to the call in progress */
+	struct frame source;     /* event.source when it is not one of frames */
 	struct dthread *next;
 };
 
@@ -463,50 +465,93 @@ static void call_site(struct dwarf *d, Dwarf_Die *cu, Dwarf_Die *inl, const char
 	*line = *file ? (uint32_t)l : 0;
 }
 
+/*
+ * The concrete functions containing pc under parent: chain[depth..] gets
+ * the physical function, then each inlined call inside it, outermost
+ * first; returns the new depth.  (libdw's dwarf_getscopes gives up on a
+ * whole CU when one DIE's ranges are odd, as in rustc's output; here such
+ * a DIE only does not match.)  Functions sit at the top of a CU or inside
+ * namespaces and types (C++ classes, Rust modules and impls).
+ */
+static int find_scopes(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int depth, int max)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(parent, &child) != 0)
+		return depth;
+	do {
+		int d2;
+
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_entry_point:
+		case DW_TAG_lexical_block:
+			if (dwarf_haspc(&child, pc) != 1)
+				break;
+			if (dwarf_tag(&child) != DW_TAG_lexical_block && depth < max)
+				chain[depth++] = child;
+			/* well-formed scopes nest: nothing else at this level */
+			return find_scopes(&child, pc, chain, depth, max);
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+		case DW_TAG_structure_type:
+		case DW_TAG_class_type:
+		case DW_TAG_union_type:
+		case DW_TAG_interface_type:
+			d2 = find_scopes(&child, pc, chain, depth, max);
+			if (d2 > depth)
+				return d2;
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return depth;
+}
+
 /* The source-level functions at addr (innermost first) into l->inl. */
 static void resolve_inlines(struct dwarf *d, struct dproc *p, Dwfl_Module *mod, uint64_t addr,
 			    struct loc *l)
 {
 	Dwarf_Addr bias = 0;
 	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
-	Dwarf_Die *scopes = NULL;
+	Dwarf_Die chain[MAX_INLINE];
 	struct inl tmp[MAX_INLINE];
-	int n, k = 0;
+	int n, k = 0, sline = 0;
 	const char *file = NULL;
-	int line = 0;
+	uint32_t line = 0;
 	Dwfl_Line *dl;
 
 	if (!cu)
 		return;
 	dl = dwfl_module_getsrc(mod, addr);
 	if (dl) {
-		const char *f = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
+		const char *f = dwfl_lineinfo(dl, NULL, &sline, NULL, NULL, NULL);
 		file = file_name(d, f);
-		if (!file || line <= 0) {
+		if (!file || sline <= 0)
 			file = NULL;
-			line = 0;
-		}
+		else
+			line = (uint32_t)sline;
 	}
-	n = dwarf_getscopes(cu, addr - bias, &scopes);
-	for (int i = 0; i < n && k < MAX_INLINE; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram &&
-		    tag != DW_TAG_entry_point)
-			continue;
-		tmp[k].function = die_function(d, &scopes[i]);
+	n = find_scopes(cu, addr - bias, chain, 0, MAX_INLINE);
+	/* innermost first: the line table's file:line, then each inlined
+	 * call's site, out to the physical function */
+	for (int i = n - 1; i >= 0 && k < MAX_INLINE; i--) {
+		tmp[k].function = die_function(d, &chain[i]);
 		tmp[k].file = file;
-		tmp[k].line = (uint32_t)line;
+		tmp[k].line = line;
+		tmp[k].decl_file = file_name(d, dwarf_decl_file(&chain[i]));
+		tmp[k].flags = 0;
 		k++;
-		if (tag != DW_TAG_inlined_subroutine)
-			break;
-		call_site(d, cu, &scopes[i], &file, (uint32_t *)&line);
+		if (dwarf_tag(&chain[i]) == DW_TAG_inlined_subroutine)
+			call_site(d, cu, &chain[i], &file, &line);
 	}
-	free(scopes);
 	if (!k && file) {
 		/* a line table but no function DIE (assembly, some start-up code) */
 		tmp[0].function = NULL;
 		tmp[0].file = file;
-		tmp[0].line = (uint32_t)line;
+		tmp[0].line = line;
+		tmp[0].decl_file = NULL;
+		tmp[0].flags = 0;
 		k = 1;
 	}
 	if (!k)
@@ -516,6 +561,25 @@ static void resolve_inlines(struct dwarf *d, struct dproc *p, Dwfl_Module *mod, 
 		tmp[k - 1].function = l->symbol;
 	l->ninl = (uint8_t)k;
 	l->inl = arena_memdup(&p->arena, tmp, (size_t)k * sizeof(*tmp));
+}
+
+/*
+ * Whether a source-level function is the program's own: its module, name
+ * and the file it is defined in (else the file of the line) match no skip
+ * pattern.  An own function whose line lies in a skipped file (std code
+ * inlined with no inline record, as rustc leaves it) keeps its name but
+ * not that line: FRAME_FOREIGN_LINE.
+ */
+static uint8_t own_flags(struct dwarf *d, const char *module, const struct inl *in)
+{
+	bool file_ok = !in->file || !srcskip_match(d->skip, NULL, NULL, in->file);
+	const char *decl = in->decl_file ? in->decl_file : in->file;
+
+	if (!module || srcskip_match(d->skip, module, in->function, NULL))
+		return 0;
+	if (decl && srcskip_match(d->skip, NULL, NULL, decl))
+		return 0;
+	return FRAME_OWN | (file_ok ? 0 : FRAME_FOREIGN_LINE);
 }
 
 static struct loc *resolve(struct dwarf *d, struct dproc *p, uint64_t addr)
@@ -562,9 +626,11 @@ static struct loc *resolve(struct dwarf *d, struct dproc *p, uint64_t addr)
 		l->offset = addr;
 	}
 	for (unsigned i = 0; i < l->ninl; i++)
-		l->inl[i].own = l->module &&
-			!srcskip_match(d->skip, l->module, l->inl[i].function, l->inl[i].file);
-	l->own = l->module && !srcskip_match(d->skip, l->module, l->symbol, NULL);
+		l->inl[i].flags = own_flags(d, l->module, &l->inl[i]);
+	/* no line for this address in a module that has debug information:
+	 * start-up code or a compiler shim (Rust's C main), not the program's */
+	l->own = l->module && !srcskip_match(d->skip, l->module, l->symbol, NULL) &&
+		 !(mod && dwfl_module_getdwarf(mod, &(Dwarf_Addr){ 0 }));
 	cache_put(p, l);
 	return l;
 }
@@ -637,24 +703,34 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		f.function = l->inl[i].function;
 		f.file = l->inl[i].file;
 		f.line = l->inl[i].line;
-		f.flags = (l->inl[i].own ? FRAME_OWN : 0) | (i + 1 < l->ninl ? FRAME_INLINED : 0);
+		f.flags = l->inl[i].flags | (i + 1 < l->ninl ? FRAME_INLINED : 0);
 		add_frame(w->t, &f);
 	}
 	return DWARF_CB_OK;
 }
 
-/* The innermost own frame with a line; else the innermost own frame. */
-static const struct frame *pick_source(const struct frame *fr, size_t n)
+/*
+ * The frame -s reports: the innermost own frame with a line; else the
+ * innermost own frame (a module without debug information: its function
+ * alone).  A frame whose line is foreign is copied into *tmp without it.
+ */
+static const struct frame *pick_source(const struct frame *fr, size_t n, struct frame *tmp)
 {
 	const struct frame *first = NULL;
 
 	for (size_t i = 0; i < n; i++) {
 		if (!(fr[i].flags & FRAME_OWN))
 			continue;
-		if (fr[i].file && fr[i].line)
+		if (fr[i].file && fr[i].line && !(fr[i].flags & FRAME_FOREIGN_LINE))
 			return &fr[i];
 		if (!first)
 			first = &fr[i];
+	}
+	if (first && (first->flags & FRAME_FOREIGN_LINE)) {
+		*tmp = *first;
+		tmp->file = NULL;
+		tmp->line = 0;
+		return tmp;
 	}
 	return first;
 }
@@ -710,7 +786,7 @@ static void unwind(struct dwarf *d, struct event *ev)
 	ev->nframes = (uint32_t)t->nframes;
 	ev->stack_error = w.error;
 	ev->stack_trace = d->o.stack_trace;
-	ev->source = d->o.source ? pick_source(t->frames, t->nframes) : NULL;
+	ev->source = d->o.source ? pick_source(t->frames, t->nframes, &t->source) : NULL;
 }
 
 /* ---- noticing changes of the address space --------------------------- */
@@ -832,12 +908,9 @@ struct dwarf *dwarf_new(const struct dwarf_opts *o)
 	char buf[PATH_MAX];
 
 	d->o = *o;
-	if (o->skip) {
-		d->skip = o->skip;
-	} else {
-		d->own_skip = srcskip_new();
-		d->skip = d->own_skip;
-	}
+	d->own_skip = o->skip ? o->skip : srcskip_new();
+	d->skip = d->own_skip;
+	d->o.skip = NULL;
 	if (o->cwd || getcwd(buf, sizeof(buf))) {
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_addstr(&sb, o->cwd ? o->cwd : buf);
