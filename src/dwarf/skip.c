@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
@@ -44,7 +45,7 @@ static int add_one(struct srcskip *s, const char *regex)
 	if (r) {
 		char msg[256];
 		regerror(r, &re, msg, sizeof(msg));
-		return error("invalid --source-skip pattern '%s': %s", regex, msg);
+		return error("invalid --source-skip pattern '%s': %s", esc(regex), msg);
 	}
 	ALLOC_GROW(s->re, s->n + 1, s->alloc);
 	s->re[s->n++] = re;
