@@ -474,6 +474,78 @@ void ret_set_fd(struct dctx *c, struct event *ev)
 		ev->ret_path = fd_path(c, ev->retval);
 }
 
+/* Elements an array shows at most with -v (strace has no bound). */
+#define ARRAY_VERBOSE_MAX 4096
+
+void decode_array(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		  uint64_t nmemb, size_t elem_size, array_elem_fn fn, void *arg)
+{
+	uint64_t shown, i;
+	struct val *items;
+	unsigned char elem[64];
+	bool more = false;
+
+	if (!addr) {
+		val_set_ptr(v, name, 0);
+		return;
+	}
+	if (!nmemb) {
+		val_set_array(v, name, NULL, 0, false);
+		return;
+	}
+	if (elem_size > sizeof(elem) || nmemb > UINT64_MAX / elem_size ||
+	    addr + nmemb * elem_size <= addr) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	shown = nmemb;
+	if (!c->opts->verbose && shown > c->opts->string_limit) {
+		shown = c->opts->string_limit;
+		more = true;
+	}
+	if (shown > ARRAY_VERBOSE_MAX) {
+		shown = ARRAY_VERBOSE_MAX;
+		more = true;
+	}
+	items = val_new_array(c, (unsigned)shown + 1);
+	for (i = 0; i < shown; i++) {
+		uint64_t cur = addr + i * elem_size;
+
+		if (!tread(c, cur, elem, elem_size)) {
+			struct val *it;
+			char text[32];
+
+			if (!i) {
+				val_set_ptr(v, name, addr);
+				return;
+			}
+			it = val_new_array(c, 2);
+			val_set_text(c, &it[0], NULL, "...");
+			snprintf(text, sizeof(text), "%#llx", (unsigned long long)cur);
+			val_set_comment(c, &it[1], text);
+			val_set_op(&items[i++], NULL, it, 2, " ");
+			more = false;
+			break;
+		}
+		fn(c, &items[i], elem, arg);
+		items[i].name = NULL;
+	}
+	/* strace reads the element after the last one shown before it
+	 * prints "...": an unreadable one is "... / * 0xADDR * /" */
+	if (more && i == shown && !tread(c, addr + i * elem_size, elem, elem_size) &&
+	    shown < nmemb) {
+		struct val *it = val_new_array(c, 2);
+		char text[32];
+
+		val_set_text(c, &it[0], NULL, "...");
+		snprintf(text, sizeof(text), "%#llx", (unsigned long long)(addr + i * elem_size));
+		val_set_comment(c, &it[1], text);
+		val_set_op(&items[i++], NULL, it, 2, " ");
+		more = false;
+	}
+	val_set_array(v, name, items, (unsigned)i, more);
+}
+
 int decode_default(struct dctx *c, struct event *ev, int exiting)
 {
 	unsigned n = c->se->nargs;

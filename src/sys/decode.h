@@ -206,6 +206,18 @@ void val_set_open_flags(struct dctx *c, struct val *v, const char *name, uint64_
  * plain octal (0644) without a file type; src/sys/stat.c. */
 void val_set_mode(struct dctx *c, struct val *v, const char *name, uint32_t mode);
 
+/*
+ * An array of nmemb elements of elem_size bytes at addr, as strace's
+ * print_array: NULL for 0, [] when nmemb is 0, the address when the array
+ * wraps around or its first element cannot be read, "..." after the string
+ * limit of elements (unless -v), and "... / * 0xADDR * /" where a later
+ * element cannot be read.  fn fills one item from the element's bytes
+ * (elem_size <= 64); arg is passed through.
+ */
+typedef void (*array_elem_fn)(struct dctx *c, struct val *item, const void *elem, void *arg);
+void decode_array(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		  uint64_t nmemb, size_t elem_size, array_elem_fn fn, void *arg);
+
 /* The default decoder: every argument in hex, as strace prints unknown calls. */
 int decode_default(struct dctx *c, struct event *ev, int exiting);
 

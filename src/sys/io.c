@@ -264,3 +264,42 @@ SYS_FUNC(fsync)
 
 SYS_FUNC(fdatasync) { return SYS_FUNC_NAME(fsync)(ctx, ev, exiting); }
 SYS_FUNC(syncfs) { return SYS_FUNC_NAME(fsync)(ctx, ev, exiting); }
+
+/* process_vm_readv(pid, local_iov, liovcnt, remote_iov, riovcnt, flags):
+ * the local buffers at exit with what was read, the remote ones by address */
+SYS_FUNC(process_vm_readv)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_int(ctx, ev, 0);
+		arg_count(ev, 6);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 1);
+	decode_iovec(ctx, v, v->name, ev->karg[1], ev->karg[2], ev->err ? 0 : ev->retval,
+		     ev->err != 0);
+	v->flags |= VF_EXIT;
+	arg_uint(ctx, ev, 2);
+	v = arg_slot(ctx, ev, 3);
+	decode_iovec(ctx, v, v->name, ev->karg[3], ev->karg[4], -1, true);
+	v->flags |= VF_EXIT;
+	arg_uint(ctx, ev, 4);
+	arg_uint(ctx, ev, 5);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(process_vm_writev)
+{
+	struct val *v;
+
+	arg_int(ctx, ev, 0);
+	v = arg_slot(ctx, ev, 1);
+	decode_iovec(ctx, v, v->name, ev->karg[1], ev->karg[2], -1, false);
+	arg_uint(ctx, ev, 2);
+	v = arg_slot(ctx, ev, 3);
+	decode_iovec(ctx, v, v->name, ev->karg[3], ev->karg[4], -1, true);
+	arg_uint(ctx, ev, 4);
+	arg_uint(ctx, ev, 5);
+	return RVAL_DONE;
+}

@@ -444,3 +444,26 @@ SYS_FUNC(epoll_pwait)
 	arg_uint(ctx, ev, 5);
 	return RVAL_DONE;
 }
+
+/* epoll_pwait2(epfd, events, maxevents, timeout, sigmask, sigsetsize): as
+ * epoll_pwait with a struct timespec timeout */
+SYS_FUNC(epoll_pwait2)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		arg_count(ev, 6);
+		return RVAL_EXIT;
+	}
+	epoll_events_out(ctx, ev);
+	arg_int(ctx, ev, 2);
+	v = arg_slot(ctx, ev, 3);
+	decode_timespec(ctx, v, v->name, ev->karg[3]);
+	v->flags |= VF_EXIT;
+	v = arg_slot(ctx, ev, 4);
+	decode_sigset(ctx, v, v->name, ev->karg[4], ev->karg[5]);
+	v->flags |= VF_EXIT;
+	arg_uint(ctx, ev, 5);
+	return RVAL_DONE;
+}
