@@ -474,6 +474,41 @@ void ret_set_fd(struct dctx *c, struct event *ev)
 		ev->ret_path = fd_path(c, ev->retval);
 }
 
+bool val_nonzero_bytes(struct dctx *c, struct val *v, uint64_t addr, uint64_t start,
+		       uint64_t total)
+{
+	uint64_t size;
+	struct val *parts;
+	char text[64];
+	char *buf;
+
+	if (total > 4096)
+		total = 4096;   /* strace's callers look at a page at most */
+	if (start >= total)
+		return false;
+	size = total - start;
+	buf = arena_alloc(c->arena, (size_t)size);
+	if (tmem_read(c->tid, addr + start, buf, (size_t)size) != (ssize_t)size) {
+		val_set_text(c, v, NULL, "???");
+		return true;
+	}
+	for (uint64_t i = 0; i < size; i++)
+		if (buf[i])
+			goto show;
+	return false;
+show:
+	parts = val_new_array(c, 2);
+	snprintf(text, sizeof(text), "bytes %llu..%llu", (unsigned long long)start,
+		 (unsigned long long)(total - 1));
+	val_set_comment(c, &parts[0], text);
+	val_clear(&parts[1], NULL, V_STR);
+	parts[1].s.p = buf;
+	parts[1].s.len = (uint32_t)size;
+	parts[1].flags |= VF_HEXSTR;
+	val_set_op(v, NULL, parts, 2, " ");
+	return true;
+}
+
 /* Elements an array shows at most with -v (strace has no bound). */
 #define ARRAY_VERBOSE_MAX 4096
 

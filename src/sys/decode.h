@@ -182,7 +182,7 @@ void decode_sigevent(struct dctx *c, struct val *v, const char *name, uint64_t a
 
 /*
  * An iovec array at addr of cnt elements (src/sys/io.c): [{iov_base="...",
- * iov_len=N}, ...], at most the string limit of elements (VF_MORE beyond).
+ * iov_len=N}, ...], as decode_array (strace's print_array).
  * data_size: bytes the kernel transferred (each iov_base shows at most what
  * is left of it), or -1 for the whole of each iov_len; addr_only: show the
  * iov_base pointers only (the call failed).
@@ -217,6 +217,16 @@ void val_set_mode(struct dctx *c, struct val *v, const char *name, uint32_t mode
 typedef void (*array_elem_fn)(struct dctx *c, struct val *item, const void *elem, void *arg);
 void decode_array(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 		  uint64_t nmemb, size_t elem_size, array_elem_fn fn, void *arg);
+
+/*
+ * The bytes start..total-1 of a structure at addr that a newer kernel may
+ * know (openat2's how, mount_attr), as strace's print_nonzero_bytes: false
+ * (nothing to show) when they are all zero or start >= total; "???" when
+ * they cannot be read; else "/ * bytes 24..31 * / \"\x01...\"" (total is
+ * cut to a page).  v is the extra item to append to the structure.
+ */
+bool val_nonzero_bytes(struct dctx *c, struct val *v, uint64_t addr, uint64_t start,
+		       uint64_t total);
 
 /* The default decoder: every argument in hex, as strace prints unknown calls. */
 int decode_default(struct dctx *c, struct event *ev, int exiting);

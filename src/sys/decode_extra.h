@@ -14,6 +14,10 @@
 /* Name of the entry of xl whose value is x, or NULL. */
 const char *xlat_name(const struct xlat *xl, uint64_t x);
 
+/* Whether flags x print at least one name of xl (strace's printflags_in
+ * returns how many it printed; some decoders join on that). */
+bool xlat_flags_named(const struct xlat *xl, uint64_t x);
+
 /*
  * v = fname(arg, ...): a V_OP of the text "fname(", the n items joined by
  * ", " and ")".  items are not copied (allocate them with val_new_array).

@@ -2,7 +2,7 @@
  * Decoders of more file system calls: statfs/fstatfs, the xattr family,
  * fadvise64, fallocate, flock, copy_file_range, sendfile, utimensat,
  * mknod/mknodat, memfd_create, eventfd2, and the mount API (open_tree,
- * move_mount, fsopen, fsconfig, fsmount, fspick, mount_setattr).
+ * move_mount, fsopen, fsconfig, fsmount, fspick, mount_setattr), fanotify.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -29,6 +29,10 @@
 #include "xlat/memfd_create_flags.h"
 #include "xlat/statfs_flags.h"
 #include "xlat/xattrflags.h"
+#include "xlat/fan_classes.h"
+#include "xlat/fan_event_flags.h"
+#include "xlat/fan_init_flags.h"
+#include "xlat/fan_mark_flags.h"
 #include "xlat/fsconfig_cmds.h"
 #include "xlat/fsmount_flags.h"
 #include "xlat/fsopen_flags.h"
@@ -634,7 +638,7 @@ static void decode_mount_attr(struct dctx *c, struct val *v, const char *name,
 		val_set_ptr(v, name, addr);
 		return;
 	}
-	f = val_new_array(c, 4);
+	f = val_new_array(c, 5);
 	val_set_flags(&f[0], "attr_set", a.attr_set, mount_attr_attr, NULL);
 	val_set_flags(&f[1], "attr_clr", a.attr_clr, mount_attr_attr, NULL);
 	val_set_enum(&f[2], "propagation", a.propagation, mount_attr_propagation);
@@ -642,7 +646,7 @@ static void decode_mount_attr(struct dctx *c, struct val *v, const char *name,
 		val_set_uint(&f[3], "userns_fd", a.userns_fd);
 	else
 		val_set_fd(c, &f[3], "userns_fd", (int64_t)a.userns_fd);
-	val_set_struct(v, name, f, 4, false);
+	val_set_struct(v, name, f, 4 + val_nonzero_bytes(c, &f[4], addr, sizeof(a), size), false);
 }
 
 SYS_FUNC(mount_setattr)
@@ -723,5 +727,47 @@ SYS_FUNC(utime)
 		val_set_commented(ctx, &f[1], "modtime", &t, time_text(ctx, u.modtime, 0));
 		val_set_struct(v, v->name, f, 2, false);
 	}
+	return RVAL_DONE;
+}
+
+/* ---- fanotify ---- */
+
+/* fanotify_init(flags, event_f_flags): the class, then FAN_* flags */
+SYS_FUNC(fanotify_init)
+{
+	uint32_t flags = (uint32_t)ev->karg[0];
+	struct val *v;
+
+	if (exiting)
+		return ret_fd(ctx, ev, exiting);
+	v = arg_slot(ctx, ev, 0);
+	if (flags & ~0xcu) {
+		struct val *items = val_new_array(ctx, 2);
+
+		val_set_enum(&items[0], NULL, flags & 0xc, fan_classes);
+		val_set_flags(&items[1], NULL, flags & ~0xcu, fan_init_flags, NULL);
+		val_set_op(v, v->name, items, 2, "|");
+	} else {
+		val_set_enum(v, v->name, flags, fan_classes);
+	}
+	v = arg_slot(ctx, ev, 1);
+	val_set_open_flags(ctx, v, v->name, (uint32_t)ev->karg[1]);
+	return ret_fd(ctx, ev, exiting);
+}
+
+/* fanotify_mark(fd, flags, mask, dirfd, pathname): FAN_NOFD by name */
+SYS_FUNC(fanotify_mark)
+{
+	struct val *v;
+
+	arg_fd(ctx, ev, 0);
+	arg_flags(ctx, ev, 1, fan_mark_flags, NULL);
+	arg_flags(ctx, ev, 2, fan_event_flags, NULL);
+	v = arg_slot(ctx, ev, 3);
+	if ((int)ev->karg[3] == -1)
+		val_set_text(ctx, v, v->name, "FAN_NOFD");
+	else
+		arg_dirfd(ctx, ev, 3);
+	arg_path(ctx, ev, 4);
 	return RVAL_DONE;
 }

@@ -35,11 +35,12 @@ static void arg_prot(struct dctx *c, struct event *ev, unsigned i)
 	arg_flags(c, ev, i, mmap_prot, "PROT_NONE");
 }
 
-/* mmap flags as strace: TYPE|FLAG|...|N<<MAP_HUGE_SHIFT */
+/* mmap flags as strace: TYPE|FLAG|...|N<<MAP_HUGE_SHIFT.  x86_64's mmap
+ * takes them as an unsigned long; strace 6.1 shows the low 32 bits. */
 static void arg_mmap_flags(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
-	uint64_t f = ev->karg[i];
+	uint64_t f = (uint32_t)ev->karg[i];
 	uint64_t huge = (f >> HUGE_SHIFT) & HUGE_MASK;
 	uint64_t rest = f & ~MAP_TYPE_MASK & ~(HUGE_MASK << HUGE_SHIFT);
 	struct val *it = val_new_array(c, 3);
@@ -235,36 +236,29 @@ static void val_set_mpol_mode(struct dctx *c, struct val *v, const char *name, u
 	val_set_op(v, name, it, 2, "|");
 }
 
+static void node_word_item(struct dctx *c, struct val *item, const void *elem, void *arg)
+{
+	uint64_t w;
+	char buf[24];
+
+	memcpy(&w, elem, sizeof(w));
+	snprintf(buf, sizeof(buf), "%#0*" PRIx64, 16, w);
+	val_set_text(c, item, NULL, buf);
+}
+
 /* A node mask of maxnode bits: [0x00000000000001, 0000000000000000, ...]
  * (strace's "%#0*lx" of width 16, so zero has no 0x), one word per 64
- * nodes, at most the string limit of words; the address when unreadable. */
+ * nodes, as decode_array (strace's print_nodemask). */
 static void val_read_nodemask(struct dctx *c, struct val *v, const char *name,
 			      uint64_t addr, uint64_t maxnode)
 {
-	uint64_t words = maxnode ? (maxnode + 62) / 64 : 0, shown, i;
-	struct val *it;
+	uint64_t words = (maxnode + 62) / 64;
 
-	if (!addr || !words) {
+	if (words < maxnode / 64 || (maxnode && !words)) {
 		val_set_ptr(v, name, addr);
 		return;
 	}
-	shown = words < c->opts->string_limit ? words : c->opts->string_limit;
-	it = val_new_array(c, (unsigned)(shown ? shown : 1));
-	for (i = 0; i < shown; i++) {
-		uint64_t w;
-		char buf[24];
-
-		if (!tread(c, addr + i * 8, &w, sizeof(w)))
-			break;
-		snprintf(buf, sizeof(buf), "%#0*" PRIx64, 16, w);
-		val_set_text(c, &it[i], NULL, buf);
-	}
-	if (i == 0) {
-		val_set_ptr(v, name, addr);
-		return;
-	}
-	/* a read that fails part-way ends the list as strace's print_array does */
-	val_set_array(v, name, it, (unsigned)i, i < words);
+	decode_array(c, v, name, addr, words, 8, node_word_item, NULL);
 }
 
 /* set_mempolicy(mode, nodemask, maxnode) */

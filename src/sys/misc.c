@@ -32,6 +32,7 @@
 #include "xlat/seccomp_ops.h"
 #include "xlat/seccomp_ret_action.h"
 #include "xlat/setns_types.h"
+#include "xlat/unshare_flags.h"
 #include "util/banned.h"
 
 /* ---- credentials ---------------------------------------------------------- */
@@ -474,7 +475,7 @@ SYS_FUNC(setpgid)
 
 SYS_FUNC(unshare)
 {
-	arg_flags(ctx, ev, 0, clone_flags, NULL);
+	arg_flags(ctx, ev, 0, unshare_flags, NULL);
 	return RVAL_DONE;
 }
 

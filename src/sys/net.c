@@ -933,11 +933,13 @@ static void sockopt_val(struct dctx *c, struct val *v, const char *name, uint32_
 		val_read_int_boxed(c, v, name, addr);
 		return;
 	}
-	if (len < 0) {
+	if (len < 0 && get) {
 		val_set_ptr(v, name, addr);
 		return;
 	}
-	val_read_buf(c, v, name, addr, (uint64_t)len);
+	/* strace's printstrn takes a negative optlen as a huge size: the
+	 * string limit of bytes and "..." */
+	val_read_buf(c, v, name, addr, (uint64_t)(int64_t)len);
 }
 
 SYS_FUNC(setsockopt)
