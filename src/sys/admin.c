@@ -342,8 +342,11 @@ static void val_set_pid_fd(struct dctx *c, struct val *v, const char *name, int 
 {
 	struct dctx other = *c;
 
-	if (pid > 0)
-		other.tid = pid;
+	if (pid <= 0) {   /* no /proc/PID: strace prints the number */
+		val_set_int(v, name, (int)fd);
+		return;
+	}
+	other.tid = pid;
 	val_set_fd(&other, v, name, (int)fd);
 }
 

@@ -275,6 +275,16 @@ void val_set_array(struct val *v, const char *name, struct val *items,
 		v->flags |= VF_MORE;
 }
 
+void val_set_local_array(struct dctx *c, struct val *v, const char *name,
+			 struct val *items, unsigned n)
+{
+	unsigned shown = n;
+
+	if (!c->opts->verbose && c->opts->string_limit < n)
+		shown = c->opts->string_limit;
+	val_set_array(v, name, items, shown, shown < n);
+}
+
 void val_set_op(struct val *v, const char *name, struct val *items,
 		unsigned n, const char *op)
 {
@@ -323,18 +333,19 @@ static void read_str(struct dctx *c, struct val *v, const char *name, uint64_t a
 		val_set_ptr(v, name, 0);
 		return;
 	}
-	buf = arena_alloc(c->arena, max + 2);
-	n = tmem_read_str(c->tid, addr, buf, max, &term);
-	/* a string that runs into unreadable memory before its NUL or the
-	 * limit is shown by its address, as strace's umovestr */
-	if (n < 0 || (!term && (size_t)n < max)) {
+	/* as strace's umovestr, one byte more than is shown, to know whether
+	 * the string goes on: a string that runs into unreadable memory
+	 * before its NUL or those max + 1 bytes is shown by its address */
+	buf = arena_alloc(c->arena, max + 3);
+	n = tmem_read_str(c->tid, addr, buf, max + 1, &term);
+	if (n < 0 || (!term && (size_t)n < max + 1)) {
 		val_set_ptr(v, name, addr);
 		return;
 	}
 	val_clear(v, name, V_STR);
 	v->s.p = buf;
-	v->s.len = (uint32_t)n;
-	if (!term)
+	v->s.len = (uint32_t)((size_t)n > max ? max : (size_t)n);
+	if (!term || (size_t)n > max)
 		v->flags |= cut_flag;
 }
 
@@ -365,16 +376,18 @@ void val_read_buf(struct dctx *c, struct val *v, const char *name, uint64_t addr
 {
 	uint64_t limit = c->opts->string_limit;
 	uint64_t n = len < limit ? len : limit;
+	uint64_t fetch = len < limit + 1 ? len : limit + 1;
 	char *buf;
 
 	if (!addr) {
 		val_set_ptr(v, name, 0);
 		return;
 	}
-	buf = arena_alloc(c->arena, n ? n : 1);
-	/* as strace's umoven: a buffer that cannot be read whole is shown
-	 * by its address */
-	if (n && tmem_read(c->tid, addr, buf, n) != (ssize_t)n) {
+	buf = arena_alloc(c->arena, fetch ? fetch : 1);
+	/* as strace's printstr_ex: it fetches one byte more than it shows
+	 * (when there is one), and a buffer that cannot be read whole is
+	 * shown by its address */
+	if (fetch && tmem_read(c->tid, addr, buf, fetch) != (ssize_t)fetch) {
 		val_set_ptr(v, name, addr);
 		return;
 	}
@@ -480,6 +493,7 @@ bool val_nonzero_bytes(struct dctx *c, struct val *v, uint64_t addr, uint64_t st
 	uint64_t size;
 	struct val *parts;
 	char text[64];
+	bool cut = false;
 	char *buf;
 
 	if (total > 4096)
@@ -497,6 +511,11 @@ bool val_nonzero_bytes(struct dctx *c, struct val *v, uint64_t addr, uint64_t st
 			goto show;
 	return false;
 show:
+	/* the first string-limit bytes of them, then "..." */
+	if (size > c->opts->string_limit) {
+		size = c->opts->string_limit;
+		cut = true;
+	}
 	parts = val_new_array(c, 2);
 	snprintf(text, sizeof(text), "bytes %llu..%llu", (unsigned long long)start,
 		 (unsigned long long)(total - 1));
@@ -505,6 +524,8 @@ show:
 	parts[1].s.p = buf;
 	parts[1].s.len = (uint32_t)size;
 	parts[1].flags |= VF_HEXSTR;
+	if (cut)
+		parts[1].flags |= VF_TRUNC;
 	val_set_op(v, NULL, parts, 2, " ");
 	return true;
 }
@@ -570,6 +591,11 @@ void decode_array(struct dctx *c, struct val *v, const char *name, uint64_t addr
 	if (more && i == shown && !tread(c, addr + i * elem_size, elem, elem_size) &&
 	    shown < nmemb) {
 		struct val *it = val_new_array(c, 2);
+
+		if (!i) {   /* -s 0 and nothing readable: the address */
+			val_set_ptr(v, name, addr);
+			return;
+		}
 		char text[32];
 
 		val_set_text(c, &it[0], NULL, "...");

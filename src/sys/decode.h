@@ -122,6 +122,10 @@ void val_set_struct(struct val *v, const char *name, struct val *items,
 		    unsigned n, bool more);
 void val_set_array(struct val *v, const char *name, struct val *items,
 		   unsigned n, bool more);
+/* An array already read whole (strace's print_local_array): n items, cut
+ * to the string limit with "..." unless -v. */
+void val_set_local_array(struct dctx *c, struct val *v, const char *name,
+			 struct val *items, unsigned n);
 /* mask: bit n-1 is signal n; sets VF_SIGSET_NOT when more than 32 are on. */
 void val_set_sigset(struct val *v, const char *name, uint64_t mask);
 void val_set_comment(struct dctx *c, struct val *v, const char *text);
@@ -223,7 +227,8 @@ void decode_array(struct dctx *c, struct val *v, const char *name, uint64_t addr
  * know (openat2's how, mount_attr), as strace's print_nonzero_bytes: false
  * (nothing to show) when they are all zero or start >= total; "???" when
  * they cannot be read; else "/ * bytes 24..31 * / \"\x01...\"" (total is
- * cut to a page).  v is the extra item to append to the structure.
+ * cut to a page, the bytes shown to the string limit).  v is the extra
+ * item to append to the structure.
  */
 bool val_nonzero_bytes(struct dctx *c, struct val *v, uint64_t addr, uint64_t start,
 		       uint64_t total);

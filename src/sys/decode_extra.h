@@ -70,6 +70,9 @@ void decode_timeval(struct dctx *c, struct val *v, const char *name, uint64_t ad
 void restart_note(const struct dctx *c, const struct event *ev);
 const char *restart_take(pid_t tid);
 
+/* An I/O priority: IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4) (src/sys/misc.c). */
+void val_set_ioprio(struct dctx *c, struct val *v, const char *name, uint32_t x);
+
 /* Sets slot i of ev to v (name from the prototype) and marks it VF_EXIT when
  * decoded at the exit stop. */
 struct val *arg_put(struct dctx *c, struct event *ev, unsigned i, const struct val *v);

@@ -412,7 +412,7 @@ SYS_FUNC(utimensat)
 
 		set_utime(ctx, &items[0], &ts[0]);
 		set_utime(ctx, &items[1], &ts[1]);
-		val_set_array(v, v->name, items, 2, false);
+		val_set_local_array(ctx, v, v->name, items, 2);
 	}
 	arg_flags(ctx, ev, 3, at_flags, NULL);
 	return RVAL_DONE;
@@ -684,7 +684,7 @@ static void decode_timeval_pair(struct dctx *c, struct val *v, const char *name,
 				  tv[i].tv_usec >= 0 && tv[i].tv_usec < 1000000
 				  ? time_text(c, tv[i].tv_sec, (uint64_t)tv[i].tv_usec * 1000) : NULL);
 	}
-	val_set_array(v, name, items, 2, false);
+	val_set_local_array(c, v, name, items, 2);
 }
 
 SYS_FUNC(utimes)

@@ -705,7 +705,7 @@ SYS_FUNC(prctl)
 /* ---- I/O priority ---------------------------------------------------------- */
 
 /* IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4): class in the top 3 of 16 bits */
-static void val_set_ioprio(struct dctx *c, struct val *v, const char *name, uint32_t x)
+void val_set_ioprio(struct dctx *c, struct val *v, const char *name, uint32_t x)
 {
 	struct val *it = val_new_array(c, 2);
 

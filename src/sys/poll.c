@@ -18,13 +18,14 @@
 
 #include "util/banned.h"
 
-/* Elements shown of an array of n (strace stops at the string limit). */
+/* Entries shown of n: the string limit, all of them with -v (as strace's
+ * abbrev()), at most 4096. */
 static unsigned shown(struct dctx *c, uint64_t n)
 {
-	uint64_t lim = c->opts->string_limit;
+	uint64_t lim = c->opts->verbose ? 4096 : c->opts->string_limit;
 
-	if (lim > 1024)
-		lim = 1024;
+	if (lim > 4096)
+		lim = 4096;
 	return (unsigned)(n < lim ? n : lim);
 }
 
