@@ -112,6 +112,9 @@ struct tracer {
 	size_t wq_head, wq_len, wq_alloc;
 	uint64_t kill_at;         /* interrupted: kill started tasks then (ns) */
 	bool detaching;           /* attaching failed: let go of everything */
+	/* what renacer was started with; the command it starts gets these */
+	struct sigaction old_int, old_term, old_hup;
+	sigset_t old_mask;
 	size_t nheld;             /* tasks with TCB_HELD */
 	uint64_t held_checked;    /* last check_held() (ns) */
 };
@@ -728,10 +731,13 @@ static int start_child(struct tracer *tr, char *const argv[])
 	if (pid == 0) {
 		int e;
 		close(pfd[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
+		/* the command starts with the signal dispositions and mask
+		 * renacer was given (an ignored SIGINT stays ignored, as under
+		 * a shell's "cmd &"), not with renacer's own */
+		sigaction(SIGINT, &tr->old_int, NULL);
+		sigaction(SIGTERM, &tr->old_term, NULL);
+		sigaction(SIGHUP, &tr->old_hup, NULL);
+		sigprocmask(SIG_SETMASK, &tr->old_mask, NULL);
 		raise(SIGSTOP);
 		if (filter.filter && load_filter(&filter) < 0) {
 			/* the tracer saw the filter fail: report and go on unfiltered */
@@ -1204,8 +1210,8 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 {
 	struct tracer *tr = xcalloc(1, sizeof(*tr));
 	struct trace_info ti = { RENACER_VERSION, o->attach ? NULL : argv, 0, o->follow };
-	struct sigaction sa, old_int, old_term, old_hup;
-	sigset_t chld, old_mask;
+	struct sigaction sa;
+	sigset_t chld;
 	struct timespec rt;
 	int ret = 0;
 
@@ -1234,15 +1240,15 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt_signal;   /* no SA_RESTART: waitpid returns EINTR */
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
+	sigaction(SIGINT, &sa, &tr->old_int);
+	sigaction(SIGTERM, &sa, &tr->old_term);
+	sigaction(SIGHUP, &sa, &tr->old_hup);
 	interrupt_count = 0;
 	interrupt_sig = 0;
 	/* SIGCHLD stays pending for wait_timed() (sigtimedwait) */
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &old_mask);
+	sigprocmask(SIG_BLOCK, &chld, &tr->old_mask);
 
 	clock_gettime(CLOCK_REALTIME, &rt);
 	ti.start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
@@ -1304,10 +1310,10 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	 * released without end(), which removes their temporary files */
 	if (ret != -1 && sink_list_end(sinks, end) < 0)
 		ret = -2;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
-	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	sigaction(SIGINT, &tr->old_int, NULL);
+	sigaction(SIGTERM, &tr->old_term, NULL);
+	sigaction(SIGHUP, &tr->old_hup, NULL);
+	sigprocmask(SIG_SETMASK, &tr->old_mask, NULL);
 	if (tr->interrupt_sig) {
 		end->interrupted = 1;
 		end->interrupt_signal = tr->interrupt_sig;

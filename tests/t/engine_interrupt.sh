@@ -14,7 +14,8 @@ bad() { echo "FAIL: $*"; fail=1; }
 run() {
 	_sig=$1 _d=$2
 	shift 2
-	"$RENACER" -f -o "$TMPDIR/trace" "$@" &
+	# (a background job of sh ignores SIGINT, and so would its command)
+	env --default-signal=INT "$RENACER" -f -o "$TMPDIR/trace" "$@" &
 	_r=$!
 	sleep "$_d"
 	kill -"$_sig" $_r
@@ -51,7 +52,7 @@ awk -v s="$secs" 'BEGIN { exit !(s >= 1.5 && s < 8) }' || bad "ignored INT: ende
 grep -q '+++ killed by SIGKILL +++' "$TMPDIR/trace" || bad "ignored INT: not killed"
 
 # a second signal does not wait
-"$RENACER" -f -o "$TMPDIR/trace" sh -c 'trap "" INT; sleep 30' &
+env --default-signal=INT "$RENACER" -f -o "$TMPDIR/trace" sh -c 'trap "" INT; sleep 30' &
 r=$!
 sleep 0.3
 kill -INT $r
@@ -63,6 +64,19 @@ rc=$?
 secs=$(echo "$s0 $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
 [ $rc -eq 130 ] || bad "second INT: exit $rc, want 130"
 awk -v s="$secs" 'BEGIN { exit !(s < 1.5) }' || bad "second INT: took ${secs}s"
+
+# renacer's own handlers and its blocked SIGCHLD are not the command's: it
+# starts with the dispositions and mask renacer was started with (here
+# SIGINT and SIGHUP ignored, SIGUSR1 blocked), as it would untraced
+want=$(/usr/bin/python3 -c 'import signal, os, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN); signal.signal(signal.SIGHUP, signal.SIG_IGN)
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+os.execv(sys.argv[1], sys.argv[1:])' /bin/grep -E '^Sig(Ign|Blk)' /proc/self/status)
+got=$(/usr/bin/python3 -c 'import signal, os, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN); signal.signal(signal.SIGHUP, signal.SIG_IGN)
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+os.execv(sys.argv[1], sys.argv[1:])' "$RENACER" -o /dev/null /bin/grep -E '^Sig(Ign|Blk)' /proc/self/status)
+[ -n "$want" ] && [ "$got" = "$want" ] || bad "signal state of the command: '$got', untraced '$want'"
 
 # nothing of ours is left behind
 sleep 0.1
