@@ -102,7 +102,9 @@ static const char usage_text[] =
 "  -V, --version              show the version\n"
 "\n"
 "Exit status: the traced command's (when it was killed by a signal, renacer\n"
-"kills itself with the same signal); 1 when renacer itself fails (bad\n"
+"kills itself with the same signal); SIGINT, SIGTERM or SIGHUP to renacer\n"
+"detach -p processes, pass the signal on to the command (killed 2 s later)\n"
+"and end renacer as killed by it; 1 when renacer itself fails (bad\n"
 "option, the command cannot be started); 6 when --backend ebpf was asked\n"
 "for and cannot run here.\n";
 

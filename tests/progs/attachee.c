@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,8 @@
 #include <unistd.h>
 
 static volatile int stop;
-static pthread_barrier_t started;
+static pthread_barrier_t started, gate;
+static int gated;                /* busy threads wait at the gate first */
 
 /* Sleeps ms; a sleep cut short by anything but EINTR (a tracer that got
  * the restart of an interrupted call wrong) ends the process with 3. */
@@ -36,6 +38,8 @@ static void *busy_thread(void *arg)
 {
 	(void)arg;
 	pthread_barrier_wait(&started);
+	if (gated)
+		pthread_barrier_wait(&gate);
 	while (!stop) {
 		syscall(SYS_getppid);
 		usleep(100);
@@ -115,11 +119,28 @@ int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
 
-	if (!strcmp(mode, "busy") && argc == 4) {
+	if (!strcmp(mode, "busy") && (argc == 4 || (argc == 5 && !strcmp(argv[4], "gate")))) {
 		/* N threads loop getppid(); usleep(100); the main thread
-		 * sleeps MS, then returns from main (exit_group) */
-		start_threads(atoi(argv[2]));
-		say_ready();
+		 * sleeps MS, then returns from main (exit_group).  With
+		 * "gate", all of them first wait (idle) for a SIGUSR1 */
+		int n = atoi(argv[2]);
+		if (argc == 5) {
+			sigset_t set;
+			int sig;
+			gated = 1;
+			pthread_barrier_init(&gate, NULL, (unsigned)n + 1);
+			sigemptyset(&set);
+			sigaddset(&set, SIGUSR1);
+			sigprocmask(SIG_BLOCK, &set, NULL);
+			start_threads(n);
+			say_ready();
+			while (sigwait(&set, &sig) != 0)
+				;
+			pthread_barrier_wait(&gate);
+		} else {
+			start_threads(n);
+			say_ready();
+		}
 		sleep_ms(atol(argv[3]));
 		return 0;
 	}
@@ -141,6 +162,6 @@ int main(int argc, char **argv)
 		pthread_join(t, NULL);
 		return 98;
 	}
-	fprintf(stderr, "usage: attachee busy N MS | churn N MS | exec N MS EXEC_MS\n");
+	fprintf(stderr, "usage: attachee busy N MS [gate] | churn N MS | exec N MS EXEC_MS\n");
 	return 2;
 }

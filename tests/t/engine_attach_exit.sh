@@ -41,9 +41,10 @@ one() {
 	elif [ $_rc -eq 0 ]; then
 		attached=$((attached + 1))
 		[ -s "$TMPDIR/err" ] && bad "$_mode at ${_ms}ms: messages: $(head -n 3 "$TMPDIR/err")"
-		# the trace follows the process to its end (the leader's exit
-		# is reported last, after its threads')
-		tail -n 1 "$TMPDIR/trace" | grep -Eq "^$_apid +\+\+\+ exited with 0 \+\+\+\$" ||
+		# the trace follows the process to its end: the last line is
+		# the exit of a task of it (the leader's when renacer could
+		# seize it before it was a zombie: it is reported last)
+		tail -n 1 "$TMPDIR/trace" | grep -Eq "^[0-9]+ +\+\+\+ exited with 0 \+\+\+\$" ||
 			bad "$_mode at ${_ms}ms: trace ends with '$(tail -n 1 "$TMPDIR/trace")'"
 	elif [ $_rc -eq 1 ]; then
 		grep -Eq "^renacer: cannot attach to process $_apid: " "$TMPDIR/err" &&
