@@ -15,6 +15,7 @@
 
 #include "cli/cmds.h"
 #include "assert/assert.h"
+#include "cli/otlp_cli.h"
 #include "cli/trace_opts.h"
 #include "config/config.h"
 #include "core/tracer.h"
@@ -72,6 +73,8 @@ static const char usage_text[] =
 "      --assert-format FMT    text (default), json, junit\n"
 "      --anti-patterns        run every anti-pattern detector and report\n"
 "\n"
+OTLP_CLI_USAGE
+"\n"
 "  -h, --help                 show this help\n"
 "  -V, --version              show the version\n"
 "\n"
@@ -109,6 +112,7 @@ static const struct option long_opts[] = {
 	{ "assert", required_argument, NULL, OPT_ASSERT },
 	{ "assert-format", required_argument, NULL, OPT_ASSERT_FORMAT },
 	{ "anti-patterns", no_argument, NULL, OPT_ANTI_PATTERNS },
+	OTLP_CLI_LONG_OPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -245,6 +249,11 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		case ':':
 			return error("option '%s' needs an argument", argv[optind - 1]);
 		default:
+			if (c >= OPT_OTLP && c <= OPT_NO_PROPAGATE) {
+				if (otlp_cli_option(&t->otlp, c, optarg) < 0)
+					return -1;
+				break;
+			}
 			if (optopt && optopt < 256)
 				return error("unknown option '-%c' (see renacer --help)", optopt);
 			return error("unknown option '%s' (see renacer --help)", argv[optind - 1]);
@@ -404,7 +413,11 @@ int cmd_trace(int argc, char **argv)
 	/* a bad configuration stops everything before the command runs */
 	if (t.assert_file && config_load(t.assert_file, &cfg) < 0)
 		exit(5);
+	if (!t.assert_file)
+		otlp_cli_implicit_config(&cfg);
 	if (trace_opts_add_sinks(&t, &sinks) < 0)
+		exit(1);
+	if (otlp_cli_add_sink(&t.otlp, &cfg, !t.npids, &sinks) < 0)
 		exit(1);
 	trace_opts_to_tracer(&t, &o);
 	if (t.assert_file || t.anti_patterns) {

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include "core/tracer.h"
+#include "otlp/otlp.h"
 #include "sink/sink.h"
 #include "sys/filter.h"
 
@@ -22,6 +23,7 @@ struct trace_opts {
 	pid_t *pids;
 	size_t npids, apids;
 	struct trace_filter filter;
+	struct otlp_args otlp;  /* --otlp and friends (cli/otlp_cli.h) */
 	char **argv;            /* the command (NULL-terminated) */
 	int argc;
 };

@@ -992,6 +992,8 @@ struct sink *otlp_sink_new(const struct otlp_settings *s)
 	struct strbuf sb = STRBUF_INIT;
 
 	o->base.ops = &otlp_ops;
+	strbuf_init(&o->tmp, 0);
+	strbuf_init(&o->enc, 0);
 	settings_copy(&o->s, s);
 	if (!o->s.batch_size)
 		o->s.batch_size = 512;

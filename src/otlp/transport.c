@@ -829,6 +829,10 @@ struct otlp_sender *otlp_sender_new(const struct otlp_settings *s,
 
 	snd->s = s;
 	snd->res = res;
+	strbuf_init(&snd->enc, 0);
+	strbuf_init(&snd->body, 0);
+	strbuf_init(&snd->resp, 0);
+	strbuf_init(&snd->hdr_status_msg, 0);
 	pthread_mutex_init(&snd->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
