@@ -534,6 +534,8 @@ static void perform(struct otlp_sender *snd, const struct strbuf *body, uint64_t
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, &rs);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(h, CURLOPT_USERAGENT, "renacer/" RENACER_VERSION);
+	if (getenv("RENACER_OTLP_DEBUG"))
+		curl_easy_setopt(h, CURLOPT_VERBOSE, 1L);
 	if (s->ca_file)
 		curl_easy_setopt(h, CURLOPT_CAINFO, s->ca_file);
 	if (s->client_cert)
@@ -543,6 +545,10 @@ static void perform(struct otlp_sender *snd, const struct strbuf *body, uint64_t
 	if (grpc) {
 		curl_easy_setopt(h, CURLOPT_HTTP_VERSION, strncmp(s->url, "https:", 6)
 				 ? (long)CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : (long)CURL_HTTP_VERSION_2TLS);
+		/* libcurl 7.88 fails the second request on a reused HTTP/2
+		 * connection to a gRPC server ("Error in the HTTP2 framing
+		 * layer"): one connection a request */
+		curl_easy_setopt(h, CURLOPT_FORBID_REUSE, 1L);
 		hdrs = curl_slist_append(hdrs, "Content-Type: application/grpc+proto");
 		hdrs = curl_slist_append(hdrs, "TE: trailers");
 		hdrs = curl_slist_append(hdrs, "grpc-accept-encoding: identity,gzip");

@@ -47,15 +47,17 @@ PYEOF
 done
 
 # 2. batches: at most N spans a request, none lost
-otlp_serve http rx.batch
-run batch --otlp "http://127.0.0.1:$PORT" --otlp-batch-size 7
-otlp_check --spans rx.batch --json t.batch.json --env env.batch || fail "batch size 7: spans"
-"$PY" -c '
+for kind in http grpc; do
+	otlp_serve $kind "rx.batch$kind"
+	run "batch$kind" --otlp "http://127.0.0.1:$PORT" --otlp-protocol $( [ $kind = grpc ] && echo grpc || echo http/protobuf) --otlp-batch-size 7
+	otlp_check --spans "rx.batch$kind" --json "t.batch$kind.json" --env "env.batch$kind" || fail "$kind batch size 7: spans"
+	"$PY" -c '
 import json, sys
-reqs = [json.loads(l) for l in open("rx.batch")]
+reqs = [json.loads(l) for l in open(sys.argv[1])]
 sizes = [len(r["spans"]) for r in reqs]
 assert len(reqs) > 5 and max(sizes) <= 7, sizes
-' || fail "--otlp-batch-size 7: requests of more than 7 spans"
+' "rx.batch$kind" || fail "--otlp-batch-size 7: requests of more than 7 spans"
+done
 
 # 3. --otlp-min-duration: only slower calls become spans; totals stay
 otlp_serve grpc rx.min
