@@ -262,6 +262,7 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 		ev->name = unknown_name(tr, nr);
 		se = &unknown_se;
 	}
+	sysent_kernel_args(se, ev->raw, ev->karg);
 
 	/* decode only for sinks that read arguments (-c alone does not) */
 	if (tr->sinks->needs_args) {
