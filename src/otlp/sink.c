@@ -54,6 +54,7 @@ struct task {
 	int exit_code, term_signal;
 	bool core_dumped;
 	uint64_t max_rss_kb;
+	uint64_t exit_ns;         /* trace time of the exit */
 	char *exe;                /* executable path, or NULL */
 	char **argv;              /* command line, or NULL */
 	uint32_t argc;
@@ -89,6 +90,10 @@ struct osink {
 	struct strbuf tmp, enc;
 	struct otlp_stats st;
 	bool ended;
+	/* tasks that exited, their spans not yet sent: a saved trace can
+	 * list a call that ended at the same time as its task after the exit */
+	struct task **pending;
+	size_t npending, apending;
 };
 
 /* ---- ids ---- */
@@ -780,6 +785,69 @@ static int o_begin(struct sink *s, const struct trace_info *ti)
 	return 0;
 }
 
+/*
+ * Parses strace's text of an argv array (a saved trace's execve argument):
+ * ["ls", "-l\t", ...] with C escapes.  Returns the count, or -1 when the
+ * text is not such an array.
+ */
+static int parse_argv_text(const char *p, size_t len, char ***out)
+{
+	const char *end = p + len;
+	char **v = NULL;
+	size_t n = 0, alloc = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (p == end || *p++ != '[')
+		return -1;
+	while (p < end && *p != ']') {
+		if (*p == ',' || *p == ' ') {
+			p++;
+			continue;
+		}
+		if (*p != '"')
+			break;            /* "..." for more, or a pointer */
+		strbuf_reset(&sb);
+		for (p++; p < end && *p != '"'; p++) {
+			if (*p != '\\' || p + 1 >= end) {
+				strbuf_addch(&sb, *p);
+				continue;
+			}
+			p++;
+			switch (*p) {
+			case 'n': strbuf_addch(&sb, '\n'); break;
+			case 't': strbuf_addch(&sb, '\t'); break;
+			case 'r': strbuf_addch(&sb, '\r'); break;
+			case 'v': strbuf_addch(&sb, '\v'); break;
+			case 'f': strbuf_addch(&sb, '\f'); break;
+			default:
+				if (*p >= '0' && *p <= '7') {
+					int c = 0;
+					for (int k = 0; k < 3 && p < end && *p >= '0' && *p <= '7'; k++, p++)
+						c = c * 8 + (*p - '0');
+					p--;
+					strbuf_addch(&sb, c ? c : '?');
+				} else {
+					strbuf_addch(&sb, *p);
+				}
+			}
+		}
+		if (p >= end)
+			break;
+		p++;
+		if (n < MAX_CMD_ARGS) {
+			ALLOC_GROW(v, n + 1, alloc);
+			v[n++] = xstrdup(sb.buf);
+		}
+	}
+	strbuf_release(&sb);
+	if (!n) {
+		free(v);
+		return -1;
+	}
+	*out = v;
+	return (int)n;
+}
+
 static void on_syscall(struct osink *o, const struct event *ev)
 {
 	struct task *t = task_get(o, ev->tid, ev->pid, ev->ts_ns), *p = task_process(o, t);
@@ -805,10 +873,36 @@ static void on_syscall(struct osink *o, const struct event *ev)
 					p->argv[i] = xstrdup(o->tmp.buf);
 				}
 			}
+		} else if (av->kind == V_TEXT) {
+			char **v;
+			int k = parse_argv_text(av->s.p, av->s.len, &v);
+			if (k > 0) {
+				argv_free(p->argv, p->argc);
+				p->argv = v;
+				p->argc = (uint32_t)k;
+			}
 		}
 	}
 	if (dur >= o->s.min_duration_ns)
 		syscall_span(o, t, ev);
+}
+
+/* Sends the spans of exited tasks, except keep's (its last call may follow). */
+static void flush_pending(struct osink *o, pid_t keep)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < o->npending; i++) {
+		struct task *t = o->pending[i];
+		if (t->tid == keep) {
+			o->pending[j++] = t;
+			continue;
+		}
+		task_span(o, t, t->exit_ns);
+		task_unlink(o, t);
+		task_free(t);
+	}
+	o->npending = j;
 }
 
 static void o_event(struct sink *s, const struct event *ev)
@@ -816,6 +910,8 @@ static void o_event(struct sink *s, const struct event *ev)
 	struct osink *o = (struct osink *)s;
 	struct task *t;
 
+	if (o->npending)
+		flush_pending(o, ev->type == EV_SYSCALL ? ev->tid : 0);
 	switch (ev->type) {
 	case EV_SYSCALL:
 		on_syscall(o, ev);
@@ -853,16 +949,16 @@ static void o_event(struct sink *s, const struct event *ev)
 			t->detached = true;
 		break;
 	case EV_PROC_EXIT:
-		if (!(t = task_find(o, ev->tid)))
+		if (!(t = task_find(o, ev->tid)) || t->exited)
 			break;
 		t->exited = true;
 		t->exit_code = ev->exit_code;
 		t->term_signal = ev->term_signal;
 		t->core_dumped = ev->core_dumped;
 		t->max_rss_kb = ev->max_rss_kb;
-		task_span(o, t, ev->ts_ns);
-		task_unlink(o, t);
-		task_free(t);
+		t->exit_ns = ev->ts_ns;
+		ALLOC_GROW(o->pending, o->npending + 1, o->apending);
+		o->pending[o->npending++] = t;
 		break;
 	}
 }
@@ -884,6 +980,7 @@ static int o_end(struct sink *s, const struct trace_end *te)
 	int ret = 0;
 	char *msg = NULL;
 
+	flush_pending(o, 0);
 	/* tasks still there (detached, outlived the trace) end with it */
 	for (size_t i = 0; i < o->tsize; i++)
 		for (struct task *t = o->tab[i]; t; t = t->next)
@@ -941,6 +1038,7 @@ static void o_free(struct sink *s)
 			task_free(t);
 		}
 	free(o->tab);
+	free(o->pending);
 	otlp_batch_free(o->cur);
 	argv_free(o->argv0, o->argc0);
 	arena_release(&o->res_arena);
