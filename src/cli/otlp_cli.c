@@ -6,8 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "config/config.h"
+#include "golden/golden.h"
+#include "golden/output.h"
+#include "otlp/spancmp.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
@@ -120,4 +124,32 @@ bool otlp_cli_implicit_config(struct renacer_config *cfg)
 	}
 	strbuf_release(&quiet_msgs);
 	return true;
+}
+
+int otlp_cli_compare(const struct golden_opts *go, int gfmt, const char *before,
+		     const char *after)
+{
+	struct spancmp_opts o;
+	enum spanfile_kind ka = spanfile_kind(before), kb = spanfile_kind(after);
+
+	if (!ka || !kb) {
+		const char *other = ka ? after : before;
+		if (access(other, R_OK) < 0)
+			return error("cannot read '%s': %s", other, strerror(errno)),
+			       errno == ENOENT ? SPANCMP_MISSING : SPANCMP_UNREADABLE;
+		error("cannot compare '%s' (%s) with '%s' (%s): both must be span exports or both renacer traces",
+		      before, spanfile_kind_name(ka), after, spanfile_kind_name(kb));
+		return 5;
+	}
+	if (gfmt == GFMT_JUNIT) {
+		error("--format junit is not available for span exports (text, json or markdown)");
+		return 5;
+	}
+	memset(&o, 0, sizeof(o));
+	o.fmt = gfmt == GFMT_JSON ? SPANCMP_JSON : gfmt == GFMT_MARKDOWN ? SPANCMP_MARKDOWN : SPANCMP_TEXT;
+	o.count_tolerance = go->count_tolerance;
+	o.check_timing = go->check_timing;
+	o.time_tolerance = go->time_tolerance;
+	o.time_floor_ms = go->time_floor_ms;
+	return spancmp_files(before, after, &o, stdout);
 }

@@ -68,4 +68,12 @@ int otlp_cli_add_sink(const struct otlp_args *a, const struct renacer_config *cf
  */
 bool otlp_cli_implicit_config(struct renacer_config *cfg);
 
+struct golden_opts;
+/*
+ * renacer compare of two span exports (Jaeger, OTLP JSON): tolerances from
+ * go, gfmt a GFMT_* of golden/output.h.  Returns compare's exit status.
+ */
+int otlp_cli_compare(const struct golden_opts *go, int gfmt, const char *before,
+		     const char *after);
+
 #endif

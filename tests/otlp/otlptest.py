@@ -15,6 +15,8 @@
       Checks the spans renacer sent against the JSON trace of the same run.
   otlptest.py file FILE
       Decodes an --otlp-file (OTLP JSON lines) into the receiver's format.
+  otlptest.py tree FILE
+      Prints the process and thread tree of the spans a receiver got.
 
 The .proto files come from the npm package
 @opentelemetry/otlp-grpc-exporter-base@0.38.0 (tests/npm/otel, pinned by
@@ -570,6 +572,45 @@ def cmd_file(args):
             print(json.dumps({"t": 0, "answer": "ok", "spans": request_to_data(req)}))
 
 
+def cmd_tree(args):
+    """Prints the process/thread tree of the received spans (make demo)."""
+    reqs = load_requests(args.spans)
+    spans = [s for r in reqs if r.get("answer", "ok") == "ok" for s in r["spans"]]
+    if not spans:
+        print("no spans received")
+        return
+    byparent = {}
+    for s in spans:
+        byparent.setdefault(s["parent"], []).append(s)
+    ids = {s["span_id"] for s in spans}
+    t0 = min(s["start"] for s in spans)
+    print("trace %s: %d requests, %d spans, service %r" % (
+        spans[0]["trace_id"], len(reqs), len(spans), spans[0]["resource"].get("service.name")))
+
+    def show(s, depth):
+        kids = sorted(byparent.get(s["span_id"], []), key=lambda k: k["start"])
+        calls = [k for k in kids if "syscall.name" in k["attrs"]]
+        a = s["attrs"]
+        what = "thread %s" % a["thread.id"] if "thread.id" in a and "syscall.name" not in a else \
+            "%s pid %s" % (s["name"], a.get("process.pid"))
+        extra = ""
+        if "process.exit.code" in a:
+            extra = ", exit %d" % a["process.exit.code"]
+        top = {}
+        for k in calls:
+            top[k["name"]] = top.get(k["name"], 0) + 1
+        common = ", ".join("%s %d" % kv for kv in sorted(top.items(), key=lambda kv: -kv[1])[:4])
+        print("%s%s  [%.3f .. %.3f ms%s]  %d syscall spans (%s)" % (
+            "  " * depth, what, (s["start"] - t0) / 1e6, (s["end"] - t0) / 1e6, extra,
+            len(calls), common))
+        for k in kids:
+            if "syscall.name" not in k["attrs"]:
+                show(k, depth + 1)
+    for s in sorted(spans, key=lambda s: s["start"]):
+        if s["parent"] not in ids and "syscall.name" not in s["attrs"]:
+            show(s, 0)
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -591,8 +632,10 @@ def main():
     c.add_argument("--no-propagate", action="store_true")
     f = sub.add_parser("file")
     f.add_argument("path")
+    t = sub.add_parser("tree")
+    t.add_argument("spans")
     args = ap.parse_args()
-    {"serve": cmd_serve, "check": cmd_check, "file": cmd_file}[args.cmd](args)
+    {"serve": cmd_serve, "check": cmd_check, "file": cmd_file, "tree": cmd_tree}[args.cmd](args)
 
 
 if __name__ == "__main__":
