@@ -10,6 +10,7 @@
 #include "golden/reader.h"
 #include "otlp/otlp.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/banned.h"
 
 enum { EXPORT_OK = 0, EXPORT_FAILED = 1, EXPORT_USAGE = 1, EXPORT_MISSING = 2, EXPORT_UNREADABLE = 3 };
@@ -64,8 +65,8 @@ int cmd_export(int argc, char **argv)
 		}
 		if (c == ':' || (c == '?' && optopt))
 			die_status(EXPORT_USAGE, "option '%s' needs an argument (see renacer export --help)",
-				   argv[optind - 1]);
-		die_status(EXPORT_USAGE, "unknown option '%s' (see renacer export --help)", argv[optind - 1]);
+				   esc(argv[optind - 1]));
+		die_status(EXPORT_USAGE, "unknown option '%s' (see renacer export --help)", esc(argv[optind - 1]));
 	}
 	if (argc - optind != 1)
 		die_status(EXPORT_USAGE, "expected one TRACE (see renacer export --help)");

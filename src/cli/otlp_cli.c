@@ -13,6 +13,7 @@
 #include "golden/output.h"
 #include "otlp/spancmp.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
 
@@ -39,7 +40,7 @@ int otlp_cli_option(struct otlp_args *a, int opt, const char *arg)
 		return 1;
 	case OPT_OTLP_PROTOCOL:
 		if (otlp_proto_parse(arg) < 0)
-			return error("unknown OTLP protocol '%s' (expected grpc, http/protobuf or http/json)", arg);
+			return error("unknown OTLP protocol '%s' (expected grpc, http/protobuf or http/json)", esc(arg));
 		a->protocol = arg;
 		return 1;
 	case OPT_OTLP_FILE:
@@ -47,19 +48,19 @@ int otlp_cli_option(struct otlp_args *a, int opt, const char *arg)
 		return 1;
 	case OPT_OTLP_MIN_DURATION:
 		if (parse_u64(arg, UINT64_MAX / 1000, &v) < 0)
-			return error("invalid minimum span duration '%s' (microseconds, an integer >= 0)", arg);
+			return error("invalid minimum span duration '%s' (microseconds, an integer >= 0)", esc(arg));
 		a->have_min_duration = true;
 		a->min_duration_us = v;
 		return 1;
 	case OPT_OTLP_BATCH_SIZE:
 		if (parse_u64(arg, 65536, &v) < 0 || v == 0)
-			return error("invalid OTLP batch size '%s' (an integer from 1 to 65536)", arg);
+			return error("invalid OTLP batch size '%s' (an integer from 1 to 65536)", esc(arg));
 		a->batch_size = (unsigned)v;
 		return 1;
 	case OPT_TRACE_PARENT: {
 		struct otlp_context c;
 		if (otlp_parse_traceparent(arg, &c) < 0)
-			return error("invalid trace parent '%s' (expected 00-<32 hex>-<16 hex>-<2 hex>)", arg);
+			return error("invalid trace parent '%s' (expected 00-<32 hex>-<16 hex>-<2 hex>)", esc(arg));
 		a->trace_parent = arg;
 		return 1;
 	}
@@ -135,10 +136,10 @@ int otlp_cli_compare(const struct golden_opts *go, int gfmt, const char *before,
 	if (!ka || !kb) {
 		const char *other = ka ? after : before;
 		if (access(other, R_OK) < 0)
-			return error("cannot read '%s': %s", other, strerror(errno)),
+			return error("cannot read '%s': %s", esc(other), strerror(errno)),
 			       errno == ENOENT ? SPANCMP_MISSING : SPANCMP_UNREADABLE;
 		error("cannot compare '%s' (%s) with '%s' (%s): both must be span exports or both renacer traces",
-		      before, spanfile_kind_name(ka), after, spanfile_kind_name(kb));
+		      esc(before), spanfile_kind_name(ka), esc(after), spanfile_kind_name(kb));
 		return 5;
 	}
 	if (gfmt == GFMT_JUNIT) {

@@ -26,6 +26,7 @@
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
+#include "util/quote.h"
 #include "util/banned.h"
 
 static const char usage_text[] =
@@ -48,7 +49,8 @@ static const char usage_text[] =
 "      --seccomp-bpf          use the filter (the default; undoes --no-seccomp)\n"
 "\n"
 "Output:\n"
-"  -o, --output FILE          write the trace to FILE (default: stderr)\n"
+"  -o, --output FILE          write the trace to FILE (- for standard output;\n"
+"                             default: stderr)\n"
 "      --format FMT           text (strace format, default), json, jsonl, csv\n"
 "      --string-limit N       show at most N bytes of strings (default 32)\n"
 "  -y, --decode-fds           print paths beside file descriptors\n"
@@ -140,7 +142,7 @@ static int add_pids(struct trace_opts *t, const char *arg)
 	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 		unsigned long v;
 		if (parse_uint(tok, INT_MAX, &v) < 0 || v == 0) {
-			ret = error("invalid process id '%s'", tok);
+			ret = error("invalid process id '%s'", esc(tok));
 			break;
 		}
 		if ((pid_t)v == getpid()) {
@@ -161,8 +163,8 @@ static int add_expr(struct trace_opts *t, const char *expr)
 
 	if (r == 1) {
 		size_t n = strcspn(expr, "=");
-		return error("unsupported -e qualifier '%.*s' (renacer knows trace= and status=)",
-			     (int)n, expr);
+		return error("unsupported -e qualifier '%s' (renacer knows trace= and status=)",
+			     escn(expr, n));
 	}
 	return r;
 }
@@ -211,14 +213,14 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		case 'S': {
 			int k = summary_sort_parse(optarg);
 			if (k < 0)
-				return error("invalid sortby: '%s'", optarg);
+				return error("invalid sortby: '%s'", esc(optarg));
 			t->sort = k;
 			break;
 		}
 		case OPT_TIMING: t->timing = true; break;
 		case OPT_STRING_LIMIT:
 			if (parse_uint(optarg, 1u << 20, &v) < 0)
-				return error("invalid string limit '%s'", optarg);
+				return error("invalid string limit '%s'", esc(optarg));
 			t->string_limit = (unsigned)v;
 			break;
 		case OPT_FORMAT:
@@ -231,7 +233,7 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			else if (!strcmp(optarg, "csv"))
 				t->format = FMT_CSV;
 			else
-				return error("unknown format '%s' (expected text, json, jsonl or csv)", optarg);
+				return error("unknown format '%s' (expected text, json, jsonl or csv)", esc(optarg));
 			t->format_given = true;
 			break;
 		case OPT_NO_SECCOMP: t->no_seccomp = true; break;
@@ -239,16 +241,16 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		case OPT_ASSERT: t->assert_file = optarg; break;
 		case OPT_ASSERT_FORMAT:
 			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "junit"))
-				return error("unknown assertion format '%s' (expected text, json or junit)", optarg);
+				return error("unknown assertion format '%s' (expected text, json or junit)", esc(optarg));
 			t->assert_format = optarg;
 			break;
 		case OPT_ANTI_PATTERNS: t->anti_patterns = true; break;
 		case 'h': t->help = true; return 0;
 		case 'V': t->version = true; return 0;
 		case 's':
-			return error("option '-s' is reserved for source correlation, which this build does not have; use --string-limit %s for strace's -s", optarg);
+			return error("option '-s' is reserved for source correlation, which this build does not have; use --string-limit %s for strace's -s", esc(optarg));
 		case ':':
-			return error("option '%s' needs an argument", argv[optind - 1]);
+			return error("option '%s' needs an argument", esc(argv[optind - 1]));
 		default:
 			if (c >= OPT_OTLP && c <= OPT_NO_PROPAGATE) {
 				if (otlp_cli_option(&t->otlp, c, optarg) < 0)
@@ -257,7 +259,7 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			}
 			if (optopt && optopt < 256)
 				return error("unknown option '-%c' (see renacer --help)", optopt);
-			return error("unknown option '%s' (see renacer --help)", argv[optind - 1]);
+			return error("unknown option '%s' (see renacer --help)", esc(argv[optind - 1]));
 		}
 	}
 	t->tstamp = tcount >= 3 ? TS_EPOCH_US : tcount;
@@ -321,10 +323,16 @@ static const struct sink_ops msg_ops = {
  */
 int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 {
-	FILE *out = stderr;
+	FILE *out = stderr, *tout = stderr;   /* the table's stream, the trace's */
 	const char *path = t->output;
 	struct sink *s = NULL;
 	struct sink_opts so = { 0 };
+
+	if (path && !strcmp(path, "-")) {
+		/* -o -: standard output, as for most tools */
+		tout = stdout;
+		path = NULL;
+	}
 
 	so.sort = t->sort;
 	/* strace -c: system time by default, -w for wall-clock; only a
@@ -346,12 +354,12 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 			to.pid_prefix = t->follow && t->output;
 			to.quiet = t->quiet;
 			to.decode_fds = t->decode_fds;
-			s = text_sink_new(out, path, &to);
+			s = text_sink_new(tout, path, &to);
 			break;
 		}
-		case FMT_JSON: s = json_sink_new(out, path, &so); break;
-		case FMT_JSONL: s = jsonl_sink_new(out, path, &so); break;
-		case FMT_CSV: s = csv_sink_new(out, path, &so); break;
+		case FMT_JSON: s = json_sink_new(tout, path, &so); break;
+		case FMT_JSONL: s = jsonl_sink_new(tout, path, &so); break;
+		case FMT_CSV: s = csv_sink_new(tout, path, &so); break;
 		}
 		if (!s)
 			return -1;
@@ -359,7 +367,8 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 		path = NULL;    /* the table goes to stderr */
 	}
 	if (t->summary) {
-		s = summary_sink_new(out, t->summary_only && !t->format_given ? path : NULL, &so);
+		bool alone = t->summary_only && !t->format_given;
+		s = summary_sink_new(alone ? tout : out, alone ? path : NULL, &so);
 		if (!s)
 			return -1;
 		sink_list_add(sinks, s);

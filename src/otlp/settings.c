@@ -14,6 +14,7 @@
 
 #include "config/config.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -190,7 +191,7 @@ int otlp_parse_kvlist(const char *s, bool nocase, struct otlp_kv **kv, size_t *n
 				free(ent);
 				break;
 			}
-			snprintf(err, errlen, "entry '%s' has no '='", ent);
+			snprintf(err, errlen, "entry '%s' has no '='", esc(ent));
 			free(ent);
 			goto bad;
 		}
@@ -198,7 +199,7 @@ int otlp_parse_kvlist(const char *s, bool nocase, struct otlp_kv **kv, size_t *n
 		val = trim_dup(eq + 1, len - (size_t)(eq - p) - 1);
 		if (!*key || pct_decode(key) < 0 || pct_decode(val) < 0) {
 			snprintf(err, errlen, !*key ? "an entry has an empty key"
-					     : "bad percent-escape in entry '%s'", key);
+					     : "bad percent-escape in entry '%s'", esc(key));
 			free(key);
 			free(val);
 			goto bad;
@@ -334,7 +335,7 @@ static int env_uint(const char *(*g)(const char *), const char *name, unsigned l
 	errno = 0;
 	n = strtoul(v, &e, 10);
 	if (*e || errno || n < min || n > max || *v == '-') {
-		warning("ignoring %s='%s': not an integer between %lu and %lu", name, v, min, max);
+		warning("ignoring %s='%s': not an integer between %lu and %lu", name, esc(v), min, max);
 		return 0;
 	}
 	*out = n;
@@ -371,24 +372,24 @@ static int resolve_endpoint(struct otlp_settings *s, const struct otlp_args *a,
 	if (a->endpoint) {
 		if (url_port(a->endpoint, NULL) < 0)
 			return error("invalid OTLP endpoint '%s' (expected http://HOST[:PORT][/PATH] or https://...)",
-				     a->endpoint);
+				     esc(a->endpoint));
 		ep = a->endpoint;
 	}
 	if (!ep && (v = env(g, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"))) {
 		if (url_port(v, NULL) < 0)
-			warning("ignoring OTEL_EXPORTER_OTLP_TRACES_ENDPOINT='%s': not an http:// or https:// URL", v);
+			warning("ignoring OTEL_EXPORTER_OTLP_TRACES_ENDPOINT='%s': not an http:// or https:// URL", esc(v));
 		else
 			ep = v, *exact = true;
 	}
 	if (!ep && (v = env(g, "OTEL_EXPORTER_OTLP_ENDPOINT"))) {
 		if (url_port(v, NULL) < 0)
-			warning("ignoring OTEL_EXPORTER_OTLP_ENDPOINT='%s': not an http:// or https:// URL", v);
+			warning("ignoring OTEL_EXPORTER_OTLP_ENDPOINT='%s': not an http:// or https:// URL", esc(v));
 		else
 			ep = v;
 	}
 	if (!ep && cfg && cfg->endpoint_given) {
 		if (url_port(cfg->endpoint, NULL) < 0)
-			return error("invalid OTLP endpoint '%s' in [otlp]", cfg->endpoint);
+			return error("invalid OTLP endpoint '%s' in [otlp]", esc(cfg->endpoint));
 		ep = cfg->endpoint;
 	}
 	if (!ep)
@@ -419,12 +420,12 @@ int otlp_settings_resolve(struct otlp_settings *s, const struct otlp_args *a,
 		proto = otlp_proto_parse(a->protocol);
 		if (proto < 0)
 			return error("unknown OTLP protocol '%s' (expected grpc, http/protobuf or http/json)",
-				     a->protocol);
+				     esc(a->protocol));
 	}
 	if (proto < 0 && (v = env2(g, "PROTOCOL", &which))) {
 		proto = otlp_proto_parse(v);
 		if (proto < 0)
-			warning("ignoring %s='%s': expected grpc, http/protobuf or http/json", which, v);
+			warning("ignoring %s='%s': expected grpc, http/protobuf or http/json", which, esc(v));
 	}
 	if (proto < 0 && cfg && cfg->protocol_given)
 		proto = cfg->protocol == OTLP_GRPC ? OTLP_PROTO_GRPC
@@ -452,7 +453,7 @@ int otlp_settings_resolve(struct otlp_settings *s, const struct otlp_args *a,
 		warning("ignoring OTEL_EXPORTER_OTLP_TRACES_HEADERS: %s", err);
 	for (size_t i = 0; i < s->nheaders; i++)
 		if (strpbrk(s->headers[i].key, ": \t\r\n") || strpbrk(s->headers[i].value, "\r\n")) {
-			warning("ignoring OTLP header '%s': bad characters in it", s->headers[i].key);
+			warning("ignoring OTLP header '%s': bad characters in it", esc(s->headers[i].key));
 			free(s->headers[i].key);
 			free(s->headers[i].value);
 			memmove(&s->headers[i], &s->headers[i + 1], (s->nheaders - i - 1) * sizeof(*s->headers));
@@ -472,7 +473,7 @@ int otlp_settings_resolve(struct otlp_settings *s, const struct otlp_args *a,
 		if (!strcmp(v, "none"))
 			s->gzip = false;
 		else if (strcmp(v, "gzip"))
-			warning("ignoring %s='%s': expected gzip or none", which, v);
+			warning("ignoring %s='%s': expected gzip or none", which, esc(v));
 	}
 	if ((v = env2(g, "CERTIFICATE", &which)))
 		s->ca_file = xstrdup(v);
@@ -528,13 +529,13 @@ int otlp_settings_resolve(struct otlp_settings *s, const struct otlp_args *a,
 	if (a->trace_parent) {
 		if (otlp_parse_traceparent(a->trace_parent, &s->parent) < 0) {
 			error("invalid trace parent '%s' (expected 00-<32 hex>-<16 hex>-<2 hex>)",
-			      a->trace_parent);
+			      esc(a->trace_parent));
 			goto fail;
 		}
 		s->have_parent = true;
 	} else if ((v = env(g, "TRACEPARENT"))) {
 		if (otlp_parse_traceparent(v, &s->parent) < 0)
-			warning("ignoring TRACEPARENT='%s': not a W3C traceparent", v);
+			warning("ignoring TRACEPARENT='%s': not a W3C traceparent", esc(v));
 		else
 			s->have_parent = true;
 	}

@@ -19,6 +19,7 @@
 #include "sink/sinkout.h"
 #include "sys/sysent.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
@@ -1008,7 +1009,7 @@ static int o_end(struct sink *s, const struct trace_end *te)
 	}
 	if (o->file_open) {
 		if (o->file_failed) {
-			ret = error("cannot write OTLP spans to '%s': %s", o->s.file,
+			ret = error("cannot write OTLP spans to '%s': %s", esc(o->s.file),
 				    strerror(errno ? errno : EIO));
 			sinkout_abort(&o->file);
 		} else if (sinkout_close(&o->file) < 0) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -115,7 +116,7 @@ static void spanset_release(struct spanset *s)
 
 static int bad(const struct spanset *s, const char *what)
 {
-	return error("cannot read %s '%s': %s", spanfile_kind_name(s->kind), s->path, what);
+	return error("cannot read %s '%s': %s", spanfile_kind_name(s->kind), esc(s->path), what);
 }
 
 /* A number that may be a JSON integer, real or decimal string. */
@@ -260,7 +261,7 @@ static int load(struct spanset *s, const char *path)
 	s->path = path;
 	if (strbuf_read_file(&sb, path) < 0) {
 		int e = errno;
-		error("cannot read '%s': %s", path, strerror(e));
+		error("cannot read '%s': %s", esc(path), strerror(e));
 		strbuf_release(&sb);
 		return e == ENOENT ? SPANCMP_MISSING : SPANCMP_UNREADABLE;
 	}
@@ -272,7 +273,7 @@ static int load(struct spanset *s, const char *path)
 		r = root ? load_jaeger(s, root) : bad(s, je.text);
 		json_decref(root);
 	} else {
-		r = error("'%s' is neither a Jaeger export nor OTLP JSON", path);
+		r = error("'%s' is neither a Jaeger export nor OTLP JSON", esc(path));
 	}
 	strbuf_release(&sb);
 	if (r < 0)

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <zlib.h>
 
+#include "util/quote.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
@@ -446,7 +447,7 @@ static void finish_grpc(struct otlp_sender *snd, struct response *rs, struct otl
 	if (code != 0) {
 		snprintf(res->reason, sizeof(res->reason), "gRPC status %s (%d)%s%s",
 			 code < (int)(sizeof(grpc_names) / sizeof(*grpc_names)) ? grpc_names[code] : "?",
-			 code, *rs->grpc_message ? ": " : "", rs->grpc_message);
+			 code, *rs->grpc_message ? ": " : "", esc(rs->grpc_message));
 		res->retryable = grpc_retryable(code);
 		return;
 	}
@@ -482,7 +483,7 @@ static void finish_http(struct otlp_sender *snd, struct response *rs, struct otl
 		return;
 	}
 	error_body_message(rs, msg, sizeof(msg));
-	snprintf(res->reason, sizeof(res->reason), "HTTP %ld%s%s", rs->status, *msg ? ": " : "", msg);
+	snprintf(res->reason, sizeof(res->reason), "HTTP %ld%s%s", rs->status, *msg ? ": " : "", esc(msg));
 	res->retryable = rs->status == 429 || rs->status == 502 || rs->status == 503 ||
 			 rs->status == 504;
 }
@@ -950,7 +951,7 @@ void otlp_sender_finish(struct otlp_sender *snd, struct otlp_stats *st, char **m
 	*st = snd->st;
 	spans = st->exported + st->rejected + st->dropped;
 	if (st->dropped) {
-		strbuf_addf(&sb, "OTLP export to '%s' failed: ", s->endpoint);
+		strbuf_addf(&sb, "OTLP export to '%s' failed: ", esc(s->endpoint));
 		if (snd->have_reason)
 			strbuf_addstr(&sb, snd->first_reason);
 		else if (snd->queue_dropped)
@@ -964,9 +965,9 @@ void otlp_sender_finish(struct otlp_sender *snd, struct otlp_stats *st, char **m
 	}
 	if (st->rejected || snd->have_partial) {
 		strbuf_addstr(&sb, sb.len ? "; " : "");
-		strbuf_addf(&sb, "OTLP collector at '%s' rejected %llu of %llu spans%s%s", s->endpoint,
+		strbuf_addf(&sb, "OTLP collector at '%s' rejected %llu of %llu spans%s%s", esc(s->endpoint),
 			    (unsigned long long)st->rejected, (unsigned long long)spans,
-			    snd->have_partial ? ": " : "", snd->have_partial ? snd->partial_msg : "");
+			    snd->have_partial ? ": " : "", snd->have_partial ? esc(snd->partial_msg) : "");
 	}
 	*msg = sb.len ? strbuf_detach(&sb, NULL) : NULL;
 	strbuf_release(&sb);
