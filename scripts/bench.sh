@@ -146,4 +146,6 @@ for mode in "-c" "--format jsonl"; do
 	printf '%-18s %8d KB  %s\n' "$mode" "$kb" "$( [ "$kb" -lt 20480 ] && echo ok || echo OVER)"
 done
 [ -x "$TOP/scripts/bench_golden.sh" ] && BUILD=$BUILD sh "$TOP/scripts/bench_golden.sh"
+# OpenTelemetry export: 100,000 spans, added time and peak RSS (bench_otlp.sh)
+BUILD=$BUILD PIN=$PIN sh "$TOP/scripts/bench_otlp.sh"
 exit 0
