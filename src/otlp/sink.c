@@ -483,22 +483,13 @@ static char *arena_key(struct osink *o, const char *prefix, const char *name)
 	return k;
 }
 
-/* The frame -s shows: the innermost with a source file. */
-static const struct frame *source_frame(const struct event *ev)
-{
-	for (uint32_t i = 0; i < ev->nframes; i++)
-		if (ev->frames[i].file)
-			return &ev->frames[i];
-	return NULL;
-}
-
 static void syscall_span(struct osink *o, struct task *t, const struct event *ev)
 {
 	uint64_t end = ev->end_ns > ev->ts_ns ? ev->end_ns : ev->ts_ns;
 	struct otlp_span *sp = span_add(o, ev->ts_ns);
 	struct otlp_attr *a;
 	uint32_t n = 0;
-	const struct frame *fr = source_frame(ev);
+	const struct frame *fr = ev->source;   /* -s: the program's own frame */
 	char **args = NULL;
 
 	new_span_id(o, sp->span_id);
@@ -551,18 +542,22 @@ static void syscall_span(struct osink *o, struct task *t, const struct event *ev
 	if (t->is_thread)
 		a_int(&a[n++], "thread.id", t->tid);
 	if (fr) {
-		a_str(o, &a[n++], "code.file.path", fr->file, strlen(fr->file));
-		if (fr->line)
+		const char *fn = fr->function ? fr->function : fr->symbol;
+		if (fr->file)
+			a_str(o, &a[n++], "code.file.path", fr->file, strlen(fr->file));
+		if (fr->file && fr->line && !(fr->flags & FRAME_FOREIGN_LINE))
 			a_int(&a[n++], "code.line.number", fr->line);
-		if (fr->function)
-			a_str(o, &a[n++], "code.function.name", fr->function, strlen(fr->function));
+		if (fn)
+			a_str(o, &a[n++], "code.function.name", fn, strlen(fn));
 	}
-	if (ev->nframes > 0) {
+	if (ev->stack_trace && ev->nframes > 0) {
+		/* -k: the whole stack, innermost first, one frame a line */
 		strbuf_reset(&o->tmp);
 		for (uint32_t i = 0; i < ev->nframes; i++) {
 			const struct frame *f = &ev->frames[i];
+			const char *fn = f->function ? f->function : f->symbol;
 			strbuf_addf(&o->tmp, "%s0x%llx %s", i ? "\n" : "",
-				    (unsigned long long)f->pc, f->function ? f->function : "??");
+				    (unsigned long long)f->pc, fn ? fn : "??");
 			if (f->file)
 				strbuf_addf(&o->tmp, " (%s:%u)", f->file, (unsigned)f->line);
 			if (f->module)

@@ -550,6 +550,15 @@ def cmd_check(args):
             fail("%s syscall.args %r, the JSON trace has %r" % (c["name"], a["syscall.args"], [x[1] for x in c["args"]]))
         if c.get("result") is not None and c.get("rv_fmt") != "none" and a.get("syscall.return") != c["result"]:
             fail("%s syscall.return %r, want %r" % (c["name"], a.get("syscall.return"), c["result"]))
+        src = c.get("source")
+        if src:
+            if a.get("code.file.path") != src.get("file") or a.get("code.function.name") != src.get("function") \
+                    or (src.get("line") and a.get("code.line.number") != src["line"]):
+                fail("%s: code.* %r, the JSON trace's source is %r" % (c["name"], {k: v for k, v in a.items() if k.startswith("code.")}, src))
+            nsrc = getattr(cmd_check, "nsrc", 0) + 1
+            cmd_check.nsrc = nsrc
+        elif "code.file.path" in a:
+            fail("%s has code.file.path but the JSON trace has no source" % c["name"])
         if "errno" in c:
             if a.get("error.type") != c["errno"] or s["status"][0] != 2 or not s["status"][1]:
                 fail("%s failed with %s but the span has %r %r" % (c["name"], c["errno"], a.get("error.type"), s["status"]))
@@ -566,8 +575,10 @@ def cmd_check(args):
             want = args.parent or "-"
         if got != want:
             fail("TRACEPARENT in the command was %r, want %r" % (got, want))
-    print("ok: %d spans (%d processes, %d threads, %d syscalls) in trace %s" %
-          (len(spans), len(procs), len(threads), len(sysspans), trace_id))
+    if args.want_source and not getattr(cmd_check, "nsrc", 0):
+        fail("no syscall span has code.* attributes")
+    print("ok: %d spans (%d processes, %d threads, %d syscalls, %d with source) in trace %s" %
+          (len(spans), len(procs), len(threads), len(sysspans), getattr(cmd_check, "nsrc", 0), trace_id))
 
 
 def cmd_file(args):
@@ -641,6 +652,7 @@ def main():
     c.add_argument("--resource", action="append")
     c.add_argument("--env")
     c.add_argument("--no-propagate", action="store_true")
+    c.add_argument("--want-source", action="store_true")
     f = sub.add_parser("file")
     f.add_argument("path")
     t = sub.add_parser("tree")

@@ -65,6 +65,12 @@ run min --otlp "http://127.0.0.1:$PORT" --otlp-protocol grpc --otlp-min-duration
 otlp_check --spans rx.min --json t.min.json --env env.min --min-duration-us 20 ||
 	fail "--otlp-min-duration 20"
 
+# 3b. -s: code.file.path, code.line.number, code.function.name as the JSON
+# trace's "source" of the same call
+otlp_serve http rx.src
+run src -s --otlp "http://127.0.0.1:$PORT"
+otlp_check --spans rx.src --json t.src.json --env env.src --want-source || fail "-s: code.* attributes"
+
 # 4. a parent: --trace-parent, then TRACEPARENT; --no-propagate
 tp=00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01
 otlp_serve http rx.tp
