@@ -655,7 +655,7 @@ static void task_span(struct osink *o, struct task *t, uint64_t end_ts)
 	sp->attrs = a;
 	sp->nattrs = n;
 	if (t->nsigs) {
-		sp->events = arena_alloc(&o->cur->arena, t->nsigs * sizeof(*sp->events));
+		sp->events = arena_calloc(&o->cur->arena, t->nsigs * sizeof(*sp->events));
 		for (uint32_t i = 0; i < t->nsigs; i++) {
 			struct otlp_event *e = &sp->events[i];
 			const char *sn = signal_name(t->sigs[i].signo);

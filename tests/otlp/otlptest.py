@@ -517,6 +517,20 @@ def cmd_check(args):
                 fail("process %d syscall.count.%s %r, want %d" % (p["pid"], name, s["attrs"].get("syscall.count." + name), n))
     if roots != 1:
         fail("%d root processes" % roots)
+    # signals: span events of the thread or process they were delivered to
+    for sig in trace.get("signals", []):
+        owner = threads.get(sig["tid"]) if sig["tid"] != sig["pid"] else procs.get(sig["pid"])
+        if owner is None:
+            continue
+        t = base + round(sig["ts_us"] * 1000)
+        evs = [e for e in owner["events"] if e["time"] == t and e["name"] == sig["signal"]]
+        if len(evs) != 1 or evs[0]["attrs"].get("renacer.signo") != sig["signo"] or \
+                evs[0]["attrs"].get("renacer.siginfo") != sig.get("siginfo"):
+            fail("signal %s of %d at %d: span events %r" % (sig["signal"], sig["tid"], t, owner["events"]))
+        nsig = getattr(cmd_check, "nsig", 0) + 1
+        cmd_check.nsig = nsig
+    if trace.get("signals") and not getattr(cmd_check, "nsig", 0):
+        fail("no signal became a span event")
     if len(procs) != sum(1 for p in trace["processes"] if not p["is_thread"]):
         fail("%d process spans for %d processes" % (len(procs), sum(1 for p in trace["processes"] if not p["is_thread"])))
 
