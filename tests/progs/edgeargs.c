@@ -505,6 +505,40 @@ static void newer(void)
 	S3(SYS_io_submit, 0, 1, end - 4);
 	S5(SYS_io_getevents, 0, 1, 2, end, end - 8);
 	S3(SYS_io_cancel, 0, end, NULL);
+	S2(SYS_pivot_root, "/nonexistent", end);
+	S1(SYS_uselib, "/nonexistent");
+	S1(SYS__sysctl, end);
+	S3(SYS_lookup_dcookie, 0x1234, end, 10);
+	S5(SYS_remap_file_pages, BASE, PG, 0x10, 3, 0x7);
+	S3(SYS_init_module, end - 4, 100, "x=1");
+	S3(SYS_finit_module, -1, "x=1", 0x7);
+	S2(SYS_delete_module, "nonexistent_mod", 0x800 | 0x200);
+	S2(SYS_create_module, page, 10);
+	S4(SYS_rseq, end - 8, 32, 0x2, 0x53053053);
+	S4(SYS_set_mempolicy_home_node, BASE, PG, 0, 0);
+	S4(SYS_quotactl, 0x80000200, "/nonexistent", 2, "/nonexistent");
+	S4(SYS_quotactl, 0x80000701, "/nonexistent", -1, end);
+	S4(SYS_quotactl, 0x800002, "/nonexistent", 0, end);
+	S4(SYS_quotactl_fd, -1, 0x800007, 5, page);
+	S2(SYS_io_uring_setup, 1, end - 8);
+	S6(SYS_io_uring_enter, -1, 1, 1, 0x1, NULL, 8);
+	S4(SYS_io_uring_register, -1, 0, end, 1);
+	S5(SYS_add_key, "user", "desc", page, 4, 0x7fffffff);
+	S5(SYS_add_key, "user", NULL, end - 2, 4, -4);
+	S4(SYS_request_key, "user", "nonexistent-desc", NULL, 0);
+	S5(SYS_keyctl, 0, -1, 0, 0, 0);
+	S5(SYS_keyctl, 6, 123, 0, 0, 0);
+	S5(SYS_keyctl, 6, -4, page, 10, 0);
+	S5(SYS_keyctl, 5, -4, 0x3f010000, 0, 0);
+	S5(SYS_keyctl, 14, -1, 0, 0, 0);
+	S5(SYS_keyctl, 14, 100, 0, 0, 0);
+	S5(SYS_keyctl, 10, -4, "user", "nonexistent-desc", 0);
+	S5(SYS_keyctl, 0x7777, 1, 2, 3, 4);
+	S5(SYS_perf_event_open, end - 16, 0, -1, -1, 0x8);
+	S3(SYS_bpf, 0, end - 8, 72);
+	S3(SYS_bpf, 0x7777, NULL, 0);
+	S4(SYS_ptrace, 0x4206, 0, 0, 0x7f);
+	S4(SYS_ptrace, 0x7777, 0, end, 0);
 }
 
 int main(int argc, char **argv)
