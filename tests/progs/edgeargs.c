@@ -476,6 +476,8 @@ static void admin(void)
 
 static void newer(void)
 {
+	int fd;
+
 	S3(SYS_open_tree, AT_FDCWD, "/nonexistent", 0x1 | 0x80000);
 	S5(SYS_move_mount, -1, "", AT_FDCWD, "/nonexistent", 0x4);
 	S2(SYS_fsopen, "nonexistentfs", 0);
@@ -535,6 +537,34 @@ static void newer(void)
 	S5(SYS_keyctl, 10, -4, "user", "nonexistent-desc", 0);
 	S5(SYS_keyctl, 0x7777, 1, 2, 3, 4);
 	S5(SYS_perf_event_open, end - 16, 0, -1, -1, 0x8);
+	{
+		uint32_t *pa = (uint32_t *)(page + 3072);   /* perf_event_attr */
+
+		memset(pa, 0, 64);
+		pa[0] = 1;          /* PERF_TYPE_SOFTWARE */
+		pa[1] = 64;         /* PERF_ATTR_SIZE_VER0 */
+		pa[2] = 0;          /* PERF_COUNT_SW_CPU_CLOCK */
+		fd = (int)S5(SYS_perf_event_open, pa, 0, -1, -1, 0x8);
+		if (fd >= 0)
+			S1(SYS_close, fd);
+		pa[0] = 3;          /* PERF_TYPE_HW_CACHE */
+		pa[2] = 0x7010102;  /* LL|WRITE<<8|MISS<<16|7<<24 */
+		S5(SYS_perf_event_open, pa, -1, -1, -1, 0x10);
+		pa[0] = 0x77;
+		pa[1] = 60;
+		S5(SYS_perf_event_open, pa, -1, -1, -1, 0);
+		memset(page + 3072, 0, 64);
+		fd = (int)S2(SYS_io_uring_setup, 4, page + 3072);
+		if (fd >= 0) {
+			int *fds = (int *)(page + 3200);
+
+			fds[0] = 0;
+			fds[1] = 1;
+			S6(SYS_io_uring_enter, fd, 0, 0, 0, NULL, 8);
+			S4(SYS_io_uring_register, fd, 2 /* IORING_REGISTER_FILES */, fds, 2);
+			S1(SYS_close, fd);
+		}
+	}
 	S3(SYS_bpf, 0, end - 8, 72);
 	S3(SYS_bpf, 0x7777, NULL, 0);
 	S4(SYS_ptrace, 0x4206, 0, 0, 0x7f);
