@@ -569,6 +569,22 @@ static void newer(void)
 	S3(SYS_bpf, 0x7777, NULL, 0);
 	S4(SYS_ptrace, 0x4206, 0, 0, 0x7f);
 	S4(SYS_ptrace, 0x7777, 0, end, 0);
+	S4(SYS_ptrace, 3 /* PEEKUSER */, 0, 8 * 16, page);
+	S4(SYS_ptrace, 3, 0, 848 + 8, page);
+	S4(SYS_ptrace, 6 /* POKEUSER */, 0, 168, 0);
+	S4(SYS_ptrace, 3, 0, 912, page);
+	S4(SYS_ptrace, 3, 0, 1000, page);
+	S4(SYS_ptrace, 2 /* PEEKDATA */, 0, page, page);
+	S4(SYS_ptrace, 7 /* CONT */, 0, 0, SIGUSR1);
+	S4(SYS_ptrace, 17 /* DETACH */, 0, 0, 0);
+	S4(SYS_ptrace, 0x4204 /* GETREGSET */, 0, 1, end - 8);
+	S4(SYS_ptrace, 0x4202 /* GETSIGINFO */, 0, 0, end);
+	S4(SYS_ptrace, 0x420a /* GETSIGMASK */, 0, 8, page);
+	S4(SYS_ptrace, 0x420b /* SETSIGMASK */, 0, 8, page);
+	S4(SYS_ptrace, 0x4209 /* PEEKSIGINFO */, 0, page, page);
+	S4(SYS_ptrace, 0x4201 /* GETEVENTMSG */, 0, 0, page);
+	S4(SYS_ptrace, 16 /* ATTACH */, 0, 0, 0);
+	S4(SYS_ptrace, 0x420e /* GET_SYSCALL_INFO */, 0, 88, page);
 }
 
 int main(int argc, char **argv)
