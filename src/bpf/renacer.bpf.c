@@ -53,9 +53,11 @@ struct {
 	__type(value, struct rb_task);
 } tasks SEC(".maps");
 
-/* Traced tasks whose entry in tasks belongs to another live one. */
+/* Traced tasks whose entry in tasks belongs to another live one (allocated
+ * when used: preallocating 64k entries would cost every start-up). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 65536);
 	__type(key, __u32);
 	__type(value, struct rb_task);
