@@ -331,9 +331,6 @@ static int report_maps(struct dwarf *d, struct dproc *p)
 		return -1;
 	p->nranges = 0;
 	dwfl_getmodules(p->dwfl, module_range_cb, p, 0);
-	if (getenv("RENACER_DWARF_DEBUG"))
-		for (size_t i = 0; i < p->nranges; i += 2)
-			fprintf(stderr, "report %d: %#lx-%#lx\n", p->pid, (unsigned long)p->ranges[i], (unsigned long)p->ranges[i+1]);
 	return 0;
 }
 
@@ -436,8 +433,11 @@ static const char *die_function(struct dwarf *d, Dwarf_Die *die)
 	if (!n)
 		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
 	if (n) {
+		/* the linkage name names the function as its symbol does (glibc's
+		 * "__GI___libc_read", C++ with its namespaces), as gdb shows it;
+		 * one that does not demangle is left for the plain name */
 		const char *r = nice_name(d, n);
-		if (r && r[0] != '_')
+		if (r && !(r[0] == '_' && (r[1] == 'Z' || r[1] == 'R')))
 			return r;
 	}
 	n = dwarf_diename(die);
