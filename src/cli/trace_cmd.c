@@ -594,6 +594,8 @@ int cmd_trace(int argc, char **argv)
 		sink_list_add(&sinks, dwarf_sink_new(dw));   /* last: forgets the dead */
 	r = tracer_run(&o, t.argv, &sinks, &end);
 	sink_list_release(&sinks);
+	if (dw && getenv("RENACER_DWARF_STATS"))
+		dwarf_print_stats(dw);
 	dwarf_free(dw);
 	if (r != -1 && an) {
 		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");

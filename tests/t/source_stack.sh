@@ -98,10 +98,10 @@ gcore -o core $pid >gcore.out 2>&1 || fail "gcore failed: $(cat gcore.out)"
 "$RENACER" -k -s --format json -p $pid -e trace=read -o rk.json 2>rk.err &
 rpid=$!
 i=0
-until grep -q "attached" rk.err; do
+until grep -q "attached" rk.err 2>/dev/null; do
 	i=$((i + 1)); [ $i -lt 100 ] || fail "renacer did not attach: $(cat rk.err)"; sleep 0.1
 done
-echo x >&7
+printf xy >&7
 exec 7>&-
 wait $rpid || fail "renacer -p failed: $(cat rk.err)"
 wait $pid
@@ -109,9 +109,12 @@ gdb -batch -ex bt ./srcblock core.$pid >gdb.txt 2>/dev/null || fail "gdb failed"
 $PY - rk.json eu.txt eui.txt gdb.txt "$(mark_line srcblock.c block_read)" <<'PYEOF' || exit 1
 import json, re, sys
 d = json.load(open(sys.argv[1]))
+# the read in progress at attach time may be reported (restarted) or not;
+# the second one always is, from the same call: its stack is the one
 reads = [s for s in d["syscalls"] if s["name"] == "read"]
-if len(reads) != 1:
-    sys.exit("FAIL: %d read calls reported" % len(reads))
+if not reads:
+    sys.exit("FAIL: no read call reported")
+reads = reads[-1:]
 stack = reads[0]["stack"]
 phys = [f for f in stack if not f.get("inlined")]
 
