@@ -15,6 +15,7 @@
 
 #include "cli/cmds.h"
 #include "assert/assert.h"
+#include "cli/otlp_cli.h"
 #include "cli/trace_opts.h"
 #include "config/config.h"
 #include "core/tracer.h"
@@ -35,7 +36,8 @@ static const char usage_text[] =
 "usage: renacer [OPTIONS] [--] COMMAND [ARGS...]\n"
 "       renacer [OPTIONS] -p PID[,PID...] [-p PID...]\n"
 "       renacer SUBCOMMAND [ARGS...]   (capture, validate, compare, accept,\n"
-"                                       report, assert, analyze, init; see\n"
+"                                       report, assert, analyze, init,\n"
+"                                       export; see\n"
 "                                       'renacer SUBCOMMAND --help')\n"
 "\n"
 "Tracing:\n"
@@ -70,6 +72,15 @@ static const char usage_text[] =
 "  -S, --summary-sort-by KEY  time (default), calls, errors, name, avg-time,\n"
 "                             min-time, max-time, nothing\n"
 "      --timing               add per-syscall totals in ms and the wall time\n"
+"      --backend NAME         what counts: ptrace (stops the command at each\n"
+"                             call), ebpf (counts in the kernel, no stops; root,\n"
+"                             kernel BTF; -c tables, --format json|jsonl\n"
+"                             summaries and span_count budgets only) or auto\n"
+"                             (default: ebpf for -c and -c with count-only\n"
+"                             --assert when it can run, else ptrace with one\n"
+"                             warning).  With ebpf the -c time is the calling\n"
+"                             thread's system time in each call (strace: the\n"
+"                             process's), -w the wall-clock time in the kernel\n"
 "\n"
 "Source correlation (docs/source.md):\n"
 "  -s, --source               append the program's own source line that made\n"
@@ -99,16 +110,20 @@ static const char usage_text[] =
 "      --assert-format FMT    text (default), json, junit\n"
 "      --anti-patterns        run every anti-pattern detector and report\n"
 "\n"
+OTLP_CLI_USAGE
+"\n"
 "  -h, --help                 show this help\n"
 "  -V, --version              show the version\n"
 "\n"
 "Exit status: the traced command's (when it was killed by a signal, renacer\n"
 "kills itself with the same signal); 1 when renacer itself fails (bad\n"
-"option, the command cannot be started).\n";
+"option, the command cannot be started); 6 when --backend ebpf was asked\n"
+"for and cannot run here.\n";
 
 enum {
 	OPT_STRING_LIMIT = 1000, OPT_FORMAT, OPT_TRACE, OPT_STATUS, OPT_NO_SECCOMP,
 	OPT_SECCOMP, OPT_TIMING, OPT_ASSERT, OPT_ASSERT_FORMAT, OPT_ANTI_PATTERNS,
+	OPT_BACKEND,
 	/* source correlation */
 	OPT_SOURCE = 1100, OPT_STACK_TRACE, OPT_SOURCE_SKIP, OPT_FUNCTION_TIME,
 	OPT_FLAMEGRAPH, OPT_FLAMEGRAPH_WEIGHT, OPT_FLAMEGRAPH_SVG, OPT_SPEEDSCOPE,
@@ -139,6 +154,7 @@ static const struct option long_opts[] = {
 	{ "assert", required_argument, NULL, OPT_ASSERT },
 	{ "assert-format", required_argument, NULL, OPT_ASSERT_FORMAT },
 	{ "anti-patterns", no_argument, NULL, OPT_ANTI_PATTERNS },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "source", no_argument, NULL, OPT_SOURCE },
 	{ "stack-trace", optional_argument, NULL, OPT_STACK_TRACE },
 	{ "stack-traces", optional_argument, NULL, OPT_STACK_TRACE },
@@ -148,6 +164,7 @@ static const struct option long_opts[] = {
 	{ "flamegraph-weight", required_argument, NULL, OPT_FLAMEGRAPH_WEIGHT },
 	{ "flamegraph-svg", required_argument, NULL, OPT_FLAMEGRAPH_SVG },
 	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
+	OTLP_CLI_LONG_OPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -363,6 +380,16 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			t->assert_format = optarg;
 			break;
 		case OPT_ANTI_PATTERNS: t->anti_patterns = true; break;
+		case OPT_BACKEND:
+			if (!strcmp(optarg, "auto"))
+				t->backend = BACKEND_AUTO;
+			else if (!strcmp(optarg, "ptrace"))
+				t->backend = BACKEND_PTRACE;
+			else if (!strcmp(optarg, "ebpf"))
+				t->backend = BACKEND_EBPF;
+			else
+				return error("unknown backend '%s' (expected ptrace, ebpf or auto)", optarg);
+			break;
 		case 'h': t->help = true; return 0;
 		case 'V': t->version = true; return 0;
 		case 's':
@@ -381,6 +408,11 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		case ':':
 			return error("option '%s' needs an argument", esc(argv[optind - 1]));
 		default:
+			if (c >= OPT_OTLP && c <= OPT_NO_PROPAGATE) {
+				if (otlp_cli_option(&t->otlp, c, optarg) < 0)
+					return -1;
+				break;
+			}
 			if (optopt && optopt < 256)
 				return error("unknown option '-%c' (see renacer --help)", optopt);
 			return error("unknown option '%s' (see renacer --help)", esc(argv[optind - 1]));
@@ -648,12 +680,18 @@ int cmd_trace(int argc, char **argv)
 	if (t.assert_file && config_load(t.assert_file, &cfg) < 0)
 		exit(5);
 	/* -s, -k: the [source] table of ./renacer.toml, when there is one */
-	if (!t.assert_file && trace_opts_wants_stacks(&t) &&
-	    config_load_if_exists("renacer.toml", &cfg) < 0)
-		exit(5);
+	if (!t.assert_file && trace_opts_wants_stacks(&t)) {
+		if (config_load_if_exists("renacer.toml", &cfg) < 0)
+			exit(5);
+	} else if (!t.assert_file) {
+		/* else only its [otlp] table, quietly (cli/otlp_cli.h) */
+		otlp_cli_implicit_config(&cfg);
+	}
 	if (t.flamegraph && !strcmp(t.flamegraph, "-") && !(folded_stream = take_stdout()))
 		exit(1);
 	if (trace_opts_add_sinks(&t, &sinks) < 0)
+		exit(1);
+	if (otlp_cli_add_sink(&t.otlp, &cfg, !t.npids, &sinks) < 0)
 		exit(1);
 	for (int i = 0; i < t.argc; i++)
 		strbuf_addf(&title, "%s%s", i ? " " : "", t.argv[i]);
@@ -672,7 +710,7 @@ int cmd_trace(int argc, char **argv)
 		exit(1);
 	if (dw)
 		sink_list_add(&sinks, dwarf_sink_new(dw));   /* last: forgets the dead */
-	r = tracer_run(&o, t.argv, &sinks, &end);
+	r = trace_run(&t, &o, &cfg, &sinks, &end);
 	sink_list_release(&sinks);
 	if (dw && getenv("RENACER_DWARF_STATS"))
 		dwarf_print_stats(dw);
