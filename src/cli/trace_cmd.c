@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cmds.h"
@@ -629,6 +630,20 @@ static FILE *take_stdout(void)
 	return f;
 }
 
+/*
+ * The seeds' `renacer --function-time --source -- prog | flamegraph.pl`
+ * pipes the program's output, not stacks: say how to get them.
+ */
+static void pipe_hint(const struct trace_opts *t)
+{
+	struct stat st;
+
+	if (t->function_time && !t->flamegraph && fstat(1, &st) == 0 && S_ISFIFO(st.st_mode))
+		fprintf(stderr, "renacer: hint: standard output is a pipe; --flamegraph - sends the "
+			"folded stacks there (flamegraph.pl's input) and the command's output to "
+			"standard error\n");
+}
+
 /* Ends renacer the way the traced command ended. */
 static void exit_like(const struct trace_end *end)
 {
@@ -689,6 +704,7 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (t.flamegraph && !strcmp(t.flamegraph, "-") && !(folded_stream = take_stdout()))
 		exit(1);
+	pipe_hint(&t);
 	if (trace_opts_add_sinks(&t, &sinks) < 0)
 		exit(1);
 	if (otlp_cli_add_sink(&t.otlp, &cfg, !t.npids, &sinks) < 0)
