@@ -15,6 +15,7 @@
 
 #include "cli/cmds.h"
 #include "assert/assert.h"
+#include "cli/otlp_cli.h"
 #include "cli/trace_opts.h"
 #include "config/config.h"
 #include "core/tracer.h"
@@ -34,7 +35,8 @@ static const char usage_text[] =
 "usage: renacer [OPTIONS] [--] COMMAND [ARGS...]\n"
 "       renacer [OPTIONS] -p PID[,PID...] [-p PID...]\n"
 "       renacer SUBCOMMAND [ARGS...]   (capture, validate, compare, accept,\n"
-"                                       report, assert, analyze, init; see\n"
+"                                       report, assert, analyze, init,\n"
+"                                       export; see\n"
 "                                       'renacer SUBCOMMAND --help')\n"
 "\n"
 "Tracing:\n"
@@ -98,6 +100,8 @@ static const char usage_text[] =
 "      --assert-format FMT    text (default), json, junit\n"
 "      --anti-patterns        run every anti-pattern detector and report\n"
 "\n"
+OTLP_CLI_USAGE
+"\n"
 "  -h, --help                 show this help\n"
 "  -V, --version              show the version\n"
 "\n"
@@ -145,6 +149,7 @@ static const struct option long_opts[] = {
 	{ "stack-trace", optional_argument, NULL, OPT_STACK_TRACE },
 	{ "stack-traces", optional_argument, NULL, OPT_STACK_TRACE },
 	{ "source-skip", required_argument, NULL, OPT_SOURCE_SKIP },
+	OTLP_CLI_LONG_OPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -388,6 +393,11 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		case ':':
 			return error("option '%s' needs an argument", esc(argv[optind - 1]));
 		default:
+			if (c >= OPT_OTLP && c <= OPT_NO_PROPAGATE) {
+				if (otlp_cli_option(&t->otlp, c, optarg) < 0)
+					return -1;
+				break;
+			}
 			if (optopt && optopt < 256)
 				return error("unknown option '-%c' (see renacer --help)", optopt);
 			return error("unknown option '%s' (see renacer --help)", esc(argv[optind - 1]));
@@ -598,10 +608,16 @@ int cmd_trace(int argc, char **argv)
 	if (t.assert_file && config_load(t.assert_file, &cfg) < 0)
 		exit(5);
 	/* -s, -k: the [source] table of ./renacer.toml, when there is one */
-	if (!t.assert_file && trace_opts_wants_stacks(&t) &&
-	    config_load_if_exists("renacer.toml", &cfg) < 0)
-		exit(5);
+	if (!t.assert_file && trace_opts_wants_stacks(&t)) {
+		if (config_load_if_exists("renacer.toml", &cfg) < 0)
+			exit(5);
+	} else if (!t.assert_file) {
+		/* else only its [otlp] table, quietly (cli/otlp_cli.h) */
+		otlp_cli_implicit_config(&cfg);
+	}
 	if (trace_opts_add_sinks(&t, &sinks) < 0)
+		exit(1);
+	if (otlp_cli_add_sink(&t.otlp, &cfg, !t.npids, &sinks) < 0)
 		exit(1);
 	trace_opts_to_tracer(&t, &o);
 	if (t.assert_file || t.anti_patterns) {
