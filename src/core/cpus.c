@@ -30,6 +30,7 @@ enum {
 	CT_OWN = 1 << 3,       /* it reads or sets CPU masks itself: never pin */
 	CT_SETAFF = 1 << 4,    /* inside a sched_setaffinity */
 	CT_SENSITIVE = 1 << 5, /* the call it is inside reads or sets a mask */
+	CT_AT_ENTRY = 1 << 6,  /* stopped at a syscall entry: resumed into it */
 };
 
 /* How often renacer checks that its CPU is its own while pinned, and how
@@ -38,6 +39,10 @@ enum {
 #define CONTENDED_PCT 10
 #define BACKOFF_MIN_NS 500000000ull /* 0.5 s, doubling up to 8 s */
 #define BACKOFF_MAX_NS 8000000000ull
+/* After two tasks ran at once, how long before one alone is pinned again
+ * (threads that take turns on a lock would otherwise flip the masks at
+ * every turn) */
+#define MULTI_HOLD_NS 10000000ull   /* 10 ms */
 
 struct cpus {
 	int mode;
@@ -50,8 +55,11 @@ struct cpus {
 	struct cpu_task **pinned; /* tasks with CT_PINNED */
 	size_t npinned, apinned;
 	uint64_t check_at;        /* next contention check (ns) */
-	uint64_t last_delay, last_wall;
+	uint64_t last_delay, last_wall;   /* renacer's wait at the last check */
+	uint64_t last_tdelay, last_tcount;/* the task's wait and runs then */
+	pid_t last_tid;           /* that task */
 	uint64_t backoff_until;   /* no pinning before (ns) */
+	uint64_t multi_until;     /* several tasks ran until about then (ns) */
 	uint64_t backoff_ns;
 	unsigned follow_count;    /* PIN_TRACER: resumes since the last look */
 	unsigned epoch;           /* bumped when a program set another task's
@@ -227,11 +235,14 @@ void cpus_free(struct cpus *c)
 void cpus_add_watched(const struct cpus *c, uint8_t *set, size_t nbytes)
 {
 	/* a parent blocks in wait4 while its child runs; the others show or
-	 * set a mask (open: /proc/self/status) */
+	 * set a mask.  Not open and openat: a /proc/self/status read under a
+	 * filter that does not select them shows the pin (documented), as the
+	 * price of not stopping programs at every open (find would take
+	 * twice as long) */
 	const char *const names[] = { "wait4", "waitid", "sched_getaffinity",
-				       "sched_setaffinity", "open", "openat", "openat2" };
+				       "sched_setaffinity" };
 
-	if (!c || c->attached || c->mode != PIN_AUTO)
+	if (!c || c->attached || c->mode == PIN_TRACER)
 		return;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		long nr = sysent_lookup(names[i]);
@@ -315,36 +326,62 @@ static void self_pin(struct cpus *c, int cpu)
 		c->self_pin = cpu;
 }
 
-/*
- * While pinned, renacer checks every 100 ms how long it waited behind other
- * work on its CPU (/proc/self/schedstat: run time, run-queue wait, count).
- * More than 10% of the time: the CPU is not free, the tracee would be
- * better off where the scheduler puts it; unpin everything for a while.
- */
-static bool contended(struct cpus *c, uint64_t now)
+/* Run-queue wait of a task so far (ns) and the number of times it ran,
+ * from /proc/.../schedstat; -1 when unreadable. */
+static int run_delay(const char *path, uint64_t *delay, uint64_t *count)
 {
 	char buf[128];
-	unsigned long long run = 0, delay = 0;
-	int fd;
-	ssize_t n;
+	unsigned long long run, d, n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t len;
+
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return -1;
+	buf[len] = '\0';
+	if (sscanf(buf, "%llu %llu %llu", &run, &d, &n) != 3)
+		return -1;
+	*delay = d;
+	*count = n;
+	return 0;
+}
+
+/*
+ * While pinned, renacer checks every 100 ms whether their CPU is really
+ * theirs, from the run-queue waits of /proc/.../schedstat.  Sharing a CPU,
+ * the tracee always waits a little (about 2 us a stop: renacer finishes
+ * its turn first), so neither its total wait nor an idle machine's numbers
+ * mean contention.  Other work on the CPU shows as renacer waiting more
+ * than 10% of the time (a syscall storm), or as the tracee waiting 50 us
+ * or more on average each time it is to run (a program that computes
+ * between calls).  Then the task is better off where the scheduler puts
+ * it: everything is unpinned for a while.
+ */
+static bool contended(struct cpus *c, pid_t tid, uint64_t now)
+{
+	char path[64];
+	uint64_t md, mn, td, tn;
 	bool busy = false;
 
 	if (now < c->check_at)
 		return false;
-	fd = open("/proc/self/schedstat", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)tid);
+	if (run_delay("/proc/self/schedstat", &md, &mn) < 0 || run_delay(path, &td, &tn) < 0)
 		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	if (sscanf(buf, "%llu %llu", &run, &delay) != 2)
-		return false;
-	if (c->last_wall && now > c->last_wall &&
-	    (delay - c->last_delay) * 100 > (now - c->last_wall) * CONTENDED_PCT)
-		busy = true;
-	c->last_delay = delay;
+	if (c->last_wall && c->last_tid == tid && now > c->last_wall) {
+		uint64_t wall = now - c->last_wall;
+		if ((md - c->last_delay) * 100 > wall * CONTENDED_PCT)
+			busy = true;
+		if (tn > c->last_tcount && (td - c->last_tdelay) / (tn - c->last_tcount) >= 50000)
+			busy = true;
+	}
+	c->last_delay = md;
+	c->last_tdelay = td;
+	c->last_tcount = tn;
+	c->last_tid = tid;
 	c->last_wall = now;
 	c->check_at = now + CHECK_NS;
 	return busy;
@@ -399,21 +436,23 @@ void cpus_task_new(struct cpus *c, struct cpu_task *ct, pid_t tid,
 
 void cpus_stopped(struct cpus *c, struct cpu_task *ct)
 {
+	ct->flags &= ~CT_AT_ENTRY;
 	if (c && (ct->flags & CT_RUNNING)) {
 		ct->flags &= ~CT_RUNNING;
 		c->nrunning--;
 	}
 }
 
-void cpus_resume(struct cpus *c, struct cpu_task *ct, bool in_call)
+void cpus_resume(struct cpus *c, struct cpu_task *ct)
 {
 	size_t others;
-	bool blocks, want;
+	bool blocks, want, in_call = ct->flags & CT_AT_ENTRY;
 	uint64_t now;
 	int x;
 
 	if (!c)
 		return;
+	ct->flags &= ~CT_AT_ENTRY;
 	others = c->nrunning - ((ct->flags & CT_RUNNING) ? 1 : 0);
 	blocks = in_call && (ct->flags & CT_BLOCKING);
 	if (!(ct->flags & CT_RUNNING) && !blocks) {
@@ -425,18 +464,19 @@ void cpus_resume(struct cpus *c, struct cpu_task *ct, bool in_call)
 	}
 	if (c->attached)
 		return;
+	now = mono_ns();
 	if (others) {
 		/* more than one tracee runs: every one as under strace */
+		c->multi_until = now + MULTI_HOLD_NS;
 		unpin(c, ct);
 		self_unpin(c);
 		return;
 	}
-	now = mono_ns();
-	if (now < c->backoff_until) {
+	if (now < c->backoff_until || now < c->multi_until) {
 		unpin(c, ct);
 		return;
 	}
-	if (c->self_pin >= 0 && contended(c, now)) {
+	if (c->self_pin >= 0 && c->mode != PIN_ALWAYS && contended(c, ct->tid, now)) {
 		unpin_all(c);
 		self_unpin(c);
 		c->backoff_ns = c->backoff_ns ? c->backoff_ns * 2 : BACKOFF_MIN_NS;
@@ -511,6 +551,7 @@ bool cpus_syscall_entry(struct cpus *c, struct cpu_task *ct, long nr, const uint
 	if (!c)
 		return false;
 	ct->flags &= ~(CT_BLOCKING | CT_SETAFF | CT_SENSITIVE);
+	ct->flags |= CT_AT_ENTRY;
 	if (c->attached)
 		return false;
 	if (!c->follow && has(c->forks, nr)) {

@@ -18,6 +18,8 @@ enum pin_mode {
 	PIN_OFF,        /* --no-pin: no affinity is ever read or changed */
 	PIN_TRACER,     /* RENACER_PIN=tracer (benchmarks only): renacer moves
 			   to the tracee's CPU, the tracee's mask is untouched */
+	PIN_ALWAYS,     /* RENACER_PIN=always (tests only): as PIN_AUTO, but
+			   never backs off when the CPU is contended */
 };
 
 /* What the CLI asks for. */
@@ -97,11 +99,11 @@ void cpus_task_new(struct cpus *c, struct cpu_task *ct, pid_t tid,
 void cpus_stopped(struct cpus *c, struct cpu_task *ct);
 
 /*
- * The engine is about to resume tid.  in_call: it resumes into the syscall
- * it stopped at the entry of (the kernel runs it next); sets the affinity
- * of tid and of renacer as the policy says.
+ * The engine is about to resume the task (into the syscall whose entry it
+ * stopped at, when cpus_syscall_entry() was the last hook): sets the
+ * affinity of the task and of renacer as the policy says.
  */
-void cpus_resume(struct cpus *c, struct cpu_task *ct, bool in_call);
+void cpus_resume(struct cpus *c, struct cpu_task *ct);
 
 /*
  * Syscall entry (nr, raw arguments) and exit (raw return value) of the task;

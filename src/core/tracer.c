@@ -245,7 +245,7 @@ static void resume(struct tracer *tr, struct tcb *t, int sig)
 	if (tr->seccomp && !(t->flags & TCB_INSYSCALL))
 		req = PTRACE_CONT;
 	/* co-location: the CPU it runs on next (core/cpus.h) */
-	cpus_resume(tr->cpus, &t->cpu, t->flags & TCB_INSYSCALL);
+	cpus_resume(tr->cpus, &t->cpu);
 	if (ptrace(req, t->tid, NULL, (void *)(uintptr_t)sig) < 0 && errno != ESRCH)
 		warning("cannot resume process %d: %s", t->tid, strerror(errno));
 }
@@ -1290,6 +1290,8 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 		const char *pin = getenv("RENACER_PIN");   /* benchmarks */
 		if (pin && !strcmp(pin, "tracer") && co.mode == PIN_AUTO)
 			co.mode = PIN_TRACER;
+		if (pin && !strcmp(pin, "always") && co.mode == PIN_AUTO)
+			co.mode = PIN_ALWAYS;        /* tests */
 		tr->cpus = cpus_new(&co, o->attach != NULL, o->follow);
 	}
 
