@@ -138,6 +138,32 @@ struct frame {
 
 #define EVENT_MAX_ARGS 6
 
+/*
+ * -e read=SET / -e write=SET (strace's dumpio): the bytes one call read or
+ * wrote through a descriptor of the set, hex-dumped after the call's line.
+ * A call can carry several (readv, sendmsg): one per buffer that moved data.
+ */
+struct iodump {
+	const uint8_t *data;     /* the bytes (the task's arena) */
+	uint64_t len;            /* bytes transferred in this buffer */
+	uint64_t fetched;        /* of len, how many could be read (a dump
+				    stops with "<Cannot fetch ...>" there) */
+	uint64_t addr;           /* tracee address of the buffer */
+	int32_t iov;             /* -1: the call's buffer; >= 0: its index in
+				    an iovec (" * N bytes in buffer I") */
+	int32_t vec;             /* >= 0: sendmmsg/recvmmsg message index;
+				    " = NBUFS buffers in vector VEC" is shown
+				    first (such an entry may have len 0) */
+	uint64_t nbufs;          /* with vec: the message's iovec length */
+};
+
+/* event.tamper bits: what -e inject= did to a syscall (src/core/inject.c). */
+enum {
+	TAMPER_INJECTED = 1 << 0, /* error= or retval= replaced the call */
+	TAMPER_POKED = 1 << 1,    /* poke_enter=/poke_exit= wrote its memory */
+	TAMPER_DELAYED = 1 << 2,  /* delay_enter=/delay_exit= held the task */
+};
+
 struct event {
 	uint8_t type;            /* enum event_type */
 	uint8_t state;           /* SC_* for EV_SYSCALL */
@@ -161,6 +187,20 @@ struct event {
 	uint64_t lamport;        /* Lamport clock, respects happens-before */
 	uint32_t nframes;        /* source stack, innermost first */
 	const struct frame *frames;
+
+	/* strace's output options (-i, -n, -e inject=, -e read=/write=) */
+	uint64_t ip;             /* instruction pointer at the syscall entry or
+				    signal stop; 0 unless tracer_opts.want_ip */
+	long last_nr;            /* EV_SIGNAL, EV_PROC_EXIT: number of the last
+				    syscall the task entered (traced or not),
+				    0 when none, as strace -n prints it */
+	uint8_t tamper;          /* EV_SYSCALL: TAMPER_* bits, 0 untouched */
+	bool detached;           /* EV_SYSCALL, SC_UNFINISHED: renacer detached
+				    from the task inside the call (-b execve,
+				    -p then Ctrl-C); strace ends the line with
+				    " <detached ...>" instead of ") = ?" */
+	uint32_t ndumps;         /* EV_SYSCALL: data to hex-dump (may be 0) */
+	const struct iodump *dumps;
 
 	/* EV_SIGNAL */
 	int signo;

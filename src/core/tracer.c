@@ -29,6 +29,9 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "core/inject.h"
+#include "core/quals.h"
+#include "core/startup.h"
 #include "core/tmem.h"
 #include "sys/filter.h"
 #include "sys/sysent.h"
@@ -58,6 +61,8 @@ enum {
 	TCB_HELD = 1 << 8,        /* stopped and not resumed (orphan) */
 	TCB_IGNORE_EXIT = 1 << 9, /* attached mid-syscall: skip one exit */
 	TCB_LISTEN = 1 << 10,     /* in group-stop (PTRACE_LISTEN) */
+	TCB_DELAYED = 1 << 11,    /* held stopped by -e inject=:delay_* */
+	TCB_EXECED = 1 << 12,     /* has exec'ed once (-b execve skips that) */
 };
 
 struct tcb {
@@ -68,6 +73,11 @@ struct tcb {
 	struct event ev;          /* the syscall in progress */
 	uint64_t stime_entry;     /* -c: process system time at the entry stop */
 	struct arena arena;       /* its decoded values */
+	/* strace's options (core/quals.h) */
+	long last_nr;             /* last syscall entered (-n on other lines) */
+	struct inject_task *inj;  /* -e inject= counters, made on first use */
+	int resume_sig;           /* signal to resume with (inject signal=) */
+	uint64_t hold_until;      /* TCB_DELAYED: monotonic ns to resume at */
 };
 
 #define NBUCKETS 4096
@@ -90,6 +100,7 @@ struct tracer {
 	bool exec_failed;         /* the command could not be executed */
 	bool interrupted;         /* SIGINT/SIGTERM/SIGHUP ended the trace */
 	bool all_status;          /* no -e status= filter */
+	bool delays;              /* -e inject= may hold tasks (TCB_DELAYED) */
 	struct lamport *lamport;  /* happens-before clocks (core/lamport.h) */
 };
 
@@ -134,6 +145,7 @@ static void tcb_drop(struct tracer *tr, struct tcb *t)
 	if (*pp)
 		*pp = t->next;
 	arena_release(&t->arena);
+	inject_task_free(t->inj);
 	free(t);
 	tr->ntcb--;
 }
@@ -194,6 +206,7 @@ static void finish_unfinished(struct tracer *tr, struct tcb *t, uint64_t ts, uns
 		t->ev.state = SC_UNFINISHED;
 		t->ev.rv_fmt = RV_NONE;
 		t->ev.end_ns = ts - tr->t0;
+		t->ev.detached = why == STATUS_DETACHED;
 		if (status_wanted(tr, &t->ev, why))
 			emit(tr, &t->ev);
 	}
@@ -212,6 +225,42 @@ static void resume(struct tracer *tr, struct tcb *t, int sig)
 		warning("cannot resume process %d: %s", t->tid, strerror(errno));
 }
 
+/* Resumes t after a syscall stop, with the signal -e inject= asked for, or
+ * leaves it stopped until its -e inject=:delay_* time (TCB_DELAYED; the
+ * wait loop resumes it, see resume_delayed). */
+static void resume_after_syscall(struct tracer *tr, struct tcb *t)
+{
+	if (t->hold_until) {
+		t->flags |= TCB_DELAYED;
+		return;
+	}
+	resume(tr, t, t->resume_sig);
+	t->resume_sig = 0;
+}
+
+/* Resumes the TCB_DELAYED tasks whose time has come; returns the earliest
+ * time a remaining one is due, or 0 when none is held. */
+static uint64_t resume_delayed(struct tracer *tr)
+{
+	uint64_t now = now_ns(), next = 0;
+
+	for (unsigned b = 0; b < NBUCKETS; b++) {
+		for (struct tcb *t = tr->buckets[b]; t; t = t->next) {
+			if (!(t->flags & TCB_DELAYED))
+				continue;
+			if (t->hold_until <= now) {
+				t->flags &= ~TCB_DELAYED;
+				t->hold_until = 0;
+				resume(tr, t, t->resume_sig);
+				t->resume_sig = 0;
+			} else if (!next || t->hold_until < next) {
+				next = t->hold_until;
+			}
+		}
+	}
+	return next;
+}
+
 /* ---- syscalls ------------------------------------------------------------ */
 
 static const char *unknown_name(struct tracer *tr, long nr)
@@ -227,14 +276,17 @@ static bool traced_nr(struct tracer *tr, long nr)
 }
 
 static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
-			  const uint64_t *args, uint64_t ts)
+			  const uint64_t *args, uint64_t ip, uint64_t ts)
 {
 	struct event *ev = &t->ev;
 	const struct sysent *se = sysent_get(nr);
 	static const struct sysent unknown_se = { NULL, 6, 0, NULL, NULL };
+	const struct trace_quals *q = tr->o->quals;
+	struct decode_opts dtmp;
 	struct dctx ctx;
 	int r;
 
+	t->last_nr = nr;
 	t->flags |= TCB_INSYSCALL;
 	t->flags &= ~(TCB_REPORT | TCB_DEC_EXIT);
 	if (t->flags & TCB_HIDE) {
@@ -243,6 +295,9 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 		t->flags &= ~TCB_HIDE;
 	}
 	if (!traced_nr(tr, nr))
+		return;
+	/* -P: only calls that touch one of the paths */
+	if (!quals_entry_wanted(q, t->pid, t->tid, nr, args))
 		return;
 	t->flags |= TCB_REPORT;
 
@@ -255,6 +310,18 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 	ev->ts_ns = ts - tr->t0;
 	t->stime_entry = tr->stop_stime;
 	memcpy(ev->raw, args, sizeof(ev->raw));
+	if (q && q->want_ip)
+		ev->ip = ip;
+	/* -e inject=: before decoding, so that poke_enter= data shows */
+	if (q && q->inject) {
+		struct inject_act act;
+		if (!t->inj)
+			t->inj = inject_task_new(q->inject);
+		inject_enter(q->inject, t->inj, t->tid, nr, args, &act);
+		t->resume_sig = act.signo;
+		if (act.delay_ns)
+			t->hold_until = now_ns() + act.delay_ns;
+	}
 	if (se && se->name) {
 		ev->name = se->name;
 	} else {
@@ -267,7 +334,7 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 		ctx.pid = t->pid;
 		ctx.tid = t->tid;
 		ctx.arena = &t->arena;
-		ctx.opts = &tr->o->dopts;
+		ctx.opts = quals_dopts(q, &tr->o->dopts, nr, &dtmp);
 		ctx.se = se;
 		r = se->decode ? se->decode(&ctx, ev, 0) : decode_default(&ctx, ev, 0);
 		if (r == RVAL_EXIT)
@@ -286,6 +353,8 @@ static void syscall_exit(struct tracer *tr, struct tcb *t, int64_t rval,
 			 bool is_error, uint64_t ts)
 {
 	struct event *ev = &t->ev;
+	const struct trace_quals *q = tr->o->quals;
+	struct decode_opts dtmp;
 
 	if (!(t->flags & TCB_INSYSCALL))
 		return;                    /* exit of a call begun before attach */
@@ -298,13 +367,27 @@ static void syscall_exit(struct tracer *tr, struct tcb *t, int64_t rval,
 	ev->end_ns = ts - tr->t0;
 	if (tr->o->cpu_time && tr->stop_stime > t->stime_entry)
 		ev->cpu_ns = tr->stop_stime - t->stime_entry;
+	/* -e inject=: the injected result is what the program and the
+	 * trace see */
+	if (q && q->inject && t->inj) {
+		struct inject_act act;
+		ev->tamper = inject_exit(q->inject, t->inj, t->tid, ev->nr, ev->raw,
+					 &rval, &is_error, &act);
+		if (act.delay_ns)
+			t->hold_until = now_ns() + act.delay_ns;
+	}
 	ev->retval = rval;
 	ev->err = is_error ? (int)-rval : 0;
 	if (t->flags & TCB_DEC_EXIT) {
 		const struct sysent *se = sysent_get(ev->nr);
-		struct dctx ctx = { t->pid, t->tid, &t->arena, &tr->o->dopts, se };
+		struct dctx ctx = { t->pid, t->tid, &t->arena,
+				    quals_dopts(q, &tr->o->dopts, ev->nr, &dtmp), se };
 		if (se && se->decode)
 			se->decode(&ctx, ev, 1);
+	}
+	if (q && (q->read_fds || q->write_fds)) {
+		struct dctx ctx = { t->pid, t->tid, &t->arena, &tr->o->dopts, sysent_get(ev->nr) };
+		quals_dumpio(q, &ctx, ev);
 	}
 	t->flags &= ~(TCB_INSYSCALL | TCB_REPORT | TCB_DEC_EXIT);
 	if (status_wanted(tr, ev, STATUS_UNFINISHED))
@@ -313,14 +396,14 @@ static void syscall_exit(struct tracer *tr, struct tcb *t, int64_t rval,
 
 /* Reads the syscall state; returns the stop kind (entry, exit) or 0. */
 static int get_sc(struct tracer *tr, struct tcb *t, long *nr, uint64_t *args,
-		  int64_t *rval, bool *is_error)
+		  int64_t *rval, bool *is_error, uint64_t *ip)
 {
 	if (tr->have_info) {
 		struct __ptrace_syscall_info info;
 		long n = ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(info), &info);
 		if (n <= 0 && (errno == EIO || errno == EINVAL)) {
 			tr->have_info = false;      /* kernel < 5.3: use registers */
-			return get_sc(tr, t, nr, args, rval, is_error);
+			return get_sc(tr, t, nr, args, rval, is_error, ip);
 		}
 		if (n <= 0)
 			return 0;
@@ -330,6 +413,7 @@ static int get_sc(struct tracer *tr, struct tcb *t, long *nr, uint64_t *args,
 			else
 				*nr = (long)info.entry.nr;
 			memcpy(args, info.entry.args, 6 * sizeof(uint64_t));
+			*ip = info.instruction_pointer;
 			return PTRACE_SYSCALL_INFO_ENTRY;
 		}
 		if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
@@ -345,6 +429,7 @@ static int get_sc(struct tracer *tr, struct tcb *t, long *nr, uint64_t *args,
 		if (!(t->flags & TCB_INSYSCALL)) {
 			*nr = sc.compat ? -1 - sc.nr : sc.nr;
 			memcpy(args, sc.args, sizeof(sc.args));
+			*ip = sc.ip;
 			return PTRACE_SYSCALL_INFO_ENTRY;
 		}
 		*rval = sc.rval;
@@ -359,7 +444,8 @@ static void on_syscall_stop(struct tracer *tr, struct tcb *t, uint64_t ts, bool 
 	uint64_t args[6] = { 0 };
 	int64_t rval = 0;
 	bool is_error = false;
-	int kind = get_sc(tr, t, &nr, args, &rval, &is_error);
+	uint64_t ip = 0;
+	int kind = get_sc(tr, t, &nr, args, &rval, &is_error, &ip);
 
 	if (seccomp_stop && kind == PTRACE_SYSCALL_INFO_EXIT)
 		kind = 0;
@@ -367,7 +453,7 @@ static void on_syscall_stop(struct tracer *tr, struct tcb *t, uint64_t ts, bool 
 		if ((t->flags & TCB_INSYSCALL) && !seccomp_stop && !tr->have_info)
 			kind = PTRACE_SYSCALL_INFO_EXIT;  /* cannot happen with regs path */
 		else
-			syscall_entry(tr, t, nr, args, ts);
+			syscall_entry(tr, t, nr, args, ip, ts);
 	}
 	if (kind == PTRACE_SYSCALL_INFO_EXIT) {
 		if (t->flags & TCB_IGNORE_EXIT)
@@ -376,7 +462,7 @@ static void on_syscall_stop(struct tracer *tr, struct tcb *t, uint64_t ts, bool 
 			syscall_exit(tr, t, rval, is_error, ts);
 	}
 	t->flags &= ~TCB_IGNORE_EXIT;
-	resume(tr, t, 0);
+	resume_after_syscall(tr, t);
 }
 
 /* ---- process events --------------------------------------------------- */
@@ -440,6 +526,7 @@ static void on_new_child(struct tracer *tr, struct tcb *t, int event, uint64_t t
 }
 
 static void check_exec_failure(struct tracer *tr, char *const argv[]);
+static void detach_now(struct tracer *tr, struct tcb *t, int sig, uint64_t ts);
 
 static void on_exec(struct tracer *tr, struct tcb *t, uint64_t ts)
 {
@@ -475,6 +562,16 @@ static void on_exec(struct tracer *tr, struct tcb *t, uint64_t ts)
 	exe[n > 0 ? n : 0] = '\0';
 	ev.exec_path = exe;
 	emit_simple(tr, &ev, ts);
+	/* -b execve: let go of a task at its exec, except the command's own
+	 * first one (strace's TCB_SKIP_DETACH_ON_FIRST_EXEC) */
+	if (tr->o->quals && tr->o->quals->detach_on_execve) {
+		bool first = t->tid == tr->leader && !(t->flags & (TCB_EXECED | TCB_ATTACHED));
+		t->flags |= TCB_EXECED;
+		if (!first) {
+			detach_now(tr, t, 0, ts);
+			return;
+		}
+	}
 	resume(tr, t, 0);
 }
 
@@ -488,6 +585,7 @@ static void on_gone(struct tracer *tr, struct tcb *t, int status, uint64_t ts)
 	ev.type = EV_PROC_EXIT;
 	ev.pid = t->pid;
 	ev.tid = t->tid;
+	ev.last_nr = t->last_nr;
 	ev.is_thread = t->tid != t->pid;
 	if (WIFEXITED(status)) {
 		ev.exit_code = WEXITSTATUS(status);
@@ -517,12 +615,15 @@ static void on_signal_stop(struct tracer *tr, struct tcb *t, int sig, uint64_t t
 		resume(tr, t, 0);
 		return;
 	}
-	if (!(t->flags & TCB_HIDE)) {
+	if (!(t->flags & TCB_HIDE) && quals_signal_shown(tr->o->quals, sig)) {
 		memset(&ev, 0, sizeof(ev));
 		ev.type = EV_SIGNAL;
 		ev.pid = t->pid;
 		ev.tid = t->tid;
 		ev.signo = sig;
+		ev.last_nr = t->last_nr;
+		if (tr->o->quals && tr->o->quals->want_ip)
+			ev.ip = arch_get_ip(t->tid);
 		arena_reset(&tr->scratch);
 		v = arena_calloc(&tr->scratch, sizeof(*v));
 		decode_siginfo_val(&ctx, v, &si);
@@ -683,7 +784,16 @@ static int start_child(struct tracer *tr, char *const argv[])
 			if (write(pfd[1], &e, sizeof(e)) < 0)
 				_exit(1);
 		}
-		execv(path, argv);
+		/* -u: after the filter (loaded as root, no no_new_privs) */
+		if (tr->o->quals && tr->o->quals->user &&
+		    (e = startup_become_user(tr->o->quals->user, path)) != 0) {
+			if (write(pfd[1], &e, sizeof(e)) < 0)
+				_exit(1);
+			_exit(127);
+		}
+		/* -E: the command's own environment */
+		execve(path, argv, tr->o->quals && tr->o->quals->envp
+			? tr->o->quals->envp : environ);
 		e = errno;
 		if (write(pfd[1], &e, sizeof(e)) < 0)
 			_exit(1);
@@ -708,6 +818,26 @@ static int start_child(struct tracer *tr, char *const argv[])
 	tcb_new(tr, pid, pid, TCB_HIDE);
 	kill(pid, SIGCONT);
 	tr->exec_pipe = pfd[0];
+	return 0;
+}
+
+/*
+ * -D: the command is the process that ran renacer; it waits for the tracer
+ * (a grandchild) to seize it, then execs (core/startup.c).  Its calls are
+ * hidden until its execve, as a started command's.
+ */
+static int adopt_command(struct tracer *tr, pid_t pid)
+{
+	if (ptrace(PTRACE_SEIZE, pid, NULL,
+		   (void *)(uintptr_t)(tr->ptrace_opts & ~PTRACE_O_EXITKILL)) < 0) {
+		int e = errno;
+		startup_daemon_release();
+		return error("cannot attach to process %d: %s", (int)pid, strerror(e));
+	}
+	ptrace(PTRACE_INTERRUPT, pid, NULL, NULL);
+	tr->leader = pid;
+	tcb_new(tr, pid, pid, TCB_HIDE | TCB_STARTUP);
+	startup_daemon_release();
 	return 0;
 }
 
@@ -768,6 +898,57 @@ static int attach_one(struct tracer *tr, pid_t pid)
 	if (!tr->leader)
 		tr->leader = pid;
 	return 0;
+}
+
+/* Interrupted: tasks held by -e inject=:delay_* go on at once. */
+static void release_delays(struct tracer *tr)
+{
+	if (!tr->delays)
+		return;
+	for (unsigned b = 0; b < NBUCKETS; b++)
+		for (struct tcb *t = tr->buckets[b]; t; t = t->next)
+			if (t->flags & TCB_DELAYED)
+				t->hold_until = 1;
+}
+
+/*
+ * The next wait status (wait4, so that -c gets the system time of the
+ * stopped process).  With tasks held by -e inject=:delay_*, resumes those
+ * that are due and returns -1 with EINTR when the earliest remaining one
+ * comes due before any stop: SIGCHLD, blocked around the check, ends the
+ * wait early when a stop arrives.
+ */
+static pid_t wait_next(struct tracer *tr, int *status)
+{
+	struct rusage ru;
+	uint64_t due = tr->delays ? resume_delayed(tr) : 0;
+	pid_t pid;
+
+	memset(&ru, 0, sizeof(ru));
+	if (due) {
+		sigset_t chld, old;
+		uint64_t now = now_ns(), d = due > now ? due - now : 0;
+		struct timespec to = { (time_t)(d / 1000000000u), (long)(d % 1000000000u) };
+
+		sigemptyset(&chld);
+		sigaddset(&chld, SIGCHLD);
+		sigprocmask(SIG_BLOCK, &chld, &old);
+		pid = wait4(-1, status, __WALL | WNOHANG, &ru);
+		if (pid == 0)
+			sigtimedwait(&chld, NULL, &to);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (pid == 0) {
+			errno = EINTR;
+			return -1;
+		}
+	} else {
+		pid = wait4(-1, status, __WALL, &ru);
+	}
+	/* strace -c's measure: the process's system time at each stop */
+	if (pid > 0 && tr->o->cpu_time)
+		tr->stop_stime = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+				 (uint64_t)ru.ru_stime.tv_usec * 1000u;
+	return pid;
 }
 
 static void on_interrupt_signal(int sig)
@@ -857,13 +1038,16 @@ static void handle_stop(struct tracer *tr, struct tcb *t, int status, uint64_t t
 		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
 			/* group-stop: shown as strace does, then stay stopped but
 			 * keep reporting */
-			if (!(t->flags & TCB_HIDE)) {
+			if (!(t->flags & TCB_HIDE) && quals_signal_shown(tr->o->quals, sig)) {
 				struct event ev;
 				memset(&ev, 0, sizeof(ev));
 				ev.type = EV_SIGNAL;
 				ev.pid = t->pid;
 				ev.tid = t->tid;
 				ev.signo = sig;
+				ev.last_nr = t->last_nr;
+				if (tr->o->quals && tr->o->quals->want_ip)
+					ev.ip = arch_get_ip(t->tid);
 				ev.group_stop = true;
 				emit_simple(tr, &ev, ts);
 			}
@@ -941,6 +1125,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	if (o->collect_rss)
 		tr->ptrace_opts |= PTRACE_O_TRACEEXIT;
 	tr->lamport = lamport_new();
+	tr->delays = o->quals && inject_set_has_delays(o->quals->inject);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt_signal;   /* no SA_RESTART: waitpid returns EINTR */
@@ -965,7 +1150,9 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 			}
 	} else {
 		struct event ev;
-		if (start_child(tr, argv) < 0) {
+		const struct trace_quals *q = o->quals;
+		if ((q && q->daemon_tracee ? adopt_command(tr, q->daemon_tracee)
+					   : start_child(tr, argv)) < 0) {
 			if (!end->exit_code)
 				end->exit_code = 1;
 			ret = -1;
@@ -975,6 +1162,9 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 			ev.pid = ev.tid = tr->leader;
 			ev.ppid = getpid();
 			emit_simple(tr, &ev, now_ns());
+			/* -I: once the command has its own dispositions */
+			if (q)
+				startup_signals(q->interruptible);
 		}
 	}
 
@@ -988,17 +1178,9 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 			stop_tracing(tr);
 			interrupted = 0;
 			tr->interrupted = true;
+			release_delays(tr);
 		}
-		if (tr->o->cpu_time) {
-			/* strace -c's measure: the process's system time at each
-			 * stop, from the rusage wait4 reports for the stopped child */
-			struct rusage ru;
-			pid = wait4(-1, &status, __WALL, &ru);
-			tr->stop_stime = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
-					 (uint64_t)ru.ru_stime.tv_usec * 1000u;
-		} else {
-			pid = waitpid(-1, &status, __WALL);
-		}
+		pid = wait_next(tr, &status);
 		if (pid < 0) {
 			if (errno == EINTR)
 				continue;
@@ -1025,6 +1207,10 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	}
 	if (tr->exec_pipe >= 0)
 		close(tr->exec_pipe);
+	/* -b execve let go of the command: like strace, wait for it to end */
+	if (end->detached && !o->attach && tr->leader > 0)
+		while (waitpid(tr->leader, NULL, 0) < 0 && errno == EINTR)
+			;
 
 	end->wall_ns = now_ns() - tr->t0;
 	if (tr->exec_failed)

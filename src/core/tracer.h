@@ -12,6 +12,8 @@
 #include "sink/sink.h"
 #include "sys/decode.h"
 
+struct trace_quals;
+
 /* -e status= bits: which finished syscalls are reported. */
 enum {
 	STATUS_SUCCESSFUL = 1 << 0,
@@ -33,6 +35,9 @@ struct tracer_opts {
 	bool collect_rss;          /* read VmHWM at every process exit */
 	bool cpu_time;             /* fill event.cpu_ns (wait4's rusage) */
 	struct decode_opts dopts;
+	/* strace's -P, -e signal=, -e abbrev=/verbose=, -e read=/write=,
+	 * -e inject=, -i, -b, -E, -u, -D, -I (core/quals.h); NULL none */
+	const struct trace_quals *quals;
 	/* Called with the event before the sinks see it (e.g. to unwind the
 	 * stack while the tracee is still stopped); may be NULL. */
 	void (*enrich)(void *data, struct event *ev);

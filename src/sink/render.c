@@ -4,6 +4,7 @@
  */
 #include "sink/render.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "util/banned.h"
@@ -21,9 +22,33 @@ static inline void sb_commit(struct strbuf *sb, char *end)
 	strbuf_setlen(sb, (size_t)(end - sb->buf));
 }
 
-static char *escape_into(char *s, const unsigned char *p, size_t len,
-			 const char *escape_chars)
+static const char hexdig[] = "0123456789abcdef";
+
+/* strace's -x test: a byte other than printable ASCII and \t\n\v\f\r. */
+static bool needs_hex(const unsigned char *p, size_t len)
 {
+	for (size_t i = 0; i < len; i++)
+		if (p[i] > 0x7e || (p[i] < ' ' && (unsigned)(p[i] - 9) >= 5))
+			return true;
+	return false;
+}
+
+static char *hex_into(char *s, const unsigned char *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		*s++ = '\\';
+		*s++ = 'x';
+		*s++ = hexdig[p[i] >> 4];
+		*s++ = hexdig[p[i] & 15];
+	}
+	return s;
+}
+
+static char *escape_into(char *s, const unsigned char *p, size_t len,
+			 const char *escape_chars, int xstyle)
+{
+	if (xstyle == RX_ALL || (xstyle == RX_NON_ASCII && needs_hex(p, len)))
+		return hex_into(s, p, len);
 	for (size_t i = 0; i < len; i++) {
 		unsigned c = p[i];
 
@@ -43,52 +68,63 @@ static char *escape_into(char *s, const unsigned char *p, size_t len,
 			continue;
 		}
 		*s++ = '\\';
-		if (i + 1 < len && p[i + 1] >= '0' && p[i + 1] <= '7') {
+		if (xstyle == RX_NON_ASCII_CHARS) {
+			*s++ = 'x';
+			*s++ = hexdig[c >> 4];
+			*s++ = hexdig[c & 15];
+		} else if (i + 1 < len && p[i + 1] >= '0' && p[i + 1] <= '7') {
 			*s++ = (char)('0' + (c >> 6));
 			*s++ = (char)('0' + ((c >> 3) & 7));
-		} else if (c >> 3) {
-			if (c >> 6)
-				*s++ = (char)('0' + (c >> 6));
-			*s++ = (char)('0' + ((c >> 3) & 7));
+			*s++ = (char)('0' + (c & 7));
+		} else {
+			if (c >> 3) {
+				if (c >> 6)
+					*s++ = (char)('0' + (c >> 6));
+				*s++ = (char)('0' + ((c >> 3) & 7));
+			}
+			*s++ = (char)('0' + (c & 7));
 		}
-		*s++ = (char)('0' + (c & 7));
 	}
 	return s;
 }
 
-void render_escaped(struct strbuf *sb, const char *p, size_t len, const char *escape_chars)
+void render_escaped_x(struct strbuf *sb, const char *p, size_t len,
+		      const char *escape_chars, int xstyle)
 {
 	char *s = sb_reserve(sb, 4 * len);
 
-	sb_commit(sb, escape_into(s, (const unsigned char *)p, len, escape_chars));
+	sb_commit(sb, escape_into(s, (const unsigned char *)p, len, escape_chars, xstyle));
+}
+
+void render_escaped(struct strbuf *sb, const char *p, size_t len, const char *escape_chars)
+{
+	render_escaped_x(sb, p, len, escape_chars, RX_NONE);
 }
 
 static void render_hexstr(struct strbuf *sb, const char *p, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
 	char *s = sb_reserve(sb, 4 * len + 2);
 
 	*s++ = '"';
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)p[i];
+	s = hex_into(s, (const unsigned char *)p, len);
+	*s++ = '"';
+	sb_commit(sb, s);
+}
 
-		*s++ = '\\';
-		*s++ = 'x';
-		*s++ = hex[c >> 4];
-		*s++ = hex[c & 15];
-	}
+void render_quoted_x(struct strbuf *sb, const char *p, size_t len,
+		     const char *escape_chars, int xstyle)
+{
+	char *s = sb_reserve(sb, 4 * len + 2);
+
+	*s++ = '"';
+	s = escape_into(s, (const unsigned char *)p, len, escape_chars, xstyle);
 	*s++ = '"';
 	sb_commit(sb, s);
 }
 
 void render_quoted(struct strbuf *sb, const char *p, size_t len, const char *escape_chars)
 {
-	char *s = sb_reserve(sb, 4 * len + 2);
-
-	*s++ = '"';
-	s = escape_into(s, (const unsigned char *)p, len, escape_chars);
-	*s++ = '"';
-	sb_commit(sb, s);
+	render_quoted_x(sb, p, len, escape_chars, RX_NONE);
 }
 
 static void add_comment(struct strbuf *sb, const char *text)
@@ -126,7 +162,9 @@ static void add_oct(struct strbuf *sb, uint64_t v)
 	sb_commit(sb, s);
 }
 
-static void render_flags(struct strbuf *sb, const struct val *v)
+/* The names of the bits of v that its table knows, '|'-joined, then any
+ * leftover bits in hex; returns how many names were added. */
+static unsigned flag_names(struct strbuf *sb, const struct val *v)
 {
 	const struct xlat *xl = v->x.xl;
 	uint64_t rem = v->x.v;
@@ -134,7 +172,7 @@ static void render_flags(struct strbuf *sb, const struct val *v)
 
 	if (!rem && v->x.dflt) {
 		strbuf_addstr(sb, v->x.dflt);
-		return;
+		return 1;
 	}
 	if (xl) {
 		for (uint32_t i = 0; i < xl->size && (rem || !n); i++) {
@@ -152,32 +190,63 @@ static void render_flags(struct strbuf *sb, const struct val *v)
 				break;
 		}
 	}
-	if (n) {
-		if (rem) {
-			strbuf_addch(sb, '|');
-			strbuf_add_hex(sb, rem);
+	if (n && rem) {
+		strbuf_addch(sb, '|');
+		strbuf_add_hex(sb, rem);
+	}
+	return n;
+}
+
+static void render_flags(struct strbuf *sb, const struct val *v, int style)
+{
+	size_t start = sb->len;
+	const struct xlat *xl = v->x.xl;
+
+	if (style == XS_RAW) {
+		add_hex0(sb, v->x.v);
+		return;
+	}
+	if (style == XS_VERBOSE) {
+		/* 0x80002 / * O_RDWR|O_CLOEXEC * /, 0 / * O_RDONLY * / */
+		add_hex0(sb, v->x.v);
+		strbuf_addstr(sb, " /* ");
+		size_t names = sb->len;
+		if (flag_names(sb, v)) {
+			strbuf_addstr(sb, " */");
+		} else {
+			strbuf_setlen(sb, names - 4);
+			if (v->x.v && xl && xl->unknown)
+				add_comment(sb, xl->unknown);
 		}
 		return;
 	}
-	add_hex0(sb, rem);
-	if (rem && xl && xl->unknown)
+	if (flag_names(sb, v))
+		return;
+	strbuf_setlen(sb, start);
+	add_hex0(sb, v->x.v);
+	if (v->x.v && xl && xl->unknown)
 		add_comment(sb, xl->unknown);
 }
 
-static void render_enum(struct strbuf *sb, const struct val *v)
+static void render_enum(struct strbuf *sb, const struct val *v, int style)
 {
 	const struct xlat *xl = v->x.xl;
 
-	if (xl) {
+	if (xl && style != XS_RAW) {
 		for (uint32_t i = 0; i < xl->size; i++) {
 			if (xl->data[i].val == v->x.v && xl->data[i].str) {
-				strbuf_addstr(sb, xl->data[i].str);
+				if (style == XS_VERBOSE) {
+					add_hex0(sb, v->x.v);
+					add_comment(sb, xl->data[i].str);
+				} else {
+					strbuf_addstr(sb, xl->data[i].str);
+				}
 				return;
 			}
 		}
 	}
 	add_hex0(sb, v->x.v);
-	if (xl && xl->unknown)
+	if (style != XS_RAW && xl && xl->unknown)
 		add_comment(sb, xl->unknown);
 }
 
@@ -228,7 +297,7 @@ static void render_items(struct strbuf *sb, const struct val *v,
 
 /* <path> after an fd; the kernel's " (deleted)" suffix goes after the
  * brackets, as strace prints it: 5</memfd:x>(deleted). */
-static void render_fd_path(struct strbuf *sb, const char *path)
+static void render_fd_path(struct strbuf *sb, const char *path, int xstyle)
 {
 	static const char del[] = " (deleted)";
 	size_t n = strlen(path), dn = sizeof(del) - 1;
@@ -237,7 +306,7 @@ static void render_fd_path(struct strbuf *sb, const char *path)
 	if (deleted)
 		n -= dn;
 	strbuf_addch(sb, '<');
-	render_escaped(sb, path, n, "<>");
+	render_escaped_x(sb, path, n, "<>", xstyle);
 	strbuf_addch(sb, '>');
 	if (deleted)
 		strbuf_addstr(sb, "(deleted)");
@@ -270,23 +339,25 @@ void val_render(struct strbuf *sb, const struct val *v, const struct render_opts
 		if (v->flags & VF_HEXSTR)
 			render_hexstr(sb, v->s.p, v->s.len);
 		else
-			render_quoted(sb, v->s.p, v->s.len, NULL);
+			render_quoted_x(sb, v->s.p, v->s.len, NULL, ro->xstyle);
 		if (v->flags & (VF_TRUNC | VF_STR_UNTERM))
 			strbuf_addstr(sb, "...");
 		break;
 	case V_FLAGS:
-		render_flags(sb, v);
+		render_flags(sb, v, ro->xlat);
 		break;
 	case V_ENUM:
-		render_enum(sb, v);
+		render_enum(sb, v, ro->xlat);
 		break;
 	case V_FD:
-		if (v->fd.fd == -100)
+		if (v->fd.fd == -100 && ro->xlat == XS_ABBREV)
 			strbuf_addstr(sb, "AT_FDCWD");
 		else
 			strbuf_add_i64(sb, v->fd.fd);
+		if (v->fd.fd == -100 && ro->xlat == XS_VERBOSE)
+			add_comment(sb, "AT_FDCWD");
 		if (v->fd.path)
-			render_fd_path(sb, v->fd.path);
+			render_fd_path(sb, v->fd.path, ro->xstyle);
 		break;
 	case V_STRUCT:
 		strbuf_addch(sb, '{');
@@ -367,7 +438,7 @@ void event_render_result(struct strbuf *sb, const struct event *ev,
 		break;
 	}
 	if (ev->rv_fmt == RV_FD && ev->ret_path)
-		render_fd_path(sb, ev->ret_path);
+		render_fd_path(sb, ev->ret_path, ro->xstyle);
 	if (ev->ret_aux) {
 		strbuf_addstr(sb, " (");
 		if (ev->ret_aux->name) {
@@ -408,7 +479,7 @@ static unsigned shown_args(const struct event *ev)
 static void render_tail(struct strbuf *sb, const struct event *ev,
 			const struct render_opts *ro, size_t line_start)
 {
-	unsigned col = ro->acolumn ? ro->acolumn : 40;
+	unsigned col = ro->acolumn;
 	size_t cur;
 
 	strbuf_addstr(sb, ") ");

@@ -15,11 +15,25 @@
 #include "sys/sysent.h"
 #include "util/arena.h"
 
+/* -e decode-fds= details (-y is DECODE_FD_PATH, -yy all of them). */
+enum {
+	DECODE_FD_PATH = 1 << 0,    /* the path: 3</etc/passwd> */
+	DECODE_FD_SOCKET = 1 << 1,  /* socket endpoints: 3<TCP:[1.2.3.4:5->...]> */
+	DECODE_FD_DEV = 1 << 2,     /* device numbers: 0</dev/null<char 1:3>> */
+	DECODE_FD_PIDFD = 1 << 3,   /* a pidfd's process: 3<pid:1234> */
+	DECODE_FD_ALL = 15,
+};
+
 /* Options that change what decoders fetch. */
 struct decode_opts {
 	unsigned string_limit;   /* -s / --string-limit: bytes of strings (32) */
-	bool decode_fds;         /* -y: resolve fd paths */
+	bool decode_fds;         /* -y: resolve fd paths (any DECODE_FD_* bit) */
 	bool verbose;            /* -v: do not abbreviate structures */
+	/* Added for strace's -yy, -e decode-fds= and -e verbose= (sopts): */
+	unsigned fd_details;     /* DECODE_FD_* beyond the path (0 with -y) */
+	bool no_deref;           /* -e verbose= leaves this call out: pointers
+				    to structures print as addresses (tread()
+				    reads nothing), as strace's !verbose() */
 };
 
 /* Context passed to every decoder. */
