@@ -68,6 +68,9 @@ enum {
 	 * "resumed>", and not before "<unfinished ...>" (clone's
 	 * "<... clone resumed>, parent_tid=[N], ...)"). */
 	VF_LATE_SEP = 1 << 9,
+	/* V_ENUM: the number prints in decimal where it shows (an unknown
+	 * value, -X raw and -X verbose): signal numbers, as strace. */
+	VF_DECIMAL = 1 << 10,
 };
 
 struct val {

@@ -337,22 +337,28 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		case 's':
 			return error("option '-s' is reserved for source correlation, which this build does not have; use --string-limit %s for strace's -s", optarg);
 		case ':':
-			if (optopt && optopt < 256)
-				return error("option requires an argument -- '%c' (see renacer --help)", optopt);
-			return error("option '%s' requires an argument (see renacer --help)", argv[optind - 1]);
-		case '?':
-			if (optopt && optopt < 256)
-				return error("invalid option -- '%c' (see renacer --help)", optopt);
-			if (optopt)
-				return error("option '%s' doesn't allow an argument (see renacer --help)",
-					     argv[optind - 1]);
-			return error("unrecognized option '%s' (see renacer --help)", argv[optind - 1]);
+		case '?': {
+			/* the long option as typed, without "=value" */
+			const char *as = argv[optind - 1];
+			bool is_long = !strncmp(as, "--", 2);
+			int n = (int)strcspn(as, "=");
+
+			if (c == ':' && is_long)
+				return error("option '%.*s' needs an argument (see renacer --help)", n, as);
+			if (c == ':')
+				return error("option '-%c' needs an argument (see renacer --help)", optopt);
+			if (is_long && optopt)
+				return error("option '%.*s' takes no argument (see renacer --help)", n, as);
+			if (is_long)
+				return error("unknown option '%.*s' (see renacer --help)", n, as);
+			return error("unknown option '-%c' (see renacer --help)", optopt);
+		}
 		}
 		r = strace_opt(t, &st, c, optarg, lopt);
 		if (r < 0)
 			return -1;
 		if (r == 0)
-			return error("unrecognized option '%s' (see renacer --help)", argv[optind - 1]);
+			return error("unknown option '%s' (see renacer --help)", argv[optind - 1]);
 	}
 	t->argv = argv + optind;
 	t->argc = argc - optind;

@@ -126,7 +126,8 @@ static char *lookup(const char *prog)
 		strbuf_add(&sb, len ? path : ".", len ? len : 1);
 		strbuf_addch(&sb, '/');
 		strbuf_addstr(&sb, prog);
-		if (access(sb.buf, X_OK) == 0)
+		struct stat st;
+		if (stat(sb.buf, &st) == 0 && S_ISREG(st.st_mode) && access(sb.buf, X_OK) == 0)
 			return strbuf_detach(&sb, NULL);
 		path = colon ? colon + 1 : path + len;
 	}
@@ -138,7 +139,15 @@ int startup_daemonize(int level, const char *path, char *const argv[],
 		      char *const envp[], const struct run_as *u, pid_t *tracee)
 {
 	pid_t original = getpid(), mid;
+	char *found = path ? NULL : lookup(argv[0]);
 
+	/* like strace, the program is found in PATH first and executed with
+	 * one execve (no failed attempts in the trace) */
+	if (!path && !found) {
+		return error("cannot run '%s': %s", argv[0], strerror(ENOENT));
+	}
+	if (!path)
+		path = found;
 	/* a tracer below its tracee needs the tracee's consent under Yama */
 	prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
 	fflush(NULL);
@@ -148,22 +157,19 @@ int startup_daemonize(int level, const char *path, char *const argv[],
 	if (mid > 0) {
 		/* the original process: becomes the command once the tracer
 		 * (our grandchild) has attached and killed the middle one */
-		char *found = path ? NULL : lookup(argv[0]);
 		int e;
 
 		while (waitpid(mid, NULL, 0) < 0 && errno == EINTR)
 			;
-		if (u && (e = startup_become_user(u, path ? path : found)) != 0) {
+		if (u && (e = startup_become_user(u, path)) != 0) {
 			error("cannot run '%s' as user '%s': %s", argv[0], u->name, strerror(e));
 			_exit(1);
 		}
-		if (path)
-			execve(path, argv, envp);
-		else
-			execvpe(argv[0], argv, envp);
+		execve(path, argv, envp);
 		error("cannot run '%s': %s", argv[0], strerror(errno));
 		_exit(127);
 	}
+	free(found);
 	/* the middle process: waits to be killed by the tracer */
 	pid_t gc = fork();
 	if (gc < 0) {

@@ -228,6 +228,15 @@ static void render_flags(struct strbuf *sb, const struct val *v, int style)
 		add_comment(sb, xl->unknown);
 }
 
+/* The number of an enum: hex, or decimal for VF_DECIMAL (signals). */
+static void enum_number(struct strbuf *sb, const struct val *v)
+{
+	if (v->flags & VF_DECIMAL)
+		strbuf_add_i64(sb, (int64_t)v->x.v);
+	else
+		add_hex0(sb, v->x.v);
+}
+
 static void render_enum(struct strbuf *sb, const struct val *v, int style)
 {
 	const struct xlat *xl = v->x.xl;
@@ -236,7 +245,7 @@ static void render_enum(struct strbuf *sb, const struct val *v, int style)
 		for (uint32_t i = 0; i < xl->size; i++) {
 			if (xl->data[i].val == v->x.v && xl->data[i].str) {
 				if (style == XS_VERBOSE) {
-					add_hex0(sb, v->x.v);
+					enum_number(sb, v);
 					add_comment(sb, xl->data[i].str);
 				} else {
 					strbuf_addstr(sb, xl->data[i].str);
@@ -245,12 +254,12 @@ static void render_enum(struct strbuf *sb, const struct val *v, int style)
 			}
 		}
 	}
-	add_hex0(sb, v->x.v);
+	enum_number(sb, v);
 	if (style != XS_RAW && xl && xl->unknown)
 		add_comment(sb, xl->unknown);
 }
 
-static void render_sigset(struct strbuf *sb, const struct val *v)
+static void render_sigset(struct strbuf *sb, const struct val *v, int style)
 {
 	uint64_t mask = v->sig.mask;
 	const char *sep = "";
@@ -267,7 +276,12 @@ static void render_sigset(struct strbuf *sb, const struct val *v)
 		mask &= mask - 1;
 		strbuf_addstr(sb, sep);
 		sep = " ";
-		if (name && !strncmp(name, "SIG", 3))
+		if (style != XS_ABBREV) {
+			/* -X raw: [10]; -X verbose: [10 / * USR1 * /] */
+			strbuf_add_u64(sb, (uint64_t)sig);
+			if (style == XS_VERBOSE && name && !strncmp(name, "SIG", 3))
+				add_comment(sb, name + 3);
+		} else if (name && !strncmp(name, "SIG", 3))
 			strbuf_addstr(sb, name + 3);
 		else if (sig > 32)
 			strbuf_addf(sb, "RT_%d", sig - 32);
@@ -312,10 +326,61 @@ static void render_fd_path(struct strbuf *sb, const char *path, int xstyle)
 		strbuf_addstr(sb, "(deleted)");
 }
 
+/*
+ * -X raw/verbose of a "|" expression of named parts (O_RDONLY|O_CLOEXEC,
+ * MAP_PRIVATE|MAP_ANONYMOUS, S_IFREG|0644): the number it stands for, in
+ * octal when a part is octal.  False when a part has no number (a name
+ * printed as text, a shift).
+ */
+static bool op_number(const struct val *v, uint64_t *num, bool *oct)
+{
+	if (v->kind != V_OP || !v->c.op || strcmp(v->c.op, "|") || !v->c.n)
+		return false;
+	*num = 0;
+	*oct = false;
+	for (uint32_t i = 0; i < v->c.n; i++) {
+		const struct val *it = &v->c.items[i];
+		switch (it->kind) {
+		case V_FLAGS: case V_ENUM:
+			*num |= it->x.v;
+			break;
+		case V_OCT:
+			*oct = true;
+			*num |= it->u;
+			break;
+		case V_HEX: case V_UINT:
+			*num |= it->u;
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
 void val_render(struct strbuf *sb, const struct val *v, const struct render_opts *ro)
 {
+	uint64_t num;
+	bool oct;
+
 	if (!ro)
 		ro = &default_opts;
+	if (ro->xlat != XS_ABBREV && op_number(v, &num, &oct)) {
+		static const struct render_opts abbrev_ro = RENDER_OPTS_INIT;
+		struct render_opts inner = abbrev_ro;
+
+		if (oct)
+			add_oct(sb, num);
+		else
+			add_hex0(sb, num);
+		if (ro->xlat == XS_VERBOSE) {
+			inner.xstyle = ro->xstyle;
+			strbuf_addstr(sb, " /* ");
+			val_render(sb, v, &inner);
+			strbuf_addstr(sb, " */");
+		}
+		return;
+	}
 	switch (v->kind) {
 	case V_INT:
 		strbuf_add_i64(sb, v->i);
@@ -370,7 +435,7 @@ void val_render(struct strbuf *sb, const struct val *v, const struct render_opts
 		strbuf_addch(sb, ']');
 		break;
 	case V_SIGSET:
-		render_sigset(sb, v);
+		render_sigset(sb, v, ro->xlat);
 		break;
 	case V_COMMENT:
 		strbuf_addstr(sb, "/* ");

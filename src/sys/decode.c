@@ -369,7 +369,9 @@ void val_read_buf(struct dctx *c, struct val *v, const char *name, uint64_t addr
 
 bool tread(struct dctx *c, uint64_t addr, void *buf, size_t size)
 {
-	if (!addr)
+	/* -e verbose= leaves this call out: structures show as addresses,
+	 * as strace's umove_or_printaddr() when !verbose(tcp) */
+	if (!addr || c->opts->no_deref)
 		return false;
 	return tmem_read(c->tid, addr, buf, size) == (ssize_t)size;
 }

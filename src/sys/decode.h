@@ -140,6 +140,7 @@ void val_read_path(struct dctx *c, struct val *v, const char *name, uint64_t add
 /*
  * Reads a fixed-size structure from the tracee; returns true when all size
  * bytes were read.  On false, the decoder should store the address (arg_ptr).
+ * Always false when opts->no_deref (-e verbose= leaves the call out).
  */
 bool tread(struct dctx *c, uint64_t addr, void *buf, size_t size);
 

@@ -1,0 +1,228 @@
+/*
+ * Makes known syscalls for the strace-option tests (tests/t/strace_opts_*.sh).
+ * optprog MODE [ARGS]; every mode works in the current directory and
+ * prints what the program itself saw on stdout, so that tests can check
+ * what -e inject= did from the program's side:
+ *   io       files, pipes, iovecs and sockets with known bytes (-e read=,
+ *            -e write=, -x, -P, -y)
+ *   inject   openat of "target", getpid, fsync, read: prints each result
+ *   signals  SIGUSR1 and SIGUSR2 to itself (handled), then dies of SIGTERM
+ *   fork     a child that writes and exits 3; the parent waits for it
+ *   exec     a child that execs ARGS (or /bin/true)
+ *   env      prints the environment variables named in ARGS
+ *   ids      prints the real/effective user and group ids
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void on_sig(int sig)
+{
+	(void)sig;
+}
+
+static int mode_io(void)
+{
+	static const char bin[] = "bin\xff\x01" "data\n";
+	char buf[256];
+	struct iovec iov[2];
+	int fd, p[2], sv[2];
+
+	fd = open("data.txt", O_CREAT | O_TRUNC | O_RDWR, 0644);
+	if (fd < 0)
+		return 1;
+	if (write(fd, "hello, world\n", 13) != 13)
+		return 1;
+	if (write(fd, bin, sizeof(bin) - 1) != (ssize_t)(sizeof(bin) - 1))
+		return 1;
+	iov[0].iov_base = (void *)"first ";
+	iov[0].iov_len = 6;
+	iov[1].iov_base = (void *)"second buffer, longer than sixteen bytes\n";
+	iov[1].iov_len = 41;
+	if (writev(fd, iov, 2) != 47)
+		return 1;
+	lseek(fd, 0, SEEK_SET);
+	if (read(fd, buf, 13) != 13)
+		return 1;
+	iov[0].iov_base = buf;
+	iov[0].iov_len = 4;
+	iov[1].iov_base = buf + 4;
+	iov[1].iov_len = 100;
+	if (readv(fd, iov, 2) <= 0)
+		return 1;
+	void *m = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m != MAP_FAILED)
+		munmap(m, 4096);
+	fsync(fd);
+	close(fd);
+
+	if (symlink("data.txt", "link.txt") < 0 && errno != EEXIST)
+		return 1;
+	fd = open("link.txt", O_RDONLY);
+	if (fd >= 0) {
+		struct stat st;
+		fstat(fd, &st);
+		if (dup2(fd, 9) == 9)
+			close(9);
+		close(fd);
+	}
+	unlink("link.txt");
+	access("missing.txt", F_OK);
+
+	if (pipe(p) < 0)
+		return 1;
+	if (write(p[1], "through the pipe", 16) != 16)
+		return 1;
+	if (read(p[0], buf, sizeof(buf)) != 16)
+		return 1;
+	close(p[0]);
+	close(p[1]);
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		return 1;
+	struct msghdr mh;
+	memset(&mh, 0, sizeof(mh));
+	iov[0].iov_base = (void *)"msg-one ";
+	iov[0].iov_len = 8;
+	iov[1].iov_base = (void *)"msg-two";
+	iov[1].iov_len = 7;
+	mh.msg_iov = iov;
+	mh.msg_iovlen = 2;
+	if (sendmsg(sv[0], &mh, 0) != 15)
+		return 1;
+	iov[0].iov_base = buf;
+	iov[0].iov_len = 10;
+	iov[1].iov_base = buf + 10;
+	iov[1].iov_len = 10;
+	if (recvmsg(sv[1], &mh, 0) != 15)
+		return 1;
+	if (sendto(sv[1], "back", 4, 0, NULL, 0) != 4)
+		return 1;
+	if (recvfrom(sv[0], buf, sizeof(buf), 0, NULL, NULL) != 4)
+		return 1;
+	close(sv[0]);
+	close(sv[1]);
+	unlink("data.txt");
+	return 0;
+}
+
+static int mode_inject(void)
+{
+	char buf[16];
+	int fd;
+	long r;
+
+	fd = open("target", O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	printf("open: %d %s\n", fd < 0 ? -1 : 0, fd < 0 ? strerror(errno) : "ok");
+	r = syscall(SYS_getpid);
+	printf("getpid: %s\n", r == 42 ? "42" : "real");
+	if (fd >= 0) {
+		r = fsync(fd);
+		printf("fsync: %ld %s\n", r, r < 0 ? strerror(errno) : "ok");
+		close(fd);
+	}
+	fd = open("target", O_RDONLY);
+	if (fd >= 0) {
+		r = read(fd, buf, sizeof(buf));
+		printf("read: %ld %s\n", r, r < 0 ? strerror(errno) : "ok");
+		close(fd);
+	}
+	unlink("target");
+	fflush(stdout);
+	return 0;
+}
+
+static int mode_signals(void)
+{
+	signal(SIGUSR1, on_sig);
+	signal(SIGUSR2, on_sig);
+	kill(getpid(), SIGUSR1);
+	kill(getpid(), SIGUSR2);
+	write(1, "signalled\n", 10);
+	kill(getpid(), SIGTERM);
+	return 0;
+}
+
+static int mode_fork(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		write(1, "child\n", 6);
+		_exit(3);
+	}
+	waitpid(pid, &st, 0);
+	write(1, "parent\n", 7);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 3 ? 0 : 1;
+}
+
+static int mode_exec(int argc, char **argv)
+{
+	char *def[] = { "/bin/true", NULL };
+	char **args = argc > 0 ? argv : def;
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		execv(args[0], args);
+		_exit(127);
+	}
+	waitpid(pid, &st, 0);
+	write(1, "exec done\n", 10);
+	return 0;
+}
+
+static int mode_env(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		const char *v = getenv(argv[i]);
+		printf("%s=%s\n", argv[i], v ? v : "(unset)");
+	}
+	return 0;
+}
+
+static int mode_ids(void)
+{
+	gid_t groups[64];
+	int n = getgroups(64, groups);
+
+	printf("uid=%d euid=%d gid=%d egid=%d groups=%d\n", (int)getuid(), (int)geteuid(),
+	       (int)getgid(), (int)getegid(), n);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "io";
+
+	if (!strcmp(mode, "io"))
+		return mode_io();
+	if (!strcmp(mode, "inject"))
+		return mode_inject();
+	if (!strcmp(mode, "signals"))
+		return mode_signals();
+	if (!strcmp(mode, "fork"))
+		return mode_fork();
+	if (!strcmp(mode, "exec"))
+		return mode_exec(argc - 2, argv + 2);
+	if (!strcmp(mode, "env"))
+		return mode_env(argc - 2, argv + 2);
+	if (!strcmp(mode, "ids"))
+		return mode_ids();
+	fprintf(stderr, "optprog: unknown mode '%s'\n", mode);
+	return 2;
+}
