@@ -92,6 +92,11 @@ struct val {
 		struct {
 			int64_t fd;
 			const char *path;  /* NULL unless resolved (-y) */
+			const char *detail; /* -yy: shown as is inside <...>
+					       after path (or instead of it
+					       when path is NULL):
+					       "TCP:[1.2.3.4:5->6.7.8.9:10]",
+					       "<char 1:3>", "pid:123" */
 		} fd;
 		struct {
 			struct val *items;
@@ -187,6 +192,7 @@ struct event {
 	struct val args[EVENT_MAX_ARGS];
 	const struct val *ret_aux; /* shown after the result: "(flags O_RDWR)" */
 	const char *ret_path;    /* RV_FD with -y: path of the returned fd */
+	const char *ret_detail;  /* RV_FD with -yy: as fd.detail of struct val */
 	uint64_t lamport;        /* Lamport clock, respects happens-before */
 	uint32_t nframes;        /* source stack, innermost first */
 	const struct frame *frames;

@@ -351,7 +351,7 @@ int strace_opt(struct trace_opts *t, struct strace_state *st, int c,
 		if (qualify_decode_fds(&m, arg ? arg : "path") < 0)
 			return -1;
 		t->decode_fds = m != 0;
-		t->fd_details = m & ~(unsigned)DECODE_FD_PATH;
+		t->fd_details = m;
 		st->decode_fds_long = true;
 		return 1;
 	}
@@ -431,7 +431,7 @@ int strace_opts_finish(struct trace_opts *t, struct strace_state *st)
 		if (st->decode_fds_long)
 			return error("-y and --decode-fds cannot be provided simultaneously");
 		t->decode_fds = true;
-		t->fd_details = st->yflag >= 2 ? DECODE_FD_ALL & ~(unsigned)DECODE_FD_PATH : 0;
+		t->fd_details = st->yflag >= 2 ? DECODE_FD_ALL : DECODE_FD_PATH;
 	}
 	/* -f, -ff, --follow-forks, --output-separately */
 	if (st->fflag) {

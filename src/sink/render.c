@@ -311,16 +311,20 @@ static void render_items(struct strbuf *sb, const struct val *v,
 
 /* <path> after an fd; the kernel's " (deleted)" suffix goes after the
  * brackets, as strace prints it: 5</memfd:x>(deleted). */
-static void render_fd_path(struct strbuf *sb, const char *path, int xstyle)
+static void render_fd_path(struct strbuf *sb, const char *path, const char *detail,
+			   int xstyle)
 {
 	static const char del[] = " (deleted)";
-	size_t n = strlen(path), dn = sizeof(del) - 1;
+	size_t n = path ? strlen(path) : 0, dn = sizeof(del) - 1;
 	bool deleted = n > dn && !memcmp(path + n - dn, del, dn);
 
 	if (deleted)
 		n -= dn;
 	strbuf_addch(sb, '<');
-	render_escaped_x(sb, path, n, "<>", xstyle);
+	if (path)
+		render_escaped_x(sb, path, n, "<>", xstyle);
+	if (detail)
+		strbuf_addstr(sb, detail);
 	strbuf_addch(sb, '>');
 	if (deleted)
 		strbuf_addstr(sb, "(deleted)");
@@ -421,8 +425,8 @@ void val_render(struct strbuf *sb, const struct val *v, const struct render_opts
 			strbuf_add_i64(sb, v->fd.fd);
 		if (v->fd.fd == -100 && ro->xlat == XS_VERBOSE)
 			add_comment(sb, "AT_FDCWD");
-		if (v->fd.path)
-			render_fd_path(sb, v->fd.path, ro->xstyle);
+		if (v->fd.path || v->fd.detail)
+			render_fd_path(sb, v->fd.path, v->fd.detail, ro->xstyle);
 		break;
 	case V_STRUCT:
 		strbuf_addch(sb, '{');
@@ -502,8 +506,8 @@ void event_render_result(struct strbuf *sb, const struct event *ev,
 		strbuf_add_i64(sb, ev->retval);
 		break;
 	}
-	if (ev->rv_fmt == RV_FD && ev->ret_path)
-		render_fd_path(sb, ev->ret_path, ro->xstyle);
+	if (ev->rv_fmt == RV_FD && (ev->ret_path || ev->ret_detail))
+		render_fd_path(sb, ev->ret_path, ev->ret_detail, ro->xstyle);
 	if (ev->ret_aux) {
 		strbuf_addstr(sb, " (");
 		if (ev->ret_aux->name) {

@@ -220,7 +220,7 @@ void val_set_fd(struct dctx *c, struct val *v, const char *name, int64_t fd)
 	}
 	val_clear(v, name, V_FD);
 	v->fd.fd = fd;
-	v->fd.path = fd_path(c, fd);
+	fd_describe(c, fd, &v->fd.path, &v->fd.detail);
 }
 
 void val_set_str(struct dctx *c, struct val *v, const char *name,
@@ -399,6 +399,9 @@ const char *fd_path(struct dctx *c, int64_t fd)
 
 	if (!c->opts || !c->opts->decode_fds || (fd < 0 && fd != AT_FDCWD))
 		return NULL;
+	/* -e decode-fds= without path: AT_FDCWD shows no directory */
+	if (fd == AT_FDCWD && c->opts->fd_details && !(c->opts->fd_details & DECODE_FD_PATH))
+		return NULL;
 	memcpy(p, "/proc/", 6);
 	p = put_dec(p + 6, (uint64_t)c->tid);
 	if (fd == AT_FDCWD) {
@@ -455,7 +458,7 @@ void ret_set_fd(struct dctx *c, struct event *ev)
 {
 	ev->rv_fmt = RV_FD;
 	if (ev->retval >= 0 && !ev->err)
-		ev->ret_path = fd_path(c, ev->retval);
+		fd_describe(c, ev->retval, &ev->ret_path, &ev->ret_detail);
 }
 
 int decode_default(struct dctx *c, struct event *ev, int exiting)

@@ -30,7 +30,7 @@ struct decode_opts {
 	bool decode_fds;         /* -y: resolve fd paths (any DECODE_FD_* bit) */
 	bool verbose;            /* -v: do not abbreviate structures */
 	/* Added for strace's -yy, -e decode-fds= and -e verbose= (sopts): */
-	unsigned fd_details;     /* DECODE_FD_* beyond the path (0 with -y) */
+	unsigned fd_details;     /* DECODE_FD_* to show (0: the path, as -y) */
 	bool no_deref;           /* -e verbose= leaves this call out: pointers
 				    to structures print as addresses (tread()
 				    reads nothing), as strace's !verbose() */
@@ -159,6 +159,14 @@ const char *time_text(struct dctx *c, int64_t sec, uint64_t nsec);
  * V_COMMENT), or just x when comment is NULL. */
 void val_set_commented(struct dctx *c, struct val *v, const char *name,
 		       const struct val *x, const char *comment);
+
+/*
+ * -yy / -e decode-fds=: what shows inside <...> for fd: *path (escaped as
+ * a path, NULL when not shown) and *detail (as is: socket endpoints,
+ * "<char 1:3>" after a device path, "pid:N" for a pidfd), both in
+ * c->arena; see src/sys/fdinfo.c.
+ */
+void fd_describe(struct dctx *c, int64_t fd, const char **path, const char **detail);
 
 /* At exit: the return value is a new fd (RV_FD); with -y sets ev->ret_path. */
 void ret_set_fd(struct dctx *c, struct event *ev);
