@@ -18,6 +18,8 @@
 #include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
 #include <linux/unix_diag.h>
+#include <linux/inet_diag.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,69 +98,69 @@ out:
 	return found;
 }
 
-/* "1.2.3.4:80" or "[::1]:80" from /proc/net's hex "0100007F:0050". */
-static bool proc_addr(struct strbuf *sb, const char *hex, bool v6)
+/*
+ * TCP, UDP, ... by inet_diag (a dump of the family and protocol, every
+ * state, as strace asks): "src->dst", or "src" when there is no peer.
+ */
+static bool inet_info(struct strbuf *sb, int family, int protocol, uint64_t ino)
 {
-	unsigned char a[16];
-	unsigned port;
-	char text[INET6_ADDRSTRLEN];
-	size_t n = v6 ? 16 : 4;
+	struct {
+		struct nlmsghdr nlh;
+		struct inet_diag_req_v2 idr;
+	} req;
+	static union {
+		struct nlmsghdr nlh;
+		char buf[16384];
+	} resp;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	static const unsigned char zero[16];
+	bool found = false, done = false;
+	size_t alen = family == AF_INET6 ? 16 : 4;
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
 
-	for (size_t w = 0; w < n / 4; w++) {
-		uint32_t word;
-		if (sscanf(hex + 8 * w, "%8" SCNx32, &word) != 1)
-			return false;
-		memcpy(a + 4 * w, &word, 4);   /* /proc prints host-order words */
-	}
-	if (hex[2 * n] != ':' || sscanf(hex + 2 * n + 1, "%x", &port) != 1)
+	if (fd < 0)
 		return false;
-	if (!inet_ntop(v6 ? AF_INET6 : AF_INET, a, text, sizeof(text)))
-		return false;
-	strbuf_addf(sb, v6 ? "[%s]:%u" : "%s:%u", text, port);
-	return true;
-}
-
-static bool zero_addr(const char *hex, bool v6)
-{
-	size_t n = v6 ? 32 : 8;
-
-	for (size_t i = 0; i < n + 5; i++)
-		if (hex[i] != '0' && hex[i] != ':')
-			return false;
-	return true;
-}
-
-/* TCP/UDP from /proc/PID/net/FILE: "src->dst", or "src" when unconnected. */
-static bool inet_info(struct strbuf *sb, pid_t pid, const char *file, bool v6, uint64_t ino)
-{
-	char path[64], line[512];
-	FILE *f;
-	bool found = false;
-
-	snprintf(path, sizeof(path), "/proc/%d/net/%s", (int)pid, file);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char local[64], remote[64];
-		unsigned long long inode;
-
-		if (sscanf(line, "%*s %63s %63s %*s %*s %*s %*s %*s %*s %llu",
-			   local, remote, &inode) != 3 || inode != ino)
-			continue;
-		size_t start = sb->len;
-		if (!proc_addr(sb, local, v6))
+	memset(&req, 0, sizeof(req));
+	req.nlh.nlmsg_len = sizeof(req);
+	req.nlh.nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	req.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	req.idr.sdiag_family = (uint8_t)family;
+	req.idr.sdiag_protocol = (uint8_t)protocol;
+	req.idr.idiag_states = (uint32_t)-1;
+	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		goto out;
+	while (!found && !done) {
+		ssize_t n = recv(fd, &resp, sizeof(resp), 0);
+		if (n <= 0)
 			break;
-		if (!zero_addr(remote, v6)) {
-			strbuf_addstr(sb, "->");
-			if (!proc_addr(sb, remote, v6)) {
-				strbuf_setlen(sb, start);
+		for (struct nlmsghdr *h = &resp.nlh; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
+			struct inet_diag_msg *m = NLMSG_DATA(h);
+			char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
+			const char *ob = family == AF_INET6 ? "[" : "", *cb = family == AF_INET6 ? "]" : "";
+
+			if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY) {
+				done = true;      /* NLMSG_DONE or an error */
 				break;
 			}
+			if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*m)) || m->idiag_inode != ino)
+				continue;
+			if (!inet_ntop(family, m->id.idiag_src, src, sizeof(src)))
+				break;
+			if (m->id.idiag_dport || memcmp(zero, m->id.idiag_dst, alen)) {
+				if (!inet_ntop(family, m->id.idiag_dst, dst, sizeof(dst)))
+					break;
+				strbuf_addf(sb, "%s%s%s:%u->%s%s%s:%u", ob, src, cb,
+					    ntohs(m->id.idiag_sport), ob, dst, cb,
+					    ntohs(m->id.idiag_dport));
+			} else {
+				strbuf_addf(sb, "%s%s%s:%u", ob, src, cb, ntohs(m->id.idiag_sport));
+			}
+			found = true;
+			break;
 		}
-		found = true;
 	}
-	fclose(f);
+out:
+	close(fd);
 	return found;
 }
 
@@ -195,15 +197,19 @@ static bool netlink_info(struct strbuf *sb, pid_t pid, uint64_t ino)
 	return found;
 }
 
-/* strace's inet protocols, and where /proc/PID/net lists them. */
+/* strace's inet protocols. */
 static const struct {
-	const char *name, *file;
-	bool v6;
+	const char *name;
+	int family, protocol;
 } inet_protos[] = {
-	{ "TCP", "tcp", false }, { "UDP", "udp", false }, { "UDPLITE", "udplite", false },
-	{ "RAW", "raw", false }, { "PING", "icmp", false },
-	{ "TCPv6", "tcp6", true }, { "UDPv6", "udp6", true }, { "UDPLITEv6", "udplite6", true },
-	{ "RAWv6", "raw6", true }, { "PINGv6", "icmp6", true },
+	{ "TCP", AF_INET, IPPROTO_TCP }, { "UDP", AF_INET, IPPROTO_UDP },
+	{ "UDPLITE", AF_INET, IPPROTO_UDPLITE }, { "DCCP", AF_INET, IPPROTO_DCCP },
+	{ "SCTP", AF_INET, IPPROTO_SCTP }, { "L2TP/IP", AF_INET, 115 /* IPPROTO_L2TP */ },
+	{ "PING", AF_INET, IPPROTO_ICMP }, { "RAW", AF_INET, IPPROTO_RAW },
+	{ "TCPv6", AF_INET6, IPPROTO_TCP }, { "UDPv6", AF_INET6, IPPROTO_UDP },
+	{ "UDPLITEv6", AF_INET6, IPPROTO_UDPLITE }, { "DCCPv6", AF_INET6, IPPROTO_DCCP },
+	{ "SCTPv6", AF_INET6, IPPROTO_SCTP }, { "L2TP/IPv6", AF_INET6, 115 /* IPPROTO_L2TP */ },
+	{ "PINGv6", AF_INET6, IPPROTO_ICMP }, { "RAWv6", AF_INET6, IPPROTO_RAW },
 };
 
 /*
@@ -278,19 +284,16 @@ static const char *socket_detail(struct dctx *c, const char *link, const char *t
 		if (!(found = netlink_info(&sb, c->pid, ino)))
 			strbuf_addf(&sb, "%llu", ino);
 	} else {
-		const char *file = NULL;
-		bool v6 = false;
+		int k = -1;
 		for (size_t i = 0; i < sizeof(inet_protos) / sizeof(inet_protos[0]); i++)
-			if (!strcmp(proto, inet_protos[i].name)) {
-				file = inet_protos[i].file;
-				v6 = inet_protos[i].v6;
-			}
+			if (!strcmp(proto, inet_protos[i].name))
+				k = (int)i;
 		/* a protocol strace does not know: the plain socket:[INO] */
-		if (!file) {
+		if (k < 0) {
 			strbuf_release(&sb);
 			return NULL;
 		}
-		if (!(found = inet_info(&sb, c->pid, file, v6, ino))) {
+		if (!(found = inet_info(&sb, inet_protos[k].family, inet_protos[k].protocol, ino))) {
 			strbuf_setlen(&sb, open);
 			strbuf_addf(&sb, "%llu", ino);
 		}

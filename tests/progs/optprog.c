@@ -11,6 +11,8 @@
  *   exec     a child that execs ARGS (or /bin/true)
  *   env      prints the environment variables named in ARGS
  *   ids      prints the real/effective user and group ids
+ *   sockets  unix, TCP, TCPv6, UDP, netlink sockets, /dev/null, a pidfd
+ *            (-yy, -e decode-fds=)
  */
 
 #include <errno.h>
@@ -20,7 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -205,6 +210,92 @@ static int mode_ids(void)
 	return 0;
 }
 
+static int mode_sockets(void)
+{
+	struct sockaddr_in a;
+	struct sockaddr_in6 a6;
+	struct sockaddr_un ua;
+	socklen_t al;
+	int sv[2], l, c, s, fd;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0 || write(sv[0], "x", 1) != 1)
+		return 1;
+	close(sv[0]);
+	close(sv[1]);
+	/* TCP over loopback: listening, connecting, accepted */
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	al = sizeof(a);
+	if (bind(l, (void *)&a, sizeof(a)) < 0 || listen(l, 1) < 0 ||
+	    getsockname(l, (void *)&a, &al) < 0)
+		return 1;
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	if (connect(c, (void *)&a, sizeof(a)) < 0)
+		return 1;
+	s = accept(l, NULL, NULL);
+	if (write(c, "y", 1) != 1 || read(s, &al, 1) != 1)
+		return 1;
+	close(s);
+	close(c);
+	close(l);
+	/* TCPv6 */
+	l = socket(AF_INET6, SOCK_STREAM, 0);
+	if (l >= 0) {
+		memset(&a6, 0, sizeof(a6));
+		a6.sin6_family = AF_INET6;
+		a6.sin6_addr = in6addr_loopback;
+		al = sizeof(a6);
+		if (bind(l, (void *)&a6, sizeof(a6)) == 0 && listen(l, 1) == 0 &&
+		    getsockname(l, (void *)&a6, &al) == 0) {
+			c = socket(AF_INET6, SOCK_STREAM, 0);
+			if (connect(c, (void *)&a6, sizeof(a6)) == 0) {
+				s = accept(l, NULL, NULL);
+				write(c, "6", 1);
+				close(s);
+			}
+			close(c);
+		}
+		close(l);
+	}
+	/* UDP bound, unix bound to a path and to an abstract name */
+	l = socket(AF_INET, SOCK_DGRAM, 0);
+	a.sin_port = 0;
+	bind(l, (void *)&a, sizeof(a));
+	write(l, "", 0);
+	close(l);
+	l = socket(AF_UNIX, SOCK_DGRAM, 0);
+	memset(&ua, 0, sizeof(ua));
+	ua.sun_family = AF_UNIX;
+	strcpy(ua.sun_path, "sock.path");
+	unlink(ua.sun_path);
+	bind(l, (void *)&ua, sizeof(ua));
+	close(l);
+	unlink("sock.path");
+	l = socket(AF_UNIX, SOCK_STREAM, 0);
+	memcpy(ua.sun_path, "\0optprog", 9);
+	bind(l, (void *)&ua, sizeof(sa_family_t) + 9);
+	listen(l, 1);
+	close(l);
+	/* netlink, bound */
+	l = socket(AF_NETLINK, SOCK_RAW, 0);
+	if (l >= 0) {
+		struct sockaddr_storage ns;
+		memset(&ns, 0, sizeof(ns));
+		ns.ss_family = AF_NETLINK;
+		bind(l, (void *)&ns, 12);
+		write(l, "", 0);
+		close(l);
+	}
+	fd = open("/dev/null", O_RDONLY);
+	close(fd);
+	fd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "io";
@@ -223,6 +314,8 @@ int main(int argc, char **argv)
 		return mode_env(argc - 2, argv + 2);
 	if (!strcmp(mode, "ids"))
 		return mode_ids();
+	if (!strcmp(mode, "sockets"))
+		return mode_sockets();
 	fprintf(stderr, "optprog: unknown mode '%s'\n", mode);
 	return 2;
 }
