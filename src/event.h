@@ -187,6 +187,10 @@ struct event {
 				    entry and exit stops (strace -c's default
 				    measure); 0 unless tracer_opts.cpu_time */
 	uint64_t raw[EVENT_MAX_ARGS]; /* raw argument registers */
+	uint64_t karg[EVENT_MAX_ARGS]; /* the arguments as the kernel saw them:
+					  raw cut to each C type's width and
+					  zero-extended (sysent_kernel_args);
+					  what decoders read */
 	int64_t retval;          /* raw return value (-errno on failure) */
 	int err;                 /* errno when the call failed, else 0 */
 	struct val args[EVENT_MAX_ARGS];

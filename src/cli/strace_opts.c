@@ -22,6 +22,7 @@
 #include "sink/sinks.h"
 #include "sys/decode.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
@@ -81,8 +82,8 @@ const size_t strace_long_opts_count = sizeof(strace_long_opts) / sizeof(strace_l
 static int bad_arg(int c, const struct option *lopt, const char *arg)
 {
 	if (lopt)
-		return error("invalid --%s argument: '%s'", lopt->name, arg ? arg : "");
-	return error("invalid -%c argument: '%s'", c, arg ? arg : "");
+		return error("invalid --%s argument: '%s'", lopt->name, esc(arg ? arg : ""));
+	return error("invalid -%c argument: '%s'", c, esc(arg ? arg : ""));
 }
 
 /* strace's string_to_uint: a decimal number up to INT_MAX, or -1. */
@@ -190,7 +191,7 @@ static int qualify(struct trace_opts *t, struct strace_state *st, const char *ex
 	case 0:
 		return 0;
 	case 1:         /* a qualifier strace 6.1 does not know either */
-		return error("invalid system call '%s'", expr);
+		return error("invalid system call '%s'", esc(expr));
 	default:
 		return -1;
 	}
@@ -213,7 +214,7 @@ int strace_opt(struct trace_opts *t, struct strace_state *st, int c,
 		return 1;
 	case 'b':
 		if (strcmp(arg, "execve"))
-			return error("syscall '%s' for -b isn't supported (only execve is)", arg);
+			return error("syscall '%s' for -b isn't supported (only execve is)", esc(arg));
 		t->detach_on_execve = true;
 		return 1;
 	case 'c':
@@ -379,7 +380,7 @@ int strace_opt(struct trace_opts *t, struct strace_state *st, int c,
 		return inject_set_add(t->inject, arg, c == OPT_S_FAULT) < 0 ? -1 : 1;
 	case OPT_S_KVM:
 		if (strcmp(arg, "vcpu"))
-			return error("invalid -e kvm= argument: '%s'", arg);
+			return error("invalid -e kvm= argument: '%s'", esc(arg));
 		return error("-e kvm=vcpu is not supported: renacer does not decode KVM_RUN "
 			     "exits (no kvm_run structure decoder)");
 	case OPT_S_SECONTEXT:

@@ -29,6 +29,7 @@
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
+#include "util/quote.h"
 #include "util/banned.h"
 
 extern char **environ;
@@ -104,8 +105,9 @@ static const char usage_text[] =
 "                             dev, pidfd\n"
 "  -i, --instruction-pointer  show the instruction pointer of each call\n"
 "  -n, --syscall-number       show the syscall number\n"
-"  -o, --output FILE          write the trace to FILE (default: stderr);\n"
-"                             '|CMD' or '!CMD' pipes it to CMD\n"
+"  -o, --output FILE          write the trace to FILE (default: stderr; - is\n"
+"                             standard output); '|CMD' or '!CMD' pipes it\n"
+"                             to CMD\n"
 "  -A, --output-append-mode   append to the -o FILE\n"
 "      --output-separately    one file per task, FILE.PID (with -o)\n"
 "  -q, --quiet                no attach/detach messages (and -qq no exit\n"
@@ -244,7 +246,7 @@ static int add_pids(struct trace_opts *t, const char *arg)
 	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 		unsigned long v;
 		if (parse_uint(tok, INT_MAX, &v) < 0 || v == 0) {
-			ret = error("invalid process id '%s'", tok);
+			ret = error("invalid process id '%s'", esc(tok));
 			break;
 		}
 		if ((pid_t)v == getpid()) {
@@ -299,7 +301,7 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		case 'S': {
 			int k = summary_sort_parse(optarg);
 			if (k < 0)
-				return error("invalid sortby: '%s'", optarg);
+				return error("invalid sortby: '%s'", esc(optarg));
 			t->sort = k;
 			st.sortby_set = true;
 			continue;
@@ -307,7 +309,7 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		case OPT_TIMING: t->timing = true; continue;
 		case OPT_STRING_LIMIT:
 			if (parse_uint(optarg, 1u << 20, &v) < 0)
-				return error("invalid string limit '%s'", optarg);
+				return error("invalid string limit '%s'", esc(optarg));
 			t->string_limit = (unsigned)v;
 			continue;
 		case OPT_FORMAT:
@@ -320,7 +322,7 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			else if (!strcmp(optarg, "csv"))
 				t->format = FMT_CSV;
 			else
-				return error("unknown format '%s' (expected text, json, jsonl or csv)", optarg);
+				return error("unknown format '%s' (expected text, json, jsonl or csv)", esc(optarg));
 			t->format_given = true;
 			continue;
 		case OPT_NO_SECCOMP: t->no_seccomp = true; continue;
@@ -328,14 +330,14 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		case OPT_ASSERT: t->assert_file = optarg; continue;
 		case OPT_ASSERT_FORMAT:
 			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "junit"))
-				return error("unknown assertion format '%s' (expected text, json or junit)", optarg);
+				return error("unknown assertion format '%s' (expected text, json or junit)", esc(optarg));
 			t->assert_format = optarg;
 			continue;
 		case OPT_ANTI_PATTERNS: t->anti_patterns = true; continue;
 		case 'h': t->help = true; return 0;
 		case 'V': t->version = true; return 0;
 		case 's':
-			return error("option '-s' is reserved for source correlation, which this build does not have; use --string-limit %s for strace's -s", optarg);
+			return error("option '-s' is reserved for source correlation, which this build does not have; use --string-limit %s for strace's -s", esc(optarg));
 		case ':':
 		case '?': {
 			/* the long option as typed, without "=value" */
@@ -344,13 +346,13 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			int n = (int)strcspn(as, "=");
 
 			if (c == ':' && is_long)
-				return error("option '%.*s' needs an argument (see renacer --help)", n, as);
+				return error("option '%s' needs an argument (see renacer --help)", escn(as, (size_t)n));
 			if (c == ':')
 				return error("option '-%c' needs an argument (see renacer --help)", optopt);
 			if (is_long && optopt)
-				return error("option '%.*s' takes no argument (see renacer --help)", n, as);
+				return error("option '%s' takes no argument (see renacer --help)", escn(as, (size_t)n));
 			if (is_long)
-				return error("unknown option '%.*s' (see renacer --help)", n, as);
+				return error("unknown option '%s' (see renacer --help)", escn(as, (size_t)n));
 			return error("unknown option '-%c' (see renacer --help)", optopt);
 		}
 		}
@@ -358,7 +360,7 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		if (r < 0)
 			return -1;
 		if (r == 0)
-			return error("unknown option '%s' (see renacer --help)", argv[optind - 1]);
+			return error("unknown option '%s' (see renacer --help)", esc(argv[optind - 1]));
 	}
 	t->argv = argv + optind;
 	t->argc = argc - optind;
@@ -495,10 +497,16 @@ static struct sink *text_sink_for(const struct trace_opts *t, FILE *out, const c
  */
 int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 {
-	FILE *out = stderr;
+	FILE *out = stderr, *tout = stderr;   /* the table's stream, the trace's */
 	const char *path = t->output;
 	struct sink *s = NULL;
 	struct sink_opts so = { 0 };
+
+	if (path && !strcmp(path, "-")) {
+		/* -o -: standard output, as for most tools */
+		tout = stdout;
+		path = NULL;
+	}
 
 	so.sort = t->sort;
 	/* strace -c: system time by default, -w for wall-clock; only a
@@ -515,10 +523,10 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 	}
 	if (!(t->summary_only && !t->format_given)) {
 		switch (t->format) {
-		case FMT_TEXT: s = text_sink_for(t, out, path); break;
-		case FMT_JSON: s = json_sink_new(out, path, &so); break;
-		case FMT_JSONL: s = jsonl_sink_new(out, path, &so); break;
-		case FMT_CSV: s = csv_sink_new(out, path, &so); break;
+		case FMT_TEXT: s = text_sink_for(t, tout, path); break;
+		case FMT_JSON: s = json_sink_new(tout, path, &so); break;
+		case FMT_JSONL: s = jsonl_sink_new(tout, path, &so); break;
+		case FMT_CSV: s = csv_sink_new(tout, path, &so); break;
 		}
 		if (!s)
 			return -1;
@@ -526,7 +534,8 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 		path = NULL;    /* the table goes to stderr */
 	}
 	if (t->summary) {
-		s = summary_sink_new(out, t->summary_only && !t->format_given ? path : NULL, &so);
+		bool alone = t->summary_only && !t->format_given;
+		s = summary_sink_new(alone ? tout : out, alone ? path : NULL, &so);
 		if (!s)
 			return -1;
 		sink_list_add(sinks, s);

@@ -18,6 +18,7 @@
 #include "sys/qualify.h"
 #include "sys/sysent.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
@@ -325,7 +326,7 @@ int inject_set_add(struct inject_set *s, const char *spec, bool fault)
 		name = strtok_r(copy, ":", &save);
 		while ((tok = strtok_r(NULL, ":", &save)))
 			if (!parse_token(tok, &r, fault)) {
-				error("invalid %s '%s'", what, spec);
+				error("invalid %s '%s'", what, esc(spec));
 				goto out;
 			}
 	}
@@ -333,7 +334,7 @@ int inject_set_add(struct inject_set *s, const char *spec, bool fault)
 		goto out;
 	if (!(r.flags & INJ_ACTIONS)) {
 		if (!fault) {
-			error("invalid %s '%s'", what, spec);
+			error("invalid %s '%s'", what, esc(spec));
 			goto out;
 		}
 		r.err = ENOSYS;     /* fault='s default */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -74,7 +75,7 @@ int startup_lookup_user(const char *name, struct run_as *u)
 	errno = 0;
 	pw = getpwnam(name);
 	if (!pw)
-		return error("cannot find user '%s'", name);
+		return error("cannot find user '%s'", esc(name));
 	u->name = name;
 	u->uid = pw->pw_uid;
 	u->gid = pw->pw_gid;
@@ -144,7 +145,7 @@ int startup_daemonize(int level, const char *path, char *const argv[],
 	/* like strace, the program is found in PATH first and executed with
 	 * one execve (no failed attempts in the trace) */
 	if (!path && !found) {
-		return error("cannot run '%s': %s", argv[0], strerror(ENOENT));
+		return error("cannot run '%s': %s", esc(argv[0]), strerror(ENOENT));
 	}
 	if (!path)
 		path = found;
@@ -162,11 +163,11 @@ int startup_daemonize(int level, const char *path, char *const argv[],
 		while (waitpid(mid, NULL, 0) < 0 && errno == EINTR)
 			;
 		if (u && (e = startup_become_user(u, path)) != 0) {
-			error("cannot run '%s' as user '%s': %s", argv[0], u->name, strerror(e));
+			error("cannot run '%s' as user '%s': %s", esc(argv[0]), esc(u->name), strerror(e));
 			_exit(1);
 		}
 		execve(path, argv, envp);
-		error("cannot run '%s': %s", argv[0], strerror(errno));
+		error("cannot run '%s': %s", esc(argv[0]), strerror(errno));
 		_exit(127);
 	}
 	free(found);

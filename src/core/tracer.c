@@ -37,6 +37,7 @@
 #include "sys/sysent.h"
 #include "util/arena.h"
 #include "util/error.h"
+#include "util/pathsearch.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -328,6 +329,7 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 		ev->name = unknown_name(tr, nr);
 		se = &unknown_se;
 	}
+	sysent_kernel_args(se, ev->raw, ev->karg);
 
 	/* decode only for sinks that read arguments (-c alone does not) */
 	if (tr->sinks->needs_args) {
@@ -639,44 +641,6 @@ static void on_signal_stop(struct tracer *tr, struct tcb *t, int sig, uint64_t t
 
 /* ---- start-up ------------------------------------------------------------ */
 
-/* Finds prog in PATH as execvp would; returns a malloc'ed path or NULL. */
-static char *find_program(const char *prog)
-{
-	const char *path = getenv("PATH");
-	struct strbuf sb = STRBUF_INIT;
-	int saved = ENOENT;
-
-	if (strchr(prog, '/')) {
-		if (access(prog, X_OK) == 0)
-			return xstrdup(prog);
-		return NULL;
-	}
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		const char *colon = strchr(path, ':');
-		size_t len = colon ? (size_t)(colon - path) : strlen(path);
-		struct stat st;
-
-		strbuf_reset(&sb);
-		if (len)
-			strbuf_add(&sb, path, len);
-		else
-			strbuf_addch(&sb, '.');
-		strbuf_addch(&sb, '/');
-		strbuf_addstr(&sb, prog);
-		if (stat(sb.buf, &st) == 0 && S_ISREG(st.st_mode)) {
-			if (access(sb.buf, X_OK) == 0)
-				return strbuf_detach(&sb, NULL);
-			saved = EACCES;
-		}
-		path = colon ? colon + 1 : path + len;
-	}
-	strbuf_release(&sb);
-	errno = saved;
-	return NULL;
-}
-
 static scmp_filter_ctx build_filter(const uint8_t *set)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -750,7 +714,7 @@ static int load_filter(const struct sock_fprog *prog)
 
 static int start_child(struct tracer *tr, char *const argv[])
 {
-	char *path = find_program(argv[0]);
+	char *path = path_search(argv[0]);
 	struct sock_fprog filter = { 0, NULL };
 	int status, pfd[2];
 	pid_t pid;

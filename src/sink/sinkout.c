@@ -2,6 +2,7 @@
 #include "sink/sinkout.h"
 #include "sys/sysent.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/xmalloc.h"
 
 #include <errno.h>
@@ -48,13 +49,13 @@ int sinkout_open_append(struct sinkout *o, const char *path)
 	if (!old) {
 		if (errno == ENOENT)
 			return 0;
-		ret = error("cannot read '%s': %s", path, strerror(errno));
+		ret = error("cannot read '%s': %s", esc(path), strerror(errno));
 		goto out;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), old)) > 0)
 		fwrite(buf, 1, n, o->fp);
 	if (ferror(old))
-		ret = error("cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+		ret = error("cannot read '%s': %s", esc(path), strerror(errno ? errno : EIO));
 	fclose(old);
 out:
 	if (ret < 0)
@@ -69,12 +70,12 @@ int sinkout_open_pipe(struct sinkout *o, const char *command)
 
 	memset(o, 0, sizeof(*o));
 	if (pipe2(fds, O_CLOEXEC) < 0)
-		return error("cannot create a pipe for '%s': %s", command, strerror(errno));
+		return error("cannot create a pipe for '%s': %s", esc(command), strerror(errno));
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
-		return error("cannot start '%s': %s", command, strerror(errno));
+		return error("cannot start '%s': %s", esc(command), strerror(errno));
 	}
 	if (pid == 0) {
 		if (dup2(fds[0], 0) < 0)
@@ -88,7 +89,7 @@ int sinkout_open_pipe(struct sinkout *o, const char *command)
 	if (!o->fp) {
 		close(fds[1]);
 		waitpid(pid, NULL, 0);
-		return error("cannot open a pipe to '%s': %s", command, strerror(errno));
+		return error("cannot open a pipe to '%s': %s", esc(command), strerror(errno));
 	}
 	/* a reader that goes away must not kill renacer: the write fails */
 	signal(SIGPIPE, SIG_IGN);
@@ -124,7 +125,7 @@ int sinkout_close(struct sinkout *o)
 		ret = atomicfile_commit(&o->af);
 	} else if (o->pipe_pid) {
 		if (fflush(o->fp) != 0 && errno != EPIPE)
-			ret = error("cannot write to '%s': %s", o->name, strerror(errno));
+			ret = error("cannot write to '%s': %s", esc(o->name), strerror(errno));
 		close_pipe(o);
 	} else if (fflush(o->fp) != 0 || ferror(o->fp)) {
 		ret = error("cannot write to %s: %s", o->name,

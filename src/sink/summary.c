@@ -7,6 +7,7 @@
 #include "sink/sinks.h"
 #include "sink/sinkout.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/xmalloc.h"
 
 #include <inttypes.h>
@@ -187,14 +188,14 @@ int summary_columns_parse(const char *spec, uint8_t cols[COL_MAX])
 			if (seen[column_names[i].col])
 				return error("call summary column has been provided more than "
 					     "once: '%s' (-U option residual: '%s')",
-					     column_names[i].name, p);
+					     column_names[i].name, esc(p));
 			seen[column_names[i].col] = 1;
 			tmp[n++] = (uint8_t)column_names[i].col;
 			found = true;
 			break;
 		}
 		if (!found)
-			return error("unknown column name: '%.*s'", (int)len, p);
+			return error("unknown column name: '%s'", escn(p, len));
 		if (!comma)
 			break;
 		p = comma + 1;

@@ -37,7 +37,7 @@ void arg_int(struct dctx *c, struct event *ev, unsigned i)
 	struct val *v = arg_slot(c, ev, i);
 
 	v->kind = V_INT;
-	v->i = (int)ev->raw[i];
+	v->i = (int)ev->karg[i];
 	mark_exit(ev, v);
 }
 
@@ -46,7 +46,7 @@ void arg_long(struct dctx *c, struct event *ev, unsigned i)
 	struct val *v = arg_slot(c, ev, i);
 
 	v->kind = V_INT;
-	v->i = (int64_t)ev->raw[i];
+	v->i = karg_s(c, ev, i);
 	mark_exit(ev, v);
 }
 
@@ -55,7 +55,25 @@ void arg_uint(struct dctx *c, struct event *ev, unsigned i)
 	struct val *v = arg_slot(c, ev, i);
 
 	v->kind = V_UINT;
-	v->u = ev->raw[i];
+	v->u = ev->karg[i];
+	mark_exit(ev, v);
+}
+
+void arg_raw_uint(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	v->kind = V_UINT;
+	v->u = ev->raw[i];   /* raw: the whole register, as strace prints it */
+	mark_exit(ev, v);
+}
+
+void arg_raw_hex(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	v->kind = V_HEX;
+	v->u = ev->raw[i];   /* raw: the whole register, as strace prints it */
 	mark_exit(ev, v);
 }
 
@@ -64,7 +82,7 @@ void arg_hex(struct dctx *c, struct event *ev, unsigned i)
 	struct val *v = arg_slot(c, ev, i);
 
 	v->kind = V_HEX;
-	v->u = ev->raw[i];
+	v->u = ev->karg[i];
 	mark_exit(ev, v);
 }
 
@@ -73,7 +91,7 @@ void arg_oct(struct dctx *c, struct event *ev, unsigned i)
 	struct val *v = arg_slot(c, ev, i);
 
 	v->kind = V_OCT;
-	v->u = ev->raw[i];
+	v->u = ev->karg[i];
 	mark_exit(ev, v);
 }
 
@@ -82,7 +100,7 @@ void arg_ptr(struct dctx *c, struct event *ev, unsigned i)
 	struct val *v = arg_slot(c, ev, i);
 
 	v->kind = V_PTR;
-	v->u = ev->raw[i];
+	v->u = ev->karg[i];
 	mark_exit(ev, v);
 }
 
@@ -90,14 +108,14 @@ void arg_fd(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	val_set_fd(c, v, v->name, (int)ev->raw[i]);
+	val_set_fd(c, v, v->name, (int)ev->karg[i]);
 	mark_exit(ev, v);
 }
 
 void arg_dirfd(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
-	int fd = (int)ev->raw[i];
+	int fd = (int)ev->karg[i];
 
 	if (fd == AT_FDCWD) {
 		v->kind = V_FD;
@@ -115,7 +133,7 @@ void arg_flags(struct dctx *c, struct event *ev, unsigned i, const struct xlat *
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	val_set_flags(v, v->name, ev->raw[i], xl, zero_name);
+	val_set_flags(v, v->name, ev->karg[i], xl, zero_name);
 	mark_exit(ev, v);
 }
 
@@ -123,7 +141,7 @@ void arg_enum(struct dctx *c, struct event *ev, unsigned i, const struct xlat *x
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	val_set_enum(v, v->name, ev->raw[i], xl);
+	val_set_enum(v, v->name, ev->karg[i], xl);
 	mark_exit(ev, v);
 }
 
@@ -131,7 +149,7 @@ void arg_path(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	val_read_path(c, v, v->name, ev->raw[i]);
+	val_read_path(c, v, v->name, ev->karg[i]);
 	mark_exit(ev, v);
 }
 
@@ -139,7 +157,7 @@ void arg_cstr(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	val_read_cstr(c, v, v->name, ev->raw[i], c->opts->string_limit);
+	val_read_cstr(c, v, v->name, ev->karg[i], c->opts->string_limit);
 	mark_exit(ev, v);
 }
 
@@ -147,7 +165,7 @@ void arg_buf(struct dctx *c, struct event *ev, unsigned i, uint64_t len)
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	val_read_buf(c, v, v->name, ev->raw[i], len);
+	val_read_buf(c, v, v->name, ev->karg[i], len);
 	mark_exit(ev, v);
 }
 
@@ -336,9 +354,9 @@ void arg_out(struct dctx *c, struct event *ev, unsigned i, val_decode_fn decode)
 	struct val *v = arg_slot(c, ev, i);
 
 	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[i]);
+		val_set_ptr(v, v->name, ev->karg[i]);
 	else
-		decode(c, v, v->name, ev->raw[i]);
+		decode(c, v, v->name, ev->karg[i]);
 	v->flags |= VF_EXIT;
 }
 
@@ -470,7 +488,7 @@ int decode_default(struct dctx *c, struct event *ev, int exiting)
 	if (n > EVENT_MAX_ARGS)
 		n = EVENT_MAX_ARGS;
 	for (unsigned i = 0; i < n; i++)
-		arg_hex(c, ev, i);
+		arg_raw_hex(c, ev, i);   /* strace's printargs: whole registers */
 	ev->nargs = (uint8_t)n;
 	return RVAL_DONE;
 }

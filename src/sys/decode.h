@@ -68,11 +68,33 @@ static inline void arg_count(struct event *ev, unsigned n)
 		ev->nargs = (uint8_t)n;
 }
 
-/* Simple scalar arguments (i: argument index).  */
+/*
+ * Argument values.  A decoder reads ev->karg[i], the argument as the kernel
+ * saw it (the register cut to the width of its C type in the syscall
+ * table, zero-extended), never ev->raw: (int)ev->karg[i] for an int,
+ * ev->karg[i] for flags, unsigned values, sizes and pointers.  karg_s is
+ * the signed value at the argument's width: an int's 32 bits sign-extended,
+ * a long's 64 bits.  Where strace itself prints all 64 bits of a register
+ * the decoder reads ev->raw[i] and says so in a comment ("raw:").
+ */
+static inline int64_t karg_s(const struct dctx *c, const struct event *ev, unsigned i)
+{
+	unsigned bits = arg_type_bits(c->se->argtype[i]);
+
+	return bits == 64 ? (int64_t)ev->karg[i]
+			  : (int64_t)(ev->karg[i] << (64 - bits)) >> (64 - bits);
+}
+
+/* Simple scalar arguments (i: argument index), all from ev->karg.  */
 void arg_int(struct dctx *c, struct event *ev, unsigned i);   /* int (32-bit signed) */
-void arg_long(struct dctx *c, struct event *ev, unsigned i);  /* long (64-bit signed) */
+void arg_long(struct dctx *c, struct event *ev, unsigned i);  /* signed at the C width */
 void arg_uint(struct dctx *c, struct event *ev, unsigned i);  /* unsigned decimal */
 void arg_hex(struct dctx *c, struct event *ev, unsigned i);
+/* All 64 bits of the register (ev->raw), for the arguments strace prints
+ * whole although the kernel reads fewer (readlink's bufsiz), and for calls
+ * strace prints with printargs (arg_raw_hex). */
+void arg_raw_uint(struct dctx *c, struct event *ev, unsigned i);
+void arg_raw_hex(struct dctx *c, struct event *ev, unsigned i);
 void arg_oct(struct dctx *c, struct event *ev, unsigned i);
 void arg_ptr(struct dctx *c, struct event *ev, unsigned i);
 void arg_fd(struct dctx *c, struct event *ev, unsigned i);    /* AT_FDCWD aware for dirfd */

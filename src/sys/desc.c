@@ -68,8 +68,8 @@ static void out_pipefd(struct dctx *c, struct event *ev)
 	struct val *v = arg_slot(c, ev, 0);
 	int fds[2];
 
-	if (ev->err || !tread(c, ev->raw[0], fds, sizeof(fds))) {
-		val_set_ptr(v, v->name, ev->raw[0]);
+	if (ev->err || !tread(c, ev->karg[0], fds, sizeof(fds))) {
+		val_set_ptr(v, v->name, ev->karg[0]);
 	} else {
 		/* an array: cut at the string limit of elements, as strace */
 		unsigned n = c->opts->string_limit < 2 ? c->opts->string_limit : 2;
@@ -164,9 +164,9 @@ static int fcntl_exit(struct dctx *c, struct event *ev, int cmd)
 		struct val *v = arg_slot(c, ev, 2);
 
 		if (ev->err)
-			val_set_ptr(v, v->name, ev->raw[2]);
+			val_set_ptr(v, v->name, ev->karg[2]);
 		else
-			set_flock(c, v, v->name, ev->raw[2], true);
+			set_flock(c, v, v->name, ev->karg[2], true);
 		v->flags |= VF_EXIT;
 		return RVAL_DONE;
 	}
@@ -174,9 +174,9 @@ static int fcntl_exit(struct dctx *c, struct event *ev, int cmd)
 		struct val *v = arg_slot(c, ev, 2);
 
 		if (ev->err)
-			val_set_ptr(v, v->name, ev->raw[2]);
+			val_set_ptr(v, v->name, ev->karg[2]);
 		else
-			set_owner_ex(c, v, v->name, ev->raw[2]);
+			set_owner_ex(c, v, v->name, ev->karg[2]);
 		v->flags |= VF_EXIT;
 		return RVAL_DONE;
 	}
@@ -215,7 +215,7 @@ static int fcntl_exit(struct dctx *c, struct event *ev, int cmd)
 
 SYS_FUNC(fcntl)
 {
-	int cmd = (int)ev->raw[1];
+	int cmd = (int)ev->karg[1];
 	struct val *v;
 
 	if (exiting)
@@ -233,14 +233,14 @@ SYS_FUNC(fcntl)
 		return RVAL_DONE;
 	case F_SETFL:
 		v = arg_slot(ctx, ev, 2);
-		val_set_open_flags(ctx, v, v->name, ev->raw[2]);
+		val_set_open_flags(ctx, v, v->name, ev->karg[2]);
 		return RVAL_DONE;
 	case F_SETLK:
 	case F_SETLKW:
 	case F_OFD_SETLK:
 	case F_OFD_SETLKW:
 		v = arg_slot(ctx, ev, 2);
-		set_flock(ctx, v, v->name, ev->raw[2], false);
+		set_flock(ctx, v, v->name, ev->karg[2], false);
 		return RVAL_DONE;
 	case F_SETOWN:
 	case F_SETPIPE_SZ:
@@ -248,7 +248,7 @@ SYS_FUNC(fcntl)
 		return RVAL_DONE;
 	case F_SETSIG:
 		v = arg_slot(ctx, ev, 2);
-		val_set_signo(ctx, v, v->name, (int)ev->raw[2]);
+		val_set_signo(ctx, v, v->name, (int)ev->karg[2]);
 		return RVAL_DONE;
 	case F_SETLEASE:
 		arg_enum(ctx, ev, 2, lease_cmds);
@@ -261,7 +261,7 @@ SYS_FUNC(fcntl)
 		return RVAL_DONE;
 	case F_SETOWN_EX:
 		v = arg_slot(ctx, ev, 2);
-		set_owner_ex(ctx, v, v->name, ev->raw[2]);
+		set_owner_ex(ctx, v, v->name, ev->karg[2]);
 		return RVAL_DONE;
 	case F_GETLK:
 	case F_OFD_GETLK:
@@ -329,13 +329,13 @@ SYS_FUNC(getdents64)
 	}
 	v = arg_slot(ctx, ev, 1);
 	len = ev->err ? 0 : (uint64_t)ev->retval;
-	if (ev->err || len > ev->raw[2] || len > (1u << 24)) {
-		val_set_ptr(v, v->name, ev->raw[1]);
+	if (ev->err || len > ev->karg[2] || len > (1u << 24)) {
+		val_set_ptr(v, v->name, ev->karg[1]);
 		goto count;
 	}
 	buf = arena_alloc(ctx->arena, len ? len : 1);
-	if (len && !tread(ctx, ev->raw[1], buf, len)) {
-		val_set_ptr(v, v->name, ev->raw[1]);
+	if (len && !tread(ctx, ev->karg[1], buf, len)) {
+		val_set_ptr(v, v->name, ev->karg[1]);
 		goto count;
 	}
 	/* struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name */
@@ -352,7 +352,7 @@ SYS_FUNC(getdents64)
 		goto count;
 	}
 	parts = val_new_array(ctx, 2);
-	val_set_ptr(&parts[0], NULL, ev->raw[1]);
+	val_set_ptr(&parts[0], NULL, ev->karg[1]);
 	snprintf(text, sizeof(text), "%u entries", entries);
 	val_set_comment(ctx, &parts[1], text);
 	val_set_op(v, v->name, parts, 2, " ");

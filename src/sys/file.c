@@ -50,7 +50,7 @@ void val_set_open_flags(struct dctx *c, struct val *v, const char *name, uint64_
 /* flags at i, and the mode at i + 1 when the call creates a file. */
 static void open_flags_mode(struct dctx *c, struct event *ev, unsigned i)
 {
-	uint64_t flags = ev->raw[i];
+	uint64_t flags = ev->karg[i];
 	struct val *v = arg_slot(c, ev, i);
 
 	val_set_open_flags(c, v, v->name, flags);
@@ -108,7 +108,7 @@ SYS_FUNC(openat2)
 	arg_dirfd(ctx, ev, 0);
 	arg_path(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
-	if (ev->raw[3] < sizeof(how) || !tread(ctx, ev->raw[2], &how, sizeof(how))) {
+	if (ev->karg[3] < sizeof(how) || !tread(ctx, ev->karg[2], &how, sizeof(how))) {
 		arg_ptr(ctx, ev, 2);
 	} else {
 		f = val_new_array(ctx, 3);
@@ -116,7 +116,7 @@ SYS_FUNC(openat2)
 		if (how.mode || takes_mode(how.flags))
 			val_set_oct(&f[n++], "mode", how.mode);
 		val_set_flags(&f[n++], "resolve", how.resolve, open_resolve_flags, NULL);
-		val_set_struct(v, v->name, f, n, ev->raw[3] > sizeof(how));
+		val_set_struct(v, v->name, f, n, ev->karg[3] > sizeof(how));
 	}
 	arg_uint(ctx, ev, 3);
 	return ret_fd(ctx, ev, exiting);
@@ -169,7 +169,7 @@ SYS_FUNC(readlink)
 		return RVAL_EXIT;
 	}
 	out_buf(ctx, ev, 1);
-	arg_uint(ctx, ev, 2);
+	arg_raw_uint(ctx, ev, 2);   /* raw: strace prints the whole register */
 	return RVAL_DONE;
 }
 
@@ -182,7 +182,7 @@ SYS_FUNC(readlinkat)
 		return RVAL_EXIT;
 	}
 	out_buf(ctx, ev, 2);
-	arg_uint(ctx, ev, 3);
+	arg_raw_uint(ctx, ev, 3);   /* raw: strace prints the whole register */
 	return RVAL_DONE;
 }
 
@@ -309,10 +309,10 @@ static void arg_id(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	if ((uint32_t)ev->raw[i] == UINT32_MAX)
+	if ((uint32_t)ev->karg[i] == UINT32_MAX)
 		val_set_int(v, v->name, -1);
 	else
-		val_set_uint(v, v->name, (uint32_t)ev->raw[i]);
+		val_set_uint(v, v->name, (uint32_t)ev->karg[i]);
 }
 
 SYS_FUNC(chown)
@@ -359,7 +359,11 @@ SYS_FUNC(ftruncate)
 
 SYS_FUNC(umask)
 {
-	arg_oct(ctx, ev, 0);
+	/* the kernel takes an int and keeps S_IRWXUGO; strace shows a umode_t,
+	 * the low 16 bits */
+	struct val *v = arg_slot(ctx, ev, 0);
+
+	val_set_oct(v, v->name, (uint16_t)ev->karg[0]);
 	ev->rv_fmt = RV_OCT;
 	return RVAL_DONE;
 }
@@ -374,7 +378,7 @@ SYS_FUNC(getcwd)
 		arg_ptr(ctx, ev, 0);
 	} else {
 		struct val *v = arg_slot(ctx, ev, 0);
-		val_read_path(ctx, v, v->name, ev->raw[0]);
+		val_read_path(ctx, v, v->name, ev->karg[0]);
 		v->flags |= VF_EXIT;
 	}
 	arg_uint(ctx, ev, 1);

@@ -48,8 +48,8 @@ static void out_statfs(struct dctx *c, struct event *ev, unsigned i)
 	uint32_t idv[2];
 
 	v->flags |= VF_EXIT;
-	if (ev->err || !tread(c, ev->raw[i], &sf, sizeof(sf))) {
-		val_set_ptr(v, v->name, ev->raw[i]);
+	if (ev->err || !tread(c, ev->karg[i], &sf, sizeof(sf))) {
+		val_set_ptr(v, v->name, ev->karg[i]);
 		v->flags |= VF_EXIT;
 		return;
 	}
@@ -105,7 +105,7 @@ static int set_xattr(struct dctx *c, struct event *ev, bool fd)
 	else
 		arg_path(c, ev, 0);
 	arg_cstr(c, ev, 1);
-	arg_buf(c, ev, 2, ev->raw[3]);
+	arg_buf(c, ev, 2, ev->karg[3]);
 	arg_uint(c, ev, 3);
 	arg_flags(c, ev, 4, xattrflags, NULL);
 	return RVAL_DONE;
@@ -118,7 +118,7 @@ SYS_FUNC(fsetxattr) { return set_xattr(ctx, ev, true); }
 /* The value buffer i filled by the kernel (getxattr, listxattr). */
 static void out_xattr_buf(struct dctx *c, struct event *ev, unsigned i)
 {
-	if (ev->err || !ev->raw[i + 1])
+	if (ev->err || !ev->karg[i + 1])
 		arg_ptr(c, ev, i);
 	else
 		arg_buf(c, ev, i, (uint64_t)ev->retval);
@@ -203,7 +203,7 @@ SYS_FUNC(close_range)
 {
 	for (unsigned i = 0; i < 2; i++) {
 		arg_uint(ctx, ev, i);
-		ev->args[i].u = (uint32_t)ev->raw[i];
+		ev->args[i].u = (uint32_t)ev->karg[i];
 	}
 	arg_flags(ctx, ev, 2, close_range_flags, NULL);
 	return RVAL_DONE;
@@ -238,10 +238,10 @@ static void fd_off_pair_args(struct dctx *c, struct event *ev)
 
 	arg_fd(c, ev, 0);
 	v = arg_slot(c, ev, 1);
-	val_set_int64p(c, v, v->name, ev->raw[1]);
+	val_set_int64p(c, v, v->name, ev->karg[1]);
 	arg_fd(c, ev, 2);
 	v = arg_slot(c, ev, 3);
-	val_set_int64p(c, v, v->name, ev->raw[3]);
+	val_set_int64p(c, v, v->name, ev->karg[3]);
 	arg_uint(c, ev, 4);
 }
 
@@ -283,7 +283,7 @@ SYS_FUNC(tee)
  * in the top 16 bits is named. */
 SYS_FUNC(mount)
 {
-	uint64_t flags = ev->raw[3];
+	uint64_t flags = ev->karg[3];
 	bool magic = (flags & MS_MGC_MASK_) == MS_MGC_VAL_;
 	bool has_type, has_data;
 	struct val *v;
@@ -340,20 +340,20 @@ SYS_FUNC(sendfile)
 		arg_fd(ctx, ev, 0);
 		arg_fd(ctx, ev, 1);
 		v = arg_slot(ctx, ev, 2);
-		val_set_int64p(ctx, v, v->name, ev->raw[2]);
+		val_set_int64p(ctx, v, v->name, ev->karg[2]);
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 2);
-	if (ev->raw[2] && !ev->err && v->kind == V_ARRAY) {
+	if (ev->karg[2] && !ev->err && v->kind == V_ARRAY) {
 		items = val_new_array(ctx, 3);
 		items[0] = *v;
 		items[0].name = NULL;
 		val_set_text(ctx, &items[1], NULL, "=>");
-		val_set_int64p(ctx, &items[2], NULL, ev->raw[2]);
+		val_set_int64p(ctx, &items[2], NULL, ev->karg[2]);
 		val_set_op(v, v->name, items, 3, " ");
 	} else {
-		val_set_int64p(ctx, v, v->name, ev->raw[2]);
+		val_set_int64p(ctx, v, v->name, ev->karg[2]);
 	}
 	v->flags |= VF_EXIT;
 	arg_uint(ctx, ev, 3);
@@ -389,8 +389,8 @@ SYS_FUNC(utimensat)
 	arg_dirfd(ctx, ev, 0);
 	arg_path(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
-	if (!ev->raw[2] || !tread(ctx, ev->raw[2], ts, sizeof(ts))) {
-		val_set_ptr(v, v->name, ev->raw[2]);
+	if (!ev->karg[2] || !tread(ctx, ev->karg[2], ts, sizeof(ts))) {
+		val_set_ptr(v, v->name, ev->karg[2]);
 	} else {
 		struct val *items = val_new_array(ctx, 2);
 
@@ -405,13 +405,13 @@ SYS_FUNC(utimensat)
 /* mode at i and, for device files, the device number at i + 1. */
 static void mknod_args(struct dctx *c, struct event *ev, unsigned i)
 {
-	uint32_t mode = (uint32_t)ev->raw[i];
+	uint32_t mode = (uint32_t)ev->karg[i];
 	struct val *v = arg_slot(c, ev, i);
 
 	val_set_mode(c, v, v->name, mode);
 	if (S_ISCHR(mode) || S_ISBLK(mode)) {
 		char buf[64];
-		uint64_t dev = ev->raw[i + 1];
+		uint64_t dev = ev->karg[i + 1];
 
 		/* the kernel's old u32 encoding: major in bits 8-19 */
 		snprintf(buf, sizeof(buf), "makedev(%#x, %#x)",
@@ -436,11 +436,35 @@ SYS_FUNC(mknodat)
 	return RVAL_DONE;
 }
 
+/* memfd_create's flags: MFD_* then the hugetlb page size as
+ * "N<<MFD_HUGE_SHIFT" (bits 26-31), as strace. */
+static void memfd_flags(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+	uint32_t flags = (uint32_t)ev->karg[i];
+	uint32_t huge = flags & (0x3fu << 26);
+	struct val *items;
+	char buf[32];
+	unsigned n = 0;
+
+	if (!huge) {
+		val_set_flags(v, v->name, flags, memfd_create_flags, NULL);
+		return;
+	}
+	flags &= ~huge;
+	items = val_new_array(c, 2);
+	if (flags)
+		val_set_flags(&items[n++], NULL, flags, memfd_create_flags, NULL);
+	snprintf(buf, sizeof(buf), "%u<<MFD_HUGE_SHIFT", huge >> 26);
+	val_set_text(c, &items[n++], NULL, buf);
+	val_set_op(v, v->name, items, n, "|");
+}
+
 SYS_FUNC(memfd_create)
 {
 	if (!exiting) {
 		arg_cstr(ctx, ev, 0);
-		arg_flags(ctx, ev, 1, memfd_create_flags, NULL);
+		memfd_flags(ctx, ev, 1);
 	}
 	return ret_fd(ctx, ev, exiting);
 }
@@ -463,7 +487,7 @@ SYS_FUNC(inotify_add_watch)
 	arg_fd(ctx, ev, 0);
 	arg_path(ctx, ev, 1);
 	arg_flags(ctx, ev, 2, inotify_flags, NULL);
-	ev->args[2].u = (uint32_t)ev->raw[2];
+	ev->args[2].u = (uint32_t)ev->karg[2];
 	return RVAL_DONE;
 }
 

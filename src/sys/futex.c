@@ -71,27 +71,27 @@ static void put_u32(struct dctx *c, struct event *ev, unsigned *pos, unsigned i)
 {
 	struct val *v = next_arg(c, ev, pos, i);
 
-	val_set_uint(v, v->name, (uint32_t)ev->raw[i]);
+	val_set_uint(v, v->name, (uint32_t)ev->karg[i]);
 }
 
 static void put_ptr(struct dctx *c, struct event *ev, unsigned *pos, unsigned i)
 {
 	struct val *v = next_arg(c, ev, pos, i);
 
-	val_set_ptr(v, v->name, ev->raw[i]);
+	val_set_ptr(v, v->name, ev->karg[i]);
 }
 
 static void put_timeout(struct dctx *c, struct event *ev, unsigned *pos, unsigned i)
 {
 	struct val *v = next_arg(c, ev, pos, i);
 
-	decode_timespec(c, v, v->name, ev->raw[i]);
+	decode_timespec(c, v, v->name, ev->karg[i]);
 }
 
 static void put_bitset(struct dctx *c, struct event *ev, unsigned *pos, unsigned i)
 {
 	struct val *v = next_arg(c, ev, pos, i);
-	uint32_t x = (uint32_t)ev->raw[i];
+	uint32_t x = (uint32_t)ev->karg[i];
 
 	if (xlat_name(futexbitset, x))
 		val_set_enum(v, v->name, x, futexbitset);
@@ -113,7 +113,7 @@ static void shifted(struct dctx *c, struct val *v, const struct val *a, unsigned
 static void put_wake_op(struct dctx *c, struct event *ev, unsigned *pos, unsigned i)
 {
 	struct val *v = next_arg(c, ev, pos, i);
-	uint32_t x = (uint32_t)ev->raw[i];
+	uint32_t x = (uint32_t)ev->karg[i];
 	struct val *it = val_new_array(c, 6), t;
 	unsigned n = 0;
 	uint32_t op = (x >> 28) & 7, cmp = (x >> 24) & 0xf;
@@ -154,7 +154,7 @@ static void put_wake_op(struct dctx *c, struct event *ev, unsigned *pos, unsigne
 SYS_FUNC(futex)
 {
 	unsigned pos = 0;
-	uint32_t op = (uint32_t)ev->raw[1];
+	uint32_t op = (uint32_t)ev->karg[1];
 	struct val *v;
 
 	if (exiting) {
@@ -217,7 +217,7 @@ SYS_FUNC(futex)
 		put_ptr(ctx, ev, &pos, 3);
 		put_ptr(ctx, ev, &pos, 4);
 		v = next_arg(ctx, ev, &pos, 5);
-		val_set_hex(v, v->name, (uint32_t)ev->raw[5]);
+		val_set_hex(v, v->name, (uint32_t)ev->karg[5]);
 		break;
 	}
 	}

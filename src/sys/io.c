@@ -39,7 +39,7 @@ SYS_FUNC(read)
 SYS_FUNC(write)
 {
 	arg_fd(ctx, ev, 0);
-	arg_buf(ctx, ev, 1, ev->raw[2]);
+	arg_buf(ctx, ev, 1, ev->karg[2]);
 	arg_uint(ctx, ev, 2);
 	return RVAL_DONE;
 }
@@ -122,10 +122,10 @@ static void arg_iov(struct dctx *c, struct event *ev, bool out)
 	struct val *v = arg_slot(c, ev, 1);
 
 	if (out)
-		decode_iovec(c, v, v->name, ev->raw[1], ev->raw[2],
+		decode_iovec(c, v, v->name, ev->karg[1], ev->karg[2],
 			     ev->err ? 0 : ev->retval, ev->err != 0);
 	else
-		decode_iovec(c, v, v->name, ev->raw[1], ev->raw[2], -1, false);
+		decode_iovec(c, v, v->name, ev->karg[1], ev->karg[2], -1, false);
 	if (out)
 		v->flags |= VF_EXIT;
 }
@@ -177,7 +177,7 @@ static void rwf_arg(struct dctx *c, struct event *ev)
 {
 	struct val *v = arg_slot(c, ev, 4);
 
-	val_set_flags(v, "flags", ev->raw[5], rwf_flags, NULL);
+	val_set_flags(v, "flags", ev->karg[5], rwf_flags, NULL);
 	if (ev->type == EV_SYSCALL)
 		v->flags |= VF_EXIT;
 	ev->nargs = 5;

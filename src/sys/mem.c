@@ -36,7 +36,7 @@ static void arg_prot(struct dctx *c, struct event *ev, unsigned i)
 static void arg_mmap_flags(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
-	uint64_t f = ev->raw[i];
+	uint64_t f = ev->karg[i];
 	uint64_t huge = (f >> HUGE_SHIFT) & HUGE_MASK;
 	uint64_t rest = f & ~MAP_TYPE_MASK & ~(HUGE_MASK << HUGE_SHIFT);
 	struct val *it = val_new_array(c, 3);
@@ -121,7 +121,7 @@ SYS_FUNC(mremap)
 	arg_uint(ctx, ev, 1);
 	arg_uint(ctx, ev, 2);
 	arg_flags(ctx, ev, 3, mremap_flags, NULL);
-	if ((ev->raw[3] & 3) == 3)
+	if ((ev->karg[3] & 3) == 3)
 		arg_ptr(ctx, ev, 4);
 	else
 		ev->nargs = 4;
@@ -133,7 +133,7 @@ SYS_FUNC(madvise)
 	arg_ptr(ctx, ev, 0);
 	arg_uint(ctx, ev, 1);
 	arg_enum(ctx, ev, 2, madvise_cmds);
-	ev->args[2].x.v = (uint32_t)ev->raw[2];
+	ev->args[2].x.v = (uint32_t)ev->karg[2];
 	return RVAL_DONE;
 }
 
@@ -187,12 +187,12 @@ SYS_FUNC(mincore)
 		arg_count(ev, 3);
 		return RVAL_EXIT;
 	}
-	pages = ev->raw[1] / 4096 + ((ev->raw[1] & 4095) ? 1 : 0);
+	pages = ev->karg[1] / 4096 + ((ev->karg[1] & 4095) ? 1 : 0);
 	shown = pages < ctx->opts->string_limit ? pages : ctx->opts->string_limit;
 	v = arg_slot(ctx, ev, 2);
 	vec = arena_alloc(ctx->arena, shown ? (size_t)shown : 1);
-	if (ev->err || !ev->raw[2] || (shown && !tread(ctx, ev->raw[2], vec, (size_t)shown))) {
-		val_set_ptr(v, v->name, ev->raw[2]);
+	if (ev->err || !ev->karg[2] || (shown && !tread(ctx, ev->karg[2], vec, (size_t)shown))) {
+		val_set_ptr(v, v->name, ev->karg[2]);
 	} else {
 		it = val_new_array(ctx, (unsigned)shown);
 		for (uint64_t i = 0; i < shown; i++)
@@ -269,9 +269,9 @@ SYS_FUNC(set_mempolicy)
 {
 	struct val *v = arg_slot(ctx, ev, 0);
 
-	val_set_mpol_mode(ctx, v, v->name, (uint32_t)ev->raw[0]);
+	val_set_mpol_mode(ctx, v, v->name, (uint32_t)ev->karg[0]);
 	v = arg_slot(ctx, ev, 1);
-	val_read_nodemask(ctx, v, v->name, ev->raw[1], ev->raw[2]);
+	val_read_nodemask(ctx, v, v->name, ev->karg[1], ev->karg[2]);
 	arg_uint(ctx, ev, 2);
 	return RVAL_DONE;
 }
@@ -288,19 +288,19 @@ SYS_FUNC(get_mempolicy)
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 0);
-	if (!ev->err && ev->raw[0] && tread(ctx, ev->raw[0], &mode, sizeof(mode))) {
+	if (!ev->err && ev->karg[0] && tread(ctx, ev->karg[0], &mode, sizeof(mode))) {
 		struct val *m = val_new_array(ctx, 1);
 
 		val_set_enum(m, NULL, (uint32_t)mode, mpol_modes);
 		val_set_array(v, v->name, m, 1, false);
 	} else {
-		val_set_ptr(v, v->name, ev->raw[0]);
+		val_set_ptr(v, v->name, ev->karg[0]);
 	}
 	v = arg_slot(ctx, ev, 1);
 	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[1]);
+		val_set_ptr(v, v->name, ev->karg[1]);
 	else
-		val_read_nodemask(ctx, v, v->name, ev->raw[1], ev->raw[2]);
+		val_read_nodemask(ctx, v, v->name, ev->karg[1], ev->karg[2]);
 	arg_uint(ctx, ev, 2);
 	arg_ptr(ctx, ev, 3);
 	arg_flags(ctx, ev, 4, get_mempolicy_flags, NULL);
@@ -317,9 +317,9 @@ SYS_FUNC(mbind)
 	arg_ptr(ctx, ev, 0);
 	arg_uint(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
-	val_set_mpol_mode(ctx, v, v->name, (uint32_t)ev->raw[2]);
+	val_set_mpol_mode(ctx, v, v->name, (uint32_t)ev->karg[2]);
 	v = arg_slot(ctx, ev, 3);
-	val_read_nodemask(ctx, v, v->name, ev->raw[3], ev->raw[4]);
+	val_read_nodemask(ctx, v, v->name, ev->karg[3], ev->karg[4]);
 	arg_uint(ctx, ev, 4);
 	arg_flags(ctx, ev, 5, mbind_flags, NULL);
 	return RVAL_DONE;
@@ -334,7 +334,7 @@ SYS_FUNC(migrate_pages)
 	arg_uint(ctx, ev, 1);
 	for (unsigned i = 2; i < 4; i++) {
 		v = arg_slot(ctx, ev, i);
-		val_read_nodemask(ctx, v, v->name, ev->raw[i], ev->raw[1]);
+		val_read_nodemask(ctx, v, v->name, ev->karg[i], ev->karg[1]);
 	}
 	return RVAL_DONE;
 }

@@ -48,7 +48,7 @@ static void arg_uid(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	uid_val(v, v->name, (uint32_t)ev->raw[i]);
+	uid_val(v, v->name, (uint32_t)ev->karg[i]);
 }
 
 static int uids(struct dctx *c, struct event *ev, unsigned n)
@@ -78,8 +78,8 @@ static int getres(struct dctx *c, struct event *ev, int exiting)
 		struct val *v = arg_slot(c, ev, i);
 		uint32_t id;
 
-		if (ev->err || !tread(c, ev->raw[i], &id, sizeof(id))) {
-			val_set_ptr(v, v->name, ev->raw[i]);
+		if (ev->err || !tread(c, ev->karg[i], &id, sizeof(id))) {
+			val_set_ptr(v, v->name, ev->karg[i]);
 		} else {
 			struct val x;
 
@@ -129,7 +129,7 @@ SYS_FUNC(getgroups)
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 1);
-	groups_val(ctx, v, v->name, ev->raw[1], ev->err ? UINT64_MAX : (uint64_t)ev->retval);
+	groups_val(ctx, v, v->name, ev->karg[1], ev->err ? UINT64_MAX : (uint64_t)ev->retval);
 	v->flags |= VF_EXIT;
 	return RVAL_DONE;
 }
@@ -140,7 +140,7 @@ SYS_FUNC(setgroups)
 
 	arg_int(ctx, ev, 0);
 	v = arg_slot(ctx, ev, 1);
-	groups_val(ctx, v, v->name, ev->raw[1], (uint32_t)ev->raw[0]);
+	groups_val(ctx, v, v->name, ev->karg[1], (uint32_t)ev->karg[0]);
 	return RVAL_DONE;
 }
 
@@ -156,8 +156,8 @@ SYS_FUNC(times)
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 0);
-	if (ev->err || !tread(ctx, ev->raw[0], &t, sizeof(t))) {
-		val_set_ptr(v, v->name, ev->raw[0]);
+	if (ev->err || !tread(ctx, ev->karg[0], &t, sizeof(t))) {
+		val_set_ptr(v, v->name, ev->karg[0]);
 	} else {
 		it = val_new_array(ctx, 4);
 		val_set_clock_t(ctx, &it[0], "tms_utime", (uint64_t)t.tms_utime);
@@ -213,9 +213,9 @@ SYS_FUNC(sched_getaffinity)
 	}
 	v = arg_slot(ctx, ev, 2);
 	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[2]);
+		val_set_ptr(v, v->name, ev->karg[2]);
 	else
-		cpuset_val(ctx, v, v->name, ev->raw[2], (uint64_t)ev->retval);
+		cpuset_val(ctx, v, v->name, ev->karg[2], (uint64_t)ev->retval);
 	v->flags |= VF_EXIT;
 	return RVAL_DONE;
 }
@@ -227,14 +227,14 @@ SYS_FUNC(sched_setaffinity)
 	arg_int(ctx, ev, 0);
 	arg_uint(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
-	cpuset_val(ctx, v, v->name, ev->raw[2], ev->raw[1]);
+	cpuset_val(ctx, v, v->name, ev->karg[2], ev->karg[1]);
 	return RVAL_DONE;
 }
 
 static void arg_policy(struct dctx *c, struct event *ev, unsigned i)
 {
 	arg_enum(c, ev, i, schedulers);
-	ev->args[i].x.v = (uint32_t)ev->raw[i];
+	ev->args[i].x.v = (uint32_t)ev->karg[i];
 }
 
 /* [priority] of a struct sched_param */
@@ -275,7 +275,7 @@ SYS_FUNC(sched_setscheduler)
 	arg_int(ctx, ev, 0);
 	arg_policy(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
-	param_val(ctx, v, v->name, ev->raw[2]);
+	param_val(ctx, v, v->name, ev->karg[2]);
 	return RVAL_DONE;
 }
 
@@ -296,7 +296,7 @@ SYS_FUNC(sched_setparam)
 
 	arg_int(ctx, ev, 0);
 	v = arg_slot(ctx, ev, 1);
-	param_val(ctx, v, v->name, ev->raw[1]);
+	param_val(ctx, v, v->name, ev->karg[1]);
 	return RVAL_DONE;
 }
 
@@ -343,7 +343,7 @@ SYS_FUNC(setns)
 {
 	arg_fd(ctx, ev, 0);
 	arg_flags(ctx, ev, 1, setns_types, NULL);
-	ev->args[1].x.v = (uint32_t)ev->raw[1];
+	ev->args[1].x.v = (uint32_t)ev->karg[1];
 	return RVAL_DONE;
 }
 
@@ -404,7 +404,7 @@ static void val_read_sock_fprog(struct dctx *c, struct val *v, const char *name,
  * notification sizes are read at exit. */
 SYS_FUNC(seccomp)
 {
-	uint32_t op = (uint32_t)ev->raw[0];
+	uint32_t op = (uint32_t)ev->karg[0];
 	struct val *v;
 
 	if (!exiting) {
@@ -413,32 +413,32 @@ SYS_FUNC(seccomp)
 		case 1: /* SECCOMP_SET_MODE_FILTER */
 			arg_flags(ctx, ev, 1, seccomp_filter_flags, NULL);
 			v = arg_slot(ctx, ev, 2);
-			val_read_sock_fprog(ctx, v, v->name, ev->raw[2]);
+			val_read_sock_fprog(ctx, v, v->name, ev->karg[2]);
 			return RVAL_DONE;
 		case 2: { /* SECCOMP_GET_ACTION_AVAIL: [action] */
 			uint32_t act;
 
 			arg_uint(ctx, ev, 1);
-			ev->args[1].u = (uint32_t)ev->raw[1];
+			ev->args[1].u = (uint32_t)ev->karg[1];
 			v = arg_slot(ctx, ev, 2);
-			if (ev->raw[2] && tread(ctx, ev->raw[2], &act, sizeof(act))) {
+			if (ev->karg[2] && tread(ctx, ev->karg[2], &act, sizeof(act))) {
 				struct val t;
 
 				val_set_enum(&t, NULL, act, seccomp_ret_action);
 				val_set_boxed(ctx, v, v->name, &t);
 			} else {
-				val_set_ptr(v, v->name, ev->raw[2]);
+				val_set_ptr(v, v->name, ev->karg[2]);
 			}
 			return RVAL_DONE;
 		}
 		case 3: /* SECCOMP_GET_NOTIF_SIZES: the sizes at exit */
 			arg_uint(ctx, ev, 1);
-			ev->args[1].u = (uint32_t)ev->raw[1];
+			ev->args[1].u = (uint32_t)ev->karg[1];
 			arg_count(ev, 3);
 			return RVAL_EXIT;
 		default:
 			arg_hex(ctx, ev, 1);
-			ev->args[1].u = (uint32_t)ev->raw[1];
+			ev->args[1].u = (uint32_t)ev->karg[1];
 			arg_ptr(ctx, ev, 2);
 			return RVAL_DONE;
 		}
@@ -457,7 +457,7 @@ static unsigned comm_limit(const struct dctx *c)
  * others in hex. */
 SYS_FUNC(prctl)
 {
-	uint32_t opt = (uint32_t)ev->raw[0];
+	uint32_t opt = (uint32_t)ev->karg[0];
 	struct val *v;
 
 	if (!exiting) {
@@ -466,7 +466,7 @@ SYS_FUNC(prctl)
 		switch (opt) {
 		case 15: /* PR_SET_NAME */
 			v = arg_slot(ctx, ev, 1);
-			val_read_cstr(ctx, v, v->name, ev->raw[1], comm_limit(ctx));
+			val_read_cstr(ctx, v, v->name, ev->karg[1], comm_limit(ctx));
 			ev->nargs = 2;
 			return RVAL_DONE;
 		case 16: /* PR_GET_NAME */
@@ -475,7 +475,7 @@ SYS_FUNC(prctl)
 			return RVAL_EXIT;
 		case 1:  /* PR_SET_PDEATHSIG */
 			v = arg_slot(ctx, ev, 1);
-			val_set_signal(ctx, v, v->name, (int)ev->raw[1]);
+			val_set_signal(ctx, v, v->name, (int)ev->karg[1]);
 			ev->nargs = 2;
 			return RVAL_DONE;
 		case 3:  /* PR_GET_DUMPABLE */
@@ -505,11 +505,11 @@ SYS_FUNC(prctl)
 			return RVAL_DONE;
 		case 22: /* PR_SET_SECCOMP */
 			arg_enum(ctx, ev, 1, seccomp_mode);
-			if (ev->raw[1] == 1) {          /* SECCOMP_MODE_STRICT */
+			if (ev->karg[1] == 1) {          /* SECCOMP_MODE_STRICT */
 				ev->nargs = 2;
-			} else if (ev->raw[1] == 2) {   /* SECCOMP_MODE_FILTER */
+			} else if (ev->karg[1] == 2) {   /* SECCOMP_MODE_FILTER */
 				v = arg_slot(ctx, ev, 2);
-				val_read_sock_fprog(ctx, v, v->name, ev->raw[2]);
+				val_read_sock_fprog(ctx, v, v->name, ev->karg[2]);
 				ev->nargs = 3;
 			} else {
 				hex_args(ctx, ev, 2, 5);
@@ -528,9 +528,9 @@ SYS_FUNC(prctl)
 	case 16: { /* PR_GET_NAME */
 		v = arg_slot(ctx, ev, 1);
 		if (ev->err) {
-			val_set_ptr(v, v->name, ev->raw[1]);
+			val_set_ptr(v, v->name, ev->karg[1]);
 		} else {
-			val_read_cstr(ctx, v, v->name, ev->raw[1], comm_limit(ctx));
+			val_read_cstr(ctx, v, v->name, ev->karg[1], comm_limit(ctx));
 		}
 		v->flags |= VF_EXIT;
 		break;
@@ -540,8 +540,8 @@ SYS_FUNC(prctl)
 		int x;
 
 		v = arg_slot(ctx, ev, 1);
-		if (ev->err || !tread(ctx, ev->raw[1], &x, sizeof(x))) {
-			val_set_ptr(v, v->name, ev->raw[1]);
+		if (ev->err || !tread(ctx, ev->karg[1], &x, sizeof(x))) {
+			val_set_ptr(v, v->name, ev->karg[1]);
 		} else {
 			struct val t;
 
@@ -582,7 +582,7 @@ SYS_FUNC(ioprio_set)
 	arg_enum(ctx, ev, 0, ioprio_who);
 	arg_int(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
-	val_set_ioprio(ctx, v, v->name, (uint32_t)ev->raw[2]);
+	val_set_ioprio(ctx, v, v->name, (uint32_t)ev->karg[2]);
 	return RVAL_DONE;
 }
 
@@ -646,8 +646,8 @@ static bool cap_header_val(struct dctx *c, struct event *ev, uint32_t *version)
 	struct val *v = arg_slot(c, ev, 0), *f;
 	struct cap_header h;
 
-	if (!ev->raw[0] || !tread(c, ev->raw[0], &h, sizeof(h))) {
-		val_set_ptr(v, v->name, ev->raw[0]);
+	if (!ev->karg[0] || !tread(c, ev->karg[0], &h, sizeof(h))) {
+		val_set_ptr(v, v->name, ev->karg[0]);
 		return false;
 	}
 	f = val_new_array(c, 2);
@@ -667,9 +667,9 @@ static void cap_data_val(struct dctx *c, struct event *ev, bool have_version, ui
 	unsigned n = version == 0x19980330 ? 1 :
 		     (version == 0x20071026 || version == 0x20080522) ? 2 : 0;
 
-	if (!ev->raw[1] || !have_version || !n ||
-	    !tread(c, ev->raw[1], d, n * sizeof(d[0]))) {
-		val_set_ptr(v, v->name, ev->raw[1]);
+	if (!ev->karg[1] || !have_version || !n ||
+	    !tread(c, ev->karg[1], d, n * sizeof(d[0]))) {
+		val_set_ptr(v, v->name, ev->karg[1]);
 		return;
 	}
 	f = val_new_array(c, 3);
@@ -736,10 +736,10 @@ SYS_FUNC(personality)
 
 	if (!exiting) {
 		v = arg_slot(ctx, ev, 0);
-		if ((uint32_t)ev->raw[0] == 0xffffffffu)
+		if ((uint32_t)ev->karg[0] == 0xffffffffu)
 			val_set_hex(v, v->name, 0xffffffffu);
 		else
-			val_set_personality(ctx, v, v->name, (uint32_t)ev->raw[0]);
+			val_set_personality(ctx, v, v->name, (uint32_t)ev->karg[0]);
 		return RVAL_EXIT;
 	}
 	if (!ev->err) {
@@ -759,11 +759,11 @@ SYS_FUNC(membarrier)
 	if (!exiting) {
 		arg_enum(ctx, ev, 0, membarrier_cmds);
 		arg_flags(ctx, ev, 1, membarrier_flags, NULL);
-		if (ev->raw[1] & 1)
+		if (ev->karg[1] & 1)
 			arg_int(ctx, ev, 2);
 		else
 			ev->nargs = 2;
-		return (uint32_t)ev->raw[0] == 0 ? RVAL_EXIT : RVAL_DONE;
+		return (uint32_t)ev->karg[0] == 0 ? RVAL_EXIT : RVAL_DONE;
 	}
 	if (!ev->err && ev->retval) {
 		struct val *aux = arena_calloc(ctx->arena, sizeof(*aux));

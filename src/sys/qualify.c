@@ -15,6 +15,7 @@
 #include "sys/decode.h"
 #include "sys/filter.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
@@ -97,7 +98,7 @@ static int qualify_tokens(struct numset *s, const char *spec, token_fn fn, const
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		n = fn(tok);
 		if (n < 0) {
-			error("invalid %s '%s'", what, tok);
+			error("invalid %s '%s'", what, esc(tok));
 			free(copy);
 			return -1;
 		}
@@ -105,7 +106,7 @@ static int qualify_tokens(struct numset *s, const char *spec, token_fn fn, const
 	}
 	free(copy);
 	if (n < 0)
-		return error("invalid %s '%s'", what, spec);
+		return error("invalid %s '%s'", what, esc(spec));
 	return 0;
 }
 

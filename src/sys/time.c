@@ -14,7 +14,6 @@
 #include "xlat/clocknames.h"
 #include "xlat/itimer_which.h"
 #include "xlat/sigev_value.h"
-#include "xlat/timerfd_settime_flags.h"
 #include "xlat/timerfdflags.h"
 #include "util/banned.h"
 
@@ -44,7 +43,7 @@ static void arg_timespec(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	decode_timespec(c, v, v->name, ev->raw[i]);
+	decode_timespec(c, v, v->name, ev->karg[i]);
 	if (ev->type == EV_SYSCALL)
 		v->flags |= VF_EXIT;
 }
@@ -63,7 +62,7 @@ static void arg_clockid(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	val_set_enum(v, v->name, (uint32_t)ev->raw[i], clocknames);
+	val_set_enum(v, v->name, (uint32_t)ev->karg[i], clocknames);
 }
 
 /* clock_gettime(clockid, {tv_sec=.., tv_nsec=..}): the time at exit. */
@@ -115,7 +114,7 @@ SYS_FUNC(clock_nanosleep)
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
-	if (!(ev->raw[1] & TIMER_ABSTIME) && is_erestart(ev))
+	if (!(ev->karg[1] & TIMER_ABSTIME) && is_erestart(ev))
 		arg_timespec(ctx, ev, 3);
 	else
 		arg_ptr(ctx, ev, 3);
@@ -152,10 +151,10 @@ SYS_FUNC(gettimeofday)
 		return RVAL_DONE;
 	}
 	v = arg_slot(ctx, ev, 0);
-	decode_timeval(ctx, v, v->name, ev->raw[0]);
+	decode_timeval(ctx, v, v->name, ev->karg[0]);
 	v->flags |= VF_EXIT;
 	v = arg_slot(ctx, ev, 1);
-	decode_timezone(ctx, v, v->name, ev->raw[1]);
+	decode_timezone(ctx, v, v->name, ev->karg[1]);
 	v->flags |= VF_EXIT;
 	return RVAL_DONE;
 }
@@ -164,9 +163,9 @@ SYS_FUNC(settimeofday)
 {
 	struct val *v = arg_slot(ctx, ev, 0);
 
-	decode_timeval(ctx, v, v->name, ev->raw[0]);
+	decode_timeval(ctx, v, v->name, ev->karg[0]);
 	v = arg_slot(ctx, ev, 1);
-	decode_timezone(ctx, v, v->name, ev->raw[1]);
+	decode_timezone(ctx, v, v->name, ev->karg[1]);
 	return RVAL_DONE;
 }
 
@@ -183,13 +182,13 @@ SYS_FUNC(time)
 	}
 	v = arg_slot(ctx, ev, 0);
 	v->flags |= VF_EXIT;
-	if (!ev->err && ev->raw[0] && tread(ctx, ev->raw[0], &t, sizeof(t))) {
+	if (!ev->err && ev->karg[0] && tread(ctx, ev->karg[0], &t, sizeof(t))) {
 		val_set_int(&x, NULL, t);
 		val_set_commented(ctx, &boxed, NULL, &x, time_text(ctx, t, 0));
 		val_set_boxed(ctx, v, v->name, &boxed);
 		v->flags |= VF_EXIT;
 	} else {
-		val_set_ptr(v, v->name, ev->raw[0]);
+		val_set_ptr(v, v->name, ev->karg[0]);
 		v->flags |= VF_EXIT;
 	}
 	if (!ev->err && (date = time_text(ctx, ev->retval, 0))) {
@@ -225,7 +224,7 @@ static void decode_itimerval(struct dctx *c, struct val *v, const char *name, ui
 static void arg_which(struct dctx *c, struct event *ev, unsigned i)
 {
 	arg_enum(c, ev, i, itimer_which);
-	ev->args[i].x.v = (uint32_t)ev->raw[i];
+	ev->args[i].x.v = (uint32_t)ev->karg[i];
 }
 
 /* setitimer(which, new, old): old at exit. */
@@ -236,7 +235,7 @@ SYS_FUNC(setitimer)
 	if (!exiting) {
 		arg_which(ctx, ev, 0);
 		v = arg_slot(ctx, ev, 1);
-		decode_itimerval(ctx, v, v->name, ev->raw[1]);
+		decode_itimerval(ctx, v, v->name, ev->karg[1]);
 		arg_count(ev, 3);
 		return RVAL_EXIT;
 	}
@@ -258,7 +257,7 @@ SYS_FUNC(getitimer)
 SYS_FUNC(alarm)
 {
 	arg_uint(ctx, ev, 0);
-	ev->args[0].u = (uint32_t)ev->raw[0];
+	ev->args[0].u = (uint32_t)ev->karg[0];
 	return RVAL_DONE;
 }
 
@@ -302,13 +301,13 @@ static int settime(struct dctx *c, struct event *ev, int exiting, bool fd)
 	if (!exiting) {
 		if (fd) {
 			arg_fd(c, ev, 0);
-			arg_flags(c, ev, 1, timerfd_settime_flags, NULL);
+			arg_flags(c, ev, 1, timerfdflags, NULL);
 		} else {
 			arg_int(c, ev, 0);
 			arg_flags(c, ev, 1, clock_flags, NULL);
 		}
 		v = arg_slot(c, ev, 2);
-		decode_itimerspec(c, v, v->name, ev->raw[2]);
+		decode_itimerspec(c, v, v->name, ev->karg[2]);
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
@@ -385,7 +384,7 @@ SYS_FUNC(timer_create)
 	if (!exiting) {
 		arg_clockid(ctx, ev, 0);
 		v = arg_slot(ctx, ev, 1);
-		decode_sigevent(ctx, v, v->name, ev->raw[1]);
+		decode_sigevent(ctx, v, v->name, ev->karg[1]);
 		arg_count(ev, 3);
 		return RVAL_EXIT;
 	}

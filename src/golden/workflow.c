@@ -1,0 +1,1063 @@
+/* The golden workflow: runs, storing, validate, compare, accept (see workflow.h). */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "assert/assert.h"
+#include "core/tracer.h"
+#include "golden/reader.h"
+#include "golden/workflow.h"
+#include "sink/sinks.h"
+#include "util/atomicfile.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xmalloc.h"
+#include "util/banned.h"
+
+/* --- configuration --- */
+
+bool golden_in_ci(void)
+{
+	const char *v = getenv("CI");
+	return v && *v && strcmp(v, "0") && strcasecmp(v, "false");
+}
+
+static char **copy_list(char *const *l, size_t n)
+{
+	char **r = xcalloc(n + 1, sizeof(*r));
+	for (size_t i = 0; i < n; i++)
+		r[i] = xstrdup(l[i]);
+	return r;
+}
+
+int gwork_load_config(struct gwork *w)
+{
+	const struct config_golden *cg;
+	const char *u;
+	int r;
+
+	config_init(&w->cfg);
+	golden_opts_init(&w->o);
+	if (w->config_path)
+		r = config_load(w->config_path, &w->cfg);
+	else
+		r = config_load_if_exists("renacer.toml", &w->cfg);
+	if (r < 0)
+		return -1;
+	w->have_cfg = r == 0;
+	cg = &w->cfg.golden;
+	if (!w->dir)
+		w->dir = cg->dir ? cg->dir : "golden_traces";
+	w->o.count_tolerance = cg->tolerance_pct / 100.0;
+	for (size_t i = 0; i < cg->ntolerances; i++)
+		golden_opts_set_tol(&w->o, cg->tolerances[i].syscall, cg->tolerances[i].pct / 100.0);
+	w->o.min_confidence = w->cfg.semantic.enabled ? w->cfg.semantic.min_confidence : 0;
+	w->o.check_timing = cg->check_runtime;
+	w->o.time_tolerance = cg->runtime_tolerance_pct / 100.0;
+	w->o.time_floor_ms = cg->runtime_floor_ms;
+	w->o.noise_k = cg->noise_factor;
+	w->o.context_lines = cg->context_lines;
+	w->o.max_diff_lines = cg->max_diff_lines;
+	w->o.ignore_syscalls = copy_list(cg->ignore_syscalls, cg->nignore_syscalls);
+	w->o.nignore_syscalls = cg->nignore_syscalls;
+	w->o.ignore_paths = copy_list(cg->ignore_paths, cg->nignore_paths);
+	w->o.nignore_paths = cg->nignore_paths;
+	w->o.volatile_syscalls = copy_list(cg->volatile_syscalls, cg->nvolatile_syscalls);
+	w->o.nvolatile = cg->nvolatile_syscalls;
+	for (size_t i = 0; i < cg->nnormalize; i++)
+		if (golden_opts_add_rule(&w->o, cg->normalize[i].pattern, cg->normalize[i].replace) < 0)
+			return -1;
+	w->compress = cg->compress;
+	w->compress_above = cg->compress_above_bytes;
+	w->compress_level = cg->compress_level ? cg->compress_level : 3;
+	w->junit_path = w->cfg.ci.junit_path;
+	w->ci = golden_in_ci();
+	u = getenv("RENACER_UPDATE_GOLDEN");
+	if (u && *u && strcmp(u, "0") && strcasecmp(u, "false"))
+		w->update = true;
+	return 0;
+}
+
+static int rm_rf_flat(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct strbuf p = STRBUF_INIT;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", dir, e->d_name);
+		unlink(p.buf);
+	}
+	closedir(d);
+	strbuf_release(&p);
+	return rmdir(dir);
+}
+
+void gwork_release(struct gwork *w)
+{
+	if (w->tmpdir) {
+		rm_rf_flat(w->tmpdir);
+		free(w->tmpdir);
+		w->tmpdir = NULL;
+	}
+	golden_opts_release(&w->o);
+	config_release(&w->cfg);
+}
+
+const char *gwork_tmpdir(struct gwork *w)
+{
+	const char *base = getenv("TMPDIR");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (w->tmpdir)
+		return w->tmpdir;
+	strbuf_addf(&sb, "%s/renacer-golden.XXXXXX", base && *base ? base : "/tmp");
+	if (!mkdtemp(sb.buf)) {
+		error("cannot create a temporary directory '%s': %s", sb.buf, strerror(errno));
+		strbuf_release(&sb);
+		return NULL;
+	}
+	w->tmpdir = strbuf_detach(&sb, NULL);
+	return w->tmpdir;
+}
+
+unsigned gwork_runs_for(const struct gwork *w, const struct config_trace *ct)
+{
+	unsigned n = w->runs ? w->runs : ct && ct->runs ? ct->runs : w->cfg.golden.runs;
+	return n ? n : 1;
+}
+
+char *golden_path(const char *dir, const char *name, bool *exists)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+
+	strbuf_addf(&sb, "%s/%s.json", dir, name);
+	if (!stat(sb.buf, &st)) {
+		*exists = true;
+		return strbuf_detach(&sb, NULL);
+	}
+	strbuf_addstr(&sb, ".zst");
+	if (!stat(sb.buf, &st)) {
+		*exists = true;
+		return strbuf_detach(&sb, NULL);
+	}
+	strbuf_setlen(&sb, sb.len - 4);
+	*exists = false;
+	return strbuf_detach(&sb, NULL);
+}
+
+bool golden_valid_name(const char *name)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+}
+
+int golden_mkdir_p(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addstr(&sb, dir);
+	for (size_t i = 1; i <= sb.len; i++) {
+		if (sb.buf[i] != '/' && sb.buf[i] != '\0')
+			continue;
+		char c = sb.buf[i];
+		sb.buf[i] = '\0';
+		if (mkdir(sb.buf, 0777) < 0 && errno != EEXIST) {
+			ret = error("cannot create directory '%s': %s", sb.buf, strerror(errno));
+			break;
+		}
+		sb.buf[i] = c;
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+int golden_unlink(const char *path)
+{
+	if (unlink(path) < 0 && errno != ENOENT)
+		return error("cannot remove '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+bool gwork_want_zst(const struct gwork *w, uint64_t len)
+{
+	return w->compress && len > w->compress_above;
+}
+
+/* Directory part of path ("." when none) into sb. */
+static void dir_of(struct strbuf *sb, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash)
+		strbuf_add(sb, path, slash - path);
+	else
+		strbuf_addch(sb, '.');
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* --- one traced run --- */
+
+/*
+ * Messages of the engine during a run: stderr is the command's output file
+ * then, so they are held and repeated once it is back.
+ */
+struct held_msg {
+	bool warn;
+	char *msg;
+};
+static struct held_msg *held;
+static size_t nheld, aheld;
+
+static void hold_msg(const char *kind, const char *msg)
+{
+	ALLOC_GROW(held, nheld + 1, aheld);
+	held[nheld].warn = *kind != '\0';
+	held[nheld].msg = xstrdup(msg);
+	nheld++;
+}
+
+static void replay_msgs(void)
+{
+	for (size_t i = 0; i < nheld; i++) {
+		if (held[i].warn)
+			warning("%s", held[i].msg);
+		else
+			error("%s", held[i].msg);
+		free(held[i].msg);
+	}
+	nheld = 0;
+}
+
+static double tv_us(const struct timeval *tv)
+{
+	return tv->tv_sec * 1e6 + tv->tv_usec;
+}
+
+struct env_save {
+	char *name;
+	char *old;        /* NULL when unset before */
+};
+
+int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
+	    const char *json_path, const char *outfile, struct analysis *an,
+	    const char *summary_path, struct grun *rr)
+{
+	struct tracer_opts to;
+	struct sink_list sl = SINK_LIST_INIT;
+	struct sink *s;
+	int saved[3] = { -1, -1, -1 }, in = -1, out = -1, cwd_fd = -1, r = -1;
+	struct env_save *envs = NULL;
+	size_t nenv = 0;
+	struct rusage ru0, ru1;
+
+	memset(rr, 0, sizeof(*rr));
+	memset(&to, 0, sizeof(to));
+	to.follow = ct ? ct->follow : true;
+	to.dopts.string_limit = 32;
+	if (json_path) {
+		if (!(s = json_sink_new(NULL, json_path, NULL)))
+			return -1;
+		sink_list_add(&sl, s);
+	}
+	if (summary_path) {
+		if (!(s = summary_sink_new(NULL, summary_path, NULL))) {
+			sink_list_release(&sl);
+			return -1;
+		}
+		sink_list_add(&sl, s);
+	}
+	rr->m = gmodel_new(&w->o);
+	sink_list_add(&sl, gmodel_sink(rr->m));
+	if (an)
+		sink_list_add(&sl, analysis_sink_new(an));
+
+	in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	out = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (in < 0 || out < 0) {
+		error("cannot open '%s': %s", in < 0 ? "/dev/null" : outfile, strerror(errno));
+		goto out;
+	}
+	if (ct && ct->cwd) {
+		cwd_fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (cwd_fd < 0 || chdir(ct->cwd) < 0) {
+			error("cannot change to directory '%s': %s", ct->cwd, strerror(errno));
+			goto out;
+		}
+	}
+	for (size_t i = 0; ct && i < ct->nenv; i++) {
+		const char *eq = strchr(ct->env[i], '=');
+		if (!eq)
+			continue;
+		envs = xreallocarray(envs, nenv + 1, sizeof(*envs));
+		envs[nenv].name = xstrndup(ct->env[i], eq - ct->env[i]);
+		envs[nenv].old = getenv(envs[nenv].name) ? xstrdup(getenv(envs[nenv].name)) : NULL;
+		setenv(envs[nenv].name, eq + 1, 1);
+		nenv++;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	for (int i = 0; i < 3; i++)
+		saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 10);
+	dup2(in, 0);
+	dup2(out, 1);
+	dup2(out, 2);
+	error_set_hook(hold_msg);
+	getrusage(RUSAGE_CHILDREN, &ru0);
+	r = tracer_run(&to, argv, &sl, &rr->end);
+	getrusage(RUSAGE_CHILDREN, &ru1);
+	error_set_hook(NULL);
+	rr->cpu_us = tv_us(&ru1.ru_utime) + tv_us(&ru1.ru_stime) -
+		     tv_us(&ru0.ru_utime) - tv_us(&ru0.ru_stime);
+	for (int i = 0; i < 3; i++)
+		if (saved[i] >= 0) {
+			dup2(saved[i], i);
+			close(saved[i]);
+		}
+	replay_msgs();
+	rr->started = r != -1;
+	if (r == -1)
+		error("cannot run '%s'", argv[0]);
+	else
+		r = 0;
+out:
+	for (size_t i = nenv; i-- > 0;) {
+		if (envs[i].old)
+			setenv(envs[i].name, envs[i].old, 1);
+		else
+			unsetenv(envs[i].name);
+		free(envs[i].name);
+		free(envs[i].old);
+	}
+	free(envs);
+	if (cwd_fd >= 0) {
+		if (fchdir(cwd_fd) < 0)
+			r = error("cannot return to the working directory: %s", strerror(errno));
+		close(cwd_fd);
+	}
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	sink_list_release(&sl);
+	gmodel_finalize(rr->m, NULL);
+	rr->wall_us = rr->end.wall_ns / 1000.0;
+	rr->ncalls = rr->m->ncalls;
+	return r;
+}
+
+void grun_release(struct grun *rr)
+{
+	gmodel_free(rr->m);
+	rr->m = NULL;
+}
+
+unsigned golden_output_tail(const char *outfile, unsigned lines, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t start;
+	unsigned n = 0, shown = 0;
+
+	if (strbuf_read_file(&sb, outfile) < 0 || !sb.len) {
+		strbuf_release(&sb);
+		return 0;
+	}
+	start = sb.len;
+	if (start && sb.buf[start - 1] == '\n')
+		start--;
+	while (start > 0 && n < lines) {
+		start--;
+		if (sb.buf[start] == '\n')
+			n++;
+	}
+	if (sb.buf[start] == '\n')
+		start++;
+	for (const char *p = sb.buf + start; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		strbuf_add(out, p, len);
+		strbuf_addch(out, '\n');
+		shown++;
+		p += len + (nl != NULL);
+	}
+	strbuf_release(&sb);
+	return shown;
+}
+
+/* --- trace files --- */
+
+int golden_write_trace(const char *src, const char *dst, const struct gtiming *t, bool zst,
+		       int level)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t end;
+	char *tj;
+	int ret = -1;
+
+	if (strbuf_read_file(&sb, src) < 0) {
+		error("cannot read '%s': %s", src, strerror(errno));
+		goto out;
+	}
+	end = sb.len;
+	while (end && isspace((unsigned char)sb.buf[end - 1]))
+		end--;
+	if (!end || sb.buf[end - 1] != '}') {
+		error("cannot read trace '%s': not a JSON document", src);
+		goto out;
+	}
+	end--;
+	while (end && isspace((unsigned char)sb.buf[end - 1]))
+		end--;
+	strbuf_setlen(&sb, end);
+	tj = gtiming_to_json(t);
+	strbuf_addstr(&sb, ",\n  \"timing\": ");
+	strbuf_addstr(&sb, tj);
+	strbuf_addstr(&sb, "\n}\n");
+	free(tj);
+	if (zst) {
+		size_t cap = ZSTD_compressBound(sb.len);
+		void *z = xmalloc(cap);
+		size_t n = ZSTD_compress(z, cap, sb.buf, sb.len, level);
+		if (ZSTD_isError(n))
+			error("cannot compress '%s': %s", dst, ZSTD_getErrorName(n));
+		else
+			ret = write_file_atomic(dst, z, n);
+		free(z);
+	} else {
+		ret = write_file_atomic(dst, sb.buf, sb.len);
+	}
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* --- the runs of one trace --- */
+
+static const double *sort_walls;
+static int idx_cmp(const void *a, const void *b)
+{
+	double x = sort_walls[*(const unsigned *)a], y = sort_walls[*(const unsigned *)b];
+	return x < y ? -1 : x > y;
+}
+
+/* Fills r->timing from the runs. */
+static void runs_timing(struct gruns *r)
+{
+	struct gtiming *t = &r->timing;
+	double *s = xmalloc(r->n * sizeof(*s));
+	struct intern names = INTERN_INIT;
+
+	memset(t, 0, sizeof(*t));
+	t->runs = (int)r->n;
+	memcpy(s, r->wall_us, r->n * sizeof(*s));
+	gstat_from(&t->wall_us, s, r->n);
+	memcpy(s, r->cpu_us, r->n * sizeof(*s));
+	gstat_from(&t->cpu_us, s, r->n);
+	t->has_cpu = 1;
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct gmodel *m = r->rr[i].m;
+		for (uint32_t k = 0; k < m->names.n; k++)
+			intern_add(&names, intern_str(&m->names, k), intern_len(&m->names, k));
+	}
+	t->sc = xcalloc(names.n + 1, sizeof(*t->sc));
+	for (uint32_t k = 0; k < names.n; k++) {
+		double *calls = xmalloc(r->n * sizeof(*calls));
+		struct gstat cs;
+		for (unsigned i = 0; i < r->n; i++) {
+			const struct gmodel *m = r->rr[i].m;
+			uint32_t id = intern_find(&m->names, intern_str(&names, k), intern_len(&names, k));
+			s[i] = id == UINT32_MAX ? 0 : (double)m->sc[id].time_us;
+			calls[i] = id == UINT32_MAX ? 0 : (double)m->sc[id].calls;
+		}
+		t->sc[k].name = xstrdup(intern_str(&names, k));
+		gstat_from(&t->sc[k].us, s, r->n);
+		gstat_from(&cs, calls, r->n);
+		t->sc[k].calls = cs.median;
+		free(calls);
+	}
+	t->nsc = names.n;
+	gcontext_current(&t->ctx);
+	t->has_ctx = 1;
+	intern_release(&names);
+	free(s);
+}
+
+int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
+	     unsigned n, struct analysis *an, struct gruns *r)
+{
+	const char *tmp = gwork_tmpdir(w);
+	static unsigned serial;
+	unsigned *idx;
+
+	memset(r, 0, sizeof(*r));
+	if (!tmp)
+		return -1;
+	r->n = n;
+	r->json = xcalloc(n + GOLDEN_CONFIRM_RUNS, sizeof(*r->json));
+	r->wall_us = xcalloc(n + GOLDEN_CONFIRM_RUNS, sizeof(*r->wall_us));
+	r->cpu_us = xcalloc(n + GOLDEN_CONFIRM_RUNS, sizeof(*r->cpu_us));
+	r->rr = xcalloc(n + GOLDEN_CONFIRM_RUNS, sizeof(*r->rr));
+	{
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s/output-%u.txt", tmp, ++serial);
+		r->outfile = strbuf_detach(&sb, NULL);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s/run-%u-%u.json", tmp, serial, i);
+		r->json[i] = strbuf_detach(&sb, NULL);
+		/* assertions look at the first run only */
+		if (grun_do(w, argv, ct, r->json[i], r->outfile, i == 0 ? an : NULL, NULL,
+			    &r->rr[i]) < 0) {
+			r->failed = !r->rr[i].started;
+			r->n = i + 1;
+			return -1;
+		}
+		r->wall_us[i] = r->rr[i].wall_us;
+		r->cpu_us[i] = r->rr[i].cpu_us;
+	}
+	idx = xmalloc(n * sizeof(*idx));
+	for (unsigned i = 0; i < n; i++)
+		idx[i] = i;
+	sort_walls = r->wall_us;
+	QSORT(idx, n, idx_cmp);
+	r->median = idx[(n - 1) / 2];
+	free(idx);
+	runs_timing(r);
+	return 0;
+}
+
+int gruns_confirm(struct gwork *w, char *const argv[], const struct config_trace *ct,
+		  struct gruns *r)
+{
+	unsigned i = r->n;
+
+	if (r->extra >= GOLDEN_CONFIRM_RUNS)
+		return -1;
+	if (grun_do(w, argv, ct, NULL, r->outfile, NULL, NULL, &r->rr[i]) < 0) {
+		grun_release(&r->rr[i]);
+		return -1;
+	}
+	r->wall_us[i] = r->rr[i].wall_us;
+	r->cpu_us[i] = r->rr[i].cpu_us;
+	r->n++;
+	r->extra++;
+	return 0;
+}
+
+void gruns_release(struct gruns *r)
+{
+	for (unsigned i = 0; i < r->n; i++) {
+		if (r->json && r->json[i]) {
+			unlink(r->json[i]);
+			free(r->json[i]);
+		}
+		if (r->rr)
+			grun_release(&r->rr[i]);
+	}
+	free(r->json);
+	free(r->wall_us);
+	free(r->cpu_us);
+	free(r->rr);
+	if (r->outfile) {
+		unlink(r->outfile);
+		free(r->outfile);
+	}
+	gtiming_release(&r->timing);
+	memset(r, 0, sizeof(*r));
+}
+
+/* --- storing --- */
+
+/* File size, or 0. */
+static uint64_t file_size(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) ? 0 : (uint64_t)st.st_size;
+}
+
+/* Writes the -c table of trace file path to sum_path; 0 or -1 after error(). */
+static int write_summary(const char *path, const char *sum_path)
+{
+	struct sink_list sl = SINK_LIST_INIT;
+	struct sink *s;
+	int ret;
+
+	if (!(s = summary_sink_new(NULL, sum_path, NULL)))
+		return -1;
+	sink_list_add(&sl, s);
+	ret = trace_read(path, &sl, NULL, NULL);
+	sink_list_release(&sl);
+	return ret < 0 ? -1 : 0;
+}
+
+int golden_store(struct gwork *w, const char *dir, const char *name, struct gruns *r,
+		 const char *suffix, char **written)
+{
+	struct strbuf path = STRBUF_INIT, other = STRBUF_INIT, sum = STRBUF_INIT;
+	const char *src = r->json[r->median];
+	bool zst = gwork_want_zst(w, file_size(src));
+	int ret = -1;
+
+	strbuf_addf(&path, "%s/%s.json%s%s", dir, name, zst ? ".zst" : "", suffix);
+	strbuf_addf(&other, "%s/%s.json%s%s", dir, name, zst ? "" : ".zst", suffix);
+	if (golden_write_trace(src, path.buf, &r->timing, zst, w->compress_level) < 0)
+		goto out;
+	if (golden_unlink(other.buf) < 0)
+		goto out;
+	if (!*suffix) {
+		/* the -c table of the golden run */
+		strbuf_addf(&sum, "%s/%s_summary.txt", dir, name);
+		if (write_summary(path.buf, sum.buf) < 0)
+			goto out;
+	}
+	*written = strbuf_detach(&path, NULL);
+	ret = 0;
+out:
+	strbuf_release(&path);
+	strbuf_release(&other);
+	strbuf_release(&sum);
+	return ret;
+}
+
+/* --- capture --- */
+
+int golden_capture(struct gwork *w, const char *name, char *const argv[],
+		   const struct config_trace *ct, struct gcapture *res)
+{
+	struct gruns r;
+	struct strbuf sb = STRBUF_INIT;
+	const struct grun *med;
+
+	memset(res, 0, sizeof(*res));
+	strbuf_init(&res->output_tail, 0);
+	res->status = GOLDEN_OK;
+	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct), NULL, &r) < 0) {
+		res->status = r.failed ? GOLDEN_CMD_FAILED : GOLDEN_BAD_CONFIG;
+		res->run_failed = true;
+		goto out;
+	}
+	if (golden_store(w, w->dir, name, &r, "", &res->written) < 0) {
+		res->status = GOLDEN_BAD_CONFIG;
+		goto out;
+	}
+	strbuf_addf(&sb, "%s/%s.json.new", w->dir, name);
+	unlink(sb.buf);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s/%s.json.zst.new", w->dir, name);
+	unlink(sb.buf);
+	med = gruns_median(&r);
+	res->wall_ms = r.timing.wall_us.median / 1000.0;
+	res->ncalls = med->ncalls;
+	res->end = med->end;
+	if (med->end.term_signal || med->end.exit_code)
+		golden_output_tail(r.outfile, 10, &res->output_tail);
+out:
+	strbuf_release(&sb);
+	gruns_release(&r);
+	return res->status;
+}
+
+void gcapture_release(struct gcapture *res)
+{
+	free(res->written);
+	strbuf_release(&res->output_tail);
+	memset(res, 0, sizeof(*res));
+}
+
+/* --- validate --- */
+
+/* Adds the failing assertions of the run as findings. */
+static void add_assertions(struct gwork *w, struct analysis *an, struct gresult *r)
+{
+	struct assert_results res = ASSERT_RESULTS_INIT;
+
+	if (!w->cfg.nassertions || assert_eval(&w->cfg, an, &res) < 0) {
+		assert_results_release(&res);
+		return;
+	}
+	for (size_t i = 0; i < res.n; i++) {
+		const struct assert_result *a = &res.r[i];
+		struct gfinding *f;
+		struct strbuf sb = STRBUF_INIT;
+
+		if (a->status != AS_FAILED && a->status != AS_WARNING)
+			continue;
+		strbuf_addf(&sb, "assertion '%s' (%s) %s: %s", a->name, a->type,
+			    a->status == AS_FAILED ? "failed" : "warns", a->summary ? a->summary : "");
+		ALLOC_GROW(r->f, r->nf + 1, r->af);
+		f = &r->f[r->nf++];
+		memset(f, 0, sizeof(*f));
+		f->kind = GF_ASSERTION;
+		f->regression = a->status == AS_FAILED;
+		f->subject = xstrdup(a->name);
+		f->message = strbuf_detach(&sb, NULL);
+		f->golden = a->budget;
+		f->current = a->actual;
+		if (f->regression) {
+			r->regression = true;
+			r->pass = false;
+		}
+	}
+	assert_results_release(&res);
+}
+
+static bool has_timing_regression(const struct gresult *r)
+{
+	for (size_t i = 0; i < r->nf; i++)
+		if (r->f[i].kind == GF_TIMING && r->f[i].regression)
+			return true;
+	return false;
+}
+
+/* Writes the run as the golden (update) or as NAME.json.new; sets v->hint. */
+static void store_after_mismatch(struct gwork *w, struct gvalidation *v, struct gruns *runs)
+{
+	struct strbuf sb = STRBUF_INIT, d = STRBUF_INIT;
+	char *written = NULL;
+
+	if (w->update && !w->ci) {
+		dir_of(&d, v->golden);
+		if (golden_store(w, d.buf, v->name, runs, "", &written) == 0) {
+			strbuf_addf(&sb, "golden updated: %s", written);
+			v->hint = strbuf_detach(&sb, NULL);
+			v->k.status = GOLDEN_OK;
+		}
+	} else if (!w->ci || w->new_dir) {
+		if (w->new_dir)
+			strbuf_addstr(&d, w->new_dir);
+		else
+			dir_of(&d, v->golden);
+		if (golden_mkdir_p(d.buf) == 0 &&
+		    golden_store(w, d.buf, v->name, runs, ".new", &written) == 0) {
+			strbuf_addf(&sb, "the new trace is %s", written);
+			if (!w->new_dir) {
+				strbuf_addstr(&sb, "; accept it with: renacer accept ");
+				if (strcmp(d.buf, "golden_traces"))
+					strbuf_addf(&sb, "--dir %s ", d.buf);
+				strbuf_addstr(&sb, v->name);
+			}
+			v->hint = strbuf_detach(&sb, NULL);
+		}
+	}
+	free(written);
+	strbuf_release(&d);
+	strbuf_release(&sb);
+}
+
+int golden_validate(struct gwork *w, const char *name, const char *gpath, bool gexists,
+		    char *const argv[], const struct config_trace *ct, struct gvalidation *v)
+{
+	struct gruns runs;
+	struct strbuf sb = STRBUF_INIT;
+	struct analysis *an = w->cfg.nassertions ? analysis_new() : NULL;
+	char *cur = NULL;
+	int missing = 0;
+	bool cmp_ok;
+	double t0 = now_s();
+
+	memset(v, 0, sizeof(*v));
+	memset(&runs, 0, sizeof(runs));
+	strbuf_init(&v->output_tail, 0);
+	v->name = xstrdup(name);
+	v->golden = xstrdup(gpath);
+	v->k.status = GOLDEN_OK;
+	/* the golden first: a missing or broken one needs no run */
+	if (gexists && gmodel_load(gpath, &w->o, &v->g, &missing) < 0) {
+		v->k.status = missing ? GOLDEN_MISSING : GOLDEN_INVALID;
+		v->error = xstrdup(missing ? "golden missing" : "golden unreadable or invalid");
+		goto out;
+	}
+	if (!gexists && (w->ci || !w->update)) {
+		v->k.status = GOLDEN_MISSING;
+		v->golden_missing = true;
+		strbuf_addf(&sb, "golden trace '%s' does not exist", gpath);
+		v->error = strbuf_detach(&sb, NULL);
+		if (!w->ci) {
+			strbuf_addf(&sb, "capture it with: renacer capture %s%s", name,
+				    ct ? "" : " -- COMMAND");
+			v->hint = strbuf_detach(&sb, NULL);
+		}
+		goto out;
+	}
+	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct), an, &runs) < 0) {
+		v->k.status = runs.failed ? GOLDEN_CMD_FAILED : GOLDEN_BAD_CONFIG;
+		strbuf_addf(&sb, "cannot run '%s'", argv[0]);
+		v->error = strbuf_detach(&sb, NULL);
+		goto out;
+	}
+	if (!gexists) {
+		/* --update with no golden yet: capture it */
+		char *written = NULL;
+		if (golden_mkdir_p(w->dir) < 0 ||
+		    golden_store(w, w->dir, name, &runs, "", &written) < 0) {
+			v->k.status = GOLDEN_BAD_CONFIG;
+			v->error = xstrdup("cannot write the golden");
+			goto out;
+		}
+		strbuf_addf(&sb, "golden created: %s (%.2fms, %llu syscalls)", written,
+			    runs.timing.wall_us.median / 1000.0,
+			    (unsigned long long)gruns_median(&runs)->ncalls);
+		v->hint = strbuf_detach(&sb, NULL);
+		free(written);
+		goto out;
+	}
+	/* the current trace, as a file with timing, read like the golden */
+	strbuf_addf(&sb, "%s/current-%s.json", gwork_tmpdir(w), name);
+	cur = strbuf_detach(&sb, NULL);
+	if (golden_write_trace(runs.json[runs.median], cur, &runs.timing, false, 0) < 0 ||
+	    gmodel_load(cur, &w->o, &v->c, &missing) < 0) {
+		v->k.status = GOLDEN_BAD_CONFIG;
+		v->error = xstrdup("cannot read back the current trace");
+		goto out;
+	}
+	struct gsamples gs = { runs.wall_us, runs.cpu_us, runs.n };
+	golden_compare(v->g, v->c, &w->o, &gs, &v->r);
+	v->have_r = true;
+	/* noise only ever adds time: re-run before calling the run slow */
+	while (has_timing_regression(&v->r) && gruns_confirm(w, argv, ct, &runs) == 0) {
+		gresult_release(&v->r);
+		gs.n = runs.n;
+		golden_compare(v->g, v->c, &w->o, &gs, &v->r);
+	}
+	cmp_ok = v->r.pass;
+	if (an)
+		add_assertions(w, an, &v->r);
+	v->k.status = v->r.pass ? GOLDEN_OK : GOLDEN_REGRESSION;
+	if (v->k.status == GOLDEN_OK)
+		goto out;
+	if (cmp_ok) {
+		/* the trace matches its golden: a new golden would not help */
+		v->hint = xstrdup("the run matches its golden; an assertion of renacer.toml failed");
+		goto out;
+	}
+	store_after_mismatch(w, v, &runs);
+out:
+	if (v->k.status == GOLDEN_REGRESSION && runs.n && runs.rr &&
+	    gruns_median(&runs)->started) {
+		const struct trace_end *e = &gruns_median(&runs)->end;
+		if ((e->exit_code || e->term_signal) && v->g &&
+		    (e->exit_code != v->g->exit_code || e->term_signal != v->g->term_signal))
+			golden_output_tail(runs.outfile, 10, &v->output_tail);
+	}
+	gruns_release(&runs);
+	if (an)
+		analysis_free(an);
+	v->k.name = v->name;
+	v->k.golden_path = v->golden;
+	v->k.current_path = NULL;
+	v->k.error = v->error;
+	v->k.hint = v->hint;
+	v->k.r = v->have_r ? &v->r : NULL;
+	v->k.g = v->g;
+	v->k.c = v->c;
+	v->k.seconds = now_s() - t0;
+	strbuf_release(&sb);
+	if (cur) {
+		unlink(cur);
+		free(cur);
+	}
+	return v->k.status;
+}
+
+void gvalidation_release(struct gvalidation *v)
+{
+	if (v->have_r)
+		gresult_release(&v->r);
+	gmodel_free(v->g);
+	gmodel_free(v->c);
+	free(v->golden);
+	free(v->hint);
+	free(v->error);
+	free(v->name);
+	strbuf_release(&v->output_tail);
+	memset(v, 0, sizeof(*v));
+}
+
+/* --- compare --- */
+
+struct load_job {
+	const char *path;
+	const struct golden_opts *o;
+	struct gmodel *m;
+	int missing;
+	int ret;
+};
+
+static void *load_thread(void *arg)
+{
+	struct load_job *j = arg;
+	j->ret = gmodel_load(j->path, j->o, &j->m, &j->missing);
+	return NULL;
+}
+
+/* Loads two traces at once (two threads: the scale target wants both cores). */
+static void load_two(struct load_job *a, struct load_job *b)
+{
+	pthread_t t;
+	bool threaded = pthread_create(&t, NULL, load_thread, b) == 0;
+
+	load_thread(a);
+	if (threaded)
+		pthread_join(t, NULL);
+	else
+		load_thread(b);
+}
+
+int golden_compare_files(struct gwork *w, const char *gpath, const char *cpath,
+			 struct gcomparison *res)
+{
+	struct load_job a, b;
+
+	memset(res, 0, sizeof(*res));
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.path = gpath;
+	b.path = cpath;
+	a.o = b.o = &w->o;
+	load_two(&a, &b);
+	res->g = a.m;
+	res->c = b.m;
+	if (a.ret < 0 || b.ret < 0) {
+		res->status = (a.ret < 0 && a.missing) || (b.ret < 0 && b.missing) ? GOLDEN_MISSING
+										   : GOLDEN_INVALID;
+		res->error = a.ret < 0 ? (a.missing ? "golden missing" : "golden unreadable or invalid")
+				       : (b.missing ? "current trace missing"
+						    : "current trace unreadable or invalid");
+		return res->status;
+	}
+	golden_compare(a.m, b.m, &w->o, NULL, &res->r);
+	res->have_r = true;
+	res->status = res->r.pass ? GOLDEN_OK : GOLDEN_REGRESSION;
+	return res->status;
+}
+
+void gcomparison_release(struct gcomparison *res)
+{
+	if (res->have_r)
+		gresult_release(&res->r);
+	gmodel_free(res->g);
+	gmodel_free(res->c);
+	memset(res, 0, sizeof(*res));
+}
+
+/* --- accept --- */
+
+void golden_list_pending(const char *dir, struct gpending **out, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t alloc = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		const char *nm = e->d_name;
+		size_t l = strlen(nm);
+		const char *suf = NULL;
+		struct stat sn, sg;
+		struct gpending *p;
+
+		if (l > 13 && !strcmp(nm + l - 13, ".json.zst.new"))
+			suf = ".json.zst.new";
+		else if (l > 9 && !strcmp(nm + l - 9, ".json.new"))
+			suf = ".json.new";
+		if (!suf)
+			continue;
+		ALLOC_GROW(*out, *n + 1, alloc);
+		p = &(*out)[(*n)++];
+		memset(p, 0, sizeof(*p));
+		p->name = xstrndup(nm, l - strlen(suf));
+		{
+			struct strbuf sb = STRBUF_INIT;
+			strbuf_addf(&sb, "%s/%s", dir, nm);
+			p->path = strbuf_detach(&sb, NULL);
+			strbuf_addf(&sb, "%s/%.*s", dir, (int)(l - 4), nm);
+			p->golden = strbuf_detach(&sb, NULL);
+		}
+		/* stale: a golden written after the .new */
+		if (!stat(p->path, &sn)) {
+			bool ex;
+			char *gp = golden_path(dir, p->name, &ex);
+			if (ex && !stat(gp, &sg) &&
+			    (sg.st_mtim.tv_sec > sn.st_mtim.tv_sec ||
+			     (sg.st_mtim.tv_sec == sn.st_mtim.tv_sec &&
+			      sg.st_mtim.tv_nsec > sn.st_mtim.tv_nsec)))
+				p->stale = true;
+			free(gp);
+		}
+	}
+	closedir(d);
+}
+
+void gpending_free(struct gpending *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(p[i].path);
+		free(p[i].name);
+		free(p[i].golden);
+	}
+	free(p);
+}
+
+int golden_accept(struct gwork *w, const struct gpending *p)
+{
+	struct strbuf other = STRBUF_INIT, sum = STRBUF_INIT;
+	struct sink_list sl = SINK_LIST_INIT;
+	struct sink *s;
+	bool zst = strstr(p->golden, ".json.zst") != NULL;
+	int ret = GOLDEN_OK;
+
+	/* the .new must read back as a trace before it becomes the golden */
+	strbuf_addf(&sum, "%s/%s_summary.txt", w->dir, p->name);
+	if (!(s = summary_sink_new(NULL, sum.buf, NULL))) {
+		ret = GOLDEN_BAD_CONFIG;
+		goto out;
+	}
+	sink_list_add(&sl, s);
+	if (trace_read(p->path, &sl, NULL, NULL) < 0) {
+		ret = GOLDEN_INVALID;
+		goto out;
+	}
+	if (rename(p->path, p->golden) < 0) {
+		error("cannot rename '%s' to '%s': %s", p->path, p->golden, strerror(errno));
+		ret = GOLDEN_BAD_CONFIG;
+		goto out;
+	}
+	strbuf_addf(&other, "%s/%s.json%s", w->dir, p->name, zst ? "" : ".zst");
+	golden_unlink(other.buf);
+out:
+	sink_list_release(&sl);
+	strbuf_release(&other);
+	strbuf_release(&sum);
+	return ret;
+}
+
+int golden_remove_stale(const struct gpending *p)
+{
+	return unlink(p->path);
+}

@@ -1,0 +1,284 @@
+/*
+ * The golden workflow: running a command under trace (N times, with timing
+ * statistics), storing goldens and their summaries, re-running to confirm a
+ * slow run, validating a run against its golden, comparing two saved traces,
+ * and the pending NAME.json.new files that `accept` turns into goldens.
+ * The CLI (src/cli/cmd_golden.c) parses arguments and prints what these
+ * functions return; nothing here exits or prints anything but error() and
+ * warning() lines.
+ *
+ * This is the one file of src/golden/ that sees the engine (core/tracer.h)
+ * and the assertion engine (assert/assert.h): it wires a run's sinks.
+ */
+#ifndef RENACER_GOLDEN_WORKFLOW_H
+#define RENACER_GOLDEN_WORKFLOW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/config.h"
+#include "golden/compare.h"
+#include "golden/golden.h"
+#include "golden/model.h"
+#include "golden/output.h"
+#include "sink/sink.h"
+#include "util/strbuf.h"
+
+struct analysis;
+
+/*
+ * The settings of a golden workflow: renacer.toml and what the command line
+ * overrides.  Fill the "given" fields (all may be left zero), then call
+ * gwork_load_config(); release with gwork_release().
+ */
+struct gwork {
+	/* given by the caller */
+	const char *config_path;       /* renacer.toml to read, or NULL (./renacer.toml if present) */
+	const char *dir;               /* golden directory, or NULL ([golden_traces] dir) */
+	unsigned runs;                 /* runs per trace, 0: the trace's or [golden_traces] runs */
+	bool update;                   /* validate rewrites goldens that differ */
+	const char *new_dir;           /* where .new traces go (NULL: beside the golden) */
+	/* filled by gwork_load_config() */
+	struct renacer_config cfg;
+	bool have_cfg;                 /* a renacer.toml was read */
+	struct golden_opts o;
+	bool ci;                       /* the CI environment variable is set */
+	bool compress;                 /* store traces above compress_above as .zst */
+	uint64_t compress_above;
+	int compress_level;
+	const char *junit_path;        /* [ci] junit_path, or NULL */
+	/* private */
+	char *tmpdir;                  /* scratch directory, or NULL */
+};
+
+/*
+ * Parses renacer.toml (w->config_path or ./renacer.toml) and fills w->o and
+ * the other settings from it; sets w->ci and, from RENACER_UPDATE_GOLDEN,
+ * w->update.  Returns 0, or -1 after error().
+ */
+int gwork_load_config(struct gwork *w);
+/* Frees what gwork_load_config() filled and removes the scratch directory. */
+void gwork_release(struct gwork *w);
+
+/* True when the CI environment variable is set (and not "0"/"false"). */
+bool golden_in_ci(void);
+
+/* A private scratch directory (made once, removed by gwork_release), or NULL after error(). */
+const char *gwork_tmpdir(struct gwork *w);
+
+/* The number of runs for a trace: w->runs, else ct's, else the config's, at least 1. */
+unsigned gwork_runs_for(const struct gwork *w, const struct config_trace *ct);
+
+/*
+ * The golden file of name in dir: "DIR/NAME.json" or, when only that
+ * exists, "DIR/NAME.json.zst".  Returns a malloc'ed path; *exists tells
+ * whether it is there.
+ */
+char *golden_path(const char *dir, const char *name, bool *exists);
+
+/* True when name can be a trace name (not empty, no '/', not "." or ".."). */
+bool golden_valid_name(const char *name);
+
+/* Creates dir and its parents; 0, or -1 after error(). */
+int golden_mkdir_p(const char *dir);
+
+/* Removes path if it exists; 0, or -1 after error(). */
+int golden_unlink(const char *path);
+
+/* --- one traced run --- */
+
+/* What one traced run gave. */
+struct grun {
+	bool started;                  /* false: the command could not be run */
+	struct trace_end end;
+	double wall_us;
+	double cpu_us;                 /* user + system time of the traced processes */
+	uint64_t ncalls;
+	struct gmodel *m;              /* the run's model (timing per syscall), finalized */
+};
+
+/*
+ * Runs argv under trace (following children as ct says, in ct's cwd with
+ * ct's env; ct may be NULL) with stdin from /dev/null and the command's
+ * output (stdout and stderr) saved to outfile.  Writes the JSON trace to
+ * json_path and the -c table to summary_path (either may be NULL) and feeds
+ * an (may be NULL).  Returns 0 when the command ran (whatever its exit
+ * status), -1 after error() when it could not be run (rr->started false)
+ * or a file could not be opened.  rr is filled either way; release it with
+ * grun_release().
+ */
+int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
+	    const char *json_path, const char *outfile, struct analysis *an,
+	    const char *summary_path, struct grun *rr);
+void grun_release(struct grun *rr);
+
+/* --- N runs of one trace --- */
+
+/* Runs added to confirm a runtime regression before it counts. */
+#define GOLDEN_CONFIRM_RUNS 3
+
+/* What N runs of a command gave: a trace per run, timing over all runs. */
+struct gruns {
+	unsigned n;                    /* runs done (confirmation runs included) */
+	char **json;                   /* per run: its JSON trace (NULL for confirmation runs) */
+	double *wall_us;               /* per run */
+	double *cpu_us;                /* per run */
+	struct grun *rr;               /* per run */
+	unsigned median;               /* index of the run with the median wall time */
+	struct gtiming timing;         /* statistics of the first runs (not the confirmations) */
+	char *outfile;                 /* the command's output (of the last run) */
+	bool failed;                   /* the command could not be run */
+	unsigned extra;                /* confirmation runs added */
+};
+
+/*
+ * Runs argv n times (traces into the scratch directory) and fills r with
+ * each run and the timing statistics.  an (may be NULL) sees the first run
+ * only.  Returns 0, or -1 after error() (r->failed when the command could
+ * not be run).  Release r with gruns_release() either way.
+ */
+int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
+	     unsigned n, struct analysis *an, struct gruns *r);
+
+/*
+ * One more run (at most GOLDEN_CONFIRM_RUNS), to confirm a runtime over the
+ * limit: only its runtime is kept.  Returns 0, or -1 when no more runs are
+ * allowed or the run failed.
+ */
+int gruns_confirm(struct gwork *w, char *const argv[], const struct config_trace *ct,
+		  struct gruns *r);
+void gruns_release(struct gruns *r);
+
+/* The run whose trace is stored (the median one). */
+static inline const struct grun *gruns_median(const struct gruns *r)
+{
+	return &r->rr[r->median];
+}
+
+/* --- storing --- */
+
+/*
+ * Writes trace file dst from the JSON document src with a "timing" object
+ * added (atomically; zstd-compressed at level when zst).  Returns 0 or -1
+ * after error().
+ */
+int golden_write_trace(const char *src, const char *dst, const struct gtiming *t, bool zst,
+		       int level);
+
+/* Whether a trace of len bytes is stored compressed. */
+bool gwork_want_zst(const struct gwork *w, uint64_t len);
+
+/*
+ * Stores the median run of r as the golden of name in dir:
+ * DIR/NAME.json[.zst]SUFFIX (suffix "" or ".new"), removing the other
+ * compression's file of the same suffix; with suffix "" also
+ * DIR/NAME_summary.txt.  *written gets the malloc'ed path of the trace.
+ * Returns 0, or -1 after error().
+ */
+int golden_store(struct gwork *w, const char *dir, const char *name, struct gruns *r,
+		 const char *suffix, char **written);
+
+/*
+ * Appends the last lines (at most lines) of a command's saved output to sb.
+ * Returns the number of lines appended (0 when the file is empty or
+ * unreadable).
+ */
+unsigned golden_output_tail(const char *outfile, unsigned lines, struct strbuf *sb);
+
+/* --- capture --- */
+
+struct gcapture {
+	int status;                    /* GOLDEN_* */
+	bool run_failed;               /* the runs failed (else storing failed, if status != 0) */
+	char *written;                 /* the golden written, or NULL */
+	double wall_ms;                /* median runtime */
+	uint64_t ncalls;               /* syscalls of the stored run */
+	struct trace_end end;          /* how the stored run's command ended */
+	struct strbuf output_tail;     /* its last output lines when it did not exit 0 */
+};
+
+/*
+ * Captures the golden of name: runs argv (ct: the declared trace, may be
+ * NULL) gwork_runs_for() times and stores the median run in w->dir,
+ * removing pending .new files of name.  Fills res (release with
+ * gcapture_release) and returns res->status.
+ */
+int golden_capture(struct gwork *w, const char *name, char *const argv[],
+		   const struct config_trace *ct, struct gcapture *res);
+void gcapture_release(struct gcapture *res);
+
+/* --- validate --- */
+
+/* One validation: the comparison and what to tell the user. */
+struct gvalidation {
+	struct gout_case k;            /* what the output functions render (points into this) */
+	struct gresult r;
+	bool have_r;                   /* r holds a comparison */
+	struct gmodel *g, *c;          /* golden and current models, or NULL */
+	char *name, *golden;           /* trace name, golden path */
+	char *hint, *error;            /* see gout_case; may be NULL */
+	bool golden_missing;           /* status GOLDEN_MISSING because the file is not there */
+	struct strbuf output_tail;     /* last output lines when the exit status changed */
+};
+
+/*
+ * Validates the trace name: loads its golden gpath (gexists: whether the
+ * file is there), runs argv (ct may be NULL) and compares, re-running up
+ * to GOLDEN_CONFIRM_RUNS times before a slow run counts; evaluates
+ * renacer.toml's assertions on the run; with w->update stores the run as
+ * the golden, else writes NAME.json.new (unless CI is set without
+ * w->new_dir).  A golden that is missing is captured with w->update (not in
+ * CI).  Fills v (release with gvalidation_release) and returns its status.
+ */
+int golden_validate(struct gwork *w, const char *name, const char *gpath, bool gexists,
+		    char *const argv[], const struct config_trace *ct, struct gvalidation *v);
+void gvalidation_release(struct gvalidation *v);
+
+/* --- compare two saved traces --- */
+
+struct gcomparison {
+	struct gresult r;
+	bool have_r;
+	struct gmodel *g, *c;          /* the loaded models, or NULL */
+	int status;                    /* GOLDEN_* */
+	const char *error;             /* which side failed (static text), or NULL */
+};
+
+/*
+ * Loads the saved traces gpath (golden) and cpath (current), both at once,
+ * and compares them with w->o.  Fills res (release with gcomparison_release)
+ * and returns its status: GOLDEN_MISSING or GOLDEN_INVALID when either
+ * could not be read (after error()).
+ */
+int golden_compare_files(struct gwork *w, const char *gpath, const char *cpath,
+			 struct gcomparison *res);
+void gcomparison_release(struct gcomparison *res);
+
+/* --- pending .new files and accept --- */
+
+/* A pending DIR/NAME.json[.zst].new file. */
+struct gpending {
+	char *path;                    /* the .new file */
+	char *name;                    /* the trace name */
+	char *golden;                  /* the file it replaces */
+	bool stale;                    /* its golden was written after it */
+	bool done;                     /* accepted or removed (set by the caller) */
+};
+
+/* Lists the pending .new files of dir (none when dir cannot be read). */
+void golden_list_pending(const char *dir, struct gpending **out, size_t *n);
+void gpending_free(struct gpending *p, size_t n);
+
+/*
+ * Makes pending file p the golden of p->name in dir: checks that it reads
+ * back as a trace, writes DIR/NAME_summary.txt from it, renames it over the
+ * golden and removes the golden of the other compression.  Returns
+ * GOLDEN_OK, GOLDEN_INVALID (unreadable .new) or GOLDEN_BAD_CONFIG (a file
+ * could not be written), after error().
+ */
+int golden_accept(struct gwork *w, const struct gpending *p);
+
+/* Removes a stale pending file; 0, or -1 (nothing printed) when it could not. */
+int golden_remove_stale(const struct gpending *p);
+
+#endif
