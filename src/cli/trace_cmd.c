@@ -405,8 +405,9 @@ void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o)
 	o->dopts.verbose = t->verbose;
 	o->cpu_time = t->summary && !t->wall;
 	/* -n shows the last syscall on signal and exit lines, -D starts the
-	 * command itself: both need every syscall stop, as strace has them */
-	if (t->text.show_nr || t->daemonize)
+	 * command itself, an injected signal= goes with the resume from a
+	 * syscall-entry stop: all need every syscall stop, as strace has them */
+	if (t->text.show_nr || t->daemonize || inject_set_has_signals(t->inject))
 		o->no_seccomp = true;
 	o->quals = &t->quals;
 }

@@ -107,6 +107,14 @@ void inject_set_free(struct inject_set *s)
 	free(s);
 }
 
+bool inject_set_has_signals(const struct inject_set *s)
+{
+	for (size_t i = 0; s && i < s->n; i++)
+		if (s->rules[i].flags & INJ_SIGNAL)
+			return true;
+	return false;
+}
+
 bool inject_set_has_delays(const struct inject_set *s)
 {
 	return s && s->delays;

@@ -31,6 +31,13 @@ void inject_set_free(struct inject_set *s);
  */
 int inject_set_add(struct inject_set *s, const char *spec, bool fault);
 
+/*
+ * True when a rule sends a signal (signal=): the signal goes with the
+ * resume from a syscall-entry stop, which a seccomp stop is not, so the
+ * engine must stop at every syscall.
+ */
+bool inject_set_has_signals(const struct inject_set *s);
+
 /* True when a rule holds a task with delay_enter= or delay_exit=. */
 bool inject_set_has_delays(const struct inject_set *s);
 
