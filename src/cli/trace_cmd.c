@@ -266,6 +266,7 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 	int c, li;
 
 	memset(t, 0, sizeof(*t));
+	strbuf_init(&t->summary_text, 0);
 	memset(&st, 0, sizeof(st));
 	t->format = FMT_TEXT;
 	t->string_limit = 32;
@@ -388,6 +389,7 @@ void trace_opts_release(struct trace_opts *t)
 		free(t->envp);
 	pathset_free(t->pathset);
 	inject_set_free(t->inject);
+	strbuf_release(&t->summary_text);
 }
 
 void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o)
@@ -496,7 +498,7 @@ static struct sink *text_sink_for(const struct trace_opts *t, FILE *out, const c
 /*
  * Adds the sinks the options ask for.  Returns 0 or -1 (error printed).
  */
-int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
+int trace_opts_add_sinks(struct trace_opts *t, struct sink_list *sinks)
 {
 	FILE *out = stderr, *tout = stderr;   /* the table's stream, the trace's */
 	const char *path = t->output;
@@ -522,6 +524,13 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 		m->base.ops = &msg_ops;
 		sink_list_add(sinks, &m->base);
 	}
+	/* -C with the text format: the table ends the trace's own output,
+	 * as strace writes it (the summary sink ends first, into a buffer
+	 * the text sink prints last) */
+	if (t->summary && !t->summary_only && t->format == FMT_TEXT) {
+		sink_list_add(sinks, summary_sink_new_buf(&t->summary_text, &so));
+		t->text.trailer = &t->summary_text;
+	}
 	if (!(t->summary_only && !t->format_given)) {
 		switch (t->format) {
 		case FMT_TEXT: s = text_sink_for(t, tout, path); break;
@@ -534,7 +543,7 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 		sink_list_add(sinks, s);
 		path = NULL;    /* the table goes to stderr */
 	}
-	if (t->summary) {
+	if (t->summary && !(!t->summary_only && t->format == FMT_TEXT)) {
 		bool alone = t->summary_only && !t->format_given;
 		s = summary_sink_new(alone ? tout : out, alone ? path : NULL, &so);
 		if (!s)

@@ -12,6 +12,7 @@
 #include "sys/filter.h"
 #include "sys/qualify.h"
 #include "core/quals.h"
+#include "util/strbuf.h"
 
 enum { FMT_TEXT = 0, FMT_JSON, FMT_JSONL, FMT_CSV };
 
@@ -58,6 +59,7 @@ struct trace_opts {
 	struct run_as run_as;      /* -u */
 	char **envp;               /* -E: the command's environment */
 	struct trace_quals quals;  /* what tracer_opts.quals points to */
+	struct strbuf summary_text; /* -C: the table the text sink prints last */
 };
 
 /*
@@ -69,6 +71,6 @@ void trace_opts_release(struct trace_opts *t);
 /* Fills tracer options from t (pointers into t stay owned by t). */
 void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o);
 /* Adds the output sinks t asks for; 0 or -1 after error(). */
-int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks);
+int trace_opts_add_sinks(struct trace_opts *t, struct sink_list *sinks);
 
 #endif

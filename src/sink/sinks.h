@@ -94,4 +94,12 @@ struct sink *csv_sink_new(FILE *out, const char *path, const struct sink_opts *o
  */
 struct sink *summary_sink_new(FILE *out, const char *path, const struct sink_opts *o);
 
+/*
+ * The same table appended to dst at end() instead (strace -C writes it
+ * into the trace's own output: a text sink added after this one prints dst
+ * last, see text_opts.trailer).  dst must outlive the sink.
+ */
+struct strbuf;
+struct sink *summary_sink_new_buf(struct strbuf *dst, const struct sink_opts *o);
+
 #endif

@@ -24,6 +24,7 @@ struct summary_sink {
 	struct sc_counts counts;
 	struct sc_counts wall;   /* --timing with CPU times: the latencies */
 	bool have_wall;
+	struct strbuf *dst;      /* summary_sink_new_buf: the table goes here */
 };
 
 static const struct {
@@ -372,6 +373,11 @@ static int summary_end(struct sink *s, const struct trace_end *te)
 	summary_table(&sb, &ss->counts, ss->o.sort, ss->o.columns);
 	if (ss->o.timing)
 		summary_timing(&sb, ss->have_wall ? &ss->wall : &ss->counts, ss->o.sort, te);
+	if (ss->dst) {
+		strbuf_add(ss->dst, sb.buf, sb.len);
+		strbuf_release(&sb);
+		return 0;
+	}
 	sinkout_put(&ss->out, &sb);
 	strbuf_release(&sb);
 	return sinkout_close(&ss->out);
@@ -396,6 +402,14 @@ static const struct sink_ops summary_ops = {
 	.end = summary_end,
 	.free = summary_free,
 };
+
+struct sink *summary_sink_new_buf(struct strbuf *dst, const struct sink_opts *o)
+{
+	struct summary_sink *ss = (struct summary_sink *)summary_sink_new(NULL, NULL, o);
+
+	ss->dst = dst;
+	return &ss->base;
+}
 
 struct sink *summary_sink_new(FILE *out, const char *path, const struct sink_opts *o)
 {

@@ -400,6 +400,10 @@ static int text_end(struct sink *sk, const struct trace_end *te)
 	struct text_sink *s = (struct text_sink *)sk;
 
 	flush_pending(s);
+	if (s->o.trailer && s->o.trailer->len) {
+		strbuf_add(&s->line, s->o.trailer->buf, s->o.trailer->len);
+		sinkout_put(&s->out, &s->line);
+	}
 	return sinkout_close(&s->out);
 }
 

@@ -36,6 +36,9 @@ struct text_opts {
 				    over numbers, NULL none); not copied */
 	uint64_t signal_set;   /* -e signal=: bit n-1 shows signal n in
 				    "+++ killed by" lines (~0: all) */
+	const struct strbuf *trailer; /* printed after the last line at end()
+				    (-C: the summary table, in the same
+				    output as strace writes it); may be NULL */
 };
 
 /* Fills o with strace's defaults (column 40, precision us, all signals). */
