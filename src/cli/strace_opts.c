@@ -441,12 +441,14 @@ int strace_opts_finish(struct trace_opts *t, struct strace_state *st)
 		if (st->fflag >= 2 && st->separately_long)
 			return error("-ff and --output-separately cannot be provided simultaneously");
 		t->follow = true;
+		/* as strace 6.1: -f --output-separately is plain -f */
 		t->output_separately = st->fflag >= 2;
-	} else if (st->follow_long) {
-		t->follow = true;
+	} else {
+		if (st->follow_long)
+			t->follow = true;
+		if (st->separately_long)
+			t->output_separately = true;
 	}
-	if (st->separately_long)
-		t->output_separately = true;
 	if (st->optF) {
 		if (t->follow)
 			warning("deprecated option -F ignored");

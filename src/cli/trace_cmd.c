@@ -479,6 +479,48 @@ static const struct sink_ops msg_ops = {
 	.proc_exit = msg_proc_exit, .end = msg_end, .free = msg_free,
 };
 
+/*
+ * -d: renacer's own debugging output on stderr, one line per event the
+ * engine delivers (what strace -d shows of its wait statuses, in renacer's
+ * terms): the event, the task, the syscall and its outcome, the time.
+ */
+static void debug_event(struct sink *s, const struct event *ev)
+{
+	static const char *const names[] = {
+		[EV_SYSCALL_ENTRY] = "syscall-entry", [EV_SYSCALL] = "syscall",
+		[EV_SIGNAL] = "signal", [EV_PROC_START] = "start", [EV_PROC_EXIT] = "exit",
+		[EV_EXEC] = "exec", [EV_DETACH] = "detach",
+	};
+	const char *n = ev->type < ARRAY_SIZE(names) && names[ev->type] ? names[ev->type] : "?";
+
+	fprintf(stderr, "renacer: debug: %s pid %d tid %d", n, (int)ev->pid, (int)ev->tid);
+	if (ev->type == EV_SYSCALL_ENTRY || ev->type == EV_SYSCALL)
+		fprintf(stderr, " nr %ld %s", ev->nr, ev->name ? ev->name : "?");
+	if (ev->type == EV_SYSCALL)
+		fprintf(stderr, " %s retval %lld err %d%s", ev->state == SC_UNFINISHED ?
+			"unfinished" : "complete", (long long)ev->retval, ev->err,
+			ev->tamper ? " tampered" : "");
+	if (ev->type == EV_SIGNAL)
+		fprintf(stderr, " sig %d%s", ev->signo, ev->group_stop ? " stop" : "");
+	if (ev->type == EV_PROC_START)
+		fprintf(stderr, " parent %d%s%s", (int)ev->ppid, ev->is_thread ? " thread" : "",
+			ev->attached ? " attached" : "");
+	if (ev->type == EV_PROC_EXIT)
+		fprintf(stderr, " code %d signal %d", ev->exit_code, ev->term_signal);
+	fprintf(stderr, " at %llu.%09llu\n", (unsigned long long)(ev->ts_ns / 1000000000u),
+		(unsigned long long)(ev->ts_ns % 1000000000u));
+}
+
+static void debug_free(struct sink *s)
+{
+	free(s);
+}
+
+static const struct sink_ops debug_ops = {
+	.name = "debug", .wants_entry = 1, .no_args = 1, .event = debug_event,
+	.proc_exit = debug_event, .free = debug_free,
+};
+
 /* The text sink the options ask for (-o FILE, -o '|CMD', -A, -ff). */
 static struct sink *text_sink_for(const struct trace_opts *t, FILE *out, const char *path)
 {
@@ -519,6 +561,11 @@ int trace_opts_add_sinks(struct trace_opts *t, struct sink_list *sinks)
 	so.overhead_ns = t->overhead_ns;
 	if (t->columns && summary_columns_parse(t->columns, so.columns) < 0)
 		return -1;
+	if (t->debug) {
+		struct sink *d = xcalloc(1, sizeof(*d));
+		d->ops = &debug_ops;
+		sink_list_add(sinks, d);
+	}
 	if (!(t->quiet_mask & QUIET_ATTACH)) {
 		struct msg_sink *m = xcalloc(1, sizeof(*m));
 		m->base.ops = &msg_ops;
