@@ -20,7 +20,7 @@ CFLAGS_BASE := -std=gnu11 -g $(OPT) -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers -D_GNU_SOURCE -DRENACER_VERSION='"$(VERSION)"' \
 	-Isrc -Isrc/arch/$(ARCH) -I$(BUILD)/gen $(SAN)
 CFLAGS += $(CFLAGS_BASE)
-LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -ljansson -lcurl -lz -lzstd -lseccomp) -lm -lpthread
+LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -ljansson -lcurl -lz -lzstd -lseccomp) -liberty -lm -lpthread
 
 # Every .c under src/ except main.c goes into one static library.
 LIB_SRC := $(filter-out src/cli/main.c,$(shell find src -name '*.c' -not -path 'src/arch/*' | sort)) \

@@ -22,6 +22,8 @@
 #include "core/startup.h"
 #include "core/tracer.h"
 #include "cli/strace_opts.h"
+#include "dwarf/dwarf.h"
+#include "dwarf/skip.h"
 #include "sink/sinks.h"
 #include "sink/text.h"
 #include "sys/filter.h"
@@ -155,6 +157,19 @@ static const char usage_text[] =
 "                             the system CPU time spent in each call)\n"
 "      --timing               add per-syscall totals in ms and the wall time\n"
 "\n"
+"Source correlation (docs/source.md):\n"
+"  -s, --source               append the program's own source line that made\n"
+"                             each call: \"= 14 [src/main.c:42 in main]\"\n"
+"  -s N, -sN                  (a number follows) strace's string limit, as\n"
+"                             --string-limit N; write \"-s -- 64\" to run a\n"
+"                             program called 64 with source lines\n"
+"  -k, --stack-trace          print the stack under each call (strace's -k\n"
+"                             format, with file:line where known)\n"
+"      --stack-trace=symbol   the same without file:line (strace 6.1's -k)\n"
+"      --source-skip REGEX    frames whose module, function or file match are\n"
+"                             not the program's own (repeatable; '' empties the\n"
+"                             list, built-in defaults included)\n"
+"\n"
 "Tampering:\n"
 "  -e inject=SET[:error=ERRNO|:retval=VALUE][:signal=SIG][:syscall=SYSCALL]\n"
 "            [:delay_enter=DELAY][:delay_exit=DELAY]\n"
@@ -185,6 +200,9 @@ static const char usage_text[] =
 enum {
 	OPT_STRING_LIMIT = 1000, OPT_FORMAT, OPT_TRACE, OPT_STATUS, OPT_NO_SECCOMP,
 	OPT_SECCOMP, OPT_TIMING, OPT_ASSERT, OPT_ASSERT_FORMAT, OPT_ANTI_PATTERNS,
+	/* source correlation */
+	OPT_SOURCE = 1100, OPT_STACK_TRACE, OPT_SOURCE_SKIP, OPT_FUNCTION_TIME,
+	OPT_FLAMEGRAPH, OPT_FLAMEGRAPH_WEIGHT, OPT_FLAMEGRAPH_SVG, OPT_SPEEDSCOPE,
 };
 
 /* renacer's own long options and strace's long names of short options;
@@ -207,6 +225,10 @@ static const struct option own_long_opts[] = {
 	{ "assert", required_argument, NULL, OPT_ASSERT },
 	{ "assert-format", required_argument, NULL, OPT_ASSERT_FORMAT },
 	{ "anti-patterns", no_argument, NULL, OPT_ANTI_PATTERNS },
+	{ "source", no_argument, NULL, OPT_SOURCE },
+	{ "stack-trace", optional_argument, NULL, OPT_STACK_TRACE },
+	{ "stack-traces", optional_argument, NULL, OPT_STACK_TRACE },
+	{ "source-skip", required_argument, NULL, OPT_SOURCE_SKIP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -260,6 +282,92 @@ static int add_pids(struct trace_opts *t, const char *arg)
 	return ret;
 }
 
+/* True when s is a string limit: decimal digits only. */
+static bool is_number(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+/*
+ * The source-correlation options (docs/source.md).  -s is both strace's
+ * string limit and renacer's source correlation: a number attached (-s64)
+ * or in the next word (-s 64) makes it the limit, anything else (another
+ * option, "--", the command) leaves -s alone, meaning --source.
+ */
+static int source_opt(struct trace_opts *t, int c, int argc, char **argv)
+{
+	unsigned long v;
+
+	switch (c) {
+	case 's':
+		if (!optarg && optind < argc && is_number(argv[optind]))
+			optarg = argv[optind++];
+		if (!optarg) {
+			t->source = true;
+			return 0;
+		}
+		if (parse_uint(optarg, 1u << 20, &v) < 0)
+			return error("invalid string limit '%s' (-s takes a number, attached or "
+				     "as the next word; -s alone turns on source lines)", esc(optarg));
+		t->string_limit = (unsigned)v;
+		return 0;
+	case OPT_SOURCE:
+		t->source = true;
+		return 0;
+	case 'k':
+		t->stack_trace = STACK_SOURCE;
+		return 0;
+	case OPT_STACK_TRACE:
+		if (!optarg || !strcmp(optarg, "source"))
+			t->stack_trace = STACK_SOURCE;
+		else if (!strcmp(optarg, "symbol"))
+			t->stack_trace = STACK_SYMBOL;
+		else
+			return error("invalid --stack-trace argument '%s' (expected symbol or source)",
+				     esc(optarg));
+		return 0;
+	case OPT_SOURCE_SKIP: {
+		/* checked now, used once the configuration is read */
+		struct srcskip *probe = srcskip_new();
+		int r = srcskip_add(probe, optarg);
+		srcskip_free(probe);
+		if (r < 0)
+			return -1;
+		ALLOC_GROW(t->skip, t->nskip + 1, t->askip);
+		t->skip[t->nskip++] = optarg;
+		return 0;
+	}
+	case OPT_FUNCTION_TIME:
+		t->function_time = true;
+		t->source = true;
+		return 0;
+	case OPT_FLAMEGRAPH:
+		t->flamegraph = optarg;
+		return 0;
+	case OPT_FLAMEGRAPH_WEIGHT:
+		if (!strcmp(optarg, "time") || !strcmp(optarg, "us"))
+			t->flamegraph_count = false;
+		else if (!strcmp(optarg, "count") || !strcmp(optarg, "calls"))
+			t->flamegraph_count = true;
+		else
+			return error("invalid --flamegraph-weight '%s' (expected time or count)",
+				     esc(optarg));
+		return 0;
+	case OPT_FLAMEGRAPH_SVG:
+		t->flamegraph_svg = optarg;
+		return 0;
+	case OPT_SPEEDSCOPE:
+		t->speedscope = optarg;
+		return 0;
+	}
+	return 0;
+}
+
 int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 {
 	struct strace_state st;
@@ -275,9 +383,10 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 	filter_init(&t->filter);
 	optind = 1;
 	opterr = 0;
-	/* strace 6.1's letters (renacer's -s is source correlation; -Y is
-	 * rejected with a reason by strace_opt()) */
-	while (li = -1, (c = getopt_long(argc, argv, "+:a:Ab:cCdDe:E:fFhiI:no:O:p:P:qrs:S:tTu:U:vVwxX:yYzZ",
+	/* strace 6.1's letters; -s N is strace's string limit and -s alone
+	 * renacer's source correlation (source_opt), -k the stack; -Y is
+	 * rejected with a reason by strace_opt() */
+	while (li = -1, (c = getopt_long(argc, argv, "+:a:Ab:cCdDe:E:fFhiI:kno:O:p:P:qrs::S:tTu:U:vVwxX:yYzZ",
 					 long_opts(), &li)) != -1) {
 		const struct option *lopt = li >= 0 ? &long_opts()[li] : NULL;
 		unsigned long v;
@@ -338,7 +447,18 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		case 'h': t->help = true; return 0;
 		case 'V': t->version = true; return 0;
 		case 's':
-			return error("option '-s' is reserved for source correlation, which this build does not have; use --string-limit %s for strace's -s", esc(optarg));
+		case OPT_SOURCE:
+		case OPT_STACK_TRACE:
+		case OPT_SOURCE_SKIP:
+		case OPT_FUNCTION_TIME:
+		case OPT_FLAMEGRAPH:
+		case OPT_FLAMEGRAPH_WEIGHT:
+		case OPT_FLAMEGRAPH_SVG:
+		case OPT_SPEEDSCOPE:
+		case 'k':
+			if (source_opt(t, c, argc, argv) < 0)
+				return -1;
+			continue;
 		case ':':
 		case '?': {
 			/* the long option as typed, without "=value" */
@@ -376,6 +496,7 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 
 void trace_opts_release(struct trace_opts *t)
 {
+	free(t->skip);
 	free(t->pids);
 	filter_release(&t->filter);
 	free(t->raw_set);
@@ -528,6 +649,7 @@ static struct sink *text_sink_for(const struct trace_opts *t, FILE *out, const c
 
 	to.pid_prefix = t->output && !t->output_separately && (t->follow || t->npids > 1);
 	to.decode_fds = t->decode_fds;
+	to.stack_symbol_only = t->stack_trace == STACK_SYMBOL;
 	if (path && (path[0] == '|' || path[0] == '!'))
 		return text_sink_new_pipe(path + 1, &to);
 	if (path && t->output_separately)
@@ -558,6 +680,7 @@ int trace_opts_add_sinks(struct trace_opts *t, struct sink_list *sinks)
 	 * live trace measures it (saved traces carry wall-clock durations) */
 	so.cpu_time = !t->wall;
 	so.timing = t->timing;
+	so.source = t->source;
 	so.overhead_ns = t->overhead_ns;
 	if (t->columns && summary_columns_parse(t->columns, so.columns) < 0)
 		return -1;
@@ -600,6 +723,45 @@ int trace_opts_add_sinks(struct trace_opts *t, struct sink_list *sinks)
 	return 0;
 }
 
+bool trace_opts_wants_stacks(const struct trace_opts *t)
+{
+	return t->source || t->stack_trace || t->function_time || t->flamegraph ||
+	       t->flamegraph_svg || t->speedscope;
+}
+
+int trace_opts_dwarf(const struct trace_opts *t, const struct config_source *cs,
+		     struct tracer_opts *o, struct dwarf **d)
+{
+	struct dwarf_opts dop = { 0 };
+	struct srcskip *skip;
+
+	*d = NULL;
+	if (!trace_opts_wants_stacks(t))
+		return 0;
+	skip = srcskip_new();
+	if (cs && !cs->default_skip)
+		srcskip_add(skip, "");
+	for (size_t i = 0; cs && i < cs->nskip; i++)
+		if (srcskip_add(skip, cs->skip[i]) < 0)
+			goto fail;
+	for (size_t i = 0; i < t->nskip; i++)
+		if (srcskip_add(skip, t->skip[i]) < 0)
+			goto fail;
+	dop.source = t->source;
+	dop.stack_trace = t->stack_trace != STACK_NONE;
+	dop.skip = skip;
+	dop.trace_set = o->trace_set;
+	*d = dwarf_new(&dop);
+	o->enrich = dwarf_enrich;
+	o->enrich_data = *d;
+	if (o->trace_set)
+		o->watch_set = dwarf_watch_set(*d);
+	return 0;
+fail:
+	srcskip_free(skip);
+	return -1;
+}
+
 /* Ends renacer the way the traced command ended. */
 static void exit_like(const struct trace_end *end)
 {
@@ -631,6 +793,7 @@ int cmd_trace(int argc, char **argv)
 	struct trace_end end;
 	struct renacer_config cfg;
 	struct analysis *an = NULL;
+	struct dwarf *dw = NULL;
 	int r, assert_status = 0;
 
 	if (trace_opts_parse(&t, argc, argv) < 0)
@@ -646,6 +809,10 @@ int cmd_trace(int argc, char **argv)
 	config_init(&cfg);
 	/* a bad configuration stops everything before the command runs */
 	if (t.assert_file && config_load(t.assert_file, &cfg) < 0)
+		exit(5);
+	/* -s, -k: the [source] table of ./renacer.toml, when there is one */
+	if (!t.assert_file && trace_opts_wants_stacks(&t) &&
+	    config_load_if_exists("renacer.toml", &cfg) < 0)
 		exit(5);
 	if (strace_opts_quals(&t, &t.quals) < 0)
 		exit(1);
@@ -666,8 +833,13 @@ int cmd_trace(int argc, char **argv)
 		o.follow = true;   /* assertions measure the whole process tree */
 		o.collect_rss = t.assert_file && assert_needs_rss(&cfg);
 	}
+	if (trace_opts_dwarf(&t, &cfg.source, &o, &dw) < 0)
+		exit(1);
+	if (dw)
+		sink_list_add(&sinks, dwarf_sink_new(dw));   /* last: forgets the dead */
 	r = tracer_run(&o, t.argv, &sinks, &end);
 	sink_list_release(&sinks);
+	dwarf_free(dw);
 	if (r != -1 && an) {
 		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");
 		if (t.assert_file) {

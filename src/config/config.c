@@ -1084,6 +1084,26 @@ static int parse_ci(struct ctx *c, const struct toml_value *t)
 	return 0;
 }
 
+/* [source]: which stack frames are not the program's own (-s, -k) */
+static int parse_source(struct ctx *c, const struct toml_value *t)
+{
+	static const char *const keys[] = { "skip", "default_skip" };
+	struct config_source *so = &c->cfg->source;
+	const char *label = "source: ";
+	const struct toml_value *v;
+
+	if (need_table(c, "source", t) ||
+	    check_keys(c, label, t, "source.", keys, ARRAY_SIZE(keys), false, NULL, NULL) ||
+	    get_bool(c, label, t, "default_skip", &so->default_skip) < 0 ||
+	    get_strlist(c, label, t, "skip", &so->skip, &so->nskip) < 0)
+		return -1;
+	v = toml_get(t, "skip");
+	for (size_t i = 0; v && i < v->u.arr.n; i++)
+		if (check_regex(c, label, "skip", v->u.arr.items[i]))
+			return -1;
+	return 0;
+}
+
 /* ---- the file ---- */
 
 void config_init(struct renacer_config *cfg)
@@ -1110,6 +1130,7 @@ void config_init(struct renacer_config *cfg)
 	cfg->otlp.protocol = OTLP_HTTP_PROTOBUF;
 	cfg->otlp.timeout_ms = 10000;
 	cfg->ci.export_format = CI_FORMAT_TEXT;
+	cfg->source.default_skip = true;
 }
 
 void config_release(struct renacer_config *cfg)
@@ -1143,12 +1164,13 @@ void config_release(struct renacer_config *cfg)
 	}
 	free(cfg->otlp.headers);
 	free(cfg->ci.junit_path);
+	free_list(cfg->source.skip, cfg->source.nskip);
 	config_init(cfg);
 }
 
 static const char *const top_tables[] = {
 	"assertion", "semantic_equivalence", "lamport_clock", "golden_traces", "compression",
-	"otlp", "ci",
+	"otlp", "ci", "source",
 };
 
 static int parse_root(struct ctx *c, const struct toml_value *root)
@@ -1180,6 +1202,8 @@ static int parse_root(struct ctx *c, const struct toml_value *root)
 			r = parse_otlp(c, v);
 		else if (!strcmp(k, "ci"))
 			r = parse_ci(c, v);
+		else if (!strcmp(k, "source"))
+			r = parse_source(c, v);
 		if (r)
 			goto out;
 	}

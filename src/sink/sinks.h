@@ -50,6 +50,7 @@ struct sink_opts {
 				      calls, errors, syscall) */
 	uint64_t overhead_ns;    /* -O: subtracted from each call's time
 				    (never below 0) */
+	bool source;             /* -s: CSV adds a "source" column (file:line in function) */
 };
 
 /*

@@ -8,6 +8,7 @@
 
 #include "sink/render.h"
 #include "sink/sinkout.h"
+#include "sink/srcloc.h"
 #include "sys/filter.h"
 #include "sys/qualify.h"
 #include "sys/sysent.h"
@@ -276,6 +277,29 @@ static void flush_pending(struct text_sink *s)
 	unf_add(s, ev->tid);
 }
 
+/* -s: " [src/main.c:42 in main]" after everything else on the line. */
+static void source(struct text_sink *s, const struct event *ev)
+{
+	if (!ev->source)
+		return;
+	strbuf_addstr(&s->line, " [");
+	srcloc_render(&s->line, ev->source);
+	strbuf_addch(&s->line, ']');
+}
+
+/* Ends a call's line; -e read=/write=: its dumps follow, then with -k its
+ * stack, in strace's order. */
+static void put_call_line(struct text_sink *s, const struct event *ev)
+{
+	put_line(s);
+	dumps(s, ev);
+	if (ev->stack_trace && (ev->nframes || ev->stack_error)) {
+		stack_render_strace(&s->line, ev->frames, ev->nframes, ev->stack_error,
+				    !s->o.stack_symbol_only);
+		sinkout_put(&s->out, &s->line);
+	}
+}
+
 static void on_syscall(struct text_sink *s, const struct event *ev)
 {
 	struct event shadow;
@@ -306,8 +330,8 @@ static void on_syscall(struct text_sink *s, const struct event *ev)
 			call_leader(s, ev, ev->end_ns);
 			event_render_resumed(&s->line, ev, &s->ro, start);
 			duration(s, ev);
-			put_line(s);
-			dumps(s, ev);
+			source(s, ev);
+			put_call_line(s, ev);
 			return;
 		}
 	}
@@ -315,8 +339,8 @@ static void on_syscall(struct text_sink *s, const struct event *ev)
 	call_leader(s, ev, ev->ts_ns);
 	event_render_call(&s->line, ev, &s->ro, start);
 	duration(s, ev);
-	put_line(s);
-	dumps(s, ev);
+	source(s, ev);
+	put_call_line(s, ev);
 }
 
 static bool signal_shown(const struct text_sink *s, int sig)

@@ -39,6 +39,8 @@ struct text_opts {
 	const struct strbuf *trailer; /* printed after the last line at end()
 				    (-C: the summary table, in the same
 				    output as strace writes it); may be NULL */
+	bool stack_symbol_only;   /* --stack-trace=symbol: -k lines without
+				     file:line (strace 6.1's form) */
 };
 
 /* Fills o with strace's defaults (column 40, precision us, all signals). */
@@ -51,12 +53,14 @@ void text_opts_tstamp(struct text_opts *o, int count);
  * A sink printing every event as strace does: calls (with <unfinished ...>
  * and <... resumed> when tracees interleave), "--- SIGX {...} ---" and
  * "+++ exited with N +++" lines, hex dumps of -e read=/write= and the
- * (INJECTED) marks.  Writes to path atomically when path is non-NULL, else
- * to out.  With append, an existing file at path is kept and the trace
- * added after it (still written through a temporary file).  Returns NULL
- * after error() if path can't be made.  It relies on the engine's promise
- * that an EV_SYSCALL_ENTRY event stays valid until the EV_SYSCALL of the
- * same thread (see sink.h).
+ * (INJECTED) marks; a call with event.source ends in " [file:line in
+ * function]" and one with event.stack_trace is followed by its stack in
+ * strace -k's format (srcloc.h).  Writes to path atomically when path is
+ * non-NULL, else to out.  With append, an existing file at path is kept and
+ * the trace added after it (still written through a temporary file).
+ * Returns NULL after error() if path can't be made.  It relies on the
+ * engine's promise that an EV_SYSCALL_ENTRY event stays valid until the
+ * EV_SYSCALL of the same thread (see sink.h).
  */
 struct sink *text_sink_new(FILE *out, const char *path, const struct text_opts *o);
 struct sink *text_sink_new_append(const char *path, const struct text_opts *o);
