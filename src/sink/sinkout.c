@@ -422,6 +422,20 @@ void json_add_syscall(struct strbuf *sb, struct strbuf *tmp, const struct event 
 	strbuf_add_u64(sb, ev->lamport);
 	if (unfinished)
 		strbuf_addstr(sb, ", \"unfinished\": true");
+	/* -e inject=: the marks strace prints, (INJECTED) and (DELAYED) */
+	if (ev->tamper && !unfinished) {
+		const char *sep = "";
+		strbuf_addstr(sb, ", \"tamper\": [");
+		if (ev->tamper & (TAMPER_INJECTED | TAMPER_POKED)) {
+			strbuf_addstr(sb, (ev->tamper & TAMPER_POKED) ?
+				      ((ev->tamper & TAMPER_INJECTED) ? "\"INJECTED: args, retval\"" :
+				       "\"INJECTED: args\"") : "\"INJECTED\"");
+			sep = ", ";
+		}
+		if (ev->tamper & TAMPER_DELAYED)
+			strbuf_addf(sb, "%s\"DELAYED\"", sep);
+		strbuf_addch(sb, ']');
+	}
 	if (rvf && !unfinished) {
 		strbuf_addstr(sb, ", \"rv_fmt\": ");
 		add_jstr(sb, rvf);

@@ -56,4 +56,36 @@ esac
 compare_with_strace -e trace=read -e inject=openat:error=ENOENT -- "$prog" inject || rc=1
 grep -qx "open: ok" "$(dirname "$RENACER_OUT")/renacer.stdout" || bad "an untraced openat was injected"
 compare_with_strace -P target -e inject=openat:error=ENOENT -- "$prog" inject || rc=1
+
+# a golden of the failure path: capture and validate take the same
+# injection; validating without it is a regression
+g="$TMPDIR/golden"
+mkdir -p "$g" && cd "$g" || exit 1
+spec=openat:error=ENOENT:when=3
+"$RENACER" capture -q -e inject=$spec inj -- "$prog" inject >/dev/null 2>&1 ||
+	bad "capture -e inject= failed"
+grep -q '"tamper": \["INJECTED"\]' golden_traces/inj.json || bad "the golden does not mark the injected call"
+grep -q '"errno": "ENOENT"' golden_traces/inj.json || bad "the golden lacks the injected ENOENT"
+"$RENACER" validate -q --golden golden_traces/inj.json --inject=$spec -- "$prog" inject >/dev/null 2>&1 ||
+	bad "validate with the same injection: exit $?"
+"$RENACER" validate -q --golden golden_traces/inj.json -- "$prog" inject >/dev/null 2>&1
+[ $? -eq 1 ] || bad "validate without the injection should be a regression"
+# declared in renacer.toml: capture and validate keep it with no option
+cat > renacer.toml <<EOF
+[[golden_traces.trace]]
+name = "declared"
+command = ["$prog", "inject"]
+inject = ["$spec", "fsync:error=EIO"]
+EOF
+"$RENACER" capture -q declared >/dev/null 2>&1 || bad "capture of a declared injection failed"
+grep -q '"INJECTED"' golden_traces/declared.json || bad "the declared injection was not applied"
+"$RENACER" validate -q declared >/dev/null 2>&1 || bad "validate of a declared injection: exit $?"
+# a bad spec stops before anything runs, in one line naming the trace
+sed -i 's/fsync:error=EIO/fsync:error=NOPE/' renacer.toml
+"$RENACER" validate declared >/dev/null 2>"$TMPDIR/err"; r=$?
+[ $r -eq 5 ] && [ "$(wc -l < "$TMPDIR/err")" -eq 1 ] &&
+	grep -q "golden trace 'declared': invalid inject argument 'fsync:error=NOPE'" "$TMPDIR/err" ||
+	bad "bad declared injection: exit $r, '$(cat "$TMPDIR/err")'"
+"$RENACER" capture -e trace=open -q x -- /bin/true >/dev/null 2>"$TMPDIR/err"; r=$?
+[ $r -eq 5 ] && grep -q "takes only inject= and fault=" "$TMPDIR/err" || bad "capture -e trace=: exit $r"
 exit $rc
