@@ -25,7 +25,7 @@ LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -ljan
 # Every .c under src/ except main.c goes into one static library.
 LIB_SRC := $(filter-out src/cli/main.c,$(shell find src -name '*.c' -not -path 'src/arch/*' | sort)) \
 	$(wildcard src/arch/$(ARCH)/*.c)
-GEN_SRC := $(BUILD)/gen/sysent.c $(BUILD)/gen/errnoent.c
+GEN_SRC := $(BUILD)/gen/sysent.c $(BUILD)/gen/errnoent.c $(BUILD)/gen/sysent_compat.c
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(GEN_SRC:.c=.o)
 XLAT_IN := $(wildcard src/sys/xlat/*.in)
 XLAT_H := $(patsubst src/sys/xlat/%.in,$(BUILD)/gen/xlat/%.h,$(XLAT_IN))
@@ -53,6 +53,10 @@ $(BUILD)/gen/sysent.c: scripts/gen_sysent.pl src/sys/classes.in $(wildcard src/s
 $(BUILD)/gen/sysargs.h: scripts/gen_sysent.pl $(wildcard src/arch/$(ARCH)/prototypes.in)
 	@mkdir -p $(@D)
 	perl scripts/gen_sysent.pl --arch $(ARCH) --arg-list > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/sysent_compat.c: scripts/gen_compat.pl
+	@mkdir -p $(@D)
+	perl scripts/gen_compat.pl --arch $(ARCH) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/errnoent.c: scripts/gen_errnoent.pl
 	@mkdir -p $(@D)

@@ -118,6 +118,10 @@ enum event_type {
 	EV_PROC_EXIT,         /* a tracee exited or was killed */
 	EV_EXEC,              /* the process image was replaced (after execve) */
 	EV_DETACH,            /* an attached tracee was detached */
+	EV_PERSONALITY,       /* a task's syscalls changed personality (a 64-bit
+				 program making int 0x80 calls, a 32-bit one
+				 exec'ed): strace's "[ Process PID=N runs in
+				 32 bit mode. ]"; event.personality */
 };
 
 /* Syscall states at EV_SYSCALL. */
@@ -241,6 +245,7 @@ struct event {
 				    syscall the task entered (traced or not),
 				    0 when none, as strace -n prints it */
 	uint8_t tamper;          /* EV_SYSCALL: TAMPER_* bits, 0 untouched */
+	uint8_t personality;     /* EV_PERSONALITY: PERS_* of sys/compat.h */
 	bool detached;           /* EV_SYSCALL, SC_UNFINISHED: renacer detached
 				    from the task inside the call (-b execve,
 				    -p then Ctrl-C); strace ends the line with

@@ -20,6 +20,7 @@
 #include "core/startup.h"
 #include "sink/render.h"
 #include "sink/sinks.h"
+#include "sys/compat.h"
 #include "sys/decode.h"
 #include "util/error.h"
 #include "util/quote.h"
@@ -523,6 +524,8 @@ int strace_opts_quals(struct trace_opts *t, struct trace_quals *q)
 	q->signal_set = t->signal_set;
 	q->abbrev_set = t->abbrev_set;
 	q->verbose_set = t->verbose_set;
+	q->compat_set[PERS_32] = t->filter.cset[PERS_32];
+	q->compat_set[PERS_X32] = t->filter.cset[PERS_X32];
 	q->read_fds = numset_empty(&t->read_fds) ? NULL : &t->read_fds;
 	q->write_fds = numset_empty(&t->write_fds) ? NULL : &t->write_fds;
 	q->inject = t->inject;

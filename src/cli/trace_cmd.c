@@ -610,7 +610,7 @@ static void debug_event(struct sink *s, const struct event *ev)
 	static const char *const names[] = {
 		[EV_SYSCALL_ENTRY] = "syscall-entry", [EV_SYSCALL] = "syscall",
 		[EV_SIGNAL] = "signal", [EV_PROC_START] = "start", [EV_PROC_EXIT] = "exit",
-		[EV_EXEC] = "exec", [EV_DETACH] = "detach",
+		[EV_EXEC] = "exec", [EV_DETACH] = "detach", [EV_PERSONALITY] = "personality",
 	};
 	const char *n = ev->type < ARRAY_SIZE(names) && names[ev->type] ? names[ev->type] : "?";
 

@@ -8,6 +8,7 @@
 
 #include "core/pathtrace.h"
 #include "core/tmem.h"
+#include "sys/compat.h"
 #include "sys/filter.h"
 #include "sys/qualify.h"
 #include "sys/sysent.h"
@@ -38,6 +39,24 @@ const struct decode_opts *quals_dopts(const struct trace_quals *q,
 	tmp->verbose = !abbrev;
 	tmp->no_deref = !deref;
 	return tmp;
+}
+
+bool quals_compat_traced(const struct trace_quals *q, long nr)
+{
+	long pnr;
+	int pers = compat_personality(nr, &pnr);
+
+	if (pers == PERS_64 || !q)
+		return true;
+	return compat_set_has(q->compat_set[pers], pers, pnr);
+}
+
+const struct compat_sysent *quals_compat_call(long nr, int *pers)
+{
+	long pnr;
+
+	*pers = compat_personality(nr, &pnr);
+	return *pers == PERS_64 ? NULL : compat_get(*pers, pnr);
 }
 
 bool quals_signal_shown(const struct trace_quals *q, int sig)

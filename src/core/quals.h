@@ -32,6 +32,9 @@ struct trace_quals {
 	uint64_t signal_set;             /* ...: bit n-1 shows signal n */
 	const uint8_t *abbrev_set;       /* -e abbrev=: NULL all (-v: none) */
 	const uint8_t *verbose_set;      /* -e verbose=: NULL all */
+	const uint8_t *compat_set[3];    /* -e trace=...@32 / @x32: [PERS_32],
+					    [PERS_X32] (trace_filter.cset);
+					    NULL traces all of them */
 	const struct numset *read_fds;   /* -e read=: NULL none */
 	const struct numset *write_fds;  /* -e write=: NULL none */
 	const struct pathset *paths;     /* -P: NULL traces every path */
@@ -54,6 +57,19 @@ struct trace_quals {
  */
 bool quals_entry_wanted(const struct trace_quals *q, pid_t pid, pid_t tid,
 			long nr, const uint64_t *args);
+
+/*
+ * At a syscall entry: false when nr is a call of another personality
+ * (sys/compat.h) that -e trace=...@32/@x32 leaves out.
+ */
+bool quals_compat_traced(const struct trace_quals *q, long nr);
+
+/*
+ * The row of nr when it is a call of another personality (its name and
+ * argument count), or NULL; *pers is its PERS_* (PERS_64 when NULL).
+ */
+struct compat_sysent;
+const struct compat_sysent *quals_compat_call(long nr, int *pers);
 
 /*
  * The decoding options for syscall nr: base, or a copy in *tmp with

@@ -33,6 +33,7 @@
 #include "core/quals.h"
 #include "core/startup.h"
 #include "core/tmem.h"
+#include "sys/compat.h"
 #include "sys/filter.h"
 #include "sys/sysent.h"
 #include "util/arena.h"
@@ -80,6 +81,7 @@ struct tcb {
 	struct inject_task *inj;  /* -e inject= counters, made on first use */
 	int resume_sig;           /* signal to resume with (inject signal=) */
 	uint64_t hold_until;      /* TCB_DELAYED: monotonic ns to resume at */
+	uint8_t pers;             /* personality of its last syscall (PERS_*) */
 };
 
 #define NBUCKETS 4096
@@ -324,7 +326,9 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 	const struct trace_quals *q = tr->o->quals;
 	struct decode_opts dtmp;
 	struct dctx ctx;
-	int r;
+	struct sysent compat_se;
+	const struct compat_sysent *cse;
+	int r, pers;
 
 	bool launch_exec = false;
 
@@ -337,6 +341,23 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 		t->flags &= ~TCB_HIDE;
 		launch_exec = true;
 	}
+	/* a call of another personality (int 0x80): strace's "[ Process
+	 * PID=N runs in 32 bit mode. ]" at each change, @32/@x32 filtering
+	 * and the name of the call (sys/compat.h) */
+	cse = quals_compat_call(nr, &pers);
+	if (pers != t->pers) {
+		struct event pev;
+		memset(&pev, 0, sizeof(pev));
+		pev.type = EV_PERSONALITY;
+		pev.pid = t->pid;
+		pev.tid = t->tid;
+		pev.personality = (uint8_t)pers;
+		pev.last_nr = nr;
+		t->pers = (uint8_t)pers;
+		emit_simple(tr, &pev, ts);
+	}
+	if (!quals_compat_traced(q, nr))
+		return;
 	if (!traced_nr(tr, nr)) {
 		if (watched_nr(tr, nr) && !launch_exec)
 			watch_entry(tr, t, nr, args, ts);
@@ -370,6 +391,13 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 	}
 	if (se && se->name) {
 		ev->name = se->name;
+	} else if (cse) {
+		/* arguments of another personality print undecoded */
+		compat_se = unknown_se;
+		compat_se.name = cse->name;
+		compat_se.nargs = cse->nargs;
+		se = &compat_se;
+		ev->name = cse->name;
 	} else {
 		ev->name = unknown_name(tr, nr);
 		se = &unknown_se;
@@ -703,6 +731,10 @@ static scmp_filter_ctx build_filter(const uint8_t *set)
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx)
 		return NULL;
+	/* calls of another architecture (int 0x80, x32) are not in the
+	 * filter: they stop (the engine filters them, @32/@x32) instead of
+	 * killing the tracee, libseccomp's default */
+	seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRACE(0));
 	for (unsigned nr = 0; nr < sysent_count; nr++) {
 		if (!(set[nr >> 3] & (1u << (nr & 7))))
 			continue;

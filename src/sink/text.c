@@ -9,6 +9,7 @@
 #include "sink/render.h"
 #include "sink/sinkout.h"
 #include "sink/srcloc.h"
+#include "sys/compat.h"
 #include "sys/filter.h"
 #include "sys/qualify.h"
 #include "sys/sysent.h"
@@ -376,6 +377,16 @@ static void text_event(struct sink *sk, const struct event *ev)
 			strbuf_addch(&s->line, ' ');
 		}
 		strbuf_addstr(&s->line, "---");
+		put_line(s);
+		return;
+	case EV_PERSONALITY:
+		/* strace: "[ Process PID=N runs in 32 bit mode. ]" */
+		if (s->o.quiet & QUIET_PERSONALITY)
+			return;
+		flush_pending(s);
+		leader(s, ev->tid, ev->ts_ns, ev->last_nr, ev->ip, false);
+		strbuf_addf(&s->line, "[ Process PID=%d runs in %s mode. ]", (int)ev->tid,
+			    compat_personality_name(ev->personality));
 		put_line(s);
 		return;
 	case EV_PROC_START:

@@ -14,6 +14,8 @@
  *   ids      prints the real/effective user and group ids
  *   sockets  unix, TCP, TCPv6, UDP, netlink sockets, /dev/null, a pidfd
  *            (-yy, -e decode-fds=)
+ *   int80    getpid and write through int 0x80 (i386 calls of a 64-bit
+ *            program: -e trace=...@32, personality messages), then getppid
  */
 
 #include <errno.h>
@@ -301,6 +303,20 @@ static int mode_sockets(void)
 	return 0;
 }
 
+static int mode_int80(void)
+{
+#if defined(__x86_64__)
+	long r;
+
+	/* i386 getpid (20) and write(1, NULL, 0) (4) */
+	__asm__ volatile("int $0x80" : "=a"(r) : "a"(20L) : "memory");
+	__asm__ volatile("int $0x80" : "=a"(r) : "a"(4L), "b"(1L), "c"(0L), "d"(0L) : "memory");
+	(void)r;
+#endif
+	getppid();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "io";
@@ -321,6 +337,8 @@ int main(int argc, char **argv)
 		return mode_ids();
 	if (!strcmp(mode, "sockets"))
 		return mode_sockets();
+	if (!strcmp(mode, "int80"))
+		return mode_int80();
 	fprintf(stderr, "optprog: unknown mode '%s'\n", mode);
 	return 2;
 }

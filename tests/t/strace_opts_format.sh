@@ -39,6 +39,15 @@ chk -e abbrev=none -e trace=$io -- "$prog" io
 chk -v -e abbrev=openat -e trace=$io -- "$prog" io
 chk -e verbose=none -- "$prog" io
 chk -e verbose=!newfstatat -e trace=$io,rt_sigreturn -- "$prog" signals
+# -e trace= with personalities: i386 calls of a 64-bit program by name
+# and number (their arguments print undecoded: only calls without them
+# here), @64/@32, and the "[ Process PID=N runs in 32 bit mode. ]" lines
+MASK_EXTRA="$base_mask; s/PID=[0-9]+/PID=N/; s/= [0-9]+$/= N/"
+chk -e trace=getpid,getppid -e quiet=none -- "$prog" int80
+chk -e trace=getpid@32,getppid -e quiet=none -- "$prog" int80
+chk -e trace=getpid@64,getppid -- "$prog" int80
+chk -e trace=20@32,/^getppid -e quiet=personality -- "$prog" int80
+MASK_EXTRA=$base_mask
 # -e read= / -e write= hex dumps (plain buffers, iovecs, msghdr)
 chk -e read=all -e write=all -e trace=$io -- "$prog" io
 chk -e read=3 -e write=4,5 -e trace=$io -- "$prog" io
