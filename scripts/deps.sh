@@ -8,7 +8,7 @@ libdw-dev libelf-dev libjansson-dev libcurl4-openssl-dev zlib1g-dev
 libzstd-dev libseccomp-dev libcmocka-dev golang-github-burntsushi-toml-dev
 strace clang libclang-rt-14-dev zstd libdevel-nytprof-perl coreutils git
 python3 tar procps time util-linux man-db groff-base bsdextrautils bc
-libiberty-dev g++ elfutils gdb"
+libiberty-dev g++ elfutils gdb libbpf-dev bpftool"
 
 # Source correlation tests build a Rust program: the machine's rustc (PATH
 # or ~/.cargo/bin) when there is one, else Debian's.

@@ -156,6 +156,15 @@ static const char usage_text[] =
 "  -w, --summary-wall-clock   table times are wall-clock latencies (default:\n"
 "                             the system CPU time spent in each call)\n"
 "      --timing               add per-syscall totals in ms and the wall time\n"
+"      --backend NAME         what counts: ptrace (stops the command at each\n"
+"                             call), ebpf (counts in the kernel, no stops; root,\n"
+"                             kernel BTF; -c tables, --format json|jsonl\n"
+"                             summaries and span_count budgets only) or auto\n"
+"                             (default: ebpf for -c and -c with count-only\n"
+"                             --assert when it can run, else ptrace with one\n"
+"                             warning).  With ebpf the -c time is the calling\n"
+"                             thread's system time in each call (strace: the\n"
+"                             process's), -w the wall-clock time in the kernel\n"
 "\n"
 "Source correlation (docs/source.md):\n"
 "  -s, --source               append the program's own source line that made\n"
@@ -195,11 +204,13 @@ static const char usage_text[] =
 "\n"
 "Exit status: the traced command's (when it was killed by a signal, renacer\n"
 "kills itself with the same signal); 1 when renacer itself fails (bad\n"
-"option, the command cannot be started).\n";
+"option, the command cannot be started); 6 when --backend ebpf was asked\n"
+"for and cannot run here.\n";
 
 enum {
 	OPT_STRING_LIMIT = 1000, OPT_FORMAT, OPT_TRACE, OPT_STATUS, OPT_NO_SECCOMP,
 	OPT_SECCOMP, OPT_TIMING, OPT_ASSERT, OPT_ASSERT_FORMAT, OPT_ANTI_PATTERNS,
+	OPT_BACKEND,
 	/* source correlation */
 	OPT_SOURCE = 1100, OPT_STACK_TRACE, OPT_SOURCE_SKIP, OPT_FUNCTION_TIME,
 	OPT_FLAMEGRAPH, OPT_FLAMEGRAPH_WEIGHT, OPT_FLAMEGRAPH_SVG, OPT_SPEEDSCOPE,
@@ -225,6 +236,7 @@ static const struct option own_long_opts[] = {
 	{ "assert", required_argument, NULL, OPT_ASSERT },
 	{ "assert-format", required_argument, NULL, OPT_ASSERT_FORMAT },
 	{ "anti-patterns", no_argument, NULL, OPT_ANTI_PATTERNS },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "source", no_argument, NULL, OPT_SOURCE },
 	{ "stack-trace", optional_argument, NULL, OPT_STACK_TRACE },
 	{ "stack-traces", optional_argument, NULL, OPT_STACK_TRACE },
@@ -444,6 +456,16 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			t->assert_format = optarg;
 			continue;
 		case OPT_ANTI_PATTERNS: t->anti_patterns = true; continue;
+		case OPT_BACKEND:
+			if (!strcmp(optarg, "auto"))
+				t->backend = BACKEND_AUTO;
+			else if (!strcmp(optarg, "ptrace"))
+				t->backend = BACKEND_PTRACE;
+			else if (!strcmp(optarg, "ebpf"))
+				t->backend = BACKEND_EBPF;
+			else
+				return error("unknown backend '%s' (expected ptrace, ebpf or auto)", esc(optarg));
+			continue;
 		case 'h': t->help = true; return 0;
 		case 'V': t->version = true; return 0;
 		case 's':
@@ -837,7 +859,7 @@ int cmd_trace(int argc, char **argv)
 		exit(1);
 	if (dw)
 		sink_list_add(&sinks, dwarf_sink_new(dw));   /* last: forgets the dead */
-	r = tracer_run(&o, t.argv, &sinks, &end);
+	r = trace_run(&t, &o, &cfg, &sinks, &end);
 	sink_list_release(&sinks);
 	dwarf_free(dw);
 	if (r != -1 && an) {
