@@ -617,9 +617,14 @@ static void msg_free(struct sink *s)
 	free(s);
 }
 
+/* The messages need only process events: an engine that counts serves them. */
+static void msg_totals(struct sink *s, const struct trace_totals *tt)
+{
+}
+
 static const struct sink_ops msg_ops = {
 	.name = "messages", .no_args = 1, .event = msg_event,
-	.proc_exit = msg_proc_exit, .end = msg_end, .free = msg_free,
+	.proc_exit = msg_proc_exit, .end = msg_end, .totals = msg_totals, .free = msg_free,
 };
 
 /*
