@@ -150,4 +150,6 @@ done
 [ -x "$TOP/scripts/bench_golden.sh" ] && BUILD=$BUILD sh "$TOP/scripts/bench_golden.sh"
 # the -c rows above are the ptrace back end's; the eBPF back end's table
 BUILD=$BUILD sh "$TOP/scripts/bench_ebpf.sh"
+# OpenTelemetry export: 100,000 spans, added time and peak RSS (bench_otlp.sh)
+BUILD=$BUILD PIN=$PIN sh "$TOP/scripts/bench_otlp.sh"
 exit 0

@@ -16,7 +16,7 @@ struct trace_opts;
 
 /* Long options that have no short form (values of struct option.val). */
 enum {
-	OPT_S_FIRST = 2000,
+	OPT_S_FIRST = 3000,
 	OPT_S_FOLLOW_FORKS = OPT_S_FIRST, OPT_S_OUTPUT_SEPARATELY,
 	OPT_S_DAEMONIZE, OPT_S_TS, OPT_S_HEX_STR, OPT_S_PIDNS, OPT_S_TIPS,
 	OPT_S_ABBREV, OPT_S_VERBOSE, OPT_S_RAW, OPT_S_SIGNAL, OPT_S_READ,

@@ -15,6 +15,7 @@
 
 #include "cli/cmds.h"
 #include "assert/assert.h"
+#include "cli/otlp_cli.h"
 #include "cli/trace_opts.h"
 #include "config/config.h"
 #include "core/inject.h"
@@ -40,7 +41,8 @@ static const char usage_text[] =
 "usage: renacer [OPTIONS] [--] COMMAND [ARGS...]\n"
 "       renacer [OPTIONS] -p PID[,PID...] [-p PID...]\n"
 "       renacer SUBCOMMAND [ARGS...]   (capture, validate, compare, accept,\n"
-"                                       report, assert, analyze, init; see\n"
+"                                       report, assert, analyze, init,\n"
+"                                       export; see\n"
 "                                       'renacer SUBCOMMAND --help')\n"
 "\n"
 "renacer takes strace 6.1's options with strace's meaning and output (see\n"
@@ -194,6 +196,8 @@ static const char usage_text[] =
 "      --assert-format FMT    text (default), json, junit\n"
 "      --anti-patterns        run every anti-pattern detector and report\n"
 "\n"
+OTLP_CLI_USAGE
+"\n"
 "Miscellaneous:\n"
 "  -d, --debug                debug output of renacer itself on stderr\n"
 "  -h, --help                 show this help\n"
@@ -241,6 +245,7 @@ static const struct option own_long_opts[] = {
 	{ "stack-trace", optional_argument, NULL, OPT_STACK_TRACE },
 	{ "stack-traces", optional_argument, NULL, OPT_STACK_TRACE },
 	{ "source-skip", required_argument, NULL, OPT_SOURCE_SKIP },
+	OTLP_CLI_LONG_OPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -498,6 +503,11 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 				return error("unknown option '%s' (see renacer --help)", escn(as, (size_t)n));
 			return error("unknown option '-%c' (see renacer --help)", optopt);
 		}
+		}
+		if (c >= OPT_OTLP && c <= OPT_NO_PROPAGATE) {
+			if (otlp_cli_option(&t->otlp, c, optarg) < 0)
+				return -1;
+			continue;
 		}
 		r = strace_opt(t, &st, c, optarg, lopt);
 		if (r < 0)
@@ -838,12 +848,20 @@ int cmd_trace(int argc, char **argv)
 	if (t.assert_file && config_load(t.assert_file, &cfg) < 0)
 		exit(5);
 	/* -s, -k: the [source] table of ./renacer.toml, when there is one */
-	if (!t.assert_file && trace_opts_wants_stacks(&t) &&
-	    config_load_if_exists("renacer.toml", &cfg) < 0)
-		exit(5);
-	if (strace_opts_quals(&t, &t.quals) < 0)
-		exit(1);
+	if (!t.assert_file && trace_opts_wants_stacks(&t)) {
+		if (config_load_if_exists("renacer.toml", &cfg) < 0)
+			exit(5);
+	} else if (!t.assert_file) {
+		/* else only its [otlp] table, quietly (cli/otlp_cli.h) */
+		otlp_cli_implicit_config(&cfg);
+	}
 	if (trace_opts_add_sinks(&t, &sinks) < 0)
+		exit(1);
+	if (otlp_cli_add_sink(&t.otlp, &cfg, !t.npids, &sinks) < 0)
+		exit(1);
+	/* after the OTLP sink: -E starts from the environment with its
+	 * TRACEPARENT */
+	if (strace_opts_quals(&t, &t.quals) < 0)
 		exit(1);
 	trace_opts_to_tracer(&t, &o);
 	/* -D: from here on this process is the tracer, a grandchild of the

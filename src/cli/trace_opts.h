@@ -10,6 +10,7 @@
 #include "config/config.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/skip.h"
+#include "otlp/otlp.h"
 #include "sink/sink.h"
 #include "sink/text.h"
 #include "sys/filter.h"
@@ -45,6 +46,7 @@ struct trace_opts {
 	const char *flamegraph, *flamegraph_svg, *speedscope;  /* or NULL */
 	const char **skip;      /* --source-skip patterns, in order */
 	size_t nskip, askip;
+	struct otlp_args otlp;  /* --otlp and friends (cli/otlp_cli.h) */
 	char **argv;            /* the command (NULL-terminated) */
 	int argc;
 
