@@ -262,6 +262,8 @@ struct event {
 	pid_t ppid;              /* parent (creator) pid; tid for threads */
 	bool is_thread;          /* EV_PROC_START: a thread of ppid's group */
 	bool attached;           /* EV_PROC_START: attached with -p */
+	unsigned attach_threads; /* EV_PROC_START attached: the threads attached
+				  * with this process (-p -f), 1 without -f */
 	int exit_code;           /* EV_PROC_EXIT: exit status if exited */
 	int term_signal;         /* EV_PROC_EXIT: killing signal, else 0 */
 	bool core_dumped;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cmds.h"
@@ -25,6 +26,7 @@
 #include "cli/strace_opts.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/skip.h"
+#include "sink/profile.h"
 #include "sink/sinks.h"
 #include "sink/text.h"
 #include "sys/filter.h"
@@ -180,6 +182,15 @@ static const char usage_text[] =
 "      --source-skip REGEX    frames whose module, function or file match are\n"
 "                             not the program's own (repeatable; '' empties the\n"
 "                             list, built-in defaults included)\n"
+"      --function-time        after the run, a table of the functions making\n"
+"                             syscalls, hot paths and call edges (implies -s;\n"
+"                             JSON output gets a function_profile object)\n"
+"      --flamegraph FILE      folded stacks for flamegraph.pl (- for stdout; the\n"
+"                             command's stdout then goes to stderr)\n"
+"      --flamegraph-weight W  time (microseconds of syscall time, default) or\n"
+"                             count (calls)\n"
+"      --flamegraph-svg FILE  an interactive flame graph (SVG)\n"
+"      --speedscope FILE      a speedscope profile (JSON)\n"
 "\n"
 "Tampering:\n"
 "  -e inject=SET[:error=ERRNO|:retval=VALUE][:signal=SIG][:syscall=SYSCALL]\n"
@@ -245,6 +256,11 @@ static const struct option own_long_opts[] = {
 	{ "stack-trace", optional_argument, NULL, OPT_STACK_TRACE },
 	{ "stack-traces", optional_argument, NULL, OPT_STACK_TRACE },
 	{ "source-skip", required_argument, NULL, OPT_SOURCE_SKIP },
+	{ "function-time", no_argument, NULL, OPT_FUNCTION_TIME },
+	{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
+	{ "flamegraph-weight", required_argument, NULL, OPT_FLAMEGRAPH_WEIGHT },
+	{ "flamegraph-svg", required_argument, NULL, OPT_FLAMEGRAPH_SVG },
+	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
 	OTLP_CLI_LONG_OPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -574,52 +590,29 @@ void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o)
  */
 struct msg_sink {
 	struct sink base;
-	pid_t pending;           /* -p -f: process whose threads are counted */
-	unsigned threads;
+	pid_t last;              /* -p -f: process whose threads were counted */
 };
-
-static void msg_flush(struct msg_sink *m)
-{
-	if (!m->pending)
-		return;
-	if (m->threads > 1)
-		fprintf(stderr, "renacer: Process %d attached with %u threads\n",
-			(int)m->pending, m->threads);
-	else
-		fprintf(stderr, "renacer: Process %d attached\n", (int)m->pending);
-	m->pending = 0;
-}
 
 static void msg_event(struct sink *s, const struct event *ev)
 {
 	struct msg_sink *m = (struct msg_sink *)s;
 
 	if (ev->type == EV_PROC_START && ev->attached) {
-		if (m->pending == ev->pid) {
-			m->threads++;
+		/* once per process, when its first thread is attached */
+		if (m->last == ev->pid)
 			return;
-		}
-		msg_flush(m);
-		m->pending = ev->pid;
-		m->threads = 1;
+		m->last = ev->pid;
+		if (ev->attach_threads > 1)
+			fprintf(stderr, "renacer: Process %d attached with %u threads\n",
+				(int)ev->pid, ev->attach_threads);
+		else
+			fprintf(stderr, "renacer: Process %d attached\n", (int)ev->pid);
 		return;
 	}
-	msg_flush(m);
 	if (ev->type == EV_PROC_START && ev->ppid != getpid())
 		fprintf(stderr, "renacer: Process %d attached\n", (int)ev->tid);
 	else if (ev->type == EV_DETACH)
 		fprintf(stderr, "renacer: Process %d detached\n", (int)ev->tid);
-}
-
-static void msg_proc_exit(struct sink *s, const struct event *ev)
-{
-	msg_flush((struct msg_sink *)s);
-}
-
-static int msg_end(struct sink *s, const struct trace_end *te)
-{
-	msg_flush((struct msg_sink *)s);
-	return 0;
 }
 
 static void msg_free(struct sink *s)
@@ -634,7 +627,7 @@ static void msg_totals(struct sink *s, const struct trace_totals *tt)
 
 static const struct sink_ops msg_ops = {
 	.name = "messages", .no_args = 1, .event = msg_event,
-	.proc_exit = msg_proc_exit, .end = msg_end, .totals = msg_totals, .free = msg_free,
+	.totals = msg_totals, .free = msg_free,
 };
 
 /*
@@ -718,6 +711,7 @@ int trace_opts_add_sinks(struct trace_opts *t, struct sink_list *sinks)
 	so.cpu_time = !t->wall;
 	so.timing = t->timing;
 	so.source = t->source;
+	so.function_profile = t->function_time;
 	so.overhead_ns = t->overhead_ns;
 	if (t->columns && summary_columns_parse(t->columns, so.columns) < 0)
 		return -1;
@@ -786,6 +780,7 @@ int trace_opts_dwarf(const struct trace_opts *t, const struct config_source *cs,
 			goto fail;
 	dop.source = t->source;
 	dop.stack_trace = t->stack_trace != STACK_NONE;
+	dop.full = t->function_time || t->flamegraph || t->flamegraph_svg || t->speedscope;
 	dop.skip = skip;
 	dop.trace_set = o->trace_set;
 	*d = dwarf_new(&dop);
@@ -797,6 +792,73 @@ int trace_opts_dwarf(const struct trace_opts *t, const struct config_source *cs,
 fail:
 	srcskip_free(skip);
 	return -1;
+}
+
+/*
+ * --function-time, --flamegraph, --flamegraph-svg, --speedscope: the
+ * profile sink.  folded_stream is where "--flamegraph -" writes.
+ */
+static int add_profile_sink(const struct trace_opts *t, struct sink_list *sinks,
+			    FILE *folded_stream, const char *title)
+{
+	struct profile_sink_opts po = { 0 };
+	struct sink *s;
+
+	if (!t->function_time && !t->flamegraph && !t->flamegraph_svg && !t->speedscope)
+		return 0;
+	po.table = t->function_time;
+	po.folded = t->flamegraph;
+	po.folded_stream = folded_stream;
+	po.count = t->flamegraph_count;
+	po.svg = t->flamegraph_svg;
+	po.speedscope = t->speedscope;
+	po.title = title;
+	s = profile_sink_new(&po);
+	if (!s)
+		return -1;
+	sink_list_add(sinks, s);
+	return 0;
+}
+
+/*
+ * "--flamegraph -": the folded stacks own renacer's standard output, so
+ * that `renacer --flamegraph - -- prog | flamegraph.pl` works; the
+ * command (which inherits renacer's descriptors) writes its standard
+ * output to standard error instead.  Returns the stream for the stacks.
+ */
+static FILE *take_stdout(void)
+{
+	int fd;
+	FILE *f;
+
+	fflush(stdout);
+	fd = dup(1);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		error("cannot set aside standard output: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (dup2(2, 1) < 0) {
+		error("cannot send the command's output to standard error: %s", strerror(errno));
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+/*
+ * The seeds' `renacer --function-time --source -- prog | flamegraph.pl`
+ * pipes the program's output, not stacks: say how to get them.
+ */
+static void pipe_hint(const struct trace_opts *t)
+{
+	struct stat st;
+
+	if (t->function_time && !t->flamegraph && fstat(1, &st) == 0 && S_ISFIFO(st.st_mode))
+		fprintf(stderr, "renacer: hint: standard output is a pipe; --flamegraph - sends the "
+			"folded stacks there (flamegraph.pl's input) and the command's output to "
+			"standard error\n");
 }
 
 /* Ends renacer the way the traced command ended. */
@@ -831,6 +893,8 @@ int cmd_trace(int argc, char **argv)
 	struct renacer_config cfg;
 	struct analysis *an = NULL;
 	struct dwarf *dw = NULL;
+	FILE *folded_stream = NULL;
+	struct strbuf title = STRBUF_INIT;
 	int r, assert_status = 0;
 
 	if (trace_opts_parse(&t, argc, argv) < 0)
@@ -855,9 +919,18 @@ int cmd_trace(int argc, char **argv)
 		/* else only its [otlp] table, quietly (cli/otlp_cli.h) */
 		otlp_cli_implicit_config(&cfg);
 	}
+	if (t.flamegraph && !strcmp(t.flamegraph, "-") && !(folded_stream = take_stdout()))
+		exit(1);
+	pipe_hint(&t);
 	if (trace_opts_add_sinks(&t, &sinks) < 0)
 		exit(1);
 	if (otlp_cli_add_sink(&t.otlp, &cfg, !t.npids, &sinks) < 0)
+		exit(1);
+	for (int i = 0; i < t.argc; i++)
+		strbuf_addf(&title, "%s%s", i ? " " : "", t.argv[i]);
+	for (size_t i = 0; !t.argc && i < t.npids; i++)
+		strbuf_addf(&title, "%spid %d", i ? ", " : "", (int)t.pids[i]);
+	if (add_profile_sink(&t, &sinks, folded_stream, title.buf) < 0)
 		exit(1);
 	/* after the OTLP sink: -E starts from the environment with its
 	 * TRACEPARENT */
@@ -884,7 +957,12 @@ int cmd_trace(int argc, char **argv)
 		sink_list_add(&sinks, dwarf_sink_new(dw));   /* last: forgets the dead */
 	r = trace_run(&t, &o, &cfg, &sinks, &end);
 	sink_list_release(&sinks);
+	if (dw && getenv("RENACER_DWARF_STATS"))
+		dwarf_print_stats(dw);
 	dwarf_free(dw);
+	if (folded_stream && fclose(folded_stream) != 0 && r >= 0)
+		r = error("cannot write the folded stacks: %s", strerror(errno));
+	strbuf_release(&title);
 	if (r != -1 && an) {
 		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");
 		if (t.assert_file) {

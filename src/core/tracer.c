@@ -908,39 +908,40 @@ static int attach_one(struct tracer *tr, pid_t pid)
 	char path[64];
 	DIR *d;
 	struct dirent *de;
-	int n = 0;
+	pid_t *tids = NULL;
+	size_t n = 0, alloc = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = tr->o->follow ? opendir(path) : NULL;
 	if (!d) {
 		if (kill(pid, 0) < 0 && errno == ESRCH)
 			return error("cannot attach to process %d: No such process", (int)pid);
+		tids = xmalloc(sizeof(*tids));
+		tids[n++] = pid;
 	}
-	for (;;) {
-		pid_t tid;
+	while (d && (de = readdir(d))) {
+		pid_t tid = (pid_t)atoi(de->d_name);
+
+		if (de->d_name[0] == '.' || tcb_find(tr, tid))
+			continue;
+		if (n == alloc) {
+			alloc = alloc ? alloc * 2 : 16;
+			tids = xrealloc(tids, alloc * sizeof(*tids));
+		}
+		tids[n++] = tid;
+	}
+	if (d)
+		closedir(d);
+	for (size_t i = 0; i < n; i++) {
+		pid_t tid = tids[i];
 		struct event ev;
 
-		if (d) {
-			de = readdir(d);
-			if (!de)
-				break;
-			if (de->d_name[0] == '.')
-				continue;
-			tid = (pid_t)atoi(de->d_name);
-		} else {
-			if (n)
-				break;
-			tid = pid;
-		}
-		if (tcb_find(tr, tid)) {
-			n++;
+		if (tcb_find(tr, tid))
 			continue;
-		}
 		if (ptrace(PTRACE_SEIZE, tid, NULL,
 			   (void *)(uintptr_t)(tr->ptrace_opts & ~PTRACE_O_EXITKILL)) < 0) {
 			int e = errno;
-			if (d)
-				closedir(d);
+			free(tids);
 			return error("cannot attach to process %d: %s", (int)tid, strerror(e));
 		}
 		ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
@@ -951,11 +952,10 @@ static int attach_one(struct tracer *tr, pid_t pid)
 		ev.tid = tid;
 		ev.is_thread = tid != pid;
 		ev.attached = true;
+		ev.attach_threads = (unsigned)n;
 		emit_simple(tr, &ev, now_ns());
-		n++;
 	}
-	if (d)
-		closedir(d);
+	free(tids);
 	if (!tr->leader)
 		tr->leader = pid;
 	return 0;

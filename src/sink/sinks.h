@@ -51,6 +51,8 @@ struct sink_opts {
 	uint64_t overhead_ns;    /* -O: subtracted from each call's time
 				    (never below 0) */
 	bool source;             /* -s: CSV adds a "source" column (file:line in function) */
+	bool function_profile;   /* --function-time: JSON and JSON Lines add the
+				    function_profile object (sink/profile.h) */
 };
 
 /*

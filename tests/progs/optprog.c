@@ -168,9 +168,15 @@ static int mode_signals(void)
 
 static int mode_fork(void)
 {
-	pid_t pid = fork();
+	sigset_t chld;
+	pid_t pid;
 	int st;
 
+	/* no SIGCHLD: it would come before or after wait4 by chance */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	pid = fork();
 	if (pid < 0)
 		return 1;
 	if (pid == 0) {
