@@ -301,7 +301,7 @@ static bool parse_token(const char *tok, struct rule *r, bool fault)
 	if (!strncmp(tok, "poke_exit=", 10))
 		return parse_pokes(tok + 10, r, false);
 	if (!strncmp(tok, "delay_enter=", 12) || !strncmp(tok, "delay_exit=", 11)) {
-		bool enter = tok[6] == 'e';
+		bool enter = tok[7] == 'n';  /* delay_e(n)ter, delay_e(x)it */
 		unsigned flag = enter ? INJ_DELAY_ENTER : INJ_DELAY_EXIT;
 		uint64_t ns;
 		if ((r->flags & flag) || parse_time_ns(tok + (enter ? 12 : 11), 1000, &ns) < 0)

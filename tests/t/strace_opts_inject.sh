@@ -51,6 +51,17 @@ case "$line" in
 *"(DELAYED) <0.3"[0-9]*">"|*"(DELAYED) <0.4"[0-9]*">") ;;
 *) bad "delay_enter=300ms: '$line'" ;;
 esac
+# both delays in one expression: the exit delay comes after the call, so
+# -T shows only the entry one, and the run lasts both
+t0=$(date +%s%N)
+run_both -T -e trace=fsync -e inject=fsync:delay_enter=100ms:delay_exit=300ms -- "$prog" inject
+t1=$(date +%s%N)
+line=$(grep '^fsync' "$RENACER_OUT")
+case "$line" in
+*"(DELAYED) <0.1"[0-9]*">") ;;
+*) bad "delay_enter=100ms:delay_exit=300ms: '$line'" ;;
+esac
+[ $(( (t1 - t0) / 1000000 )) -ge 800 ] || bad "delay_exit=300ms: both runs took $(( (t1 - t0) / 1000000 )) ms"
 
 # injections only touch traced calls, as strace's: -P narrows them too
 compare_with_strace -e trace=read -e inject=openat:error=ENOENT -- "$prog" inject || rc=1
