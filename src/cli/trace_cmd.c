@@ -4,6 +4,7 @@
  * with the traced command's status.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -18,6 +19,7 @@
 #include "cli/trace_opts.h"
 #include "config/config.h"
 #include "core/tracer.h"
+#include "sink/env.h"
 #include "sink/sinks.h"
 #include "sink/text.h"
 #include "sys/filter.h"
@@ -181,7 +183,16 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			if (add_pids(t, optarg) < 0)
 				return -1;
 			break;
-		case 'o': t->output = optarg; break;
+		case 'o':
+			t->output_given = true;
+			if (!strcmp(optarg, "-")) {
+				t->output = NULL;
+				t->out_stdout = true;
+			} else {
+				t->output = optarg;
+				t->out_stdout = false;
+			}
+			break;
 		case 'e':
 			if (add_expr(t, optarg) < 0)
 				return -1;
@@ -200,8 +211,8 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		case 't': tcount++; break;
 		case 'r': t->relative = true; break;
 		case 'q': qcount++; break;
-		case 'c': t->summary = true; t->summary_only = true; break;
-		case 'C': t->summary = true; t->summary_only = false; break;
+		case 'c': t->summary = t->summary_given = true; t->summary_only = true; break;
+		case 'C': t->summary = t->summary_given = true; t->summary_only = false; break;
 		case 'w': t->wall = true; break;
 		case 'S': {
 			int k = summary_sort_parse(optarg);
@@ -250,6 +261,16 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			return error("unknown option '%s' (see renacer --help)", argv[optind - 1]);
 		}
 	}
+	/* --timing prints per-syscall latencies: it implies -c, and the table
+	 * shows the same wall-clock latencies (-w) so that the two agree */
+	if (t->timing) {
+		if (!t->summary)
+			t->summary = t->summary_only = true;
+		t->wall = true;
+	}
+	/* machine formats are data: without -o they go to stdout */
+	if (t->format != FMT_TEXT && !t->output_given)
+		t->out_stdout = true;
 	t->tstamp = tcount >= 3 ? TS_EPOCH_US : tcount;
 	t->quiet = qcount;
 	t->argv = argv + optind;
@@ -272,7 +293,9 @@ void trace_opts_release(struct trace_opts *t)
 void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->follow = t->follow;
+	/* a machine-readable trace covers what a golden does: children and
+	 * threads (the text format keeps strace's default) */
+	o->follow = t->follow || t->format != FMT_TEXT;
 	o->attach = t->npids ? t->pids : NULL;
 	o->nattach = t->npids;
 	o->trace_set = filter_trace_set(&t->filter);
@@ -311,7 +334,7 @@ static const struct sink_ops msg_ops = {
  */
 int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 {
-	FILE *out = stderr;
+	FILE *out = t->out_stdout ? (t->out_fp ? t->out_fp : stdout) : stderr;
 	const char *path = t->output;
 	struct sink *s = NULL;
 	struct sink_opts so = { 0 };
@@ -326,7 +349,10 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 		m->base.ops = &msg_ops;
 		sink_list_add(sinks, &m->base);
 	}
-	if (!(t->summary_only && !t->format_given)) {
+	/* --assert and --anti-patterns alone print only their results */
+	bool checks_only = (t->assert_file || t->anti_patterns) && !t->output_given &&
+			   !t->format_given && !t->summary;
+	if (!checks_only && !(t->summary_only && !t->format_given)) {
 		switch (t->format) {
 		case FMT_TEXT: {
 			struct text_opts to = { 0 };
@@ -347,6 +373,8 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 			return -1;
 		sink_list_add(sinks, s);
 		path = NULL;    /* the table goes to stderr */
+		if (out != stderr)
+			out = stderr;
 	}
 	if (t->summary) {
 		s = summary_sink_new(out, t->summary_only && !t->format_given ? path : NULL, &so);
@@ -355,6 +383,73 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 		sink_list_add(sinks, s);
 	}
 	return 0;
+}
+
+/*
+ * When the trace goes to stdout, the command's own stdout is moved to a
+ * temporary regular file (the kind of file renacer capture gives it, so
+ * both count the same calls) and copied to stderr when it ends: the trace
+ * on stdout holds nothing else.
+ */
+struct moved_stdout {
+	int saved;               /* renacer's stdout, where the trace goes */
+	int tmp;                 /* the command's stdout */
+	FILE *fp;                /* stream on saved */
+};
+
+static int move_stdout(struct moved_stdout *m)
+{
+	const char *dir = getenv("TMPDIR");
+	struct strbuf path = STRBUF_INIT;
+
+	memset(m, 0, sizeof(*m));
+	m->saved = m->tmp = -1;
+	fflush(stdout);
+	strbuf_addf(&path, "%s/renacer-stdout.XXXXXX", dir && *dir ? dir : "/tmp");
+	m->tmp = mkostemp(path.buf, O_CLOEXEC);
+	if (m->tmp < 0) {
+		error("cannot create a file for the command's output '%s': %s", path.buf,
+		      strerror(errno));
+		strbuf_release(&path);
+		return -1;
+	}
+	unlink(path.buf);
+	strbuf_release(&path);
+	m->saved = fcntl(1, F_DUPFD_CLOEXEC, 3);
+	if (m->saved < 0 || !(m->fp = fdopen(m->saved, "w")) || dup2(m->tmp, 1) < 0) {
+		error("cannot move the command's output away from the trace: %s", strerror(errno));
+		if (m->fp)
+			fclose(m->fp);
+		else if (m->saved >= 0)
+			close(m->saved);
+		close(m->tmp);
+		m->saved = m->tmp = -1;
+		m->fp = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Puts stdout back and copies the command's output to stderr. */
+static void restore_stdout(struct moved_stdout *m)
+{
+	char buf[65536];
+	ssize_t n;
+
+	if (m->tmp < 0)
+		return;
+	fflush(stdout);
+	fflush(m->fp);
+	dup2(m->saved, 1);
+	fclose(m->fp);
+	if (lseek(m->tmp, 0, SEEK_SET) == 0) {
+		fflush(stderr);
+		while ((n = read(m->tmp, buf, sizeof(buf))) > 0)
+			if (write(2, buf, (size_t)n) != n)
+				break;
+	}
+	close(m->tmp);
+	m->tmp = -1;
 }
 
 /* Ends renacer the way the traced command ended. */
@@ -388,6 +483,8 @@ int cmd_trace(int argc, char **argv)
 	struct trace_end end;
 	struct renacer_config cfg;
 	struct analysis *an = NULL;
+	struct moved_stdout moved = { -1, -1, NULL };
+	struct trace_env env = { { 0 }, NULL, NULL, 0 };
 	int r, assert_status = 0;
 
 	if (trace_opts_parse(&t, argc, argv) < 0)
@@ -404,9 +501,20 @@ int cmd_trace(int argc, char **argv)
 	/* a bad configuration stops everything before the command runs */
 	if (t.assert_file && config_load(t.assert_file, &cfg) < 0)
 		exit(5);
-	if (trace_opts_add_sinks(&t, &sinks) < 0)
+	if (t.out_stdout && !t.npids) {
+		if (move_stdout(&moved) < 0)
+			exit(1);
+		t.out_fp = moved.fp;
+	}
+	if (trace_opts_add_sinks(&t, &sinks) < 0) {
+		restore_stdout(&moved);
 		exit(1);
+	}
 	trace_opts_to_tracer(&t, &o);
+	if (!t.npids) {
+		trace_env_capture(&env, NULL);
+		o.env = &env;
+	}
 	if (t.assert_file || t.anti_patterns) {
 		an = analysis_new();
 		sink_list_add(&sinks, analysis_sink_new(an));
@@ -415,6 +523,8 @@ int cmd_trace(int argc, char **argv)
 	}
 	r = tracer_run(&o, t.argv, &sinks, &end);
 	sink_list_release(&sinks);
+	restore_stdout(&moved);
+	trace_env_release(&env);
 	if (r != -1 && an) {
 		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");
 		if (t.assert_file) {

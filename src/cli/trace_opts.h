@@ -3,6 +3,7 @@
 #define RENACER_TRACE_OPTS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "core/tracer.h"
@@ -17,7 +18,13 @@ struct trace_opts {
 	bool help, version, anti_patterns, format_given;
 	int tstamp, quiet, format, sort;
 	unsigned string_limit;
-	const char *output;
+	const char *output;     /* -o FILE; NULL for stderr or stdout */
+	bool out_stdout;        /* the trace goes to stdout: -o -, or a machine
+				   format without -o */
+	bool output_given;      /* -o was given (FILE or -) */
+	bool summary_given;     /* -c or -C was given */
+	FILE *out_fp;           /* stdout's stream for the trace (set by
+				   cmd_trace when the command's stdout moves) */
 	const char *assert_file, *assert_format;
 	pid_t *pids;
 	size_t npids, apids;

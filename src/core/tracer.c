@@ -920,6 +920,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	int ret = 0;
 
 	memset(end, 0, sizeof(*end));
+	ti.env = o->attach ? NULL : o->env;
 	tr->o = o;
 	tr->sinks = sinks;
 	tr->end = end;

@@ -37,6 +37,9 @@ struct tracer_opts {
 	 * stack while the tracee is still stopped); may be NULL. */
 	void (*enrich)(void *data, struct event *ev);
 	void *enrich_data;
+	/* How the command is run (stdio kinds, cwd, variables), handed to the
+	 * sinks in trace_info.env; NULL: not recorded.  Not used with -p. */
+	const struct trace_env *env;
 };
 
 

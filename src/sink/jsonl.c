@@ -3,6 +3,7 @@
  * "type" (docs/trace-format.md).  Nothing grows with the trace: every record
  * is written when it happens and the counts live in a fixed table.
  */
+#include "sink/env.h"
 #include "sink/sinks.h"
 #include "sink/sinkout.h"
 #include "util/xmalloc.h"
@@ -93,6 +94,10 @@ static int jsonl_begin(struct sink *s, const struct trace_info *ti)
 	json_add_argv(sb, ti ? ti->argv : NULL);
 	strbuf_addstr(sb, ", \"follow\": ");
 	strbuf_addstr(sb, ti && ti->follow ? "true" : "false");
+	if (ti && ti->env) {
+		strbuf_addstr(sb, ", \"environment\": ");
+		trace_env_json(sb, ti->env);
+	}
 	strbuf_addstr(sb, ", \"start_unix_ns\": ");
 	strbuf_add_u64(sb, ti ? ti->start_realtime_ns : 0);
 	strbuf_addstr(sb, "}\n");
