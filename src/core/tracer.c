@@ -3,6 +3,7 @@
  * every stop turned into an event record for the sinks.  Tracees are never
  * left stopped and their signals are always re-injected.
  */
+#include "core/procstat.h"
 #include "core/tracer.h"
 #include "core/lamport.h"
 
@@ -496,6 +497,8 @@ static void on_gone(struct tracer *tr, struct tcb *t, int status, uint64_t ts)
 		ev.core_dumped = WCOREDUMP(status);
 	}
 	ev.max_rss_kb = t->ev.max_rss_kb;  /* stashed at PTRACE_EVENT_EXIT */
+	ev.rq_wait_ns = t->ev.rq_wait_ns;
+	ev.rq_run_ns = t->ev.rq_run_ns;
 	emit_simple(tr, &ev, ts);
 	if (t->tid == tr->leader) {
 		tr->end->exit_code = ev.exit_code;
@@ -842,6 +845,8 @@ static void handle_stop(struct tracer *tr, struct tcb *t, int status, uint64_t t
 	case PTRACE_EVENT_EXIT:
 		if (tr->o->collect_rss && t->tid == t->pid)
 			read_rss(&t->ev, t->pid);
+		if (tr->o->collect_sched)
+			proc_schedstat(t->tid, &t->ev.rq_run_ns, &t->ev.rq_wait_ns);
 		resume(tr, t, 0);
 		return;
 	case PTRACE_EVENT_STOP:
@@ -939,7 +944,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 		tr->ptrace_opts |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
 	if (tr->seccomp)
 		tr->ptrace_opts |= PTRACE_O_TRACESECCOMP;
-	if (o->collect_rss)
+	if (o->collect_rss || o->collect_sched)
 		tr->ptrace_opts |= PTRACE_O_TRACEEXIT;
 	tr->lamport = lamport_new();
 

@@ -31,6 +31,8 @@ struct tracer_opts {
 	unsigned status_mask;      /* STATUS_*; 0 means STATUS_ALL */
 	bool no_seccomp;           /* never use a seccomp-bpf filter */
 	bool collect_rss;          /* read VmHWM at every process exit */
+	bool collect_sched;        /* read each task's run-queue wait at its exit
+				      (event.rq_wait_ns; core/procstat.h) */
 	bool cpu_time;             /* fill event.cpu_ns (wait4's rusage) */
 	struct decode_opts dopts;
 	/* Called with the event before the sinks see it (e.g. to unwind the

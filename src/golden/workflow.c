@@ -14,9 +14,11 @@
 #include <zstd.h>
 
 #include "assert/assert.h"
+#include "core/procstat.h"
 #include "core/tracer.h"
 #include "golden/reader.h"
 #include "golden/workflow.h"
+#include "sink/env.h"
 #include "sink/sinks.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
@@ -74,6 +76,10 @@ int gwork_load_config(struct gwork *w)
 	w->o.nignore_paths = cg->nignore_paths;
 	w->o.volatile_syscalls = copy_list(cg->volatile_syscalls, cg->nvolatile_syscalls);
 	w->o.nvolatile = cg->nvolatile_syscalls;
+	w->o.time_limits = copy_list(cg->time_limits, cg->ntime_limits);
+	w->o.ntime_limits = cg->ntime_limits;
+	w->o.bytes_tolerance = cg->bytes_tolerance_pct < 0 ? -1 : cg->bytes_tolerance_pct / 100.0;
+	w->env_vars = cg->env_vars;
 	for (size_t i = 0; i < cg->nnormalize; i++)
 		if (golden_opts_add_rule(&w->o, cg->normalize[i].pattern, cg->normalize[i].replace) < 0)
 			return -1;
@@ -138,8 +144,7 @@ const char *gwork_tmpdir(struct gwork *w)
 
 unsigned gwork_runs_for(const struct gwork *w, const struct config_trace *ct)
 {
-	unsigned n = w->runs ? w->runs : ct && ct->runs ? ct->runs : w->cfg.golden.runs;
-	return n ? n : 1;
+	return w->runs ? w->runs : ct && ct->runs ? ct->runs : w->cfg.golden.runs;
 }
 
 char *golden_path(const char *dir, const char *name, bool *exists)
@@ -256,6 +261,78 @@ static double tv_us(const struct timeval *tv)
 	return tv->tv_sec * 1e6 + tv->tv_usec;
 }
 
+/*
+ * The waits for a CPU during a run: renacer's own (between the sinks'
+ * begin and end, which bracket the trace's wall time when this sink comes
+ * first) and the longest of any traced task.
+ */
+struct wait_sink {
+	struct sink base;
+	uint64_t max_wait_ns;        /* the longest wait of a traced task */
+	uint64_t max_run_ns;         /* the longest time a traced task ran */
+	unsigned ntasks;
+	uint64_t wait0, wait1;       /* renacer's run-queue wait at begin and end */
+	uint64_t run0, run1;         /* renacer's run time at begin and end */
+};
+
+static int wait_begin(struct sink *s, const struct trace_info *ti)
+{
+	struct wait_sink *ws = (struct wait_sink *)s;
+	proc_schedstat(0, &ws->run0, &ws->wait0);
+	ws->wait1 = ws->wait0;
+	ws->run1 = ws->run0;
+	return 0;
+}
+
+static int wait_end(struct sink *s, const struct trace_end *te)
+{
+	struct wait_sink *ws = (struct wait_sink *)s;
+	proc_schedstat(0, &ws->run1, &ws->wait1);
+	if (ws->wait1 < ws->wait0 || ws->run1 < ws->run0) {
+		ws->wait1 = ws->wait0;
+		ws->run1 = ws->run0;
+	}
+	return 0;
+}
+
+static void wait_exit(struct sink *s, const struct event *ev)
+{
+	struct wait_sink *ws = (struct wait_sink *)s;
+	if (ev->rq_wait_ns > ws->max_wait_ns)
+		ws->max_wait_ns = ev->rq_wait_ns;
+	if (ev->rq_run_ns > ws->max_run_ns)
+		ws->max_run_ns = ev->rq_run_ns;
+	ws->ntasks++;
+}
+
+static void wait_free(struct sink *s)
+{
+	(void)s;      /* lives on grun_do's stack */
+}
+
+static const struct sink_ops wait_ops = {
+	.name = "run-queue waits", .no_args = 1, .begin = wait_begin, .proc_exit = wait_exit,
+	.end = wait_end, .free = wait_free,
+};
+
+/*
+ * The wall time of a run less the waits for a CPU.  The waits of renacer
+ * and of the traced tasks are measured apart and can overlap, so the result
+ * never goes below what the run must have taken: the longest task's run
+ * time (and renacer's, when one task alternates with it).
+ */
+static double net_time(double wall_us, const struct wait_sink *ws)
+{
+	double waits = (double)(ws->wait1 - ws->wait0 + ws->max_wait_ns) / 1000.0;
+	double least = (double)ws->max_run_ns / 1000.0;
+
+	if (ws->ntasks == 1)
+		least += (double)(ws->run1 - ws->run0) / 1000.0;
+	if (least > wall_us)
+		least = wall_us;
+	return wall_us - waits > least ? wall_us - waits : least;
+}
+
 struct env_save {
 	char *name;
 	char *old;        /* NULL when unset before */
@@ -272,14 +349,24 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	struct env_save *envs = NULL;
 	size_t nenv = 0;
 	struct rusage ru0, ru1;
+	struct wait_sink ws = { { &wait_ops }, 0, 0, 0, 0, 0, 0, 0 };
+	struct trace_env env = { { 0 }, NULL, NULL, 0 };
+	struct gcontext ctx;
 
 	memset(rr, 0, sizeof(*rr));
 	memset(&to, 0, sizeof(to));
+	sink_list_add(&sl, &ws.base);      /* first: its end comes right after the wall time */
 	to.follow = ct ? ct->follow : true;
 	to.dopts.string_limit = 32;
+	/* every golden records what any assertion type measures (peak RSS)
+	 * and the waits for a CPU (the noise of the runtime) */
+	to.collect_rss = true;
+	to.collect_sched = true;
 	if (json_path) {
-		if (!(s = json_sink_new(NULL, json_path, NULL)))
+		if (!(s = json_sink_new(NULL, json_path, NULL))) {
+			sink_list_release(&sl);
 			return -1;
+		}
 		sink_list_add(&sl, s);
 	}
 	if (summary_path) {
@@ -324,6 +411,8 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	dup2(in, 0);
 	dup2(out, 1);
 	dup2(out, 2);
+	trace_env_capture(&env, (const char *const *)w->env_vars);
+	to.env = &env;
 	error_set_hook(hold_msg);
 	getrusage(RUSAGE_CHILDREN, &ru0);
 	r = tracer_run(&to, argv, &sl, &rr->end);
@@ -362,8 +451,17 @@ out:
 	if (out >= 0)
 		close(out);
 	sink_list_release(&sl);
-	gmodel_finalize(rr->m, NULL);
+	trace_env_release(&env);
+	gcontext_current(&ctx);
+	gmodel_finalize(rr->m, &ctx);
+	gcontext_release(&ctx);
 	rr->wall_us = rr->end.wall_ns / 1000.0;
+	rr->net_us = net_time(rr->wall_us, &ws);
+	if (getenv("RENACER_DEBUG_NET"))
+		fprintf(stderr, "DEBUG wall %.2f cpu %.2f tracer_wait %.2f task_wait %.2f tracer_run "
+			"%.2f task_run %.2f net %.2f\n", rr->wall_us / 1000, rr->cpu_us / 1000,
+			(ws.wait1 - ws.wait0) / 1e6, ws.max_wait_ns / 1e6, (ws.run1 - ws.run0) / 1e6,
+			ws.max_run_ns / 1e6, rr->net_us / 1000);
 	rr->ncalls = rr->m->ncalls;
 	return r;
 }
@@ -476,6 +574,9 @@ static void runs_timing(struct gruns *r)
 	memcpy(s, r->cpu_us, r->n * sizeof(*s));
 	gstat_from(&t->cpu_us, s, r->n);
 	t->has_cpu = 1;
+	memcpy(s, r->net_us, r->n * sizeof(*s));
+	gstat_from(&t->net_us, s, r->n);
+	t->has_net = 1;
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct gmodel *m = r->rr[i].m;
 		for (uint32_t k = 0; k < m->names.n; k++)
@@ -500,8 +601,24 @@ static void runs_timing(struct gruns *r)
 	t->nsc = names.n;
 	gcontext_current(&t->ctx);
 	t->has_ctx = 1;
+	{
+		struct gmodel **ms = xcalloc(r->n + 1, sizeof(*ms));
+		for (unsigned i = 0; i < r->n; i++)
+			ms[i] = r->rr[i].m;
+		gvar_from_models(&t->var, ms, r->n, r->median);
+		free(ms);
+	}
 	intern_release(&names);
 	free(s);
+}
+
+/* Whether the run's model has a process with threads. */
+static bool run_threaded(const struct grun *rr)
+{
+	for (size_t i = 0; rr->m && i < rr->m->ngroups; i++)
+		if (rr->m->groups[i].threaded)
+			return true;
+	return false;
 }
 
 int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
@@ -509,16 +626,20 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 {
 	const char *tmp = gwork_tmpdir(w);
 	static unsigned serial;
-	unsigned *idx;
+	unsigned *idx, cap = n ? n : GOLDEN_THREADED_RUNS;
+	bool automatic = n == 0;
 
 	memset(r, 0, sizeof(*r));
 	if (!tmp)
 		return -1;
+	if (automatic)
+		n = 1;
 	r->n = n;
-	r->json = xcalloc(n + GOLDEN_CONFIRM_RUNS, sizeof(*r->json));
-	r->wall_us = xcalloc(n + GOLDEN_CONFIRM_RUNS, sizeof(*r->wall_us));
-	r->cpu_us = xcalloc(n + GOLDEN_CONFIRM_RUNS, sizeof(*r->cpu_us));
-	r->rr = xcalloc(n + GOLDEN_CONFIRM_RUNS, sizeof(*r->rr));
+	r->json = xcalloc(cap + GOLDEN_CONFIRM_RUNS, sizeof(*r->json));
+	r->wall_us = xcalloc(cap + GOLDEN_CONFIRM_RUNS, sizeof(*r->wall_us));
+	r->cpu_us = xcalloc(cap + GOLDEN_CONFIRM_RUNS, sizeof(*r->cpu_us));
+	r->net_us = xcalloc(cap + GOLDEN_CONFIRM_RUNS, sizeof(*r->net_us));
+	r->rr = xcalloc(cap + GOLDEN_CONFIRM_RUNS, sizeof(*r->rr));
 	{
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_addf(&sb, "%s/output-%u.txt", tmp, ++serial);
@@ -537,6 +658,10 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 		}
 		r->wall_us[i] = r->rr[i].wall_us;
 		r->cpu_us[i] = r->rr[i].cpu_us;
+		r->net_us[i] = r->rr[i].net_us;
+		/* a multi-threaded command varies: measure how much */
+		if (automatic && i == 0 && run_threaded(&r->rr[0]))
+			r->n = n = cap;
 	}
 	idx = xmalloc(n * sizeof(*idx));
 	for (unsigned i = 0; i < n; i++)
@@ -562,6 +687,7 @@ int gruns_confirm(struct gwork *w, char *const argv[], const struct config_trace
 	}
 	r->wall_us[i] = r->rr[i].wall_us;
 	r->cpu_us[i] = r->rr[i].cpu_us;
+	r->net_us[i] = r->rr[i].net_us;
 	r->n++;
 	r->extra++;
 	return 0;
@@ -580,6 +706,7 @@ void gruns_release(struct gruns *r)
 	free(r->json);
 	free(r->wall_us);
 	free(r->cpu_us);
+	free(r->net_us);
 	free(r->rr);
 	if (r->outfile) {
 		unlink(r->outfile);
@@ -724,12 +851,41 @@ static void add_assertions(struct gwork *w, struct analysis *an, struct gresult 
 	assert_results_release(&res);
 }
 
-static bool has_timing_regression(const struct gresult *r)
+/*
+ * Compares the golden with the current runs: the median run's trace (read
+ * back like the golden) against the runtimes of every run; a noisy finding
+ * stays a regression only when the comparison of every other run has it.
+ */
+static void compare_runs(struct gwork *w, struct gvalidation *v, struct gruns *runs)
 {
-	for (size_t i = 0; i < r->nf; i++)
-		if (r->f[i].kind == GF_TIMING && r->f[i].regression)
-			return true;
-	return false;
+	struct gmodel **ms = xcalloc(runs->n + 1, sizeof(*ms));
+	struct gresult *others;
+	size_t nothers = 0;
+	struct gsamples gs;
+
+	for (unsigned i = 0; i < runs->n; i++)
+		ms[i] = runs->rr[i].m;
+	gs.wall_us = runs->wall_us;
+	gs.cpu_us = runs->cpu_us;
+	gs.net_us = runs->net_us;
+	gs.n = runs->n;
+	gs.models = ms;
+	gs.nmodels = runs->n;
+	if (v->have_r)
+		gresult_release(&v->r);
+	golden_compare(v->g, v->c, &w->o, &gs, &v->r);
+	v->have_r = true;
+	if (runs->n > 1 && gresult_has_noisy(&v->r)) {
+		others = xcalloc(runs->n, sizeof(*others));
+		for (unsigned i = 0; i < runs->n; i++)
+			if (i != runs->median && ms[i])
+				golden_compare(v->g, ms[i], &w->o, NULL, &others[nothers++]);
+		gresult_confirm(&v->r, others, nothers);
+		for (size_t i = 0; i < nothers; i++)
+			gresult_release(&others[i]);
+		free(others);
+	}
+	free(ms);
 }
 
 /* Writes the run as the golden (update) or as NAME.json.new; sets v->hint. */
@@ -833,15 +989,11 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		v->error = xstrdup("cannot read back the current trace");
 		goto out;
 	}
-	struct gsamples gs = { runs.wall_us, runs.cpu_us, runs.n };
-	golden_compare(v->g, v->c, &w->o, &gs, &v->r);
-	v->have_r = true;
-	/* noise only ever adds time: re-run before calling the run slow */
-	while (has_timing_regression(&v->r) && gruns_confirm(w, argv, ct, &runs) == 0) {
-		gresult_release(&v->r);
-		gs.n = runs.n;
-		golden_compare(v->g, v->c, &w->o, &gs, &v->r);
-	}
+	compare_runs(w, v, &runs);
+	/* noise only ever adds time, and a threaded program's counts vary:
+	 * re-run before such a finding counts */
+	while (gresult_has_noisy(&v->r) && gruns_confirm(w, argv, ct, &runs) == 0)
+		compare_runs(w, v, &runs);
 	cmp_ok = v->r.pass;
 	if (an)
 		add_assertions(w, an, &v->r);

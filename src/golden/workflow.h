@@ -47,6 +47,8 @@ struct gwork {
 	uint64_t compress_above;
 	int compress_level;
 	const char *junit_path;        /* [ci] junit_path, or NULL */
+	char **env_vars;               /* variables recorded in a run's environment
+					  (patterns; NULL: trace_env_default_vars) */
 	/* private */
 	char *tmpdir;                  /* scratch directory, or NULL */
 };
@@ -66,7 +68,10 @@ bool golden_in_ci(void);
 /* A private scratch directory (made once, removed by gwork_release), or NULL after error(). */
 const char *gwork_tmpdir(struct gwork *w);
 
-/* The number of runs for a trace: w->runs, else ct's, else the config's, at least 1. */
+/*
+ * The number of runs for a trace: w->runs, else ct's, else the config's;
+ * 0 when none says: automatic (gruns_do).
+ */
 unsigned gwork_runs_for(const struct gwork *w, const struct config_trace *ct);
 
 /*
@@ -93,8 +98,11 @@ struct grun {
 	struct trace_end end;
 	double wall_us;
 	double cpu_us;                 /* user + system time of the traced processes */
+	double net_us;                 /* wall time less the waits for a CPU: renacer's
+					  and the longest of any traced task's */
 	uint64_t ncalls;
-	struct gmodel *m;              /* the run's model (timing per syscall), finalized */
+	struct gmodel *m;              /* the run's model (timing per syscall), finalized
+					  with this process's path context */
 };
 
 /*
@@ -123,6 +131,7 @@ struct gruns {
 	char **json;                   /* per run: its JSON trace (NULL for confirmation runs) */
 	double *wall_us;               /* per run */
 	double *cpu_us;                /* per run */
+	double *net_us;                /* per run */
 	struct grun *rr;               /* per run */
 	unsigned median;               /* index of the run with the median wall time */
 	struct gtiming timing;         /* statistics of the first runs (not the confirmations) */
@@ -133,17 +142,20 @@ struct gruns {
 
 /*
  * Runs argv n times (traces into the scratch directory) and fills r with
- * each run and the timing statistics.  an (may be NULL) sees the first run
- * only.  Returns 0, or -1 after error() (r->failed when the command could
- * not be run).  Release r with gruns_release() either way.
+ * each run, the timing statistics and the measured variation.  n 0 is
+ * automatic: one run, or GOLDEN_THREADED_RUNS when the first run shows
+ * threads.  an (may be NULL) sees the first run only.  Returns 0, or -1
+ * after error() (r->failed when the command could not be run).  Release r
+ * with gruns_release() either way.
  */
 int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	     unsigned n, struct analysis *an, struct gruns *r);
 
 /*
- * One more run (at most GOLDEN_CONFIRM_RUNS), to confirm a runtime over the
- * limit: only its runtime is kept.  Returns 0, or -1 when no more runs are
- * allowed or the run failed.
+ * One more run (at most GOLDEN_CONFIRM_RUNS), to confirm a finding that may
+ * be noise (a runtime over the limit, a count of a threaded process): its
+ * runtime and model are kept, not its trace.  Returns 0, or -1 when no more
+ * runs are allowed or the run failed.
  */
 int gruns_confirm(struct gwork *w, char *const argv[], const struct config_trace *ct,
 		  struct gruns *r);
