@@ -68,6 +68,8 @@ struct cmp {
 	uint32_t gen;
 	unsigned stdmask;       /* standard streams whose kind differs */
 	const struct gvar *gvar;   /* the golden's measured variation, or NULL */
+	int32_t *gmatch;        /* golden process -> current process, -1 none */
+	int32_t *cmatch;        /* current process -> golden process, -1 none */
 };
 
 /* Whether call c is left out of sequences, counts and distinct calls. */
@@ -150,7 +152,11 @@ static void proc_desc(struct strbuf *sb, const struct gmodel *m, const struct gp
 			strbuf_addf(sb, gr->cmdline ? " (%s)" : " (%s)", gr->exe);
 	} else {
 		struct strbuf par = STRBUF_INIT;
+		const struct ggroup *pg;
 		parent_label(&par, p->label);
+		pg = gmodel_group(m, par.buf);
+		if (pg && pg->cmdline)
+			gr = pg;     /* its parent's command line, as long as it is known */
 		strbuf_addf(sb, ", a fork of %s", par.buf);
 		if (gr->cmdline)
 			strbuf_addf(sb, " (%s)", gr->cmdline);
@@ -584,24 +590,170 @@ static void check_group_threads(struct cmp *x, const char *label, const struct g
 	strbuf_release(&g);
 }
 
-/* Compares the processes (thread groups) of both sides, matched by label. */
+/* --- matching processes --- */
+
+/*
+ * What identifies a process among its siblings: its program, command line
+ * and first compared calls (a fork that does something else differs).
+ */
+static void group_sig(struct strbuf *sb, const struct cmp *x, const struct gmodel *m, size_t gi)
+{
+	const struct ggroup *gr = &m->groups[gi];
+	const struct gproc *p = &m->procs[gr->leader];
+	unsigned n = 0;
+
+	strbuf_reset(sb);
+	strbuf_addstr(sb, gr->exe ? gr->exe : "");
+	strbuf_addch(sb, '\n');
+	strbuf_addstr(sb, gr->cmdline ? gr->cmdline : "");
+	for (uint32_t i = 0; i < p->ncalls && n < 2; i++) {
+		const struct gcall *c = &p->calls[i];
+		if (excluded(x, c, true))
+			continue;
+		strbuf_addch(sb, '\n');
+		strbuf_addstr(sb, intern_str(&m->keys, c->key));
+		n++;
+	}
+}
+
+/* Whether process label is a child of process parent ("1.2.3" of "1.2"). */
+static bool is_child_of(const char *label, const char *parent)
+{
+	size_t n = strlen(parent);
+	return !strncmp(label, parent, n) && label[n] == '.' && !strchr(label + n + 1, '.');
+}
+
+/* Children of process label in m, in creation order (groups are sorted by label). */
+static size_t children_of(const struct gmodel *m, const char *label, size_t *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->ngroups; i++)
+		if (is_child_of(m->groups[i].label, label))
+			out[n++] = i;
+	return n;
+}
+
+/*
+ * Pairs the children of matched processes gi and ci: the longest common
+ * subsequence of their signatures, so that a process added or removed
+ * among its siblings does not shift the others; then recurses.
+ */
+static void match_children(struct cmp *x, size_t gi, size_t ci)
+{
+	const struct gmodel *g = x->g, *c = x->c;
+	size_t *gk = xmalloc((g->ngroups + 1) * sizeof(*gk));
+	size_t *ck = xmalloc((c->ngroups + 1) * sizeof(*ck));
+	size_t ng = children_of(g, g->groups[gi].label, gk);
+	size_t nc = children_of(c, c->groups[ci].label, ck);
+	char **gs = xcalloc(ng + 1, sizeof(*gs)), **cs = xcalloc(nc + 1, sizeof(*cs));
+	struct strbuf sb = STRBUF_INIT;
+
+	x->gmatch[gi] = (int32_t)ci;
+	x->cmatch[ci] = (int32_t)gi;
+	for (size_t i = 0; i < ng; i++) {
+		group_sig(&sb, x, g, gk[i]);
+		gs[i] = xstrdup(sb.buf);
+	}
+	for (size_t j = 0; j < nc; j++) {
+		group_sig(&sb, x, c, ck[j]);
+		cs[j] = xstrdup(sb.buf);
+	}
+	if (ng && nc && ng * nc <= 4000000) {
+		/* LCS table, then walk it; unmatched ones stay -1 */
+		uint32_t *L = xcalloc((ng + 1) * (nc + 1), sizeof(*L));
+#define LCS(i, j) L[(i) * (nc + 1) + (j)]
+		for (size_t i = ng; i-- > 0;)
+			for (size_t j = nc; j-- > 0;)
+				LCS(i, j) = !strcmp(gs[i], cs[j]) ? LCS(i + 1, j + 1) + 1
+					  : LCS(i + 1, j) > LCS(i, j + 1) ? LCS(i + 1, j) : LCS(i, j + 1);
+		size_t i = 0, j = 0;
+		while (i < ng && j < nc) {
+			if (!strcmp(gs[i], cs[j])) {
+				match_children(x, gk[i++], ck[j++]);
+			} else if (LCS(i + 1, j) >= LCS(i, j + 1)) {
+				i++;
+			} else {
+				j++;
+			}
+		}
+#undef LCS
+		free(L);
+		/* what is left unpaired between pairs: by position, when both
+		 * sides have the same number there (a changed child) */
+		size_t a = 0, b = 0;
+		while (a < ng && b < nc) {
+			size_t a2 = a, b2 = b;
+			while (a2 < ng && x->gmatch[gk[a2]] < 0)
+				a2++;
+			while (b2 < nc && x->cmatch[ck[b2]] < 0)
+				b2++;
+			if (a2 - a == b2 - b)
+				for (size_t k = 0; k < a2 - a; k++)
+					match_children(x, gk[a + k], ck[b + k]);
+			a = a2 + 1;
+			b = b2 + 1;
+		}
+	} else if (ng * nc > 4000000) {
+		for (size_t i = 0; i < ng && i < nc; i++)
+			match_children(x, gk[i], ck[i]);
+	}
+	for (size_t i = 0; i < ng; i++)
+		free(gs[i]);
+	for (size_t j = 0; j < nc; j++)
+		free(cs[j]);
+	free(gs);
+	free(cs);
+	free(gk);
+	free(ck);
+	strbuf_release(&sb);
+}
+
+static void match_processes(struct cmp *x)
+{
+	const struct gmodel *g = x->g, *c = x->c;
+
+	x->gmatch = xmalloc((g->ngroups + 1) * sizeof(*x->gmatch));
+	x->cmatch = xmalloc((c->ngroups + 1) * sizeof(*x->cmatch));
+	for (size_t i = 0; i < g->ngroups; i++)
+		x->gmatch[i] = -1;
+	for (size_t i = 0; i < c->ngroups; i++)
+		x->cmatch[i] = -1;
+	/* roots ("1", orphans "?N") by label */
+	for (size_t i = 0; i < g->ngroups; i++) {
+		const char *l = g->groups[i].label;
+		const struct ggroup *cg;
+		if (strchr(l, '.') || !(cg = gmodel_group(c, l)))
+			continue;
+		match_children(x, i, (size_t)(cg - c->groups));
+	}
+}
+
+/* The label task p of the current side goes by on the golden side, or NULL. */
+static char *golden_label_of(const struct cmp *x, const struct gproc *p)
+{
+	const struct ggroup *cg = &x->c->groups[p->group];
+	int32_t gi = x->cmatch[p->group];
+	struct strbuf sb = STRBUF_INIT;
+
+	if (gi < 0)
+		return NULL;
+	strbuf_addstr(&sb, x->g->groups[gi].label);
+	strbuf_addstr(&sb, p->label + strlen(cg->label));
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Compares the processes (thread groups) of both sides, as matched. */
 static void check_groups(struct cmp *x)
 {
 	const struct gmodel *g = x->g, *c = x->c;
-	size_t gi = 0, ci = 0;
 	bool *name_flagged = xcalloc(x->nrows + 1, sizeof(*name_flagged));
 	bool noted_mem = false;
 
-	while (gi < g->ngroups && ci < c->ngroups) {
-		int cmp = gproc_label_cmp(g->groups[gi].label, c->groups[ci].label);
-		if (cmp) {
-			/* a new or vanished process is reported with its tasks */
-			if (cmp < 0)
-				gi++;
-			else
-				ci++;
+	/* a new or vanished process is reported with its tasks */
+	for (size_t gi = 0; gi < g->ngroups; gi++) {
+		if (x->gmatch[gi] < 0)
 			continue;
-		}
+		size_t ci = (size_t)x->gmatch[gi];
 		const struct ggroup *gg = &g->groups[gi], *cg = &c->groups[ci];
 		const struct gvar_proc *vp = gvar_proc(x->gvar, gg->label);
 		bool threaded = gg->threaded || cg->threaded;
@@ -622,14 +774,12 @@ static void check_groups(struct cmp *x)
 		side_fill(x, &gs, g, gi, true, threaded, mem_excl);
 		side_fill(x, &cs, c, ci, false, threaded, mem_excl);
 		memset(name_flagged, 0, x->nrows * sizeof(*name_flagged));
-		check_group_counts(x, gg->label, &gs, &cs, vp, threaded, name_flagged);
-		check_group_calls(x, gg->label, &gs, &cs, threaded, name_flagged);
-		check_group_io(x, gg->label, gg, cg, vp, threaded);
-		check_group_threads(x, gg->label, gg, cg, vp);
+		check_group_counts(x, cg->label, &gs, &cs, vp, threaded, name_flagged);
+		check_group_calls(x, cg->label, &gs, &cs, threaded, name_flagged);
+		check_group_io(x, cg->label, gg, cg, vp, threaded);
+		check_group_threads(x, cg->label, gg, cg, vp);
 		side_release(&gs);
 		side_release(&cs);
-		gi++;
-		ci++;
 	}
 	free(name_flagged);
 }
@@ -986,10 +1136,10 @@ static int row_cmp(const void *a, const void *b)
  * process's thread count decides). */
 static void task_unmatched(struct cmp *x, struct gproc_diff *d, bool golden)
 {
-	const struct gmodel *m = golden ? x->g : x->c, *other = golden ? x->c : x->g;
+	const struct gmodel *m = golden ? x->g : x->c;
 	const struct gproc *p = golden ? d->g : d->c;
 	const struct ggroup *gr = &m->groups[p->group];
-	bool group_elsewhere = gmodel_group(other, gr->label) != NULL;
+	bool group_elsewhere = (golden ? x->gmatch : x->cmatch)[p->group] >= 0;
 	struct strbuf sb = STRBUF_INIT;
 	struct gfinding *f;
 
@@ -1019,10 +1169,25 @@ static void task_unmatched(struct cmp *x, struct gproc_diff *d, bool golden)
 	strbuf_release(&sb);
 }
 
+/* A current task and the label its process has on the golden side. */
+struct cur_task {
+	char *label;            /* NULL: its process is new */
+	size_t idx;
+};
+
+static int cur_cmp(const void *a, const void *b)
+{
+	const struct cur_task *x = a, *y = b;
+	if (!x->label || !y->label)
+		return (x->label == NULL) - (y->label == NULL);
+	return gproc_label_cmp(x->label, y->label);
+}
+
 void golden_compare(const struct gmodel *g, const struct gmodel *c,
-		    const struct golden_opts *o, const struct gsamples *cur,
+		    const struct golden_opts *o, const struct gsamples *samples,
 		    struct gresult *r)
 {
+	struct cur_task *cur;
 	struct cmp x;
 	uint32_t extra = 0;
 	size_t gi = 0, ci = 0;
@@ -1085,18 +1250,32 @@ void golden_compare(const struct gmodel *g, const struct gmodel *c,
 
 	check_env(&x);
 
-	/* tasks, matched by label: sequences, exits, new and gone processes */
+	/* processes matched among their siblings; tasks by the label their
+	 * process has on the golden side: sequences, exits, new and gone ones */
+	match_processes(&x);
+	cur = xmalloc((c->nprocs + 1) * sizeof(*cur));
+	for (size_t i = 0; i < c->nprocs; i++) {
+		cur[i].label = golden_label_of(&x, &c->procs[i]);
+		cur[i].idx = i;
+	}
+	QSORT(cur, c->nprocs, cur_cmp);
 	r->pd = xcalloc(g->nprocs + c->nprocs + 1, sizeof(*r->pd));
 	while (gi < g->nprocs || ci < c->nprocs) {
-		struct gproc_diff *d = &r->pd[r->npd++];
-		int cmp = gi >= g->nprocs ? 1 : ci >= c->nprocs ? -1 :
-			  gproc_label_cmp(g->procs[gi].label, c->procs[ci].label);
+		struct gproc_diff *d;
+		int cmp;
+		if (ci < c->nprocs && !cur[ci].label) {
+			ci++;       /* a task of a new process: below */
+			continue;
+		}
+		d = &r->pd[r->npd++];
+		cmp = gi >= g->nprocs ? 1 : ci >= c->nprocs ? -1 :
+		      gproc_label_cmp(g->procs[gi].label, cur[ci].label);
 		strbuf_reset(&sb);
 		d->exact = 1;
 		if (cmp == 0) {
 			d->g = &g->procs[gi++];
-			d->c = &c->procs[ci++];
-			d->label = d->g->label;
+			d->c = &c->procs[cur[ci++].idx];
+			d->label = d->c->label;
 			diff_pair(&x, d);
 			seq_total += d->ng + d->nc;
 			seq_common += 2 * d->common;
@@ -1106,17 +1285,31 @@ void golden_compare(const struct gmodel *g, const struct gmodel *c,
 			task_unmatched(&x, d, true);
 			seq_total += d->ng;
 		} else {
-			d->c = &c->procs[ci++];
+			d->c = &c->procs[cur[ci++].idx];
 			d->label = d->c->label;
 			task_unmatched(&x, d, false);
 			seq_total += d->nc;
 		}
 	}
+	for (size_t i = 0; i < c->nprocs; i++) {
+		struct gproc_diff *d;
+		if (cur[i].label) {
+			free(cur[i].label);
+			continue;
+		}
+		d = &r->pd[r->npd++];
+		d->exact = 1;
+		d->c = &c->procs[cur[i].idx];
+		d->label = d->c->label;
+		task_unmatched(&x, d, false);
+		seq_total += d->nc;
+	}
+	free(cur);
 	check_groups(&x);
 	check_resources(&x);
 	check_signals(&x);
 	QSORT(r->rows, r->nrows, row_cmp);
-	check_timing(&x, cur);
+	check_timing(&x, samples);
 
 	/* confidence */
 	r->s_seq = seq_total ? (double)seq_common / (double)seq_total : 1.0;
@@ -1149,6 +1342,8 @@ void golden_compare(const struct gmodel *g, const struct gmodel *c,
 	r->pass = !r->regression && r->confidence >= o->min_confidence;
 
 	free(x.cname);
+	free(x.gmatch);
+	free(x.cmatch);
 	free(x.stamp_g);
 	free(x.stamp_c);
 	free(x.kcount_g);

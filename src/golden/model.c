@@ -1759,6 +1759,8 @@ static void cmdline_of(struct strbuf *out, const char *s, size_t len)
 		if (out->len)
 			strbuf_addch(out, ' ');
 		strbuf_add(out, p + 1, q - p - 1);
+		if (q + 3 < e && !memcmp(q + 1, "...", 3))
+			strbuf_addstr(out, "...");   /* cut at the string limit */
 		p = q < e ? q : e - 1;
 	}
 }
@@ -1811,7 +1813,9 @@ static void build_groups(struct build *b, struct gmodel *m, const struct norm_ct
 		gr->exited = t->exited;
 		gr->exit_code = t->exit_code;
 		gr->term_signal = t->term_signal;
-		if (t->argv != UINT32_MAX) {
+		if (li == 0 && m->command) {
+			gr->cmdline = xstrdup(m->command);   /* the whole command line */
+		} else if (t->argv != UINT32_MAX) {
 			strbuf_reset(&sb);
 			strbuf_reset(&cl);
 			norm_string(nc, &sb, intern_str(&b->strs, t->argv), intern_len(&b->strs, t->argv));

@@ -262,18 +262,48 @@ static double tv_us(const struct timeval *tv)
 }
 
 /*
- * The waits for a CPU during a run: renacer's own (between the sinks'
- * begin and end, which bracket the trace's wall time when this sink comes
- * first) and the longest of any traced task.
+ * The waits for a CPU during a run: renacer's own, between the sinks' begin
+ * and end (which bracket the trace's wall time when this sink comes first),
+ * and each traced task's, read at its exit, with its number of syscalls.
  */
+struct wtask {
+	pid_t tid;                   /* 0: empty slot */
+	uint64_t calls;
+	uint64_t wait_ns, run_ns;
+};
+
 struct wait_sink {
 	struct sink base;
-	uint64_t max_wait_ns;        /* the longest wait of a traced task */
-	uint64_t max_run_ns;         /* the longest time a traced task ran */
-	unsigned ntasks;
+	struct wtask *tab;           /* open addressing by tid */
+	size_t cap, used;
+	uint64_t calls;              /* syscalls of all tasks */
 	uint64_t wait0, wait1;       /* renacer's run-queue wait at begin and end */
 	uint64_t run0, run1;         /* renacer's run time at begin and end */
 };
+
+static struct wtask *wtask_get(struct wait_sink *ws, pid_t tid)
+{
+	size_t i;
+
+	if ((ws->used + 1) * 2 > ws->cap) {
+		struct wtask *old = ws->tab;
+		size_t oc = ws->cap;
+		ws->cap = oc ? oc * 2 : 64;
+		ws->tab = xcalloc(ws->cap, sizeof(*ws->tab));
+		ws->used = 0;
+		for (size_t k = 0; k < oc; k++)
+			if (old[k].tid)
+				*wtask_get(ws, old[k].tid) = old[k];
+		free(old);
+	}
+	for (i = ((size_t)(uint32_t)tid * 2654435761u) & (ws->cap - 1); ws->tab[i].tid;
+	     i = (i + 1) & (ws->cap - 1))
+		if (ws->tab[i].tid == tid)
+			return &ws->tab[i];
+	ws->tab[i].tid = tid;
+	ws->used++;
+	return &ws->tab[i];
+}
 
 static int wait_begin(struct sink *s, const struct trace_info *ti)
 {
@@ -282,6 +312,26 @@ static int wait_begin(struct sink *s, const struct trace_info *ti)
 	ws->wait1 = ws->wait0;
 	ws->run1 = ws->run0;
 	return 0;
+}
+
+static void wait_event(struct sink *s, const struct event *ev)
+{
+	struct wait_sink *ws = (struct wait_sink *)s;
+	if (ev->type == EV_SYSCALL && ev->tid > 0) {
+		wtask_get(ws, ev->tid)->calls++;
+		ws->calls++;
+	}
+}
+
+static void wait_exit(struct sink *s, const struct event *ev)
+{
+	struct wait_sink *ws = (struct wait_sink *)s;
+	struct wtask *t;
+	if (ev->tid <= 0)
+		return;
+	t = wtask_get(ws, ev->tid);
+	t->wait_ns += ev->rq_wait_ns;
+	t->run_ns += ev->rq_run_ns;
 }
 
 static int wait_end(struct sink *s, const struct trace_end *te)
@@ -295,42 +345,46 @@ static int wait_end(struct sink *s, const struct trace_end *te)
 	return 0;
 }
 
-static void wait_exit(struct sink *s, const struct event *ev)
-{
-	struct wait_sink *ws = (struct wait_sink *)s;
-	if (ev->rq_wait_ns > ws->max_wait_ns)
-		ws->max_wait_ns = ev->rq_wait_ns;
-	if (ev->rq_run_ns > ws->max_run_ns)
-		ws->max_run_ns = ev->rq_run_ns;
-	ws->ntasks++;
-}
-
 static void wait_free(struct sink *s)
 {
-	(void)s;      /* lives on grun_do's stack */
+	(void)s;    /* lives on grun_do's stack, which frees its table */
 }
 
 static const struct sink_ops wait_ops = {
-	.name = "run-queue waits", .no_args = 1, .begin = wait_begin, .proc_exit = wait_exit,
-	.end = wait_end, .free = wait_free,
+	.name = "run-queue waits", .no_args = 1, .begin = wait_begin, .event = wait_event,
+	.proc_exit = wait_exit, .end = wait_end, .free = wait_free,
 };
 
 /*
- * The wall time of a run less the waits for a CPU.  The waits of renacer
- * and of the traced tasks are measured apart and can overlap, so the result
- * never goes below what the run must have taken: the longest task's run
- * time (and renacer's, when one task alternates with it).
+ * The wall time of a run less the waits for a CPU on its longest path.  A
+ * task was held up by its own run-queue waits and by renacer's while it
+ * stood stopped at a syscall, which is shared out by the task's syscalls;
+ * the tasks run side by side, so the most held-up one counts.  The result
+ * never goes below what the longest-running task took on a CPU.
  */
-static double net_time(double wall_us, const struct wait_sink *ws)
+static double net_time(double wall_us, const struct wait_sink *ws, double *held_us)
 {
-	double waits = (double)(ws->wait1 - ws->wait0 + ws->max_wait_ns) / 1000.0;
-	double least = (double)ws->max_run_ns / 1000.0;
+	double tracer_wait = (double)(ws->wait1 - ws->wait0), held = 0, least = 0;
 
-	if (ws->ntasks == 1)
-		least += (double)(ws->run1 - ws->run0) / 1000.0;
+	for (size_t i = 0; i < ws->cap; i++) {
+		const struct wtask *t = &ws->tab[i];
+		double h;
+		if (!t->tid)
+			continue;
+		h = (double)t->wait_ns;
+		if (ws->calls)
+			h += tracer_wait * (double)t->calls / (double)ws->calls;
+		if (h > held)
+			held = h;
+		if ((double)t->run_ns > least)
+			least = (double)t->run_ns;
+	}
+	held /= 1000.0;
+	least /= 1000.0;
 	if (least > wall_us)
 		least = wall_us;
-	return wall_us - waits > least ? wall_us - waits : least;
+	*held_us = held;
+	return wall_us - held > least ? wall_us - held : least;
 }
 
 struct env_save {
@@ -349,12 +403,15 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	struct env_save *envs = NULL;
 	size_t nenv = 0;
 	struct rusage ru0, ru1;
-	struct wait_sink ws = { { &wait_ops }, 0, 0, 0, 0, 0, 0, 0 };
+	struct wait_sink ws;
 	struct trace_env env = { { 0 }, NULL, NULL, 0 };
 	struct gcontext ctx;
+	double held_us;
 
 	memset(rr, 0, sizeof(*rr));
 	memset(&to, 0, sizeof(to));
+	memset(&ws, 0, sizeof(ws));
+	ws.base.ops = &wait_ops;
 	sink_list_add(&sl, &ws.base);      /* first: its end comes right after the wall time */
 	to.follow = ct ? ct->follow : true;
 	to.dopts.string_limit = 32;
@@ -456,12 +513,9 @@ out:
 	gmodel_finalize(rr->m, &ctx);
 	gcontext_release(&ctx);
 	rr->wall_us = rr->end.wall_ns / 1000.0;
-	rr->net_us = net_time(rr->wall_us, &ws);
-	if (getenv("RENACER_DEBUG_NET"))
-		fprintf(stderr, "DEBUG wall %.2f cpu %.2f tracer_wait %.2f task_wait %.2f tracer_run "
-			"%.2f task_run %.2f net %.2f\n", rr->wall_us / 1000, rr->cpu_us / 1000,
-			(ws.wait1 - ws.wait0) / 1e6, ws.max_wait_ns / 1e6, (ws.run1 - ws.run0) / 1e6,
-			ws.max_run_ns / 1e6, rr->net_us / 1000);
+	rr->net_us = net_time(rr->wall_us, &ws, &held_us);
+	free(ws.tab);
+	ws.tab = NULL;
 	rr->ncalls = rr->m->ncalls;
 	return r;
 }
