@@ -179,6 +179,8 @@ struct event {
 				    queue for a CPU (tracer_opts.collect_sched),
 				    0 unknown */
 	uint64_t rq_run_ns;      /* EV_PROC_EXIT: time it ran on a CPU (same) */
+	uint64_t tracer_wait_ns; /* EV_PROC_EXIT: time it stood stopped while the
+				    tracer waited for a CPU (same) */
 	const char *exec_path;   /* EV_EXEC: new program path */
 };
 

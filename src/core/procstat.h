@@ -13,4 +13,12 @@
  */
 int proc_schedstat(pid_t tid, uint64_t *run_ns, uint64_t *wait_ns);
 
+/*
+ * The same for the calling thread through an fd kept open (a pread per
+ * read, cheap enough for every ptrace stop): proc_schedstat_open() returns
+ * the fd or -1; proc_schedstat_fd() returns 0 or -1 (both left 0).
+ */
+int proc_schedstat_open(void);
+int proc_schedstat_fd(int fd, uint64_t *run_ns, uint64_t *wait_ns);
+
 #endif

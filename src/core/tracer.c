@@ -68,6 +68,8 @@ struct tcb {
 	struct tcb *next;         /* hash chain */
 	struct event ev;          /* the syscall in progress */
 	uint64_t stime_entry;     /* -c: process system time at the entry stop */
+	uint64_t held_ns;         /* collect_sched: tracer's run-queue waits before
+				     waitpid returned this task's stops */
 	struct arena arena;       /* its decoded values */
 };
 
@@ -92,6 +94,9 @@ struct tracer {
 	bool interrupted;         /* SIGINT/SIGTERM/SIGHUP ended the trace */
 	bool all_status;          /* no -e status= filter */
 	struct lamport *lamport;  /* happens-before clocks (core/lamport.h) */
+	int sched_fd;             /* collect_sched: our schedstat, else -1 */
+	pid_t sched_tid;          /* the task whose stop is being handled */
+	uint64_t sched_wait;      /* our run-queue wait when its stop came */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -499,6 +504,7 @@ static void on_gone(struct tracer *tr, struct tcb *t, int status, uint64_t ts)
 	ev.max_rss_kb = t->ev.max_rss_kb;  /* stashed at PTRACE_EVENT_EXIT */
 	ev.rq_wait_ns = t->ev.rq_wait_ns;
 	ev.rq_run_ns = t->ev.rq_run_ns;
+	ev.tracer_wait_ns = t->held_ns;
 	emit_simple(tr, &ev, ts);
 	if (t->tid == tr->leader) {
 		tr->end->exit_code = ev.exit_code;
@@ -946,6 +952,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 		tr->ptrace_opts |= PTRACE_O_TRACESECCOMP;
 	if (o->collect_rss || o->collect_sched)
 		tr->ptrace_opts |= PTRACE_O_TRACEEXIT;
+	tr->sched_fd = o->collect_sched ? proc_schedstat_open() : -1;
 	tr->lamport = lamport_new();
 
 	memset(&sa, 0, sizeof(sa));
@@ -988,12 +995,22 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 		int status;
 		pid_t pid;
 		struct tcb *t;
-		uint64_t ts;
+		uint64_t ts, srun, swait0 = 0, swait1 = 0;
+		struct tcb *held;
 
 		if (interrupted) {
 			stop_tracing(tr);
 			interrupted = 0;
 			tr->interrupted = true;
+		}
+		if (tr->sched_fd >= 0) {
+			/* the tracer's wait for a CPU while it handled a stop held
+			 * that task */
+			proc_schedstat_fd(tr->sched_fd, &srun, &swait0);
+			if (tr->sched_tid && swait0 > tr->sched_wait &&
+			    (held = tcb_find(tr, tr->sched_tid)))
+				held->held_ns += swait0 - tr->sched_wait;
+			tr->sched_tid = 0;
 		}
 		if (tr->o->cpu_time) {
 			/* strace -c's measure: the process's system time at each
@@ -1013,6 +1030,8 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 			break;
 		}
 		ts = now_ns();
+		if (tr->sched_fd >= 0)
+			proc_schedstat_fd(tr->sched_fd, &srun, &swait1);
 		t = tcb_find(tr, pid);
 		if (!t) {
 			if (!WIFSTOPPED(status))
@@ -1020,6 +1039,11 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 			/* a new child whose creator's event has not arrived yet */
 			t = tcb_new(tr, pid, pid, TCB_STARTUP | TCB_ORPHAN);
 		}
+		/* the tracer's wait for a CPU held the task that stopped */
+		if (swait1 > swait0)
+			t->held_ns += swait1 - swait0;
+		tr->sched_tid = t->tid;
+		tr->sched_wait = swait1;
 		if (WIFEXITED(status) || WIFSIGNALED(status)) {
 			if (t->tid == tr->leader && (t->flags & TCB_HIDE))
 				check_exec_failure(tr, argv);
@@ -1046,6 +1070,8 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 		end->interrupted = 1;
 	arena_release(&tr->scratch);
 	lamport_free(tr->lamport);
+	if (tr->sched_fd >= 0)
+		close(tr->sched_fd);
 	free(tr);
 	return ret;
 }

@@ -1017,9 +1017,11 @@ static void check_timing(struct cmp *x, const struct gsamples *cs)
 		if (g->timing.has_cpu)
 			g_cpu = g->timing.cpu_us.min;
 		if (g->timing.has_net) {
-			/* the median: a run's waits can be over- or under-counted */
+			/* the median and its deviation: a run's waits can be over-
+			 * or under-counted, and one such run must not widen the limit */
 			g_net = g->timing.net_us.median;
-			spread = stat_spread(&g->timing.net_us);
+			spread = g->timing.runs >= 3 ? g->timing.net_us.mad * 1.4826
+						     : stat_spread(&g->timing.net_us);
 		}
 		r->g_runs = g->timing.runs;
 	} else {

@@ -32,7 +32,11 @@ enum {
 /* Bytes a process may move more or less per kind of file before the
  * count tolerance applies: a pid or a date printed takes a few bytes more. */
 #define GOLDEN_IO_FLOOR_BYTES 64
-/* Runs of a multi-threaded command when capture is not told how many. */
+/*
+ * Runs of a command when capture is not told how many: a median of three
+ * runtimes; five for a multi-threaded command, whose counts vary too.
+ */
+#define GOLDEN_AUTO_RUNS 3
 #define GOLDEN_THREADED_RUNS 5
 
 /* A user normalization rule: every match of re in a call key is replaced. */

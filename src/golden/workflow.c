@@ -268,8 +268,10 @@ static double tv_us(const struct timeval *tv)
  */
 struct wtask {
 	pid_t tid;                   /* 0: empty slot */
+	pid_t pid;                   /* its process */
 	uint64_t calls;
 	uint64_t wait_ns, run_ns;
+	uint64_t held_ns;            /* stopped while renacer waited for a CPU */
 };
 
 struct wait_sink {
@@ -330,8 +332,10 @@ static void wait_exit(struct sink *s, const struct event *ev)
 	if (ev->tid <= 0)
 		return;
 	t = wtask_get(ws, ev->tid);
+	t->pid = ev->pid;
 	t->wait_ns += ev->rq_wait_ns;
 	t->run_ns += ev->rq_run_ns;
+	t->held_ns += ev->tracer_wait_ns;
 }
 
 static int wait_end(struct sink *s, const struct trace_end *te)
@@ -356,26 +360,37 @@ static const struct sink_ops wait_ops = {
 };
 
 /*
- * The wall time of a run less the waits for a CPU on its longest path.  A
- * task was held up by its own run-queue waits and by renacer's while it
- * stood stopped at a syscall, which is shared out by the task's syscalls;
- * the tasks run side by side, so the most held-up one counts.  The result
- * never goes below what the longest-running task took on a CPU.
+ * The wall time of a run less the waits for a CPU.  A task was held up by
+ * its own run-queue waits and by renacer's while it stood stopped (measured
+ * at each stop).  The threads of a process run side by side, so the most
+ * held-up one counts for it; processes mostly wait for each other (a shell
+ * and its commands), so theirs add up.  The result never goes below what
+ * the longest-running task took on a CPU.
  */
 static double net_time(double wall_us, const struct wait_sink *ws, double *held_us)
 {
-	double tracer_wait = (double)(ws->wait1 - ws->wait0), held = 0, least = 0;
+	double held = 0, least = 0;
 
 	for (size_t i = 0; i < ws->cap; i++) {
 		const struct wtask *t = &ws->tab[i];
-		double h;
+		double h = 0;
+		bool first = true;
 		if (!t->tid)
 			continue;
-		h = (double)t->wait_ns;
-		if (ws->calls)
-			h += tracer_wait * (double)t->calls / (double)ws->calls;
-		if (h > held)
-			held = h;
+		/* once per process: the most held-up of its tasks */
+		for (size_t j = 0; j < ws->cap; j++) {
+			const struct wtask *u = &ws->tab[j];
+			if (!u->tid || u->pid != t->pid)
+				continue;
+			if (j < i) {
+				first = false;
+				break;
+			}
+			if ((double)u->wait_ns + (double)u->held_ns > h)
+				h = (double)u->wait_ns + (double)u->held_ns;
+		}
+		if (first)
+			held += h;
 		if ((double)t->run_ns > least)
 			least = (double)t->run_ns;
 	}
@@ -514,6 +529,9 @@ out:
 	gcontext_release(&ctx);
 	rr->wall_us = rr->end.wall_ns / 1000.0;
 	rr->net_us = net_time(rr->wall_us, &ws, &held_us);
+	if (getenv("RENACER_DEBUG_NET"))
+		fprintf(stderr, "DEBUG wall %.2f cpu %.2f held %.2f net %.2f\n", rr->wall_us / 1000,
+			rr->cpu_us / 1000, held_us / 1000, rr->net_us / 1000);
 	free(ws.tab);
 	ws.tab = NULL;
 	rr->ncalls = rr->m->ncalls;
@@ -687,7 +705,7 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	if (!tmp)
 		return -1;
 	if (automatic)
-		n = 1;
+		n = GOLDEN_AUTO_RUNS;
 	r->n = n;
 	r->json = xcalloc(cap + GOLDEN_CONFIRM_RUNS, sizeof(*r->json));
 	r->wall_us = xcalloc(cap + GOLDEN_CONFIRM_RUNS, sizeof(*r->wall_us));
@@ -714,7 +732,7 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 		r->cpu_us[i] = r->rr[i].cpu_us;
 		r->net_us[i] = r->rr[i].net_us;
 		/* a multi-threaded command varies: measure how much */
-		if (automatic && i == 0 && run_threaded(&r->rr[0]))
+		if (automatic && i == 0 && run_threaded(&r->rr[0]) && cap > n)
 			r->n = n = cap;
 	}
 	idx = xmalloc(n * sizeof(*idx));
@@ -831,11 +849,12 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 	struct gruns r;
 	struct strbuf sb = STRBUF_INIT;
 	const struct grun *med;
+	struct analysis *an = w->cfg.nassertions ? analysis_new() : NULL;
 
 	memset(res, 0, sizeof(*res));
 	strbuf_init(&res->output_tail, 0);
 	res->status = GOLDEN_OK;
-	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct), NULL, &r) < 0) {
+	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct), an, &r) < 0) {
 		res->status = r.failed ? GOLDEN_CMD_FAILED : GOLDEN_BAD_CONFIG;
 		res->run_failed = true;
 		goto out;
@@ -855,7 +874,17 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 	res->end = med->end;
 	if (med->end.term_signal || med->end.exit_code)
 		golden_output_tail(r.outfile, 10, &res->output_tail);
+	if (an) {
+		res->asserts = xcalloc(1, sizeof(*res->asserts));
+		if (assert_eval(&w->cfg, an, res->asserts) < 0) {
+			assert_results_release(res->asserts);
+			free(res->asserts);
+			res->asserts = NULL;
+		}
+	}
 out:
+	if (an)
+		analysis_free(an);
 	strbuf_release(&sb);
 	gruns_release(&r);
 	return res->status;
@@ -865,6 +894,10 @@ void gcapture_release(struct gcapture *res)
 {
 	free(res->written);
 	strbuf_release(&res->output_tail);
+	if (res->asserts) {
+		assert_results_release(res->asserts);
+		free(res->asserts);
+	}
 	memset(res, 0, sizeof(*res));
 }
 
@@ -1012,7 +1045,9 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		}
 		goto out;
 	}
-	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct), an, &runs) < 0) {
+	/* one run unless told: a finding that may be noise brings more */
+	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct) ? gwork_runs_for(w, ct) : 1, an,
+		     &runs) < 0) {
 		v->k.status = runs.failed ? GOLDEN_CMD_FAILED : GOLDEN_BAD_CONFIG;
 		strbuf_addf(&sb, "cannot run '%s'", argv[0]);
 		v->error = strbuf_detach(&sb, NULL);

@@ -25,6 +25,7 @@
 #include "util/strbuf.h"
 
 struct analysis;
+struct assert_results;
 
 /*
  * The settings of a golden workflow: renacer.toml and what the command line
@@ -143,8 +144,8 @@ struct gruns {
 /*
  * Runs argv n times (traces into the scratch directory) and fills r with
  * each run, the timing statistics and the measured variation.  n 0 is
- * automatic: one run, or GOLDEN_THREADED_RUNS when the first run shows
- * threads.  an (may be NULL) sees the first run only.  Returns 0, or -1
+ * automatic: GOLDEN_AUTO_RUNS runs, or GOLDEN_THREADED_RUNS when the first
+ * run shows threads.  an (may be NULL) sees the first run only.  Returns 0, or -1
  * after error() (r->failed when the command could not be run).  Release r
  * with gruns_release() either way.
  */
@@ -207,13 +208,16 @@ struct gcapture {
 	uint64_t ncalls;               /* syscalls of the stored run */
 	struct trace_end end;          /* how the stored run's command ended */
 	struct strbuf output_tail;     /* its last output lines when it did not exit 0 */
+	struct assert_results *asserts; /* renacer.toml's assertions on the first run,
+					   or NULL when it declares none */
 };
 
 /*
  * Captures the golden of name: runs argv (ct: the declared trace, may be
  * NULL) gwork_runs_for() times and stores the median run in w->dir,
- * removing pending .new files of name.  Fills res (release with
- * gcapture_release) and returns res->status.
+ * removing pending .new files of name; evaluates renacer.toml's assertions
+ * on the first run (res->asserts; they do not change the status).  Fills
+ * res (release with gcapture_release) and returns res->status.
  */
 int golden_capture(struct gwork *w, const char *name, char *const argv[],
 		   const struct config_trace *ct, struct gcapture *res);

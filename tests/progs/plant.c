@@ -10,8 +10,8 @@
  * The plants come from the environment, so the command line stays the same:
  * PLANT="sleep3 slow-fsync fifo-slow more-mmap big-writes fork alloc4"
  *   sleep3      the --sleep is three times longer
- *   slow-fsync  a 60 ms sleep right before the fsync
- *   fifo-slow   the --fifo helper answers after 80 ms instead of at once
+ *   slow-fsync  a 100 ms sleep right before the fsync
+ *   fifo-slow   the --fifo helper answers after 100 ms instead of at once
  *   more-mmap   8 more mmap/munmap pairs (2 per worker with 4 workers)
  *   big-writes  every write is 8 times larger
  *   fork        a child process that writes a line, made while the
@@ -196,11 +196,12 @@ int main(int argc, char **argv)
 		size_t n = (size_t)alloc << 20;
 		if (planted("alloc4"))
 			n *= 4;
-		char *p = malloc(n);
+		volatile char *p = malloc(n);
 		if (!p)
 			return 1;
-		memset(p, 1, n);
-		free(p);
+		for (size_t i = 0; i < n; i += 4096)
+			p[i] = 1;        /* touched: resident (volatile: not optimized away) */
+		free((void *)p);
 	}
 	if (sleep)
 		sleep_ms(planted("sleep3") ? 3 * sleep : sleep);
@@ -213,9 +214,9 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		return 1;
 	if (fifo)
-		fifo_sync(planted("fifo-slow") ? 80 : 0);
+		fifo_sync(planted("fifo-slow") ? 100 : 0);
 	if (planted("slow-fsync"))
-		sleep_ms(60);
+		sleep_ms(100);
 	fsync(fd);
 	close(fd);
 	printf("done\n");
