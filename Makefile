@@ -20,7 +20,7 @@ CFLAGS_BASE := -std=gnu11 -g $(OPT) -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers -D_GNU_SOURCE -DRENACER_VERSION='"$(VERSION)"' \
 	-Isrc -Isrc/arch/$(ARCH) -I$(BUILD)/gen $(SAN)
 CFLAGS += $(CFLAGS_BASE)
-LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -ljansson -lcurl -lz -lzstd -lseccomp) -lm -lpthread
+LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -ljansson -lcurl -lz -lzstd -lseccomp) -liberty -lm -lpthread
 
 # Every .c under src/ except main.c goes into one static library.
 LIB_SRC := $(filter-out src/cli/main.c,$(shell find src -name '*.c' -not -path 'src/arch/*' | sort)) \
@@ -44,9 +44,15 @@ all: $(BUILD)/renacer
 deps:
 	@sh scripts/deps.sh
 
-$(BUILD)/gen/sysent.c: scripts/gen_sysent.pl src/sys/classes.in $(wildcard src/sys/*.c)
+$(BUILD)/gen/sysent.c: scripts/gen_sysent.pl src/sys/classes.in $(wildcard src/sys/*.c) \
+		$(wildcard src/arch/$(ARCH)/prototypes.in)
 	@mkdir -p $(@D)
 	perl scripts/gen_sysent.pl --arch $(ARCH) --classes src/sys/classes.in --decoders src/sys > $@.tmp && mv $@.tmp $@
+
+# The argument types of the same table as a list, for tests/progs/junkargs.c.
+$(BUILD)/gen/sysargs.h: scripts/gen_sysent.pl $(wildcard src/arch/$(ARCH)/prototypes.in)
+	@mkdir -p $(@D)
+	perl scripts/gen_sysent.pl --arch $(ARCH) --arg-list > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/errnoent.c: scripts/gen_errnoent.pl
 	@mkdir -p $(@D)
@@ -82,6 +88,11 @@ $(BUILD)/progs/%: tests/progs/%.c
 $(BUILD)/examples/%: examples/%.c
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -D_GNU_SOURCE -o $@ $< -lpthread
+
+# junkargs walks the generated table of argument types
+$(BUILD)/progs/junkargs: tests/progs/junkargs.c $(BUILD)/gen/sysargs.h src/sys/sysent.h
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE -Isrc -I$(BUILD)/gen -o $@ $<
 
 progs: $(PROG_BIN)
 examples: $(EXAMPLE_BIN)

@@ -7,7 +7,14 @@ PKGS="gcc make pkg-config perl libc6-dev linux-libc-dev
 libdw-dev libelf-dev libjansson-dev libcurl4-openssl-dev zlib1g-dev
 libzstd-dev libseccomp-dev libcmocka-dev golang-github-burntsushi-toml-dev
 strace clang libclang-rt-14-dev zstd libdevel-nytprof-perl coreutils git
-python3 tar procps time util-linux man-db groff-base bsdextrautils bc"
+python3 tar procps time util-linux man-db groff-base bsdextrautils bc
+libiberty-dev g++ elfutils gdb"
+
+# Source correlation tests build a Rust program: the machine's rustc (PATH
+# or ~/.cargo/bin) when there is one, else Debian's.
+if ! command -v rustc >/dev/null 2>&1 && [ ! -x "${HOME:-/root}/.cargo/bin/rustc" ]; then
+	PKGS="$PKGS rustc"
+fi
 
 missing=""
 for p in $PKGS; do

@@ -1030,7 +1030,7 @@ static bool clone_has_flag(const struct event *ev, const char *name, uint64_t bi
 		return ev_arg_has_flag(ev, 0, name, bit);
 	if (ev->nargs && ev->args[0].kind == V_TEXT)
 		return ev_arg_has_flag(ev, 0, name, bit);
-	return !ev_is_text(ev) && (ev->raw[0] & bit);
+	return !ev_is_text(ev) && (ev->karg[0] & bit);
 }
 
 static bool fcntl_is_dup(const struct event *ev)

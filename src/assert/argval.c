@@ -104,7 +104,7 @@ bool ev_arg_num(const struct event *ev, unsigned i, uint64_t *out)
 	}
 	if (ev_is_text(ev))
 		return false;
-	*out = ev->raw[i];
+	*out = ev->karg[i];
 	return true;
 }
 
@@ -254,7 +254,7 @@ bool ev_arg_has_flag(const struct event *ev, unsigned i, const char *name, uint6
 		return val_has_flag(&ev->args[i], name, bit);
 	if (ev_is_text(ev))
 		return false;
-	return (ev->raw[i] & bit) != 0;
+	return (ev->karg[i] & bit) != 0;
 }
 
 static bool val_field(const struct val *v, const char *name, int64_t *out)

@@ -10,6 +10,7 @@
 
 #include "assert/internal.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
@@ -505,7 +506,7 @@ int anti_pattern_run(const struct analysis *a, const char *pattern, struct ap_fi
 		return 0;
 	}
 	return error("unknown anti-pattern '%s' (known: TightLoop, GodProcess, PCIeBottleneck, "
-		     "UnbufferedIO, RedundantFileAccess)", pattern);
+		     "UnbufferedIO, RedundantFileAccess)", esc(pattern));
 }
 
 const char *anti_pattern_label(const char *pattern)

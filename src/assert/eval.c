@@ -11,6 +11,7 @@
 
 #include "assert/internal.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
@@ -43,7 +44,7 @@ static int compile(regex_t *re, const char *pattern, const char *aname, const ch
 	if (rc) {
 		char msg[256];
 		regerror(rc, re, msg, sizeof(msg));
-		return error("assertion '%s': invalid %s '%s': %s", aname, key, pattern, msg);
+		return error("assertion '%s': invalid %s '%s': %s", esc(aname), key, esc(pattern), msg);
 	}
 	return 0;
 }
@@ -320,7 +321,7 @@ int assert_eval_specs(const struct assert_spec *specs, size_t n, const struct an
 		case AT_MEMORY_USAGE: eval_memory(s, a, r); break;
 		case AT_ANTI_PATTERN: eval_anti_pattern(s, a, r); break;
 		default:
-			ret = error("assertion '%s': unknown type", s->name);
+			ret = error("assertion '%s': unknown type", esc(s->name));
 			break;
 		}
 		if (!r->summary) {   /* could not be evaluated (bad regex, unknown pattern) */

@@ -10,6 +10,7 @@
 
 #include "assert/internal.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
@@ -216,24 +217,11 @@ static void json_results(struct strbuf *sb, const struct assert_results *res, co
 
 /* ---- junit ------------------------------------------------------------------------ */
 
-/* Appends s escaped for XML text and attributes (control bytes become '?'). */
+/* Appends s escaped for XML text and attributes (util/quote.h). */
 static void xml_str(struct strbuf *sb, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
-		case '&': strbuf_addstr(sb, "&amp;"); break;
-		case '<': strbuf_addstr(sb, "&lt;"); break;
-		case '>': strbuf_addstr(sb, "&gt;"); break;
-		case '"': strbuf_addstr(sb, "&quot;"); break;
-		case '\'': strbuf_addstr(sb, "&apos;"); break;
-		default:
-			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-				strbuf_addch(sb, '?');
-			else
-				strbuf_addch(sb, (char)c);
-		}
-	}
+	if (s)
+		strbuf_add_xml(sb, s, strlen(s));
 }
 
 static void junit_details(struct strbuf *sb, const struct assert_result *r)

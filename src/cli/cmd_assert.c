@@ -13,6 +13,7 @@
 #include "config/config.h"
 #include "golden/reader.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/banned.h"
 
 /* Exit statuses shared with the golden commands (docs/assertions.md). */
@@ -80,14 +81,14 @@ int cmd_assert(int argc, char **argv)
 			fmt = output_format_parse(optarg);
 			if (fmt < 0)
 				die_status(EXIT_USAGE, "unknown assertion format '%s' "
-					   "(expected text, json or junit)", optarg);
+					   "(expected text, json or junit)", esc(optarg));
 			break;
 		case 'h':
 			fputs(assert_usage, stdout);
 			return EXIT_OK;
 		default:
 			die_status(EXIT_USAGE, "assert: unknown or incomplete option '%s'\n%s",
-				   argv[optind - 1], assert_usage);
+				   esc(argv[optind - 1]), assert_usage);
 		}
 	}
 	if (argc - optind != 1)
@@ -131,14 +132,14 @@ int cmd_analyze(int argc, char **argv)
 			fmt = output_format_parse(optarg);
 			if (fmt != OUT_TEXT && fmt != OUT_JSON)
 				die_status(EXIT_USAGE, "unknown analyze format '%s' (expected text or json)",
-					   optarg);
+					   esc(optarg));
 			break;
 		case 'h':
 			fputs(analyze_usage, stdout);
 			return EXIT_OK;
 		default:
 			die_status(EXIT_USAGE, "analyze: unknown or incomplete option '%s'\n%s",
-				   argv[optind - 1], analyze_usage);
+				   esc(argv[optind - 1]), analyze_usage);
 		}
 	}
 	if (argc - optind != 1)

@@ -8,6 +8,7 @@
 #include "cli/cmds.h"
 #include "config/config.h"
 #include "util/atomicfile.h"
+#include "util/quote.h"
 #include "util/banned.h"
 
 /* Exit statuses (as git: 1 for a failure, 2 for bad usage). */
@@ -57,19 +58,19 @@ int cmd_init(int argc, char **argv)
 			return INIT_OK;
 		default:
 			die_status(INIT_USAGE, "init: unknown or incomplete option '%s'\n%s",
-				   argv[optind - 1], init_usage);
+				   esc(argv[optind - 1]), init_usage);
 		}
 	}
 	if (optind < argc)
-		die_status(INIT_USAGE, "init: unexpected argument '%s'\n%s", argv[optind], init_usage);
+		die_status(INIT_USAGE, "init: unexpected argument '%s'\n%s", esc(argv[optind]), init_usage);
 	if (!*path)
 		die_status(INIT_USAGE, "init: --path needs a file name");
 	if (lstat(path, &st) == 0) {
 		if (!force)
 			die_status(INIT_FAILED, "'%s' already exists (use --force to overwrite it)",
-				   path);
+				   esc(path));
 		if (S_ISDIR(st.st_mode))
-			die_status(INIT_FAILED, "cannot write '%s': %s", path, strerror(EISDIR));
+			die_status(INIT_FAILED, "cannot write '%s': %s", esc(path), strerror(EISDIR));
 	}
 	text = config_starter_text(&len);
 	if (write_file_atomic(path, text, len) < 0)

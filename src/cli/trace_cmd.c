@@ -20,6 +20,8 @@
 #include "config/config.h"
 #include "core/tracer.h"
 #include "sink/env.h"
+#include "dwarf/dwarf.h"
+#include "dwarf/skip.h"
 #include "sink/sinks.h"
 #include "sink/text.h"
 #include "sys/filter.h"
@@ -27,6 +29,7 @@
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
+#include "util/quote.h"
 #include "util/banned.h"
 
 static const char usage_text[] =
@@ -48,7 +51,8 @@ static const char usage_text[] =
 "      --seccomp-bpf          use the filter (the default; undoes --no-seccomp)\n"
 "\n"
 "Output:\n"
-"  -o, --output FILE          write the trace to FILE (default: stderr)\n"
+"  -o, --output FILE          write the trace to FILE (- for standard output;\n"
+"                             default: stderr)\n"
 "      --format FMT           text (strace format, default), json, jsonl, csv\n"
 "      --string-limit N       show at most N bytes of strings (default 32)\n"
 "  -y, --decode-fds           print paths beside file descriptors\n"
@@ -68,6 +72,19 @@ static const char usage_text[] =
 "                             min-time, max-time, nothing\n"
 "      --timing               add per-syscall totals in ms and the wall time\n"
 "\n"
+"Source correlation (docs/source.md):\n"
+"  -s, --source               append the program's own source line that made\n"
+"                             each call: \"= 14 [src/main.c:42 in main]\"\n"
+"  -s N, -sN                  (a number follows) strace's string limit, as\n"
+"                             --string-limit N; write \"-s -- 64\" to run a\n"
+"                             program called 64 with source lines\n"
+"  -k, --stack-trace          print the stack under each call (strace's -k\n"
+"                             format, with file:line where known)\n"
+"      --stack-trace=symbol   the same without file:line (strace 6.1's -k)\n"
+"      --source-skip REGEX    frames whose module, function or file match are\n"
+"                             not the program's own (repeatable; '' empties the\n"
+"                             list, built-in defaults included)\n"
+"\n"
 "Checks:\n"
 "      --assert FILE          evaluate the assertions of FILE (renacer.toml)\n"
 "                             on the run; exit 1 when one fails\n"
@@ -84,6 +101,9 @@ static const char usage_text[] =
 enum {
 	OPT_STRING_LIMIT = 1000, OPT_FORMAT, OPT_TRACE, OPT_STATUS, OPT_NO_SECCOMP,
 	OPT_SECCOMP, OPT_TIMING, OPT_ASSERT, OPT_ASSERT_FORMAT, OPT_ANTI_PATTERNS,
+	/* source correlation */
+	OPT_SOURCE = 1100, OPT_STACK_TRACE, OPT_SOURCE_SKIP, OPT_FUNCTION_TIME,
+	OPT_FLAMEGRAPH, OPT_FLAMEGRAPH_WEIGHT, OPT_FLAMEGRAPH_SVG, OPT_SPEEDSCOPE,
 };
 
 static const struct option long_opts[] = {
@@ -111,6 +131,10 @@ static const struct option long_opts[] = {
 	{ "assert", required_argument, NULL, OPT_ASSERT },
 	{ "assert-format", required_argument, NULL, OPT_ASSERT_FORMAT },
 	{ "anti-patterns", no_argument, NULL, OPT_ANTI_PATTERNS },
+	{ "source", no_argument, NULL, OPT_SOURCE },
+	{ "stack-trace", optional_argument, NULL, OPT_STACK_TRACE },
+	{ "stack-traces", optional_argument, NULL, OPT_STACK_TRACE },
+	{ "source-skip", required_argument, NULL, OPT_SOURCE_SKIP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -137,7 +161,7 @@ static int add_pids(struct trace_opts *t, const char *arg)
 	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 		unsigned long v;
 		if (parse_uint(tok, INT_MAX, &v) < 0 || v == 0) {
-			ret = error("invalid process id '%s'", tok);
+			ret = error("invalid process id '%s'", esc(tok));
 			break;
 		}
 		if ((pid_t)v == getpid()) {
@@ -158,10 +182,96 @@ static int add_expr(struct trace_opts *t, const char *expr)
 
 	if (r == 1) {
 		size_t n = strcspn(expr, "=");
-		return error("unsupported -e qualifier '%.*s' (renacer knows trace= and status=)",
-			     (int)n, expr);
+		return error("unsupported -e qualifier '%s' (renacer knows trace= and status=)",
+			     escn(expr, n));
 	}
 	return r;
+}
+
+/* True when s is a string limit: decimal digits only. */
+static bool is_number(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+/*
+ * The source-correlation options (docs/source.md).  -s is both strace's
+ * string limit and renacer's source correlation: a number attached (-s64)
+ * or in the next word (-s 64) makes it the limit, anything else (another
+ * option, "--", the command) leaves -s alone, meaning --source.
+ */
+static int source_opt(struct trace_opts *t, int c, int argc, char **argv)
+{
+	unsigned long v;
+
+	switch (c) {
+	case 's':
+		if (!optarg && optind < argc && is_number(argv[optind]))
+			optarg = argv[optind++];
+		if (!optarg) {
+			t->source = true;
+			return 0;
+		}
+		if (parse_uint(optarg, 1u << 20, &v) < 0)
+			return error("invalid string limit '%s' (-s takes a number, attached or "
+				     "as the next word; -s alone turns on source lines)", esc(optarg));
+		t->string_limit = (unsigned)v;
+		return 0;
+	case OPT_SOURCE:
+		t->source = true;
+		return 0;
+	case 'k':
+		t->stack_trace = STACK_SOURCE;
+		return 0;
+	case OPT_STACK_TRACE:
+		if (!optarg || !strcmp(optarg, "source"))
+			t->stack_trace = STACK_SOURCE;
+		else if (!strcmp(optarg, "symbol"))
+			t->stack_trace = STACK_SYMBOL;
+		else
+			return error("invalid --stack-trace argument '%s' (expected symbol or source)",
+				     esc(optarg));
+		return 0;
+	case OPT_SOURCE_SKIP: {
+		/* checked now, used once the configuration is read */
+		struct srcskip *probe = srcskip_new();
+		int r = srcskip_add(probe, optarg);
+		srcskip_free(probe);
+		if (r < 0)
+			return -1;
+		ALLOC_GROW(t->skip, t->nskip + 1, t->askip);
+		t->skip[t->nskip++] = optarg;
+		return 0;
+	}
+	case OPT_FUNCTION_TIME:
+		t->function_time = true;
+		t->source = true;
+		return 0;
+	case OPT_FLAMEGRAPH:
+		t->flamegraph = optarg;
+		return 0;
+	case OPT_FLAMEGRAPH_WEIGHT:
+		if (!strcmp(optarg, "time") || !strcmp(optarg, "us"))
+			t->flamegraph_count = false;
+		else if (!strcmp(optarg, "count") || !strcmp(optarg, "calls"))
+			t->flamegraph_count = true;
+		else
+			return error("invalid --flamegraph-weight '%s' (expected time or count)",
+				     esc(optarg));
+		return 0;
+	case OPT_FLAMEGRAPH_SVG:
+		t->flamegraph_svg = optarg;
+		return 0;
+	case OPT_SPEEDSCOPE:
+		t->speedscope = optarg;
+		return 0;
+	}
+	return 0;
 }
 
 int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
@@ -174,7 +284,7 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 	filter_init(&t->filter);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+fFp:o:e:yvTtrqcCwS:hVs:", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+fFp:o:e:yvTtrqcCwS:hVs::k", long_opts, NULL)) != -1) {
 		unsigned long v;
 
 		switch (c) {
@@ -217,14 +327,14 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		case 'S': {
 			int k = summary_sort_parse(optarg);
 			if (k < 0)
-				return error("invalid sortby: '%s'", optarg);
+				return error("invalid sortby: '%s'", esc(optarg));
 			t->sort = k;
 			break;
 		}
 		case OPT_TIMING: t->timing = true; break;
 		case OPT_STRING_LIMIT:
 			if (parse_uint(optarg, 1u << 20, &v) < 0)
-				return error("invalid string limit '%s'", optarg);
+				return error("invalid string limit '%s'", esc(optarg));
 			t->string_limit = (unsigned)v;
 			break;
 		case OPT_FORMAT:
@@ -237,7 +347,7 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			else if (!strcmp(optarg, "csv"))
 				t->format = FMT_CSV;
 			else
-				return error("unknown format '%s' (expected text, json, jsonl or csv)", optarg);
+				return error("unknown format '%s' (expected text, json, jsonl or csv)", esc(optarg));
 			t->format_given = true;
 			break;
 		case OPT_NO_SECCOMP: t->no_seccomp = true; break;
@@ -245,20 +355,31 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		case OPT_ASSERT: t->assert_file = optarg; break;
 		case OPT_ASSERT_FORMAT:
 			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "junit"))
-				return error("unknown assertion format '%s' (expected text, json or junit)", optarg);
+				return error("unknown assertion format '%s' (expected text, json or junit)", esc(optarg));
 			t->assert_format = optarg;
 			break;
 		case OPT_ANTI_PATTERNS: t->anti_patterns = true; break;
 		case 'h': t->help = true; return 0;
 		case 'V': t->version = true; return 0;
 		case 's':
-			return error("option '-s' is reserved for source correlation, which this build does not have; use --string-limit %s for strace's -s", optarg);
+		case OPT_SOURCE:
+		case OPT_STACK_TRACE:
+		case OPT_SOURCE_SKIP:
+		case OPT_FUNCTION_TIME:
+		case OPT_FLAMEGRAPH:
+		case OPT_FLAMEGRAPH_WEIGHT:
+		case OPT_FLAMEGRAPH_SVG:
+		case OPT_SPEEDSCOPE:
+		case 'k':
+			if (source_opt(t, c, argc, argv) < 0)
+				return -1;
+			break;
 		case ':':
-			return error("option '%s' needs an argument", argv[optind - 1]);
+			return error("option '%s' needs an argument", esc(argv[optind - 1]));
 		default:
 			if (optopt && optopt < 256)
 				return error("unknown option '-%c' (see renacer --help)", optopt);
-			return error("unknown option '%s' (see renacer --help)", argv[optind - 1]);
+			return error("unknown option '%s' (see renacer --help)", esc(argv[optind - 1]));
 		}
 	}
 	/* --timing prints per-syscall latencies: it implies -c, and the table
@@ -286,6 +407,7 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 
 void trace_opts_release(struct trace_opts *t)
 {
+	free(t->skip);
 	free(t->pids);
 	filter_release(&t->filter);
 }
@@ -334,16 +456,24 @@ static const struct sink_ops msg_ops = {
  */
 int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 {
-	FILE *out = t->out_stdout ? (t->out_fp ? t->out_fp : stdout) : stderr;
+	FILE *out = stderr;   /* the table's stream */
+	FILE *tout = t->out_stdout ? (t->out_fp ? t->out_fp : stdout) : stderr; /* the trace's */
 	const char *path = t->output;
 	struct sink *s = NULL;
 	struct sink_opts so = { 0 };
+
+	if (path && !strcmp(path, "-")) {
+		/* -o -: standard output, as for most tools */
+		tout = stdout;
+		path = NULL;
+	}
 
 	so.sort = t->sort;
 	/* strace -c: system time by default, -w for wall-clock; only a
 	 * live trace measures it (saved traces carry wall-clock durations) */
 	so.cpu_time = !t->wall;
 	so.timing = t->timing;
+	so.source = t->source;
 	if (t->quiet == 0 && t->npids) {
 		struct msg_sink *m = xcalloc(1, sizeof(*m));
 		m->base.ops = &msg_ops;
@@ -362,22 +492,22 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 			to.pid_prefix = t->follow && t->output;
 			to.quiet = t->quiet;
 			to.decode_fds = t->decode_fds;
-			s = text_sink_new(out, path, &to);
+			to.stack_symbol_only = t->stack_trace == STACK_SYMBOL;
+			s = text_sink_new(tout, path, &to);
 			break;
 		}
-		case FMT_JSON: s = json_sink_new(out, path, &so); break;
-		case FMT_JSONL: s = jsonl_sink_new(out, path, &so); break;
-		case FMT_CSV: s = csv_sink_new(out, path, &so); break;
+		case FMT_JSON: s = json_sink_new(tout, path, &so); break;
+		case FMT_JSONL: s = jsonl_sink_new(tout, path, &so); break;
+		case FMT_CSV: s = csv_sink_new(tout, path, &so); break;
 		}
 		if (!s)
 			return -1;
 		sink_list_add(sinks, s);
 		path = NULL;    /* the table goes to stderr */
-		if (out != stderr)
-			out = stderr;
 	}
 	if (t->summary) {
-		s = summary_sink_new(out, t->summary_only && !t->format_given ? path : NULL, &so);
+		bool alone = t->summary_only && !t->format_given;
+		s = summary_sink_new(alone ? tout : out, alone ? path : NULL, &so);
 		if (!s)
 			return -1;
 		sink_list_add(sinks, s);
@@ -452,6 +582,45 @@ static void restore_stdout(struct moved_stdout *m)
 	m->tmp = -1;
 }
 
+bool trace_opts_wants_stacks(const struct trace_opts *t)
+{
+	return t->source || t->stack_trace || t->function_time || t->flamegraph ||
+	       t->flamegraph_svg || t->speedscope;
+}
+
+int trace_opts_dwarf(const struct trace_opts *t, const struct config_source *cs,
+		     struct tracer_opts *o, struct dwarf **d)
+{
+	struct dwarf_opts dop = { 0 };
+	struct srcskip *skip;
+
+	*d = NULL;
+	if (!trace_opts_wants_stacks(t))
+		return 0;
+	skip = srcskip_new();
+	if (cs && !cs->default_skip)
+		srcskip_add(skip, "");
+	for (size_t i = 0; cs && i < cs->nskip; i++)
+		if (srcskip_add(skip, cs->skip[i]) < 0)
+			goto fail;
+	for (size_t i = 0; i < t->nskip; i++)
+		if (srcskip_add(skip, t->skip[i]) < 0)
+			goto fail;
+	dop.source = t->source;
+	dop.stack_trace = t->stack_trace != STACK_NONE;
+	dop.skip = skip;
+	dop.trace_set = o->trace_set;
+	*d = dwarf_new(&dop);
+	o->enrich = dwarf_enrich;
+	o->enrich_data = *d;
+	if (o->trace_set)
+		o->watch_set = dwarf_watch_set(*d);
+	return 0;
+fail:
+	srcskip_free(skip);
+	return -1;
+}
+
 /* Ends renacer the way the traced command ended. */
 static void exit_like(const struct trace_end *end)
 {
@@ -485,6 +654,7 @@ int cmd_trace(int argc, char **argv)
 	struct analysis *an = NULL;
 	struct moved_stdout moved = { -1, -1, NULL };
 	struct trace_env env = { { 0 }, NULL, NULL, 0 };
+	struct dwarf *dw = NULL;
 	int r, assert_status = 0;
 
 	if (trace_opts_parse(&t, argc, argv) < 0)
@@ -506,6 +676,12 @@ int cmd_trace(int argc, char **argv)
 			exit(1);
 		t.out_fp = moved.fp;
 	}
+	/* -s, -k: the [source] table of ./renacer.toml, when there is one */
+	if (!t.assert_file && trace_opts_wants_stacks(&t) &&
+	    config_load_if_exists("renacer.toml", &cfg) < 0) {
+		restore_stdout(&moved);
+		exit(5);
+	}
 	if (trace_opts_add_sinks(&t, &sinks) < 0) {
 		restore_stdout(&moved);
 		exit(1);
@@ -521,10 +697,15 @@ int cmd_trace(int argc, char **argv)
 		o.follow = true;   /* assertions measure the whole process tree */
 		o.collect_rss = t.assert_file && assert_needs_rss(&cfg);
 	}
+	if (trace_opts_dwarf(&t, &cfg.source, &o, &dw) < 0)
+		exit(1);
+	if (dw)
+		sink_list_add(&sinks, dwarf_sink_new(dw));   /* last: forgets the dead */
 	r = tracer_run(&o, t.argv, &sinks, &end);
 	sink_list_release(&sinks);
 	restore_stdout(&moved);
 	trace_env_release(&env);
+	dwarf_free(dw);
 	if (r != -1 && an) {
 		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");
 		if (t.assert_file) {

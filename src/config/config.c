@@ -6,6 +6,7 @@
 #include "config/config.h"
 #include "sys/sysent.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/toml.h"
 #include "util/xmalloc.h"
@@ -52,7 +53,7 @@ static int cerr(struct ctx *c, unsigned line, unsigned col, const char *fmt, ...
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	error("%s:%u:%u: %s", c->path, line, col, sb.buf);
+	error("%s:%u:%u: %s", esc(c->path), line, col, sb.buf);
 	strbuf_release(&sb);
 	return -1;
 }
@@ -66,7 +67,7 @@ static void cwarn(struct ctx *c, unsigned line, unsigned col, const char *fmt, .
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	warning("%s:%u:%u: %s", c->path, line, col, sb.buf);
+	warning("%s:%u:%u: %s", esc(c->path), line, col, sb.buf);
 	strbuf_release(&sb);
 	c->cfg->nwarnings++;
 }
@@ -335,7 +336,7 @@ static int get_enum(struct ctx *c, const char *label, const struct toml_value *t
 			return 1;
 		}
 	}
-	cerr(c, v->line, v->col, "%sunknown %s '%s'%s (expected %s)", label, key, v->u.str.s,
+	cerr(c, v->line, v->col, "%sunknown %s '%s'%s (expected %s)", label, key, esc(v->u.str.s),
 	     suggest(&hint, v->u.str.s, names, n), expected);
 	strbuf_release(&hint);
 	return -1;
@@ -376,21 +377,21 @@ static int check_keys(struct ctx *c, const char *label, const struct toml_value 
 		other = belongs ? belongs(key) : NULL;
 		if (other) {
 			ret = cerr(c, v->kline, v->kcol, "%skey '%s' does not apply to %s (it is for %s)",
-				   label, key, what, other);
+				   label, esc(key), what, other);
 			break;
 		}
 		strbuf_reset(&hint);
 		if ((other = closest(key, known, nknown)))
 			strbuf_addf(&hint, " (did you mean '%s%s'?)", prefix, other);
 		if (fatal) {
-			ret = cerr(c, v->kline, v->kcol, "%sunknown key '%s'%s", label, key, hint.buf);
+			ret = cerr(c, v->kline, v->kcol, "%sunknown key '%s'%s", label, esc(key), hint.buf);
 		} else if (is_table_like(v)) {
 			/* a [header] starts before its key; an inline or dotted table at its key */
 			bool hdr = v->line < v->kline || (v->line == v->kline && v->col < v->kcol);
 			cwarn(c, hdr ? v->line : v->kline, hdr ? v->col : v->kcol,
-			      "unknown table '%s%s'%s", prefix, key, hint.buf);
+			      "unknown table '%s%s'%s", prefix, esc(key), hint.buf);
 		} else {
-			cwarn(c, v->kline, v->kcol, "unknown key '%s%s'%s", prefix, key, hint.buf);
+			cwarn(c, v->kline, v->kcol, "unknown key '%s%s'%s", prefix, esc(key), hint.buf);
 		}
 	}
 	strbuf_release(&hint);
@@ -529,7 +530,7 @@ static int parse_assertion(struct ctx *c, const struct toml_value *t, size_t idx
 	if (get_string(c, label.buf, t, "name", false, &a->name) < 0)
 		goto out;
 	strbuf_reset(&label);
-	strbuf_addf(&label, "assertion '%s': ", a->name);
+	strbuf_addf(&label, "assertion '%s': ", esc(a->name));
 	if (!toml_get(t, "type")) {
 		missing(c, t, label.buf, "type");
 		goto out;
@@ -700,7 +701,7 @@ static void check_syscall_name(struct ctx *c, const char *label, const char *nam
 	for (unsigned i = 0; i < sysent_count; i++)
 		if (sysent_table[i].name)
 			names[n++] = sysent_table[i].name;
-	cwarn(c, line, col, "%sunknown syscall '%s'%s", label, name, suggest(&hint, name, names, n));
+	cwarn(c, line, col, "%sunknown syscall '%s'%s", label, esc(name), suggest(&hint, name, names, n));
 	free(names);
 	strbuf_release(&hint);
 }
@@ -803,7 +804,7 @@ static int parse_trace(struct ctx *c, const struct toml_value *t, size_t idx,
 		goto out;
 	if (!valid_trace_name(tr->name)) {
 		cerr(c, nv->line, nv->col, "golden trace name '%s' must use only letters, digits and '_', '-', '.', '+', and not start with '.' or '-'",
-		     tr->name);
+		     esc(tr->name));
 		goto out;
 	}
 	strbuf_reset(&label);
@@ -1034,7 +1035,7 @@ static int parse_otlp(struct ctx *c, const struct toml_value *t)
 	if ((v = toml_get(t, "endpoint")) && strncmp(o->endpoint, "http://", 7) &&
 	    strncmp(o->endpoint, "https://", 8))
 		return cerr(c, v->line, v->col, "otlp: 'endpoint' must be an http:// or https:// URL (got '%s')",
-			    o->endpoint);
+			    esc(o->endpoint));
 	if ((v = toml_get(t, "protocol")) && v->type == TOML_STRING && !strcmp(v->u.str.s, "grpc"))
 		return cerr(c, v->line, v->col, "otlp: protocol 'grpc' is not supported (use http/protobuf or http/json)");
 	if (get_enum(c, label, t, "protocol", otlp_protocols, ARRAY_SIZE(otlp_protocols),
@@ -1088,6 +1089,26 @@ static int parse_ci(struct ctx *c, const struct toml_value *t)
 	return 0;
 }
 
+/* [source]: which stack frames are not the program's own (-s, -k) */
+static int parse_source(struct ctx *c, const struct toml_value *t)
+{
+	static const char *const keys[] = { "skip", "default_skip" };
+	struct config_source *so = &c->cfg->source;
+	const char *label = "source: ";
+	const struct toml_value *v;
+
+	if (need_table(c, "source", t) ||
+	    check_keys(c, label, t, "source.", keys, ARRAY_SIZE(keys), false, NULL, NULL) ||
+	    get_bool(c, label, t, "default_skip", &so->default_skip) < 0 ||
+	    get_strlist(c, label, t, "skip", &so->skip, &so->nskip) < 0)
+		return -1;
+	v = toml_get(t, "skip");
+	for (size_t i = 0; v && i < v->u.arr.n; i++)
+		if (check_regex(c, label, "skip", v->u.arr.items[i]))
+			return -1;
+	return 0;
+}
+
 /* ---- the file ---- */
 
 void config_init(struct renacer_config *cfg)
@@ -1115,6 +1136,7 @@ void config_init(struct renacer_config *cfg)
 	cfg->otlp.protocol = OTLP_HTTP_PROTOBUF;
 	cfg->otlp.timeout_ms = 10000;
 	cfg->ci.export_format = CI_FORMAT_TEXT;
+	cfg->source.default_skip = true;
 }
 
 void config_release(struct renacer_config *cfg)
@@ -1150,12 +1172,13 @@ void config_release(struct renacer_config *cfg)
 	}
 	free(cfg->otlp.headers);
 	free(cfg->ci.junit_path);
+	free_list(cfg->source.skip, cfg->source.nskip);
 	config_init(cfg);
 }
 
 static const char *const top_tables[] = {
 	"assertion", "semantic_equivalence", "lamport_clock", "golden_traces", "compression",
-	"otlp", "ci",
+	"otlp", "ci", "source",
 };
 
 static int parse_root(struct ctx *c, const struct toml_value *root)
@@ -1187,6 +1210,8 @@ static int parse_root(struct ctx *c, const struct toml_value *root)
 			r = parse_otlp(c, v);
 		else if (!strcmp(k, "ci"))
 			r = parse_ci(c, v);
+		else if (!strcmp(k, "source"))
+			r = parse_source(c, v);
 		if (r)
 			goto out;
 	}
@@ -1196,7 +1221,7 @@ static int parse_root(struct ctx *c, const struct toml_value *root)
 		bd = toml_get(toml_get(root, "semantic_equivalence"), "baseline_dir");
 		if (gd && strcmp(gd->u.str.s, baseline_dir)) {
 			cerr(c, bd->line, bd->col, "semantic_equivalence: 'baseline_dir' ('%s') contradicts golden_traces.dir ('%s')",
-			     baseline_dir, gd->u.str.s);
+			     esc(baseline_dir), esc(gd->u.str.s));
 			goto out;
 		}
 		xfree_str(cfg->golden.dir);
@@ -1224,7 +1249,7 @@ int config_parse(const char *path, const char *text, size_t len, struct renacer_
 	config_init(cfg);
 	root = toml_parse(text, len, err, sizeof(err));
 	if (!root)
-		return error("%s:%s", path, err);
+		return error("%s:%s", esc(path), err);
 	cfg->path = xstrdup(path);
 	ret = parse_root(&c, root);
 	toml_free(root);
@@ -1245,7 +1270,7 @@ int config_load(const char *path, struct renacer_config *cfg)
 		int e = errno;
 		config_init(cfg);
 		strbuf_release(&sb);
-		return error("cannot read '%s': %s", path, strerror(e));
+		return error("cannot read '%s': %s", esc(path), strerror(e));
 	}
 	ret = config_parse(path, sb.buf, sb.len, cfg);
 	strbuf_release(&sb);

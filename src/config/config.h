@@ -176,6 +176,15 @@ struct config_ci {
 	char *junit_path;              /* also write a JUnit XML report here, or NULL */
 };
 
+/* ---- [source] ---- */
+
+/* Which stack frames are not the program's own (-s, -k; docs/source.md). */
+struct config_source {
+	char **skip;                   /* POSIX EREs, each checked with regcomp */
+	size_t nskip;
+	bool default_skip;             /* keep the built-in patterns, default true */
+};
+
 /* ---- the whole file ---- */
 
 struct renacer_config {
@@ -187,6 +196,7 @@ struct renacer_config {
 	struct config_compression compression;
 	struct config_otlp otlp;
 	struct config_ci ci;
+	struct config_source source;
 	unsigned nwarnings;            /* warnings printed while loading */
 };
 

@@ -1,6 +1,7 @@
 /* Golden comparison options (see golden.h). */
 #include "golden/golden.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/xmalloc.h"
 
 #include <stdlib.h>
@@ -30,7 +31,7 @@ int golden_opts_add_rule(struct golden_opts *o, const char *pattern, const char 
 	if (rc) {
 		char msg[256];
 		regerror(rc, &r.re, msg, sizeof(msg));
-		return error("bad normalize pattern '%s': %s", pattern, msg);
+		return error("bad normalize pattern '%s': %s", esc(pattern), msg);
 	}
 	r.pattern = xstrdup(pattern);
 	r.replace = xstrdup(replace ? replace : "");

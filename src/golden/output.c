@@ -1,5 +1,6 @@
 /* Text, JSON, JUnit and Markdown renderings of golden comparisons (see output.h). */
 #include "golden/output.h"
+#include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 
@@ -387,21 +388,8 @@ void gout_json(FILE *fp, const struct gout_case *k, size_t n, const struct golde
 
 static void xml_esc(struct strbuf *sb, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		switch (ch) {
-		case '&': strbuf_addstr(sb, "&amp;"); break;
-		case '<': strbuf_addstr(sb, "&lt;"); break;
-		case '>': strbuf_addstr(sb, "&gt;"); break;
-		case '"': strbuf_addstr(sb, "&quot;"); break;
-		case '\'': strbuf_addstr(sb, "&apos;"); break;
-		default:
-			if (ch < 0x20 && ch != '\n' && ch != '\t' && ch != '\r')
-				strbuf_addch(sb, '?');
-			else
-				strbuf_addch(sb, (char)ch);
-		}
-	}
+	if (s)
+		strbuf_add_xml(sb, s, strlen(s));
 }
 
 void gout_junit(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o)

@@ -621,6 +621,53 @@ static int rv_fmt_by_name(const char *s)
 	return -1;
 }
 
+/* An address written as a hex string ("0x401000"); absent is 0. */
+static int get_hex(struct reader *rd, const struct jv *v, const char *key, uint64_t *out)
+{
+	const char *s;
+	char *end;
+
+	int r = get_str(rd, v, key, &s, NULL, OPT);
+
+	if (r <= 0)
+		return r;
+	errno = 0;
+	*out = strtoull(s, &end, 16);
+	if (errno || *end || end == s || s[0] == '-' || s[0] == '+')
+		return rec_err(rd, "field '%s': hex address expected", key);
+	return 1;
+}
+
+/* A frame object of "stack" (or the "source" object: fewer members). */
+static int conv_frame(struct reader *rd, const struct jv *f, struct frame *fr)
+{
+	int64_t line = 0;
+	bool b = false;
+
+	if (f->type != JV_OBJ)
+		return rec_err(rd, "field 'stack': objects expected");
+	if (get_hex(rd, jv_get(f, "pc"), "pc", &fr->pc) < 0 ||
+	    get_str(rd, jv_get(f, "function"), "function", &fr->function, NULL, OPT) < 0 ||
+	    get_str(rd, jv_get(f, "file"), "file", &fr->file, NULL, OPT) < 0 ||
+	    get_str(rd, jv_get(f, "module"), "module", &fr->module, NULL, OPT) < 0 ||
+	    get_hex(rd, jv_get(f, "offset"), "offset", &fr->offset) < 0 ||
+	    get_str(rd, jv_get(f, "symbol"), "symbol", &fr->symbol, NULL, OPT) < 0 ||
+	    get_hex(rd, jv_get(f, "symbol_offset"), "symbol_offset", &fr->symoff) < 0 ||
+	    get_int(rd, jv_get(f, "line"), "line", &line, 0, UINT32_MAX, OPT) < 0)
+		return -1;
+	fr->line = (uint32_t)line;
+	if (get_bool(rd, jv_get(f, "inlined"), "inlined", &b) < 0)
+		return -1;
+	if (b)
+		fr->flags |= FRAME_INLINED;
+	b = false;
+	if (get_bool(rd, jv_get(f, "own"), "own", &b) < 0)
+		return -1;
+	if (b)
+		fr->flags |= FRAME_OWN;
+	return 0;
+}
+
 static int conv_frames(struct reader *rd, const struct jv *st, struct event *ev)
 {
 	struct frame *fr;
@@ -629,33 +676,32 @@ static int conv_frames(struct reader *rd, const struct jv *st, struct event *ev)
 		return 0;
 	if (st->type != JV_ARR)
 		return rec_err(rd, "field 'stack': array expected");
+	ev->stack_trace = true;
 	if (!st->n)
 		return 0;
 	fr = arena_calloc(&rd->arena, st->n * sizeof(*fr));
-	for (uint32_t i = 0; i < st->n; i++) {
-		const struct jv *f = &st->items[i];
-		const char *pc = NULL;
-		int64_t line = 0;
-		char *end;
-
-		if (f->type != JV_OBJ)
-			return rec_err(rd, "field 'stack': objects expected");
-		if (get_str(rd, jv_get(f, "pc"), "pc", &pc, NULL, OPT) < 0 ||
-		    get_str(rd, jv_get(f, "function"), "function", &fr[i].function, NULL, OPT) < 0 ||
-		    get_str(rd, jv_get(f, "file"), "file", &fr[i].file, NULL, OPT) < 0 ||
-		    get_str(rd, jv_get(f, "module"), "module", &fr[i].module, NULL, OPT) < 0 ||
-		    get_int(rd, jv_get(f, "line"), "line", &line, 0, UINT32_MAX, OPT) < 0)
+	for (uint32_t i = 0; i < st->n; i++)
+		if (conv_frame(rd, &st->items[i], &fr[i]) < 0)
 			return -1;
-		fr[i].line = (uint32_t)line;
-		if (pc) {
-			errno = 0;
-			fr[i].pc = strtoull(pc, &end, 16);
-			if (errno || *end || end == pc)
-				return rec_err(rd, "field 'pc': hex address expected");
-		}
-	}
 	ev->frames = fr;
 	ev->nframes = st->n;
+	return 0;
+}
+
+/* "source": {"file", "line", "function"} (-s) */
+static int conv_source(struct reader *rd, const struct jv *o, struct event *ev)
+{
+	struct frame *fr;
+
+	if (jv_null(o))
+		return 0;
+	if (o->type != JV_OBJ)
+		return rec_err(rd, "field 'source': object expected");
+	fr = arena_calloc(&rd->arena, sizeof(*fr));
+	if (conv_frame(rd, o, fr) < 0)
+		return -1;
+	fr->flags |= FRAME_OWN;
+	ev->source = fr;
 	return 0;
 }
 
@@ -754,6 +800,10 @@ static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 		case 's':
 			if (!strcmp(k, "stack"))
 				r = conv_frames(rd, m, ev);
+			else if (!strcmp(k, "source"))
+				r = conv_source(rd, m, ev);
+			else if (!strcmp(k, "stack_error"))
+				r = get_str(rd, m, k, &ev->stack_error, NULL, OPT);
 			break;
 		case 't':
 			if (!strcmp(k, "tid"))

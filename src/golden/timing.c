@@ -1,6 +1,7 @@
 /* Timing statistics and capture context of golden traces (see timing.h). */
 #include "golden/timing.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 
@@ -133,11 +134,11 @@ int gtiming_from_json(struct gtiming *t, const void *json, const char *file)
 	if (!root)
 		return 0;
 	if (!json_is_object(root))
-		return error("invalid golden trace '%s': \"timing\" is not an object", file);
+		return error("invalid golden trace '%s': \"timing\" is not an object", esc(file));
 	v = json_object_get(root, "runs");
 	if (v && (!json_is_integer(v) || json_integer_value(v) < 0 ||
 		  json_integer_value(v) > 1000000))
-		return error("invalid golden trace '%s': \"timing.runs\" is not a count", file);
+		return error("invalid golden trace '%s': \"timing.runs\" is not a count", esc(file));
 	t->runs = v ? (int)json_integer_value(v) : 1;
 	if ((v = json_object_get(root, "wall_us")) && stat_from(v, &t->wall_us) < 0)
 		goto bad;
@@ -178,7 +179,7 @@ int gtiming_from_json(struct gtiming *t, const void *json, const char *file)
 	return 0;
 bad:
 	gtiming_release(t);
-	return error("invalid golden trace '%s': malformed \"timing\" statistics", file);
+	return error("invalid golden trace '%s': malformed \"timing\" statistics", esc(file));
 }
 
 const struct gtiming_sc *gtiming_sc(const struct gtiming *t, const char *name)

@@ -54,11 +54,33 @@ static inline void arg_count(struct event *ev, unsigned n)
 		ev->nargs = (uint8_t)n;
 }
 
-/* Simple scalar arguments (i: argument index).  */
+/*
+ * Argument values.  A decoder reads ev->karg[i], the argument as the kernel
+ * saw it (the register cut to the width of its C type in the syscall
+ * table, zero-extended), never ev->raw: (int)ev->karg[i] for an int,
+ * ev->karg[i] for flags, unsigned values, sizes and pointers.  karg_s is
+ * the signed value at the argument's width: an int's 32 bits sign-extended,
+ * a long's 64 bits.  Where strace itself prints all 64 bits of a register
+ * the decoder reads ev->raw[i] and says so in a comment ("raw:").
+ */
+static inline int64_t karg_s(const struct dctx *c, const struct event *ev, unsigned i)
+{
+	unsigned bits = arg_type_bits(c->se->argtype[i]);
+
+	return bits == 64 ? (int64_t)ev->karg[i]
+			  : (int64_t)(ev->karg[i] << (64 - bits)) >> (64 - bits);
+}
+
+/* Simple scalar arguments (i: argument index), all from ev->karg.  */
 void arg_int(struct dctx *c, struct event *ev, unsigned i);   /* int (32-bit signed) */
-void arg_long(struct dctx *c, struct event *ev, unsigned i);  /* long (64-bit signed) */
+void arg_long(struct dctx *c, struct event *ev, unsigned i);  /* signed at the C width */
 void arg_uint(struct dctx *c, struct event *ev, unsigned i);  /* unsigned decimal */
 void arg_hex(struct dctx *c, struct event *ev, unsigned i);
+/* All 64 bits of the register (ev->raw), for the arguments strace prints
+ * whole although the kernel reads fewer (readlink's bufsiz), and for calls
+ * strace prints with printargs (arg_raw_hex). */
+void arg_raw_uint(struct dctx *c, struct event *ev, unsigned i);
+void arg_raw_hex(struct dctx *c, struct event *ev, unsigned i);
 void arg_oct(struct dctx *c, struct event *ev, unsigned i);
 void arg_ptr(struct dctx *c, struct event *ev, unsigned i);
 void arg_fd(struct dctx *c, struct event *ev, unsigned i);    /* AT_FDCWD aware for dirfd */
@@ -100,6 +122,10 @@ void val_set_struct(struct val *v, const char *name, struct val *items,
 		    unsigned n, bool more);
 void val_set_array(struct val *v, const char *name, struct val *items,
 		   unsigned n, bool more);
+/* An array already read whole (strace's print_local_array): n items, cut
+ * to the string limit with "..." unless -v. */
+void val_set_local_array(struct dctx *c, struct val *v, const char *name,
+			 struct val *items, unsigned n);
 /* mask: bit n-1 is signal n; sets VF_SIGSET_NOT when more than 32 are on. */
 void val_set_sigset(struct val *v, const char *name, uint64_t mask);
 void val_set_comment(struct dctx *c, struct val *v, const char *text);
@@ -160,7 +186,7 @@ void decode_sigevent(struct dctx *c, struct val *v, const char *name, uint64_t a
 
 /*
  * An iovec array at addr of cnt elements (src/sys/io.c): [{iov_base="...",
- * iov_len=N}, ...], at most the string limit of elements (VF_MORE beyond).
+ * iov_len=N}, ...], as decode_array (strace's print_array).
  * data_size: bytes the kernel transferred (each iov_base shows at most what
  * is left of it), or -1 for the whole of each iov_len; addr_only: show the
  * iov_base pointers only (the call failed).
@@ -183,6 +209,29 @@ void val_set_open_flags(struct dctx *c, struct val *v, const char *name, uint64_
 /* A file mode as strace prints it: S_IFREG|0644, S_IFDIR|S_ISVTX|0777, or
  * plain octal (0644) without a file type; src/sys/stat.c. */
 void val_set_mode(struct dctx *c, struct val *v, const char *name, uint32_t mode);
+
+/*
+ * An array of nmemb elements of elem_size bytes at addr, as strace's
+ * print_array: NULL for 0, [] when nmemb is 0, the address when the array
+ * wraps around or its first element cannot be read, "..." after the string
+ * limit of elements (unless -v), and "... / * 0xADDR * /" where a later
+ * element cannot be read.  fn fills one item from the element's bytes
+ * (elem_size <= 64); arg is passed through.
+ */
+typedef void (*array_elem_fn)(struct dctx *c, struct val *item, const void *elem, void *arg);
+void decode_array(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		  uint64_t nmemb, size_t elem_size, array_elem_fn fn, void *arg);
+
+/*
+ * The bytes start..total-1 of a structure at addr that a newer kernel may
+ * know (openat2's how, mount_attr), as strace's print_nonzero_bytes: false
+ * (nothing to show) when they are all zero or start >= total; "???" when
+ * they cannot be read; else "/ * bytes 24..31 * / \"\x01...\"" (total is
+ * cut to a page, the bytes shown to the string limit).  v is the extra
+ * item to append to the structure.
+ */
+bool val_nonzero_bytes(struct dctx *c, struct val *v, uint64_t addr, uint64_t start,
+		       uint64_t total);
 
 /* The default decoder: every argument in hex, as strace prints unknown calls. */
 int decode_default(struct dctx *c, struct event *ev, int exiting);

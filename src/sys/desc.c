@@ -68,8 +68,8 @@ static void out_pipefd(struct dctx *c, struct event *ev)
 	struct val *v = arg_slot(c, ev, 0);
 	int fds[2];
 
-	if (ev->err || !tread(c, ev->raw[0], fds, sizeof(fds))) {
-		val_set_ptr(v, v->name, ev->raw[0]);
+	if (ev->err || !tread(c, ev->karg[0], fds, sizeof(fds))) {
+		val_set_ptr(v, v->name, ev->karg[0]);
 	} else {
 		/* an array: cut at the string limit of elements, as strace */
 		unsigned n = c->opts->string_limit < 2 ? c->opts->string_limit : 2;
@@ -164,9 +164,9 @@ static int fcntl_exit(struct dctx *c, struct event *ev, int cmd)
 		struct val *v = arg_slot(c, ev, 2);
 
 		if (ev->err)
-			val_set_ptr(v, v->name, ev->raw[2]);
+			val_set_ptr(v, v->name, ev->karg[2]);
 		else
-			set_flock(c, v, v->name, ev->raw[2], true);
+			set_flock(c, v, v->name, ev->karg[2], true);
 		v->flags |= VF_EXIT;
 		return RVAL_DONE;
 	}
@@ -174,9 +174,9 @@ static int fcntl_exit(struct dctx *c, struct event *ev, int cmd)
 		struct val *v = arg_slot(c, ev, 2);
 
 		if (ev->err)
-			val_set_ptr(v, v->name, ev->raw[2]);
+			val_set_ptr(v, v->name, ev->karg[2]);
 		else
-			set_owner_ex(c, v, v->name, ev->raw[2]);
+			set_owner_ex(c, v, v->name, ev->karg[2]);
 		v->flags |= VF_EXIT;
 		return RVAL_DONE;
 	}
@@ -215,7 +215,7 @@ static int fcntl_exit(struct dctx *c, struct event *ev, int cmd)
 
 SYS_FUNC(fcntl)
 {
-	int cmd = (int)ev->raw[1];
+	int cmd = (int)ev->karg[1];
 	struct val *v;
 
 	if (exiting)
@@ -233,14 +233,14 @@ SYS_FUNC(fcntl)
 		return RVAL_DONE;
 	case F_SETFL:
 		v = arg_slot(ctx, ev, 2);
-		val_set_open_flags(ctx, v, v->name, ev->raw[2]);
+		val_set_open_flags(ctx, v, v->name, ev->karg[2]);
 		return RVAL_DONE;
 	case F_SETLK:
 	case F_SETLKW:
 	case F_OFD_SETLK:
 	case F_OFD_SETLKW:
 		v = arg_slot(ctx, ev, 2);
-		set_flock(ctx, v, v->name, ev->raw[2], false);
+		set_flock(ctx, v, v->name, ev->karg[2], false);
 		return RVAL_DONE;
 	case F_SETOWN:
 	case F_SETPIPE_SZ:
@@ -248,7 +248,7 @@ SYS_FUNC(fcntl)
 		return RVAL_DONE;
 	case F_SETSIG:
 		v = arg_slot(ctx, ev, 2);
-		val_set_signo(ctx, v, v->name, (int)ev->raw[2]);
+		val_set_signo(ctx, v, v->name, (int)ev->karg[2]);
 		return RVAL_DONE;
 	case F_SETLEASE:
 		arg_enum(ctx, ev, 2, lease_cmds);
@@ -261,7 +261,7 @@ SYS_FUNC(fcntl)
 		return RVAL_DONE;
 	case F_SETOWN_EX:
 		v = arg_slot(ctx, ev, 2);
-		set_owner_ex(ctx, v, v->name, ev->raw[2]);
+		set_owner_ex(ctx, v, v->name, ev->karg[2]);
 		return RVAL_DONE;
 	case F_GETLK:
 	case F_OFD_GETLK:
@@ -283,40 +283,55 @@ SYS_FUNC(fcntl)
 	}
 }
 
-/* -v: the entries, [{d_ino=..., d_off=..., d_reclen=..., d_type=DT_REG,
- * d_name="..."}, ...], all of them and whole names, as strace. */
+/*
+ * -v: the entries, all of them and whole names, as strace: getdents64's
+ * struct linux_dirent64 {d_ino, d_off, d_reclen, d_type, d_name} (the
+ * name at 19) as [{d_ino=..., d_off=..., d_reclen=..., d_type=DT_REG,
+ * d_name="..."}, ...]; getdents's struct linux_dirent {d_ino, d_off,
+ * d_reclen, d_name, ..., d_type in the record's last byte} (the name at
+ * 18) with d_name before d_type.
+ */
 static void set_dirents(struct dctx *c, struct val *v, const char *name,
-			const char *buf, uint64_t len, unsigned entries)
+			const char *buf, uint64_t len, unsigned entries, bool d64)
 {
+	const unsigned head = d64 ? 19 : 18;
 	struct val *items = val_new_array(c, entries);
 	uint64_t off = 0;
 	unsigned k = 0;
 
-	while (k < entries && off + 19 <= len) {
-		uint64_t ino;
+	while (k < entries && off + head <= len) {
+		uint64_t ino, room;
 		int64_t doff;
 		uint16_t reclen;
 		struct val *f = val_new_array(c, 5);
-		const char *nm = buf + off + 19;
-		uint64_t room;
+		const char *nm = buf + off + head;
+		uint8_t type;
 
 		memcpy(&ino, buf + off, 8);
 		memcpy(&doff, buf + off + 8, 8);
 		memcpy(&reclen, buf + off + 16, 2);
-		room = (reclen > 19 && off + reclen <= len) ? reclen - 19u : len - off - 19;
+		room = (reclen > head && off + reclen <= len) ? reclen - head : len - off - head;
+		type = d64 ? (uint8_t)buf[off + 18]
+			   : (reclen > head && off + reclen <= len) ? (uint8_t)buf[off + reclen - 1] : 0;
 		val_set_uint(&f[0], "d_ino", ino);
-		val_set_int(&f[1], "d_off", doff);
+		if (d64)
+			val_set_int(&f[1], "d_off", doff);
+		else
+			val_set_uint(&f[1], "d_off", (uint64_t)doff);
 		val_set_uint(&f[2], "d_reclen", reclen);
-		val_set_enum(&f[3], "d_type", (uint8_t)buf[off + 18], dirent_types);
-		val_set_str(c, &f[4], "d_name", nm, strnlen(nm, room), false);
+		val_set_enum(&f[d64 ? 3 : 4], "d_type", type, dirent_types);
+		val_set_str(c, &f[d64 ? 4 : 3], "d_name", nm, strnlen(nm, room), false);
 		val_set_struct(&items[k++], NULL, f, 5, false);
 		off += reclen;
 	}
 	val_set_array(v, name, items, k, false);
 }
 
-SYS_FUNC(getdents64)
+/* getdents/getdents64(fd, dirp, count) at exit: the buffer's address and
+ * "/ * N entries * /", or the entries with -v. */
+static int getdents_common(struct dctx *ctx, struct event *ev, int exiting, bool d64)
 {
+	const unsigned head = d64 ? 19 : 18;
 	struct val *v, *parts;
 	char *buf, text[32];
 	unsigned entries = 0;
@@ -329,17 +344,16 @@ SYS_FUNC(getdents64)
 	}
 	v = arg_slot(ctx, ev, 1);
 	len = ev->err ? 0 : (uint64_t)ev->retval;
-	if (ev->err || len > ev->raw[2] || len > (1u << 24)) {
-		val_set_ptr(v, v->name, ev->raw[1]);
+	if (ev->err || len > ev->karg[2] || len > (1u << 24)) {
+		val_set_ptr(v, v->name, ev->karg[1]);
 		goto count;
 	}
 	buf = arena_alloc(ctx->arena, len ? len : 1);
-	if (len && !tread(ctx, ev->raw[1], buf, len)) {
-		val_set_ptr(v, v->name, ev->raw[1]);
+	if (len && !tread(ctx, ev->karg[1], buf, len)) {
+		val_set_ptr(v, v->name, ev->karg[1]);
 		goto count;
 	}
-	/* struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name */
-	for (uint64_t off = 0; off + 19 <= len; entries++) {
+	for (uint64_t off = 0; off + head <= len; entries++) {
 		uint16_t reclen;
 
 		memcpy(&reclen, buf + off + 16, sizeof(reclen));
@@ -348,11 +362,11 @@ SYS_FUNC(getdents64)
 		off += reclen;
 	}
 	if (ctx->opts->verbose) {
-		set_dirents(ctx, v, v->name, buf, len, entries);
+		set_dirents(ctx, v, v->name, buf, len, entries, d64);
 		goto count;
 	}
 	parts = val_new_array(ctx, 2);
-	val_set_ptr(&parts[0], NULL, ev->raw[1]);
+	val_set_ptr(&parts[0], NULL, ev->karg[1]);
 	snprintf(text, sizeof(text), "%u entries", entries);
 	val_set_comment(ctx, &parts[1], text);
 	val_set_op(v, v->name, parts, 2, " ");
@@ -360,4 +374,14 @@ count:
 	v->flags |= VF_EXIT;
 	arg_uint(ctx, ev, 2);
 	return RVAL_DONE;
+}
+
+SYS_FUNC(getdents64)
+{
+	return getdents_common(ctx, ev, exiting, true);
+}
+
+SYS_FUNC(getdents)
+{
+	return getdents_common(ctx, ev, exiting, false);
 }

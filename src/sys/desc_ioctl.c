@@ -378,13 +378,13 @@ static void ioctl_arg(struct dctx *c, struct event *ev, int kind)
 	if (ev->type == EV_SYSCALL)
 		v->flags |= VF_EXIT;
 	if (ev->type == EV_SYSCALL && ev->err) {
-		val_set_ptr(v, v->name, ev->raw[2]);
+		val_set_ptr(v, v->name, ev->karg[2]);
 	} else if (kind == A_INTP) {
-		val_set_intp(c, v, v->name, ev->raw[2]);
+		val_set_intp(c, v, v->name, ev->karg[2]);
 	} else if (kind == A_TERMIOS) {
-		val_set_termios(c, v, v->name, ev->raw[2]);
+		val_set_termios(c, v, v->name, ev->karg[2]);
 	} else {
-		val_set_winsize(c, v, v->name, ev->raw[2]);
+		val_set_winsize(c, v, v->name, ev->karg[2]);
 	}
 	if (ev->type == EV_SYSCALL)
 		v->flags |= VF_EXIT;
@@ -392,7 +392,7 @@ static void ioctl_arg(struct dctx *c, struct event *ev, int kind)
 
 SYS_FUNC(ioctl)
 {
-	uint32_t code = (uint32_t)ev->raw[1];
+	uint32_t code = (uint32_t)ev->karg[1];
 	bool at_exit;
 	int kind = arg_kind(code, &at_exit);
 	struct val *v;

@@ -11,6 +11,7 @@
 #include "core/tracer.h"
 #include "sys/filter.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
@@ -73,7 +74,7 @@ static int add_regex(uint8_t *set, const char *re, const char *as_typed)
 	if (rc) {
 		char msg[256];
 		regerror(rc, &rx, msg, sizeof(msg));
-		return error("invalid regular expression '%s': %s", as_typed, msg);
+		return error("invalid regular expression '%s': %s", esc(as_typed), msg);
 	}
 	for (unsigned i = 0; i < sysent_count; i++) {
 		if (!sysent_table[i].name || regexec(&rx, sysent_table[i].name, 0, NULL, 0))
@@ -186,7 +187,7 @@ int filter_trace(struct trace_filter *f, const char *spec)
 		r = for_each_token(s, trace_token, f->set, &bad);
 		if (r != 1) {
 			if (r == 0)
-				error("invalid system call '%s'", bad ? bad : spec);
+				error("invalid system call '%s'", esc(bad ? bad : spec));
 			free(bad);
 			return -1;
 		}
@@ -243,7 +244,7 @@ int filter_status(struct trace_filter *f, const char *spec)
 		mask = STATUS_ALL;
 	} else if (strcmp(s, "none")) {
 		if (for_each_token(s, status_token, &mask, &bad) != 1) {
-			error("invalid status '%s'", bad ? bad : spec);
+			error("invalid status '%s'", esc(bad ? bad : spec));
 			free(bad);
 			return -1;
 		}

@@ -7,6 +7,7 @@
 #include <linux/futex.h>
 
 #include "sys/decode_extra.h"
+#include "xlat/clocknames.h"
 #include "xlat/futexbitset.h"
 #include "xlat/futexwakecmps.h"
 #include "xlat/futexwakeops.h"
@@ -71,27 +72,27 @@ static void put_u32(struct dctx *c, struct event *ev, unsigned *pos, unsigned i)
 {
 	struct val *v = next_arg(c, ev, pos, i);
 
-	val_set_uint(v, v->name, (uint32_t)ev->raw[i]);
+	val_set_uint(v, v->name, (uint32_t)ev->karg[i]);
 }
 
 static void put_ptr(struct dctx *c, struct event *ev, unsigned *pos, unsigned i)
 {
 	struct val *v = next_arg(c, ev, pos, i);
 
-	val_set_ptr(v, v->name, ev->raw[i]);
+	val_set_ptr(v, v->name, ev->karg[i]);
 }
 
 static void put_timeout(struct dctx *c, struct event *ev, unsigned *pos, unsigned i)
 {
 	struct val *v = next_arg(c, ev, pos, i);
 
-	decode_timespec(c, v, v->name, ev->raw[i]);
+	decode_timespec(c, v, v->name, ev->karg[i]);
 }
 
 static void put_bitset(struct dctx *c, struct event *ev, unsigned *pos, unsigned i)
 {
 	struct val *v = next_arg(c, ev, pos, i);
-	uint32_t x = (uint32_t)ev->raw[i];
+	uint32_t x = (uint32_t)ev->karg[i];
 
 	if (xlat_name(futexbitset, x))
 		val_set_enum(v, v->name, x, futexbitset);
@@ -113,7 +114,7 @@ static void shifted(struct dctx *c, struct val *v, const struct val *a, unsigned
 static void put_wake_op(struct dctx *c, struct event *ev, unsigned *pos, unsigned i)
 {
 	struct val *v = next_arg(c, ev, pos, i);
-	uint32_t x = (uint32_t)ev->raw[i];
+	uint32_t x = (uint32_t)ev->karg[i];
 	struct val *it = val_new_array(c, 6), t;
 	unsigned n = 0;
 	uint32_t op = (x >> 28) & 7, cmp = (x >> 24) & 0xf;
@@ -154,7 +155,7 @@ static void put_wake_op(struct dctx *c, struct event *ev, unsigned *pos, unsigne
 SYS_FUNC(futex)
 {
 	unsigned pos = 0;
-	uint32_t op = (uint32_t)ev->raw[1];
+	uint32_t op = (uint32_t)ev->karg[1];
 	struct val *v;
 
 	if (exiting) {
@@ -217,11 +218,25 @@ SYS_FUNC(futex)
 		put_ptr(ctx, ev, &pos, 3);
 		put_ptr(ctx, ev, &pos, 4);
 		v = next_arg(ctx, ev, &pos, 5);
-		val_set_hex(v, v->name, (uint32_t)ev->raw[5]);
+		val_set_hex(v, v->name, (uint32_t)ev->karg[5]);
 		break;
 	}
 	}
 	ev->nargs = (uint8_t)pos;
 	/* at exit only to note an interrupted wait for restart_syscall */
 	return RVAL_EXIT;
+}
+
+/* futex_waitv(waiters, nr_futexes, flags, timeout, clockid) */
+SYS_FUNC(futex_waitv)
+{
+	struct val *v;
+
+	arg_ptr(ctx, ev, 0);
+	arg_uint(ctx, ev, 1);
+	arg_hex(ctx, ev, 2);
+	v = arg_slot(ctx, ev, 3);
+	decode_timespec(ctx, v, v->name, ev->karg[3]);
+	arg_enum(ctx, ev, 4, clocknames);
+	return RVAL_DONE;
 }

@@ -72,20 +72,26 @@ static void arg_key(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	val_set_enum(v, v->name, (uint32_t)ev->raw[i], ipc_private);
+	val_set_enum(v, v->name, (uint32_t)ev->karg[i], ipc_private);
 }
 
-/* semget/msgget flags: IPC_CREAT|IPC_EXCL|0600 (the mode always shown). */
+/* semget/msgget flags: IPC_CREAT|IPC_EXCL|0600 (the mode always shown).
+ * Unknown bits alone are followed by the mode with no "|" (0x12000000 for
+ * 0x12000), as strace 6.1 joins on the names printflags_in printed. */
 static void arg_get_flags(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
-	uint64_t f = ev->raw[i];
+	uint64_t f = ev->karg[i];
 	struct val *it = val_new_array(c, 2);
 	unsigned n = 0;
 
 	if (f & ~0777ULL)
 		val_set_flags(&it[n++], NULL, f & ~0777ULL, resource_flags, NULL);
 	val_set_oct(&it[n++], NULL, f & 0777);
+	if (n == 2 && !xlat_flags_named(resource_flags, f & ~0777ULL)) {
+		val_set_op(v, v->name, it, n, NULL);
+		return;
+	}
 	set_or(v, v->name, it, n);
 }
 
@@ -93,7 +99,7 @@ static void arg_get_flags(struct dctx *c, struct event *ev, unsigned i)
 static void arg_shmget_flags(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
-	uint32_t raw = (uint32_t)ev->raw[i];
+	uint32_t raw = (uint32_t)ev->karg[i];
 	uint32_t mask = (uint32_t)(SHM_HUGE_MASK_BITS << SHM_HUGE_SHIFT_BITS);
 	uint32_t huge = raw & ~0777U & mask;
 	uint32_t f = raw & ~0777U & ~mask;
@@ -117,7 +123,7 @@ static void arg_shmget_flags(struct dctx *c, struct event *ev, unsigned i)
 static void arg_ctl(struct dctx *c, struct event *ev, unsigned i, const struct xlat *xl)
 {
 	struct val *v = arg_slot(c, ev, i);
-	uint64_t cmd = ev->raw[i];
+	uint64_t cmd = ev->karg[i];
 	struct val *it;
 
 	if (!(cmd & IPC_64_BIT)) {
@@ -133,7 +139,7 @@ static void arg_ctl(struct dctx *c, struct event *ev, unsigned i, const struct x
 /* The command of a ctl call without IPC_64. */
 static unsigned ctl_cmd(const struct event *ev, unsigned i)
 {
-	return (unsigned)ev->raw[i] & ~(unsigned)IPC_64_BIT;
+	return (unsigned)ev->karg[i] & ~(unsigned)IPC_64_BIT;
 }
 
 /* A user or group id: -1 for (uid_t)-1, else unsigned. */
@@ -248,7 +254,7 @@ SYS_FUNC(shmat)
 		arg_int(ctx, ev, 0);
 		arg_ptr(ctx, ev, 1);
 		v = arg_slot(ctx, ev, 2);
-		val_set_flags(v, v->name, (uint32_t)ev->raw[2], shm_flags, NULL);
+		val_set_flags(v, v->name, (uint32_t)ev->karg[2], shm_flags, NULL);
 		return RVAL_EXIT;
 	}
 	if (!ev->err)
@@ -276,7 +282,7 @@ SYS_FUNC(shmctl)
 		switch (cmd) {
 		case IPC_SET:
 			v = arg_slot(ctx, ev, 2);
-			decode_shmid_ds(ctx, v, v->name, ev->raw[2], cmd);
+			decode_shmid_ds(ctx, v, v->name, ev->karg[2], cmd);
 			return RVAL_DONE;
 		case IPC_STAT:
 		case SHM_STAT:
@@ -292,13 +298,13 @@ SYS_FUNC(shmctl)
 	}
 	v = arg_slot(ctx, ev, 2);
 	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[2]);
+		val_set_ptr(v, v->name, ev->karg[2]);
 	else if (cmd == IPC_INFO)
-		decode_shminfo(ctx, v, v->name, ev->raw[2]);
+		decode_shminfo(ctx, v, v->name, ev->karg[2]);
 	else if (cmd == SHM_INFO)
-		decode_shm_info(ctx, v, v->name, ev->raw[2]);
+		decode_shm_info(ctx, v, v->name, ev->karg[2]);
 	else
-		decode_shmid_ds(ctx, v, v->name, ev->raw[2], cmd);
+		decode_shmid_ds(ctx, v, v->name, ev->karg[2], cmd);
 	mark_exit(ev, v);
 	return RVAL_DONE;
 }
@@ -378,9 +384,9 @@ static void semop_args(struct dctx *c, struct event *ev)
 
 	arg_int(c, ev, 0);
 	v = arg_slot(c, ev, 1);
-	decode_sembufs(c, v, v->name, ev->raw[1], (uint32_t)ev->raw[2]);
+	decode_sembufs(c, v, v->name, ev->karg[1], (uint32_t)ev->karg[2]);
 	v = arg_slot(c, ev, 2);
-	val_set_uint(v, v->name, (uint32_t)ev->raw[2]);
+	val_set_uint(v, v->name, (uint32_t)ev->karg[2]);
 }
 
 SYS_FUNC(semget)
@@ -403,7 +409,7 @@ SYS_FUNC(semtimedop)
 
 	semop_args(ctx, ev);
 	v = arg_slot(ctx, ev, 3);
-	decode_timespec(ctx, v, v->name, ev->raw[3]);
+	decode_timespec(ctx, v, v->name, ev->karg[3]);
 	return RVAL_DONE;
 }
 
@@ -466,7 +472,7 @@ SYS_FUNC(semctl)
 		switch (cmd) {
 		case IPC_SET:
 			v = arg_slot(ctx, ev, 3);
-			decode_semid_ds(ctx, v, v->name, ev->raw[3], cmd);
+			decode_semid_ds(ctx, v, v->name, ev->karg[3], cmd);
 			return RVAL_DONE;
 		case IPC_STAT:
 		case SEM_STAT:
@@ -482,11 +488,11 @@ SYS_FUNC(semctl)
 	}
 	v = arg_slot(ctx, ev, 3);
 	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[3]);
+		val_set_ptr(v, v->name, ev->karg[3]);
 	else if (cmd == IPC_INFO || cmd == SEM_INFO)
-		decode_seminfo(ctx, v, v->name, ev->raw[3]);
+		decode_seminfo(ctx, v, v->name, ev->karg[3]);
 	else
-		decode_semid_ds(ctx, v, v->name, ev->raw[3], cmd);
+		decode_semid_ds(ctx, v, v->name, ev->karg[3], cmd);
 	mark_exit(ev, v);
 	return RVAL_DONE;
 }
@@ -524,10 +530,10 @@ SYS_FUNC(msgsnd)
 
 	arg_int(ctx, ev, 0);
 	v = arg_slot(ctx, ev, 1);
-	decode_msgbuf(ctx, v, v->name, ev->raw[1], ev->raw[2]);
+	decode_msgbuf(ctx, v, v->name, ev->karg[1], ev->karg[2]);
 	arg_uint(ctx, ev, 2);
 	v = arg_slot(ctx, ev, 3);
-	val_set_flags(v, v->name, (uint32_t)ev->raw[3], ipc_msg_flags, NULL);
+	val_set_flags(v, v->name, (uint32_t)ev->karg[3], ipc_msg_flags, NULL);
 	return RVAL_DONE;
 }
 
@@ -545,14 +551,14 @@ SYS_FUNC(msgrcv)
 	}
 	v = arg_slot(ctx, ev, 1);
 	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[1]);
+		val_set_ptr(v, v->name, ev->karg[1]);
 	else
-		decode_msgbuf(ctx, v, v->name, ev->raw[1], ev->raw[2]);
+		decode_msgbuf(ctx, v, v->name, ev->karg[1], ev->karg[2]);
 	mark_exit(ev, v);
 	arg_uint(ctx, ev, 2);
 	arg_long(ctx, ev, 3);
 	v = arg_slot(ctx, ev, 4);
-	val_set_flags(v, v->name, ev->raw[4], ipc_msg_flags, NULL);
+	val_set_flags(v, v->name, ev->karg[4], ipc_msg_flags, NULL);
 	mark_exit(ev, v);
 	return RVAL_DONE;
 }
@@ -618,7 +624,7 @@ SYS_FUNC(msgctl)
 		switch (cmd) {
 		case IPC_SET:
 			v = arg_slot(ctx, ev, 2);
-			decode_msqid_ds(ctx, v, v->name, ev->raw[2], cmd);
+			decode_msqid_ds(ctx, v, v->name, ev->karg[2], cmd);
 			return RVAL_DONE;
 		case IPC_STAT:
 		case MSG_STAT:
@@ -634,11 +640,11 @@ SYS_FUNC(msgctl)
 	}
 	v = arg_slot(ctx, ev, 2);
 	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[2]);
+		val_set_ptr(v, v->name, ev->karg[2]);
 	else if (cmd == IPC_INFO || cmd == MSG_INFO)
-		decode_msginfo(ctx, v, v->name, ev->raw[2]);
+		decode_msginfo(ctx, v, v->name, ev->karg[2]);
 	else
-		decode_msqid_ds(ctx, v, v->name, ev->raw[2], cmd);
+		decode_msqid_ds(ctx, v, v->name, ev->karg[2], cmd);
 	mark_exit(ev, v);
 	return RVAL_DONE;
 }
@@ -680,12 +686,12 @@ SYS_FUNC(mq_open)
 	}
 	arg_path(ctx, ev, 0);
 	v = arg_slot(ctx, ev, 1);
-	val_set_open_flags(ctx, v, v->name, ev->raw[1]);
-	if (ev->raw[1] & O_CREAT) {
+	val_set_open_flags(ctx, v, v->name, ev->karg[1]);
+	if (ev->karg[1] & O_CREAT) {
 		v = arg_slot(ctx, ev, 2);
-		val_set_oct(v, v->name, (uint16_t)ev->raw[2]);
+		val_set_oct(v, v->name, (uint16_t)ev->karg[2]);
 		v = arg_slot(ctx, ev, 3);
-		decode_mq_attr(ctx, v, v->name, ev->raw[3], false);
+		decode_mq_attr(ctx, v, v->name, ev->karg[3], false);
 	}
 	return RVAL_EXIT;
 }
@@ -702,12 +708,12 @@ SYS_FUNC(mq_timedsend)
 	struct val *v;
 
 	arg_fd(ctx, ev, 0);
-	arg_buf(ctx, ev, 1, ev->raw[2]);
+	arg_buf(ctx, ev, 1, ev->karg[2]);
 	arg_uint(ctx, ev, 2);
 	v = arg_slot(ctx, ev, 3);
-	val_set_uint(v, v->name, (uint32_t)ev->raw[3]);
+	val_set_uint(v, v->name, (uint32_t)ev->karg[3]);
 	v = arg_slot(ctx, ev, 4);
-	decode_timespec(ctx, v, v->name, ev->raw[4]);
+	decode_timespec(ctx, v, v->name, ev->karg[4]);
 	return RVAL_DONE;
 }
 
@@ -726,14 +732,14 @@ SYS_FUNC(mq_timedreceive)
 	}
 	v = arg_slot(ctx, ev, 1);
 	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[1]);
+		val_set_ptr(v, v->name, ev->karg[1]);
 	else
-		val_read_buf(ctx, v, v->name, ev->raw[1], (uint64_t)ev->retval);
+		val_read_buf(ctx, v, v->name, ev->karg[1], (uint64_t)ev->retval);
 	mark_exit(ev, v);
 	arg_uint(ctx, ev, 2);
 	v = arg_slot(ctx, ev, 3);
-	if (ev->err || !tread(ctx, ev->raw[3], &prio, sizeof(prio))) {
-		val_set_ptr(v, v->name, ev->raw[3]);
+	if (ev->err || !tread(ctx, ev->karg[3], &prio, sizeof(prio))) {
+		val_set_ptr(v, v->name, ev->karg[3]);
 	} else {
 		struct val x;
 
@@ -742,7 +748,7 @@ SYS_FUNC(mq_timedreceive)
 	}
 	mark_exit(ev, v);
 	v = arg_slot(ctx, ev, 4);
-	decode_timespec(ctx, v, v->name, ev->raw[4]);
+	decode_timespec(ctx, v, v->name, ev->karg[4]);
 	mark_exit(ev, v);
 	return RVAL_DONE;
 }
@@ -754,7 +760,7 @@ SYS_FUNC(mq_notify)
 
 	arg_fd(ctx, ev, 0);
 	v = arg_slot(ctx, ev, 1);
-	decode_sigevent(ctx, v, v->name, ev->raw[1]);
+	decode_sigevent(ctx, v, v->name, ev->karg[1]);
 	return RVAL_DONE;
 }
 
@@ -766,15 +772,15 @@ SYS_FUNC(mq_getsetattr)
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
 		v = arg_slot(ctx, ev, 1);
-		decode_mq_attr(ctx, v, v->name, ev->raw[1], true);
+		decode_mq_attr(ctx, v, v->name, ev->karg[1], true);
 		arg_count(ev, 3);
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 2);
 	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[2]);
+		val_set_ptr(v, v->name, ev->karg[2]);
 	else
-		decode_mq_attr(ctx, v, v->name, ev->raw[2], true);
+		decode_mq_attr(ctx, v, v->name, ev->karg[2], true);
 	mark_exit(ev, v);
 	return RVAL_DONE;
 }

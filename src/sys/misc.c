@@ -25,12 +25,14 @@
 #include "xlat/ioprio_who.h"
 #include "xlat/pr_dumpable.h"
 #include "xlat/prctl_options.h"
+#include "xlat/sched_flags.h"
 #include "xlat/schedulers.h"
 #include "xlat/seccomp_filter_flags.h"
 #include "xlat/seccomp_mode.h"
 #include "xlat/seccomp_ops.h"
 #include "xlat/seccomp_ret_action.h"
 #include "xlat/setns_types.h"
+#include "xlat/unshare_flags.h"
 #include "util/banned.h"
 
 /* ---- credentials ---------------------------------------------------------- */
@@ -48,7 +50,7 @@ static void arg_uid(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	uid_val(v, v->name, (uint32_t)ev->raw[i]);
+	uid_val(v, v->name, (uint32_t)ev->karg[i]);
 }
 
 static int uids(struct dctx *c, struct event *ev, unsigned n)
@@ -78,8 +80,8 @@ static int getres(struct dctx *c, struct event *ev, int exiting)
 		struct val *v = arg_slot(c, ev, i);
 		uint32_t id;
 
-		if (ev->err || !tread(c, ev->raw[i], &id, sizeof(id))) {
-			val_set_ptr(v, v->name, ev->raw[i]);
+		if (ev->err || !tread(c, ev->karg[i], &id, sizeof(id))) {
+			val_set_ptr(v, v->name, ev->karg[i]);
 		} else {
 			struct val x;
 
@@ -129,7 +131,7 @@ SYS_FUNC(getgroups)
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 1);
-	groups_val(ctx, v, v->name, ev->raw[1], ev->err ? UINT64_MAX : (uint64_t)ev->retval);
+	groups_val(ctx, v, v->name, ev->karg[1], ev->err ? UINT64_MAX : (uint64_t)ev->retval);
 	v->flags |= VF_EXIT;
 	return RVAL_DONE;
 }
@@ -140,7 +142,7 @@ SYS_FUNC(setgroups)
 
 	arg_int(ctx, ev, 0);
 	v = arg_slot(ctx, ev, 1);
-	groups_val(ctx, v, v->name, ev->raw[1], (uint32_t)ev->raw[0]);
+	groups_val(ctx, v, v->name, ev->karg[1], (uint32_t)ev->karg[0]);
 	return RVAL_DONE;
 }
 
@@ -156,8 +158,8 @@ SYS_FUNC(times)
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 0);
-	if (ev->err || !tread(ctx, ev->raw[0], &t, sizeof(t))) {
-		val_set_ptr(v, v->name, ev->raw[0]);
+	if (ev->err || !tread(ctx, ev->karg[0], &t, sizeof(t))) {
+		val_set_ptr(v, v->name, ev->karg[0]);
 	} else {
 		it = val_new_array(ctx, 4);
 		val_set_clock_t(ctx, &it[0], "tms_utime", (uint64_t)t.tms_utime);
@@ -213,9 +215,9 @@ SYS_FUNC(sched_getaffinity)
 	}
 	v = arg_slot(ctx, ev, 2);
 	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[2]);
+		val_set_ptr(v, v->name, ev->karg[2]);
 	else
-		cpuset_val(ctx, v, v->name, ev->raw[2], (uint64_t)ev->retval);
+		cpuset_val(ctx, v, v->name, ev->karg[2], (uint64_t)ev->retval);
 	v->flags |= VF_EXIT;
 	return RVAL_DONE;
 }
@@ -227,14 +229,14 @@ SYS_FUNC(sched_setaffinity)
 	arg_int(ctx, ev, 0);
 	arg_uint(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
-	cpuset_val(ctx, v, v->name, ev->raw[2], ev->raw[1]);
+	cpuset_val(ctx, v, v->name, ev->karg[2], ev->karg[1]);
 	return RVAL_DONE;
 }
 
 static void arg_policy(struct dctx *c, struct event *ev, unsigned i)
 {
 	arg_enum(c, ev, i, schedulers);
-	ev->args[i].x.v = (uint32_t)ev->raw[i];
+	ev->args[i].x.v = (uint32_t)ev->karg[i];
 }
 
 /* [priority] of a struct sched_param */
@@ -275,7 +277,7 @@ SYS_FUNC(sched_setscheduler)
 	arg_int(ctx, ev, 0);
 	arg_policy(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
-	param_val(ctx, v, v->name, ev->raw[2]);
+	param_val(ctx, v, v->name, ev->karg[2]);
 	return RVAL_DONE;
 }
 
@@ -296,7 +298,145 @@ SYS_FUNC(sched_setparam)
 
 	arg_int(ctx, ev, 0);
 	v = arg_slot(ctx, ev, 1);
-	param_val(ctx, v, v->name, ev->raw[1]);
+	param_val(ctx, v, v->name, ev->karg[1]);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(sched_rr_get_interval)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_int(ctx, ev, 0);
+		arg_count(ev, 2);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 1);
+	if (ev->err)
+		val_set_ptr(v, v->name, ev->karg[1]);
+	else
+		decode_timespec(ctx, v, v->name, ev->karg[1]);
+	v->flags |= VF_EXIT;
+	return RVAL_DONE;
+}
+
+/* struct sched_attr (linux/sched/types.h) */
+struct sched_attr_k {
+	uint32_t size, sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime, sched_deadline, sched_period;
+	uint32_t sched_util_min, sched_util_max;
+};
+enum { SCHED_ATTR_VER0 = 48, SCHED_ATTR_VER1 = 56 };
+
+/*
+ * A struct sched_attr as strace's print_sched_attr: usize 0 for
+ * sched_setattr (the size field says how much to read), else the size
+ * sched_getattr was given (the kernel writes attr.size).
+ */
+static void sched_attr_val(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+			   uint32_t usize)
+{
+	struct sched_attr_k a;
+	uint32_t size;
+	bool is_set = !usize;
+	struct val *f;
+	unsigned n = 0;
+
+	memset(&a, 0, sizeof(a));
+	if (!is_set) {
+		size = usize < sizeof(a) ? usize : (uint32_t)sizeof(a);
+		if (!tread(c, addr, &a, size)) {
+			val_set_ptr(v, name, addr);
+			return;
+		}
+		size = a.size;
+	} else {
+		if (!tread(c, addr, &a.size, sizeof(a.size))) {
+			val_set_ptr(v, name, addr);
+			return;
+		}
+		usize = a.size ? a.size : SCHED_ATTR_VER0;
+		size = usize < sizeof(a) ? usize : (uint32_t)sizeof(a);
+		if (size >= SCHED_ATTR_VER0 && !tread(c, addr, &a, size)) {
+			val_set_ptr(v, name, addr);
+			return;
+		}
+	}
+	f = val_new_array(c, 11);
+	val_set_uint(&f[n++], "size", a.size);
+	if (size >= SCHED_ATTR_VER0) {
+		val_set_enum(&f[n++], "sched_policy", a.sched_policy, schedulers);
+		val_set_flags(&f[n++], "sched_flags", a.sched_flags, sched_flags, NULL);
+		val_set_int(&f[n++], "sched_nice", a.sched_nice);
+		val_set_uint(&f[n++], "sched_priority", a.sched_priority);
+		val_set_uint(&f[n++], "sched_runtime", a.sched_runtime);
+		val_set_uint(&f[n++], "sched_deadline", a.sched_deadline);
+		val_set_uint(&f[n++], "sched_period", a.sched_period);
+		if (size >= SCHED_ATTR_VER1) {
+			val_set_uint(&f[n++], "sched_util_min", a.sched_util_min);
+			val_set_uint(&f[n++], "sched_util_max", a.sched_util_max);
+		}
+	}
+	val_set_struct(v, name, f, n, (is_set ? usize : a.size) > size);
+}
+
+/* sched_setattr(pid, attr, flags): attr at entry; on E2BIG the size the
+ * kernel wrote back ("=> {size=N}"); flags at exit. */
+SYS_FUNC(sched_setattr)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_int(ctx, ev, 0);
+		v = arg_slot(ctx, ev, 1);
+		sched_attr_val(ctx, v, v->name, ev->karg[1], 0);
+		arg_count(ev, 3);
+		return RVAL_EXIT;
+	}
+	if (ev->err == 7 /* E2BIG */) {
+		uint32_t size;
+
+		if (tread(ctx, ev->karg[1], &size, sizeof(size))) {
+			struct val *f = val_new_array(ctx, 1), *parts = val_new_array(ctx, 2);
+
+			val_set_uint(&f[0], "size", size);
+			val_set_text(ctx, &parts[0], NULL, " => ");
+			val_set_struct(&parts[1], NULL, f, 1, false);
+			v = arg_slot(ctx, ev, 2);
+			val_set_op(v, NULL, parts, 2, NULL);
+			v->flags |= VF_EXIT | VF_CONT;
+			v = arg_slot(ctx, ev, 3);
+			val_set_uint(v, "flags", (uint32_t)ev->karg[2]);
+			v->flags |= VF_EXIT;
+			return RVAL_DONE;
+		}
+	}
+	arg_uint(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+/* sched_getattr(pid, attr, size, flags) at exit */
+SYS_FUNC(sched_getattr)
+{
+	uint32_t size = (uint32_t)ev->karg[2];
+	struct val *v;
+
+	if (!exiting) {
+		arg_int(ctx, ev, 0);
+		arg_count(ev, 4);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 1);
+	if (size)
+		sched_attr_val(ctx, v, v->name, ev->karg[1], size);
+	else
+		val_set_ptr(v, v->name, ev->karg[1]);
+	v->flags |= VF_EXIT;
+	arg_uint(ctx, ev, 2);
+	arg_uint(ctx, ev, 3);
 	return RVAL_DONE;
 }
 
@@ -335,7 +475,7 @@ SYS_FUNC(setpgid)
 
 SYS_FUNC(unshare)
 {
-	arg_flags(ctx, ev, 0, clone_flags, NULL);
+	arg_flags(ctx, ev, 0, unshare_flags, NULL);
 	return RVAL_DONE;
 }
 
@@ -343,7 +483,7 @@ SYS_FUNC(setns)
 {
 	arg_fd(ctx, ev, 0);
 	arg_flags(ctx, ev, 1, setns_types, NULL);
-	ev->args[1].x.v = (uint32_t)ev->raw[1];
+	ev->args[1].x.v = (uint32_t)ev->karg[1];
 	return RVAL_DONE;
 }
 
@@ -404,7 +544,7 @@ static void val_read_sock_fprog(struct dctx *c, struct val *v, const char *name,
  * notification sizes are read at exit. */
 SYS_FUNC(seccomp)
 {
-	uint32_t op = (uint32_t)ev->raw[0];
+	uint32_t op = (uint32_t)ev->karg[0];
 	struct val *v;
 
 	if (!exiting) {
@@ -413,32 +553,32 @@ SYS_FUNC(seccomp)
 		case 1: /* SECCOMP_SET_MODE_FILTER */
 			arg_flags(ctx, ev, 1, seccomp_filter_flags, NULL);
 			v = arg_slot(ctx, ev, 2);
-			val_read_sock_fprog(ctx, v, v->name, ev->raw[2]);
+			val_read_sock_fprog(ctx, v, v->name, ev->karg[2]);
 			return RVAL_DONE;
 		case 2: { /* SECCOMP_GET_ACTION_AVAIL: [action] */
 			uint32_t act;
 
 			arg_uint(ctx, ev, 1);
-			ev->args[1].u = (uint32_t)ev->raw[1];
+			ev->args[1].u = (uint32_t)ev->karg[1];
 			v = arg_slot(ctx, ev, 2);
-			if (ev->raw[2] && tread(ctx, ev->raw[2], &act, sizeof(act))) {
+			if (ev->karg[2] && tread(ctx, ev->karg[2], &act, sizeof(act))) {
 				struct val t;
 
 				val_set_enum(&t, NULL, act, seccomp_ret_action);
 				val_set_boxed(ctx, v, v->name, &t);
 			} else {
-				val_set_ptr(v, v->name, ev->raw[2]);
+				val_set_ptr(v, v->name, ev->karg[2]);
 			}
 			return RVAL_DONE;
 		}
 		case 3: /* SECCOMP_GET_NOTIF_SIZES: the sizes at exit */
 			arg_uint(ctx, ev, 1);
-			ev->args[1].u = (uint32_t)ev->raw[1];
+			ev->args[1].u = (uint32_t)ev->karg[1];
 			arg_count(ev, 3);
 			return RVAL_EXIT;
 		default:
 			arg_hex(ctx, ev, 1);
-			ev->args[1].u = (uint32_t)ev->raw[1];
+			ev->args[1].u = (uint32_t)ev->karg[1];
 			arg_ptr(ctx, ev, 2);
 			return RVAL_DONE;
 		}
@@ -457,7 +597,7 @@ static unsigned comm_limit(const struct dctx *c)
  * others in hex. */
 SYS_FUNC(prctl)
 {
-	uint32_t opt = (uint32_t)ev->raw[0];
+	uint32_t opt = (uint32_t)ev->karg[0];
 	struct val *v;
 
 	if (!exiting) {
@@ -466,7 +606,7 @@ SYS_FUNC(prctl)
 		switch (opt) {
 		case 15: /* PR_SET_NAME */
 			v = arg_slot(ctx, ev, 1);
-			val_read_cstr(ctx, v, v->name, ev->raw[1], comm_limit(ctx));
+			val_read_cstr(ctx, v, v->name, ev->karg[1], comm_limit(ctx));
 			ev->nargs = 2;
 			return RVAL_DONE;
 		case 16: /* PR_GET_NAME */
@@ -475,7 +615,7 @@ SYS_FUNC(prctl)
 			return RVAL_EXIT;
 		case 1:  /* PR_SET_PDEATHSIG */
 			v = arg_slot(ctx, ev, 1);
-			val_set_signal(ctx, v, v->name, (int)ev->raw[1]);
+			val_set_signal(ctx, v, v->name, (int)ev->karg[1]);
 			ev->nargs = 2;
 			return RVAL_DONE;
 		case 3:  /* PR_GET_DUMPABLE */
@@ -505,11 +645,11 @@ SYS_FUNC(prctl)
 			return RVAL_DONE;
 		case 22: /* PR_SET_SECCOMP */
 			arg_enum(ctx, ev, 1, seccomp_mode);
-			if (ev->raw[1] == 1) {          /* SECCOMP_MODE_STRICT */
+			if (ev->karg[1] == 1) {          /* SECCOMP_MODE_STRICT */
 				ev->nargs = 2;
-			} else if (ev->raw[1] == 2) {   /* SECCOMP_MODE_FILTER */
+			} else if (ev->karg[1] == 2) {   /* SECCOMP_MODE_FILTER */
 				v = arg_slot(ctx, ev, 2);
-				val_read_sock_fprog(ctx, v, v->name, ev->raw[2]);
+				val_read_sock_fprog(ctx, v, v->name, ev->karg[2]);
 				ev->nargs = 3;
 			} else {
 				hex_args(ctx, ev, 2, 5);
@@ -528,9 +668,9 @@ SYS_FUNC(prctl)
 	case 16: { /* PR_GET_NAME */
 		v = arg_slot(ctx, ev, 1);
 		if (ev->err) {
-			val_set_ptr(v, v->name, ev->raw[1]);
+			val_set_ptr(v, v->name, ev->karg[1]);
 		} else {
-			val_read_cstr(ctx, v, v->name, ev->raw[1], comm_limit(ctx));
+			val_read_cstr(ctx, v, v->name, ev->karg[1], comm_limit(ctx));
 		}
 		v->flags |= VF_EXIT;
 		break;
@@ -540,8 +680,8 @@ SYS_FUNC(prctl)
 		int x;
 
 		v = arg_slot(ctx, ev, 1);
-		if (ev->err || !tread(ctx, ev->raw[1], &x, sizeof(x))) {
-			val_set_ptr(v, v->name, ev->raw[1]);
+		if (ev->err || !tread(ctx, ev->karg[1], &x, sizeof(x))) {
+			val_set_ptr(v, v->name, ev->karg[1]);
 		} else {
 			struct val t;
 
@@ -565,7 +705,7 @@ SYS_FUNC(prctl)
 /* ---- I/O priority ---------------------------------------------------------- */
 
 /* IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4): class in the top 3 of 16 bits */
-static void val_set_ioprio(struct dctx *c, struct val *v, const char *name, uint32_t x)
+void val_set_ioprio(struct dctx *c, struct val *v, const char *name, uint32_t x)
 {
 	struct val *it = val_new_array(c, 2);
 
@@ -582,7 +722,7 @@ SYS_FUNC(ioprio_set)
 	arg_enum(ctx, ev, 0, ioprio_who);
 	arg_int(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
-	val_set_ioprio(ctx, v, v->name, (uint32_t)ev->raw[2]);
+	val_set_ioprio(ctx, v, v->name, (uint32_t)ev->karg[2]);
 	return RVAL_DONE;
 }
 
@@ -646,8 +786,8 @@ static bool cap_header_val(struct dctx *c, struct event *ev, uint32_t *version)
 	struct val *v = arg_slot(c, ev, 0), *f;
 	struct cap_header h;
 
-	if (!ev->raw[0] || !tread(c, ev->raw[0], &h, sizeof(h))) {
-		val_set_ptr(v, v->name, ev->raw[0]);
+	if (!ev->karg[0] || !tread(c, ev->karg[0], &h, sizeof(h))) {
+		val_set_ptr(v, v->name, ev->karg[0]);
 		return false;
 	}
 	f = val_new_array(c, 2);
@@ -667,9 +807,9 @@ static void cap_data_val(struct dctx *c, struct event *ev, bool have_version, ui
 	unsigned n = version == 0x19980330 ? 1 :
 		     (version == 0x20071026 || version == 0x20080522) ? 2 : 0;
 
-	if (!ev->raw[1] || !have_version || !n ||
-	    !tread(c, ev->raw[1], d, n * sizeof(d[0]))) {
-		val_set_ptr(v, v->name, ev->raw[1]);
+	if (!ev->karg[1] || !have_version || !n ||
+	    !tread(c, ev->karg[1], d, n * sizeof(d[0]))) {
+		val_set_ptr(v, v->name, ev->karg[1]);
 		return;
 	}
 	f = val_new_array(c, 3);
@@ -736,10 +876,10 @@ SYS_FUNC(personality)
 
 	if (!exiting) {
 		v = arg_slot(ctx, ev, 0);
-		if ((uint32_t)ev->raw[0] == 0xffffffffu)
+		if ((uint32_t)ev->karg[0] == 0xffffffffu)
 			val_set_hex(v, v->name, 0xffffffffu);
 		else
-			val_set_personality(ctx, v, v->name, (uint32_t)ev->raw[0]);
+			val_set_personality(ctx, v, v->name, (uint32_t)ev->karg[0]);
 		return RVAL_EXIT;
 	}
 	if (!ev->err) {
@@ -759,11 +899,11 @@ SYS_FUNC(membarrier)
 	if (!exiting) {
 		arg_enum(ctx, ev, 0, membarrier_cmds);
 		arg_flags(ctx, ev, 1, membarrier_flags, NULL);
-		if (ev->raw[1] & 1)
+		if (ev->karg[1] & 1)
 			arg_int(ctx, ev, 2);
 		else
 			ev->nargs = 2;
-		return (uint32_t)ev->raw[0] == 0 ? RVAL_EXIT : RVAL_DONE;
+		return (uint32_t)ev->karg[0] == 0 ? RVAL_EXIT : RVAL_DONE;
 	}
 	if (!ev->err && ev->retval) {
 		struct val *aux = arena_calloc(ctx->arena, sizeof(*aux));

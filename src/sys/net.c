@@ -278,7 +278,7 @@ static bool stashed(const struct event *ev, unsigned i, int *x)
 static void arg_socktype(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
-	uint32_t type = (uint32_t)ev->raw[i];
+	uint32_t type = (uint32_t)ev->karg[i];
 	uint32_t rest = type & ~0xfU;
 
 	if (xlat_name(socktypes, type & 0xf)) {
@@ -297,10 +297,16 @@ static void arg_socktype(struct dctx *c, struct event *ev, unsigned i)
 	val_set_flags(v, v->name, type, sock_type_flags, NULL);
 }
 
-static void arg_protocol(struct dctx *c, struct event *ev, unsigned i, int family)
+/*
+ * socket's protocol as strace 6.1 prints it: named for the families it
+ * knows, chosen by all 64 bits of the domain register (raw: junk above an
+ * AF_INET is no AF_INET to strace); otherwise every bit of the register in
+ * decimal (raw: strace's PRINT_VAL_U of the whole register).
+ */
+static void arg_protocol(struct dctx *c, struct event *ev, unsigned i, uint64_t family)
 {
 	struct val *v = arg_slot(c, ev, i);
-	uint32_t proto = (uint32_t)ev->raw[i];
+	uint32_t proto = (uint32_t)ev->karg[i];
 
 	switch (family) {
 	case AF_INET:
@@ -318,7 +324,7 @@ static void arg_protocol(struct dctx *c, struct event *ev, unsigned i, int famil
 		break;
 	}
 	default:
-		val_set_uint(v, v->name, proto);
+		val_set_uint(v, v->name, ev->raw[i]);   /* raw: see above */
 		break;
 	}
 }
@@ -329,9 +335,9 @@ SYS_FUNC(socket)
 {
 	if (!exiting) {
 		arg_enum(ctx, ev, 0, addrfams);
-		ev->args[0].x.v = (uint32_t)ev->raw[0];
+		ev->args[0].x.v = (uint32_t)ev->karg[0];
 		arg_socktype(ctx, ev, 1);
-		arg_protocol(ctx, ev, 2, (int)ev->raw[0]);
+		arg_protocol(ctx, ev, 2, ev->raw[0]);   /* raw: strace switches on it whole */
 		return RVAL_EXIT;
 	}
 	ret_set_fd(ctx, ev);
@@ -346,15 +352,16 @@ SYS_FUNC(socketpair)
 
 	if (!exiting) {
 		arg_enum(ctx, ev, 0, addrfams);
-		ev->args[0].x.v = (uint32_t)ev->raw[0];
+		ev->args[0].x.v = (uint32_t)ev->karg[0];
 		arg_socktype(ctx, ev, 1);
-		arg_uint(ctx, ev, 2);   /* strace prints socketpair's protocol as a number */
+		/* raw: strace prints socketpair's protocol as the whole register */
+		arg_raw_uint(ctx, ev, 2);
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 3);
-	if (ev->err || !tread(ctx, ev->raw[3], sv, sizeof(sv))) {
-		val_set_ptr(v, v->name, ev->raw[3]);
+	if (ev->err || !tread(ctx, ev->karg[3], sv, sizeof(sv))) {
+		val_set_ptr(v, v->name, ev->karg[3]);
 	} else {
 		struct val *it = val_new_array(ctx, 2);
 
@@ -373,7 +380,7 @@ static int addr_in(struct dctx *c, struct event *ev)
 
 	arg_fd(c, ev, 0);
 	v = arg_slot(c, ev, 1);
-	decode_sockaddr(c, v, v->name, ev->raw[1], (uint64_t)(int)ev->raw[2]);
+	decode_sockaddr(c, v, v->name, ev->karg[1], (uint64_t)(int)ev->karg[2]);
 	arg_int(c, ev, 2);
 	return RVAL_DONE;
 }
@@ -406,7 +413,7 @@ static int sockname(struct dctx *c, struct event *ev, int exiting, unsigned narg
 
 	if (!exiting) {
 		arg_fd(c, ev, 0);
-		if (ev->raw[1] && ev->raw[2] && tread(c, ev->raw[2], &ulen, sizeof(ulen))) {
+		if (ev->karg[1] && ev->karg[2] && tread(c, ev->karg[2], &ulen, sizeof(ulen))) {
 			stash(c, ev, 1, ulen, true);
 			arg_count(ev, nargs);
 			return RVAL_EXIT;
@@ -419,13 +426,13 @@ static int sockname(struct dctx *c, struct event *ev, int exiting, unsigned narg
 	if (!stashed(ev, 1, &ulen))
 		return RVAL_DONE;
 	v = arg_slot(c, ev, 1);
-	if (ev->err || !tread(c, ev->raw[2], &rlen, sizeof(rlen))) {
-		val_set_ptr(v, v->name, ev->raw[1]);
+	if (ev->err || !tread(c, ev->karg[2], &rlen, sizeof(rlen))) {
+		val_set_ptr(v, v->name, ev->karg[1]);
 		mark_exit(v);
 		v = arg_slot(c, ev, 2);
 		socklen_val(c, v, v->name, ulen, ulen);
 	} else {
-		decode_sockaddr(c, v, v->name, ev->raw[1], (uint64_t)(ulen > rlen ? rlen : ulen));
+		decode_sockaddr(c, v, v->name, ev->karg[1], (uint64_t)(ulen > rlen ? rlen : ulen));
 		mark_exit(v);
 		v = arg_slot(c, ev, 2);
 		socklen_val(c, v, v->name, ulen, rlen);
@@ -462,7 +469,7 @@ SYS_FUNC(accept4)
  * (strace's decode_sockbuf), else a string. */
 static void sockbuf(struct dctx *c, struct event *ev, uint64_t len)
 {
-	int family = netlink_fd_family(c, (int)ev->raw[0]);
+	int family = netlink_fd_family(c, (int)ev->karg[0]);
 	struct val *v;
 
 	if (family == NL_NOT_NETLINK) {
@@ -470,7 +477,7 @@ static void sockbuf(struct dctx *c, struct event *ev, uint64_t len)
 		return;
 	}
 	v = arg_slot(c, ev, 1);
-	decode_netlink(c, v, v->name, ev->raw[1], len, family);
+	decode_netlink(c, v, v->name, ev->karg[1], len, family);
 	if (ev->type == EV_SYSCALL)
 		v->flags |= VF_EXIT;
 }
@@ -481,11 +488,11 @@ SYS_FUNC(sendto)
 	struct val *v;
 
 	arg_fd(ctx, ev, 0);
-	sockbuf(ctx, ev, ev->raw[2]);
+	sockbuf(ctx, ev, ev->karg[2]);
 	arg_uint(ctx, ev, 2);
 	arg_flags(ctx, ev, 3, msg_flags, NULL);
 	v = arg_slot(ctx, ev, 4);
-	decode_sockaddr(ctx, v, v->name, ev->raw[4], (uint64_t)(int)ev->raw[5]);
+	decode_sockaddr(ctx, v, v->name, ev->karg[4], (uint64_t)(int)ev->karg[5]);
 	arg_int(ctx, ev, 5);
 	return RVAL_DONE;
 }
@@ -498,7 +505,7 @@ SYS_FUNC(recvfrom)
 
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
-		if (ev->raw[4] && ev->raw[5] && tread(ctx, ev->raw[5], &ulen, sizeof(ulen)))
+		if (ev->karg[4] && ev->karg[5] && tread(ctx, ev->karg[5], &ulen, sizeof(ulen)))
 			stash(ctx, ev, 4, ulen, true);
 		arg_count(ev, 6);
 		return RVAL_EXIT;
@@ -506,11 +513,11 @@ SYS_FUNC(recvfrom)
 	if (ev->err)
 		arg_ptr(ctx, ev, 1);
 	else
-		sockbuf(ctx, ev, (uint64_t)ev->retval < ev->raw[2] ? (uint64_t)ev->retval
-								  : ev->raw[2]);
+		sockbuf(ctx, ev, (uint64_t)ev->retval < ev->karg[2] ? (uint64_t)ev->retval
+								  : ev->karg[2]);
 	arg_uint(ctx, ev, 2);
 	arg_flags(ctx, ev, 3, msg_flags, NULL);
-	if (!ev->raw[4] || !ev->raw[5] || !tread(ctx, ev->raw[5], &rlen, sizeof(rlen))) {
+	if (!ev->karg[4] || !ev->karg[5] || !tread(ctx, ev->karg[5], &rlen, sizeof(rlen))) {
 		arg_ptr(ctx, ev, 4);
 		arg_ptr(ctx, ev, 5);
 		return RVAL_DONE;
@@ -519,12 +526,12 @@ SYS_FUNC(recvfrom)
 		ulen = rlen;
 	v = arg_slot(ctx, ev, 4);
 	if (ev->err) {
-		val_set_ptr(v, v->name, ev->raw[4]);
+		val_set_ptr(v, v->name, ev->karg[4]);
 		mark_exit(v);
 		v = arg_slot(ctx, ev, 5);
 		socklen_val(ctx, v, v->name, ulen, ulen);
 	} else {
-		decode_sockaddr(ctx, v, v->name, ev->raw[4], (uint64_t)(ulen > rlen ? rlen : ulen));
+		decode_sockaddr(ctx, v, v->name, ev->karg[4], (uint64_t)(ulen > rlen ? rlen : ulen));
 		mark_exit(v);
 		v = arg_slot(ctx, ev, 5);
 		socklen_val(ctx, v, v->name, ulen, rlen);
@@ -664,41 +671,38 @@ static void decode_msghdr(struct dctx *c, struct val *v, const char *name, uint6
 	msghdr_val(c, v, name, &m, user_namelen, data_size, fd);
 }
 
+struct mmsg_walk {
+	uint64_t i, nlen;
+	bool use_len;
+	int64_t fd;
+};
+
+static void mmsg_item(struct dctx *c, struct val *item, const void *elem, void *arg)
+{
+	struct mmsg_walk *w = arg;
+	struct mmsghdr mm;
+	struct val *f = val_new_array(c, 2);
+	unsigned n = 0;
+
+	memcpy(&mm, elem, sizeof(mm));
+	msghdr_val(c, &f[n++], "msg_hdr", &mm.msg_hdr, -1,
+		   w->use_len ? (int64_t)mm.msg_len : -1, w->fd);
+	if (w->i++ < w->nlen)
+		val_set_uint(&f[n++], "msg_len", mm.msg_len);
+	val_set_struct(item, NULL, f, n, false);
+}
+
 /*
- * An mmsghdr vector of vlen elements (at most the string limit shown):
+ * An mmsghdr vector of vlen elements, as decode_array:
  * [{msg_hdr={...}, msg_len=N}, ...]; msg_len for the first nlen elements;
  * use_len: each message's data is its msg_len (recvmmsg).
  */
 static void decode_mmsgvec(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 			   uint64_t vlen, uint64_t nlen, bool use_len, int64_t fd)
 {
-	uint64_t shown = vlen < c->opts->string_limit ? vlen : c->opts->string_limit;
-	struct mmsghdr *mm;
-	struct val *it;
+	struct mmsg_walk w = { 0, nlen, use_len, fd };
 
-	if (!addr) {
-		val_set_ptr(v, name, 0);
-		return;
-	}
-	if (shown > 1024)
-		shown = 1024;
-	mm = arena_alloc(c->arena, (size_t)(shown ? shown : 1) * sizeof(*mm));
-	if (shown && !tread(c, addr, mm, (size_t)shown * sizeof(*mm))) {
-		val_set_ptr(v, name, addr);
-		return;
-	}
-	it = val_new_array(c, (unsigned)shown);
-	for (uint64_t i = 0; i < shown; i++) {
-		struct val *f = val_new_array(c, 2);
-		unsigned n = 0;
-
-		msghdr_val(c, &f[n++], "msg_hdr", &mm[i].msg_hdr, -1,
-			   use_len ? (int64_t)mm[i].msg_len : -1, fd);
-		if (i < nlen)
-			val_set_uint(&f[n++], "msg_len", mm[i].msg_len);
-		val_set_struct(&it[i], NULL, f, n, false);
-	}
-	val_set_array(v, name, it, (unsigned)shown, shown < vlen);
+	decode_array(c, v, name, addr, vlen, sizeof(struct mmsghdr), mmsg_item, &w);
 }
 
 /* sendmmsg(fd, msgvec, vlen, flags): the vector at exit, with msg_len of the
@@ -713,11 +717,11 @@ SYS_FUNC(sendmmsg)
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 1);
-	decode_mmsgvec(ctx, v, v->name, ev->raw[1], (uint32_t)ev->raw[2],
-		       ev->err ? 0 : (uint64_t)ev->retval, false, (int)ev->raw[0]);
+	decode_mmsgvec(ctx, v, v->name, ev->karg[1], (uint32_t)ev->karg[2],
+		       ev->err ? 0 : (uint64_t)ev->retval, false, (int)ev->karg[0]);
 	v->flags |= VF_EXIT;
 	arg_uint(ctx, ev, 2);
-	ev->args[2].u = (uint32_t)ev->raw[2];
+	ev->args[2].u = (uint32_t)ev->karg[2];
 	arg_flags(ctx, ev, 3, msg_flags, NULL);
 	return RVAL_DONE;
 }
@@ -731,18 +735,18 @@ SYS_FUNC(recvmmsg)
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
 		v = arg_slot(ctx, ev, 4);
-		decode_timespec(ctx, v, v->name, ev->raw[4]);
+		decode_timespec(ctx, v, v->name, ev->karg[4]);
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 1);
 	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[1]);
+		val_set_ptr(v, v->name, ev->karg[1]);
 	else
-		decode_mmsgvec(ctx, v, v->name, ev->raw[1], (uint64_t)ev->retval,
-			       (uint64_t)ev->retval, true, (int)ev->raw[0]);
+		decode_mmsgvec(ctx, v, v->name, ev->karg[1], (uint64_t)ev->retval,
+			       (uint64_t)ev->retval, true, (int)ev->karg[0]);
 	v->flags |= VF_EXIT;
 	arg_uint(ctx, ev, 2);
-	ev->args[2].u = (uint32_t)ev->raw[2];
+	ev->args[2].u = (uint32_t)ev->karg[2];
 	arg_flags(ctx, ev, 3, msg_flags, NULL);
 	if (ev->err)
 		return RVAL_DONE;
@@ -751,10 +755,10 @@ SYS_FUNC(recvmmsg)
 
 		val_set_text(ctx, aux, NULL, "Timeout");
 		ev->ret_aux = aux;
-	} else if (ev->raw[4]) {
+	} else if (ev->karg[4]) {
 		struct val *aux = arena_calloc(ctx->arena, sizeof(*aux));
 
-		decode_timespec(ctx, aux, "left", ev->raw[4]);
+		decode_timespec(ctx, aux, "left", ev->karg[4]);
 		ev->ret_aux = aux;
 	}
 	return RVAL_DONE;
@@ -766,7 +770,7 @@ SYS_FUNC(sendmsg)
 
 	arg_fd(ctx, ev, 0);
 	v = arg_slot(ctx, ev, 1);
-	decode_msghdr(ctx, v, v->name, ev->raw[1], -1, -1, (int)ev->raw[0]);
+	decode_msghdr(ctx, v, v->name, ev->karg[1], -1, -1, (int)ev->karg[0]);
 	arg_flags(ctx, ev, 2, msg_flags, NULL);
 	return RVAL_DONE;
 }
@@ -779,7 +783,7 @@ SYS_FUNC(recvmsg)
 
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
-		if (ev->raw[1] && tread(ctx, ev->raw[1], &m, sizeof(m))) {
+		if (ev->karg[1] && tread(ctx, ev->karg[1], &m, sizeof(m))) {
 			stash(ctx, ev, 1, (int)m.msg_namelen, true);
 			arg_count(ev, 3);
 			return RVAL_EXIT;
@@ -796,8 +800,8 @@ SYS_FUNC(recvmsg)
 			val_set_int(it, "msg_namelen", namelen);
 			val_set_struct(v, v->name, it, 1, false);
 		} else {
-			decode_msghdr(ctx, v, v->name, ev->raw[1], namelen, ev->retval,
-				      (int)ev->raw[0]);
+			decode_msghdr(ctx, v, v->name, ev->karg[1], namelen, ev->retval,
+				      (int)ev->karg[0]);
 		}
 		mark_exit(v);
 	}
@@ -810,8 +814,8 @@ SYS_FUNC(recvmsg)
 static void arg_level_name(struct dctx *c, struct event *ev)
 {
 	struct val *v;
-	uint32_t level = (uint32_t)ev->raw[1];
-	uint32_t name = (uint32_t)ev->raw[2];
+	uint32_t level = (uint32_t)ev->karg[1];
+	uint32_t name = (uint32_t)ev->karg[2];
 
 	arg_fd(c, ev, 0);
 	arg_enum(c, ev, 1, socketlayers);
@@ -926,11 +930,13 @@ static void sockopt_val(struct dctx *c, struct val *v, const char *name, uint32_
 		val_read_int_boxed(c, v, name, addr);
 		return;
 	}
-	if (len < 0) {
+	if (len < 0 && get) {
 		val_set_ptr(v, name, addr);
 		return;
 	}
-	val_read_buf(c, v, name, addr, (uint64_t)len);
+	/* strace's printstrn takes a negative optlen as a huge size: the
+	 * string limit of bytes and "..." */
+	val_read_buf(c, v, name, addr, (uint64_t)(int64_t)len);
 }
 
 SYS_FUNC(setsockopt)
@@ -939,8 +945,8 @@ SYS_FUNC(setsockopt)
 
 	arg_level_name(ctx, ev);
 	v = arg_slot(ctx, ev, 3);
-	sockopt_val(ctx, v, v->name, (uint32_t)ev->raw[1], (uint32_t)ev->raw[2], ev->raw[3],
-		    (int)ev->raw[4], false);
+	sockopt_val(ctx, v, v->name, (uint32_t)ev->karg[1], (uint32_t)ev->karg[2], ev->karg[3],
+		    (int)ev->karg[4], false);
 	arg_int(ctx, ev, 4);
 	return RVAL_DONE;
 }
@@ -952,7 +958,7 @@ SYS_FUNC(getsockopt)
 
 	if (!exiting) {
 		arg_level_name(ctx, ev);
-		if (ev->raw[4] && tread(ctx, ev->raw[4], &ulen, sizeof(ulen))) {
+		if (ev->karg[4] && tread(ctx, ev->karg[4], &ulen, sizeof(ulen))) {
 			stash(ctx, ev, 3, ulen, true);
 			arg_count(ev, 5);
 			return RVAL_EXIT;
@@ -964,19 +970,19 @@ SYS_FUNC(getsockopt)
 	if (!stashed(ev, 3, &ulen))
 		return RVAL_DONE;
 	v = arg_slot(ctx, ev, 3);
-	if (!tread(ctx, ev->raw[4], &rlen, sizeof(rlen))) {
-		val_set_ptr(v, v->name, ev->raw[3]);
+	if (!tread(ctx, ev->karg[4], &rlen, sizeof(rlen))) {
+		val_set_ptr(v, v->name, ev->karg[3]);
 		mark_exit(v);
 		v = arg_slot(ctx, ev, 4);
 		socklen_val(ctx, v, v->name, ulen, ulen);
 	} else if (ev->err || ulen <= 0 || rlen <= 0) {
-		val_set_ptr(v, v->name, ev->raw[3]);
+		val_set_ptr(v, v->name, ev->karg[3]);
 		mark_exit(v);
 		v = arg_slot(ctx, ev, 4);
 		socklen_val(ctx, v, v->name, ulen, rlen);
 	} else {
-		sockopt_val(ctx, v, v->name, (uint32_t)ev->raw[1], (uint32_t)ev->raw[2],
-			    ev->raw[3], rlen, true);
+		sockopt_val(ctx, v, v->name, (uint32_t)ev->karg[1], (uint32_t)ev->karg[2],
+			    ev->karg[3], rlen, true);
 		mark_exit(v);
 		v = arg_slot(ctx, ev, 4);
 		socklen_val(ctx, v, v->name, ulen, rlen);

@@ -6,6 +6,7 @@
  */
 #include <poll.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/time.h>
 
@@ -17,13 +18,14 @@
 
 #include "util/banned.h"
 
-/* Elements shown of an array of n (strace stops at the string limit). */
+/* Entries shown of n: the string limit, all of them with -v (as strace's
+ * abbrev()), at most 4096. */
 static unsigned shown(struct dctx *c, uint64_t n)
 {
-	uint64_t lim = c->opts->string_limit;
+	uint64_t lim = c->opts->verbose ? 4096 : c->opts->string_limit;
 
-	if (lim > 1024)
-		lim = 1024;
+	if (lim > 4096)
+		lim = 4096;
 	return (unsigned)(n < lim ? n : lim);
 }
 
@@ -51,40 +53,33 @@ static void set_left(struct dctx *c, struct val *v, const struct val *t)
 	val_set_op(v, NULL, items, 2, " ");
 }
 
-/* poll/ppoll: [{fd=3, events=POLLIN}, ...] at entry. */
+static void pollfd_item(struct dctx *c, struct val *item, const void *elem, void *arg)
+{
+	struct pollfd p;
+	struct val *f = val_new_array(c, 2);
+
+	memcpy(&p, elem, sizeof(p));
+	val_set_fd(c, &f[0], "fd", p.fd);
+	/* strace shows no events for a negative fd (the kernel ignores it) */
+	if (p.fd >= 0)
+		val_set_flags(&f[1], "events", (uint16_t)p.events, pollflags, NULL);
+	val_set_struct(item, NULL, f, p.fd >= 0 ? 2 : 1, false);
+}
+
+/* poll/ppoll: [{fd=3, events=POLLIN}, ...] at entry, as decode_array. */
 static void poll_fds(struct dctx *c, struct event *ev)
 {
 	struct val *v = arg_slot(c, ev, 0);
-	uint64_t nfds = ev->raw[1];
-	unsigned n = shown(c, nfds);
-	struct pollfd *p;
-	struct val *items;
 
-	if (!ev->raw[0]) {
-		val_set_ptr(v, v->name, 0);
-		return;
-	}
-	p = arena_alloc(c->arena, (n ? n : 1) * sizeof(*p));
-	if (n && !tread(c, ev->raw[0], p, n * sizeof(*p))) {
-		val_set_ptr(v, v->name, ev->raw[0]);
-		return;
-	}
-	items = val_new_array(c, n);
-	for (unsigned i = 0; i < n; i++) {
-		struct val *f = val_new_array(c, 2);
-
-		val_set_fd(c, &f[0], "fd", p[i].fd);
-		val_set_flags(&f[1], "events", (uint16_t)p[i].events, pollflags, NULL);
-		val_set_struct(&items[i], NULL, f, 2, false);
-	}
-	val_set_array(v, v->name, items, n, nfds > n);
+	decode_array(c, v, v->name, ev->karg[0], ev->karg[1], sizeof(struct pollfd),
+		     pollfd_item, NULL);
 }
 
 /* The revents of a finished poll as the result's comment: every entry with
  * revents set, up to the string limit of them ("..." when more are set). */
 static void poll_exit(struct dctx *c, struct event *ev, const struct val *left)
 {
-	uint64_t nfds = ev->raw[1];
+	uint64_t nfds = ev->karg[1];
 	unsigned lim = shown(c, nfds), k = 0;
 	struct pollfd *p;
 	struct val *items, *arr, *aux;
@@ -99,7 +94,7 @@ static void poll_exit(struct dctx *c, struct event *ev, const struct val *left)
 	if (!nfds || nfds > 65536)
 		return;
 	p = arena_alloc(c->arena, nfds * sizeof(*p));
-	if (!tread(c, ev->raw[0], p, nfds * sizeof(*p)))
+	if (!tread(c, ev->karg[0], p, nfds * sizeof(*p)))
 		return;
 	items = val_new_array(c, lim);
 	for (uint64_t i = 0; i < nfds; i++) {
@@ -148,7 +143,7 @@ static void arg_timespec(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	decode_timespec(c, v, v->name, ev->raw[i]);
+	decode_timespec(c, v, v->name, ev->karg[i]);
 }
 
 SYS_FUNC(ppoll)
@@ -158,8 +153,8 @@ SYS_FUNC(ppoll)
 	if (exiting) {
 		struct val t = { 0 };
 
-		if (ev->raw[2] && ev->retval > 0 && !ev->err) {
-			decode_timespec(ctx, &t, NULL, ev->raw[2]);
+		if (ev->karg[2] && ev->retval > 0 && !ev->err) {
+			decode_timespec(ctx, &t, NULL, ev->karg[2]);
 			poll_exit(ctx, ev, &t);
 		} else {
 			poll_exit(ctx, ev, NULL);
@@ -170,7 +165,7 @@ SYS_FUNC(ppoll)
 	arg_uint(ctx, ev, 1);
 	arg_timespec(ctx, ev, 2);
 	v = arg_slot(ctx, ev, 3);
-	decode_sigset(ctx, v, v->name, ev->raw[3], ev->raw[4]);
+	decode_sigset(ctx, v, v->name, ev->karg[3], ev->karg[4]);
 	arg_uint(ctx, ev, 4);
 	return RVAL_EXIT;
 }
@@ -243,15 +238,15 @@ static bool set_timeval(struct dctx *c, struct val *v, const char *name, uint64_
 /* select/pselect6 at entry: nfds and the three sets. */
 static void select_entry(struct dctx *c, struct event *ev)
 {
-	uint64_t nfds = (uint32_t)ev->raw[0];
+	uint64_t nfds = (uint32_t)ev->karg[0];
 
 	arg_int(c, ev, 0);
-	if ((int)ev->raw[0] < 0)
+	if ((int)ev->karg[0] < 0)
 		nfds = 0;
 	for (unsigned i = 1; i <= 3; i++) {
 		struct val *v = arg_slot(c, ev, i);
 
-		set_fdset(c, v, v->name, ev->raw[i], nfds, NULL, false);
+		set_fdset(c, v, v->name, ev->karg[i], nfds, NULL, false);
 	}
 }
 
@@ -259,7 +254,7 @@ static void select_entry(struct dctx *c, struct event *ev)
 static void select_exit(struct dctx *c, struct event *ev, bool timespec)
 {
 	static const char *const names[] = { "in", "out", "except" };
-	uint64_t nfds = (int)ev->raw[0] < 0 ? 0 : (uint32_t)ev->raw[0];
+	uint64_t nfds = (int)ev->karg[0] < 0 ? 0 : (uint32_t)ev->karg[0];
 	struct val *items, *aux;
 	unsigned k = 0;
 
@@ -274,20 +269,20 @@ static void select_exit(struct dctx *c, struct event *ev, bool timespec)
 		struct val set = { 0 }, *pair;
 		bool any = false;
 
-		if (!ev->raw[i + 1] || !set_fdset(c, &set, NULL, ev->raw[i + 1], nfds, &any, true) || !any)
+		if (!ev->karg[i + 1] || !set_fdset(c, &set, NULL, ev->karg[i + 1], nfds, &any, true) || !any)
 			continue;
 		pair = val_new_array(c, 2);
 		val_set_text(c, &pair[0], NULL, names[i]);
 		pair[1] = set;
 		val_set_op(&items[k++], NULL, pair, 2, " ");
 	}
-	if (ev->raw[4]) {
+	if (ev->karg[4]) {
 		struct val t = { 0 };
 
 		if (timespec)
-			decode_timespec(c, &t, NULL, ev->raw[4]);
+			decode_timespec(c, &t, NULL, ev->karg[4]);
 		else
-			set_timeval(c, &t, NULL, ev->raw[4]);
+			set_timeval(c, &t, NULL, ev->karg[4]);
 		set_left(c, &items[k++], &t);
 	}
 	aux = new_aux(c);
@@ -305,7 +300,7 @@ SYS_FUNC(select)
 	}
 	select_entry(ctx, ev);
 	v = arg_slot(ctx, ev, 4);
-	set_timeval(ctx, v, v->name, ev->raw[4]);
+	set_timeval(ctx, v, v->name, ev->karg[4]);
 	return RVAL_EXIT;
 }
 
@@ -321,10 +316,10 @@ SYS_FUNC(pselect6)
 	select_entry(ctx, ev);
 	arg_timespec(ctx, ev, 4);
 	v = arg_slot(ctx, ev, 5);
-	if (!ev->raw[5]) {
+	if (!ev->karg[5]) {
 		val_set_ptr(v, v->name, 0);
-	} else if (!tread(ctx, ev->raw[5], &sig, sizeof(sig))) {
-		val_set_ptr(v, v->name, ev->raw[5]);
+	} else if (!tread(ctx, ev->karg[5], &sig, sizeof(sig))) {
+		val_set_ptr(v, v->name, ev->karg[5]);
 	} else {
 		struct val *f = val_new_array(ctx, 2);
 
@@ -381,10 +376,10 @@ SYS_FUNC(epoll_ctl)
 	arg_fd(ctx, ev, 2);
 	v = arg_slot(ctx, ev, 3);
 	/* EPOLL_CTL_DEL ignores the event: strace shows only its address */
-	if (!ev->raw[3] || (uint32_t)ev->raw[1] == EPOLL_CTL_DEL)
-		val_set_ptr(v, v->name, ev->raw[3]);
-	else if (!tread(ctx, ev->raw[3], &e, sizeof(e)))
-		val_set_ptr(v, v->name, ev->raw[3]);
+	if (!ev->karg[3] || (uint32_t)ev->karg[1] == EPOLL_CTL_DEL)
+		val_set_ptr(v, v->name, ev->karg[3]);
+	else if (!tread(ctx, ev->karg[3], &e, sizeof(e)))
+		val_set_ptr(v, v->name, ev->karg[3]);
 	else
 		set_epoll_event(ctx, v, v->name, &e);
 	return RVAL_DONE;
@@ -401,8 +396,8 @@ static void epoll_events_out(struct dctx *c, struct event *ev)
 
 	v->flags |= VF_EXIT;
 	e = arena_alloc(c->arena, (n ? n : 1) * sizeof(*e));
-	if (ev->err || (n && !tread(c, ev->raw[1], e, n * sizeof(*e)))) {
-		val_set_ptr(v, v->name, ev->raw[1]);
+	if (ev->err || (n && !tread(c, ev->karg[1], e, n * sizeof(*e)))) {
+		val_set_ptr(v, v->name, ev->karg[1]);
 		v->flags |= VF_EXIT;
 		return;
 	}
@@ -439,7 +434,30 @@ SYS_FUNC(epoll_pwait)
 	arg_int(ctx, ev, 2);
 	arg_int(ctx, ev, 3);
 	v = arg_slot(ctx, ev, 4);
-	decode_sigset(ctx, v, v->name, ev->raw[4], ev->raw[5]);
+	decode_sigset(ctx, v, v->name, ev->karg[4], ev->karg[5]);
+	v->flags |= VF_EXIT;
+	arg_uint(ctx, ev, 5);
+	return RVAL_DONE;
+}
+
+/* epoll_pwait2(epfd, events, maxevents, timeout, sigmask, sigsetsize): as
+ * epoll_pwait with a struct timespec timeout */
+SYS_FUNC(epoll_pwait2)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		arg_count(ev, 6);
+		return RVAL_EXIT;
+	}
+	epoll_events_out(ctx, ev);
+	arg_int(ctx, ev, 2);
+	v = arg_slot(ctx, ev, 3);
+	decode_timespec(ctx, v, v->name, ev->karg[3]);
+	v->flags |= VF_EXIT;
+	v = arg_slot(ctx, ev, 4);
+	decode_sigset(ctx, v, v->name, ev->karg[4], ev->karg[5]);
 	v->flags |= VF_EXIT;
 	arg_uint(ctx, ev, 5);
 	return RVAL_DONE;

@@ -122,9 +122,9 @@ SYS_FUNC(execve)
 
 	arg_path(ctx, ev, 0);
 	v = arg_slot(ctx, ev, 1);
-	decode_argv(ctx, v, v->name, ev->raw[1]);
+	decode_argv(ctx, v, v->name, ev->karg[1]);
 	v = arg_slot(ctx, ev, 2);
-	decode_envp(ctx, v, v->name, ev->raw[2]);
+	decode_envp(ctx, v, v->name, ev->karg[2]);
 	return RVAL_DONE;
 }
 
@@ -135,9 +135,9 @@ SYS_FUNC(execveat)
 	arg_dirfd(ctx, ev, 0);
 	arg_path(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
-	decode_argv(ctx, v, v->name, ev->raw[2]);
+	decode_argv(ctx, v, v->name, ev->karg[2]);
 	v = arg_slot(ctx, ev, 3);
-	decode_envp(ctx, v, v->name, ev->raw[3]);
+	decode_envp(ctx, v, v->name, ev->karg[3]);
 	arg_flags(ctx, ev, 4, at_flags, NULL);
 	return RVAL_DONE;
 }
@@ -198,14 +198,14 @@ static void clone_flags_val(struct dctx *c, struct val *v, uint64_t raw)
  * at exit when the flags use them. */
 SYS_FUNC(clone)
 {
-	uint64_t flags = ev->raw[0] & ~CSIGNAL_MASK;
+	uint64_t flags = ev->karg[0] & ~CSIGNAL_MASK;
 	struct val x;
 	unsigned pos = 2;
 
 	if (!exiting) {
-		val_set_ptr(&x, NULL, ev->raw[1]);
+		val_set_ptr(&x, NULL, ev->karg[1]);
 		put_named(ctx, ev, 0, "child_stack", &x);
-		clone_flags_val(ctx, &x, ev->raw[0]);
+		clone_flags_val(ctx, &x, ev->karg[0]);
 		put_named(ctx, ev, 1, "flags", &x);
 		ev->nargs = 2;
 		if (!(flags & (F_PARENT_SETTID | F_PIDFD | F_CHILD_SETTID |
@@ -220,22 +220,22 @@ SYS_FUNC(clone)
 	if (flags & (F_PARENT_SETTID | F_PIDFD)) {
 		int t;
 
-		if (!ev->err && tread(ctx, ev->raw[2], &t, sizeof(t))) {
+		if (!ev->err && tread(ctx, ev->karg[2], &t, sizeof(t))) {
 			struct val in;
 
 			val_set_int(&in, NULL, t);
 			val_set_boxed(ctx, &x, NULL, &in);
 		} else {
-			val_set_ptr(&x, NULL, ev->raw[2]);
+			val_set_ptr(&x, NULL, ev->karg[2]);
 		}
 		put_named(ctx, ev, pos++, "parent_tid", &x);
 	}
 	if (flags & F_SETTLS) {
-		val_set_ptr(&x, NULL, ev->raw[4]);
+		val_set_ptr(&x, NULL, ev->karg[4]);
 		put_named(ctx, ev, pos++, "tls", &x);
 	}
 	if (flags & (F_CHILD_SETTID | F_CHILD_CLEARTID)) {
-		val_set_ptr(&x, NULL, ev->raw[3]);
+		val_set_ptr(&x, NULL, ev->karg[3]);
 		put_named(ctx, ev, pos++, "child_tidptr", &x);
 	}
 	ev->nargs = (uint8_t)pos;
@@ -270,7 +270,7 @@ static void ptr64(struct val *v, const char *name, uint64_t x)
 SYS_FUNC(clone3)
 {
 	struct k_clone_args a;
-	uint64_t size = ev->raw[1];
+	uint64_t size = ev->karg[1];
 	size_t fetch = size < sizeof(a) ? (size_t)size : sizeof(a);
 	struct val *v = arg_slot(ctx, ev, 0);
 
@@ -279,8 +279,8 @@ SYS_FUNC(clone3)
 		struct val *it;
 		unsigned n = 0;
 
-		if (fetch < CLONE_ARGS_MIN || !tread(ctx, ev->raw[0], &a, fetch)) {
-			val_set_ptr(v, v->name, ev->raw[0]);
+		if (fetch < CLONE_ARGS_MIN || !tread(ctx, ev->karg[0], &a, fetch)) {
+			val_set_ptr(v, v->name, ev->karg[0]);
 			arg_uint(ctx, ev, 1);
 			return RVAL_DONE;
 		}
@@ -318,7 +318,7 @@ SYS_FUNC(clone3)
 		arg_uint(ctx, ev, 1);
 		return RVAL_DONE;
 	}
-	if (!ev->err && tread(ctx, ev->raw[0], &a, fetch)) {
+	if (!ev->err && tread(ctx, ev->karg[0], &a, fetch)) {
 		struct val *it = val_new_array(ctx, 2), *cont = val_new_array(ctx, 2), in;
 		unsigned n = 0;
 		int t;
@@ -476,17 +476,17 @@ SYS_FUNC(wait4)
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 1);
-	if (ev->err || ev->retval == 0 || !tread(ctx, ev->raw[1], &st, sizeof(st)))
-		val_set_ptr(v, v->name, ev->raw[1]);
+	if (ev->err || ev->retval == 0 || !tread(ctx, ev->karg[1], &st, sizeof(st)))
+		val_set_ptr(v, v->name, ev->karg[1]);
 	else
 		status_val(ctx, v, v->name, st);
 	v->flags |= VF_EXIT;
 	arg_flags(ctx, ev, 2, wait4_options, NULL);
 	v = arg_slot(ctx, ev, 3);
 	if (!ev->err && ev->retval > 0)
-		decode_rusage(ctx, v, v->name, ev->raw[3]);
+		decode_rusage(ctx, v, v->name, ev->karg[3]);
 	else
-		val_set_ptr(v, v->name, ev->raw[3]);
+		val_set_ptr(v, v->name, ev->karg[3]);
 	v->flags |= VF_EXIT;
 	return RVAL_DONE;
 }
@@ -499,25 +499,25 @@ SYS_FUNC(waitid)
 
 	if (!exiting) {
 		arg_enum(ctx, ev, 0, waitid_types);
-		ev->args[0].x.v = (uint32_t)ev->raw[0];
+		ev->args[0].x.v = (uint32_t)ev->karg[0];
 		arg_int(ctx, ev, 1);
 		arg_count(ev, 5);
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 2);
-	if (!ev->err && tread(ctx, ev->raw[2], &si, sizeof(si))) {
+	if (!ev->err && tread(ctx, ev->karg[2], &si, sizeof(si))) {
 		decode_siginfo_val(ctx, v, &si);
 		v->name = ctx->se->argnames && 2 < ctx->se->nargs ? ctx->se->argnames[2] : NULL;
 	} else {
-		val_set_ptr(v, v->name, ev->raw[2]);
+		val_set_ptr(v, v->name, ev->karg[2]);
 	}
 	v->flags |= VF_EXIT;
 	arg_flags(ctx, ev, 3, wait4_options, NULL);
 	v = arg_slot(ctx, ev, 4);
 	if (!ev->err)
-		decode_rusage(ctx, v, v->name, ev->raw[4]);
+		decode_rusage(ctx, v, v->name, ev->karg[4]);
 	else
-		val_set_ptr(v, v->name, ev->raw[4]);
+		val_set_ptr(v, v->name, ev->karg[4]);
 	v->flags |= VF_EXIT;
 	return RVAL_DONE;
 }
@@ -556,7 +556,7 @@ static void decode_rlimit(struct dctx *c, struct val *v, const char *name, uint6
 static void arg_resource(struct dctx *c, struct event *ev, unsigned i)
 {
 	arg_enum(c, ev, i, resources);
-	ev->args[i].x.v = (uint32_t)ev->raw[i];
+	ev->args[i].x.v = (uint32_t)ev->karg[i];
 }
 
 /* prlimit64(pid, resource, new, old): old at exit. */
@@ -568,7 +568,7 @@ SYS_FUNC(prlimit64)
 		arg_int(ctx, ev, 0);
 		arg_resource(ctx, ev, 1);
 		v = arg_slot(ctx, ev, 2);
-		decode_rlimit(ctx, v, v->name, ev->raw[2]);
+		decode_rlimit(ctx, v, v->name, ev->karg[2]);
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
@@ -593,7 +593,7 @@ SYS_FUNC(setrlimit)
 
 	arg_resource(ctx, ev, 0);
 	v = arg_slot(ctx, ev, 1);
-	decode_rlimit(ctx, v, v->name, ev->raw[1]);
+	decode_rlimit(ctx, v, v->name, ev->karg[1]);
 	return RVAL_DONE;
 }
 
@@ -601,7 +601,7 @@ SYS_FUNC(getrusage)
 {
 	if (!exiting) {
 		arg_enum(ctx, ev, 0, usagewho);
-		ev->args[0].x.v = (uint64_t)(int64_t)(int)ev->raw[0];
+		ev->args[0].x.v = (uint64_t)(int64_t)(int)ev->karg[0];
 		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
@@ -612,7 +612,7 @@ SYS_FUNC(getrusage)
 SYS_FUNC(getpriority)
 {
 	arg_enum(ctx, ev, 0, priorities);
-	ev->args[0].x.v = (uint32_t)ev->raw[0];
+	ev->args[0].x.v = (uint32_t)ev->karg[0];
 	arg_int(ctx, ev, 1);
 	return RVAL_DONE;
 }
@@ -620,7 +620,7 @@ SYS_FUNC(getpriority)
 SYS_FUNC(setpriority)
 {
 	arg_enum(ctx, ev, 0, priorities);
-	ev->args[0].x.v = (uint32_t)ev->raw[0];
+	ev->args[0].x.v = (uint32_t)ev->karg[0];
 	arg_int(ctx, ev, 1);
 	arg_int(ctx, ev, 2);
 	return RVAL_DONE;
@@ -631,7 +631,7 @@ SYS_FUNC(setpriority)
 /* arch_prctl(code, addr): ARCH_GET_FS/GS show [value] at exit. */
 SYS_FUNC(arch_prctl)
 {
-	uint32_t code = (uint32_t)ev->raw[0];
+	uint32_t code = (uint32_t)ev->karg[0];
 	struct val *v;
 	uint64_t x;
 
@@ -651,8 +651,8 @@ SYS_FUNC(arch_prctl)
 		return RVAL_DONE;
 	}
 	v = arg_slot(ctx, ev, 1);
-	if (ev->err || !tread(ctx, ev->raw[1], &x, sizeof(x))) {
-		val_set_ptr(v, v->name, ev->raw[1]);
+	if (ev->err || !tread(ctx, ev->karg[1], &x, sizeof(x))) {
+		val_set_ptr(v, v->name, ev->karg[1]);
 	} else {
 		struct val in;
 
@@ -687,23 +687,23 @@ SYS_FUNC(get_robust_list)
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 1);
-	if (!ev->err && tread(ctx, ev->raw[1], &x, sizeof(x))) {
+	if (!ev->err && tread(ctx, ev->karg[1], &x, sizeof(x))) {
 		struct val in;
 
 		val_set_ptr(&in, NULL, x);
 		val_set_boxed(ctx, v, v->name, &in);
 	} else {
-		val_set_ptr(v, v->name, ev->raw[1]);
+		val_set_ptr(v, v->name, ev->karg[1]);
 	}
 	v->flags |= VF_EXIT;
 	v = arg_slot(ctx, ev, 2);
-	if (!ev->err && tread(ctx, ev->raw[2], &x, sizeof(x))) {
+	if (!ev->err && tread(ctx, ev->karg[2], &x, sizeof(x))) {
 		struct val in;
 
 		val_set_uint(&in, NULL, x);
 		val_set_boxed(ctx, v, v->name, &in);
 	} else {
-		val_set_ptr(v, v->name, ev->raw[2]);
+		val_set_ptr(v, v->name, ev->karg[2]);
 	}
 	v->flags |= VF_EXIT;
 	return RVAL_DONE;
@@ -727,8 +727,8 @@ SYS_FUNC(uname)
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 0);
-	if (ev->err || !tread(ctx, ev->raw[0], &u, sizeof(u))) {
-		val_set_ptr(v, v->name, ev->raw[0]);
+	if (ev->err || !tread(ctx, ev->karg[0], &u, sizeof(u))) {
+		val_set_ptr(v, v->name, ev->karg[0]);
 		v->flags |= VF_EXIT;
 		return RVAL_DONE;
 	}
@@ -759,8 +759,8 @@ SYS_FUNC(sysinfo)
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 0);
-	if (ev->err || !tread(ctx, ev->raw[0], &si, sizeof(si))) {
-		val_set_ptr(v, v->name, ev->raw[0]);
+	if (ev->err || !tread(ctx, ev->karg[0], &si, sizeof(si))) {
+		val_set_ptr(v, v->name, ev->karg[0]);
 		v->flags |= VF_EXIT;
 		return RVAL_DONE;
 	}
@@ -803,7 +803,7 @@ SYS_FUNC(pidfd_getfd)
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
 		arg_int(ctx, ev, 1);
-		arg_uint(ctx, ev, 2);
+		arg_hex(ctx, ev, 2);   /* strace: PRINT_VAL_X */
 		return RVAL_EXIT;
 	}
 	ret_set_fd(ctx, ev);
@@ -821,13 +821,13 @@ SYS_FUNC(getcpu)
 		struct val *v = arg_slot(ctx, ev, i);
 		uint32_t x;
 
-		if (!ev->err && tread(ctx, ev->raw[i], &x, sizeof(x))) {
+		if (!ev->err && tread(ctx, ev->karg[i], &x, sizeof(x))) {
 			struct val in;
 
 			val_set_uint(&in, NULL, x);
 			val_set_boxed(ctx, v, v->name, &in);
 		} else {
-			val_set_ptr(v, v->name, ev->raw[i]);
+			val_set_ptr(v, v->name, ev->karg[i]);
 		}
 		v->flags |= VF_EXIT;
 	}

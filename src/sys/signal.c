@@ -253,7 +253,7 @@ static void arg_signal(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	val_set_signal(c, v, v->name, (int)ev->raw[i]);
+	val_set_signal(c, v, v->name, (int)ev->karg[i]);
 }
 
 /* rt_sigaction(sig, act, oldact, sigsetsize): oldact at exit. */
@@ -264,7 +264,7 @@ SYS_FUNC(rt_sigaction)
 	if (!exiting) {
 		arg_signal(ctx, ev, 0);
 		v = arg_slot(ctx, ev, 1);
-		decode_sigaction(ctx, v, v->name, ev->raw[1]);
+		decode_sigaction(ctx, v, v->name, ev->karg[1]);
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
@@ -281,15 +281,15 @@ SYS_FUNC(rt_sigprocmask)
 	if (!exiting) {
 		arg_enum(ctx, ev, 0, sigprocmaskcmds);
 		v = arg_slot(ctx, ev, 1);
-		decode_sigset(ctx, v, v->name, ev->raw[1], ev->raw[3]);
+		decode_sigset(ctx, v, v->name, ev->karg[1], ev->karg[3]);
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 2);
 	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[2]);
+		val_set_ptr(v, v->name, ev->karg[2]);
 	else
-		decode_sigset(ctx, v, v->name, ev->raw[2], ev->raw[3]);
+		decode_sigset(ctx, v, v->name, ev->karg[2], ev->karg[3]);
 	v->flags |= VF_EXIT;
 	arg_uint(ctx, ev, 3);
 	return RVAL_DONE;
@@ -305,9 +305,9 @@ SYS_FUNC(rt_sigpending)
 	}
 	v = arg_slot(ctx, ev, 0);
 	if (ev->err)
-		val_set_ptr(v, v->name, ev->raw[0]);
+		val_set_ptr(v, v->name, ev->karg[0]);
 	else
-		decode_sigset_min(ctx, v, v->name, ev->raw[0], ev->raw[1], 1);
+		decode_sigset_min(ctx, v, v->name, ev->karg[0], ev->karg[1], 1);
 	v->flags |= VF_EXIT;
 	arg_uint(ctx, ev, 1);
 	return RVAL_DONE;
@@ -317,7 +317,7 @@ SYS_FUNC(rt_sigsuspend)
 {
 	struct val *v = arg_slot(ctx, ev, 0);
 
-	decode_sigset(ctx, v, v->name, ev->raw[0], ev->raw[1]);
+	decode_sigset(ctx, v, v->name, ev->karg[0], ev->karg[1]);
 	arg_uint(ctx, ev, 1);
 	return RVAL_DONE;
 }
@@ -330,18 +330,18 @@ SYS_FUNC(rt_sigtimedwait)
 
 	if (!exiting) {
 		v = arg_slot(ctx, ev, 0);
-		decode_sigset(ctx, v, v->name, ev->raw[0], ev->raw[3]);
+		decode_sigset(ctx, v, v->name, ev->karg[0], ev->karg[3]);
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 1);
-	if (ev->err || !ev->raw[1])
-		val_set_ptr(v, v->name, ev->raw[1]);
+	if (ev->err || !ev->karg[1])
+		val_set_ptr(v, v->name, ev->karg[1]);
 	else
-		decode_siginfo_at(ctx, v, v->name, ev->raw[1]);
+		decode_siginfo_at(ctx, v, v->name, ev->karg[1]);
 	v->flags |= VF_EXIT;
 	v = arg_slot(ctx, ev, 2);
-	decode_timespec(ctx, v, v->name, ev->raw[2]);
+	decode_timespec(ctx, v, v->name, ev->karg[2]);
 	v->flags |= VF_EXIT;
 	arg_uint(ctx, ev, 3);
 	if (!ev->err && ev->retval > 0) {
@@ -364,7 +364,7 @@ SYS_FUNC(rt_sigqueueinfo)
 	arg_int(ctx, ev, 0);
 	arg_signal(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
-	decode_siginfo_at(ctx, v, v->name, ev->raw[2]);
+	decode_siginfo_at(ctx, v, v->name, ev->karg[2]);
 	return RVAL_DONE;
 }
 
@@ -376,7 +376,7 @@ SYS_FUNC(rt_tgsigqueueinfo)
 	arg_int(ctx, ev, 1);
 	arg_signal(ctx, ev, 2);
 	v = arg_slot(ctx, ev, 3);
-	decode_siginfo_at(ctx, v, v->name, ev->raw[3]);
+	decode_siginfo_at(ctx, v, v->name, ev->karg[3]);
 	return RVAL_DONE;
 }
 
@@ -436,7 +436,7 @@ SYS_FUNC(sigaltstack)
 
 	if (!exiting) {
 		v = arg_slot(ctx, ev, 0);
-		decode_stack_t(ctx, v, v->name, ev->raw[0]);
+		decode_stack_t(ctx, v, v->name, ev->karg[0]);
 		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
@@ -477,7 +477,7 @@ SYS_FUNC(signalfd4)
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
 		v = arg_slot(ctx, ev, 1);
-		decode_sigset(ctx, v, v->name, ev->raw[1], ev->raw[2]);
+		decode_sigset(ctx, v, v->name, ev->karg[1], ev->karg[2]);
 		arg_uint(ctx, ev, 2);
 		arg_flags(ctx, ev, 3, sfd_flags, NULL);
 		return RVAL_EXIT;
@@ -493,7 +493,7 @@ SYS_FUNC(signalfd)
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
 		v = arg_slot(ctx, ev, 1);
-		decode_sigset(ctx, v, v->name, ev->raw[1], ev->raw[2]);
+		decode_sigset(ctx, v, v->name, ev->karg[1], ev->karg[2]);
 		arg_uint(ctx, ev, 2);
 		return RVAL_EXIT;
 	}
@@ -509,8 +509,8 @@ SYS_FUNC(pidfd_send_signal)
 	arg_fd(ctx, ev, 0);
 	arg_signal(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
-	decode_siginfo_at(ctx, v, v->name, ev->raw[2]);
-	arg_uint(ctx, ev, 3);
+	decode_siginfo_at(ctx, v, v->name, ev->karg[2]);
+	arg_hex(ctx, ev, 3);   /* strace: PRINT_VAL_X */
 	return RVAL_DONE;
 }
 

@@ -216,7 +216,7 @@ static void set_statx(struct dctx *c, struct val *v, const char *name, uint64_t 
 
 SYS_FUNC(statx)
 {
-	uint64_t flags = ev->raw[2];
+	uint64_t flags = ev->karg[2];
 	struct val *v;
 
 	if (exiting) {
@@ -229,11 +229,12 @@ SYS_FUNC(statx)
 	if (flags & ~(uint64_t)AT_STATX_SYNC_TYPE) {
 		struct val *items = val_new_array(ctx, 2);
 
-		val_set_enum(&items[0], NULL, flags & AT_STATX_SYNC_TYPE, at_statx_sync_types);
+		val_set_flags(&items[0], NULL, flags & AT_STATX_SYNC_TYPE, at_statx_sync_types,
+			      "AT_STATX_SYNC_AS_STAT");
 		val_set_flags(&items[1], NULL, flags & ~(uint64_t)AT_STATX_SYNC_TYPE, at_flags, NULL);
 		val_set_op(v, v->name, items, 2, "|");
 	} else {
-		val_set_enum(v, v->name, flags, at_statx_sync_types);
+		val_set_flags(v, v->name, flags, at_statx_sync_types, "AT_STATX_SYNC_AS_STAT");
 	}
 	arg_flags(ctx, ev, 3, statx_masks, NULL);
 	arg_count(ev, 5);

@@ -18,6 +18,15 @@ const struct sysent *sysent_get(long nr)
 	return &sysent_table[nr];
 }
 
+void sysent_kernel_args(const struct sysent *se, const uint64_t raw[6], uint64_t karg[6])
+{
+	for (unsigned i = 0; i < 6; i++) {
+		unsigned bits = se ? arg_type_bits(se->argtype[i]) : 64;
+
+		karg[i] = bits == 64 ? raw[i] : raw[i] & ((UINT64_C(1) << bits) - 1);
+	}
+}
+
 static unsigned *name_index;    /* row numbers sorted by name */
 static unsigned name_index_len;
 static pthread_once_t name_index_once = PTHREAD_ONCE_INIT;

@@ -46,12 +46,42 @@ enum {
 	TRACE_PURE = 1 << 16,    /* %pure: no args, never fails */
 };
 
+/*
+ * How the kernel reads an argument register: the width of the argument's C
+ * type in the kernel prototype and its signedness.  The kernel's syscall
+ * wrappers cast each 64-bit register to that type, so junk in the upper
+ * bits of an int never reaches the kernel; decoders see the argument the
+ * same way (ev->karg, filled by sysent_kernel_args).  Generated from the
+ * C types by scripts/gen_sysent.pl.
+ */
+enum arg_type {
+	ARG_U64 = 0,  /* unsigned long, size_t, u64, aio_context_t */
+	ARG_S64,      /* long, off_t, loff_t */
+	ARG_PTR,      /* any pointer */
+	ARG_S32,      /* int, pid_t, clockid_t, key_t, mqd_t, timer_t, rwf_t, ... */
+	ARG_U32,      /* unsigned int, u32, uid_t, gid_t, qid_t, enums */
+	ARG_U16,      /* umode_t */
+};
+
+/* Bits of an argument of type t the kernel reads: 64, 32 or 16. */
+static inline unsigned arg_type_bits(uint8_t t)
+{
+	return t == ARG_U16 ? 16 : (t == ARG_S32 || t == ARG_U32) ? 32 : 64;
+}
+
+/* True for the signed C types (int, pid_t, long, off_t). */
+static inline int arg_type_signed(uint8_t t)
+{
+	return t == ARG_S32 || t == ARG_S64;
+}
+
 struct sysent {
 	const char *name;              /* NULL for holes in the table */
 	uint8_t nargs;                 /* argument count */
 	uint32_t flags;                /* TRACE_* classes */
 	const char *const *argnames;   /* nargs names from the prototype */
 	sys_decode_fn decode;          /* NULL: print args as strace's default */
+	uint8_t argtype[6];            /* enum arg_type of each argument */
 };
 
 /* Number of rows in the table of the build architecture (max nr + 1). */
@@ -64,6 +94,14 @@ extern const struct sysent sysent_table[];
  * strace accepts them in -e trace= (they select nothing).
  */
 extern const char *const sysent_compat_names[];
+
+/*
+ * The arguments as the kernel saw them: each raw register cut to the width
+ * of its C type (se->argtype) and zero-extended, so (int)karg[i] is an int
+ * argument, karg[i] an unsigned or a 64-bit one, and flags of an int show
+ * the 32 bits the kernel reads.  se NULL (an unknown number): karg = raw.
+ */
+void sysent_kernel_args(const struct sysent *se, const uint64_t raw[6], uint64_t karg[6]);
 
 /* Row for nr, or NULL when nr is out of range or a hole. */
 const struct sysent *sysent_get(long nr);

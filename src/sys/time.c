@@ -1,6 +1,7 @@
 /*
  * Time decoders: clock_gettime/getres/settime, nanosleep, clock_nanosleep,
- * gettimeofday, time, setitimer/getitimer, alarm, timerfd_*, timer_*; and
+ * gettimeofday, time, setitimer/getitimer, alarm, timerfd_*, timer_*,
+ * adjtimex/clock_adjtime; and
  * decode_timespec (shared, see decode.h).
  */
 #include "sys/decode.h"
@@ -8,13 +9,16 @@
 #include <signal.h>
 #include <time.h>
 #include <sys/time.h>
+#include <sys/timex.h>
 
 #include "sys/decode_extra.h"
+#include "xlat/adjtimex_modes.h"
+#include "xlat/adjtimex_state.h"
+#include "xlat/adjtimex_status.h"
 #include "xlat/clock_flags.h"
 #include "xlat/clocknames.h"
 #include "xlat/itimer_which.h"
 #include "xlat/sigev_value.h"
-#include "xlat/timerfd_settime_flags.h"
 #include "xlat/timerfdflags.h"
 #include "util/banned.h"
 
@@ -44,7 +48,7 @@ static void arg_timespec(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	decode_timespec(c, v, v->name, ev->raw[i]);
+	decode_timespec(c, v, v->name, ev->karg[i]);
 	if (ev->type == EV_SYSCALL)
 		v->flags |= VF_EXIT;
 }
@@ -63,7 +67,7 @@ static void arg_clockid(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
 
-	val_set_enum(v, v->name, (uint32_t)ev->raw[i], clocknames);
+	val_set_enum(v, v->name, (uint32_t)ev->karg[i], clocknames);
 }
 
 /* clock_gettime(clockid, {tv_sec=.., tv_nsec=..}): the time at exit. */
@@ -115,7 +119,7 @@ SYS_FUNC(clock_nanosleep)
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
-	if (!(ev->raw[1] & TIMER_ABSTIME) && is_erestart(ev))
+	if (!(ev->karg[1] & TIMER_ABSTIME) && is_erestart(ev))
 		arg_timespec(ctx, ev, 3);
 	else
 		arg_ptr(ctx, ev, 3);
@@ -152,10 +156,10 @@ SYS_FUNC(gettimeofday)
 		return RVAL_DONE;
 	}
 	v = arg_slot(ctx, ev, 0);
-	decode_timeval(ctx, v, v->name, ev->raw[0]);
+	decode_timeval(ctx, v, v->name, ev->karg[0]);
 	v->flags |= VF_EXIT;
 	v = arg_slot(ctx, ev, 1);
-	decode_timezone(ctx, v, v->name, ev->raw[1]);
+	decode_timezone(ctx, v, v->name, ev->karg[1]);
 	v->flags |= VF_EXIT;
 	return RVAL_DONE;
 }
@@ -164,9 +168,9 @@ SYS_FUNC(settimeofday)
 {
 	struct val *v = arg_slot(ctx, ev, 0);
 
-	decode_timeval(ctx, v, v->name, ev->raw[0]);
+	decode_timeval(ctx, v, v->name, ev->karg[0]);
 	v = arg_slot(ctx, ev, 1);
-	decode_timezone(ctx, v, v->name, ev->raw[1]);
+	decode_timezone(ctx, v, v->name, ev->karg[1]);
 	return RVAL_DONE;
 }
 
@@ -183,13 +187,13 @@ SYS_FUNC(time)
 	}
 	v = arg_slot(ctx, ev, 0);
 	v->flags |= VF_EXIT;
-	if (!ev->err && ev->raw[0] && tread(ctx, ev->raw[0], &t, sizeof(t))) {
+	if (!ev->err && ev->karg[0] && tread(ctx, ev->karg[0], &t, sizeof(t))) {
 		val_set_int(&x, NULL, t);
 		val_set_commented(ctx, &boxed, NULL, &x, time_text(ctx, t, 0));
 		val_set_boxed(ctx, v, v->name, &boxed);
 		v->flags |= VF_EXIT;
 	} else {
-		val_set_ptr(v, v->name, ev->raw[0]);
+		val_set_ptr(v, v->name, ev->karg[0]);
 		v->flags |= VF_EXIT;
 	}
 	if (!ev->err && (date = time_text(ctx, ev->retval, 0))) {
@@ -225,7 +229,7 @@ static void decode_itimerval(struct dctx *c, struct val *v, const char *name, ui
 static void arg_which(struct dctx *c, struct event *ev, unsigned i)
 {
 	arg_enum(c, ev, i, itimer_which);
-	ev->args[i].x.v = (uint32_t)ev->raw[i];
+	ev->args[i].x.v = (uint32_t)ev->karg[i];
 }
 
 /* setitimer(which, new, old): old at exit. */
@@ -236,7 +240,7 @@ SYS_FUNC(setitimer)
 	if (!exiting) {
 		arg_which(ctx, ev, 0);
 		v = arg_slot(ctx, ev, 1);
-		decode_itimerval(ctx, v, v->name, ev->raw[1]);
+		decode_itimerval(ctx, v, v->name, ev->karg[1]);
 		arg_count(ev, 3);
 		return RVAL_EXIT;
 	}
@@ -258,7 +262,7 @@ SYS_FUNC(getitimer)
 SYS_FUNC(alarm)
 {
 	arg_uint(ctx, ev, 0);
-	ev->args[0].u = (uint32_t)ev->raw[0];
+	ev->args[0].u = (uint32_t)ev->karg[0];
 	return RVAL_DONE;
 }
 
@@ -302,13 +306,13 @@ static int settime(struct dctx *c, struct event *ev, int exiting, bool fd)
 	if (!exiting) {
 		if (fd) {
 			arg_fd(c, ev, 0);
-			arg_flags(c, ev, 1, timerfd_settime_flags, NULL);
+			arg_flags(c, ev, 1, timerfdflags, NULL);
 		} else {
 			arg_int(c, ev, 0);
 			arg_flags(c, ev, 1, clock_flags, NULL);
 		}
 		v = arg_slot(c, ev, 2);
-		decode_itimerspec(c, v, v->name, ev->raw[2]);
+		decode_itimerspec(c, v, v->name, ev->karg[2]);
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
@@ -385,7 +389,7 @@ SYS_FUNC(timer_create)
 	if (!exiting) {
 		arg_clockid(ctx, ev, 0);
 		v = arg_slot(ctx, ev, 1);
-		decode_sigevent(ctx, v, v->name, ev->raw[1]);
+		decode_sigevent(ctx, v, v->name, ev->karg[1]);
 		arg_count(ev, 3);
 		return RVAL_EXIT;
 	}
@@ -402,5 +406,85 @@ SYS_FUNC(timer_getoverrun)
 SYS_FUNC(timer_delete)
 {
 	arg_int(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+/* struct timex at addr (strace's print_timex); false when unreadable (v is
+ * then the address). */
+static bool decode_timex(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	struct timex tx;
+	struct val *f, *t;
+	unsigned n = 0;
+
+	if (!tread(c, addr, &tx, sizeof(tx))) {
+		val_set_ptr(v, name, addr);
+		return false;
+	}
+	f = val_new_array(c, 20);
+	t = val_new_array(c, 2);
+	val_set_flags(&f[n++], "modes", tx.modes, adjtimex_modes, NULL);
+	val_set_int(&f[n++], "offset", tx.offset);
+	val_set_int(&f[n++], "freq", tx.freq);
+	val_set_int(&f[n++], "maxerror", tx.maxerror);
+	val_set_int(&f[n++], "esterror", tx.esterror);
+	val_set_flags(&f[n++], "status", (uint32_t)tx.status, adjtimex_status, NULL);
+	val_set_int(&f[n++], "constant", tx.constant);
+	val_set_int(&f[n++], "precision", tx.precision);
+	val_set_int(&f[n++], "tolerance", tx.tolerance);
+	val_set_int(&t[0], "tv_sec", tx.time.tv_sec);
+	val_set_uint(&t[1], "tv_usec", (uint64_t)tx.time.tv_usec);
+	val_set_struct(&f[n++], "time", t, 2, false);
+	val_set_int(&f[n++], "tick", tx.tick);
+	val_set_int(&f[n++], "ppsfreq", tx.ppsfreq);
+	val_set_int(&f[n++], "jitter", tx.jitter);
+	val_set_int(&f[n++], "shift", tx.shift);
+	val_set_int(&f[n++], "stabil", tx.stabil);
+	val_set_int(&f[n++], "jitcnt", tx.jitcnt);
+	val_set_int(&f[n++], "calcnt", tx.calcnt);
+	val_set_int(&f[n++], "errcnt", tx.errcnt);
+	val_set_int(&f[n++], "stbcnt", tx.stbcnt);
+	val_set_int(&f[n++], "tai", tx.tai);
+	val_set_struct(v, name, f, n, false);
+	return true;
+}
+
+/* The timex at exit and the clock state as the result's comment:
+ * "= 5 (TIME_ERROR)". */
+static void adjtimex_exit(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	if (decode_timex(c, v, v->name, ev->karg[i]) && !ev->err) {
+		const char *s = xlat_name(adjtimex_state, (uint64_t)ev->retval);
+
+		if (s) {
+			struct val *aux = arena_calloc(c->arena, sizeof(*aux));
+
+			val_set_text(c, aux, NULL, s);
+			ev->ret_aux = aux;
+		}
+	}
+	v->flags |= VF_EXIT;
+}
+
+SYS_FUNC(adjtimex)
+{
+	if (!exiting) {
+		arg_count(ev, 1);
+		return RVAL_EXIT;
+	}
+	adjtimex_exit(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(clock_adjtime)
+{
+	if (!exiting) {
+		arg_clockid(ctx, ev, 0);
+		arg_count(ev, 2);
+		return RVAL_EXIT;
+	}
+	adjtimex_exit(ctx, ev, 1);
 	return RVAL_DONE;
 }

@@ -1,5 +1,6 @@
 /* Error reporting (see error.h). */
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/strbuf.h"
 
 #include <stdarg.h>
@@ -17,6 +18,16 @@ static void report(const char *kind, const char *fmt, va_list ap)
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_vaddf(&sb, fmt, ap);
+	/* a message is one line whatever it quotes: control characters
+	 * that slipped past esc() are escaped here (backslashes are left
+	 * alone, since esc() already wrote escapes) */
+	if (!cescape_clean(sb.buf, sb.len, CESC_KEEP_BACKSLASH)) {
+		struct strbuf clean = STRBUF_INIT;
+
+		strbuf_add_cescaped(&clean, sb.buf, sb.len, 0, CESC_KEEP_BACKSLASH);
+		strbuf_release(&sb);
+		sb = clean;
+	}
 	if (err_hook)
 		err_hook(kind, sb.buf);
 	else if (*kind)

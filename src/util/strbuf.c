@@ -1,5 +1,6 @@
 /* Growable string buffer (see strbuf.h). */
 #include "util/strbuf.h"
+#include "util/quote.h"
 #include "util/xmalloc.h"
 
 #include <errno.h>
@@ -145,40 +146,6 @@ void strbuf_add_hex(struct strbuf *sb, uint64_t v)
 	strbuf_add(sb, tmp + i, sizeof(tmp) - (size_t)i);
 }
 
-/* Length of the valid UTF-8 sequence at s (max n bytes), or 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len, i;
-	unsigned cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
 void strbuf_add_json_str(struct strbuf *sb, const char *str, size_t len)
 {
 	static const char hx[] = "0123456789abcdef";
@@ -217,7 +184,7 @@ void strbuf_add_json_str(struct strbuf *sb, const char *str, size_t len)
 			continue;
 		}
 		{
-			size_t l = utf8_seq(s + i, len - i);
+			size_t l = utf8_seq_len(s + i, len - i, NULL);
 			if (l) {
 				strbuf_add(sb, s + i, l);
 				i += l;

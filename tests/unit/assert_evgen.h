@@ -36,7 +36,7 @@ static inline void gen_int(struct event *ev, unsigned i, int64_t v)
 {
 	ev->args[i].kind = V_INT;
 	ev->args[i].i = v;
-	ev->raw[i] = (uint64_t)v;
+	ev->raw[i] = ev->karg[i] = (uint64_t)v;
 	if (ev->nargs <= i)
 		ev->nargs = (uint8_t)(i + 1);
 }
@@ -45,7 +45,7 @@ static inline void gen_hex(struct event *ev, unsigned i, uint64_t v)
 {
 	ev->args[i].kind = V_PTR;
 	ev->args[i].u = v;
-	ev->raw[i] = v;
+	ev->raw[i] = ev->karg[i] = v;
 	if (ev->nargs <= i)
 		ev->nargs = (uint8_t)(i + 1);
 }

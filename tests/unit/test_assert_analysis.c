@@ -58,7 +58,7 @@ static void test_argval(void **state)
 	struct event l = gen_sc(1, "mmap", 0, 0, 0x1000);
 	gen_hex(&l, 0, 0);
 	gen_int(&l, 1, 8192);
-	l.raw[3] = 0x22;   /* undecoded arguments come from the registers */
+	l.raw[3] = l.karg[3] = 0x22;   /* undecoded arguments come from the registers */
 	assert_true(ev_arg_num(&l, 1, &v));
 	assert_int_equal(v, 8192);
 	assert_true(ev_arg_num(&l, 3, &v));
@@ -161,7 +161,7 @@ static void memory_run(bool text)
 		f.args[0].name = "child_stack";
 		f.args[1].name = "flags";
 	} else {
-		f.raw[0] = 0x1200011;   /* undecoded: the register */
+		f.raw[0] = f.karg[0] = 0x1200011;   /* undecoded: the register */
 	}
 	analysis_event(a, &f);
 	assert_int_equal(a->mem_now, 18 * M);

@@ -84,10 +84,10 @@ static void test_cstr(void **state)
 	static const char hello[] = "hello", hell[] = "hell";
 
 	reset();
-	ev.raw[0] = addr(hello);
-	ev.raw[1] = addr(hell);
-	ev.raw[2] = 0;
-	ev.raw[3] = 1;
+	ev.karg[0] = addr(hello);
+	ev.karg[1] = addr(hell);
+	ev.karg[2] = 0;
+	ev.karg[3] = 1;
 	arg_cstr(&ctx, &ev, 0);
 	arg_cstr(&ctx, &ev, 1);
 	arg_cstr(&ctx, &ev, 2);
@@ -101,10 +101,10 @@ static void test_cstr(void **state)
 	assert_int_equal(ev.args[3].kind, V_PTR);
 	assert_string_equal(txt(&ev.args[3]), "0x1");
 	/* runs into the unmapped page before its NUL: the address */
-	ev.raw[0] = addr(page + sysconf(_SC_PAGESIZE) - 2);
+	ev.karg[0] = addr(page + sysconf(_SC_PAGESIZE) - 2);
 	arg_cstr(&ctx, &ev, 0);
 	assert_int_equal(ev.args[0].kind, V_PTR);
-	assert_int_equal(ev.args[0].u, ev.raw[0]);
+	assert_int_equal(ev.args[0].u, ev.karg[0]);
 	/* ... unless the limit comes first */
 	opts.string_limit = 1;
 	arg_cstr(&ctx, &ev, 0);
@@ -118,7 +118,7 @@ static void test_path(void **state)
 	reset();
 	memset(longp, 'p', sizeof(longp) - 1);
 	longp[sizeof(longp) - 1] = '\0';
-	ev.raw[1] = addr(longp);
+	ev.karg[1] = addr(longp);
 	arg_path(&ctx, &ev, 1);
 	/* paths are not cut at the string limit */
 	assert_int_equal(ev.args[1].kind, V_STR);
@@ -134,7 +134,7 @@ static void test_buf(void **state)
 	long pg = sysconf(_SC_PAGESIZE);
 
 	reset();
-	ev.raw[1] = addr(data);
+	ev.karg[1] = addr(data);
 	arg_buf(&ctx, &ev, 1, 10);
 	assert_string_equal(txt(&ev.args[1]), "\"0123\"...");
 	arg_buf(&ctx, &ev, 1, 4);
@@ -142,7 +142,7 @@ static void test_buf(void **state)
 	arg_buf(&ctx, &ev, 1, 0);
 	assert_string_equal(txt(&ev.args[1]), "\"\"");
 	/* not all shown bytes readable: the address */
-	ev.raw[1] = addr(page + pg - 2);
+	ev.karg[1] = addr(page + pg - 2);
 	arg_buf(&ctx, &ev, 1, 3);
 	assert_int_equal(ev.args[1].kind, V_PTR);
 	arg_buf(&ctx, &ev, 1, 2);
@@ -168,9 +168,9 @@ static void test_fds(void **state)
 
 	reset();
 	assert_true(fd >= 0);
-	ev.raw[0] = (uint64_t)fd;
-	ev.raw[1] = (uint64_t)-100;
-	ev.raw[2] = (uint64_t)-1;
+	ev.karg[0] = (uint64_t)fd;
+	ev.karg[1] = (uint64_t)-100;
+	ev.karg[2] = (uint64_t)-1;
 	arg_fd(&ctx, &ev, 0);
 	arg_dirfd(&ctx, &ev, 1);
 	arg_fd(&ctx, &ev, 2);
@@ -197,11 +197,11 @@ static void test_fds(void **state)
 static void test_exit_marks(void **state)
 {
 	reset();
-	ev.raw[0] = 3;
+	ev.karg[0] = 3;
 	arg_int(&ctx, &ev, 0);
 	assert_false(ev.args[0].flags & VF_EXIT);
 	ev.type = EV_SYSCALL;
-	ev.raw[1] = 0;
+	ev.karg[1] = 0;
 	arg_ptr(&ctx, &ev, 1);
 	assert_true(ev.args[1].flags & VF_EXIT);
 	assert_int_equal(event_entry_split(&ev), 1);
@@ -214,9 +214,11 @@ static void test_exit_marks(void **state)
 static void test_default(void **state)
 {
 	reset();
+	/* the whole registers, as strace's printargs: not karg */
 	ev.raw[0] = 0;
 	ev.raw[1] = 0x1f;
 	ev.raw[5] = ~0ull;
+	ev.karg[5] = 0xffffffff;
 	assert_int_equal(decode_default(&ctx, &ev, 0), RVAL_DONE);
 	assert_int_equal(ev.nargs, 6);
 	assert_string_equal(txt(&ev.args[0]), "0");

@@ -318,28 +318,28 @@ static void test_timespec(void **state)
 static void test_mmap(void **state)
 {
 	reset();
-	ev.raw[1] = 4096;
-	ev.raw[2] = PROT_READ | PROT_WRITE;
-	ev.raw[3] = MAP_PRIVATE | MAP_ANONYMOUS;
-	ev.raw[4] = (uint64_t)-1;
+	ev.karg[1] = 4096;
+	ev.karg[2] = PROT_READ | PROT_WRITE;
+	ev.karg[3] = MAP_PRIVATE | MAP_ANONYMOUS;
+	ev.karg[4] = (uint64_t)-1;
 	ev.name = "mmap";
 	assert_string_equal(call(sys_decode_mmap, 0x7f0000001000),
 			    "mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) "
 			    "= 0x7f0000001000");
 	reset();
 	ev.name = "mmap";
-	ev.raw[0] = 0x10000;
-	ev.raw[1] = 8192;
-	ev.raw[3] = MAP_SHARED | MAP_FIXED | MAP_HUGETLB | (21U << 26);
-	ev.raw[4] = 3;
-	ev.raw[5] = 0x3000;
+	ev.karg[0] = 0x10000;
+	ev.karg[1] = 8192;
+	ev.karg[3] = MAP_SHARED | MAP_FIXED | MAP_HUGETLB | (21U << 26);
+	ev.karg[4] = 3;
+	ev.karg[5] = 0x3000;
 	assert_string_equal(call(sys_decode_mmap, -22),
 			    "mmap(0x10000, 8192, PROT_NONE, MAP_SHARED|MAP_FIXED|MAP_HUGETLB|"
 			    "21<<MAP_HUGE_SHIFT, 3, 0x3000) = -1 EINVAL (Invalid argument)");
 	reset();
 	ev.name = "mmap";
-	ev.raw[2] = 0x100;
-	ev.raw[3] = 0xf;
+	ev.karg[2] = 0x100;
+	ev.karg[3] = 0xf;
 	assert_string_equal(call(sys_decode_mmap, -9),
 			    "mmap(NULL, 0, 0x100 /* PROT_??? */, 0xf /* MAP_??? */, 0, 0) "
 			    "= -1 EBADF (Bad file descriptor)");
@@ -353,37 +353,37 @@ static void test_futex(void **state)
 
 	reset();
 	ev.name = "futex";
-	ev.raw[0] = addr(&w);
-	ev.raw[1] = FUTEX_WAIT_BITSET_PRIVATE | FUTEX_CLOCK_REALTIME;
-	ev.raw[2] = 1;
-	ev.raw[3] = addr(&ts);
-	ev.raw[5] = FUTEX_BITSET_MATCH_ANY;
+	ev.karg[0] = addr(&w);
+	ev.karg[1] = FUTEX_WAIT_BITSET_PRIVATE | FUTEX_CLOCK_REALTIME;
+	ev.karg[2] = 1;
+	ev.karg[3] = addr(&ts);
+	ev.karg[5] = FUTEX_BITSET_MATCH_ANY;
 	snprintf(want, sizeof(want), "futex(%s, FUTEX_WAIT_BITSET_PRIVATE|FUTEX_CLOCK_REALTIME, 1, "
 		 "{tv_sec=0, tv_nsec=1000}, FUTEX_BITSET_MATCH_ANY) = -1 ETIMEDOUT "
 		 "(Connection timed out)", hex(&w));
 	assert_string_equal(call(sys_decode_futex, -110), want);
 	reset();
 	ev.name = "futex";
-	ev.raw[0] = addr(&w);
-	ev.raw[1] = FUTEX_WAKE_PRIVATE;
-	ev.raw[2] = 2147483647;
+	ev.karg[0] = addr(&w);
+	ev.karg[1] = FUTEX_WAKE_PRIVATE;
+	ev.karg[2] = 2147483647;
 	snprintf(want, sizeof(want), "futex(%s, FUTEX_WAKE_PRIVATE, 2147483647) = 0", hex(&w));
 	assert_string_equal(call(sys_decode_futex, 0), want);
 	reset();
 	ev.name = "futex";
-	ev.raw[0] = addr(&w);
-	ev.raw[1] = FUTEX_WAKE_OP;
-	ev.raw[2] = 1;
-	ev.raw[3] = 1;
-	ev.raw[4] = addr(&w);
-	ev.raw[5] = FUTEX_OP(FUTEX_OP_SET, 1, FUTEX_OP_CMP_GT, 0);
+	ev.karg[0] = addr(&w);
+	ev.karg[1] = FUTEX_WAKE_OP;
+	ev.karg[2] = 1;
+	ev.karg[3] = 1;
+	ev.karg[4] = addr(&w);
+	ev.karg[5] = FUTEX_OP(FUTEX_OP_SET, 1, FUTEX_OP_CMP_GT, 0);
 	snprintf(want, sizeof(want), "futex(%s, FUTEX_WAKE_OP, 1, 1, %s, "
 		 "FUTEX_OP_SET<<28|0x1<<12|FUTEX_OP_CMP_GT<<24|0) = 0", hex(&w), hex(&w));
 	assert_string_equal(call(sys_decode_futex, 0), want);
 	reset();
 	ev.name = "futex";
-	ev.raw[1] = 99;
-	ev.raw[2] = 1;
+	ev.karg[1] = 99;
+	ev.karg[2] = 1;
 	assert_string_equal(call(sys_decode_futex, -38),
 			    "futex(NULL, 0x63 /* FUTEX_??? */, 1, NULL, NULL, 0) = -1 ENOSYS "
 			    "(Function not implemented)");
@@ -398,8 +398,8 @@ static void test_clone_unfinished(void **state)
 	/* clone: ", " of the exit arguments goes after "resumed>" */
 	reset();
 	ev.name = "clone";
-	ev.raw[0] = CLONE_PARENT_SETTID | SIGCHLD;
-	ev.raw[2] = addr(&ptid);
+	ev.karg[0] = CLONE_PARENT_SETTID | SIGCHLD;
+	ev.karg[2] = addr(&ptid);
 	sys_decode_clone(&ctx, &ev, 0);
 	strbuf_reset(&sb);
 	event_render_unfinished(&sb, &ev, NULL);
@@ -423,8 +423,8 @@ static void test_clone_unfinished(void **state)
 	ca.flags = CLONE_PARENT_SETTID;
 	ca.parent_tid = addr(&ptid);
 	ca.exit_signal = SIGCHLD;
-	ev.raw[0] = addr(&ca);
-	ev.raw[1] = sizeof(ca);
+	ev.karg[0] = addr(&ca);
+	ev.karg[1] = sizeof(ca);
 	sys_decode_clone3(&ctx, &ev, 0);
 	strbuf_reset(&sb);
 	event_render_unfinished(&sb, &ev, NULL);
@@ -451,24 +451,24 @@ static void test_wait4_execve_prlimit(void **state)
 
 	reset();
 	ev.name = "wait4";
-	ev.raw[0] = (uint64_t)-1;
-	ev.raw[1] = addr(&st);
-	ev.raw[2] = 0x40000000;
+	ev.karg[0] = (uint64_t)-1;
+	ev.karg[1] = addr(&st);
+	ev.karg[2] = 0x40000000;
 	assert_string_equal(call(sys_decode_wait4, 77),
 			    "wait4(-1, [{WIFSIGNALED(s) && WTERMSIG(s) == SIGSEGV && WCOREDUMP(s)}], "
 			    "__WALL, NULL) = 77");
 	reset();
 	ev.name = "execve";
-	ev.raw[0] = addr("/bin/ls");
-	ev.raw[1] = addr(argv);
-	ev.raw[2] = addr(envp);
+	ev.karg[0] = addr("/bin/ls");
+	ev.karg[1] = addr(argv);
+	ev.karg[2] = addr(envp);
 	snprintf(want, sizeof(want), "execve(\"/bin/ls\", [\"ls\", \"-l\"], %s /* 1 var */) = 0",
 		 hex(envp));
 	assert_string_equal(call(sys_decode_execve, 0), want);
 	reset();
 	ev.name = "prlimit64";
-	ev.raw[1] = RLIMIT_STACK;
-	ev.raw[3] = addr(&rl);
+	ev.karg[1] = RLIMIT_STACK;
+	ev.karg[3] = addr(&rl);
 	assert_string_equal(call(sys_decode_prlimit64, 0),
 			    "prlimit64(0, RLIMIT_STACK, NULL, {rlim_cur=8192*1024, "
 			    "rlim_max=RLIM64_INFINITY}) = 0");
