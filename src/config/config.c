@@ -1122,7 +1122,7 @@ void config_init(struct renacer_config *cfg)
 	cfg->golden.tolerance_pct = 5;
 	cfg->golden.check_runtime = true;
 	cfg->golden.runtime_tolerance_pct = 50;
-	cfg->golden.runtime_floor_ms = 5;
+	cfg->golden.runtime_floor_ms = 20;
 	cfg->golden.bytes_tolerance_pct = -1;
 	cfg->golden.noise_factor = 3;
 	cfg->golden.context_lines = 3;

@@ -106,7 +106,7 @@ struct config_golden {
 	size_t ntolerances;
 	bool check_runtime;            /* compare runtime against the golden, default true */
 	double runtime_tolerance_pct;  /* relative runtime slack, default 50 */
-	double runtime_floor_ms;       /* absolute runtime slack, default 5 */
+	double runtime_floor_ms;       /* absolute runtime slack, default 20 */
 	double noise_factor;           /* capture-noise spreads allowed, default 3 */
 	char **ignore_syscalls;        /* never compared */
 	size_t nignore_syscalls;

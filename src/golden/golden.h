@@ -60,7 +60,7 @@ struct golden_opts {
 	double min_confidence;      /* pass only at or above this (0.90) */
 	bool check_timing;          /* compare runtime against the golden (true) */
 	double time_tolerance;      /* relative runtime slack (0.5 = +50%) */
-	double time_floor_ms;       /* absolute runtime slack in ms (5) */
+	double time_floor_ms;       /* absolute runtime slack in ms (20) */
 	double noise_k;             /* spreads of capture noise allowed (3) */
 	struct golden_rule *rules;  /* user normalization rules */
 	size_t nrules;

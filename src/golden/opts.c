@@ -17,7 +17,7 @@ void golden_opts_init(struct golden_opts *o)
 	o->min_confidence = 0.90;
 	o->check_timing = true;
 	o->time_tolerance = 0.5;
-	o->time_floor_ms = 5;
+	o->time_floor_ms = 20;
 	o->noise_k = 3;
 	o->context_lines = 3;
 	o->max_diff_lines = 200;

@@ -272,6 +272,7 @@ struct wtask {
 	uint64_t calls;
 	uint64_t wait_ns, run_ns;
 	uint64_t held_ns;            /* stopped while renacer waited for a CPU */
+	uint64_t dur_ns;             /* time inside its syscalls */
 };
 
 struct wait_sink {
@@ -320,7 +321,10 @@ static void wait_event(struct sink *s, const struct event *ev)
 {
 	struct wait_sink *ws = (struct wait_sink *)s;
 	if (ev->type == EV_SYSCALL && ev->tid > 0) {
-		wtask_get(ws, ev->tid)->calls++;
+		struct wtask *t = wtask_get(ws, ev->tid);
+		t->calls++;
+		if (ev->end_ns > ev->ts_ns)
+			t->dur_ns += ev->end_ns - ev->ts_ns;
 		ws->calls++;
 	}
 }
@@ -365,7 +369,8 @@ static const struct sink_ops wait_ops = {
  * at each stop).  The threads of a process run side by side, so the most
  * held-up one counts for it; processes mostly wait for each other (a shell
  * and its commands), so theirs add up.  The result never goes below what
- * the longest-running task took on a CPU.
+ * one task must have taken: its time on a CPU, or its time inside syscalls
+ * less its waits for a CPU.
  */
 static double net_time(double wall_us, const struct wait_sink *ws, double *held_us)
 {
@@ -391,8 +396,11 @@ static double net_time(double wall_us, const struct wait_sink *ws, double *held_
 		}
 		if (first)
 			held += h;
-		if ((double)t->run_ns > least)
-			least = (double)t->run_ns;
+		double own = (double)t->dur_ns - (double)t->held_ns - (double)t->wait_ns;
+		if (own < (double)t->run_ns)
+			own = (double)t->run_ns;
+		if (own > least)
+			least = own;
 	}
 	held /= 1000.0;
 	least /= 1000.0;

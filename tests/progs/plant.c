@@ -10,8 +10,8 @@
  * The plants come from the environment, so the command line stays the same:
  * PLANT="sleep3 slow-fsync fifo-slow more-mmap big-writes fork alloc4"
  *   sleep3      the --sleep is three times longer
- *   slow-fsync  a 100 ms sleep right before the fsync
- *   fifo-slow   the --fifo helper answers after 100 ms instead of at once
+ *   slow-fsync  a 300 ms sleep right before the fsync
+ *   fifo-slow   the --fifo helper answers after 300 ms instead of at once
  *   more-mmap   8 more mmap/munmap pairs (2 per worker with 4 workers)
  *   big-writes  every write is 8 times larger
  *   fork        a child process that writes a line, made while the
@@ -214,9 +214,9 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		return 1;
 	if (fifo)
-		fifo_sync(planted("fifo-slow") ? 100 : 0);
+		fifo_sync(planted("fifo-slow") ? 300 : 0);
 	if (planted("slow-fsync"))
-		sleep_ms(100);
+		sleep_ms(300);
 	fsync(fd);
 	close(fd);
 	printf("done\n");

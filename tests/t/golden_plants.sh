@@ -13,8 +13,8 @@ mkdir -p "$W/d" && printf 'hello plant\n' > "$W/d/in.txt" && mkfifo "$W/d/sync.f
 
 for mode in single threaded; do
 	case $mode in
-	single) set -- "$P" "$W/d" --sleep 40 --fifo ;;
-	threaded) set -- "$P" "$W/d" --threads 4 --sleep 40 --fifo ;;
+	single) set -- "$P" "$W/d" --sleep 100 --fifo ;;
+	threaded) set -- "$P" "$W/d" --threads 4 --sleep 100 --fifo ;;
 	esac
 	run 0 "$RENACER" capture -q "$mode" -- "$@"
 	if [ $mode = threaded ]; then
@@ -26,10 +26,14 @@ for mode in single threaded; do
 		want=$1
 		shift
 		PLANT="$*" run "$want" "$RENACER" validate --no-color --golden "golden_traces/$mode.json" -- \
-			"$P" "$W/d" $([ $mode = threaded ] && echo --threads 4) --sleep 40 --fifo
+			"$P" "$W/d" $([ $mode = threaded ] && echo --threads 4) --sleep 100 --fifo
 		cp out.txt "out.$mode.${*:-none}.txt"
 	}
-	findings() { grep -E '^   (✗|note)' out.txt; }
+	# finding RE WHAT: a finding line of out.txt matches RE, else fail showing it
+	finding() {
+		grep -E '^   (✗|note)' out.txt | grep -qE -- "$1" && return 0
+		echo "FAIL: $mode: $2"; cat out.txt; exit 1
+	}
 
 	v 0
 	has out.txt "$mode: equivalent"
@@ -38,33 +42,32 @@ for mode in single threaded; do
 	v 1 sleep3
 	has out.txt "✗ timing: runtime"
 	has out.txt "the slowdown is time spent waiting"
-	findings | grep -q "time in clock_nanosleep: " || fail "$mode sleep3: clock_nanosleep not named"
+	finding "time in clock_nanosleep: " "sleep3: clock_nanosleep not named"
 
 	# an fsync made slow: a sleep around it, and a wait on a FIFO before it
 	v 1 slow-fsync
 	has out.txt "✗ timing: runtime"
-	findings | grep -q "time in clock_nanosleep: " || fail "$mode slow-fsync: not named"
+	finding "time in clock_nanosleep: " "slow-fsync: not named"
 	v 1 fifo-slow
-	findings | grep -q "✗ time: \[1\] time in read: " || fail "$mode fifo-slow: the FIFO read not named"
+	finding "✗ time: \[1\] time in read: " "fifo-slow: the FIFO read not named"
 
 	# 8 more mmap/munmap pairs: counted per process, threads included
 	v 1 more-mmap
-	findings | grep -q "✗ count: \[1\] mmap: [0-9-]* -> [0-9]* calls" || fail "$mode more-mmap: mmap not named"
-	findings | grep -q "✗ count: \[1\] munmap: " || fail "$mode more-mmap: munmap not named"
+	finding "✗ count: \[1\] mmap: [0-9-]* -> [0-9]* calls" "more-mmap: mmap not named"
+	finding "✗ count: \[1\] munmap: " "more-mmap: munmap not named"
 	g=$(sed -n 's/.*\[1\] mmap: \([0-9]*\)[-0-9]* -> \([0-9]*\) calls.*/\1 \2/p' out.txt)
 	set -- $g
 	[ $(( $2 - $1 )) -ge 8 ] || fail "$mode more-mmap: mmap grew by $(( $2 - $1 )), expected at least 8"
 
 	# writes 8x larger: the same calls, 8x the bytes
 	v 1 big-writes
-	findings | grep -q "✗ io: \[1\] bytes written to regular files: .* (8.0x" ||
-		fail "$mode big-writes: bytes not named"
+	finding "✗ io: \[1\] bytes written to regular files: .* \(8.0x" "big-writes: bytes not named"
 	hasnt out.txt "✗ count:"
 
 	# a fork: a new process with its command line, never "new thread"
 	v 1 fork
-	findings | grep -q "✗ process: \[1.1\] new process 1.1, a fork of 1 ($P " ||
-		fail "$mode fork: the new process not named with its command line"
+	finding "✗ process: \[1.1\] new process 1.1, a fork of 1 \($P " \
+		"fork: the new process not named with its command line"
 	hasnt out.txt "thread 1"
 	hasnt out.txt "vanished"
 done
