@@ -939,11 +939,28 @@ static double root_time(const struct gmodel *m, const char *name)
 }
 
 /*
- * How much longer the command's main thread spent in syscalls whose time
- * grew beyond their noise: time it waited (a sleep, a slow fsync, a child
- * or a thread it joined), measured call by call, so that the waits for a
- * CPU that the runtime estimate may miscount do not hide it.  The current
- * time of a syscall is its least over the current runs.
+ * Waits that no load on the machine lengthens: sleeps, and syncs to disk.
+ * (A wait for a child, a thread or a pipe lasts as long as the other side
+ * was held up; that is what the runtime estimate takes out.)
+ */
+static bool own_wait(const char *name)
+{
+	static const char *const names[] = {
+		"clock_nanosleep", "nanosleep", "fsync", "fdatasync", "sync", "syncfs",
+		"sync_file_range", "msync",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * How much longer the command's main thread spent in waits of its own
+ * (own_wait) whose time grew beyond their noise, measured call by call, so
+ * that a miscount of the waits for a CPU cannot hide a longer sleep or a
+ * slower fsync.  The current time of a syscall is its least over the
+ * current runs.
  */
 static double root_growth(struct cmp *x, const struct gsamples *cs)
 {
@@ -954,6 +971,8 @@ static double root_growth(struct cmp *x, const struct gsamples *cs)
 	for (size_t i = 0; i < x->r->nrows; i++) {
 		const char *name = x->r->rows[i].name;
 		const struct gtiming_sc *ts = gtiming_sc(&g->timing, name);
+		if (!own_wait(name))
+			continue;
 		double sp = !ts ? 0 : g->timing.runs >= 3 ? ts->us.mad * 1.4826 : stat_spread(&ts->us);
 		double gt = root_time(g, name), ct = root_time(c, name);
 		/* the least the golden runs took, when that is known */
