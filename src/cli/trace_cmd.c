@@ -12,16 +12,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cmds.h"
 #include "assert/assert.h"
+#include "cli/otlp_cli.h"
 #include "cli/trace_opts.h"
 #include "config/config.h"
 #include "core/tracer.h"
 #include "sink/env.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/skip.h"
+#include "sink/profile.h"
 #include "sink/sinks.h"
 #include "sink/text.h"
 #include "sys/filter.h"
@@ -36,7 +39,8 @@ static const char usage_text[] =
 "usage: renacer [OPTIONS] [--] COMMAND [ARGS...]\n"
 "       renacer [OPTIONS] -p PID[,PID...] [-p PID...]\n"
 "       renacer SUBCOMMAND [ARGS...]   (capture, validate, compare, accept,\n"
-"                                       report, assert, analyze, init; see\n"
+"                                       report, assert, analyze, init,\n"
+"                                       export; see\n"
 "                                       'renacer SUBCOMMAND --help')\n"
 "\n"
 "Tracing:\n"
@@ -71,6 +75,15 @@ static const char usage_text[] =
 "  -S, --summary-sort-by KEY  time (default), calls, errors, name, avg-time,\n"
 "                             min-time, max-time, nothing\n"
 "      --timing               add per-syscall totals in ms and the wall time\n"
+"      --backend NAME         what counts: ptrace (stops the command at each\n"
+"                             call), ebpf (counts in the kernel, no stops; root,\n"
+"                             kernel BTF; -c tables, --format json|jsonl\n"
+"                             summaries and span_count budgets only) or auto\n"
+"                             (default: ebpf for -c and -c with count-only\n"
+"                             --assert when it can run, else ptrace with one\n"
+"                             warning).  With ebpf the -c time is the calling\n"
+"                             thread's system time in each call (strace: the\n"
+"                             process's), -w the wall-clock time in the kernel\n"
 "\n"
 "Source correlation (docs/source.md):\n"
 "  -s, --source               append the program's own source line that made\n"
@@ -84,6 +97,15 @@ static const char usage_text[] =
 "      --source-skip REGEX    frames whose module, function or file match are\n"
 "                             not the program's own (repeatable; '' empties the\n"
 "                             list, built-in defaults included)\n"
+"      --function-time        after the run, a table of the functions making\n"
+"                             syscalls, hot paths and call edges (implies -s;\n"
+"                             JSON output gets a function_profile object)\n"
+"      --flamegraph FILE      folded stacks for flamegraph.pl (- for stdout; the\n"
+"                             command's stdout then goes to stderr)\n"
+"      --flamegraph-weight W  time (microseconds of syscall time, default) or\n"
+"                             count (calls)\n"
+"      --flamegraph-svg FILE  an interactive flame graph (SVG)\n"
+"      --speedscope FILE      a speedscope profile (JSON)\n"
 "\n"
 "Checks:\n"
 "      --assert FILE          evaluate the assertions of FILE (renacer.toml)\n"
@@ -91,16 +113,20 @@ static const char usage_text[] =
 "      --assert-format FMT    text (default), json, junit\n"
 "      --anti-patterns        run every anti-pattern detector and report\n"
 "\n"
+OTLP_CLI_USAGE
+"\n"
 "  -h, --help                 show this help\n"
 "  -V, --version              show the version\n"
 "\n"
 "Exit status: the traced command's (when it was killed by a signal, renacer\n"
 "kills itself with the same signal); 1 when renacer itself fails (bad\n"
-"option, the command cannot be started).\n";
+"option, the command cannot be started); 6 when --backend ebpf was asked\n"
+"for and cannot run here.\n";
 
 enum {
 	OPT_STRING_LIMIT = 1000, OPT_FORMAT, OPT_TRACE, OPT_STATUS, OPT_NO_SECCOMP,
 	OPT_SECCOMP, OPT_TIMING, OPT_ASSERT, OPT_ASSERT_FORMAT, OPT_ANTI_PATTERNS,
+	OPT_BACKEND,
 	/* source correlation */
 	OPT_SOURCE = 1100, OPT_STACK_TRACE, OPT_SOURCE_SKIP, OPT_FUNCTION_TIME,
 	OPT_FLAMEGRAPH, OPT_FLAMEGRAPH_WEIGHT, OPT_FLAMEGRAPH_SVG, OPT_SPEEDSCOPE,
@@ -131,10 +157,17 @@ static const struct option long_opts[] = {
 	{ "assert", required_argument, NULL, OPT_ASSERT },
 	{ "assert-format", required_argument, NULL, OPT_ASSERT_FORMAT },
 	{ "anti-patterns", no_argument, NULL, OPT_ANTI_PATTERNS },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "source", no_argument, NULL, OPT_SOURCE },
 	{ "stack-trace", optional_argument, NULL, OPT_STACK_TRACE },
 	{ "stack-traces", optional_argument, NULL, OPT_STACK_TRACE },
 	{ "source-skip", required_argument, NULL, OPT_SOURCE_SKIP },
+	{ "function-time", no_argument, NULL, OPT_FUNCTION_TIME },
+	{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
+	{ "flamegraph-weight", required_argument, NULL, OPT_FLAMEGRAPH_WEIGHT },
+	{ "flamegraph-svg", required_argument, NULL, OPT_FLAMEGRAPH_SVG },
+	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
+	OTLP_CLI_LONG_OPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -359,6 +392,16 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			t->assert_format = optarg;
 			break;
 		case OPT_ANTI_PATTERNS: t->anti_patterns = true; break;
+		case OPT_BACKEND:
+			if (!strcmp(optarg, "auto"))
+				t->backend = BACKEND_AUTO;
+			else if (!strcmp(optarg, "ptrace"))
+				t->backend = BACKEND_PTRACE;
+			else if (!strcmp(optarg, "ebpf"))
+				t->backend = BACKEND_EBPF;
+			else
+				return error("unknown backend '%s' (expected ptrace, ebpf or auto)", optarg);
+			break;
 		case 'h': t->help = true; return 0;
 		case 'V': t->version = true; return 0;
 		case 's':
@@ -377,6 +420,11 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		case ':':
 			return error("option '%s' needs an argument", esc(argv[optind - 1]));
 		default:
+			if (c >= OPT_OTLP && c <= OPT_NO_PROPAGATE) {
+				if (otlp_cli_option(&t->otlp, c, optarg) < 0)
+					return -1;
+				break;
+			}
 			if (optopt && optopt < 256)
 				return error("unknown option '-%c' (see renacer --help)", optopt);
 			return error("unknown option '%s' (see renacer --help)", esc(argv[optind - 1]));
@@ -474,6 +522,7 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 	so.cpu_time = !t->wall;
 	so.timing = t->timing;
 	so.source = t->source;
+	so.function_profile = t->function_time;
 	if (t->quiet == 0 && t->npids) {
 		struct msg_sink *m = xcalloc(1, sizeof(*m));
 		m->base.ops = &msg_ops;
@@ -608,6 +657,7 @@ int trace_opts_dwarf(const struct trace_opts *t, const struct config_source *cs,
 			goto fail;
 	dop.source = t->source;
 	dop.stack_trace = t->stack_trace != STACK_NONE;
+	dop.full = t->function_time || t->flamegraph || t->flamegraph_svg || t->speedscope;
 	dop.skip = skip;
 	dop.trace_set = o->trace_set;
 	*d = dwarf_new(&dop);
@@ -619,6 +669,73 @@ int trace_opts_dwarf(const struct trace_opts *t, const struct config_source *cs,
 fail:
 	srcskip_free(skip);
 	return -1;
+}
+
+/*
+ * --function-time, --flamegraph, --flamegraph-svg, --speedscope: the
+ * profile sink.  folded_stream is where "--flamegraph -" writes.
+ */
+static int add_profile_sink(const struct trace_opts *t, struct sink_list *sinks,
+			    FILE *folded_stream, const char *title)
+{
+	struct profile_sink_opts po = { 0 };
+	struct sink *s;
+
+	if (!t->function_time && !t->flamegraph && !t->flamegraph_svg && !t->speedscope)
+		return 0;
+	po.table = t->function_time;
+	po.folded = t->flamegraph;
+	po.folded_stream = folded_stream;
+	po.count = t->flamegraph_count;
+	po.svg = t->flamegraph_svg;
+	po.speedscope = t->speedscope;
+	po.title = title;
+	s = profile_sink_new(&po);
+	if (!s)
+		return -1;
+	sink_list_add(sinks, s);
+	return 0;
+}
+
+/*
+ * "--flamegraph -": the folded stacks own renacer's standard output, so
+ * that `renacer --flamegraph - -- prog | flamegraph.pl` works; the
+ * command (which inherits renacer's descriptors) writes its standard
+ * output to standard error instead.  Returns the stream for the stacks.
+ */
+static FILE *take_stdout(void)
+{
+	int fd;
+	FILE *f;
+
+	fflush(stdout);
+	fd = dup(1);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		error("cannot set aside standard output: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (dup2(2, 1) < 0) {
+		error("cannot send the command's output to standard error: %s", strerror(errno));
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+/*
+ * The seeds' `renacer --function-time --source -- prog | flamegraph.pl`
+ * pipes the program's output, not stacks: say how to get them.
+ */
+static void pipe_hint(const struct trace_opts *t)
+{
+	struct stat st;
+
+	if (t->function_time && !t->flamegraph && fstat(1, &st) == 0 && S_ISFIFO(st.st_mode))
+		fprintf(stderr, "renacer: hint: standard output is a pipe; --flamegraph - sends the "
+			"folded stacks there (flamegraph.pl's input) and the command's output to "
+			"standard error\n");
 }
 
 /* Ends renacer the way the traced command ended. */
@@ -655,6 +772,8 @@ int cmd_trace(int argc, char **argv)
 	struct moved_stdout moved = { -1, -1, NULL };
 	struct trace_env env = { { 0 }, NULL, NULL, 0 };
 	struct dwarf *dw = NULL;
+	FILE *folded_stream = NULL;
+	struct strbuf title = STRBUF_INIT;
 	int r, assert_status = 0;
 
 	if (trace_opts_parse(&t, argc, argv) < 0)
@@ -671,18 +790,44 @@ int cmd_trace(int argc, char **argv)
 	/* a bad configuration stops everything before the command runs */
 	if (t.assert_file && config_load(t.assert_file, &cfg) < 0)
 		exit(5);
+	if (t.out_stdout && t.flamegraph && !strcmp(t.flamegraph, "-")) {
+		error("the trace and --flamegraph - cannot both go to standard output; write "
+		      "the trace with -o FILE");
+		exit(1);
+	}
 	if (t.out_stdout && !t.npids) {
 		if (move_stdout(&moved) < 0)
 			exit(1);
 		t.out_fp = moved.fp;
 	}
 	/* -s, -k: the [source] table of ./renacer.toml, when there is one */
-	if (!t.assert_file && trace_opts_wants_stacks(&t) &&
-	    config_load_if_exists("renacer.toml", &cfg) < 0) {
-		restore_stdout(&moved);
-		exit(5);
+	if (!t.assert_file && trace_opts_wants_stacks(&t)) {
+		if (config_load_if_exists("renacer.toml", &cfg) < 0) {
+			restore_stdout(&moved);
+			exit(5);
+		}
+	} else if (!t.assert_file) {
+		/* else only its [otlp] table, quietly (cli/otlp_cli.h) */
+		otlp_cli_implicit_config(&cfg);
 	}
+	if (t.flamegraph && !strcmp(t.flamegraph, "-") && !(folded_stream = take_stdout())) {
+		restore_stdout(&moved);
+		exit(1);
+	}
+	pipe_hint(&t);
 	if (trace_opts_add_sinks(&t, &sinks) < 0) {
+		restore_stdout(&moved);
+		exit(1);
+	}
+	if (otlp_cli_add_sink(&t.otlp, &cfg, !t.npids, &sinks) < 0) {
+		restore_stdout(&moved);
+		exit(1);
+	}
+	for (int i = 0; i < t.argc; i++)
+		strbuf_addf(&title, "%s%s", i ? " " : "", t.argv[i]);
+	for (size_t i = 0; !t.argc && i < t.npids; i++)
+		strbuf_addf(&title, "%spid %d", i ? ", " : "", (int)t.pids[i]);
+	if (add_profile_sink(&t, &sinks, folded_stream, title.buf) < 0) {
 		restore_stdout(&moved);
 		exit(1);
 	}
@@ -701,11 +846,16 @@ int cmd_trace(int argc, char **argv)
 		exit(1);
 	if (dw)
 		sink_list_add(&sinks, dwarf_sink_new(dw));   /* last: forgets the dead */
-	r = tracer_run(&o, t.argv, &sinks, &end);
+	r = trace_run(&t, &o, &cfg, &sinks, &end);
 	sink_list_release(&sinks);
 	restore_stdout(&moved);
 	trace_env_release(&env);
+	if (dw && getenv("RENACER_DWARF_STATS"))
+		dwarf_print_stats(dw);
 	dwarf_free(dw);
+	if (folded_stream && fclose(folded_stream) != 0 && r >= 0)
+		r = error("cannot write the folded stacks: %s", strerror(errno));
+	strbuf_release(&title);
 	if (r != -1 && an) {
 		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");
 		if (t.assert_file) {

@@ -10,17 +10,24 @@
 #include "config/config.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/skip.h"
+#include "otlp/otlp.h"
 #include "sink/sink.h"
 #include "sys/filter.h"
 
 enum { FMT_TEXT = 0, FMT_JSON, FMT_JSONL, FMT_CSV };
 enum { STACK_NONE = 0, STACK_SOURCE, STACK_SYMBOL };  /* -k, --stack-trace=symbol */
 
+/* --backend: the engine that runs the trace (cli/backend.c). */
+enum { BACKEND_AUTO = 0, BACKEND_PTRACE, BACKEND_EBPF };
+/* Exit status when --backend ebpf was asked for and cannot run here. */
+#define EXIT_NO_BACKEND 6
+
 struct trace_opts {
 	bool follow, decode_fds, verbose, show_duration, relative;
 	bool summary, summary_only, wall, timing, no_seccomp;
 	bool help, version, anti_patterns, format_given;
 	int tstamp, quiet, format, sort;
+	int backend;            /* BACKEND_* */
 	unsigned string_limit;
 	const char *output;     /* -o FILE; NULL for stderr or stdout */
 	bool out_stdout;        /* the trace goes to stdout: -o -, or a machine
@@ -41,6 +48,7 @@ struct trace_opts {
 	const char *flamegraph, *flamegraph_svg, *speedscope;  /* or NULL */
 	const char **skip;      /* --source-skip patterns, in order */
 	size_t nskip, askip;
+	struct otlp_args otlp;  /* --otlp and friends (cli/otlp_cli.h) */
 	char **argv;            /* the command (NULL-terminated) */
 	int argc;
 };
@@ -67,5 +75,21 @@ int trace_opts_dwarf(const struct trace_opts *t, const struct config_source *cs,
 		     struct tracer_opts *o, struct dwarf **d);
 /* Adds the output sinks t asks for; 0 or -1 after error(). */
 int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks);
+
+struct renacer_config;
+
+/*
+ * Runs the trace of t with the engine --backend selects: ptrace, or the
+ * eBPF back end (bpf/engine.h) when asked for, or under auto when nothing
+ * requested needs a record of each call (see docs/architecture.md).  An
+ * auto choice the machine cannot honour falls back to ptrace with one
+ * warning; an explicit --backend ebpf that cannot serve the options exits
+ * 1, one that cannot run here exits EXIT_NO_BACKEND (after one error
+ * line).  cfg holds the --assert configuration (may be empty).  Returns as
+ * tracer_run().
+ */
+int trace_run(const struct trace_opts *t, const struct tracer_opts *o,
+	      const struct renacer_config *cfg, struct sink_list *sinks,
+	      struct trace_end *end);
 
 #endif

@@ -435,7 +435,7 @@ static const char *const anti_patterns[] = {
 	NULL, "TightLoop", "GodProcess", "PCIeBottleneck", "UnbufferedIO", "RedundantFileAccess",
 };
 static const char *const ci_formats[] = { "text", "json", "junit", "markdown" };
-static const char *const otlp_protocols[] = { "http/protobuf", "http/json" };
+static const char *const otlp_protocols[] = { "http/protobuf", "http/json", "grpc" };
 
 const char *config_assertion_type_name(enum assertion_type t)
 {
@@ -1019,6 +1019,7 @@ static int parse_otlp(struct ctx *c, const struct toml_value *t)
 {
 	static const char *const keys[] = {
 		"enabled", "endpoint", "service_name", "protocol", "headers", "timeout_ms",
+		"batch_size", "min_duration_us",
 	};
 	struct config_otlp *o = &c->cfg->otlp;
 	const char *label = "otlp: ";
@@ -1036,16 +1037,25 @@ static int parse_otlp(struct ctx *c, const struct toml_value *t)
 	    strncmp(o->endpoint, "https://", 8))
 		return cerr(c, v->line, v->col, "otlp: 'endpoint' must be an http:// or https:// URL (got '%s')",
 			    esc(o->endpoint));
-	if ((v = toml_get(t, "protocol")) && v->type == TOML_STRING && !strcmp(v->u.str.s, "grpc"))
-		return cerr(c, v->line, v->col, "otlp: protocol 'grpc' is not supported (use http/protobuf or http/json)");
+	o->endpoint_given = toml_get(t, "endpoint") != NULL;
 	if (get_enum(c, label, t, "protocol", otlp_protocols, ARRAY_SIZE(otlp_protocols),
-		     "http/protobuf or http/json", &pi) < 0)
+		     "http/protobuf, http/json or grpc", &pi) < 0)
 		return -1;
 	o->protocol = (enum otlp_protocol)pi;
+	o->protocol_given = toml_get(t, "protocol") != NULL;
 	iv = o->timeout_ms;
 	if (get_int(c, label, t, "timeout_ms", 1, 600000, &iv) < 0)
 		return -1;
 	o->timeout_ms = (unsigned)iv;
+	iv = 0;
+	if (get_int(c, label, t, "batch_size", 1, 65536, &iv) < 0)
+		return -1;
+	o->batch_size = (unsigned)iv;
+	iv = 0;
+	if (get_int(c, label, t, "min_duration_us", 0, INT64_MAX / 1000, &iv) < 0)
+		return -1;
+	o->min_duration_us = (uint64_t)iv;
+	o->min_duration_us_given = toml_get(t, "min_duration_us") != NULL;
 	if ((v = toml_get(t, "headers"))) {
 		if (v->type != TOML_TABLE)
 			return type_error(c, label, "headers", v, "a table of strings");

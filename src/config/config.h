@@ -144,6 +144,7 @@ struct config_compression {
 enum otlp_protocol {
 	OTLP_HTTP_PROTOBUF = 0,
 	OTLP_HTTP_JSON,
+	OTLP_GRPC,
 };
 
 struct config_header {
@@ -154,11 +155,17 @@ struct config_header {
 struct config_otlp {
 	bool enabled;                  /* default false */
 	char *endpoint;                /* default "http://localhost:4318" */
+	bool endpoint_given;           /* endpoint was in the file */
 	char *service_name;            /* default "renacer" */
-	enum otlp_protocol protocol;   /* "http/protobuf" (default) or "http/json" */
+	enum otlp_protocol protocol;   /* "http/protobuf" (default), "http/json", "grpc" */
+	bool protocol_given;           /* protocol was in the file (else the
+					  exporter picks it from the port) */
 	struct config_header *headers; /* [otlp.headers] */
 	size_t nheaders;
 	unsigned timeout_ms;           /* default 10000 */
+	unsigned batch_size;           /* most spans a request, 0: default (512) */
+	uint64_t min_duration_us;      /* syscall spans only for calls this long */
+	bool min_duration_us_given;
 };
 
 /* ---- [ci] ---- */

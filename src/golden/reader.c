@@ -1014,8 +1014,16 @@ static int conv_env(struct reader *rd, const struct jv *e)
 static int conv_header(struct reader *rd, const struct jv *hdr)
 {
 	const struct jv *cmd, *env;
+	const char *backend = NULL;
 	int64_t start = 0;
 	bool follow = false;
+
+	/* --backend ebpf writes totals only: nothing to replay call by call */
+	if (get_str(rd, hfield(rd, hdr, "backend"), "backend", &backend, NULL, OPT) < 0)
+		return -1;
+	if (backend && strcmp(backend, "ptrace"))
+		return rec_err(rd, "a summary of the %s back end, without syscall records "
+			       "(trace with --backend ptrace)", backend);
 
 	if (get_str(rd, hfield(rd, hdr, "version"), "version", &rd->version, NULL, OPT) < 0 ||
 	    get_int(rd, hfield(rd, hdr, "start_unix_ns"), "start_unix_ns", &start, 0,

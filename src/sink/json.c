@@ -5,6 +5,7 @@
  */
 #include "sink/env.h"
 #include "sink/sinks.h"
+#include "sink/profile.h"
 #include "sink/sinkout.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
@@ -47,6 +48,7 @@ struct json_sink {
 	size_t *hash;            /* tid -> index + 1 of its latest entry; 0 empty */
 	size_t hsize, hused;
 	bool begun, ended;
+	struct profile *prof;    /* --function-time: the function_profile */
 };
 
 static void spool_add(struct spool *sp, const struct strbuf *rec)
@@ -263,6 +265,10 @@ static int json_begin(struct sink *s, const struct trace_info *ti)
 			    strlen(ti && ti->version ? ti->version : RENACER_VERSION));
 	strbuf_addstr(sb, ",\n  \"format\": \"renacer-json-v1\",\n  \"command\": ");
 	json_add_argv(sb, ti ? ti->argv : NULL);
+	if (ti && ti->backend) {
+		strbuf_addstr(sb, ",\n  \"backend\": ");
+		strbuf_add_json_str(sb, ti->backend, strlen(ti->backend));
+	}
 	strbuf_addstr(sb, ",\n  \"follow\": ");
 	strbuf_addstr(sb, ti && ti->follow ? "true" : "false");
 	if (ti && ti->env) {
@@ -288,6 +294,8 @@ static void json_event(struct sink *s, const struct event *ev)
 		sc_counts_add(&js->counts, ev->nr, ev->name, ev->err != 0 && ev->state != SC_UNFINISHED,
 			      ev->state == SC_UNFINISHED,
 			      ev->end_ns > ev->ts_ns ? ev->end_ns - ev->ts_ns : 0);
+		if (js->prof)
+			profile_add(js->prof, ev);
 		break;
 	case EV_SIGNAL:
 		json_add_signal(&js->line, &js->tmp, ev, NULL);
@@ -334,6 +342,10 @@ static int json_end(struct sink *s, const struct trace_end *te)
 		ret = -1;
 	strbuf_addstr(sb, js->signals.n ? "\n  ],\n  \"summary\": " : "],\n  \"summary\": ");
 	json_add_summary(sb, &js->counts, te, NULL);
+	if (js->prof) {
+		strbuf_addstr(sb, ",\n  \"function_profile\": ");
+		profile_json(js->prof, sb, NULL);
+	}
 	strbuf_addstr(sb, "\n}\n");
 	sinkout_put(&js->out, sb);
 	if (ret < 0) {
@@ -352,6 +364,7 @@ static void json_free(struct sink *s)
 	strbuf_release(&js->line);
 	strbuf_release(&js->tmp);
 	sc_counts_release(&js->counts);
+	profile_free(js->prof);
 	spool_release(&js->signals);
 	for (size_t i = 0; i < js->nprocs; i++)
 		strbuf_release(&js->procs[i].execs);
@@ -360,11 +373,18 @@ static void json_free(struct sink *s)
 	free(js);
 }
 
+/* Totals from an engine without records (--backend ebpf): the summary. */
+static void json_totals(struct sink *s, const struct trace_totals *tt)
+{
+	sc_counts_add_totals(&((struct json_sink *)s)->counts, tt);
+}
+
 static const struct sink_ops json_ops = {
 	.name = "json",
 	.begin = json_begin,
 	.event = json_event,
 	.proc_exit = json_proc_exit,
+	.totals = json_totals,
 	.end = json_end,
 	.free = json_free,
 };
@@ -380,6 +400,8 @@ struct sink *json_sink_new(FILE *out, const char *path, const struct sink_opts *
 	js->base.ops = &json_ops;
 	if (o)
 		js->o = *o;
+	if (js->o.function_profile)
+		js->prof = profile_new();
 	strbuf_init(&js->line, 4096);
 	strbuf_init(&js->tmp, 256);
 	strbuf_init(&js->signals.mem, 0);

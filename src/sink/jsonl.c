@@ -5,6 +5,7 @@
  */
 #include "sink/env.h"
 #include "sink/sinks.h"
+#include "sink/profile.h"
 #include "sink/sinkout.h"
 #include "util/xmalloc.h"
 
@@ -19,6 +20,7 @@ struct jsonl_sink {
 	struct strbuf line, tmp;
 	struct sc_counts counts;
 	bool begun;
+	struct profile *prof;    /* --function-time: a function_profile line */
 };
 
 static void add_common(struct strbuf *sb, const char *type, const struct event *ev)
@@ -92,6 +94,10 @@ static int jsonl_begin(struct sink *s, const struct trace_info *ti)
 	strbuf_add_json_str(sb, v, strlen(v));
 	strbuf_addstr(sb, ", \"command\": ");
 	json_add_argv(sb, ti ? ti->argv : NULL);
+	if (ti && ti->backend) {
+		strbuf_addstr(sb, ", \"backend\": ");
+		strbuf_add_json_str(sb, ti->backend, strlen(ti->backend));
+	}
 	strbuf_addstr(sb, ", \"follow\": ");
 	strbuf_addstr(sb, ti && ti->follow ? "true" : "false");
 	if (ti && ti->env) {
@@ -116,6 +122,8 @@ static void jsonl_event(struct sink *s, const struct event *ev)
 		sc_counts_add(&js->counts, ev->nr, ev->name, ev->err != 0 && ev->state != SC_UNFINISHED,
 			      ev->state == SC_UNFINISHED,
 			      ev->end_ns > ev->ts_ns ? ev->end_ns - ev->ts_ns : 0);
+		if (js->prof)
+			profile_add(js->prof, ev);
 		break;
 	case EV_SIGNAL:
 		json_add_signal(sb, &js->tmp, ev, "signal");
@@ -136,6 +144,11 @@ static int jsonl_end(struct sink *s, const struct trace_end *te)
 
 	if (!js->begun)
 		jsonl_begin(s, NULL);
+	if (js->prof) {
+		/* before the summary, which stays the last line */
+		profile_json(js->prof, &js->line, "function_profile");
+		strbuf_addch(&js->line, '\n');
+	}
 	json_add_summary(&js->line, &js->counts, te, "summary");
 	strbuf_addch(&js->line, '\n');
 	sinkout_put(&js->out, &js->line);
@@ -151,7 +164,14 @@ static void jsonl_free(struct sink *s)
 	strbuf_release(&js->line);
 	strbuf_release(&js->tmp);
 	sc_counts_release(&js->counts);
+	profile_free(js->prof);
 	free(js);
+}
+
+/* Totals from an engine without records (--backend ebpf): the summary. */
+static void jsonl_totals(struct sink *s, const struct trace_totals *tt)
+{
+	sc_counts_add_totals(&((struct jsonl_sink *)s)->counts, tt);
 }
 
 static const struct sink_ops jsonl_ops = {
@@ -159,6 +179,7 @@ static const struct sink_ops jsonl_ops = {
 	.begin = jsonl_begin,
 	.event = jsonl_event,
 	.proc_exit = jsonl_event,
+	.totals = jsonl_totals,
 	.end = jsonl_end,
 	.free = jsonl_free,
 };
@@ -175,5 +196,7 @@ struct sink *jsonl_sink_new(FILE *out, const char *path, const struct sink_opts 
 	strbuf_init(&js->line, 4096);
 	strbuf_init(&js->tmp, 256);
 	sc_counts_init(&js->counts);
+	if (o && o->function_profile)
+		js->prof = profile_new();
 	return &js->base;
 }

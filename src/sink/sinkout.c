@@ -137,6 +137,43 @@ void sc_counts_add(struct sc_counts *c, long nr, const char *name, bool failed,
 		r->max_ns = ns;
 }
 
+void sc_counts_add_many(struct sc_counts *c, long nr, const char *name, uint64_t calls,
+			uint64_t errors, uint64_t unfinished, uint64_t ns, uint64_t min_ns,
+			uint64_t max_ns)
+{
+	struct sc_count *r;
+
+	if (!calls)
+		return;
+	r = sc_row(c, nr, name);
+	r->calls += calls;
+	c->calls += calls;
+	r->errors += errors;
+	c->errors += errors;
+	r->unfinished += unfinished;
+	c->unfinished += unfinished;
+	r->time_ns += ns;
+	c->time_ns += ns;
+	if (min_ns < r->min_ns)
+		r->min_ns = min_ns;
+	if (max_ns > r->max_ns)
+		r->max_ns = max_ns;
+}
+
+void sc_counts_add_totals(struct sc_counts *c, const struct trace_totals *tt)
+{
+	for (size_t i = 0; i < tt->n; i++) {
+		const struct sc_total *r = &tt->rows[i];
+		uint64_t n = r->calls + r->unfinished;
+		uint64_t min = r->wall_min_ns, max = r->wall_max_ns;
+
+		if (!r->calls)
+			min = max = 0;
+		sc_counts_add_many(c, r->nr, r->name, n, r->errors, r->unfinished,
+				   r->wall_ns + r->unfinished_wall_ns, min, max);
+	}
+}
+
 struct sc_count **sc_counts_rows(const struct sc_counts *c, size_t *n)
 {
 	struct sc_count **rows = xcalloc(SC_COUNTS_NR + c->nextra + 1, sizeof(*rows));

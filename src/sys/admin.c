@@ -3,7 +3,8 @@
  * setdomainname, swapon/swapoff, reboot, ustat, acct, x86 I/O privilege
  * (iopl, ioperm) and LDT/TLS descriptors (modify_ldt, set_thread_area,
  * get_thread_area), kcmp, protection keys, userfaultfd, memfd_secret,
- * process_mrelease, Landlock.  All at entry but for the output structures noted.
+ * process_mrelease, Landlock, kernel modules (init_module, finit_module,
+ * delete_module), pivot_root, uselib, lookup_dcookie.  All at entry but for the output structures noted.
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,11 +15,14 @@
 #include "xlat/bootflags1.h"
 #include "xlat/bootflags2.h"
 #include "xlat/bootflags3.h"
+#include "xlat/bpf_commands.h"
+#include "xlat/delete_module_flags.h"
 #include "xlat/kcmp_types.h"
 #include "xlat/landlock_create_ruleset_flags.h"
 #include "xlat/landlock_rule_types.h"
 #include "xlat/landlock_ruleset_access_fs.h"
 #include "xlat/memfd_secret_flags.h"
+#include "xlat/module_init_flags.h"
 #include "xlat/pkey_access.h"
 #include "xlat/swap_flags.h"
 #include "xlat/syslog_action_type.h"
@@ -494,5 +498,83 @@ SYS_FUNC(landlock_restrict_self)
 {
 	arg_fd(ctx, ev, 0);
 	arg_hex(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+/* ---- kernel modules ---- */
+
+SYS_FUNC(init_module)
+{
+	arg_ptr(ctx, ev, 0);
+	arg_uint(ctx, ev, 1);
+	arg_cstr(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(finit_module)
+{
+	arg_fd(ctx, ev, 0);
+	arg_cstr(ctx, ev, 1);
+	arg_flags(ctx, ev, 2, module_init_flags, NULL);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(delete_module)
+{
+	arg_cstr(ctx, ev, 0);
+	arg_flags(ctx, ev, 1, delete_module_flags, NULL);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(pivot_root)
+{
+	arg_path(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(uselib)
+{
+	arg_path(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+/* lookup_dcookie(cookie, buf, len): all at exit, the path on success */
+SYS_FUNC(lookup_dcookie)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_count(ev, 3);
+		return RVAL_EXIT;
+	}
+	arg_uint(ctx, ev, 0);
+	v = arg_slot(ctx, ev, 1);
+	if (ev->err)
+		val_set_ptr(v, v->name, ev->karg[1]);
+	else
+		val_read_buf(ctx, v, v->name, ev->karg[1], (uint64_t)ev->retval);
+	v->flags |= VF_EXIT;
+	arg_uint(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+/* bpf(cmd, attr, size): the command by name and the attribute union by
+ * address (strace decodes each command's attributes; renacer does not yet).
+ * The commands that make objects return descriptors. */
+SYS_FUNC(bpf)
+{
+	uint32_t cmd = (uint32_t)ev->karg[0];
+
+	if (exiting)
+		return ret_fd(ctx, ev, exiting);
+	arg_enum(ctx, ev, 0, bpf_commands);
+	arg_ptr(ctx, ev, 1);
+	arg_uint(ctx, ev, 2);
+	switch (cmd) {
+	case 0: case 5: case 7: case 13: case 14: case 17: case 18: case 19:
+	case 28: case 30: case 32: case 33:
+		return ret_fd(ctx, ev, exiting);
+	}
 	return RVAL_DONE;
 }

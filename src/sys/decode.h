@@ -179,6 +179,8 @@ void decode_sigset(struct dctx *c, struct val *v, const char *name, uint64_t add
 void decode_sockaddr(struct dctx *c, struct val *v, const char *name, uint64_t addr, uint64_t len);
 void decode_timespec(struct dctx *c, struct val *v, const char *name, uint64_t addr);
 void decode_siginfo_val(struct dctx *c, struct val *v, const void *siginfo);
+/* A siginfo_t in tracee memory, or its address (src/sys/signal.c). */
+void decode_siginfo_at(struct dctx *c, struct val *v, const char *name, uint64_t addr);
 /* A struct sigevent as strace prints it ({sigev_signo=SIGUSR1,
  * sigev_notify=SIGEV_SIGNAL}); NULL or unreadable: the address;
  * src/sys/time.c (timer_create, mq_notify). */

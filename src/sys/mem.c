@@ -114,6 +114,17 @@ SYS_FUNC(brk)
 	return RVAL_EXIT;
 }
 
+/* remap_file_pages(start, size, prot, pgoff, flags) */
+SYS_FUNC(remap_file_pages)
+{
+	arg_ptr(ctx, ev, 0);
+	arg_uint(ctx, ev, 1);
+	arg_prot(ctx, ev, 2);
+	arg_uint(ctx, ev, 3);
+	arg_mmap_flags(ctx, ev, 4);
+	return RVAL_DONE;
+}
+
 /* mremap(old, old_size, new_size, flags[, new_address]) = address */
 SYS_FUNC(mremap)
 {

@@ -476,6 +476,8 @@ static void admin(void)
 
 static void newer(void)
 {
+	int fd;
+
 	S3(SYS_open_tree, AT_FDCWD, "/nonexistent", 0x1 | 0x80000);
 	S5(SYS_move_mount, -1, "", AT_FDCWD, "/nonexistent", 0x4);
 	S2(SYS_fsopen, "nonexistentfs", 0);
@@ -505,6 +507,84 @@ static void newer(void)
 	S3(SYS_io_submit, 0, 1, end - 4);
 	S5(SYS_io_getevents, 0, 1, 2, end, end - 8);
 	S3(SYS_io_cancel, 0, end, NULL);
+	S2(SYS_pivot_root, "/nonexistent", end);
+	S1(SYS_uselib, "/nonexistent");
+	S1(SYS__sysctl, end);
+	S3(SYS_lookup_dcookie, 0x1234, end, 10);
+	S5(SYS_remap_file_pages, BASE, PG, 0x10, 3, 0x7);
+	S3(SYS_init_module, end - 4, 100, "x=1");
+	S3(SYS_finit_module, -1, "x=1", 0x7);
+	S2(SYS_delete_module, "nonexistent_mod", 0x800 | 0x200);
+	S2(SYS_create_module, page, 10);
+	S4(SYS_rseq, end - 8, 32, 0x2, 0x53053053);
+	S4(SYS_set_mempolicy_home_node, BASE, PG, 0, 0);
+	S4(SYS_quotactl, 0x80000200, "/nonexistent", 2, "/nonexistent");
+	S4(SYS_quotactl, 0x80000701, "/nonexistent", -1, end);
+	S4(SYS_quotactl, 0x800002, "/nonexistent", 0, end);
+	S4(SYS_quotactl_fd, -1, 0x800007, 5, page);
+	S2(SYS_io_uring_setup, 1, end - 8);
+	S6(SYS_io_uring_enter, -1, 1, 1, 0x1, NULL, 8);
+	S4(SYS_io_uring_register, -1, 0, end, 1);
+	S5(SYS_add_key, "user", "desc", page, 4, 0x7fffffff);
+	S5(SYS_add_key, "user", NULL, end - 2, 4, -4);
+	S4(SYS_request_key, "user", "nonexistent-desc", NULL, 0);
+	S5(SYS_keyctl, 0, -1, 0, 0, 0);
+	S5(SYS_keyctl, 6, 123, 0, 0, 0);
+	S5(SYS_keyctl, 6, -4, page, 10, 0);
+	S5(SYS_keyctl, 5, -4, 0x3f010000, 0, 0);
+	S5(SYS_keyctl, 14, -1, 0, 0, 0);
+	S5(SYS_keyctl, 14, 100, 0, 0, 0);
+	S5(SYS_keyctl, 10, -4, "user", "nonexistent-desc", 0);
+	S5(SYS_keyctl, 0x7777, 1, 2, 3, 4);
+	S5(SYS_perf_event_open, end - 16, 0, -1, -1, 0x8);
+	{
+		uint32_t *pa = (uint32_t *)(page + 3072);   /* perf_event_attr */
+
+		memset(pa, 0, 64);
+		pa[0] = 1;          /* PERF_TYPE_SOFTWARE */
+		pa[1] = 64;         /* PERF_ATTR_SIZE_VER0 */
+		pa[2] = 0;          /* PERF_COUNT_SW_CPU_CLOCK */
+		fd = (int)S5(SYS_perf_event_open, pa, 0, -1, -1, 0x8);
+		if (fd >= 0)
+			S1(SYS_close, fd);
+		pa[0] = 3;          /* PERF_TYPE_HW_CACHE */
+		pa[2] = 0x7010102;  /* LL|WRITE<<8|MISS<<16|7<<24 */
+		S5(SYS_perf_event_open, pa, -1, -1, -1, 0x10);
+		pa[0] = 0x77;
+		pa[1] = 60;
+		S5(SYS_perf_event_open, pa, -1, -1, -1, 0);
+		memset(page + 3072, 0, 64);
+		fd = (int)S2(SYS_io_uring_setup, 4, page + 3072);
+		if (fd >= 0) {
+			int *fds = (int *)(page + 3200);
+
+			fds[0] = 0;
+			fds[1] = 1;
+			S6(SYS_io_uring_enter, fd, 0, 0, 0, NULL, 8);
+			S4(SYS_io_uring_register, fd, 2 /* IORING_REGISTER_FILES */, fds, 2);
+			S1(SYS_close, fd);
+		}
+	}
+	S3(SYS_bpf, 0, end - 8, 72);
+	S3(SYS_bpf, 0x7777, NULL, 0);
+	S4(SYS_ptrace, 0x4206, 0, 0, 0x7f);
+	S4(SYS_ptrace, 0x7777, 0, end, 0);
+	S4(SYS_ptrace, 3 /* PEEKUSER */, 0, 8 * 16, page);
+	S4(SYS_ptrace, 3, 0, 848 + 8, page);
+	S4(SYS_ptrace, 6 /* POKEUSER */, 0, 168, 0);
+	S4(SYS_ptrace, 3, 0, 912, page);
+	S4(SYS_ptrace, 3, 0, 1000, page);
+	S4(SYS_ptrace, 2 /* PEEKDATA */, 0, page, page);
+	S4(SYS_ptrace, 7 /* CONT */, 0, 0, SIGUSR1);
+	S4(SYS_ptrace, 17 /* DETACH */, 0, 0, 0);
+	S4(SYS_ptrace, 0x4204 /* GETREGSET */, 0, 1, end - 8);
+	S4(SYS_ptrace, 0x4202 /* GETSIGINFO */, 0, 0, end);
+	S4(SYS_ptrace, 0x420a /* GETSIGMASK */, 0, 8, page);
+	S4(SYS_ptrace, 0x420b /* SETSIGMASK */, 0, 8, page);
+	S4(SYS_ptrace, 0x4209 /* PEEKSIGINFO */, 0, page, page);
+	S4(SYS_ptrace, 0x4201 /* GETEVENTMSG */, 0, 0, page);
+	S4(SYS_ptrace, 16 /* ATTACH */, 0, 0, 0);
+	S4(SYS_ptrace, 0x420e /* GET_SYSCALL_INFO */, 0, 88, page);
 }
 
 int main(int argc, char **argv)
