@@ -45,11 +45,11 @@ struct trace_info {
 	char *const *argv;          /* traced command, NULL when attached */
 	uint64_t start_realtime_ns; /* wall-clock time the trace began */
 	int follow;                 /* -f was given */
-	const struct trace_env *env; /* how the command was run, or NULL
-				       (attached, or not recorded) */
 	const char *backend;        /* NULL for the ptrace engine (a record per
 				       call); "ebpf": totals only, no syscall
 				       or signal records (see sc_total) */
+	const struct trace_env *env; /* how the command was run, or NULL
+				       (attached, or not recorded) */
 };
 
 /* What a sink learns at the end. */
