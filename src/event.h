@@ -268,6 +268,12 @@ struct event {
 	int term_signal;         /* EV_PROC_EXIT: killing signal, else 0 */
 	bool core_dumped;
 	uint64_t max_rss_kb;     /* EV_PROC_EXIT: peak RSS (VmHWM), 0 unknown */
+	uint64_t rq_wait_ns;     /* EV_PROC_EXIT: time the task waited on a run
+				    queue for a CPU (tracer_opts.collect_sched),
+				    0 unknown */
+	uint64_t rq_run_ns;      /* EV_PROC_EXIT: time it ran on a CPU (same) */
+	uint64_t tracer_wait_ns; /* EV_PROC_EXIT: time it stood stopped while the
+				    tracer waited for a CPU (same) */
 	const char *exec_path;   /* EV_EXEC: new program path */
 };
 

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "assert/assert.h"
 #include "cli/cmds.h"
 #include "cli/golden_cli.h"
 #include "cli/otlp_cli.h"
@@ -336,6 +337,13 @@ static int capture_one(struct gcli *g, const char *name, char *const argv[],
 			warning("'%s' exited with status %d; the golden records that", argv[0],
 				res.end.exit_code);
 		show_output_tail(&res.output_tail);
+	}
+	for (size_t i = 0; res.asserts && i < res.asserts->n; i++) {
+		const struct assert_result *a = &res.asserts->r[i];
+		if (a->status == AS_FAILED || a->status == AS_WARNING)
+			warning("assertion '%s' (%s) %s on the captured run: %s", a->name, a->type,
+				a->status == AS_FAILED ? "fails" : "warns",
+				a->summary ? a->summary : "");
 	}
 	if (g->source)
 		warning("source correlation is not available in this build; "

@@ -222,14 +222,14 @@ int strace_opt(struct trace_opts *t, struct strace_state *st, int c,
 		if (st->C_seen)
 			return error("-c/--summary-only and -C/--summary are mutually exclusive");
 		st->c_seen = true;
-		t->summary = true;
+		t->summary = t->summary_given = true;
 		t->summary_only = true;
 		return 1;
 	case 'C':
 		if (st->c_seen)
 			return error("-c/--summary-only and -C/--summary are mutually exclusive");
 		st->C_seen = true;
-		t->summary = true;
+		t->summary = t->summary_given = true;
 		t->summary_only = false;
 		return 1;
 	case 'd':
@@ -483,6 +483,8 @@ int strace_opts_finish(struct trace_opts *t, struct strace_state *st)
 		if (t->decode_fds)
 			warning("-y/--decode-fds has no effect with -c/--summary-only");
 	}
+	if (t->output_separately && t->out_stdout && t->output_given)
+		return error("-ff/--output-separately needs -o FILE, not standard output (-o -)");
 	if (!t->output) {
 		if (t->output_separately && !t->follow)
 			warning("--output-separately has no effect without -o/--output");

@@ -4,6 +4,7 @@
  * with the traced command's status.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -24,6 +25,7 @@
 #include "core/startup.h"
 #include "core/tracer.h"
 #include "cli/strace_opts.h"
+#include "sink/env.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/skip.h"
 #include "sink/profile.h"
@@ -432,7 +434,18 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			if (add_pids(t, optarg) < 0)
 				return -1;
 			continue;
-		case 'o': t->output = optarg; continue;
+		case 'o':
+			/* -o -: standard output, as for most tools (strace writes
+			 * a file named '-') */
+			t->output_given = true;
+			if (!strcmp(optarg, "-")) {
+				t->output = NULL;
+				t->out_stdout = true;
+			} else {
+				t->output = optarg;
+				t->out_stdout = false;
+			}
+			continue;
 		case OPT_TRACE:
 			if (filter_trace(&t->filter, optarg) < 0)
 				return -1;
@@ -533,6 +546,16 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		if (r == 0)
 			return error("unknown option '%s' (see renacer --help)", esc(argv[optind - 1]));
 	}
+	/* --timing prints per-syscall latencies: it implies -c, and the table
+	 * shows the same wall-clock latencies (-w) so that the two agree */
+	if (t->timing) {
+		if (!t->summary)
+			t->summary = t->summary_only = true;
+		t->wall = true;
+	}
+	/* machine formats are data: without -o they go to stdout */
+	if (t->format != FMT_TEXT && !t->output_given)
+		t->out_stdout = true;
 	t->argv = argv + optind;
 	t->argc = argc - optind;
 	if (t->help || t->version)
@@ -566,7 +589,9 @@ void trace_opts_release(struct trace_opts *t)
 void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->follow = t->follow;
+	/* a machine-readable trace covers what a golden does: children and
+	 * threads (the text format keeps strace's default) */
+	o->follow = t->follow || t->format != FMT_TEXT;
 	o->attach = t->npids ? t->pids : NULL;
 	o->nattach = t->npids;
 	o->trace_set = filter_trace_set(&t->filter);
@@ -696,16 +721,11 @@ static struct sink *text_sink_for(const struct trace_opts *t, FILE *out, const c
  */
 int trace_opts_add_sinks(struct trace_opts *t, struct sink_list *sinks)
 {
-	FILE *out = stderr, *tout = stderr;   /* the table's stream, the trace's */
+	FILE *out = stderr;   /* the table's stream */
+	FILE *tout = t->out_stdout ? (t->out_fp ? t->out_fp : stdout) : stderr; /* the trace's */
 	const char *path = t->output;
 	struct sink *s = NULL;
 	struct sink_opts so = { 0 };
-
-	if (path && !strcmp(path, "-")) {
-		/* -o -: standard output, as for most tools */
-		tout = stdout;
-		path = NULL;
-	}
 
 	so.sort = t->sort;
 	/* strace -c: system time by default, -w for wall-clock; only a
@@ -727,6 +747,9 @@ int trace_opts_add_sinks(struct trace_opts *t, struct sink_list *sinks)
 		m->base.ops = &msg_ops;
 		sink_list_add(sinks, &m->base);
 	}
+	/* --assert and --anti-patterns alone print only their results */
+	bool checks_only = (t->assert_file || t->anti_patterns) && !t->output_given &&
+			   !t->format_given && !t->summary;
 	/* -C with the text format: the table ends the trace's own output,
 	 * as strace writes it (the summary sink ends first, into a buffer
 	 * the text sink prints last) */
@@ -734,7 +757,7 @@ int trace_opts_add_sinks(struct trace_opts *t, struct sink_list *sinks)
 		sink_list_add(sinks, summary_sink_new_buf(&t->summary_text, &so));
 		t->text.trailer = &t->summary_text;
 	}
-	if (!(t->summary_only && !t->format_given)) {
+	if (!checks_only && !(t->summary_only && !t->format_given)) {
 		switch (t->format) {
 		case FMT_TEXT: s = text_sink_for(t, tout, path); break;
 		case FMT_JSON: s = json_sink_new(tout, path, &so); break;
@@ -754,6 +777,73 @@ int trace_opts_add_sinks(struct trace_opts *t, struct sink_list *sinks)
 		sink_list_add(sinks, s);
 	}
 	return 0;
+}
+
+/*
+ * When the trace goes to stdout, the command's own stdout is moved to a
+ * temporary regular file (the kind of file renacer capture gives it, so
+ * both count the same calls) and copied to stderr when it ends: the trace
+ * on stdout holds nothing else.
+ */
+struct moved_stdout {
+	int saved;               /* renacer's stdout, where the trace goes */
+	int tmp;                 /* the command's stdout */
+	FILE *fp;                /* stream on saved */
+};
+
+static int move_stdout(struct moved_stdout *m)
+{
+	const char *dir = getenv("TMPDIR");
+	struct strbuf path = STRBUF_INIT;
+
+	memset(m, 0, sizeof(*m));
+	m->saved = m->tmp = -1;
+	fflush(stdout);
+	strbuf_addf(&path, "%s/renacer-stdout.XXXXXX", dir && *dir ? dir : "/tmp");
+	m->tmp = mkostemp(path.buf, O_CLOEXEC);
+	if (m->tmp < 0) {
+		error("cannot create a file for the command's output '%s': %s", path.buf,
+		      strerror(errno));
+		strbuf_release(&path);
+		return -1;
+	}
+	unlink(path.buf);
+	strbuf_release(&path);
+	m->saved = fcntl(1, F_DUPFD_CLOEXEC, 3);
+	if (m->saved < 0 || !(m->fp = fdopen(m->saved, "w")) || dup2(m->tmp, 1) < 0) {
+		error("cannot move the command's output away from the trace: %s", strerror(errno));
+		if (m->fp)
+			fclose(m->fp);
+		else if (m->saved >= 0)
+			close(m->saved);
+		close(m->tmp);
+		m->saved = m->tmp = -1;
+		m->fp = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Puts stdout back and copies the command's output to stderr. */
+static void restore_stdout(struct moved_stdout *m)
+{
+	char buf[65536];
+	ssize_t n;
+
+	if (m->tmp < 0)
+		return;
+	fflush(stdout);
+	fflush(m->fp);
+	dup2(m->saved, 1);
+	fclose(m->fp);
+	if (lseek(m->tmp, 0, SEEK_SET) == 0) {
+		fflush(stderr);
+		while ((n = read(m->tmp, buf, sizeof(buf))) > 0)
+			if (write(2, buf, (size_t)n) != n)
+				break;
+	}
+	close(m->tmp);
+	m->tmp = -1;
 }
 
 bool trace_opts_wants_stacks(const struct trace_opts *t)
@@ -894,6 +984,8 @@ int cmd_trace(int argc, char **argv)
 	struct trace_end end;
 	struct renacer_config cfg;
 	struct analysis *an = NULL;
+	struct moved_stdout moved = { -1, -1, NULL };
+	struct trace_env env = { { 0 }, NULL, NULL, 0 };
 	struct dwarf *dw = NULL;
 	FILE *folded_stream = NULL;
 	struct strbuf title = STRBUF_INIT;
@@ -913,38 +1005,76 @@ int cmd_trace(int argc, char **argv)
 	/* a bad configuration stops everything before the command runs */
 	if (t.assert_file && config_load(t.assert_file, &cfg) < 0)
 		exit(5);
+	if (t.out_stdout && t.flamegraph && !strcmp(t.flamegraph, "-")) {
+		error("the trace and --flamegraph - cannot both go to standard output; write "
+		      "the trace with -o FILE");
+		exit(1);
+	}
+	if (t.out_stdout && !t.npids) {
+		if (move_stdout(&moved) < 0)
+			exit(1);
+		t.out_fp = moved.fp;
+	}
 	/* -s, -k: the [source] table of ./renacer.toml, when there is one */
 	if (!t.assert_file && trace_opts_wants_stacks(&t)) {
-		if (config_load_if_exists("renacer.toml", &cfg) < 0)
+		if (config_load_if_exists("renacer.toml", &cfg) < 0) {
+			restore_stdout(&moved);
 			exit(5);
+		}
 	} else if (!t.assert_file) {
 		/* else only its [otlp] table, quietly (cli/otlp_cli.h) */
 		otlp_cli_implicit_config(&cfg);
 	}
-	if (t.flamegraph && !strcmp(t.flamegraph, "-") && !(folded_stream = take_stdout()))
+	if (t.flamegraph && !strcmp(t.flamegraph, "-") && !(folded_stream = take_stdout())) {
+		restore_stdout(&moved);
 		exit(1);
+	}
 	pipe_hint(&t);
-	if (trace_opts_add_sinks(&t, &sinks) < 0)
+	if (trace_opts_add_sinks(&t, &sinks) < 0) {
+		restore_stdout(&moved);
 		exit(1);
-	if (otlp_cli_add_sink(&t.otlp, &cfg, !t.npids, &sinks) < 0)
+	}
+	if (otlp_cli_add_sink(&t.otlp, &cfg, !t.npids, &sinks) < 0) {
+		restore_stdout(&moved);
 		exit(1);
+	}
 	for (int i = 0; i < t.argc; i++)
 		strbuf_addf(&title, "%s%s", i ? " " : "", t.argv[i]);
 	for (size_t i = 0; !t.argc && i < t.npids; i++)
 		strbuf_addf(&title, "%spid %d", i ? ", " : "", (int)t.pids[i]);
-	if (add_profile_sink(&t, &sinks, folded_stream, title.buf) < 0)
+	if (add_profile_sink(&t, &sinks, folded_stream, title.buf) < 0) {
+		restore_stdout(&moved);
 		exit(1);
+	}
 	/* after the OTLP sink: -E starts from the environment with its
 	 * TRACEPARENT */
-	if (strace_opts_quals(&t, &t.quals) < 0)
+	if (strace_opts_quals(&t, &t.quals) < 0) {
+		restore_stdout(&moved);
 		exit(1);
+	}
 	trace_opts_to_tracer(&t, &o);
+	if (!t.npids) {
+		trace_env_capture(&env, NULL);
+		/* the command's environment, -E's changes included */
+		for (size_t i = 0; i < t.nenv; i++) {
+			const char *eq = strchr(t.env_changes[i], '=');
+			char *name = eq ? xstrndup(t.env_changes[i], (size_t)(eq - t.env_changes[i]))
+				       : xstrdup(t.env_changes[i]);
+			bool set;
+
+			if (trace_env_var(&env, name, &set))
+				trace_env_set_var(&env, name, eq ? eq + 1 : NULL);
+			free(name);
+		}
+		o.env = &env;
+	}
 	/* -D: from here on this process is the tracer, a grandchild of the
 	 * one that becomes the command */
 	if (t.daemonize && startup_daemonize(t.daemonize, NULL, t.argv,
 					     t.envp ? t.envp : environ,
 					     t.quals.user, &t.quals.daemon_tracee) < 0) {
 		startup_daemon_release();
+		restore_stdout(&moved);
 		exit(1);
 	}
 	if (t.assert_file || t.anti_patterns) {
@@ -959,6 +1089,8 @@ int cmd_trace(int argc, char **argv)
 		sink_list_add(&sinks, dwarf_sink_new(dw));   /* last: forgets the dead */
 	r = trace_run(&t, &o, &cfg, &sinks, &end);
 	sink_list_release(&sinks);
+	restore_stdout(&moved);
+	trace_env_release(&env);
 	if (dw && getenv("RENACER_DWARF_STATS"))
 		dwarf_print_stats(dw);
 	dwarf_free(dw);

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "core/tracer.h"
@@ -33,7 +34,13 @@ struct trace_opts {
 	int tstamp, quiet, format, sort;
 	int backend;            /* BACKEND_* */
 	unsigned string_limit;
-	const char *output;
+	const char *output;     /* -o FILE; NULL for stderr or stdout */
+	bool out_stdout;        /* the trace goes to stdout: -o -, or a machine
+				   format without -o */
+	bool output_given;      /* -o was given (FILE or -) */
+	bool summary_given;     /* -c or -C was given */
+	FILE *out_fp;           /* stdout's stream for the trace (set by
+				   cmd_trace when the command's stdout moves) */
 	const char *assert_file, *assert_format;
 	pid_t *pids;
 	size_t npids, apids;

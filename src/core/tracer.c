@@ -3,6 +3,7 @@
  * every stop turned into an event record for the sinks.  Tracees are never
  * left stopped and their signals are always re-injected.
  */
+#include "core/procstat.h"
 #include "core/tracer.h"
 #include "core/lamport.h"
 
@@ -77,6 +78,8 @@ struct tcb {
 	struct event ev;          /* the syscall in progress */
 	uint64_t held_ns;         /* TCB_HELD since (monotonic ns) */
 	uint64_t stime_entry;     /* -c: process system time at the entry stop */
+	uint64_t sched_held_ns;   /* collect_sched: our run-queue waits while this
+				     task stood stopped */
 	struct arena arena;       /* its decoded values */
 	/* strace's options (core/quals.h) */
 	long last_nr;             /* last syscall entered (-n on other lines) */
@@ -131,6 +134,9 @@ struct tracer {
 	sigset_t old_mask;
 	size_t nheld;             /* tasks with TCB_HELD */
 	uint64_t held_checked;    /* last check_held() (ns) */
+	int sched_fd;             /* collect_sched: our schedstat, else -1 */
+	pid_t sched_tid;          /* the task whose stop is being handled */
+	uint64_t sched_wait;      /* our run-queue wait at the last reading */
 };
 
 /* Set by the signal handlers, read by the loop. */
@@ -712,6 +718,9 @@ static void on_gone(struct tracer *tr, struct tcb *t, int status, uint64_t ts)
 		ev.core_dumped = WCOREDUMP(status);
 	}
 	ev.max_rss_kb = t->ev.max_rss_kb;  /* stashed at PTRACE_EVENT_EXIT */
+	ev.rq_wait_ns = t->ev.rq_wait_ns;
+	ev.rq_run_ns = t->ev.rq_run_ns;
+	ev.tracer_wait_ns = t->sched_held_ns;
 	emit_simple(tr, &ev, ts);
 	if (t->tid == tr->leader) {
 		tr->end->exit_code = ev.exit_code;
@@ -1166,6 +1175,8 @@ static void handle_stop(struct tracer *tr, struct tcb *t, int status, uint64_t t
 	case PTRACE_EVENT_EXIT:
 		if (tr->o->collect_rss && t->tid == t->pid)
 			read_rss(&t->ev, t->pid);
+		if (tr->o->collect_sched)
+			proc_schedstat(t->tid, &t->ev.rq_run_ns, &t->ev.rq_wait_ns);
 		resume(tr, t, 0);
 		return;
 	case PTRACE_EVENT_STOP:
@@ -1379,11 +1390,35 @@ static void check_held(struct tracer *tr)
 }
 
 /* Handles one status of a round: a stop, an exit or a death. */
+/*
+ * collect_sched: renacer's run-queue wait since the last reading held a
+ * stopped task: the one being handled, else (a wait for stops) the one
+ * whose stop is handled next.  next 0: no task is handled now.
+ */
+static void sched_account(struct tracer *tr, pid_t next)
+{
+	uint64_t run, wait;
+	struct tcb *t;
+	pid_t who;
+
+	if (tr->sched_fd < 0)
+		return;
+	proc_schedstat_fd(tr->sched_fd, &run, &wait);
+	who = tr->sched_tid ? tr->sched_tid : next;
+	if (who && wait > tr->sched_wait && (t = tcb_find(tr, who)))
+		t->sched_held_ns += wait - tr->sched_wait;
+	tr->sched_wait = wait;
+	tr->sched_tid = next;
+}
+
 static void handle_status(struct tracer *tr, const struct wstat *w, char *const argv[])
 {
-	struct tcb *t = tcb_find(tr, w->tid);
+	struct tcb *t;
 	int status = w->status;
 	uint64_t ts = now_ns();
+
+	sched_account(tr, w->tid);
+	t = tcb_find(tr, w->tid);
 
 	tr->stop_stime = w->stime;
 	if (!t) {
@@ -1419,6 +1454,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	int ret = 0;
 
 	memset(end, 0, sizeof(*end));
+	ti.env = o->attach ? NULL : o->env;
 	tr->o = o;
 	tr->sinks = sinks;
 	tr->end = end;
@@ -1437,8 +1473,13 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 		tr->ptrace_opts |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
 	if (tr->seccomp)
 		tr->ptrace_opts |= PTRACE_O_TRACESECCOMP;
-	if (o->collect_rss)
+	if (o->collect_rss || o->collect_sched)
 		tr->ptrace_opts |= PTRACE_O_TRACEEXIT;
+	tr->sched_fd = o->collect_sched ? proc_schedstat_open() : -1;
+	if (tr->sched_fd >= 0) {
+		uint64_t run;
+		proc_schedstat_fd(tr->sched_fd, &run, &tr->sched_wait);
+	}
 	tr->lamport = lamport_new();
 	tr->delays = o->quals && inject_set_has_delays(o->quals->inject);
 
@@ -1501,6 +1542,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 		if (tr->nheld)
 			check_held(tr);
 		if (tr->wq_head == tr->wq_len) {
+			sched_account(tr, 0);
 			/* -e inject=:delay_*: resume the tasks whose time
 			 * has come; the round waits no longer than the next */
 			if (tr->delays)
@@ -1539,6 +1581,8 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	free(tr->wq);
 	arena_release(&tr->scratch);
 	lamport_free(tr->lamport);
+	if (tr->sched_fd >= 0)
+		close(tr->sched_fd);
 	free(tr);
 	return ret;
 }

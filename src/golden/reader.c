@@ -4,6 +4,7 @@
  * streams, plain or zstd-compressed, without holding the syscalls in memory.
  */
 #include "golden/reader.h"
+#include "sink/env.h"
 #include "golden/jv.h"
 #include "util/arena.h"
 #include "util/error.h"
@@ -83,6 +84,7 @@ struct reader {
 	char **argv;
 	const char *version;
 	json_t *timing;          /* "timing", for trace_meta */
+	struct trace_env env;    /* "environment" (ti.env points here when read) */
 	struct trace_info ti;
 	struct trace_end te;
 	bool reported;           /* an error was printed */
@@ -994,10 +996,49 @@ static int check_format(struct reader *rd, const struct jv *hdr, const char *wan
 	return 0;
 }
 
+/* The "environment" member (sink/env.h); -1 on a malformed one. */
+static int conv_env(struct reader *rd, const struct jv *e)
+{
+	static const char *const names[3] = { "stdin", "stdout", "stderr" };
+	const struct jv *cwd, *stdio, *vars;
+
+	if (e->type != JV_OBJ)
+		return rec_err(rd, "field 'environment': object expected");
+	cwd = jv_get(e, "cwd");
+	stdio = jv_get(e, "stdio");
+	vars = jv_get(e, "variables");
+	if (cwd && cwd->type != JV_STR && cwd->type != JV_NULL)
+		return rec_err(rd, "field 'environment.cwd': string expected");
+	if (stdio && stdio->type != JV_OBJ)
+		return rec_err(rd, "field 'environment.stdio': object expected");
+	if (vars && vars->type != JV_OBJ)
+		return rec_err(rd, "field 'environment.variables': object expected");
+	if (cwd && cwd->type == JV_STR)
+		rd->env.cwd = xstrdup(cwd->s);
+	for (int i = 0; stdio && i < 3; i++) {
+		const struct jv *k = jv_get(stdio, names[i]);
+		int kind;
+		if (!k)
+			continue;
+		if (k->type != JV_STR || (kind = stdio_kind_parse(k->s)) < 0)
+			return rec_err(rd, "field 'environment.stdio.%s': unknown kind", names[i]);
+		rd->env.stdio[i] = kind;
+	}
+	for (uint32_t i = 0; vars && i < vars->n; i++) {
+		const struct jv *v = &vars->items[i];
+		if (v->type != JV_STR && v->type != JV_NULL)
+			return rec_err(rd, "field 'environment.variables.%s': string or null "
+				       "expected", v->key);
+		trace_env_set_var(&rd->env, v->key, v->type == JV_STR ? v->s : NULL);
+	}
+	rd->ti.env = &rd->env;
+	return 0;
+}
+
 /* Header facts shared by both formats: version, command, follow, start. */
 static int conv_header(struct reader *rd, const struct jv *hdr)
 {
-	const struct jv *cmd;
+	const struct jv *cmd, *env;
 	const char *backend = NULL;
 	int64_t start = 0;
 	bool follow = false;
@@ -1013,6 +1054,9 @@ static int conv_header(struct reader *rd, const struct jv *hdr)
 	    get_int(rd, hfield(rd, hdr, "start_unix_ns"), "start_unix_ns", &start, 0,
 		    INT64_MAX, OPT) < 0 ||
 	    get_bool(rd, hfield(rd, hdr, "follow"), "follow", &follow) < 0)
+		return -1;
+	env = hfield(rd, hdr, "environment");
+	if (!jv_null(env) && conv_env(rd, env) < 0)
 		return -1;
 	cmd = hfield(rd, hdr, "command");
 	if (!jv_null(cmd)) {
@@ -1566,6 +1610,7 @@ out:
 	arena_release(&rd.arena);
 	arena_release(&rd.keep);
 	free(rd.members);
+	trace_env_release(&rd.env);
 	free(rd.side);
 	free(rd.errnames);
 	if (rd.argv)
