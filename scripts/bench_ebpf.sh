@@ -30,21 +30,33 @@ if ! "$R" --backend ebpf -c -o /dev/null true 2> "$T/why"; then
 	exit 0
 fi
 
-now() { date +%s.%N; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ratio() { echo "$1 $2" | awk '{printf "%.2f", $1/$2}'; }
 
-run_cfg() { # name pin cmd...: appends one wall time to $T/times.<name>
+# Runs a command and prints its wall time and the CPU time (user + system)
+# of everything it ran, in seconds with microseconds: the CPU column is
+# steadier than the wall clock on a busy machine.
+cat > "$T/run.py" <<'PY'
+import os, resource, subprocess, sys, time
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+t0 = time.monotonic()
+subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+               stderr=subprocess.DEVNULL)
+t1 = time.monotonic()
+r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+print("%.6f %.6f" % (t1 - t0, cpu))
+PY
+
+run_cfg() { # name pin cmd...: appends "wall cpu" to $T/times.<name>
 	name=$1 pin=$2; shift 2
-	s=$(now)
 	if [ "$pin" = 1 ]; then
-		taskset -c 0 "$@" > /dev/null 2>&1 < /dev/null
+		taskset -c 0 /usr/bin/python3 "$T/run.py" "$@" >> "$T/times.$name"
 	else
-		"$@" > /dev/null 2>&1 < /dev/null
+		/usr/bin/python3 "$T/run.py" "$@" >> "$T/times.$name"
 	fi
-	e=$(now)
-	echo "$s $e" | awk '{printf "%.6f\n", $2 - $1}' >> "$T/times.$name"
 }
+med() { cut -d' ' -f"$2" < "$T/times.$1" | median; }  # name column(1 wall, 2 cpu)
 
 MODES="untraced ebpf ptrace strace"
 bench() { # label cmd...
@@ -65,19 +77,23 @@ bench() { # label cmd...
 		i=$((i + 1))
 	done
 	echo
-	echo "-- $label (median of $RUNS)"
-	printf '%-22s %10s %10s %10s %10s\n' mode unpinned "x untr." pinned "x untr."
-	u0=$(median < "$T/times.untraced.0") u1=$(median < "$T/times.untraced.1")
+	echo "-- $label (median of $RUNS; wall seconds, and CPU seconds of all processes)"
+	printf '%-20s %9s %7s %9s %7s %9s %7s %9s %7s\n' mode "unpinned" "x untr" \
+		"cpu" "x untr" "pinned" "x untr" "cpu" "x untr"
+	u0=$(med untraced.0 1) u1=$(med untraced.1 1)
+	c0=$(med untraced.0 2) c1=$(med untraced.1 2)
 	for m in $MODES; do
-		a=$(median < "$T/times.$m.0") b=$(median < "$T/times.$m.1")
+		a=$(med "$m.0" 1) b=$(med "$m.1" 1)
+		ac=$(med "$m.0" 2) bc=$(med "$m.1" 2)
 		case $m in
 		untraced) name=untraced ;;
 		ebpf) name="renacer -c (ebpf)" ;;
 		ptrace) name="renacer -c (ptrace)" ;;
 		strace) name="strace -c" ;;
 		esac
-		printf '%-22s %10.4f %10s %10.4f %10s\n' "$name" "$a" "$(ratio "$a" "$u0")" \
-			"$b" "$(ratio "$b" "$u1")"
+		printf '%-20s %9.4f %7s %9.4f %7s %9.4f %7s %9.4f %7s\n' "$name" \
+			"$a" "$(ratio "$a" "$u0")" "$ac" "$(ratio "$ac" "$c0")" \
+			"$b" "$(ratio "$b" "$u1")" "$bc" "$(ratio "$bc" "$c1")"
 	done
 }
 
