@@ -104,6 +104,8 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 
 #else
 
+_Static_assert(sizeof(struct rb_stat) == 128, "a counter row is two cache lines");
+
 /* The state of one run. */
 struct erun {
 	const struct tracer_opts *o;
@@ -307,6 +309,7 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 	skel->rodata->follow = o->follow;
 	skel->rodata->want_cpu = o->cpu_time;
 	skel->rodata->want_wall = eo->wall;
+	skel->rodata->want_minmax = eo->minmax;
 	skel->rodata->want_events = true;
 	if (o->trace_set) {
 		skel->rodata->use_set = true;

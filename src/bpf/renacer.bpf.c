@@ -33,6 +33,7 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile bool follow = false;     /* -f: children and threads are traced */
 const volatile bool want_cpu = false;   /* measure system time (task->stime) */
 const volatile bool want_wall = false;  /* measure wall-clock time */
+const volatile bool want_minmax = false;/* keep each syscall's shortest and longest */
 const volatile bool want_events = false;/* send process events */
 const volatile bool use_set = false;    /* count only the calls of trace_set */
 const volatile __u32 status_mask = 0;   /* RB_ST_* to count; 0 means all */
@@ -235,12 +236,14 @@ int BPF_PROG(rb_sys_exit, struct pt_regs *regs, long ret)
 	if (want_cpu) {
 		__u64 d = task->stime - t->enter_stime;
 		s->cpu_ns += d;
-		minmax(&s->cpu_min_ns, &s->cpu_max_ns, d, s->calls == 1);
+		if (want_minmax)
+			minmax(&s->cpu_min_ns, &s->cpu_max_ns, d, s->calls == 1);
 	}
 	if (want_wall) {
 		__u64 d = bpf_ktime_get_ns() - t->enter_ns;
 		s->wall_ns += d;
-		minmax(&s->wall_min_ns, &s->wall_max_ns, d, s->calls == 1);
+		if (want_minmax)
+			minmax(&s->wall_min_ns, &s->wall_max_ns, d, s->calls == 1);
 	}
 	return 0;
 }
