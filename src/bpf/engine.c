@@ -536,7 +536,7 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	     struct sink_list *sinks, struct trace_end *end, struct strbuf *why)
 {
 	struct erun r;
-	struct trace_info ti = { RENACER_VERSION, argv, 0, o->follow, "ebpf" };
+	struct trace_info ti = { RENACER_VERSION, argv, 0, o->follow, "ebpf", o->env };
 	struct sigaction sa, old_int, old_term, old_hup;
 	struct timespec rt;
 	struct event ev;
