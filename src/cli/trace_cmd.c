@@ -117,7 +117,9 @@ OTLP_CLI_USAGE
 "  -V, --version              show the version\n"
 "\n"
 "Exit status: the traced command's (when it was killed by a signal, renacer\n"
-"kills itself with the same signal); 1 when renacer itself fails (bad\n"
+"kills itself with the same signal); SIGINT, SIGTERM or SIGHUP to renacer\n"
+"detach -p processes, pass the signal on to the command (killed 2 s later)\n"
+"and end renacer as killed by it; 1 when renacer itself fails (bad\n"
 "option, the command cannot be started); 6 when --backend ebpf was asked\n"
 "for and cannot run here.\n";
 
@@ -751,6 +753,13 @@ int cmd_trace(int argc, char **argv)
 		exit(end.exit_code && end.exit_code != 127 ? end.exit_code : 1);
 	if (r < 0 && !end.term_signal && end.exit_code == 0)
 		exit(1);
+	/* renacer's own SIGINT/SIGTERM/SIGHUP: end as killed by it, as a
+	 * shell expects of an interrupted program (130 for SIGINT), whatever
+	 * became of the command */
+	if (end.interrupt_signal) {
+		end.term_signal = end.interrupt_signal;
+		exit_like(&end);
+	}
 	/* the command's own failure wins; then a failed assertion */
 	if (!end.term_signal && end.exit_code == 0 && assert_status)
 		exit(assert_status);

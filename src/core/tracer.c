@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -68,11 +69,24 @@ struct tcb {
 	unsigned flags;
 	struct tcb *next;         /* hash chain */
 	struct event ev;          /* the syscall in progress */
+	uint64_t held_ns;         /* TCB_HELD since (monotonic ns) */
 	uint64_t stime_entry;     /* -c: process system time at the entry stop */
 	struct arena arena;       /* its decoded values */
 };
 
 #define NBUCKETS 4096
+
+/* One wait status taken from the kernel, waiting for its turn (see
+ * collect_round()). */
+struct wstat {
+	pid_t tid;
+	int status;
+	uint64_t stime;           /* -c: the process's system time (wait4) */
+};
+
+/* How long a command renacer started has, after renacer's own SIGINT,
+ * SIGTERM or SIGHUP was passed on to it, to end before it is killed. */
+#define INTERRUPT_GRACE_MS 2000
 
 struct tracer {
 	const struct tracer_opts *o;
@@ -90,12 +104,24 @@ struct tracer {
 	struct arena scratch;     /* names of unknown syscalls etc. */
 	int exec_pipe;            /* CLOEXEC pipe: errno of a failed execv */
 	bool exec_failed;         /* the command could not be executed */
-	bool interrupted;         /* SIGINT/SIGTERM/SIGHUP ended the trace */
+	int interrupt_sig;        /* SIGINT/SIGTERM/SIGHUP that ended the trace */
+	unsigned interrupts_seen; /* interrupt signals acted on so far */
 	bool all_status;          /* no -e status= filter */
 	struct lamport *lamport;  /* happens-before clocks (core/lamport.h) */
+	struct wstat *wq;         /* the current round of wait statuses */
+	size_t wq_head, wq_len, wq_alloc;
+	uint64_t kill_at;         /* interrupted: kill started tasks then (ns) */
+	bool detaching;           /* attaching failed: let go of everything */
+	/* what renacer was started with; the command it starts gets these */
+	struct sigaction old_int, old_term, old_hup;
+	sigset_t old_mask;
+	size_t nheld;             /* tasks with TCB_HELD */
+	uint64_t held_checked;    /* last check_held() (ns) */
 };
 
-static volatile sig_atomic_t interrupted;
+/* Set by the signal handlers, read by the loop. */
+static volatile sig_atomic_t interrupt_sig;     /* last SIGINT/TERM/HUP */
+static volatile sig_atomic_t interrupt_count;   /* how many arrived */
 
 uint64_t now_ns(void)
 {
@@ -131,6 +157,9 @@ static struct tcb *tcb_new(struct tracer *tr, pid_t tid, pid_t pid, unsigned fla
 static void tcb_drop(struct tracer *tr, struct tcb *t)
 {
 	struct tcb **pp = &tr->buckets[(unsigned)t->tid % NBUCKETS];
+
+	if (t->flags & TCB_HELD)
+		tr->nheld--;
 	while (*pp && *pp != t)
 		pp = &(*pp)->next;
 	if (*pp)
@@ -494,6 +523,7 @@ static void on_new_child(struct tracer *tr, struct tcb *t, int event, uint64_t t
 
 	if (c->flags & TCB_HELD) {
 		c->flags &= ~(TCB_HELD | TCB_STARTUP);
+		tr->nheld--;
 		resume(tr, c, 0);
 	}
 }
@@ -701,10 +731,13 @@ static int start_child(struct tracer *tr, char *const argv[])
 	if (pid == 0) {
 		int e;
 		close(pfd[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
+		/* the command starts with the signal dispositions and mask
+		 * renacer was given (an ignored SIGINT stays ignored, as under
+		 * a shell's "cmd &"), not with renacer's own */
+		sigaction(SIGINT, &tr->old_int, NULL);
+		sigaction(SIGTERM, &tr->old_term, NULL);
+		sigaction(SIGHUP, &tr->old_hup, NULL);
+		sigprocmask(SIG_SETMASK, &tr->old_mask, NULL);
 		raise(SIGSTOP);
 		if (filter.filter && load_filter(&filter) < 0) {
 			/* the tracer saw the filter fail: report and go on unfiltered */
@@ -740,60 +773,82 @@ static int start_child(struct tracer *tr, char *const argv[])
 	return 0;
 }
 
-/* Lists the threads of pid (all of them with -f, else just pid). */
+/*
+ * Seizes one thread tid of process pid and interrupts it (its first stop is
+ * then a PTRACE_EVENT_STOP).  Returns 0, or the errno of PTRACE_SEIZE.
+ */
+static int seize_thread(struct tracer *tr, pid_t pid, pid_t tid)
+{
+	struct event ev;
+
+	if (ptrace(PTRACE_SEIZE, tid, NULL,
+		   (void *)(uintptr_t)(tr->ptrace_opts & ~PTRACE_O_EXITKILL)) < 0)
+		return errno;
+	ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
+	tcb_new(tr, tid, pid, TCB_ATTACHED | TCB_STARTUP | TCB_IGNORE_EXIT);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = EV_PROC_START;
+	ev.pid = pid;
+	ev.tid = tid;
+	ev.is_thread = tid != pid;
+	ev.attached = true;
+	emit_simple(tr, &ev, now_ns());
+	return 0;
+}
+
+/*
+ * Attaches to pid: with -f to every thread in /proc/PID/task, else to pid
+ * alone.  Threads come and go while this runs, so the directory is read
+ * again until a pass finds no new thread (as strace does); a thread that
+ * is gone by the time it is seized (ESRCH), or that renacer already traces
+ * because an attached thread created it (EPERM), is skipped.  The process
+ * exiting or exec'ing meanwhile is not an error as long as one thread was
+ * attached.  Returns 0, or -1 after error() when no thread could be.
+ */
 static int attach_one(struct tracer *tr, pid_t pid)
 {
 	char path[64];
-	DIR *d;
-	struct dirent *de;
-	int n = 0;
+	int attached = 0, err = 0;
 
+	if (!tr->o->follow) {
+		err = seize_thread(tr, pid, pid);
+		if (err)
+			return error("cannot attach to process %d: %s", (int)pid, strerror(err));
+		goto done;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	d = tr->o->follow ? opendir(path) : NULL;
-	if (!d) {
-		if (kill(pid, 0) < 0 && errno == ESRCH)
-			return error("cannot attach to process %d: No such process", (int)pid);
-	}
-	for (;;) {
-		pid_t tid;
-		struct event ev;
+	for (int pass = 0; pass < 1000; pass++) {
+		DIR *d = opendir(path);
+		struct dirent *de;
+		int found = 0;
 
-		if (d) {
-			de = readdir(d);
-			if (!de)
-				break;
-			if (de->d_name[0] == '.')
+		if (!d) {
+			if (!err)
+				err = errno == ENOENT ? ESRCH : errno;
+			break;
+		}
+		while ((de = readdir(d))) {
+			pid_t tid = (pid_t)atoi(de->d_name);
+			int e;
+
+			if (tid <= 0 || tcb_find(tr, tid))
 				continue;
-			tid = (pid_t)atoi(de->d_name);
-		} else {
-			if (n)
-				break;
-			tid = pid;
+			e = seize_thread(tr, pid, tid);
+			if (e == 0) {
+				attached++;
+				found++;
+			} else if (!err || err == ESRCH) {
+				err = e;
+			}
 		}
-		if (tcb_find(tr, tid)) {
-			n++;
-			continue;
-		}
-		if (ptrace(PTRACE_SEIZE, tid, NULL,
-			   (void *)(uintptr_t)(tr->ptrace_opts & ~PTRACE_O_EXITKILL)) < 0) {
-			int e = errno;
-			if (d)
-				closedir(d);
-			return error("cannot attach to process %d: %s", (int)tid, strerror(e));
-		}
-		ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
-		tcb_new(tr, tid, pid, TCB_ATTACHED | TCB_STARTUP | TCB_IGNORE_EXIT);
-		memset(&ev, 0, sizeof(ev));
-		ev.type = EV_PROC_START;
-		ev.pid = pid;
-		ev.tid = tid;
-		ev.is_thread = tid != pid;
-		ev.attached = true;
-		emit_simple(tr, &ev, now_ns());
-		n++;
-	}
-	if (d)
 		closedir(d);
+		if (!found)
+			break;
+	}
+	if (!attached)
+		return error("cannot attach to process %d: %s", (int)pid,
+			     strerror(err ? err : ESRCH));
+done:
 	if (!tr->leader)
 		tr->leader = pid;
 	return 0;
@@ -801,24 +856,70 @@ static int attach_one(struct tracer *tr, pid_t pid)
 
 static void on_interrupt_signal(int sig)
 {
-	interrupted = sig;
+	interrupt_sig = sig;
+	interrupt_count++;
 }
 
-/* SIGINT/SIGTERM/SIGHUP: detach attached tracees, kill started ones. */
-static void stop_tracing(struct tracer *tr)
+/*
+ * SIGINT/SIGTERM/SIGHUP (sig), or the end of the grace period (sig 0).
+ * Attached tasks (-p, and everything they created) are only ever detached:
+ * each is interrupted and detached at its next stop, or at once when it is
+ * already held stopped.  A command renacer started gets what a shell's
+ * process group would get: sig is passed on to each of its processes,
+ * which are traced to their end; what is left when the grace period ends,
+ * or at a second interrupt, is killed.
+ */
+static void detach_now(struct tracer *tr, struct tcb *t, int sig, uint64_t ts);
+
+/* Detaches t at its next stop, or at once when it is held stopped. */
+static void detach_soon(struct tracer *tr, struct tcb *t)
 {
+	if (t->flags & TCB_HELD) {
+		detach_now(tr, t, 0, now_ns());
+	} else if (!(t->flags & TCB_DETACHING)) {
+		t->flags |= TCB_DETACHING;
+		ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL);
+	}
+}
+
+/* Attaching failed part way: lets go of what was attached. */
+static void detach_attached(struct tracer *tr)
+{
+	tr->detaching = true;
 	for (unsigned b = 0; b < NBUCKETS; b++) {
-		for (struct tcb *t = tr->buckets[b]; t; t = t->next) {
-			if (t->flags & TCB_ATTACHED) {
-				if (!(t->flags & TCB_DETACHING)) {
-					t->flags |= TCB_DETACHING;
-					ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL);
-				}
-			} else {
+		struct tcb *t = tr->buckets[b], *next;
+		for (; t; t = next) {
+			next = t->next;
+			detach_soon(tr, t);
+		}
+	}
+}
+
+static void stop_tracing(struct tracer *tr, int sig)
+{
+	bool kill_all = sig == 0 || tr->interrupt_sig != 0;
+	bool any_started = false;
+
+	if (sig && !tr->interrupt_sig)
+		tr->interrupt_sig = sig;
+	for (unsigned b = 0; b < NBUCKETS; b++) {
+		struct tcb *t = tr->buckets[b], *next;
+
+		for (; t; t = next) {
+			next = t->next;
+			if ((t->flags & TCB_ATTACHED) || tr->o->attach)
+				detach_soon(tr, t);
+			else if (kill_all || (t->flags & TCB_HIDE)) {
 				kill(t->tid, SIGKILL);
+			} else {
+				any_started = true;
+				if (t->tid == t->pid)
+					kill(t->pid, sig);
 			}
 		}
 	}
+	if (any_started && !kill_all)
+		tr->kill_at = now_ns() + INTERRUPT_GRACE_MS * 1000000ull;
 }
 
 static void detach_now(struct tracer *tr, struct tcb *t, int sig, uint64_t ts)
@@ -878,6 +979,8 @@ static void handle_stop(struct tracer *tr, struct tcb *t, int status, uint64_t t
 			t->flags &= ~TCB_STARTUP;
 			if (t->flags & TCB_ORPHAN) {
 				t->flags |= TCB_HELD;   /* resumed at its creator's event */
+				t->held_ns = ts;
+				tr->nheld++;
 				return;
 			}
 			resume(tr, t, 0);
@@ -939,12 +1042,176 @@ static void check_exec_failure(struct tracer *tr, char *const argv[])
 	}
 }
 
+/*
+ * wait4(-1, __WALL) that gives up after ms: returns 0 then (or on EINTR).
+ * SIGCHLD, which every stop and exit of a tracee sends, is blocked for the
+ * whole trace, so one that arrives between the wait4 and sigtimedwait stays
+ * pending and ends the wait at once.
+ */
+static pid_t wait_timed(int *status, struct rusage *ru, long ms)
+{
+	sigset_t chld;
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000u;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	for (;;) {
+		pid_t pid = wait4(-1, status, __WALL | WNOHANG, ru);
+		uint64_t now;
+
+		if (pid != 0)
+			return pid;
+		if (sigtimedwait(&chld, NULL, &ts) < 0 && errno != EAGAIN)
+			return 0;      /* EINTR: an interrupt signal */
+		now = now_ns();
+		if (now >= end)
+			return 0;
+		ts.tv_sec = (time_t)((end - now) / 1000000000u);
+		ts.tv_nsec = (long)((end - now) % 1000000000u);
+	}
+}
+
+/*
+ * Fairness.  wait4(-1) reports the first waitable tracee of the kernel's
+ * list, which is always scanned in the same order, so a tracer that
+ * resumes each tracee as soon as it is reported lets a few busy threads
+ * take every turn while a thread late in the list waits (issue 8: with 50
+ * threads making calls, a main thread's 1 s sleep returned after 29 s).
+ * So, as strace does, one blocking wait4 is followed by WNOHANG calls that
+ * take every status that is ready now: that is a round.  The round is
+ * handled in the order it was collected before the kernel is asked again,
+ * so every tracee that stopped gets exactly one turn per round, however
+ * many threads there are and however fast they stop again.  A tracee can
+ * appear twice in a round only when it died after a stop (SIGKILL); its
+ * statuses are handled in order.
+ * Returns 0 (the round may be empty after EINTR), or -1 with errno set
+ * (ECHILD: nothing left to wait for).
+ */
+static int collect_round(struct tracer *tr)
+{
+	int flags = __WALL;
+	/* something is due at a time (the end of the grace period, a check
+	 * of held tasks): block 100 ms at most */
+	bool timed = tr->kill_at || tr->nheld;
+
+	tr->wq_head = tr->wq_len = 0;
+	for (;;) {
+		struct rusage ru;
+		int status;
+		pid_t pid;
+		struct wstat *w;
+
+		if (timed && !(flags & WNOHANG))
+			pid = wait_timed(&status, tr->o->cpu_time ? &ru : NULL, 100);
+		else
+			pid = wait4(-1, &status, flags, tr->o->cpu_time ? &ru : NULL);
+		if (pid <= 0) {
+			if (pid == 0 || (flags & WNOHANG) || errno == EINTR)
+				return 0;
+			return -1;
+		}
+		ALLOC_GROW(tr->wq, tr->wq_len + 1, tr->wq_alloc);
+		w = &tr->wq[tr->wq_len++];
+		w->tid = pid;
+		w->status = status;
+		/* strace -c's measure: the process's system time at each stop */
+		w->stime = tr->o->cpu_time ? (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+					     (uint64_t)ru.ru_stime.tv_usec * 1000u : 0;
+		flags |= WNOHANG;
+	}
+}
+
+/*
+ * A new process is held stopped until its creator's fork event (so that its
+ * start comes before its calls); the creator may never report the event
+ * when it is killed at that moment.  Held processes whose parent renacer no
+ * longer traces are let go after 100 ms, started as children of whatever
+ * parent they have now.  (A thread's creator cannot die alone: a killed
+ * group takes the new thread with it, which then reports its exit.)
+ */
+static void check_held(struct tracer *tr)
+{
+	uint64_t now = now_ns();
+
+	if (now - tr->held_checked < 100000000u)
+		return;
+	tr->held_checked = now;
+	for (unsigned b = 0; b < NBUCKETS && tr->nheld; b++) {
+		struct tcb *t = tr->buckets[b], *next;
+
+		for (; t; t = next) {
+			char path[64];
+			struct strbuf sb = STRBUF_INIT;
+			const char *p;
+			pid_t ppid = 0, tgid = 0;
+			struct event ev;
+
+			next = t->next;
+			if (!(t->flags & TCB_HELD) || now - t->held_ns < 100000000u)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/status", (int)t->tid);
+			if (strbuf_read_file(&sb, path) == 0) {
+				if ((p = strstr(sb.buf, "\nTgid:")))
+					tgid = (pid_t)atoi(p + 6);
+				if ((p = strstr(sb.buf, "\nPPid:")))
+					ppid = (pid_t)atoi(p + 6);
+			}
+			strbuf_release(&sb);
+			if (tgid != t->tid || tcb_find(tr, ppid))
+				continue;
+			memset(&ev, 0, sizeof(ev));
+			ev.type = EV_PROC_START;
+			ev.pid = ev.tid = t->tid;
+			ev.ppid = ppid;
+			emit_simple(tr, &ev, now);
+			t->flags &= ~(TCB_HELD | TCB_STARTUP | TCB_ORPHAN);
+			tr->nheld--;
+			if (t->flags & TCB_DETACHING)
+				detach_now(tr, t, 0, now);
+			else
+				resume(tr, t, 0);
+		}
+	}
+}
+
+/* Handles one status of a round: a stop, an exit or a death. */
+static void handle_status(struct tracer *tr, const struct wstat *w, char *const argv[])
+{
+	struct tcb *t = tcb_find(tr, w->tid);
+	int status = w->status;
+	uint64_t ts = now_ns();
+
+	tr->stop_stime = w->stime;
+	if (!t) {
+		if (!WIFSTOPPED(status))
+			return;          /* not a tracee of ours, or one already gone */
+		/* a new child whose creator's event has not arrived yet; one
+		 * created by an attached process is attached too, and once
+		 * renacer lets go of them (the creator may be gone already,
+		 * detached at that very event) it is detached at once */
+		unsigned f = TCB_STARTUP | TCB_ORPHAN;
+		if (tr->o->attach)
+			f |= TCB_ATTACHED | (tr->interrupt_sig || tr->detaching ? TCB_DETACHING : 0);
+		t = tcb_new(tr, w->tid, w->tid, f);
+	}
+	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		if (t->tid == tr->leader && (t->flags & TCB_HIDE))
+			check_exec_failure(tr, argv);
+		on_gone(tr, t, status, ts);
+		return;
+	}
+	if (WIFSTOPPED(status))
+		handle_stop(tr, t, status, ts);
+}
+
 int tracer_run(const struct tracer_opts *o, char *const argv[],
 	       struct sink_list *sinks, struct trace_end *end)
 {
 	struct tracer *tr = xcalloc(1, sizeof(*tr));
 	struct trace_info ti = { RENACER_VERSION, o->attach ? NULL : argv, 0, o->follow };
-	struct sigaction sa, old_int, old_term, old_hup;
+	struct sigaction sa;
+	sigset_t chld;
 	struct timespec rt;
 	int ret = 0;
 
@@ -973,10 +1240,15 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt_signal;   /* no SA_RESTART: waitpid returns EINTR */
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
-	interrupted = 0;
+	sigaction(SIGINT, &sa, &tr->old_int);
+	sigaction(SIGTERM, &sa, &tr->old_term);
+	sigaction(SIGHUP, &sa, &tr->old_hup);
+	interrupt_count = 0;
+	interrupt_sig = 0;
+	/* SIGCHLD stays pending for wait_timed() (sigtimedwait) */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &tr->old_mask);
 
 	clock_gettime(CLOCK_REALTIME, &rt);
 	ti.start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
@@ -989,7 +1261,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 			if (attach_one(tr, o->attach[i]) < 0) {
 				end->exit_code = 1;
 				ret = -1;
-				stop_tracing(tr);
+				detach_attached(tr);
 				break;
 			}
 	} else {
@@ -1008,49 +1280,25 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	}
 
 	while (tr->ntcb > 0) {
-		int status;
-		pid_t pid;
-		struct tcb *t;
-		uint64_t ts;
-
-		if (interrupted) {
-			stop_tracing(tr);
-			interrupted = 0;
-			tr->interrupted = true;
+		if (interrupt_count != (sig_atomic_t)tr->interrupts_seen) {
+			tr->interrupts_seen = (unsigned)interrupt_count;
+			stop_tracing(tr, interrupt_sig);
 		}
-		if (tr->o->cpu_time) {
-			/* strace -c's measure: the process's system time at each
-			 * stop, from the rusage wait4 reports for the stopped child */
-			struct rusage ru;
-			pid = wait4(-1, &status, __WALL, &ru);
-			tr->stop_stime = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
-					 (uint64_t)ru.ru_stime.tv_usec * 1000u;
-		} else {
-			pid = waitpid(-1, &status, __WALL);
+		if (tr->kill_at && now_ns() >= tr->kill_at) {
+			tr->kill_at = 0;       /* the grace period is over */
+			stop_tracing(tr, 0);
 		}
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != ECHILD)
-				error("waitpid: %s", strerror(errno));
-			break;
-		}
-		ts = now_ns();
-		t = tcb_find(tr, pid);
-		if (!t) {
-			if (!WIFSTOPPED(status))
-				continue;        /* not a tracee of ours */
-			/* a new child whose creator's event has not arrived yet */
-			t = tcb_new(tr, pid, pid, TCB_STARTUP | TCB_ORPHAN);
-		}
-		if (WIFEXITED(status) || WIFSIGNALED(status)) {
-			if (t->tid == tr->leader && (t->flags & TCB_HIDE))
-				check_exec_failure(tr, argv);
-			on_gone(tr, t, status, ts);
+		if (tr->nheld)
+			check_held(tr);
+		if (tr->wq_head == tr->wq_len) {
+			if (collect_round(tr) < 0) {
+				if (errno != ECHILD)
+					error("wait4: %s", strerror(errno));
+				break;
+			}
 			continue;
 		}
-		if (WIFSTOPPED(status))
-			handle_stop(tr, t, status, ts);
+		handle_status(tr, &tr->wq[tr->wq_head++], argv);
 	}
 	if (tr->exec_pipe >= 0)
 		close(tr->exec_pipe);
@@ -1062,11 +1310,15 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	 * released without end(), which removes their temporary files */
 	if (ret != -1 && sink_list_end(sinks, end) < 0)
 		ret = -2;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
-	if (tr->interrupted)
+	sigaction(SIGINT, &tr->old_int, NULL);
+	sigaction(SIGTERM, &tr->old_term, NULL);
+	sigaction(SIGHUP, &tr->old_hup, NULL);
+	sigprocmask(SIG_SETMASK, &tr->old_mask, NULL);
+	if (tr->interrupt_sig) {
 		end->interrupted = 1;
+		end->interrupt_signal = tr->interrupt_sig;
+	}
+	free(tr->wq);
 	arena_release(&tr->scratch);
 	lamport_free(tr->lamport);
 	free(tr);
