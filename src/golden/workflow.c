@@ -17,6 +17,7 @@
 #include "core/procstat.h"
 #include "core/tracer.h"
 #include "golden/reader.h"
+#include "golden/runio.h"
 #include "golden/workflow.h"
 #include "sink/env.h"
 #include "sink/sinks.h"
@@ -50,6 +51,7 @@ int gwork_load_config(struct gwork *w)
 
 	config_init(&w->cfg);
 	golden_opts_init(&w->o);
+	strbuf_init(&w->like_notes, 0);
 	if (w->config_path)
 		r = config_load(w->config_path, &w->cfg);
 	else
@@ -123,6 +125,7 @@ void gwork_release(struct gwork *w)
 	}
 	golden_opts_release(&w->o);
 	config_release(&w->cfg);
+	strbuf_release(&w->like_notes);
 }
 
 const char *gwork_tmpdir(struct gwork *w)
@@ -422,7 +425,9 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	struct tracer_opts to;
 	struct sink_list sl = SINK_LIST_INIT;
 	struct sink *s;
-	int saved[3] = { -1, -1, -1 }, in = -1, out = -1, cwd_fd = -1, r = -1;
+	struct runio io;
+	bool have_io = false;
+	int saved[3] = { -1, -1, -1 }, cwd_fd = -1, r = -1;
 	struct env_save *envs = NULL;
 	size_t nenv = 0;
 	struct rusage ru0, ru1;
@@ -461,18 +466,35 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	if (an)
 		sink_list_add(&sl, analysis_sink_new(an));
 
-	in = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	out = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (in < 0 || out < 0) {
-		error("cannot open '%s': %s", in < 0 ? "/dev/null" : outfile, strerror(errno));
+	/* the standard streams: of the kinds the golden had when validating */
+	if (runio_open(&io, w->like ? w->like->stdio : NULL, outfile, &w->like_notes) < 0)
 		goto out;
-	}
+	have_io = true;
 	if (ct && ct->cwd) {
 		cwd_fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (cwd_fd < 0 || chdir(ct->cwd) < 0) {
 			error("cannot change to directory '%s': %s", ct->cwd, strerror(errno));
 			goto out;
 		}
+	}
+	/* the recorded variables (locale, PATH, ...) as the golden had them,
+	 * then the trace's own env of renacer.toml */
+	for (size_t i = 0; w->like && i < w->like->nvars; i++) {
+		const char *v = w->like->vars[i], *eq = strchr(v, '=');
+		envs = xreallocarray(envs, nenv + 1, sizeof(*envs));
+		envs[nenv].name = eq ? xstrndup(v, eq - v) : xstrdup(v);
+		envs[nenv].old = getenv(envs[nenv].name) ? xstrdup(getenv(envs[nenv].name)) : NULL;
+		if ((eq != NULL) != (envs[nenv].old != NULL) ||
+		    (eq && strcmp(eq + 1, envs[nenv].old)))
+			strbuf_addf(&w->like_notes, "%s %s%s%s as in the golden run (here it is %s%s%s)\n",
+				    envs[nenv].name, eq ? "set to '" : "unset", eq ? eq + 1 : "",
+				    eq ? "'" : "", envs[nenv].old ? "'" : "",
+				    envs[nenv].old ? envs[nenv].old : "unset", envs[nenv].old ? "'" : "");
+		if (eq)
+			setenv(envs[nenv].name, eq + 1, 1);
+		else
+			unsetenv(envs[nenv].name);
+		nenv++;
 	}
 	for (size_t i = 0; ct && i < ct->nenv; i++) {
 		const char *eq = strchr(ct->env[i], '=');
@@ -486,11 +508,14 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	}
 	fflush(stdout);
 	fflush(stderr);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
 		saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 10);
-	dup2(in, 0);
-	dup2(out, 1);
-	dup2(out, 2);
+		if (io.fds[i] >= 0)
+			dup2(io.fds[i], i);
+		else
+			close(i);
+	}
+	runio_start(&io);
 	trace_env_capture(&env, (const char *const *)w->env_vars);
 	to.env = &env;
 	error_set_hook(hold_msg);
@@ -512,6 +537,8 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	else
 		r = 0;
 out:
+	if (have_io)
+		runio_close(&io);
 	for (size_t i = nenv; i-- > 0;) {
 		if (envs[i].old)
 			setenv(envs[i].name, envs[i].old, 1);
@@ -526,10 +553,6 @@ out:
 			r = error("cannot return to the working directory: %s", strerror(errno));
 		close(cwd_fd);
 	}
-	if (in >= 0)
-		close(in);
-	if (out >= 0)
-		close(out);
 	sink_list_release(&sl);
 	trace_env_release(&env);
 	gcontext_current(&ctx);
@@ -537,9 +560,6 @@ out:
 	gcontext_release(&ctx);
 	rr->wall_us = rr->end.wall_ns / 1000.0;
 	rr->net_us = net_time(rr->wall_us, &ws, &held_us);
-	if (getenv("RENACER_DEBUG_NET"))
-		fprintf(stderr, "DEBUG wall %.2f cpu %.2f held %.2f net %.2f\n", rr->wall_us / 1000,
-			rr->cpu_us / 1000, held_us / 1000, rr->net_us / 1000);
 	free(ws.tab);
 	ws.tab = NULL;
 	rr->ncalls = rr->m->ncalls;
@@ -946,6 +966,32 @@ static void add_assertions(struct gwork *w, struct analysis *an, struct gresult 
 	assert_results_release(&res);
 }
 
+/* What could not be made like the golden's run, as notes (once each). */
+static void add_like_notes(struct gwork *w, struct gresult *r)
+{
+	struct strbuf seen = STRBUF_INIT;
+
+	for (const char *p = w->like_notes.buf; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		struct strbuf line = STRBUF_INIT;
+		strbuf_add(&line, p, len);
+		strbuf_addch(&line, '\n');
+		if (!strstr(seen.buf, line.buf)) {
+			struct gfinding *f;
+			strbuf_add(&seen, line.buf, line.len);
+			ALLOC_GROW(r->f, r->nf + 1, r->af);
+			f = &r->f[r->nf++];
+			memset(f, 0, sizeof(*f));
+			f->kind = GF_ENV;
+			f->message = xstrndup(p, len);
+		}
+		strbuf_release(&line);
+		p += len + (nl != NULL);
+	}
+	strbuf_release(&seen);
+}
+
 /*
  * Compares the golden with the current runs: the median run's trace (read
  * back like the golden) against the runtimes of every run; a noisy finding
@@ -1053,6 +1099,10 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		}
 		goto out;
 	}
+	/* the command runs the way the golden's did: its stdio kinds and
+	 * recorded variables (locale, PATH, ...) */
+	w->like = v->g && v->g->has_env ? &v->g->env : NULL;
+	strbuf_reset(&w->like_notes);
 	/* one run unless told: a finding that may be noise brings more */
 	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct) ? gwork_runs_for(w, ct) : 1, an,
 		     &runs) < 0) {
@@ -1091,6 +1141,7 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	 * re-run before such a finding counts */
 	while (gresult_has_noisy(&v->r) && gruns_confirm(w, argv, ct, &runs) == 0)
 		compare_runs(w, v, &runs);
+	add_like_notes(w, &v->r);
 	cmp_ok = v->r.pass;
 	if (an)
 		add_assertions(w, an, &v->r);
@@ -1112,6 +1163,7 @@ out:
 			golden_output_tail(runs.outfile, 10, &v->output_tail);
 	}
 	gruns_release(&runs);
+	w->like = NULL;
 	if (an)
 		analysis_free(an);
 	v->k.name = v->name;

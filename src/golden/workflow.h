@@ -39,6 +39,10 @@ struct gwork {
 	unsigned runs;                 /* runs per trace, 0: the trace's or [golden_traces] runs */
 	bool update;                   /* validate rewrites goldens that differ */
 	const char *new_dir;           /* where .new traces go (NULL: beside the golden) */
+	const struct trace_env *like;  /* run commands the way this environment
+					  says (validate: the golden's), or NULL */
+	struct strbuf like_notes;      /* what could not be made like it, one line
+					  each (filled by grun_do; may be reset) */
 	/* filled by gwork_load_config() */
 	struct renacer_config cfg;
 	bool have_cfg;                 /* a renacer.toml was read */
