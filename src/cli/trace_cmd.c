@@ -740,6 +740,30 @@ static void pipe_hint(const struct trace_opts *t)
 			"standard error\n");
 }
 
+/*
+ * The seeds' `renacer -- prog > current_trace.txt` saves the program's
+ * output, not the trace (strace's text goes to stderr): say so, with what
+ * to type.  Only when stdout is a regular file that the trace skipped.
+ */
+static void file_hint(const struct trace_opts *t)
+{
+	char path[4096];
+	struct stat st;
+	ssize_t n;
+
+	if (t->format != FMT_TEXT || t->output_given || t->out_stdout ||
+	    (t->summary_only && !t->format_given) || t->npids || !t->argc ||
+	    ((t->assert_file || t->anti_patterns) && !t->summary) ||
+	    fstat(1, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	if ((n = readlink("/proc/self/fd/1", path, sizeof(path) - 1)) <= 0)
+		return;
+	path[n] = '\0';
+	fprintf(stderr, "renacer: hint: the trace went to standard error; '%s' holds the "
+		"command's output (to write the trace to a file: renacer -o FILE -- %s)\n",
+		esc(path), esc(t->argv[0]));
+}
+
 /* Ends renacer the way the traced command ended. */
 static void exit_like(const struct trace_end *end)
 {
@@ -858,6 +882,8 @@ int cmd_trace(int argc, char **argv)
 	if (folded_stream && fclose(folded_stream) != 0 && r >= 0)
 		r = error("cannot write the folded stacks: %s", strerror(errno));
 	strbuf_release(&title);
+	if (r != -1)
+		file_hint(&t);
 	if (r != -1 && an) {
 		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");
 		if (t.assert_file) {

@@ -825,14 +825,20 @@ static uint64_t file_size(const char *path)
 	return stat(path, &st) ? 0 : (uint64_t)st.st_size;
 }
 
-/* Writes the -c table of trace file path to sum_path; 0 or -1 after error(). */
+/*
+ * NAME_summary.txt: the -c table (wall-clock times, as a saved trace has),
+ * then per-syscall totals in ms and the wall time ("Syscall Summary:").
+ */
+static const struct sink_opts golden_summary_opts = { .timing = true };
+
+/* Writes the summary of trace file path to sum_path; 0 or -1 after error(). */
 static int write_summary(const char *path, const char *sum_path)
 {
 	struct sink_list sl = SINK_LIST_INIT;
 	struct sink *s;
 	int ret;
 
-	if (!(s = summary_sink_new(NULL, sum_path, NULL)))
+	if (!(s = summary_sink_new(NULL, sum_path, &golden_summary_opts)))
 		return -1;
 	sink_list_add(&sl, s);
 	ret = trace_read(path, &sl, NULL, NULL);
@@ -1335,7 +1341,7 @@ int golden_accept(struct gwork *w, const struct gpending *p)
 
 	/* the .new must read back as a trace before it becomes the golden */
 	strbuf_addf(&sum, "%s/%s_summary.txt", w->dir, p->name);
-	if (!(s = summary_sink_new(NULL, sum.buf, NULL))) {
+	if (!(s = summary_sink_new(NULL, sum.buf, &golden_summary_opts))) {
 		ret = GOLDEN_BAD_CONFIG;
 		goto out;
 	}
