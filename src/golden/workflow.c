@@ -14,7 +14,6 @@
 #include <zstd.h>
 
 #include "assert/assert.h"
-#include "core/procstat.h"
 #include "core/tracer.h"
 #include "golden/reader.h"
 #include "golden/runio.h"
@@ -265,9 +264,9 @@ static double tv_us(const struct timeval *tv)
 }
 
 /*
- * The waits for a CPU during a run: renacer's own, between the sinks' begin
- * and end (which bracket the trace's wall time when this sink comes first),
- * and each traced task's, read at its exit, with its number of syscalls.
+ * The waits for a CPU during a run, per traced task, read at its exit: its
+ * own run-queue wait and renacer's while it stood stopped (event.h), with
+ * its run time and its time inside syscalls.
  */
 struct wtask {
 	pid_t tid;                   /* 0: empty slot */
@@ -282,9 +281,6 @@ struct wait_sink {
 	struct sink base;
 	struct wtask *tab;           /* open addressing by tid */
 	size_t cap, used;
-	uint64_t calls;              /* syscalls of all tasks */
-	uint64_t wait0, wait1;       /* renacer's run-queue wait at begin and end */
-	uint64_t run0, run1;         /* renacer's run time at begin and end */
 };
 
 static struct wtask *wtask_get(struct wait_sink *ws, pid_t tid)
@@ -311,15 +307,6 @@ static struct wtask *wtask_get(struct wait_sink *ws, pid_t tid)
 	return &ws->tab[i];
 }
 
-static int wait_begin(struct sink *s, const struct trace_info *ti)
-{
-	struct wait_sink *ws = (struct wait_sink *)s;
-	proc_schedstat(0, &ws->run0, &ws->wait0);
-	ws->wait1 = ws->wait0;
-	ws->run1 = ws->run0;
-	return 0;
-}
-
 static void wait_event(struct sink *s, const struct event *ev)
 {
 	struct wait_sink *ws = (struct wait_sink *)s;
@@ -328,7 +315,6 @@ static void wait_event(struct sink *s, const struct event *ev)
 		t->calls++;
 		if (ev->end_ns > ev->ts_ns)
 			t->dur_ns += ev->end_ns - ev->ts_ns;
-		ws->calls++;
 	}
 }
 
@@ -345,25 +331,14 @@ static void wait_exit(struct sink *s, const struct event *ev)
 	t->held_ns += ev->tracer_wait_ns;
 }
 
-static int wait_end(struct sink *s, const struct trace_end *te)
-{
-	struct wait_sink *ws = (struct wait_sink *)s;
-	proc_schedstat(0, &ws->run1, &ws->wait1);
-	if (ws->wait1 < ws->wait0 || ws->run1 < ws->run0) {
-		ws->wait1 = ws->wait0;
-		ws->run1 = ws->run0;
-	}
-	return 0;
-}
-
 static void wait_free(struct sink *s)
 {
 	(void)s;    /* lives on grun_do's stack, which frees its table */
 }
 
 static const struct sink_ops wait_ops = {
-	.name = "run-queue waits", .no_args = 1, .begin = wait_begin, .event = wait_event,
-	.proc_exit = wait_exit, .end = wait_end, .free = wait_free,
+	.name = "run-queue waits", .no_args = 1, .event = wait_event, .proc_exit = wait_exit,
+	.free = wait_free,
 };
 
 /*
@@ -440,7 +415,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	memset(&to, 0, sizeof(to));
 	memset(&ws, 0, sizeof(ws));
 	ws.base.ops = &wait_ops;
-	sink_list_add(&sl, &ws.base);      /* first: its end comes right after the wall time */
+	sink_list_add(&sl, &ws.base);
 	to.follow = ct ? ct->follow : true;
 	to.dopts.string_limit = 32;
 	/* every golden records what any assertion type measures (peak RSS)
