@@ -41,6 +41,23 @@ static int ebpf_unsuited(const struct trace_opts *t, const struct renacer_config
 			return -1;
 		}
 	}
+	/* strace's options that need the stops (docs/renacer.1) */
+	if (t->npaths) {
+		strbuf_addstr(why, "cannot filter by path (-P): it does not see the arguments");
+		return -1;
+	}
+	if (t->inject) {
+		strbuf_addstr(why, "cannot tamper with calls (-e inject=, -e fault=)");
+		return -1;
+	}
+	if (t->overhead_given) {
+		strbuf_addstr(why, "cannot take an overhead off each call (-O): it has only totals");
+		return -1;
+	}
+	if (t->user || t->nenv || t->daemonize || t->detach_on_execve) {
+		strbuf_addstr(why, "cannot start the command as -u, -E, -D or -b ask");
+		return -1;
+	}
 	if (t->format_given && t->format == FMT_CSV) {
 		strbuf_addstr(why, "cannot write --format csv: it has no record of each call");
 		return -1;

@@ -20,6 +20,7 @@
 #include "golden/output.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -58,6 +59,10 @@ COMMON_TEXT
 "                           the runtime and of each syscall's time, and the\n"
 "                           range of each process's counts and I/O (default 3;\n"
 "                           5 when the command runs threads)\n"
+"  -e inject=SPEC, --inject=SPEC, -e fault=SPEC, --fault=SPEC\n"
+"                           tamper with the runs as strace's -e inject= (see\n"
+"                           'man renacer'): keep a golden of a failure path;\n"
+"                           validate it with the same option\n"
 "  -s, --source             also write NAME_source.json (needs source correlation)\n"
 "  -q, --quiet              print only errors\n"
 "  -h, --help               show this help\n"
@@ -105,6 +110,9 @@ static const char validate_usage[] =
 COMMON_TEXT
 "      --golden FILE        the golden of COMMAND\n"
 "      --runs N             run N times from the start (default 1)\n"
+"  -e inject=SPEC, --inject=SPEC, -e fault=SPEC, --fault=SPEC\n"
+"                           tamper with the runs as capture did (strace's\n"
+"                           -e inject=; see 'man renacer')\n"
 "      --update             rewrite the goldens that differ (also\n"
 "                           RENACER_UPDATE_GOLDEN=1); never with CI set\n"
 "      --new-dir DIR        write NAME.json.new files to DIR instead\n"
@@ -142,7 +150,7 @@ COMMON_TEXT
 
 enum {
 	O_CONFIG = 1000, O_DIR, O_RUNS, O_FORMAT, O_COLOR, O_NO_COLOR, O_TOL, O_MINCONF,
-	O_NO_TIMING, O_UPDATE, O_GOLDEN, O_NEWDIR, O_JUNIT, O_ALL,
+	O_NO_TIMING, O_UPDATE, O_GOLDEN, O_NEWDIR, O_JUNIT, O_ALL, O_INJECT, O_FAULT,
 };
 
 static const struct option long_opts[] = {
@@ -161,6 +169,8 @@ static const struct option long_opts[] = {
 	{ "new-dir", required_argument, NULL, O_NEWDIR },
 	{ "junit", required_argument, NULL, O_JUNIT },
 	{ "all", no_argument, NULL, O_ALL },
+	{ "inject", required_argument, NULL, O_INJECT },
+	{ "fault", required_argument, NULL, O_FAULT },
 	{ "source", no_argument, NULL, 's' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -214,8 +224,30 @@ static int parse_opts(struct gcli *g, struct overrides *ov, int argc, char **arg
 	opterr = 0;
 	/* commands after NAME or "--" keep their options: stop at the first operand */
 	bool permute = !strcmp(g->cmd, "compare") || !strcmp(g->cmd, "accept");
-	while ((c = getopt_long(argc, argv, permute ? "sqh" : "+sqh", long_opts, NULL)) != -1) {
+	bool tamper = !strcmp(g->cmd, "capture") || !strcmp(g->cmd, "validate");
+	while ((c = getopt_long(argc, argv, permute ? "sqh" : tamper ? "+sqhe:" : "+sqh",
+				long_opts, NULL)) != -1) {
+		struct strbuf spec = STRBUF_INIT;
+
 		switch (c) {
+		case 'e':
+		case O_INJECT:
+		case O_FAULT:
+			/* strace's -e inject=/fault= only: a golden is of
+			 * every call, so no other qualifier applies */
+			if (!tamper)
+				usage_die(g->cmd, usage, "unknown or incomplete option '%s'",
+					  esc(argv[optind - 1]));
+			if (c == 'e' && strncmp(optarg, "inject=", 7) && strncmp(optarg, "fault=", 6))
+				usage_die(g->cmd, usage, "-e takes only inject= and fault=, not '%s'",
+					  esc(optarg));
+			strbuf_addf(&spec, "%s%s", c == O_INJECT ? "inject=" : c == O_FAULT ?
+				    "fault=" : "", optarg);
+			ALLOC_GROW(g->inject, g->ninject + 1, g->ainject);
+			g->inject[g->ninject++] = strbuf_detach(&spec, NULL);
+			g->w.inject = g->inject;
+			g->w.ninject = g->ninject;
+			break;
 		case O_CONFIG: g->w.config_path = optarg; break;
 		case O_DIR: g->w.dir = optarg; break;
 		case O_RUNS:

@@ -780,13 +780,15 @@ static void trace_release(struct config_trace *tr)
 	free_list(tr->argv, tr->argc);
 	free_list(tr->env, tr->nenv);
 	free(tr->cwd);
+	free_list(tr->inject, tr->ninject);
 	memset(tr, 0, sizeof(*tr));
 }
 
 static int parse_trace(struct ctx *c, const struct toml_value *t, size_t idx,
 		       struct config_trace *tr)
 {
-	static const char *const keys[] = { "name", "command", "env", "cwd", "follow", "runs" };
+	static const char *const keys[] = { "name", "command", "env", "cwd", "follow", "runs",
+					    "inject" };
 	struct strbuf label = STRBUF_INIT;
 	const struct toml_value *nv;
 	int64_t runs = 0;
@@ -814,7 +816,8 @@ static int parse_trace(struct ctx *c, const struct toml_value *t, size_t idx,
 	    get_env(c, label.buf, t, tr) ||
 	    get_string(c, label.buf, t, "cwd", false, &tr->cwd) < 0 ||
 	    get_bool(c, label.buf, t, "follow", &tr->follow) < 0 ||
-	    get_int(c, label.buf, t, "runs", 1, 1000, &runs) < 0)
+	    get_int(c, label.buf, t, "runs", 1, 1000, &runs) < 0 ||
+	    get_strlist(c, label.buf, t, "inject", &tr->inject, &tr->ninject) < 0)
 		goto out;
 	tr->runs = (unsigned)runs;
 	ret = 0;

@@ -93,6 +93,10 @@ struct config_trace {
 	char *cwd;                     /* directory to run in, or NULL (current) */
 	bool follow;                   /* trace children too, default true */
 	unsigned runs;                 /* 0: use golden_traces.runs */
+	char **inject;                 /* -e inject= values the trace runs with
+					  ("openat:error=ENOENT:when=3"), or
+					  NULL; checked by the golden workflow */
+	size_t ninject;
 	unsigned line, col;
 };
 

@@ -12,6 +12,8 @@
 #include "sink/sink.h"
 #include "sys/decode.h"
 
+struct trace_quals;
+
 /* -e status= bits: which finished syscalls are reported. */
 enum {
 	STATUS_SUCCESSFUL = 1 << 0,
@@ -35,6 +37,9 @@ struct tracer_opts {
 				      (event.rq_wait_ns; core/procstat.h) */
 	bool cpu_time;             /* fill event.cpu_ns (wait4's rusage) */
 	struct decode_opts dopts;
+	/* strace's -P, -e signal=, -e abbrev=/verbose=, -e read=/write=,
+	 * -e inject=, -i, -b, -E, -u, -D, -I (core/quals.h); NULL none */
+	const struct trace_quals *quals;
 	/* May be NULL.  Called with the entry of each reported syscall
 	 * (EV_SYSCALL_ENTRY, the tracee stopped at the entry stop, before any
 	 * sink sees it) and again with the finished EV_SYSCALL (the same

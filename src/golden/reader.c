@@ -723,6 +723,29 @@ static int conv_errno(struct reader *rd, const struct jv *e, struct event *ev)
 }
 
 /* A syscall record to an EV_SYSCALL event (strings point into o). */
+/* "tamper": ["INJECTED: args", "DELAYED"] (-e inject=) into ev->tamper. */
+static int conv_tamper(struct reader *rd, const struct jv *v, struct event *ev)
+{
+	if (v->type != JV_ARR)
+		return rec_err(rd, "field 'tamper': an array of strings expected");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct jv *e = jv_at(v, i);
+		if (!e || e->type != JV_STR)
+			return rec_err(rd, "field 'tamper': an array of strings expected");
+		if (!strcmp(e->s, "INJECTED"))
+			ev->tamper |= TAMPER_INJECTED;
+		else if (!strcmp(e->s, "INJECTED: args"))
+			ev->tamper |= TAMPER_POKED;
+		else if (!strcmp(e->s, "INJECTED: args, retval"))
+			ev->tamper |= TAMPER_POKED | TAMPER_INJECTED;
+		else if (!strcmp(e->s, "DELAYED"))
+			ev->tamper |= TAMPER_DELAYED;
+		else
+			return rec_err(rd, "field 'tamper': unknown mark '%s'", e->s);
+	}
+	return 1;
+}
+
 static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 {
 	uint64_t dur = 0;
@@ -806,7 +829,9 @@ static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 				r = get_str(rd, m, k, &ev->stack_error, NULL, OPT);
 			break;
 		case 't':
-			if (!strcmp(k, "tid"))
+			if (!strcmp(k, "tamper"))
+				r = conv_tamper(rd, m, ev);
+			else if (!strcmp(k, "tid"))
 				r = get_pid(rd, m, k, &ev->tid, OPT);
 			else if (!strcmp(k, "ts_us"))
 				r = get_us(rd, m, k, &ev->ts_ns, OPT);

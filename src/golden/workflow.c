@@ -14,6 +14,8 @@
 #include <zstd.h>
 
 #include "assert/assert.h"
+#include "core/inject.h"
+#include "core/quals.h"
 #include "core/tracer.h"
 #include "golden/reader.h"
 #include "golden/runio.h"
@@ -22,6 +24,7 @@
 #include "sink/sinks.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -40,6 +43,72 @@ static char **copy_list(char *const *l, size_t n)
 	for (size_t i = 0; i < n; i++)
 		r[i] = xstrdup(l[i]);
 	return r;
+}
+
+/* The first message error() printed while inject_set_add() ran. */
+static char inject_msg[512];
+
+static void keep_inject_msg(const char *kind, const char *msg)
+{
+	if (!inject_msg[0] && !*kind)
+		snprintf(inject_msg, sizeof(inject_msg), "%s", msg);
+}
+
+/*
+ * The injections a run of ct gets: w->inject, then ct's inject = [...]
+ * (as -e inject=).  Returns NULL when there are none, or with *bad set
+ * after a spec that does not parse (its message in inject_msg).
+ */
+static struct inject_set *run_injects(const struct gwork *w, const struct config_trace *ct,
+				      bool *bad)
+{
+	struct inject_set *s = NULL;
+	int r = 0;
+
+	*bad = false;
+	inject_msg[0] = '\0';
+	error_set_hook(keep_inject_msg);
+	for (size_t i = 0; r == 0 && i < w->ninject; i++) {
+		const char *spec = w->inject[i];
+		bool fault = !strncmp(spec, "fault=", 6);
+		if (!s)
+			s = inject_set_new();
+		r = inject_set_add(s, spec + (fault ? 6 : strncmp(spec, "inject=", 7) ? 0 : 7), fault);
+	}
+	for (size_t i = 0; r == 0 && ct && i < ct->ninject; i++) {
+		if (!s)
+			s = inject_set_new();
+		r = inject_set_add(s, ct->inject[i], false);
+	}
+	error_set_hook(NULL);
+	if (r < 0) {
+		inject_set_free(s);
+		*bad = true;
+		return NULL;
+	}
+	return s;
+}
+
+/* The injections of the command line and of each declared trace parse. */
+static int check_injects(struct gwork *w)
+{
+	const struct config_golden *cg = &w->cfg.golden;
+	bool bad;
+
+	inject_set_free(run_injects(w, NULL, &bad));
+	if (bad)
+		return error("%s", inject_msg);
+	for (size_t i = 0; i < cg->ntraces; i++) {
+		const struct config_trace *ct = &cg->traces[i];
+		if (!ct->ninject)
+			continue;
+		inject_set_free(run_injects(w, ct, &bad));
+		if (bad)
+			return error("%s:%u:%u: golden trace '%s': %s", w->config_path ?
+				     esc(w->config_path) : "renacer.toml", ct->line, ct->col,
+				     esc(ct->name), inject_msg);
+	}
+	return 0;
 }
 
 int gwork_load_config(struct gwork *w)
@@ -89,6 +158,8 @@ int gwork_load_config(struct gwork *w)
 	w->compress_level = cg->compress_level ? cg->compress_level : 3;
 	w->junit_path = w->cfg.ci.junit_path;
 	w->ci = golden_in_ci();
+	if (check_injects(w) < 0)
+		return -1;
 	u = getenv("RENACER_UPDATE_GOLDEN");
 	if (u && *u && strcmp(u, "0") && strcasecmp(u, "false"))
 		w->update = true;
@@ -398,11 +469,14 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	    const char *summary_path, struct grun *rr)
 {
 	struct tracer_opts to;
+	struct trace_quals q;
+	struct inject_set *inj;
 	struct sink_list sl = SINK_LIST_INIT;
 	struct sink *s;
 	struct runio io;
 	bool have_io = false;
 	int saved[3] = { -1, -1, -1 }, cwd_fd = -1, r = -1;
+	bool bad;
 	struct env_save *envs = NULL;
 	size_t nenv = 0;
 	struct rusage ru0, ru1;
@@ -422,9 +496,23 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	 * and the waits for a CPU (the noise of the runtime) */
 	to.collect_rss = true;
 	to.collect_sched = true;
+	/* -e inject= / inject = [...]: the failure path is what is traced */
+	inj = run_injects(w, ct, &bad);
+	if (bad) {
+		sink_list_release(&sl);
+		return error("%s", inject_msg);
+	}
+	memset(&q, 0, sizeof(q));
+	q.inject = inj;
+	if (inj) {
+		to.quals = &q;
+		/* a signal= goes with a syscall-entry stop (core/inject.h) */
+		to.no_seccomp = inject_set_has_signals(inj);
+	}
 	if (json_path) {
 		if (!(s = json_sink_new(NULL, json_path, NULL))) {
 			sink_list_release(&sl);
+			inject_set_free(inj);
 			return -1;
 		}
 		sink_list_add(&sl, s);
@@ -432,6 +520,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	if (summary_path) {
 		if (!(s = summary_sink_new(NULL, summary_path, NULL))) {
 			sink_list_release(&sl);
+			inject_set_free(inj);
 			return -1;
 		}
 		sink_list_add(&sl, s);
@@ -529,6 +618,7 @@ out:
 		close(cwd_fd);
 	}
 	sink_list_release(&sl);
+	inject_set_free(inj);
 	trace_env_release(&env);
 	gcontext_current(&ctx);
 	gmodel_finalize(rr->m, &ctx);

@@ -43,6 +43,11 @@ struct gwork {
 					  says (validate: the golden's), or NULL */
 	struct strbuf like_notes;      /* what could not be made like it, one line
 					  each (filled by grun_do; may be reset) */
+	char *const *inject;           /* -e inject=/fault= of the command line, as
+					  "inject=SPEC" or "fault=SPEC": every run
+					  is tampered with (core/inject.h); added
+					  to a trace's own inject = [...] */
+	size_t ninject;
 	/* filled by gwork_load_config() */
 	struct renacer_config cfg;
 	bool have_cfg;                 /* a renacer.toml was read */
@@ -61,7 +66,8 @@ struct gwork {
 /*
  * Parses renacer.toml (w->config_path or ./renacer.toml) and fills w->o and
  * the other settings from it; sets w->ci and, from RENACER_UPDATE_GOLDEN,
- * w->update.  Returns 0, or -1 after error().
+ * w->update.  Checks the inject = [...] of every declared trace and
+ * w->inject.  Returns 0, or -1 after error().
  */
 int gwork_load_config(struct gwork *w);
 /* Frees what gwork_load_config() filled and removes the scratch directory. */
