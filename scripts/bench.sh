@@ -174,4 +174,6 @@ done
 BUILD=$BUILD sh "$TOP/scripts/bench_ebpf.sh"
 # OpenTelemetry export: 100,000 spans, added time and peak RSS (bench_otlp.sh)
 BUILD=$BUILD PIN=${PIN:-1} sh "$TOP/scripts/bench_otlp.sh"
+# source correlation: -s and -k against the plain traced run (bench_source.sh)
+BUILD=$BUILD PIN=${PIN:-1} sh "$TOP/scripts/bench_source.sh"
 exit 0

@@ -3,6 +3,7 @@
  * every stop turned into an event record for the sinks.  Tracees are never
  * left stopped and their signals are always re-injected.
  */
+#include "core/procstat.h"
 #include "core/tracer.h"
 #include "core/cpus.h"
 #include "core/lamport.h"
@@ -31,7 +32,11 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "core/inject.h"
+#include "core/quals.h"
+#include "core/startup.h"
 #include "core/tmem.h"
+#include "sys/compat.h"
 #include "sys/filter.h"
 #include "sys/sysent.h"
 #include "util/arena.h"
@@ -62,6 +67,8 @@ enum {
 	TCB_IGNORE_EXIT = 1 << 9, /* attached mid-syscall: skip one exit */
 	TCB_LISTEN = 1 << 10,     /* in group-stop (PTRACE_LISTEN) */
 	TCB_WATCH = 1 << 11,      /* the current syscall is only watched (watch_set) */
+	TCB_DELAYED = 1 << 12,    /* held stopped by -e inject=:delay_* */
+	TCB_EXECED = 1 << 13,     /* has exec'ed once (-b execve skips that) */
 };
 
 struct tcb {
@@ -73,7 +80,15 @@ struct tcb {
 	uint64_t held_ns;         /* TCB_HELD since (monotonic ns) */
 	struct cpu_task cpu;      /* its CPU placement (core/cpus.h) */
 	uint64_t stime_entry;     /* -c: process system time at the entry stop */
+	uint64_t sched_held_ns;   /* collect_sched: our run-queue waits while this
+				     task stood stopped */
 	struct arena arena;       /* its decoded values */
+	/* strace's options (core/quals.h) */
+	long last_nr;             /* last syscall entered (-n on other lines) */
+	struct inject_task *inj;  /* -e inject= counters, made on first use */
+	int resume_sig;           /* signal to resume with (inject signal=) */
+	uint64_t hold_until;      /* TCB_DELAYED: monotonic ns to resume at */
+	uint8_t pers;             /* personality of its last syscall (PERS_*) */
 };
 
 #define NBUCKETS 4096
@@ -109,17 +124,22 @@ struct tracer {
 	int interrupt_sig;        /* SIGINT/SIGTERM/SIGHUP that ended the trace */
 	unsigned interrupts_seen; /* interrupt signals acted on so far */
 	bool all_status;          /* no -e status= filter */
+	bool delays;              /* -e inject= may hold tasks (TCB_DELAYED) */
 	struct lamport *lamport;  /* happens-before clocks (core/lamport.h) */
 	struct cpus *cpus;        /* CPU placement (core/cpus.h), or NULL */
 	struct wstat *wq;         /* the current round of wait statuses */
 	size_t wq_head, wq_len, wq_alloc;
 	uint64_t kill_at;         /* interrupted: kill started tasks then (ns) */
+	uint64_t next_due;        /* the next TCB_DELAYED task's time, 0 none */
 	bool detaching;           /* attaching failed: let go of everything */
 	/* what renacer was started with; the command it starts gets these */
 	struct sigaction old_int, old_term, old_hup;
 	sigset_t old_mask;
 	size_t nheld;             /* tasks with TCB_HELD */
 	uint64_t held_checked;    /* last check_held() (ns) */
+	int sched_fd;             /* collect_sched: our schedstat, else -1 */
+	pid_t sched_tid;          /* the task whose stop is being handled */
+	uint64_t sched_wait;      /* our run-queue wait at the last reading */
 };
 
 /* Set by the signal handlers, read by the loop. */
@@ -170,6 +190,7 @@ static void tcb_drop(struct tracer *tr, struct tcb *t)
 	if (*pp)
 		*pp = t->next;
 	arena_release(&t->arena);
+	inject_task_free(t->inj);
 	free(t);
 	tr->ntcb--;
 }
@@ -230,6 +251,7 @@ static void finish_unfinished(struct tracer *tr, struct tcb *t, uint64_t ts, uns
 		t->ev.state = SC_UNFINISHED;
 		t->ev.rv_fmt = RV_NONE;
 		t->ev.end_ns = ts - tr->t0;
+		t->ev.detached = why == STATUS_DETACHED;
 		if (status_wanted(tr, &t->ev, why))
 			emit(tr, &t->ev);
 	}
@@ -248,6 +270,42 @@ static void resume(struct tracer *tr, struct tcb *t, int sig)
 	cpus_resume(tr->cpus, &t->cpu);
 	if (ptrace(req, t->tid, NULL, (void *)(uintptr_t)sig) < 0 && errno != ESRCH)
 		warning("cannot resume process %d: %s", t->tid, strerror(errno));
+}
+
+/* Resumes t after a syscall stop, with the signal -e inject= asked for, or
+ * leaves it stopped until its -e inject=:delay_* time (TCB_DELAYED; the
+ * wait loop resumes it, see resume_delayed). */
+static void resume_after_syscall(struct tracer *tr, struct tcb *t)
+{
+	if (t->hold_until) {
+		t->flags |= TCB_DELAYED;
+		return;
+	}
+	resume(tr, t, t->resume_sig);
+	t->resume_sig = 0;
+}
+
+/* Resumes the TCB_DELAYED tasks whose time has come; returns the earliest
+ * time a remaining one is due, or 0 when none is held. */
+static uint64_t resume_delayed(struct tracer *tr)
+{
+	uint64_t now = now_ns(), next = 0;
+
+	for (unsigned b = 0; b < NBUCKETS; b++) {
+		for (struct tcb *t = tr->buckets[b]; t; t = t->next) {
+			if (!(t->flags & TCB_DELAYED))
+				continue;
+			if (t->hold_until <= now) {
+				t->flags &= ~TCB_DELAYED;
+				t->hold_until = 0;
+				resume(tr, t, t->resume_sig);
+				t->resume_sig = 0;
+			} else if (!next || t->hold_until < next) {
+				next = t->hold_until;
+			}
+		}
+	}
+	return next;
 }
 
 /* ---- syscalls ------------------------------------------------------------ */
@@ -303,16 +361,21 @@ static void watch_exit(struct tracer *tr, struct tcb *t, int64_t rval, bool is_e
 }
 
 static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
-			  const uint64_t *args, uint64_t ts)
+			  const uint64_t *args, uint64_t ip, uint64_t ts)
 {
 	struct event *ev = &t->ev;
 	const struct sysent *se = sysent_get(nr);
 	static const struct sysent unknown_se = { NULL, 6, 0, NULL, NULL };
+	const struct trace_quals *q = tr->o->quals;
+	struct decode_opts dtmp;
 	struct dctx ctx;
-	int r;
+	struct sysent compat_se;
+	const struct compat_sysent *cse;
+	int r, pers;
 
 	bool launch_exec = false;
 
+	t->last_nr = nr;
 	t->flags |= TCB_INSYSCALL;
 	t->flags &= ~(TCB_REPORT | TCB_DEC_EXIT | TCB_WATCH);
 	if (t->flags & TCB_HIDE) {
@@ -321,11 +384,31 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 		t->flags &= ~TCB_HIDE;
 		launch_exec = true;
 	}
+	/* a call of another personality (int 0x80): strace's "[ Process
+	 * PID=N runs in 32 bit mode. ]" at each change, @32/@x32 filtering
+	 * and the name of the call (sys/compat.h) */
+	cse = quals_compat_call(nr, &pers);
+	if (pers != t->pers) {
+		struct event pev;
+		memset(&pev, 0, sizeof(pev));
+		pev.type = EV_PERSONALITY;
+		pev.pid = t->pid;
+		pev.tid = t->tid;
+		pev.personality = (uint8_t)pers;
+		pev.last_nr = nr;
+		t->pers = (uint8_t)pers;
+		emit_simple(tr, &pev, ts);
+	}
+	if (!quals_compat_traced(q, nr))
+		return;
 	if (!traced_nr(tr, nr)) {
 		if (watched_nr(tr, nr) && !launch_exec)
 			watch_entry(tr, t, nr, args, ts);
 		return;
 	}
+	/* -P: only calls that touch one of the paths */
+	if (!quals_entry_wanted(q, t->pid, t->tid, nr, args))
+		return;
 	t->flags |= TCB_REPORT;
 
 	arena_reset(&t->arena);
@@ -337,8 +420,27 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 	ev->ts_ns = ts - tr->t0;
 	t->stime_entry = tr->stop_stime;
 	memcpy(ev->raw, args, sizeof(ev->raw));
+	if (q && q->want_ip)
+		ev->ip = ip;
+	/* -e inject=: before decoding, so that poke_enter= data shows */
+	if (q && q->inject) {
+		struct inject_act act;
+		if (!t->inj)
+			t->inj = inject_task_new(q->inject);
+		inject_enter(q->inject, t->inj, t->tid, nr, args, &act);
+		t->resume_sig = act.signo;
+		if (act.delay_ns)
+			t->hold_until = now_ns() + act.delay_ns;
+	}
 	if (se && se->name) {
 		ev->name = se->name;
+	} else if (cse) {
+		/* arguments of another personality print undecoded */
+		compat_se = unknown_se;
+		compat_se.name = cse->name;
+		compat_se.nargs = cse->nargs;
+		se = &compat_se;
+		ev->name = cse->name;
 	} else {
 		ev->name = unknown_name(tr, nr);
 		se = &unknown_se;
@@ -350,7 +452,7 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 		ctx.pid = t->pid;
 		ctx.tid = t->tid;
 		ctx.arena = &t->arena;
-		ctx.opts = &tr->o->dopts;
+		ctx.opts = quals_dopts(q, &tr->o->dopts, nr, &dtmp);
 		ctx.se = se;
 		r = se->decode ? se->decode(&ctx, ev, 0) : decode_default(&ctx, ev, 0);
 		if (r == RVAL_EXIT)
@@ -390,6 +492,8 @@ static void syscall_exit(struct tracer *tr, struct tcb *t, int64_t rval,
 			 bool is_error, uint64_t ts)
 {
 	struct event *ev = &t->ev;
+	const struct trace_quals *q = tr->o->quals;
+	struct decode_opts dtmp;
 
 	if (!(t->flags & TCB_INSYSCALL))
 		return;                    /* exit of a call begun before attach */
@@ -404,13 +508,27 @@ static void syscall_exit(struct tracer *tr, struct tcb *t, int64_t rval,
 	ev->end_ns = ts - tr->t0;
 	if (tr->o->cpu_time && tr->stop_stime > t->stime_entry)
 		ev->cpu_ns = tr->stop_stime - t->stime_entry;
+	/* -e inject=: the injected result is what the program and the
+	 * trace see */
+	if (q && q->inject && t->inj) {
+		struct inject_act act;
+		ev->tamper = inject_exit(q->inject, t->inj, t->tid, ev->nr, ev->raw,
+					 &rval, &is_error, &act);
+		if (act.delay_ns)
+			t->hold_until = now_ns() + act.delay_ns;
+	}
 	ev->retval = rval;
 	ev->err = is_error ? (int)-rval : 0;
 	if (t->flags & TCB_DEC_EXIT) {
 		const struct sysent *se = sysent_get(ev->nr);
-		struct dctx ctx = { t->pid, t->tid, &t->arena, &tr->o->dopts, se };
+		struct dctx ctx = { t->pid, t->tid, &t->arena,
+				    quals_dopts(q, &tr->o->dopts, ev->nr, &dtmp), se };
 		if (se && se->decode)
 			se->decode(&ctx, ev, 1);
+	}
+	if (q && (q->read_fds || q->write_fds)) {
+		struct dctx ctx = { t->pid, t->tid, &t->arena, &tr->o->dopts, sysent_get(ev->nr) };
+		quals_dumpio(q, &ctx, ev);
 	}
 	t->flags &= ~(TCB_INSYSCALL | TCB_REPORT | TCB_DEC_EXIT);
 	if (status_wanted(tr, ev, STATUS_UNFINISHED))
@@ -419,14 +537,14 @@ static void syscall_exit(struct tracer *tr, struct tcb *t, int64_t rval,
 
 /* Reads the syscall state; returns the stop kind (entry, exit) or 0. */
 static int get_sc(struct tracer *tr, struct tcb *t, long *nr, uint64_t *args,
-		  int64_t *rval, bool *is_error)
+		  int64_t *rval, bool *is_error, uint64_t *ip)
 {
 	if (tr->have_info) {
 		struct __ptrace_syscall_info info;
 		long n = ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(info), &info);
 		if (n <= 0 && (errno == EIO || errno == EINVAL)) {
 			tr->have_info = false;      /* kernel < 5.3: use registers */
-			return get_sc(tr, t, nr, args, rval, is_error);
+			return get_sc(tr, t, nr, args, rval, is_error, ip);
 		}
 		if (n <= 0)
 			return 0;
@@ -436,6 +554,7 @@ static int get_sc(struct tracer *tr, struct tcb *t, long *nr, uint64_t *args,
 			else
 				*nr = (long)info.entry.nr;
 			memcpy(args, info.entry.args, 6 * sizeof(uint64_t));
+			*ip = info.instruction_pointer;
 			return PTRACE_SYSCALL_INFO_ENTRY;
 		}
 		if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
@@ -451,6 +570,7 @@ static int get_sc(struct tracer *tr, struct tcb *t, long *nr, uint64_t *args,
 		if (!(t->flags & TCB_INSYSCALL)) {
 			*nr = sc.compat ? -1 - sc.nr : sc.nr;
 			memcpy(args, sc.args, sizeof(sc.args));
+			*ip = sc.ip;
 			return PTRACE_SYSCALL_INFO_ENTRY;
 		}
 		*rval = sc.rval;
@@ -465,7 +585,8 @@ static void on_syscall_stop(struct tracer *tr, struct tcb *t, uint64_t ts, bool 
 	uint64_t args[6] = { 0 };
 	int64_t rval = 0;
 	bool is_error = false;
-	int kind = get_sc(tr, t, &nr, args, &rval, &is_error);
+	uint64_t ip = 0;
+	int kind = get_sc(tr, t, &nr, args, &rval, &is_error, &ip);
 
 	if (seccomp_stop && kind == PTRACE_SYSCALL_INFO_EXIT)
 		kind = 0;
@@ -474,7 +595,7 @@ static void on_syscall_stop(struct tracer *tr, struct tcb *t, uint64_t ts, bool 
 			kind = PTRACE_SYSCALL_INFO_EXIT;  /* cannot happen with regs path */
 		} else {
 			bool cpus_exit = cpus_syscall_entry(tr->cpus, &t->cpu, nr, args);
-			syscall_entry(tr, t, nr, args, ts);
+			syscall_entry(tr, t, nr, args, ip, ts);
 			/* under the filter, a call whose exit nobody needs (only
 			 * seen for placement, or counted at its entry) is
 			 * resumed with PTRACE_CONT: no exit stop */
@@ -490,7 +611,7 @@ static void on_syscall_stop(struct tracer *tr, struct tcb *t, uint64_t ts, bool 
 			syscall_exit(tr, t, rval, is_error, ts);
 	}
 	t->flags &= ~TCB_IGNORE_EXIT;
-	resume(tr, t, 0);
+	resume_after_syscall(tr, t);
 }
 
 /* ---- process events --------------------------------------------------- */
@@ -557,6 +678,7 @@ static void on_new_child(struct tracer *tr, struct tcb *t, int event, uint64_t t
 }
 
 static void check_exec_failure(struct tracer *tr, char *const argv[]);
+static void detach_now(struct tracer *tr, struct tcb *t, int sig, uint64_t ts);
 
 static void on_exec(struct tracer *tr, struct tcb *t, uint64_t ts)
 {
@@ -565,12 +687,18 @@ static void on_exec(struct tracer *tr, struct tcb *t, uint64_t ts)
 	char path[64], exe[PATH_MAX];
 	ssize_t n;
 
+	pid_t old_tid = 0;
+
 	if (ptrace(PTRACE_GETEVENTMSG, t->tid, NULL, &old) == 0 && (pid_t)old != t->tid) {
 		/* a non-leader thread exec'ed: it takes over the leader's tid */
 		struct tcb *o = tcb_find(tr, (pid_t)old);
 		if (o && o != t) {
 			pid_t newtid = t->tid;
-			/* the leader's own state is gone; keep the exec'ing thread's */
+			/* the leader's own state is gone (a call it was in ends
+			 * unfinished, as strace shows it); keep the exec'ing
+			 * thread's */
+			finish_unfinished(tr, t, ts, STATUS_UNFINISHED);
+			old_tid = (pid_t)old;
 			tcb_drop(tr, t);
 			tcb_rekey(tr, o, newtid);
 			o->cpu.tid = newtid;
@@ -592,7 +720,18 @@ static void on_exec(struct tracer *tr, struct tcb *t, uint64_t ts)
 	n = readlink(path, exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = '\0';
 	ev.exec_path = exe;
+	ev.exec_old_tid = old_tid;
 	emit_simple(tr, &ev, ts);
+	/* -b execve: let go of a task at its exec, except the command's own
+	 * first one (strace's TCB_SKIP_DETACH_ON_FIRST_EXEC) */
+	if (tr->o->quals && tr->o->quals->detach_on_execve) {
+		bool first = t->tid == tr->leader && !(t->flags & (TCB_EXECED | TCB_ATTACHED));
+		t->flags |= TCB_EXECED;
+		if (!first) {
+			detach_now(tr, t, 0, ts);
+			return;
+		}
+	}
 	resume(tr, t, 0);
 }
 
@@ -606,6 +745,7 @@ static void on_gone(struct tracer *tr, struct tcb *t, int status, uint64_t ts)
 	ev.type = EV_PROC_EXIT;
 	ev.pid = t->pid;
 	ev.tid = t->tid;
+	ev.last_nr = t->last_nr;
 	ev.is_thread = t->tid != t->pid;
 	if (WIFEXITED(status)) {
 		ev.exit_code = WEXITSTATUS(status);
@@ -614,6 +754,9 @@ static void on_gone(struct tracer *tr, struct tcb *t, int status, uint64_t ts)
 		ev.core_dumped = WCOREDUMP(status);
 	}
 	ev.max_rss_kb = t->ev.max_rss_kb;  /* stashed at PTRACE_EVENT_EXIT */
+	ev.rq_wait_ns = t->ev.rq_wait_ns;
+	ev.rq_run_ns = t->ev.rq_run_ns;
+	ev.tracer_wait_ns = t->sched_held_ns;
 	emit_simple(tr, &ev, ts);
 	if (t->tid == tr->leader) {
 		tr->end->exit_code = ev.exit_code;
@@ -635,12 +778,15 @@ static void on_signal_stop(struct tracer *tr, struct tcb *t, int sig, uint64_t t
 		resume(tr, t, 0);
 		return;
 	}
-	if (!(t->flags & TCB_HIDE)) {
+	if (!(t->flags & TCB_HIDE) && quals_signal_shown(tr->o->quals, sig)) {
 		memset(&ev, 0, sizeof(ev));
 		ev.type = EV_SIGNAL;
 		ev.pid = t->pid;
 		ev.tid = t->tid;
 		ev.signo = sig;
+		ev.last_nr = t->last_nr;
+		if (tr->o->quals && tr->o->quals->want_ip)
+			ev.ip = arch_get_ip(t->tid);
 		arena_reset(&tr->scratch);
 		v = arena_calloc(&tr->scratch, sizeof(*v));
 		decode_siginfo_val(&ctx, v, &si);
@@ -661,6 +807,10 @@ static scmp_filter_ctx build_filter(const uint8_t *set)
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx)
 		return NULL;
+	/* calls of another architecture (int 0x80, x32) are not in the
+	 * filter: they stop (the engine filters them, @32/@x32) instead of
+	 * killing the tracee, libseccomp's default */
+	seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRACE(0));
 	for (unsigned nr = 0; nr < sysent_count; nr++) {
 		if (!(set[nr >> 3] & (1u << (nr & 7))))
 			continue;
@@ -784,7 +934,16 @@ static int start_child(struct tracer *tr, char *const argv[])
 			if (write(pfd[1], &e, sizeof(e)) < 0)
 				_exit(1);
 		}
-		execv(path, argv);
+		/* -u: after the filter (loaded as root, no no_new_privs) */
+		if (tr->o->quals && tr->o->quals->user &&
+		    (e = startup_become_user(tr->o->quals->user, path)) != 0) {
+			if (write(pfd[1], &e, sizeof(e)) < 0)
+				_exit(1);
+			_exit(127);
+		}
+		/* -E: the command's own environment */
+		execve(path, argv, tr->o->quals && tr->o->quals->envp
+			? tr->o->quals->envp : environ);
 		e = errno;
 		if (write(pfd[1], &e, sizeof(e)) < 0)
 			_exit(1);
@@ -813,26 +972,57 @@ static int start_child(struct tracer *tr, char *const argv[])
 }
 
 /*
+ * -D: the command is the process that ran renacer; it waits for the tracer
+ * (a grandchild) to seize it, then execs (core/startup.c).  Its calls are
+ * hidden until its execve, as a started command's.
+ */
+static int adopt_command(struct tracer *tr, pid_t pid)
+{
+	if (ptrace(PTRACE_SEIZE, pid, NULL,
+		   (void *)(uintptr_t)(tr->ptrace_opts & ~PTRACE_O_EXITKILL)) < 0) {
+		int e = errno;
+		startup_daemon_release();
+		return error("cannot attach to process %d: %s", (int)pid, strerror(e));
+	}
+	ptrace(PTRACE_INTERRUPT, pid, NULL, NULL);
+	tr->leader = pid;
+	tcb_new(tr, pid, pid, TCB_HIDE | TCB_STARTUP);
+	startup_daemon_release();
+	return 0;
+}
+
+/*
  * Seizes one thread tid of process pid and interrupts it (its first stop is
  * then a PTRACE_EVENT_STOP).  Returns 0, or the errno of PTRACE_SEIZE.
  */
 static int seize_thread(struct tracer *tr, pid_t pid, pid_t tid)
 {
-	struct event ev;
-
 	if (ptrace(PTRACE_SEIZE, tid, NULL,
 		   (void *)(uintptr_t)(tr->ptrace_opts & ~PTRACE_O_EXITKILL)) < 0)
 		return errno;
 	ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
 	tcb_new(tr, tid, pid, TCB_ATTACHED | TCB_STARTUP | TCB_IGNORE_EXIT);
-	memset(&ev, 0, sizeof(ev));
-	ev.type = EV_PROC_START;
-	ev.pid = pid;
-	ev.tid = tid;
-	ev.is_thread = tid != pid;
-	ev.attached = true;
-	emit_simple(tr, &ev, now_ns());
 	return 0;
+}
+
+/*
+ * The EV_PROC_START of each thread attached, once all are: each says how
+ * many ("Process N attached with M threads").
+ */
+static void emit_attached(struct tracer *tr, pid_t pid, const pid_t *tids, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct event ev;
+
+		memset(&ev, 0, sizeof(ev));
+		ev.type = EV_PROC_START;
+		ev.pid = pid;
+		ev.tid = tids[i];
+		ev.is_thread = tids[i] != pid;
+		ev.attached = true;
+		ev.attach_threads = (unsigned)n;
+		emit_simple(tr, &ev, now_ns());
+	}
 }
 
 /*
@@ -847,12 +1037,15 @@ static int seize_thread(struct tracer *tr, pid_t pid, pid_t tid)
 static int attach_one(struct tracer *tr, pid_t pid)
 {
 	char path[64];
-	int attached = 0, err = 0;
+	int err = 0;
+	pid_t *tids = NULL;
+	size_t attached = 0, alloc = 0;
 
 	if (!tr->o->follow) {
 		err = seize_thread(tr, pid, pid);
 		if (err)
 			return error("cannot attach to process %d: %s", (int)pid, strerror(err));
+		emit_attached(tr, pid, &pid, 1);
 		goto done;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
@@ -874,7 +1067,11 @@ static int attach_one(struct tracer *tr, pid_t pid)
 				continue;
 			e = seize_thread(tr, pid, tid);
 			if (e == 0) {
-				attached++;
+				if (attached == alloc) {
+					alloc = alloc ? alloc * 2 : 16;
+					tids = xrealloc(tids, alloc * sizeof(*tids));
+				}
+				tids[attached++] = tid;
 				found++;
 			} else if (!err || err == ESRCH) {
 				err = e;
@@ -887,10 +1084,23 @@ static int attach_one(struct tracer *tr, pid_t pid)
 	if (!attached)
 		return error("cannot attach to process %d: %s", (int)pid,
 			     strerror(err ? err : ESRCH));
+	emit_attached(tr, pid, tids, attached);
+	free(tids);
 done:
 	if (!tr->leader)
 		tr->leader = pid;
 	return 0;
+}
+
+/* Interrupted: tasks held by -e inject=:delay_* go on at once. */
+static void release_delays(struct tracer *tr)
+{
+	if (!tr->delays)
+		return;
+	for (unsigned b = 0; b < NBUCKETS; b++)
+		for (struct tcb *t = tr->buckets[b]; t; t = t->next)
+			if (t->flags & TCB_DELAYED)
+				t->hold_until = 1;
 }
 
 static void on_interrupt_signal(int sig)
@@ -1013,6 +1223,8 @@ static void handle_stop(struct tracer *tr, struct tcb *t, int status, uint64_t t
 	case PTRACE_EVENT_EXIT:
 		if (tr->o->collect_rss && t->tid == t->pid)
 			read_rss(&t->ev, t->pid);
+		if (tr->o->collect_sched)
+			proc_schedstat(t->tid, &t->ev.rq_run_ns, &t->ev.rq_wait_ns);
 		resume(tr, t, 0);
 		return;
 	case PTRACE_EVENT_STOP:
@@ -1030,13 +1242,16 @@ static void handle_stop(struct tracer *tr, struct tcb *t, int status, uint64_t t
 		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
 			/* group-stop: shown as strace does, then stay stopped but
 			 * keep reporting */
-			if (!(t->flags & TCB_HIDE)) {
+			if (!(t->flags & TCB_HIDE) && quals_signal_shown(tr->o->quals, sig)) {
 				struct event ev;
 				memset(&ev, 0, sizeof(ev));
 				ev.type = EV_SIGNAL;
 				ev.pid = t->pid;
 				ev.tid = t->tid;
 				ev.signo = sig;
+				ev.last_nr = t->last_nr;
+				if (tr->o->quals && tr->o->quals->want_ip)
+					ev.ip = arch_get_ip(t->tid);
 				ev.group_stop = true;
 				emit_simple(tr, &ev, ts);
 			}
@@ -1084,16 +1299,16 @@ static void check_exec_failure(struct tracer *tr, char *const argv[])
 }
 
 /*
- * wait4(-1, __WALL) that gives up after ms: returns 0 then (or on EINTR).
+ * wait4(-1, __WALL) that gives up after ns: returns 0 then (or on EINTR).
  * SIGCHLD, which every stop and exit of a tracee sends, is blocked for the
  * whole trace, so one that arrives between the wait4 and sigtimedwait stays
  * pending and ends the wait at once.
  */
-static pid_t wait_timed(int *status, struct rusage *ru, long ms)
+static pid_t wait_timed(int *status, struct rusage *ru, uint64_t ns)
 {
 	sigset_t chld;
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	uint64_t end = now_ns() + (uint64_t)ms * 1000000u;
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	uint64_t end = now_ns() + ns;
 
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
@@ -1133,8 +1348,14 @@ static int collect_round(struct tracer *tr)
 {
 	int flags = __WALL;
 	/* something is due at a time (the end of the grace period, a check
-	 * of held tasks): block 100 ms at most */
-	bool timed = tr->kill_at || tr->nheld;
+	 * of held tasks, a delayed task's resumption): block 100 ms at most,
+	 * and not past the delayed task's time */
+	bool timed = tr->kill_at || tr->nheld || tr->next_due;
+	uint64_t limit = 100000000u, now;
+
+	if (tr->next_due)
+		limit = tr->next_due <= (now = now_ns()) ? 0
+			: tr->next_due - now < limit ? tr->next_due - now : limit;
 
 	tr->wq_head = tr->wq_len = 0;
 	for (;;) {
@@ -1145,7 +1366,7 @@ static int collect_round(struct tracer *tr)
 		struct tcb *t;
 
 		if (timed && !(flags & WNOHANG))
-			pid = wait_timed(&status, tr->o->cpu_time ? &ru : NULL, 100);
+			pid = wait_timed(&status, tr->o->cpu_time ? &ru : NULL, limit);
 		else
 			pid = wait4(-1, &status, flags, tr->o->cpu_time ? &ru : NULL);
 		if (pid <= 0) {
@@ -1220,11 +1441,35 @@ static void check_held(struct tracer *tr)
 }
 
 /* Handles one status of a round: a stop, an exit or a death. */
+/*
+ * collect_sched: renacer's run-queue wait since the last reading held a
+ * stopped task: the one being handled, else (a wait for stops) the one
+ * whose stop is handled next.  next 0: no task is handled now.
+ */
+static void sched_account(struct tracer *tr, pid_t next)
+{
+	uint64_t run, wait;
+	struct tcb *t;
+	pid_t who;
+
+	if (tr->sched_fd < 0)
+		return;
+	proc_schedstat_fd(tr->sched_fd, &run, &wait);
+	who = tr->sched_tid ? tr->sched_tid : next;
+	if (who && wait > tr->sched_wait && (t = tcb_find(tr, who)))
+		t->sched_held_ns += wait - tr->sched_wait;
+	tr->sched_wait = wait;
+	tr->sched_tid = next;
+}
+
 static void handle_status(struct tracer *tr, const struct wstat *w, char *const argv[])
 {
-	struct tcb *t = tcb_find(tr, w->tid);
+	struct tcb *t;
 	int status = w->status;
 	uint64_t ts = now_ns();
+
+	sched_account(tr, w->tid);
+	t = tcb_find(tr, w->tid);
 
 	tr->stop_stime = w->stime;
 	if (!t) {
@@ -1260,6 +1505,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	int ret = 0;
 
 	memset(end, 0, sizeof(*end));
+	ti.env = o->attach ? NULL : o->env;
 	tr->o = o;
 	tr->sinks = sinks;
 	tr->end = end;
@@ -1282,8 +1528,13 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 		tr->ptrace_opts |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
 	if (tr->seccomp)
 		tr->ptrace_opts |= PTRACE_O_TRACESECCOMP;
-	if (o->collect_rss)
+	if (o->collect_rss || o->collect_sched)
 		tr->ptrace_opts |= PTRACE_O_TRACEEXIT;
+	tr->sched_fd = o->collect_sched ? proc_schedstat_open() : -1;
+	if (tr->sched_fd >= 0) {
+		uint64_t run;
+		proc_schedstat_fd(tr->sched_fd, &run, &tr->sched_wait);
+	}
 	tr->lamport = lamport_new();
 	{
 		struct cpu_opts co = o->cpu;
@@ -1292,8 +1543,13 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 			co.mode = PIN_TRACER;
 		if (pin && !strcmp(pin, "always") && co.mode == PIN_AUTO)
 			co.mode = PIN_ALWAYS;        /* tests */
-		tr->cpus = cpus_new(&co, o->attach != NULL, o->follow);
+		/* -p and -D tasks are never pinned: not killed with renacer
+		 * (no EXITKILL), they could keep a pin after a SIGKILL */
+		tr->cpus = cpus_new(&co, o->attach != NULL ||
+				    (o->quals && o->quals->daemonize), o->follow);
 	}
+	tr->delays = o->quals && inject_set_has_delays(o->quals->inject);
+	tr->all_status = (o->status_mask ? o->status_mask : STATUS_ALL) == STATUS_ALL;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt_signal;   /* no SA_RESTART: waitpid returns EINTR */
@@ -1323,7 +1579,9 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 			}
 	} else {
 		struct event ev;
-		if (start_child(tr, argv) < 0) {
+		const struct trace_quals *q = o->quals;
+		if ((q && q->daemon_tracee ? adopt_command(tr, q->daemon_tracee)
+					   : start_child(tr, argv)) < 0) {
 			if (!end->exit_code)
 				end->exit_code = 1;
 			ret = -1;
@@ -1333,6 +1591,9 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 			ev.pid = ev.tid = tr->leader;
 			ev.ppid = getpid();
 			emit_simple(tr, &ev, now_ns());
+			/* -I: once the command has its own dispositions */
+			if (q)
+				startup_signals(q->interruptible);
 		}
 	}
 	cpus_begin(tr->cpus);   /* --cpu: renacer's own CPUs from now */
@@ -1341,6 +1602,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 		if (interrupt_count != (sig_atomic_t)tr->interrupts_seen) {
 			tr->interrupts_seen = (unsigned)interrupt_count;
 			stop_tracing(tr, interrupt_sig);
+			release_delays(tr);
 		}
 		if (tr->kill_at && now_ns() >= tr->kill_at) {
 			tr->kill_at = 0;       /* the grace period is over */
@@ -1349,6 +1611,11 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 		if (tr->nheld)
 			check_held(tr);
 		if (tr->wq_head == tr->wq_len) {
+			sched_account(tr, 0);
+			/* -e inject=:delay_*: resume the tasks whose time
+			 * has come; the round waits no longer than the next */
+			if (tr->delays)
+				tr->next_due = resume_delayed(tr);
 			if (collect_round(tr) < 0) {
 				if (errno != ECHILD)
 					error("wait4: %s", strerror(errno));
@@ -1361,6 +1628,10 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	}
 	if (tr->exec_pipe >= 0)
 		close(tr->exec_pipe);
+	/* -b execve let go of the command: like strace, wait for it to end */
+	if (end->detached && !o->attach && tr->leader > 0)
+		while (waitpid(tr->leader, NULL, 0) < 0 && errno == EINTR)
+			;
 
 	end->wall_ns = now_ns() - tr->t0;
 	if (tr->exec_failed)
@@ -1381,6 +1652,8 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	arena_release(&tr->scratch);
 	lamport_free(tr->lamport);
 	cpus_free(tr->cpus);
+	if (tr->sched_fd >= 0)
+		close(tr->sched_fd);
 	free(tr);
 	return ret;
 }
