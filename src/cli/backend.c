@@ -13,6 +13,7 @@
 #include "cli/trace_opts.h"
 #include "config/config.h"
 #include "core/tracer.h"
+#include "sink/sinks.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
@@ -97,6 +98,15 @@ int trace_run(const struct trace_opts *t, const struct tracer_opts *o,
 		die_status(1, "--backend ebpf %s", why.buf);
 	/* wall-clock times: -w, --timing and the JSON summaries show them */
 	eo.wall = t->wall || t->timing || t->format_given;
+	/* the shortest and longest call: a -S key or a -U column */
+	eo.minmax = t->sort == SORT_MIN_TIME || t->sort == SORT_MAX_TIME;
+	if (t->columns) {
+		uint8_t cols[COL_MAX];
+		if (summary_columns_parse(t->columns, cols) == 0)
+			for (int i = 0; i < COL_MAX && cols[i] != COL_END; i++)
+				if (cols[i] == COL_MIN_TIME || cols[i] == COL_MAX_TIME)
+					eo.minmax = true;
+	}
 	r = ebpf_probe(&why) < 0 ? EBPF_UNAVAILABLE
 		: ebpf_run(o, &eo, t->argv, sinks, end, &why);
 	if (r != EBPF_UNAVAILABLE) {

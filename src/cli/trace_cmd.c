@@ -113,9 +113,11 @@ static const char usage_text[] =
 "                             dev, pidfd\n"
 "  -i, --instruction-pointer  show the instruction pointer of each call\n"
 "  -n, --syscall-number       show the syscall number\n"
-"  -o, --output FILE          write the trace to FILE (default: stderr; - is\n"
-"                             standard output); '|CMD' or '!CMD' pipes it\n"
-"                             to CMD\n"
+"  -o, --output FILE          write the trace to FILE (default: stderr for text,\n"
+"                             stdout for json, jsonl and csv; - is standard\n"
+"                             output, where the command's own output is then\n"
+"                             set aside and shown on stderr after it);\n"
+"                             '|CMD' or '!CMD' pipes it to CMD\n"
 "  -A, --output-append-mode   append to the -o FILE\n"
 "      --output-separately    one file per task, FILE.PID (with -o)\n"
 "  -q, --quiet                no attach/detach messages (and -qq no exit\n"
@@ -145,7 +147,9 @@ static const char usage_text[] =
 "                             (default), verbose\n"
 "  -y, --decode-fds[=path]    print paths beside file descriptors\n"
 "  -yy, --decode-fds=all      also socket endpoints, device numbers, pidfds\n"
-"      --format FMT           text (strace format, default), json, jsonl, csv\n"
+"      --format FMT           text (strace format, default), json, jsonl, csv;\n"
+"                             json, jsonl and csv follow children and threads\n"
+"                             (as -f and renacer capture)\n"
 "\n"
 "Statistics:\n"
 "  -c, --summary-only         count time, calls and errors; print a table\n"
@@ -161,7 +165,9 @@ static const char usage_text[] =
 "                             min-time, max-time, avg-time, calls, errors, name\n"
 "  -w, --summary-wall-clock   table times are wall-clock latencies (default:\n"
 "                             the system CPU time spent in each call)\n"
-"      --timing               add per-syscall totals in ms and the wall time\n"
+"      --timing               add per-syscall totals in ms and the wall time;\n"
+"                             implies -c (unless -C) and -w, so that the table\n"
+"                             and its totals show the same times\n"
 "      --backend NAME         what counts: ptrace (stops the command at each\n"
 "                             call), ebpf (counts in the kernel, no stops; root,\n"
 "                             kernel BTF; -c tables, --format json|jsonl\n"
@@ -205,7 +211,8 @@ static const char usage_text[] =
 "\n"
 "Checks:\n"
 "      --assert FILE          evaluate the assertions of FILE (renacer.toml)\n"
-"                             on the run; exit 1 when one fails\n"
+"                             on the run; exit 1 when one fails.  Without -o,\n"
+"                             --format or -c only the results are printed\n"
 "      --assert-format FMT    text (default), json, junit\n"
 "      --anti-patterns        run every anti-pattern detector and report\n"
 "\n"
@@ -953,6 +960,30 @@ static void pipe_hint(const struct trace_opts *t)
 			"standard error\n");
 }
 
+/*
+ * The seeds' `renacer -- prog > current_trace.txt` saves the program's
+ * output, not the trace (strace's text goes to stderr): say so, with what
+ * to type.  Only when stdout is a regular file that the trace skipped.
+ */
+static void file_hint(const struct trace_opts *t)
+{
+	char path[4096];
+	struct stat st;
+	ssize_t n;
+
+	if (t->format != FMT_TEXT || t->output_given || t->out_stdout ||
+	    (t->summary_only && !t->format_given) || t->npids || !t->argc ||
+	    ((t->assert_file || t->anti_patterns) && !t->summary) ||
+	    fstat(1, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	if ((n = readlink("/proc/self/fd/1", path, sizeof(path) - 1)) <= 0)
+		return;
+	path[n] = '\0';
+	fprintf(stderr, "renacer: hint: the trace went to standard error; '%s' holds the "
+		"command's output (to write the trace to a file: renacer -o FILE -- %s)\n",
+		esc(path), esc(t->argv[0]));
+}
+
 /* Ends renacer the way the traced command ended. */
 static void exit_like(const struct trace_end *end)
 {
@@ -1097,6 +1128,8 @@ int cmd_trace(int argc, char **argv)
 	if (folded_stream && fclose(folded_stream) != 0 && r >= 0)
 		r = error("cannot write the folded stacks: %s", strerror(errno));
 	strbuf_release(&title);
+	if (r != -1)
+		file_hint(&t);
 	if (r != -1 && an) {
 		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");
 		if (t.assert_file) {

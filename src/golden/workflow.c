@@ -15,10 +15,10 @@
 
 #include "assert/assert.h"
 #include "core/inject.h"
-#include "core/procstat.h"
 #include "core/quals.h"
 #include "core/tracer.h"
 #include "golden/reader.h"
+#include "golden/runio.h"
 #include "golden/workflow.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/skip.h"
@@ -121,6 +121,7 @@ int gwork_load_config(struct gwork *w)
 
 	config_init(&w->cfg);
 	golden_opts_init(&w->o);
+	strbuf_init(&w->like_notes, 0);
 	if (w->config_path)
 		r = config_load(w->config_path, &w->cfg);
 	else
@@ -196,6 +197,7 @@ void gwork_release(struct gwork *w)
 	}
 	golden_opts_release(&w->o);
 	config_release(&w->cfg);
+	strbuf_release(&w->like_notes);
 }
 
 const char *gwork_tmpdir(struct gwork *w)
@@ -335,9 +337,9 @@ static double tv_us(const struct timeval *tv)
 }
 
 /*
- * The waits for a CPU during a run: renacer's own, between the sinks' begin
- * and end (which bracket the trace's wall time when this sink comes first),
- * and each traced task's, read at its exit, with its number of syscalls.
+ * The waits for a CPU during a run, per traced task, read at its exit: its
+ * own run-queue wait and renacer's while it stood stopped (event.h), with
+ * its run time and its time inside syscalls.
  */
 struct wtask {
 	pid_t tid;                   /* 0: empty slot */
@@ -352,9 +354,6 @@ struct wait_sink {
 	struct sink base;
 	struct wtask *tab;           /* open addressing by tid */
 	size_t cap, used;
-	uint64_t calls;              /* syscalls of all tasks */
-	uint64_t wait0, wait1;       /* renacer's run-queue wait at begin and end */
-	uint64_t run0, run1;         /* renacer's run time at begin and end */
 };
 
 static struct wtask *wtask_get(struct wait_sink *ws, pid_t tid)
@@ -381,15 +380,6 @@ static struct wtask *wtask_get(struct wait_sink *ws, pid_t tid)
 	return &ws->tab[i];
 }
 
-static int wait_begin(struct sink *s, const struct trace_info *ti)
-{
-	struct wait_sink *ws = (struct wait_sink *)s;
-	proc_schedstat(0, &ws->run0, &ws->wait0);
-	ws->wait1 = ws->wait0;
-	ws->run1 = ws->run0;
-	return 0;
-}
-
 static void wait_event(struct sink *s, const struct event *ev)
 {
 	struct wait_sink *ws = (struct wait_sink *)s;
@@ -398,7 +388,6 @@ static void wait_event(struct sink *s, const struct event *ev)
 		t->calls++;
 		if (ev->end_ns > ev->ts_ns)
 			t->dur_ns += ev->end_ns - ev->ts_ns;
-		ws->calls++;
 	}
 }
 
@@ -415,25 +404,14 @@ static void wait_exit(struct sink *s, const struct event *ev)
 	t->held_ns += ev->tracer_wait_ns;
 }
 
-static int wait_end(struct sink *s, const struct trace_end *te)
-{
-	struct wait_sink *ws = (struct wait_sink *)s;
-	proc_schedstat(0, &ws->run1, &ws->wait1);
-	if (ws->wait1 < ws->wait0 || ws->run1 < ws->run0) {
-		ws->wait1 = ws->wait0;
-		ws->run1 = ws->run0;
-	}
-	return 0;
-}
-
 static void wait_free(struct sink *s)
 {
 	(void)s;    /* lives on grun_do's stack, which frees its table */
 }
 
 static const struct sink_ops wait_ops = {
-	.name = "run-queue waits", .no_args = 1, .begin = wait_begin, .event = wait_event,
-	.proc_exit = wait_exit, .end = wait_end, .free = wait_free,
+	.name = "run-queue waits", .no_args = 1, .event = wait_event, .proc_exit = wait_exit,
+	.free = wait_free,
 };
 
 /*
@@ -510,8 +488,10 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	struct inject_set *inj;
 	struct sink_list sl = SINK_LIST_INIT;
 	struct sink *s;
+	struct runio io;
+	bool have_io = false;
+	int saved[3] = { -1, -1, -1 }, cwd_fd = -1, r = -1;
 	bool bad;
-	int saved[3] = { -1, -1, -1 }, in = -1, out = -1, cwd_fd = -1, r = -1;
 	struct env_save *envs = NULL;
 	size_t nenv = 0;
 	struct rusage ru0, ru1;
@@ -525,7 +505,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	memset(&to, 0, sizeof(to));
 	memset(&ws, 0, sizeof(ws));
 	ws.base.ops = &wait_ops;
-	sink_list_add(&sl, &ws.base);      /* first: its end comes right after the wall time */
+	sink_list_add(&sl, &ws.base);
 	to.follow = ct ? ct->follow : true;
 	to.dopts.string_limit = 32;
 	/* every golden records what any assertion type measures (peak RSS)
@@ -593,18 +573,35 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	if (dw)
 		sink_list_add(&sl, dwarf_sink_new(dw));   /* last: forgets the dead */
 
-	in = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	out = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (in < 0 || out < 0) {
-		error("cannot open '%s': %s", in < 0 ? "/dev/null" : outfile, strerror(errno));
+	/* the standard streams: of the kinds the golden had when validating */
+	if (runio_open(&io, w->like ? w->like->stdio : NULL, outfile, &w->like_notes) < 0)
 		goto out;
-	}
+	have_io = true;
 	if (ct && ct->cwd) {
 		cwd_fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (cwd_fd < 0 || chdir(ct->cwd) < 0) {
 			error("cannot change to directory '%s': %s", ct->cwd, strerror(errno));
 			goto out;
 		}
+	}
+	/* the recorded variables (locale, PATH, ...) as the golden had them,
+	 * then the trace's own env of renacer.toml */
+	for (size_t i = 0; w->like && i < w->like->nvars; i++) {
+		const char *v = w->like->vars[i], *eq = strchr(v, '=');
+		envs = xreallocarray(envs, nenv + 1, sizeof(*envs));
+		envs[nenv].name = eq ? xstrndup(v, eq - v) : xstrdup(v);
+		envs[nenv].old = getenv(envs[nenv].name) ? xstrdup(getenv(envs[nenv].name)) : NULL;
+		if ((eq != NULL) != (envs[nenv].old != NULL) ||
+		    (eq && strcmp(eq + 1, envs[nenv].old)))
+			strbuf_addf(&w->like_notes, "%s %s%s%s as in the golden run (here it is %s%s%s)\n",
+				    envs[nenv].name, eq ? "set to '" : "unset", eq ? eq + 1 : "",
+				    eq ? "'" : "", envs[nenv].old ? "'" : "",
+				    envs[nenv].old ? envs[nenv].old : "unset", envs[nenv].old ? "'" : "");
+		if (eq)
+			setenv(envs[nenv].name, eq + 1, 1);
+		else
+			unsetenv(envs[nenv].name);
+		nenv++;
 	}
 	for (size_t i = 0; ct && i < ct->nenv; i++) {
 		const char *eq = strchr(ct->env[i], '=');
@@ -618,11 +615,14 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	}
 	fflush(stdout);
 	fflush(stderr);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
 		saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 10);
-	dup2(in, 0);
-	dup2(out, 1);
-	dup2(out, 2);
+		if (io.fds[i] >= 0)
+			dup2(io.fds[i], i);
+		else
+			close(i);
+	}
+	runio_start(&io);
 	trace_env_capture(&env, (const char *const *)w->env_vars);
 	to.env = &env;
 	error_set_hook(hold_msg);
@@ -644,6 +644,8 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	else
 		r = 0;
 out:
+	if (have_io)
+		runio_close(&io);
 	for (size_t i = nenv; i-- > 0;) {
 		if (envs[i].old)
 			setenv(envs[i].name, envs[i].old, 1);
@@ -658,10 +660,6 @@ out:
 			r = error("cannot return to the working directory: %s", strerror(errno));
 		close(cwd_fd);
 	}
-	if (in >= 0)
-		close(in);
-	if (out >= 0)
-		close(out);
 	sink_list_release(&sl);
 	dwarf_free(dw);
 	inject_set_free(inj);
@@ -671,9 +669,6 @@ out:
 	gcontext_release(&ctx);
 	rr->wall_us = rr->end.wall_ns / 1000.0;
 	rr->net_us = net_time(rr->wall_us, &ws, &held_us);
-	if (getenv("RENACER_DEBUG_NET"))
-		fprintf(stderr, "DEBUG wall %.2f cpu %.2f held %.2f net %.2f\n", rr->wall_us / 1000,
-			rr->cpu_us / 1000, held_us / 1000, rr->net_us / 1000);
 	free(ws.tab);
 	ws.tab = NULL;
 	rr->ncalls = rr->m->ncalls;
@@ -943,14 +938,20 @@ static uint64_t file_size(const char *path)
 	return stat(path, &st) ? 0 : (uint64_t)st.st_size;
 }
 
-/* Writes the -c table of trace file path to sum_path; 0 or -1 after error(). */
+/*
+ * NAME_summary.txt: the -c table (wall-clock times, as a saved trace has),
+ * then per-syscall totals in ms and the wall time ("Syscall Summary:").
+ */
+static const struct sink_opts golden_summary_opts = { .timing = true };
+
+/* Writes the summary of trace file path to sum_path; 0 or -1 after error(). */
 static int write_summary(const char *path, const char *sum_path)
 {
 	struct sink_list sl = SINK_LIST_INIT;
 	struct sink *s;
 	int ret;
 
-	if (!(s = summary_sink_new(NULL, sum_path, NULL)))
+	if (!(s = summary_sink_new(NULL, sum_path, &golden_summary_opts)))
 		return -1;
 	sink_list_add(&sl, s);
 	ret = trace_read(path, &sl, NULL, NULL);
@@ -1094,6 +1095,32 @@ static void add_assertions(struct gwork *w, struct analysis *an, struct gresult 
 	assert_results_release(&res);
 }
 
+/* What could not be made like the golden's run, as notes (once each). */
+static void add_like_notes(struct gwork *w, struct gresult *r)
+{
+	struct strbuf seen = STRBUF_INIT;
+
+	for (const char *p = w->like_notes.buf; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		struct strbuf line = STRBUF_INIT;
+		strbuf_add(&line, p, len);
+		strbuf_addch(&line, '\n');
+		if (!strstr(seen.buf, line.buf)) {
+			struct gfinding *f;
+			strbuf_add(&seen, line.buf, line.len);
+			ALLOC_GROW(r->f, r->nf + 1, r->af);
+			f = &r->f[r->nf++];
+			memset(f, 0, sizeof(*f));
+			f->kind = GF_ENV;
+			f->message = xstrndup(p, len);
+		}
+		strbuf_release(&line);
+		p += len + (nl != NULL);
+	}
+	strbuf_release(&seen);
+}
+
 /*
  * Compares the golden with the current runs: the median run's trace (read
  * back like the golden) against the runtimes of every run; a noisy finding
@@ -1205,6 +1232,10 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	 * name the lines their calls come from */
 	if (v->g && v->g->srcs.n)
 		w->source = true;
+	/* the command runs the way the golden's did: its stdio kinds and
+	 * recorded variables (locale, PATH, ...) */
+	w->like = v->g && v->g->has_env ? &v->g->env : NULL;
+	strbuf_reset(&w->like_notes);
 	/* one run unless told: a finding that may be noise brings more */
 	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct) ? gwork_runs_for(w, ct) : 1, an,
 		     &runs) < 0) {
@@ -1243,6 +1274,7 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	 * re-run before such a finding counts */
 	while (gresult_has_noisy(&v->r) && gruns_confirm(w, argv, ct, &runs) == 0)
 		compare_runs(w, v, &runs);
+	add_like_notes(w, &v->r);
 	cmp_ok = v->r.pass;
 	if (an)
 		add_assertions(w, an, &v->r);
@@ -1264,6 +1296,7 @@ out:
 			golden_output_tail(runs.outfile, 10, &v->output_tail);
 	}
 	gruns_release(&runs);
+	w->like = NULL;
 	if (an)
 		analysis_free(an);
 	v->k.name = v->name;
@@ -1436,7 +1469,7 @@ int golden_accept(struct gwork *w, const struct gpending *p)
 
 	/* the .new must read back as a trace before it becomes the golden */
 	strbuf_addf(&sum, "%s/%s_summary.txt", w->dir, p->name);
-	if (!(s = summary_sink_new(NULL, sum.buf, NULL))) {
+	if (!(s = summary_sink_new(NULL, sum.buf, &golden_summary_opts))) {
 		ret = GOLDEN_BAD_CONFIG;
 		goto out;
 	}

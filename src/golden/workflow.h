@@ -39,6 +39,10 @@ struct gwork {
 	unsigned runs;                 /* runs per trace, 0: the trace's or [golden_traces] runs */
 	bool update;                   /* validate rewrites goldens that differ */
 	const char *new_dir;           /* where .new traces go (NULL: beside the golden) */
+	const struct trace_env *like;  /* run commands the way this environment
+					  says (validate: the golden's), or NULL */
+	struct strbuf like_notes;      /* what could not be made like it, one line
+					  each (filled by grun_do; may be reset) */
 	char *const *inject;           /* -e inject=/fault= of the command line, as
 					  "inject=SPEC" or "fault=SPEC": every run
 					  is tampered with (core/inject.h); added

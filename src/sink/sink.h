@@ -111,7 +111,8 @@ struct sink_ops {
 	 * per syscall instead of delivering EV_SYSCALL records; such an engine
 	 * still delivers process events (EV_PROC_START, EV_EXEC,
 	 * EV_PROC_EXIT).  A sink without it needs the records: the CLI does
-	 * not pick such an engine for it (sink_list.totals_ok). */
+	 * not pick such an engine for it (sink_list_totals_ok()).  tt and
+	 * its rows belong to the engine and are valid during the call only. */
 	void (*totals)(struct sink *s, const struct trace_totals *tt);
 	void (*free)(struct sink *s);  /* frees the sink itself */
 };
