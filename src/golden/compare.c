@@ -1,5 +1,6 @@
 /* Comparing a trace model with its golden (see compare.h). */
 #include "golden/compare.h"
+#include "golden/srcfind.h"
 #include "sink/env.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
@@ -227,6 +228,7 @@ static void diff_pair(struct cmp *x, struct gproc_diff *d)
 struct side {
 	const struct gmodel *m;
 	const struct ggroup *gr;
+	size_t gi;                   /* gr's index in m->groups */
 	uint64_t *stable, *all;      /* per row */
 	uint32_t *keys;              /* compared calls: unified key ids */
 	const struct gcall **calls;
@@ -248,6 +250,7 @@ static void side_fill(struct cmp *x, struct side *s, const struct gmodel *m, siz
 	memset(s, 0, sizeof(*s));
 	s->m = m;
 	s->gr = &m->groups[gi];
+	s->gi = gi;
 	s->stable = xcalloc(x->nrows + 1, sizeof(*s->stable));
 	s->all = xcalloc(x->nrows + 1, sizeof(*s->all));
 	for (uint32_t k = first[gi]; k < first[gi + 1]; k++)
@@ -374,6 +377,12 @@ static void check_group_counts(struct cmp *x, const char *label, const struct si
 		}
 		f->noisy = noisy || varied;
 		strbuf_release(&why);
+		{
+			/* -s: which lines made the calls that came or went */
+			struct gsrc_sel gsel = { gs->m, gs->gi, name, 0, NULL, false };
+			struct gsrc_sel csel = { cs->m, cs->gi, name, 0, NULL, false };
+			gsrc_annotate(f, &gsel, &csel, GSRC_DELTA);
+		}
 	}
 }
 
@@ -421,6 +430,10 @@ static void check_group_calls(struct cmp *x, const char *label, const struct sid
 						base.buf, err_name(cc->err), ccnt,
 						ccnt == 1 ? "" : "s", gcnt);
 				f->noisy = noisy;
+				{
+					struct gsrc_sel csel = { c, cs->gi, NULL, cc->key, NULL, true };
+					gsrc_annotate(f, NULL, &csel, GSRC_CURRENT);
+				}
 			}
 		} else if (!gcnt && !name_flagged[x->cname[cc->sc]]) {
 			if (listed_new < MAX_CALLS_LISTED) {
@@ -429,6 +442,10 @@ static void check_group_calls(struct cmp *x, const char *label, const struct sid
 						"new call: %s (%u time%s)", text, ccnt,
 						ccnt == 1 ? "" : "s");
 				f->noisy = noisy;
+				{
+					struct gsrc_sel csel = { c, cs->gi, NULL, cc->key, NULL, false };
+					gsrc_annotate(f, NULL, &csel, GSRC_CURRENT);
+				}
 			} else {
 				more_new++;
 			}
@@ -459,6 +476,10 @@ static void check_group_calls(struct cmp *x, const char *label, const struct sid
 					"call gone: %s (golden: %u time%s)", text, gcnt,
 					gcnt == 1 ? "" : "s");
 			f->noisy = noisy;
+			{
+				struct gsrc_sel gsel = { g, gs->gi, NULL, gc->key, NULL, false };
+				gsrc_annotate(f, &gsel, NULL, GSRC_GOLDEN);
+			}
 		} else {
 			more_gone++;
 		}
@@ -808,6 +829,28 @@ static void check_groups(struct cmp *x)
 	free(name_flagged);
 }
 
+/* -s: the lines whose calls named a resource (its quoted path, when it has one). */
+static void resource_sources(struct gfinding *f, const struct gmodel *m, const char *value,
+			     bool golden)
+{
+	struct strbuf needle = STRBUF_INIT;
+	struct gsrc_sel sel = { m, SIZE_MAX, NULL, 0, NULL, false };
+	const char *p = value;
+
+	if (*p == '"') {
+		for (p++; *p && *p != '"'; p++)
+			if (*p == '\\' && p[1])
+				p++;
+		strbuf_add(&needle, value, (size_t)(p - value) + (*p == '"'));
+	} else {
+		strbuf_addstr(&needle, value);
+	}
+	sel.contains = needle.buf;
+	gsrc_annotate(f, golden ? &sel : NULL, golden ? NULL : &sel,
+		      golden ? GSRC_GOLDEN : GSRC_CURRENT);
+	strbuf_release(&needle);
+}
+
 static void check_resources(struct cmp *x)
 {
 	const struct gmodel *g = x->g, *c = x->c;
@@ -833,6 +876,7 @@ static void check_resources(struct cmp *x)
 		enum gres_kind k = gmodel_res_kind(c, i);
 		f = add_finding(x->r, GF_RESOURCE, true, NULL, s + 2, 0, 1, "%s: %s", added[k], s + 2);
 		f->noisy = threaded;
+		resource_sources(f, c, s + 2, false);
 	}
 	for (uint32_t i = 0; i < g->res.n; i++) {
 		const char *s = intern_str(&g->res, i);
@@ -841,6 +885,7 @@ static void check_resources(struct cmp *x)
 		enum gres_kind k = gmodel_res_kind(g, i);
 		f = add_finding(x->r, GF_RESOURCE, true, NULL, s + 2, 1, 0, "%s: %s", gone[k], s + 2);
 		f->noisy = threaded;
+		resource_sources(f, g, s + 2, true);
 	}
 }
 
@@ -1094,6 +1139,12 @@ static void check_syscall_time(struct cmp *x, const struct gsamples *cs, bool sl
 				rows[i].gm > 0 ? rows[i].cur / rows[i].gm : 0.0,
 				limit && !slow ? "; a configured time limit" : "");
 		f->noisy = true;
+		{
+			/* -s: the lines whose calls took the extra time */
+			struct gsrc_sel gsel = { g, SIZE_MAX, rows[i].name, 0, NULL, false };
+			struct gsrc_sel csel = { c, SIZE_MAX, rows[i].name, 0, NULL, false };
+			gsrc_annotate(f, &gsel, &csel, GSRC_TIME);
+		}
 	}
 	free(rows);
 }
@@ -1538,6 +1589,9 @@ void gresult_release(struct gresult *r)
 		free(r->f[i].subject);
 		free(r->f[i].message);
 		free(r->f[i].detail);
+		for (size_t j = 0; j < r->f[i].nsources; j++)
+			free(r->f[i].sources[j].where);
+		free(r->f[i].sources);
 	}
 	free(r->f);
 	for (size_t i = 0; i < r->npd; i++) {

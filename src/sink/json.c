@@ -293,7 +293,13 @@ static void json_event(struct sink *s, const struct event *ev)
 		if (js->head.len)
 			sinkout_put(&js->out, &js->head);
 		strbuf_addstr(&js->line, js->nsys++ ? ",\n    " : "\n    ");
-		json_add_syscall(&js->line, &js->tmp, ev, NULL);
+		if (js->o.no_stack && ev->stack_trace) {
+			struct event e = *ev;
+			e.stack_trace = false;
+			json_add_syscall(&js->line, &js->tmp, &e, NULL);
+		} else {
+			json_add_syscall(&js->line, &js->tmp, ev, NULL);
+		}
 		sinkout_put(&js->out, &js->line);
 		sc_counts_add(&js->counts, ev->nr, ev->name, ev->err != 0 && ev->state != SC_UNFINISHED,
 			      ev->state == SC_UNFINISHED,
