@@ -49,8 +49,8 @@ struct dwarf_stats {
 /*
  * Loads libdw and libelf (dwlib.h) unless done already: only runs that
  * unwind pay for them.  Returns 0, or -1 after error() with why, as
- * "cannot load 'libdw.so.1': libdw.so.1: cannot open shared object file:
- * No such file or directory".
+ * "cannot unwind stacks: cannot load 'libdw.so.1': libdw.so.1: cannot open
+ * shared object file: No such file or directory".
  */
 int dwarf_load(void);
 

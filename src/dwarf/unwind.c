@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -211,13 +212,127 @@ static struct dwarf *the_dwarf;
 
 /*
  * libdw's standard lookup (build-id links, .gnu_debuglink next to the file
- * and under /usr/lib/debug), falling back to debuginfod when
- * DEBUGINFOD_URLS is set.  renacer never uses the network: the variable is
+ * and under /usr/lib/debug), called only when a file it may find exists
+ * (debug_file_may_exist), since it falls back to debuginfod.  renacer
+ * never uses the network: the variable DEBUGINFOD_URLS is
  * hidden from libdw for the duration of the lookup (renacer is single
  * threaded and tracees got their environment when they started).  A module
  * that is never shown (libc, ld.so without -k) gets no debug file at all:
  * libc6-dbg's is large, and .eh_frame is enough to unwind through it.
  */
+/* Whether sb names an existing file other than self (the module's own). */
+static bool other_file_at(const struct strbuf *sb, const struct stat *self)
+{
+	struct stat st;
+
+	return stat(sb->buf, &st) == 0 &&
+	       !(st.st_dev == self->st_dev && st.st_ino == self->st_ino);
+}
+
+/*
+ * Whether one of names exists in a directory where the standard lookup
+ * looks for file's debug file: file's own directory, its .debug and .dwz
+ * subdirectories, /usr/lib/debug and its .dwz, and /usr/lib/debug followed
+ * by each tail of file's directory (/usr/lib/debug/usr/bin, .../bin).
+ */
+static bool debug_name_found(const char *file, const char *const *names, size_t n,
+			     const struct stat *self)
+{
+	static const char *const subs[] = { "", "/.debug", "/.dwz" };
+	const char *slash = strrchr(file, '/');
+	struct strbuf dir = STRBUF_INIT, sb = STRBUF_INIT;
+	bool found = false;
+
+	if (slash)
+		strbuf_add(&dir, file, (size_t)(slash - file));
+	else
+		strbuf_addch(&dir, '.');
+	for (size_t i = 0; i < n && !found; i++) {
+		for (size_t j = 0; j < ARRAY_SIZE(subs) && !found; j++) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%s%s/%s", dir.buf, subs[j], names[i]);
+			found = other_file_at(&sb, self);
+		}
+		for (const char *tail = dir.buf; tail && !found; tail = strchr(tail + 1, '/')) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "/usr/lib/debug%s%s/%s", *tail == '/' ? "" : "/", tail,
+				    names[i]);
+			found = other_file_at(&sb, self);
+		}
+		for (size_t j = 0; j < 2 && !found; j++) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "/usr/lib/debug%s/%s", j ? "/.dwz" : "", names[i]);
+			found = other_file_at(&sb, self);
+		}
+	}
+	strbuf_release(&dir);
+	strbuf_release(&sb);
+	return found;
+}
+
+/*
+ * Whether dwfl_standard_find_debuginfo() could find a debug file on this
+ * machine: a superset of the places it looks with the default path
+ * ":.debug:/usr/lib/debug" (elfutils' find-debuginfo.c): the build-id link
+ * under /usr/lib/debug/.build-id, and the .gnu_debuglink name (without
+ * one, NAME.debug and NAME) in the directories of debug_name_found(), for
+ * the file and for its real path.  When it finds nothing it goes on to
+ * debuginfod, which loads libdebuginfod and libcurl's TLS stacks (about 6
+ * ms of start-up) only to learn that DEBUGINFOD_URLS is not set.
+ */
+static bool debug_file_may_exist(Dwfl_Module *mod, const char *file_name,
+				 const char *debuglink_file)
+{
+	const unsigned char *bits = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	struct stat self = { 0 };
+	const char *names[2];
+	size_t nnames = 0;
+	GElf_Addr vaddr;
+	char *canon;
+	bool found = false;
+	int n;
+
+	n = dwl.dwfl_module_build_id(mod, &bits, &vaddr);
+	if (n > 1) {
+		strbuf_addf(&sb, "/usr/lib/debug/.build-id/%02x/", bits[0]);
+		for (int i = 1; i < n; i++)
+			strbuf_addf(&sb, "%02x", bits[i]);
+		strbuf_addstr(&sb, ".debug");
+		found = access(sb.buf, F_OK) == 0;
+	}
+	if (!found && file_name) {
+		const char *base = strrchr(file_name, '/');
+		base = base ? base + 1 : file_name;
+		stat(file_name, &self);
+		if (debuglink_file) {
+			names[nnames++] = debuglink_file;
+		} else {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%s.debug", base);
+			names[nnames++] = sb.buf;
+			names[nnames++] = base;
+		}
+		found = debug_name_found(file_name, names, nnames, &self);
+		if (!found && (canon = realpath(file_name, NULL))) {
+			if (strcmp(canon, file_name)) {
+				struct strbuf cb = STRBUF_INIT;
+				if (!debuglink_file) {
+					const char *cbase = strrchr(canon, '/') + 1;
+					strbuf_addf(&cb, "%s.debug", cbase);
+					names[0] = cb.buf;
+					names[1] = cbase;
+				}
+				found = debug_name_found(canon, names, nnames, &self);
+				strbuf_release(&cb);
+			}
+			free(canon);
+		}
+	}
+	strbuf_release(&sb);
+	return found;
+}
+
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
@@ -228,6 +343,12 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 
 	if (the_dwarf && !the_dwarf->o.stack_trace &&
 	    srcskip_match(the_dwarf->skip, modname, NULL, NULL)) {
+		errno = 0;
+		return -1;
+	}
+	/* a dwz alternate file (no CRC) is left to libdw; else nothing to find */
+	if (!(debuglink_file && !debuglink_crc) &&
+	    !debug_file_may_exist(mod, file_name, debuglink_file)) {
 		errno = 0;
 		return -1;
 	}
@@ -1259,7 +1380,7 @@ int dwarf_load(void)
 	int ret = 0;
 
 	if (dwlib_load(&why) < 0)
-		ret = error("%s", why.buf);
+		ret = error("cannot unwind stacks: %s", why.buf);
 	strbuf_release(&why);
 	return ret;
 }
