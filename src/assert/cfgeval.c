@@ -40,6 +40,7 @@ int assert_eval(const struct renacer_config *cfg, const struct analysis *a,
 		s->tracking_mode = c->tracking_mode == TRACKING_RSS ? TM_RSS : TM_ALLOCATIONS;
 		s->pattern = c->pattern_name ? c->pattern_name : config_anti_pattern_name(c->pattern);
 		s->threshold = c->threshold;
+		s->regex_cost = cfg->limits.regex_cost;
 	}
 	int r = assert_eval_specs(specs, n, a, res);
 	free(specs);

@@ -9,6 +9,7 @@
 #include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Exit statuses of capture, compare, validate, accept and report. */
 enum {
@@ -68,6 +69,9 @@ struct golden_opts {
 	size_t nvolatile;
 	unsigned context_lines;     /* unified diff context (3) */
 	unsigned max_diff_lines;    /* per process, 0 = no limit (200) */
+	uint64_t regex_cost;        /* re_cost() budget of a rule's pattern, 0: default */
+	uint64_t string_bytes;      /* strings read from traces kept up to this, 0: default */
+	uint64_t trace_records;     /* records read from one trace, 0: default */
 };
 
 /* Fills o with the defaults. */

@@ -68,6 +68,9 @@ int gwork_load_config(struct gwork *w)
 	w->o.noise_k = cg->noise_factor;
 	w->o.context_lines = cg->context_lines;
 	w->o.max_diff_lines = cg->max_diff_lines;
+	w->o.regex_cost = w->cfg.limits.regex_cost;
+	w->o.string_bytes = w->cfg.limits.string_bytes;
+	w->o.trace_records = w->cfg.limits.trace_records;
 	w->o.ignore_syscalls = copy_list(cg->ignore_syscalls, cg->nignore_syscalls);
 	w->o.nignore_syscalls = cg->nignore_syscalls;
 	w->o.ignore_paths = copy_list(cg->ignore_paths, cg->nignore_paths);
