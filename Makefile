@@ -19,16 +19,40 @@ SAN ?=
 CFLAGS_BASE := -std=gnu11 -g $(OPT) -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers -D_GNU_SOURCE -DRENACER_VERSION='"$(VERSION)"' \
 	-Isrc -Isrc/arch/$(ARCH) -I$(BUILD)/gen $(SAN)
-CFLAGS += $(CFLAGS_BASE)
-LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -ljansson -lcurl -lz -lzstd -lseccomp) -lm -lpthread
 
-# Every .c under src/ except main.c goes into one static library.
-LIB_SRC := $(filter-out src/cli/main.c,$(shell find src -name '*.c' -not -path 'src/arch/*' | sort)) \
+# Every .c under src/ except main.c (and the eBPF program, built by clang
+# -target bpf below) goes into one static library.
+LIB_SRC := $(filter-out src/cli/main.c %.bpf.c,$(shell find src -name '*.c' -not -path 'src/arch/*' | sort)) \
 	$(wildcard src/arch/$(ARCH)/*.c)
+
+# The eBPF back end (src/bpf/): its kernel program is compiled with clang
+# -target bpf against a vmlinux.h generated here from the build machine's BTF
+# (never committed), and embedded in renacer as a libbpf skeleton.  Without
+# bpftool, clang, libbpf or BTF renacer builds without it and says why at
+# run time (EBPF=0 forces that).
+BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || ls /usr/sbin/bpftool 2>/dev/null)
+BPF_CLANG ?= clang
+BTF_VMLINUX ?= /sys/kernel/btf/vmlinux
+BPF_ARCH := $(subst x86_64,x86,$(subst aarch64,arm64,$(ARCH)))
+EBPF_WHY := $(strip $(if $(filter 0,$(EBPF)),it was disabled (make EBPF=0),\
+	$(if $(wildcard $(BTF_VMLINUX)),,the build machine had no kernel BTF ($(BTF_VMLINUX)))\
+	$(if $(wildcard $(BTF_VMLINUX)),$(if $(BPFTOOL),,the build machine had no bpftool))\
+	$(if $(wildcard $(BTF_VMLINUX)),$(if $(BPFTOOL),$(if $(shell command -v $(BPF_CLANG) 2>/dev/null),,the build machine had no clang)))\
+	$(if $(wildcard $(BTF_VMLINUX)),$(if $(BPFTOOL),$(if $(shell command -v $(BPF_CLANG) 2>/dev/null),$(if $(shell pkg-config --exists libbpf 2>/dev/null && echo y),,the build machine had no libbpf-dev))))))
+ifeq ($(EBPF_WHY),)
+CFLAGS_BASE_EBPF := -DHAVE_EBPF
+LDLIBS_EBPF := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
+else
+CFLAGS_BASE_EBPF := -DEBPF_MISSING='"this renacer was built without it: $(EBPF_WHY)"'
+LDLIBS_EBPF :=
+endif
 GEN_SRC := $(BUILD)/gen/sysent.c $(BUILD)/gen/errnoent.c
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(GEN_SRC:.c=.o)
 XLAT_IN := $(wildcard src/sys/xlat/*.in)
 XLAT_H := $(patsubst src/sys/xlat/%.in,$(BUILD)/gen/xlat/%.h,$(XLAT_IN))
+
+CFLAGS += $(CFLAGS_BASE)
+LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -ljansson -lcurl -lz -lzstd -lseccomp) $(LDLIBS_EBPF) -liberty -lm -lpthread
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
@@ -68,6 +92,30 @@ $(BUILD)/obj/%.o: %.c | $(XLAT_H)
 
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/src/bpf/engine.o: CFLAGS += $(CFLAGS_BASE_EBPF)
+ifeq ($(EBPF_WHY),)
+$(BUILD)/gen/vmlinux.h:
+	@mkdir -p $(@D)
+	$(BPFTOOL) btf dump file $(BTF_VMLINUX) format c > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/renacer.bpf.o: src/bpf/renacer.bpf.c src/bpf/abi.h $(BUILD)/gen/vmlinux.h
+	$(BPF_CLANG) -O2 -g -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -I$(BUILD)/gen -Isrc -c $< -o $@.full.o
+	$(BPFTOOL) gen object $@ $@.full.o && rm -f $@.full.o
+
+$(BUILD)/gen/renacer.skel.h: $(BUILD)/gen/renacer.bpf.o
+	$(BPFTOOL) gen skeleton $< name renacer_bpf > $@.tmp && mv $@.tmp $@
+
+# The kernel types and fields the program reads, cut from this machine's BTF:
+# the loader uses them when it runs on this kernel (see renacer.bpf.c).
+$(BUILD)/gen/renacer.min.btf: $(BUILD)/gen/renacer.bpf.o
+	$(BPFTOOL) gen min_core_btf $(BTF_VMLINUX) $@ $<
+
+$(BUILD)/gen/renacer_minbtf.h: $(BUILD)/gen/renacer.min.btf scripts/gen_minbtf.pl
+	perl scripts/gen_minbtf.pl $< $(BTF_VMLINUX) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/src/bpf/engine.o: $(BUILD)/gen/renacer.skel.h $(BUILD)/gen/renacer_minbtf.h
+endif
 
 $(BUILD)/librenacer.a: $(LIB_OBJ)
 	@rm -f $@

@@ -10,6 +10,8 @@
 # PIN=1 (default) pins everything to CPU 0 (tracer and tracee on one CPU,
 # see FACTS.md); PIN=0 lets the scheduler place them.  Then the memory
 # check: 10 million syscalls in jsonl and summary mode, peak RSS of renacer.
+# The -c rows here are the ptrace back end's (--backend ptrace); the eBPF
+# back end has its own table, scripts/bench_ebpf.sh, run at the end.
 set -u
 BUILD=${BUILD:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -83,7 +85,7 @@ bench_prog() { # label cmd...
 	while [ $i -lt "$RUNS" ]; do
 		run_cfg untraced "$@"
 		run_cfg strace_c strace -f -c -o "$T/s.c" "$@"
-		run_cfg renacer_c "$R" -f -c -o "$T/r.c" "$@"
+		run_cfg renacer_c "$R" --backend ptrace -f -c -o "$T/r.c" "$@"
 		run_cfg strace_text strace -f -o "$T/s.txt" "$@"
 		run_cfg renacer_text "$R" -f -o "$T/r.txt" "$@"
 		run_cfg renacer_jsonl "$R" -f --format jsonl -o "$T/r.jsonl" "$@"
@@ -141,9 +143,13 @@ bench_prog "realistic: tar of /usr/include/linux" tar -cf "$T/x.tar" -C /usr/inc
 echo
 echo "== memory: $BIG syscalls (peak RSS of renacer, limit 20 MB)"
 for mode in "-c" "--format jsonl"; do
-	$pin /usr/bin/time -f %M -o "$T/rss" "$R" $mode -o "$T/big.out" "$ENGINE" loop "$BIG" > /dev/null 2>&1
+	$pin /usr/bin/time -f %M -o "$T/rss" "$R" --backend ptrace $mode -o "$T/big.out" "$ENGINE" loop "$BIG" > /dev/null 2>&1
 	kb=$(tail -n 1 "$T/rss")
 	printf '%-18s %8d KB  %s\n' "$mode" "$kb" "$( [ "$kb" -lt 20480 ] && echo ok || echo OVER)"
 done
 [ -x "$TOP/scripts/bench_golden.sh" ] && BUILD=$BUILD sh "$TOP/scripts/bench_golden.sh"
+# the -c rows above are the ptrace back end's; the eBPF back end's table
+BUILD=$BUILD sh "$TOP/scripts/bench_ebpf.sh"
+# OpenTelemetry export: 100,000 spans, added time and peak RSS (bench_otlp.sh)
+BUILD=$BUILD PIN=$PIN sh "$TOP/scripts/bench_otlp.sh"
 exit 0

@@ -41,3 +41,52 @@ step "5. report (renacer report $DIR)"
 "$R" report "$DIR"
 echo "wrote $DIR/ANALYSIS.md; traces in $DIR:"
 ls -l "$DIR"
+
+step "6. OpenTelemetry: the runs as traces, sent to a local OTLP receiver"
+# the test collector (tests/otlp/otlptest.py: the official .proto files,
+# python3-protobuf, python3-grpcio) stands in for Jaeger or Tempo here;
+# docs/otlp.md says how to start those
+PY=/usr/bin/python3
+OT=tests/otlp/otlptest.py
+export OTLPTEST_CACHE="$BUILD/demo/otlp-protos"
+mkdir -p "$OTLPTEST_CACHE"
+rpids=""
+trap 'for p in $rpids; do kill "$p" 2>/dev/null; done' EXIT
+for proto in grpc http/protobuf http/json; do
+	kind=http
+	[ "$proto" = grpc ] && kind=grpc
+	n=$(echo "$proto" | tr / _)
+	rx="$BUILD/demo/otlp-$n.received"
+	pf="$BUILD/demo/otlp-$n.port"
+	rm -f "$rx" "$pf"
+	"$PY" "$OT" serve --protocol "$kind" --out "$rx" --port-file "$pf" --lifetime 120 &
+	rpids="$rpids $!"
+	i=0
+	while [ ! -s "$pf" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	port=$(cat "$pf")
+	echo "-- renacer -f --otlp http://127.0.0.1:$port --otlp-protocol $proto -- fork_wait"
+	OTEL_SERVICE_NAME=renacer-demo "$R" -f --otlp "http://127.0.0.1:$port" --otlp-protocol "$proto" \
+		-o /dev/null "$BUILD/examples/fork_wait" "$BUILD/demo" > /dev/null
+	"$PY" "$OT" tree "$rx"
+done
+echo "-- a collector that is down: one warning, the command's exit status kept"
+"$R" -f --otlp http://127.0.0.1:1 -o /dev/null "$BUILD/examples/threads" "$BUILD/demo" > /dev/null &&
+	echo "(exit status 0, as the command's)"
+echo "-- renacer export: the fork_wait golden of step 2 sent again, as it was recorded"
+for g in "$DIR"/fork_wait.json "$DIR"/fork_wait.json.zst; do
+	[ -f "$g" ] || continue
+	rx="$BUILD/demo/otlp-export.received"
+	rm -f "$rx"
+	"$PY" "$OT" serve --protocol http --out "$rx" --port-file "$BUILD/demo/otlp-export.port" --lifetime 60 &
+	rpids="$rpids $!"
+	i=0
+	while [ ! -s "$BUILD/demo/otlp-export.port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	"$R" export --otlp "http://127.0.0.1:$(cat "$BUILD/demo/otlp-export.port")" "$g"
+	"$PY" "$OT" tree "$rx"
+	rm -f "$BUILD/demo/otlp-export.port"
+	break
+done
+echo "-- --otlp-file of two runs, compared per operation (renacer compare)"
+"$R" -f --otlp-file "$BUILD/demo/a.otlp.jsonl" -o /dev/null "$BUILD/examples/fork_wait" "$BUILD/demo" > /dev/null
+"$R" -f --otlp-file "$BUILD/demo/b.otlp.jsonl" -o /dev/null "$BUILD/examples/fork_wait" "$BUILD/demo" > /dev/null
+"$R" compare "$BUILD/demo/a.otlp.jsonl" "$BUILD/demo/b.otlp.jsonl" | tail -n 1 || true

@@ -127,13 +127,38 @@ enum {
 	RV_NONE,     /* "?" (exit_group, execve success in another thread) */
 };
 
-/* A stack frame (filled by the dwarf module when -s/--stack is on). */
+/*
+ * A stack frame, filled by src/dwarf (-s, -k, --function-time, flame
+ * graphs) or read back from a saved trace.  A physical frame whose code
+ * inlined other functions becomes several frames with the same pc: the
+ * inlined callees first, each with FRAME_INLINED, then the function the
+ * code physically belongs to.  Like the rest of an event, frames are the
+ * caller's and valid during the call only (a sink copies what it keeps).
+ */
 struct frame {
-	uint64_t pc;
-	const char *function;    /* NULL when unknown */
+	uint64_t pc;             /* the frame's address: a return address in every
+				    frame but the innermost one */
+	const char *function;    /* source-level function (demangled; the inlined
+				    one for FRAME_INLINED), NULL when unknown */
 	const char *file;        /* source file, NULL when unknown */
-	uint32_t line;
-	const char *module;      /* ELF object */
+	uint32_t line;           /* 0 when unknown */
+	const char *module;      /* ELF object as mapped (a path or "[vdso]"),
+				    NULL when pc is in no mapped object */
+	uint64_t offset;         /* the address looked up (pc, or pc - 1 for a
+				    return address) relative to the module's
+				    load base: strace -k's [0x...] */
+	const char *symbol;      /* ELF symbol containing it (demangled), or NULL */
+	uint64_t symoff;         /* looked-up address - symbol's address */
+	uint8_t flags;           /* FRAME_* */
+};
+enum {
+	FRAME_INLINED = 1 << 0,  /* inlined into the next frame (same pc) */
+	FRAME_OWN = 1 << 1,      /* the program's own code: not matched by
+				    --source-skip (libc, ld.so, Rust std...) */
+	FRAME_FOREIGN_LINE = 1 << 2, /* own function, but file:line are of code
+				    inlined into it from a skipped file with no
+				    inline record (Rust std): -s shows the
+				    function without a line */
 };
 
 #define EVENT_MAX_ARGS 6
@@ -163,8 +188,16 @@ struct event {
 	const struct val *ret_aux; /* shown after the result: "(flags O_RDWR)" */
 	const char *ret_path;    /* RV_FD with -y: path of the returned fd */
 	uint64_t lamport;        /* Lamport clock, respects happens-before */
-	uint32_t nframes;        /* source stack, innermost first */
+	uint32_t nframes;        /* the stack, innermost first (see struct frame) */
 	const struct frame *frames;
+	/* -s: the frame of the program's own code that made the call (the
+	 * innermost FRAME_OWN one; it may point into frames or, read back from
+	 * a trace saved without -k, stand alone); NULL when unknown or off */
+	const struct frame *source;
+	bool stack_trace;        /* -k: sinks show the whole stack (text: strace
+				    -k lines; JSON: "stack") */
+	const char *stack_error; /* why unwinding stopped before the outermost
+				    frame (strace -k's " > MESSAGE"), or NULL */
 
 	/* EV_SIGNAL */
 	int signo;

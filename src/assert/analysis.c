@@ -1515,6 +1515,34 @@ uint64_t analysis_mem_peak(const struct analysis *a)
 	return a->mem_peak;
 }
 
+/*
+ * Per-syscall totals from an engine without records (--backend ebpf): the
+ * counts span_count reads, unfinished calls included as in a trace.  Only
+ * count-only assertions are evaluated on such a run (assert_counts_only).
+ */
+void analysis_totals(struct analysis *a, const struct trace_totals *tt)
+{
+	for (size_t i = 0; i < tt->n; i++) {
+		const struct sc_total *r = &tt->rows[i];
+		uint64_t n = r->calls + r->unfinished;
+		uint64_t ns = tt->have_wall ? r->wall_ns + r->unfinished_wall_ns : 0;
+		struct sc_name *nm;
+		uint32_t ni;
+
+		if (!n)
+			continue;
+		ni = intern(a, r->name);     /* may move a->names */
+		nm = &a->names[ni];
+		nm->calls += n;
+		nm->errors += r->errors;
+		nm->time_ns += ns;
+		a->syscalls += n;
+		a->errors += r->errors;
+		a->unfinished += r->unfinished;
+		a->syscall_ns += ns;
+	}
+}
+
 /* ---- the sink --------------------------------------------------------------- */
 
 struct analysis_sink {
@@ -1533,6 +1561,11 @@ static int as_end(struct sink *s, const struct trace_end *te)
 	return 0;
 }
 
+static void as_totals(struct sink *s, const struct trace_totals *tt)
+{
+	analysis_totals(((struct analysis_sink *)s)->a, tt);
+}
+
 static void as_free(struct sink *s)
 {
 	free(s);
@@ -1543,6 +1576,7 @@ static const struct sink_ops analysis_sink_ops = {
 	.wants_entry = 0,
 	.event = as_event,
 	.proc_exit = as_event,
+	.totals = as_totals,
 	.end = as_end,
 	.free = as_free,
 };

@@ -56,6 +56,8 @@ struct sink *analysis_sink_new(struct analysis *a);
 
 /* Feeds one event directly (what the sink does; used by unit tests). */
 void analysis_event(struct analysis *a, const struct event *ev);
+/* Adds per-syscall totals (an engine without records; see sink_ops.totals). */
+void analysis_totals(struct analysis *a, const struct trace_totals *tt);
 /* Marks the end of the run (wall time from te when non-NULL). */
 void analysis_end(struct analysis *a, const struct trace_end *te);
 
@@ -183,5 +185,12 @@ int assert_report(const struct renacer_config *cfg, const struct analysis *a,
 
 /* True when some enabled assertion needs per-process peak RSS (collect_rss). */
 bool assert_needs_rss(const struct renacer_config *cfg);
+
+/*
+ * True when every enabled assertion needs only per-syscall counts
+ * (span_count), so the run can be counted in the kernel (the analysis
+ * sink's totals callback, --backend ebpf) instead of recorded call by call.
+ */
+bool assert_counts_only(const struct renacer_config *cfg);
 
 #endif

@@ -57,6 +57,14 @@ bool assert_needs_rss(const struct renacer_config *cfg)
 	return false;
 }
 
+bool assert_counts_only(const struct renacer_config *cfg)
+{
+	for (size_t i = 0; cfg && i < cfg->nassertions; i++)
+		if (cfg->assertions[i].enabled && cfg->assertions[i].type != ASSERTION_SPAN_COUNT)
+			return false;
+	return true;
+}
+
 int assert_report(const struct renacer_config *cfg, const struct analysis *a,
 		  enum output_format fmt, FILE *out, const char *source)
 {

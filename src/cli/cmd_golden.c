@@ -14,6 +14,8 @@
 
 #include "cli/cmds.h"
 #include "cli/golden_cli.h"
+#include "cli/otlp_cli.h"
+#include "otlp/spancmp.h"
 #include "golden/output.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
@@ -63,6 +65,9 @@ static const char compare_usage[] =
 "Compares two saved traces (.json, .jsonl, plain or .zst) after normalizing\n"
 "them: call sequences per process (unified diff), syscall counts against the\n"
 "tolerance, failures, files/programs/endpoints, exit statuses and runtime.\n"
+"Two span exports (Jaeger /api/traces JSON, OTLP JSON such as --otlp-file\n"
+"writes) are compared per operation instead: spans and total time a trace,\n"
+"against --tolerance and [golden_traces] runtime_tolerance_pct (docs/otlp.md).\n"
 "\n"
 "      --config FILE        renacer.toml to read (default: ./renacer.toml if present)\n"
 "      --format FMT         text (default), json, junit, markdown\n"
@@ -410,6 +415,9 @@ int cmd_compare(int argc, char **argv)
 	if (argc - first != 2)
 		usage_die("compare", compare_usage, "expected GOLDEN and CURRENT");
 	load_config_or_die(&g, &ov);
+	/* Jaeger and OTLP JSON span exports: compared per operation (otlp_cli.c) */
+	if (spanfile_kind(argv[first]) || spanfile_kind(argv[first + 1]))
+		return otlp_cli_compare(&g.w.o, g.fmt, argv[first], argv[first + 1]);
 	st = golden_compare_files(&g.w, argv[first], argv[first + 1], &res);
 	memset(&k, 0, sizeof(k));
 	k.name = argv[first];

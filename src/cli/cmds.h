@@ -14,7 +14,8 @@ int cmd_accept(int argc, char **argv);    /* golden: accept */
 int cmd_report(int argc, char **argv);    /* golden: report */
 int cmd_assert(int argc, char **argv);    /* assertions on a saved trace */
 int cmd_analyze(int argc, char **argv);   /* anti-patterns on a saved trace */
-int cmd_init(int argc, char **argv);      /* write a starter renacer.toml */
+int cmd_init(int argc, char **argv);
+int cmd_export(int argc, char **argv);    /* send a saved trace over OTLP (cmd_export.c) */      /* write a starter renacer.toml */
 
 /* Prints "renacer: <msg>" and exits with status. */
 void die_status(int status, const char *fmt, ...)

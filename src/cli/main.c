@@ -20,6 +20,7 @@ static const struct subcmd subcmds[] = {
 	{ "assert", cmd_assert },      /* assertions on a saved trace (cmd_assert.c) */
 	{ "analyze", cmd_analyze },    /* anti-patterns on a saved trace (cmd_assert.c) */
 	{ "init", cmd_init },          /* starter renacer.toml (cmd_init.c) */
+	{ "export", cmd_export },      /* a saved trace to OTLP (cmd_export.c) */
 	{ NULL, NULL },
 };
 

@@ -15,9 +15,12 @@
 
 #include "cli/cmds.h"
 #include "assert/assert.h"
+#include "cli/otlp_cli.h"
 #include "cli/trace_opts.h"
 #include "config/config.h"
 #include "core/tracer.h"
+#include "dwarf/dwarf.h"
+#include "dwarf/skip.h"
 #include "sink/sinks.h"
 #include "sink/text.h"
 #include "sys/filter.h"
@@ -32,7 +35,8 @@ static const char usage_text[] =
 "usage: renacer [OPTIONS] [--] COMMAND [ARGS...]\n"
 "       renacer [OPTIONS] -p PID[,PID...] [-p PID...]\n"
 "       renacer SUBCOMMAND [ARGS...]   (capture, validate, compare, accept,\n"
-"                                       report, assert, analyze, init; see\n"
+"                                       report, assert, analyze, init,\n"
+"                                       export; see\n"
 "                                       'renacer SUBCOMMAND --help')\n"
 "\n"
 "Tracing:\n"
@@ -67,6 +71,28 @@ static const char usage_text[] =
 "  -S, --summary-sort-by KEY  time (default), calls, errors, name, avg-time,\n"
 "                             min-time, max-time, nothing\n"
 "      --timing               add per-syscall totals in ms and the wall time\n"
+"      --backend NAME         what counts: ptrace (stops the command at each\n"
+"                             call), ebpf (counts in the kernel, no stops; root,\n"
+"                             kernel BTF; -c tables, --format json|jsonl\n"
+"                             summaries and span_count budgets only) or auto\n"
+"                             (default: ebpf for -c and -c with count-only\n"
+"                             --assert when it can run, else ptrace with one\n"
+"                             warning).  With ebpf the -c time is the calling\n"
+"                             thread's system time in each call (strace: the\n"
+"                             process's), -w the wall-clock time in the kernel\n"
+"\n"
+"Source correlation (docs/source.md):\n"
+"  -s, --source               append the program's own source line that made\n"
+"                             each call: \"= 14 [src/main.c:42 in main]\"\n"
+"  -s N, -sN                  (a number follows) strace's string limit, as\n"
+"                             --string-limit N; write \"-s -- 64\" to run a\n"
+"                             program called 64 with source lines\n"
+"  -k, --stack-trace          print the stack under each call (strace's -k\n"
+"                             format, with file:line where known)\n"
+"      --stack-trace=symbol   the same without file:line (strace 6.1's -k)\n"
+"      --source-skip REGEX    frames whose module, function or file match are\n"
+"                             not the program's own (repeatable; '' empties the\n"
+"                             list, built-in defaults included)\n"
 "\n"
 "Checks:\n"
 "      --assert FILE          evaluate the assertions of FILE (renacer.toml)\n"
@@ -74,16 +100,23 @@ static const char usage_text[] =
 "      --assert-format FMT    text (default), json, junit\n"
 "      --anti-patterns        run every anti-pattern detector and report\n"
 "\n"
+OTLP_CLI_USAGE
+"\n"
 "  -h, --help                 show this help\n"
 "  -V, --version              show the version\n"
 "\n"
 "Exit status: the traced command's (when it was killed by a signal, renacer\n"
 "kills itself with the same signal); 1 when renacer itself fails (bad\n"
-"option, the command cannot be started).\n";
+"option, the command cannot be started); 6 when --backend ebpf was asked\n"
+"for and cannot run here.\n";
 
 enum {
 	OPT_STRING_LIMIT = 1000, OPT_FORMAT, OPT_TRACE, OPT_STATUS, OPT_NO_SECCOMP,
 	OPT_SECCOMP, OPT_TIMING, OPT_ASSERT, OPT_ASSERT_FORMAT, OPT_ANTI_PATTERNS,
+	OPT_BACKEND,
+	/* source correlation */
+	OPT_SOURCE = 1100, OPT_STACK_TRACE, OPT_SOURCE_SKIP, OPT_FUNCTION_TIME,
+	OPT_FLAMEGRAPH, OPT_FLAMEGRAPH_WEIGHT, OPT_FLAMEGRAPH_SVG, OPT_SPEEDSCOPE,
 };
 
 static const struct option long_opts[] = {
@@ -111,6 +144,12 @@ static const struct option long_opts[] = {
 	{ "assert", required_argument, NULL, OPT_ASSERT },
 	{ "assert-format", required_argument, NULL, OPT_ASSERT_FORMAT },
 	{ "anti-patterns", no_argument, NULL, OPT_ANTI_PATTERNS },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "source", no_argument, NULL, OPT_SOURCE },
+	{ "stack-trace", optional_argument, NULL, OPT_STACK_TRACE },
+	{ "stack-traces", optional_argument, NULL, OPT_STACK_TRACE },
+	{ "source-skip", required_argument, NULL, OPT_SOURCE_SKIP },
+	OTLP_CLI_LONG_OPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -164,6 +203,92 @@ static int add_expr(struct trace_opts *t, const char *expr)
 	return r;
 }
 
+/* True when s is a string limit: decimal digits only. */
+static bool is_number(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+/*
+ * The source-correlation options (docs/source.md).  -s is both strace's
+ * string limit and renacer's source correlation: a number attached (-s64)
+ * or in the next word (-s 64) makes it the limit, anything else (another
+ * option, "--", the command) leaves -s alone, meaning --source.
+ */
+static int source_opt(struct trace_opts *t, int c, int argc, char **argv)
+{
+	unsigned long v;
+
+	switch (c) {
+	case 's':
+		if (!optarg && optind < argc && is_number(argv[optind]))
+			optarg = argv[optind++];
+		if (!optarg) {
+			t->source = true;
+			return 0;
+		}
+		if (parse_uint(optarg, 1u << 20, &v) < 0)
+			return error("invalid string limit '%s' (-s takes a number, attached or "
+				     "as the next word; -s alone turns on source lines)", esc(optarg));
+		t->string_limit = (unsigned)v;
+		return 0;
+	case OPT_SOURCE:
+		t->source = true;
+		return 0;
+	case 'k':
+		t->stack_trace = STACK_SOURCE;
+		return 0;
+	case OPT_STACK_TRACE:
+		if (!optarg || !strcmp(optarg, "source"))
+			t->stack_trace = STACK_SOURCE;
+		else if (!strcmp(optarg, "symbol"))
+			t->stack_trace = STACK_SYMBOL;
+		else
+			return error("invalid --stack-trace argument '%s' (expected symbol or source)",
+				     esc(optarg));
+		return 0;
+	case OPT_SOURCE_SKIP: {
+		/* checked now, used once the configuration is read */
+		struct srcskip *probe = srcskip_new();
+		int r = srcskip_add(probe, optarg);
+		srcskip_free(probe);
+		if (r < 0)
+			return -1;
+		ALLOC_GROW(t->skip, t->nskip + 1, t->askip);
+		t->skip[t->nskip++] = optarg;
+		return 0;
+	}
+	case OPT_FUNCTION_TIME:
+		t->function_time = true;
+		t->source = true;
+		return 0;
+	case OPT_FLAMEGRAPH:
+		t->flamegraph = optarg;
+		return 0;
+	case OPT_FLAMEGRAPH_WEIGHT:
+		if (!strcmp(optarg, "time") || !strcmp(optarg, "us"))
+			t->flamegraph_count = false;
+		else if (!strcmp(optarg, "count") || !strcmp(optarg, "calls"))
+			t->flamegraph_count = true;
+		else
+			return error("invalid --flamegraph-weight '%s' (expected time or count)",
+				     esc(optarg));
+		return 0;
+	case OPT_FLAMEGRAPH_SVG:
+		t->flamegraph_svg = optarg;
+		return 0;
+	case OPT_SPEEDSCOPE:
+		t->speedscope = optarg;
+		return 0;
+	}
+	return 0;
+}
+
 int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 {
 	int c, tcount = 0, qcount = 0;
@@ -174,7 +299,7 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 	filter_init(&t->filter);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+fFp:o:e:yvTtrqcCwS:hVs:", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+fFp:o:e:yvTtrqcCwS:hVs::k", long_opts, NULL)) != -1) {
 		unsigned long v;
 
 		switch (c) {
@@ -240,13 +365,39 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			t->assert_format = optarg;
 			break;
 		case OPT_ANTI_PATTERNS: t->anti_patterns = true; break;
+		case OPT_BACKEND:
+			if (!strcmp(optarg, "auto"))
+				t->backend = BACKEND_AUTO;
+			else if (!strcmp(optarg, "ptrace"))
+				t->backend = BACKEND_PTRACE;
+			else if (!strcmp(optarg, "ebpf"))
+				t->backend = BACKEND_EBPF;
+			else
+				return error("unknown backend '%s' (expected ptrace, ebpf or auto)", optarg);
+			break;
 		case 'h': t->help = true; return 0;
 		case 'V': t->version = true; return 0;
 		case 's':
-			return error("option '-s' is reserved for source correlation, which this build does not have; use --string-limit %s for strace's -s", esc(optarg));
+		case OPT_SOURCE:
+		case OPT_STACK_TRACE:
+		case OPT_SOURCE_SKIP:
+		case OPT_FUNCTION_TIME:
+		case OPT_FLAMEGRAPH:
+		case OPT_FLAMEGRAPH_WEIGHT:
+		case OPT_FLAMEGRAPH_SVG:
+		case OPT_SPEEDSCOPE:
+		case 'k':
+			if (source_opt(t, c, argc, argv) < 0)
+				return -1;
+			break;
 		case ':':
 			return error("option '%s' needs an argument", esc(argv[optind - 1]));
 		default:
+			if (c >= OPT_OTLP && c <= OPT_NO_PROPAGATE) {
+				if (otlp_cli_option(&t->otlp, c, optarg) < 0)
+					return -1;
+				break;
+			}
 			if (optopt && optopt < 256)
 				return error("unknown option '-%c' (see renacer --help)", optopt);
 			return error("unknown option '%s' (see renacer --help)", esc(argv[optind - 1]));
@@ -267,6 +418,7 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 
 void trace_opts_release(struct trace_opts *t)
 {
+	free(t->skip);
 	free(t->pids);
 	filter_release(&t->filter);
 }
@@ -329,6 +481,7 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 	 * live trace measures it (saved traces carry wall-clock durations) */
 	so.cpu_time = !t->wall;
 	so.timing = t->timing;
+	so.source = t->source;
 	if (t->quiet == 0 && t->npids) {
 		struct msg_sink *m = xcalloc(1, sizeof(*m));
 		m->base.ops = &msg_ops;
@@ -344,6 +497,7 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 			to.pid_prefix = t->follow && t->output;
 			to.quiet = t->quiet;
 			to.decode_fds = t->decode_fds;
+			to.stack_symbol_only = t->stack_trace == STACK_SYMBOL;
 			s = text_sink_new(tout, path, &to);
 			break;
 		}
@@ -364,6 +518,45 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 		sink_list_add(sinks, s);
 	}
 	return 0;
+}
+
+bool trace_opts_wants_stacks(const struct trace_opts *t)
+{
+	return t->source || t->stack_trace || t->function_time || t->flamegraph ||
+	       t->flamegraph_svg || t->speedscope;
+}
+
+int trace_opts_dwarf(const struct trace_opts *t, const struct config_source *cs,
+		     struct tracer_opts *o, struct dwarf **d)
+{
+	struct dwarf_opts dop = { 0 };
+	struct srcskip *skip;
+
+	*d = NULL;
+	if (!trace_opts_wants_stacks(t))
+		return 0;
+	skip = srcskip_new();
+	if (cs && !cs->default_skip)
+		srcskip_add(skip, "");
+	for (size_t i = 0; cs && i < cs->nskip; i++)
+		if (srcskip_add(skip, cs->skip[i]) < 0)
+			goto fail;
+	for (size_t i = 0; i < t->nskip; i++)
+		if (srcskip_add(skip, t->skip[i]) < 0)
+			goto fail;
+	dop.source = t->source;
+	dop.stack_trace = t->stack_trace != STACK_NONE;
+	dop.skip = skip;
+	dop.trace_set = o->trace_set;
+	*d = dwarf_new(&dop);
+	o->enrich = dwarf_enrich;
+	o->enrich_data = *d;
+	if (o->trace_set)
+		o->watch_set = dwarf_watch_set(*d);
+	return 0;
+fail:
+	srcskip_free(skip);
+	return -1;
 }
 
 /* Ends renacer the way the traced command ended. */
@@ -397,6 +590,7 @@ int cmd_trace(int argc, char **argv)
 	struct trace_end end;
 	struct renacer_config cfg;
 	struct analysis *an = NULL;
+	struct dwarf *dw = NULL;
 	int r, assert_status = 0;
 
 	if (trace_opts_parse(&t, argc, argv) < 0)
@@ -413,7 +607,17 @@ int cmd_trace(int argc, char **argv)
 	/* a bad configuration stops everything before the command runs */
 	if (t.assert_file && config_load(t.assert_file, &cfg) < 0)
 		exit(5);
+	/* -s, -k: the [source] table of ./renacer.toml, when there is one */
+	if (!t.assert_file && trace_opts_wants_stacks(&t)) {
+		if (config_load_if_exists("renacer.toml", &cfg) < 0)
+			exit(5);
+	} else if (!t.assert_file) {
+		/* else only its [otlp] table, quietly (cli/otlp_cli.h) */
+		otlp_cli_implicit_config(&cfg);
+	}
 	if (trace_opts_add_sinks(&t, &sinks) < 0)
+		exit(1);
+	if (otlp_cli_add_sink(&t.otlp, &cfg, !t.npids, &sinks) < 0)
 		exit(1);
 	trace_opts_to_tracer(&t, &o);
 	if (t.assert_file || t.anti_patterns) {
@@ -422,8 +626,13 @@ int cmd_trace(int argc, char **argv)
 		o.follow = true;   /* assertions measure the whole process tree */
 		o.collect_rss = t.assert_file && assert_needs_rss(&cfg);
 	}
-	r = tracer_run(&o, t.argv, &sinks, &end);
+	if (trace_opts_dwarf(&t, &cfg.source, &o, &dw) < 0)
+		exit(1);
+	if (dw)
+		sink_list_add(&sinks, dwarf_sink_new(dw));   /* last: forgets the dead */
+	r = trace_run(&t, &o, &cfg, &sinks, &end);
 	sink_list_release(&sinks);
+	dwarf_free(dw);
 	if (r != -1 && an) {
 		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");
 		if (t.assert_file) {

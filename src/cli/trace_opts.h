@@ -6,22 +6,42 @@
 #include <sys/types.h>
 
 #include "core/tracer.h"
+#include "config/config.h"
+#include "dwarf/dwarf.h"
+#include "dwarf/skip.h"
+#include "otlp/otlp.h"
 #include "sink/sink.h"
 #include "sys/filter.h"
 
 enum { FMT_TEXT = 0, FMT_JSON, FMT_JSONL, FMT_CSV };
+enum { STACK_NONE = 0, STACK_SOURCE, STACK_SYMBOL };  /* -k, --stack-trace=symbol */
+
+/* --backend: the engine that runs the trace (cli/backend.c). */
+enum { BACKEND_AUTO = 0, BACKEND_PTRACE, BACKEND_EBPF };
+/* Exit status when --backend ebpf was asked for and cannot run here. */
+#define EXIT_NO_BACKEND 6
 
 struct trace_opts {
 	bool follow, decode_fds, verbose, show_duration, relative;
 	bool summary, summary_only, wall, timing, no_seccomp;
 	bool help, version, anti_patterns, format_given;
 	int tstamp, quiet, format, sort;
+	int backend;            /* BACKEND_* */
 	unsigned string_limit;
 	const char *output;
 	const char *assert_file, *assert_format;
 	pid_t *pids;
 	size_t npids, apids;
 	struct trace_filter filter;
+	/* source correlation (docs/source.md) */
+	bool source;            /* -s, --source */
+	int stack_trace;        /* -k: STACK_* */
+	bool function_time;     /* --function-time */
+	bool flamegraph_count;  /* --flamegraph-weight count */
+	const char *flamegraph, *flamegraph_svg, *speedscope;  /* or NULL */
+	const char **skip;      /* --source-skip patterns, in order */
+	size_t nskip, askip;
+	struct otlp_args otlp;  /* --otlp and friends (cli/otlp_cli.h) */
 	char **argv;            /* the command (NULL-terminated) */
 	int argc;
 };
@@ -34,7 +54,35 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv);
 void trace_opts_release(struct trace_opts *t);
 /* Fills tracer options from t (pointers into t stay owned by t). */
 void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o);
+/* Whether t needs stacks unwound (-s, -k, --function-time, flame graphs). */
+bool trace_opts_wants_stacks(const struct trace_opts *t);
+/*
+ * When t needs stacks, a new unwinder (free with dwarf_free()) plugged into
+ * o as its enrich hook, with *d set; else *d = NULL.  Its frames of "own
+ * code" are the built-in defaults unless cs (renacer.toml's [source], may
+ * be NULL) says default_skip = false, then cs's patterns, then
+ * --source-skip's.  Add dwarf_sink_new() of it last to the run's sinks.
+ * Returns 0, or -1 after error() for a pattern that does not compile.
+ */
+int trace_opts_dwarf(const struct trace_opts *t, const struct config_source *cs,
+		     struct tracer_opts *o, struct dwarf **d);
 /* Adds the output sinks t asks for; 0 or -1 after error(). */
 int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks);
+
+struct renacer_config;
+
+/*
+ * Runs the trace of t with the engine --backend selects: ptrace, or the
+ * eBPF back end (bpf/engine.h) when asked for, or under auto when nothing
+ * requested needs a record of each call (see docs/architecture.md).  An
+ * auto choice the machine cannot honour falls back to ptrace with one
+ * warning; an explicit --backend ebpf that cannot serve the options exits
+ * 1, one that cannot run here exits EXIT_NO_BACKEND (after one error
+ * line).  cfg holds the --assert configuration (may be empty).  Returns as
+ * tracer_run().
+ */
+int trace_run(const struct trace_opts *t, const struct tracer_opts *o,
+	      const struct renacer_config *cfg, struct sink_list *sinks,
+	      struct trace_end *end);
 
 #endif

@@ -511,7 +511,7 @@ static const char *const anti_patterns[] = {
 	NULL, "TightLoop", "GodProcess", "PCIeBottleneck", "UnbufferedIO", "RedundantFileAccess",
 };
 static const char *const ci_formats[] = { "text", "json", "junit", "markdown" };
-static const char *const otlp_protocols[] = { "http/protobuf", "http/json" };
+static const char *const otlp_protocols[] = { "http/protobuf", "http/json", "grpc" };
 
 const char *config_assertion_type_name(enum assertion_type t)
 {
@@ -1114,6 +1114,7 @@ static int parse_otlp(struct ctx *c, const struct toml_value *t)
 {
 	static const char *const keys[] = {
 		"enabled", "endpoint", "service_name", "protocol", "headers", "timeout_ms",
+		"batch_size", "min_duration_us",
 	};
 	struct config_otlp *o = &c->cfg->otlp;
 	const char *label = "otlp: ";
@@ -1131,16 +1132,25 @@ static int parse_otlp(struct ctx *c, const struct toml_value *t)
 	    strncmp(o->endpoint, "https://", 8))
 		return cerr(c, v->line, v->col, "otlp: 'endpoint' must be an http:// or https:// URL (got '%s')",
 			    esc(o->endpoint));
-	if ((v = toml_get(t, "protocol")) && v->type == TOML_STRING && !strcmp(v->u.str.s, "grpc"))
-		return cerr(c, v->line, v->col, "otlp: protocol 'grpc' is not supported (use http/protobuf or http/json)");
+	o->endpoint_given = toml_get(t, "endpoint") != NULL;
 	if (get_enum(c, label, t, "protocol", otlp_protocols, ARRAY_SIZE(otlp_protocols),
-		     "http/protobuf or http/json", &pi) < 0)
+		     "http/protobuf, http/json or grpc", &pi) < 0)
 		return -1;
 	o->protocol = (enum otlp_protocol)pi;
+	o->protocol_given = toml_get(t, "protocol") != NULL;
 	iv = o->timeout_ms;
 	if (get_int(c, label, t, "timeout_ms", 1, 600000, &iv) < 0)
 		return -1;
 	o->timeout_ms = (unsigned)iv;
+	iv = 0;
+	if (get_int(c, label, t, "batch_size", 1, 65536, &iv) < 0)
+		return -1;
+	o->batch_size = (unsigned)iv;
+	iv = 0;
+	if (get_int(c, label, t, "min_duration_us", 0, INT64_MAX / 1000, &iv) < 0)
+		return -1;
+	o->min_duration_us = (uint64_t)iv;
+	o->min_duration_us_given = toml_get(t, "min_duration_us") != NULL;
 	if ((v = toml_get(t, "headers"))) {
 		if (v->type != TOML_TABLE)
 			return type_error(c, label, "headers", v, "a table of strings");
@@ -1184,6 +1194,26 @@ static int parse_ci(struct ctx *c, const struct toml_value *t)
 	return 0;
 }
 
+/* [source]: which stack frames are not the program's own (-s, -k) */
+static int parse_source(struct ctx *c, const struct toml_value *t)
+{
+	static const char *const keys[] = { "skip", "default_skip" };
+	struct config_source *so = &c->cfg->source;
+	const char *label = "source: ";
+	const struct toml_value *v;
+
+	if (need_table(c, "source", t) ||
+	    check_keys(c, label, t, "source.", keys, ARRAY_SIZE(keys), false, NULL, NULL) ||
+	    get_bool(c, label, t, "default_skip", &so->default_skip) < 0 ||
+	    get_strlist(c, label, t, "skip", &so->skip, &so->nskip) < 0)
+		return -1;
+	v = toml_get(t, "skip");
+	for (size_t i = 0; v && i < v->u.arr.n; i++)
+		if (check_regex(c, label, "skip", v->u.arr.items[i]))
+			return -1;
+	return 0;
+}
+
 /* ---- the file ---- */
 
 void config_init(struct renacer_config *cfg)
@@ -1215,6 +1245,7 @@ void config_init(struct renacer_config *cfg)
 	cfg->limits.rules = LIMIT_RULES;
 	cfg->limits.string_bytes = LIMIT_STRING_BYTES;
 	cfg->limits.trace_records = LIMIT_TRACE_RECORDS;
+	cfg->source.default_skip = true;
 }
 
 void config_release(struct renacer_config *cfg)
@@ -1248,12 +1279,13 @@ void config_release(struct renacer_config *cfg)
 	}
 	free(cfg->otlp.headers);
 	free(cfg->ci.junit_path);
+	free_list(cfg->source.skip, cfg->source.nskip);
 	config_init(cfg);
 }
 
 static const char *const top_tables[] = {
 	"assertion", "semantic_equivalence", "lamport_clock", "golden_traces", "compression",
-	"otlp", "ci", "limits",
+	"otlp", "ci", "limits", "source",
 };
 
 /* [limits], read before everything else: the other tables are checked against it. */
@@ -1313,6 +1345,8 @@ static int parse_root(struct ctx *c, const struct toml_value *root)
 			r = parse_otlp(c, v);
 		else if (!strcmp(k, "ci"))
 			r = parse_ci(c, v);
+		else if (!strcmp(k, "source"))
+			r = parse_source(c, v);
 		if (r)
 			goto out;
 	}

@@ -137,6 +137,7 @@ struct config_compression {
 enum otlp_protocol {
 	OTLP_HTTP_PROTOBUF = 0,
 	OTLP_HTTP_JSON,
+	OTLP_GRPC,
 };
 
 struct config_header {
@@ -147,11 +148,17 @@ struct config_header {
 struct config_otlp {
 	bool enabled;                  /* default false */
 	char *endpoint;                /* default "http://localhost:4318" */
+	bool endpoint_given;           /* endpoint was in the file */
 	char *service_name;            /* default "renacer" */
-	enum otlp_protocol protocol;   /* "http/protobuf" (default) or "http/json" */
+	enum otlp_protocol protocol;   /* "http/protobuf" (default), "http/json", "grpc" */
+	bool protocol_given;           /* protocol was in the file (else the
+					  exporter picks it from the port) */
 	struct config_header *headers; /* [otlp.headers] */
 	size_t nheaders;
 	unsigned timeout_ms;           /* default 10000 */
+	unsigned batch_size;           /* most spans a request, 0: default (512) */
+	uint64_t min_duration_us;      /* syscall spans only for calls this long */
+	bool min_duration_us_given;
 };
 
 /* ---- [ci] ---- */
@@ -190,6 +197,15 @@ struct config_limits {
 #define LIMIT_STRING_BYTES 65536ULL
 #define LIMIT_TRACE_RECORDS 50000000ULL
 
+/* ---- [source] ---- */
+
+/* Which stack frames are not the program's own (-s, -k; docs/source.md). */
+struct config_source {
+	char **skip;                   /* POSIX EREs, each checked with regcomp */
+	size_t nskip;
+	bool default_skip;             /* keep the built-in patterns, default true */
+};
+
 /* ---- the whole file ---- */
 
 struct renacer_config {
@@ -202,6 +218,7 @@ struct renacer_config {
 	struct config_otlp otlp;
 	struct config_ci ci;
 	struct config_limits limits;
+	struct config_source source;
 	unsigned nwarnings;            /* warnings found while loading (the first
 					  CONFIG_MAX_WARNINGS are printed) */
 };

@@ -59,6 +59,7 @@ enum {
 	TCB_HELD = 1 << 8,        /* stopped and not resumed (orphan) */
 	TCB_IGNORE_EXIT = 1 << 9, /* attached mid-syscall: skip one exit */
 	TCB_LISTEN = 1 << 10,     /* in group-stop (PTRACE_LISTEN) */
+	TCB_WATCH = 1 << 11,      /* the current syscall is only watched (watch_set) */
 };
 
 struct tcb {
@@ -198,7 +199,7 @@ static void finish_unfinished(struct tracer *tr, struct tcb *t, uint64_t ts, uns
 		if (status_wanted(tr, &t->ev, why))
 			emit(tr, &t->ev);
 	}
-	t->flags &= ~(TCB_INSYSCALL | TCB_REPORT | TCB_DEC_EXIT);
+	t->flags &= ~(TCB_INSYSCALL | TCB_REPORT | TCB_DEC_EXIT | TCB_WATCH);
 }
 
 /* ---- resuming ------------------------------------------------------------ */
@@ -227,6 +228,44 @@ static bool traced_nr(struct tracer *tr, long nr)
 	return trace_set_has(tr->o->trace_set, nr);
 }
 
+/* A call of tracer_opts.watch_set: only enrich sees it (tracer.h). */
+static bool watched_nr(struct tracer *tr, long nr)
+{
+	const uint8_t *w = tr->o->watch_set;
+	return w && tr->o->enrich && nr >= 0 && (unsigned long)nr < sysent_count &&
+	       (w[nr >> 3] & (1u << (nr & 7)));
+}
+
+static void watch_entry(struct tracer *tr, struct tcb *t, long nr, const uint64_t *args,
+			uint64_t ts)
+{
+	struct event *ev = &t->ev;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->type = EV_SYSCALL_ENTRY;
+	ev->pid = t->pid;
+	ev->tid = t->tid;
+	ev->nr = nr;
+	ev->name = sysent_get(nr) ? sysent_get(nr)->name : NULL;
+	ev->ts_ns = ts - tr->t0;
+	memcpy(ev->raw, args, sizeof(ev->raw));
+	t->flags |= TCB_WATCH;
+	tr->o->enrich(tr->o->enrich_data, ev);
+}
+
+static void watch_exit(struct tracer *tr, struct tcb *t, int64_t rval, bool is_error,
+		       uint64_t ts)
+{
+	struct event *ev = &t->ev;
+
+	ev->type = EV_SYSCALL;
+	ev->state = SC_COMPLETE;
+	ev->end_ns = ts - tr->t0;
+	ev->retval = rval;
+	ev->err = is_error ? (int)-rval : 0;
+	tr->o->enrich(tr->o->enrich_data, ev);
+}
+
 static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 			  const uint64_t *args, uint64_t ts)
 {
@@ -236,15 +275,21 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 	struct dctx ctx;
 	int r;
 
+	bool launch_exec = false;
+
 	t->flags |= TCB_INSYSCALL;
-	t->flags &= ~(TCB_REPORT | TCB_DEC_EXIT);
+	t->flags &= ~(TCB_REPORT | TCB_DEC_EXIT | TCB_WATCH);
 	if (t->flags & TCB_HIDE) {
 		if (nr != 59 /* execve */ && nr != 322 /* execveat */)
 			return;
 		t->flags &= ~TCB_HIDE;
+		launch_exec = true;
 	}
-	if (!traced_nr(tr, nr))
+	if (!traced_nr(tr, nr)) {
+		if (watched_nr(tr, nr) && !launch_exec)
+			watch_entry(tr, t, nr, args, ts);
 		return;
+	}
 	t->flags |= TCB_REPORT;
 
 	arena_reset(&t->arena);
@@ -275,6 +320,16 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 		if (r == RVAL_EXIT)
 			t->flags |= TCB_DEC_EXIT;
 	}
+	/* -s/-k: the stack is unwound at the entry stop, where it is the
+	 * caller's in every case (execve replaces the image; exit_group never
+	 * returns); the record keeps it until the exit.  The launched
+	 * command's first execve is renacer's own child calling it: no stack */
+	if (tr->o->enrich && !launch_exec) {
+		uint64_t t1 = now_ns();
+		tr->o->enrich(tr->o->enrich_data, ev);
+		/* the call starts when the tracee goes on, not while we unwind */
+		ev->ts_ns += now_ns() - t1;
+	}
 	/* Lamport: a pipe write is noted at its entry, before a reader can see
 	 * its data (core/lamport.c) */
 	lamport_stamp(tr->lamport, ev);
@@ -292,7 +347,9 @@ static void syscall_exit(struct tracer *tr, struct tcb *t, int64_t rval,
 	if (!(t->flags & TCB_INSYSCALL))
 		return;                    /* exit of a call begun before attach */
 	if (!(t->flags & TCB_REPORT)) {
-		t->flags &= ~TCB_INSYSCALL;
+		if (t->flags & TCB_WATCH)
+			watch_exit(tr, t, rval, is_error, ts);
+		t->flags &= ~(TCB_INSYSCALL | TCB_WATCH);
 		return;
 	}
 	ev->type = EV_SYSCALL;
@@ -622,8 +679,16 @@ static int start_child(struct tracer *tr, char *const argv[])
 		tr->end->exit_code = 127;
 		return error("cannot run '%s': %s", argv[0], strerror(errno));
 	}
-	if (tr->seccomp && compile_filter(tr->o->trace_set, &filter) < 0)
-		tr->seccomp = false;
+	if (tr->seccomp) {
+		/* the filter stops the watched calls too (tracer_opts.watch_set) */
+		size_t nb = (sysent_count + 7) / 8;
+		uint8_t *set = xmemdup(tr->o->trace_set, nb);
+		for (size_t i = 0; tr->o->watch_set && tr->o->enrich && i < nb; i++)
+			set[i] |= tr->o->watch_set[i];
+		if (compile_filter(set, &filter) < 0)
+			tr->seccomp = false;
+		free(set);
+	}
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
 		free(path);
 		return error("cannot create pipe: %s", strerror(errno));

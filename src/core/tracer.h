@@ -33,10 +33,19 @@ struct tracer_opts {
 	bool collect_rss;          /* read VmHWM at every process exit */
 	bool cpu_time;             /* fill event.cpu_ns (wait4's rusage) */
 	struct decode_opts dopts;
-	/* Called with the event before the sinks see it (e.g. to unwind the
-	 * stack while the tracee is still stopped); may be NULL. */
+	/* May be NULL.  Called with the entry of each reported syscall
+	 * (EV_SYSCALL_ENTRY, the tracee stopped at the entry stop, before any
+	 * sink sees it) and again with the finished EV_SYSCALL (the same
+	 * record completed in place; for an unfinished call the tracee may be
+	 * gone) before the sinks see it: src/dwarf unwinds the stack here. */
 	void (*enrich)(void *data, struct event *ev);
 	void *enrich_data;
+	/* With enrich and a trace_set: syscalls outside trace_set that the
+	 * engine stops at anyway (bitmap as trace_set; may be NULL).  Their
+	 * entry and exit go to enrich (name, raw arguments and result only;
+	 * never decoded) and never to the sinks: src/dwarf watches mmap and
+	 * execve this way to keep its caches right under -e trace=. */
+	const uint8_t *watch_set;
 };
 
 

@@ -832,40 +832,88 @@ static int rv_fmt_by_name(const char *s)
 	return -1;
 }
 
+/* An address written as a hex string ("0x401000"); absent is 0. */
+static int get_hex(struct reader *rd, const struct jv *v, const char *key, uint64_t *out)
+{
+	const char *s;
+	char *end;
+
+	int r = get_str(rd, v, key, &s, NULL, OPT);
+
+	if (r <= 0)
+		return r;
+	errno = 0;
+	*out = strtoull(s, &end, 16);
+	if (errno || *end || end == s || s[0] == '-' || s[0] == '+')
+		return rec_err(rd, "field '%s': hex address expected", key);
+	return 1;
+}
+
+/* A frame object of "stack" (or the "source" object: fewer members). */
+static int conv_frame(struct reader *rd, const struct jv *f, struct frame *fr)
+{
+	int64_t line = 0;
+	bool b = false;
+
+	if (f->type != JV_OBJ)
+		return rec_err(rd, "field 'stack': objects expected, not %s", jv_kind(f));
+	/* function, file, line, module and symbol are null when unknown */
+	if (get_hex(rd, jv_get(f, "pc"), "pc", &fr->pc) < 0 ||
+	    get_str(rd, jv_get(f, "function"), "function", &fr->function, NULL, NUL) < 0 ||
+	    get_str(rd, jv_get(f, "file"), "file", &fr->file, NULL, NUL) < 0 ||
+	    get_str(rd, jv_get(f, "module"), "module", &fr->module, NULL, NUL) < 0 ||
+	    get_hex(rd, jv_get(f, "offset"), "offset", &fr->offset) < 0 ||
+	    get_str(rd, jv_get(f, "symbol"), "symbol", &fr->symbol, NULL, NUL) < 0 ||
+	    get_hex(rd, jv_get(f, "symbol_offset"), "symbol_offset", &fr->symoff) < 0 ||
+	    get_int(rd, jv_get(f, "line"), "line", &line, 0, UINT32_MAX, NUL) < 0)
+		return -1;
+	fr->line = (uint32_t)line;
+	if (get_bool(rd, jv_get(f, "inlined"), "inlined", &b) < 0)
+		return -1;
+	if (b)
+		fr->flags |= FRAME_INLINED;
+	b = false;
+	if (get_bool(rd, jv_get(f, "own"), "own", &b) < 0)
+		return -1;
+	if (b)
+		fr->flags |= FRAME_OWN;
+	return 0;
+}
+
 static int conv_frames(struct reader *rd, const struct jv *st, struct event *ev)
 {
 	struct frame *fr;
 
 	int r = get_obj(rd, st, "stack", JV_ARR, OPT);
 
-	if (r <= 0 || !st->n)
+	if (r <= 0)
 		return r;
+	ev->stack_trace = true;
+	if (!st->n)
+		return 0;
 	fr = arena_calloc(&rd->arena, st->n * sizeof(*fr));
-	for (uint32_t i = 0; i < st->n; i++) {
-		const struct jv *f = &st->items[i];
-		const char *pc = NULL;
-		int64_t line = 0;
-		char *end;
-
-		if (f->type != JV_OBJ)
-			return rec_err(rd, "field 'stack': objects expected, not %s", jv_kind(f));
-		if (get_str(rd, jv_get(f, "pc"), "stack.pc", &pc, NULL, NUL) < 0 ||
-		    get_str(rd, jv_get(f, "function"), "stack.function", &fr[i].function, NULL,
-			    NUL) < 0 ||
-		    get_str(rd, jv_get(f, "file"), "stack.file", &fr[i].file, NULL, NUL) < 0 ||
-		    get_str(rd, jv_get(f, "module"), "stack.module", &fr[i].module, NULL, NUL) < 0 ||
-		    get_int(rd, jv_get(f, "line"), "stack.line", &line, 0, UINT32_MAX, NUL) < 0)
+	for (uint32_t i = 0; i < st->n; i++)
+		if (conv_frame(rd, &st->items[i], &fr[i]) < 0)
 			return -1;
-		fr[i].line = (uint32_t)line;
-		if (pc) {
-			errno = 0;
-			fr[i].pc = strtoull(pc, &end, 16);
-			if (errno || *end || end == pc)
-				return rec_err(rd, "field 'pc': hex address expected");
-		}
-	}
 	ev->frames = fr;
 	ev->nframes = st->n;
+	return 0;
+}
+
+/* "source": {"file", "line", "function"} (-s) */
+static int conv_source(struct reader *rd, const struct jv *o, struct event *ev)
+{
+	struct frame *fr;
+
+	int r = get_obj(rd, o, "source", JV_OBJ, OPT);
+
+	if (r <= 0)
+		return r;
+	fr = arena_calloc(&rd->arena, sizeof(*fr));
+	if (conv_frame(rd, o, fr) < 0)
+		return -1;
+	fr->flags |= FRAME_OWN;
+	ev->source = fr;
 	return 0;
 }
 
@@ -879,23 +927,6 @@ static int conv_errno(struct reader *rd, const struct jv *e, struct event *ev)
 	if (n < 0)
 		return rec_err(rd, "field 'errno': unknown error '%s'", escn(e->s, e->n));
 	ev->err = n;
-	return 0;
-}
-
-/* "source": {"file", "line", "function"} of -s (checked, not kept). */
-static int check_source(struct reader *rd, const struct jv *o)
-{
-	const char *str;
-	int64_t line;
-
-	int r = get_obj(rd, o, "source", JV_OBJ, NUL);
-
-	if (r <= 0)
-		return r;
-	if (get_str(rd, jv_get(o, "file"), "source.file", &str, NULL, NUL) < 0 ||
-	    get_str(rd, jv_get(o, "function"), "source.function", &str, NULL, NUL) < 0 ||
-	    get_int(rd, jv_get(o, "line"), "source.line", &line, 0, UINT32_MAX, NUL) < 0)
-		return -1;
 	return 0;
 }
 
@@ -979,7 +1010,9 @@ static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 			if (!strcmp(k, "stack"))
 				r = conv_frames(rd, m, ev);
 			else if (!strcmp(k, "source"))
-				r = check_source(rd, m);
+				r = conv_source(rd, m, ev);
+			else if (!strcmp(k, "stack_error"))
+				r = get_str(rd, m, k, &ev->stack_error, NULL, OPT);
 			break;
 		case 't':
 			if (!strcmp(k, "tid"))
@@ -1202,8 +1235,16 @@ static int check_format(struct reader *rd, const struct jv *hdr, const char *wan
 static int conv_header(struct reader *rd, const struct jv *hdr)
 {
 	const struct jv *cmd;
+	const char *backend = NULL;
 	int64_t start = 0;
 	bool follow = false;
+
+	/* --backend ebpf writes totals only: nothing to replay call by call */
+	if (get_str(rd, hfield(rd, hdr, "backend"), "backend", &backend, NULL, OPT) < 0)
+		return -1;
+	if (backend && strcmp(backend, "ptrace"))
+		return rec_err(rd, "a summary of the %s back end, without syscall records "
+			       "(trace with --backend ptrace)", backend);
 
 	if (get_str(rd, hfield(rd, hdr, "version"), "version", &rd->version, NULL, OPT) < 0 ||
 	    get_int(rd, hfield(rd, hdr, "start_unix_ns"), "start_unix_ns", &start, 0,

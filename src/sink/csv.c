@@ -4,6 +4,7 @@
  */
 #include "sink/sinks.h"
 #include "sink/sinkout.h"
+#include "sink/srcloc.h"
 #include "util/xmalloc.h"
 
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 struct csv_sink {
 	struct sink base;
+	bool source;             /* the "source" column (-s) */
 	struct sinkout out;
 	struct strbuf line, args;
 	bool begun;
@@ -26,6 +28,10 @@ static int csv_begin(struct sink *s, const struct trace_info *ti)
 
 	cs->begun = true;
 	strbuf_addstr(&cs->line, CSV_HEADER);
+	if (cs->source) {
+		strbuf_setlen(&cs->line, cs->line.len - 1);
+		strbuf_addstr(&cs->line, ",source\n");
+	}
 	sinkout_put(&cs->out, &cs->line);
 	return 0;
 }
@@ -69,6 +75,14 @@ static void csv_event(struct sink *s, const struct event *ev)
 	}
 	strbuf_addch(sb, ',');
 	add_us(sb, ev->end_ns > ev->ts_ns ? ev->end_ns - ev->ts_ns : 0);
+	if (cs->source) {
+		strbuf_addch(sb, ',');
+		if (ev->source) {
+			strbuf_reset(&cs->args);
+			srcloc_render(&cs->args, ev->source);
+			strbuf_add_csv_field(sb, cs->args.buf, cs->args.len);
+		}
+	}
 	strbuf_addch(sb, '\n');
 	sinkout_put(&cs->out, sb);
 }
@@ -110,6 +124,7 @@ struct sink *csv_sink_new(FILE *out, const char *path, const struct sink_opts *o
 		return NULL;
 	}
 	cs->base.ops = &csv_ops;
+	cs->source = o && o->source;
 	strbuf_init(&cs->line, 1024);
 	strbuf_init(&cs->args, 512);
 	return &cs->base;

@@ -262,6 +262,10 @@ static int json_begin(struct sink *s, const struct trace_info *ti)
 			    strlen(ti && ti->version ? ti->version : RENACER_VERSION));
 	strbuf_addstr(sb, ",\n  \"format\": \"renacer-json-v1\",\n  \"command\": ");
 	json_add_argv(sb, ti ? ti->argv : NULL);
+	if (ti && ti->backend) {
+		strbuf_addstr(sb, ",\n  \"backend\": ");
+		strbuf_add_json_str(sb, ti->backend, strlen(ti->backend));
+	}
 	strbuf_addstr(sb, ",\n  \"follow\": ");
 	strbuf_addstr(sb, ti && ti->follow ? "true" : "false");
 	strbuf_addstr(sb, ",\n  \"start_unix_ns\": ");
@@ -355,11 +359,18 @@ static void json_free(struct sink *s)
 	free(js);
 }
 
+/* Totals from an engine without records (--backend ebpf): the summary. */
+static void json_totals(struct sink *s, const struct trace_totals *tt)
+{
+	sc_counts_add_totals(&((struct json_sink *)s)->counts, tt);
+}
+
 static const struct sink_ops json_ops = {
 	.name = "json",
 	.begin = json_begin,
 	.event = json_event,
 	.proc_exit = json_proc_exit,
+	.totals = json_totals,
 	.end = json_end,
 	.free = json_free,
 };

@@ -91,6 +91,10 @@ static int jsonl_begin(struct sink *s, const struct trace_info *ti)
 	strbuf_add_json_str(sb, v, strlen(v));
 	strbuf_addstr(sb, ", \"command\": ");
 	json_add_argv(sb, ti ? ti->argv : NULL);
+	if (ti && ti->backend) {
+		strbuf_addstr(sb, ", \"backend\": ");
+		strbuf_add_json_str(sb, ti->backend, strlen(ti->backend));
+	}
 	strbuf_addstr(sb, ", \"follow\": ");
 	strbuf_addstr(sb, ti && ti->follow ? "true" : "false");
 	strbuf_addstr(sb, ", \"start_unix_ns\": ");
@@ -149,11 +153,18 @@ static void jsonl_free(struct sink *s)
 	free(js);
 }
 
+/* Totals from an engine without records (--backend ebpf): the summary. */
+static void jsonl_totals(struct sink *s, const struct trace_totals *tt)
+{
+	sc_counts_add_totals(&((struct jsonl_sink *)s)->counts, tt);
+}
+
 static const struct sink_ops jsonl_ops = {
 	.name = "jsonl",
 	.begin = jsonl_begin,
 	.event = jsonl_event,
 	.proc_exit = jsonl_event,
+	.totals = jsonl_totals,
 	.end = jsonl_end,
 	.free = jsonl_free,
 };

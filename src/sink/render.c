@@ -340,7 +340,16 @@ void event_render_result(struct strbuf *sb, const struct event *ev,
 		const char *name = errno_name(ev->err);
 		const char *msg = errno_message(ev->err);
 
-		strbuf_addstr(sb, is_restart(ev->err) ? "? " : "-1 ");
+		if (is_restart(ev->err)) {
+			strbuf_addstr(sb, "? ");
+		} else if (ev->retval >= 0) {
+			/* an error a decoder found in a non-negative return
+			 * (modify_ldt's int in a long): strace shows the value */
+			strbuf_add_i64(sb, ev->retval);
+			strbuf_addch(sb, ' ');
+		} else {
+			strbuf_addstr(sb, "-1 ");
+		}
 		if (name)
 			strbuf_addstr(sb, name);
 		else

@@ -12,6 +12,8 @@ void sink_list_add(struct sink_list *l, struct sink *s)
 		l->wants_entry = 1;
 	if (!s->ops->no_args)
 		l->needs_args = 1;
+	if (!s->ops->totals)
+		l->records++;
 }
 
 int sink_list_begin(struct sink_list *l, const struct trace_info *ti)
@@ -48,6 +50,13 @@ int sink_list_end(struct sink_list *l, const struct trace_end *te)
 	return ret;
 }
 
+void sink_list_totals(struct sink_list *l, const struct trace_totals *tt)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->items[i]->ops->totals)
+			l->items[i]->ops->totals(l->items[i], tt);
+}
+
 void sink_list_release(struct sink_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -58,4 +67,5 @@ void sink_list_release(struct sink_list *l)
 	l->n = l->alloc = 0;
 	l->wants_entry = 0;
 	l->needs_args = 0;
+	l->records = 0;
 }

@@ -5,6 +5,7 @@
 #ifndef RENACER_SINK_H
 #define RENACER_SINK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -18,6 +19,9 @@ struct trace_info {
 	char *const *argv;          /* traced command, NULL when attached */
 	uint64_t start_realtime_ns; /* wall-clock time the trace began */
 	int follow;                 /* -f was given */
+	const char *backend;        /* NULL for the ptrace engine (a record per
+				       call); "ebpf": totals only, no syscall
+				       or signal records (see sc_total) */
 };
 
 /* What a sink learns at the end. */
@@ -27,6 +31,32 @@ struct trace_end {
 	uint64_t wall_ns;           /* wall time of the whole trace */
 	int detached;               /* tracing stopped by detaching */
 	int interrupted;            /* SIGINT/SIGTERM/SIGHUP ended it */
+};
+
+/*
+ * Per-syscall totals, for an engine that counts in the kernel and has no
+ * record of each call (the eBPF back end, src/bpf/engine.h).  Counting
+ * follows strace -c: a call counts at its exit, so exit_group and calls cut
+ * short by the death of their task are not in calls but in unfinished.
+ */
+struct sc_total {
+	long nr;                    /* syscall number, as event.nr */
+	const char *name;           /* as event.name */
+	uint64_t calls;             /* calls that returned */
+	uint64_t errors;            /* of calls, those that failed (-4095..-1) */
+	uint64_t unfinished;        /* calls their task died inside (not in calls) */
+	uint64_t cpu_ns, cpu_min_ns, cpu_max_ns;    /* system CPU time of the
+						       returned calls (have_cpu) */
+	uint64_t wall_ns, wall_min_ns, wall_max_ns; /* wall-clock time of the
+						       returned calls (have_wall) */
+	uint64_t unfinished_wall_ns; /* entry to death of the unfinished ones (have_wall) */
+};
+
+struct trace_totals {
+	const struct sc_total *rows; /* one per syscall with calls or unfinished */
+	size_t n;
+	bool have_cpu;              /* the cpu_* fields were measured */
+	bool have_wall;             /* the wall_* fields were measured */
 };
 
 /*
@@ -47,6 +77,12 @@ struct sink_ops {
 	void (*event)(struct sink *s, const struct event *ev);
 	void (*proc_exit)(struct sink *s, const struct event *ev);
 	int (*end)(struct sink *s, const struct trace_end *te);
+	/* Optional.  Called once, just before end(), by an engine that counts
+	 * per syscall instead of delivering EV_SYSCALL records; such an engine
+	 * still delivers process events (EV_PROC_START, EV_EXEC,
+	 * EV_PROC_EXIT).  A sink without it needs the records: the CLI does
+	 * not pick such an engine for it (sink_list.totals_ok). */
+	void (*totals)(struct sink *s, const struct trace_totals *tt);
 	void (*free)(struct sink *s);  /* frees the sink itself */
 };
 
@@ -60,13 +96,19 @@ struct sink_list {
 	size_t n, alloc;
 	int wants_entry;            /* any sink wants entries */
 	int needs_args;             /* any sink reads decoded arguments */
+	int records;                /* number of sinks without totals() */
 };
-#define SINK_LIST_INIT { NULL, 0, 0, 0 }
+#define SINK_LIST_INIT { NULL, 0, 0, 0, 0, 0 }
+
+/* True when every sink of l can work from totals (has a totals callback). */
+#define sink_list_totals_ok(l) ((l)->records == 0)
 
 void sink_list_add(struct sink_list *l, struct sink *s);
 int sink_list_begin(struct sink_list *l, const struct trace_info *ti);
 void sink_list_event(struct sink_list *l, const struct event *ev);
 int sink_list_end(struct sink_list *l, const struct trace_end *te);
+/* Hands per-syscall totals to every sink that has a totals callback. */
+void sink_list_totals(struct sink_list *l, const struct trace_totals *tt);
 void sink_list_release(struct sink_list *l);  /* frees the sinks too */
 
 #endif

@@ -137,6 +137,43 @@ void sc_counts_add(struct sc_counts *c, long nr, const char *name, bool failed,
 		r->max_ns = ns;
 }
 
+void sc_counts_add_many(struct sc_counts *c, long nr, const char *name, uint64_t calls,
+			uint64_t errors, uint64_t unfinished, uint64_t ns, uint64_t min_ns,
+			uint64_t max_ns)
+{
+	struct sc_count *r;
+
+	if (!calls)
+		return;
+	r = sc_row(c, nr, name);
+	r->calls += calls;
+	c->calls += calls;
+	r->errors += errors;
+	c->errors += errors;
+	r->unfinished += unfinished;
+	c->unfinished += unfinished;
+	r->time_ns += ns;
+	c->time_ns += ns;
+	if (min_ns < r->min_ns)
+		r->min_ns = min_ns;
+	if (max_ns > r->max_ns)
+		r->max_ns = max_ns;
+}
+
+void sc_counts_add_totals(struct sc_counts *c, const struct trace_totals *tt)
+{
+	for (size_t i = 0; i < tt->n; i++) {
+		const struct sc_total *r = &tt->rows[i];
+		uint64_t n = r->calls + r->unfinished;
+		uint64_t min = r->wall_min_ns, max = r->wall_max_ns;
+
+		if (!r->calls)
+			min = max = 0;
+		sc_counts_add_many(c, r->nr, r->name, n, r->errors, r->unfinished,
+				   r->wall_ns + r->unfinished_wall_ns, min, max);
+	}
+}
+
 struct sc_count **sc_counts_rows(const struct sc_counts *c, size_t *n)
 {
 	struct sc_count **rows = xcalloc(SC_COUNTS_NR + c->nextra + 1, sizeof(*rows));
@@ -216,42 +253,69 @@ static const char *rv_fmt_name(int f)
 	return NULL;
 }
 
+static void add_hexstr(struct strbuf *sb, uint64_t v)
+{
+	strbuf_addch(sb, '"');
+	strbuf_add_hex(sb, v);
+	strbuf_addch(sb, '"');
+}
+
+/* -s: "source": {"file", "line", "function"}; -k: "stack": [...]. */
 static void add_frames(struct strbuf *sb, const struct event *ev)
 {
-	const struct frame *src = NULL;
+	const struct frame *src = ev->source;
 
-	for (uint32_t i = 0; i < ev->nframes; i++)
-		if (ev->frames[i].file) {
-			src = &ev->frames[i];
-			break;
-		}
 	if (src) {
 		strbuf_addstr(sb, ", \"source\": {\"file\": ");
 		add_jstr(sb, src->file);
 		strbuf_addstr(sb, ", \"line\": ");
-		strbuf_add_u64(sb, src->line);
+		if (src->line)
+			strbuf_add_u64(sb, src->line);
+		else
+			strbuf_addstr(sb, "null");
 		strbuf_addstr(sb, ", \"function\": ");
 		add_jstr(sb, src->function);
 		strbuf_addch(sb, '}');
 	}
+	if (!ev->stack_trace)
+		return;
 	strbuf_addstr(sb, ", \"stack\": [");
-	for (uint32_t i = 0; i < ev->nframes; i++) {
+	for (uint32_t i = 0; i < ev->nframes && ev->frames; i++) {
 		const struct frame *f = &ev->frames[i];
 		if (i)
 			strbuf_addstr(sb, ", ");
-		strbuf_addstr(sb, "{\"pc\": \"");
-		strbuf_add_hex(sb, f->pc);
-		strbuf_addstr(sb, "\", \"function\": ");
+		strbuf_addstr(sb, "{\"pc\": ");
+		add_hexstr(sb, f->pc);
+		strbuf_addstr(sb, ", \"module\": ");
+		add_jstr(sb, f->module);
+		strbuf_addstr(sb, ", \"offset\": ");
+		add_hexstr(sb, f->offset);
+		strbuf_addstr(sb, ", \"symbol\": ");
+		add_jstr(sb, f->symbol);
+		if (f->symbol) {
+			strbuf_addstr(sb, ", \"symbol_offset\": ");
+			add_hexstr(sb, f->symoff);
+		}
+		strbuf_addstr(sb, ", \"function\": ");
 		add_jstr(sb, f->function);
 		strbuf_addstr(sb, ", \"file\": ");
 		add_jstr(sb, f->file);
 		strbuf_addstr(sb, ", \"line\": ");
-		strbuf_add_u64(sb, f->line);
-		strbuf_addstr(sb, ", \"module\": ");
-		add_jstr(sb, f->module);
+		if (f->line)
+			strbuf_add_u64(sb, f->line);
+		else
+			strbuf_addstr(sb, "null");
+		if (f->flags & FRAME_INLINED)
+			strbuf_addstr(sb, ", \"inlined\": true");
+		strbuf_addstr(sb, ", \"own\": ");
+		strbuf_addstr(sb, f->flags & FRAME_OWN ? "true" : "false");
 		strbuf_addch(sb, '}');
 	}
 	strbuf_addch(sb, ']');
+	if (ev->stack_error) {
+		strbuf_addstr(sb, ", \"stack_error\": ");
+		add_jstr(sb, ev->stack_error);
+	}
 }
 
 static void add_type(struct strbuf *sb, const char *type)
@@ -325,8 +389,7 @@ void json_add_syscall(struct strbuf *sb, struct strbuf *tmp, const struct event 
 		strbuf_addstr(sb, ", \"ret_path\": ");
 		add_jstr(sb, ev->ret_path);
 	}
-	if (ev->nframes && ev->frames)
-		add_frames(sb, ev);
+	add_frames(sb, ev);
 	strbuf_addch(sb, '}');
 }
 

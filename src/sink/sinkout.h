@@ -65,6 +65,15 @@ void sc_counts_release(struct sc_counts *c);
 /* Adds one call; unfinished calls count in calls and unfinished. */
 void sc_counts_add(struct sc_counts *c, long nr, const char *name, bool failed,
 		   bool unfinished, uint64_t ns);
+/* Adds calls calls at once (totals from an engine that counts in the
+ * kernel): errors and unfinished of them, ns in all, the shortest and the
+ * longest; nothing when calls is 0. */
+void sc_counts_add_many(struct sc_counts *c, long nr, const char *name, uint64_t calls,
+			uint64_t errors, uint64_t unfinished, uint64_t ns, uint64_t min_ns,
+			uint64_t max_ns);
+/* Adds an engine's totals as the JSON summary counts records: unfinished
+ * calls included in calls, wall-clock time (0 when not measured). */
+void sc_counts_add_totals(struct sc_counts *c, const struct trace_totals *tt);
 /* The rows with calls > 0 (caller frees the array, not the rows). */
 struct sc_count **sc_counts_rows(const struct sc_counts *c, size_t *n);
 

@@ -30,6 +30,7 @@ struct sink_opts {
 				    default, system time); else wall-clock (-w) */
 	bool timing;             /* --timing: the summary adds per-syscall times in ms
 				    and the wall time after the table */
+	bool source;             /* -s: CSV adds a "source" column (file:line in function) */
 };
 
 /*

@@ -75,6 +75,27 @@ static void summary_event(struct sink *s, const struct event *ev)
 		sc_counts_add(&ss->wall, ev->nr, ev->name, ev->err != 0, false, wall);
 }
 
+/*
+ * The same table from an engine's per-syscall totals: returned calls only,
+ * timed with the measure this sink was asked for (system time unless -w).
+ */
+static void summary_totals(struct sink *s, const struct trace_totals *tt)
+{
+	struct summary_sink *ss = (struct summary_sink *)s;
+	bool cpu = ss->o.cpu_time && tt->have_cpu;
+
+	for (size_t i = 0; i < tt->n; i++) {
+		const struct sc_total *r = &tt->rows[i];
+		sc_counts_add_many(&ss->counts, r->nr, r->name, r->calls, r->errors, 0,
+				   cpu ? r->cpu_ns : r->wall_ns,
+				   cpu ? r->cpu_min_ns : r->wall_min_ns,
+				   cpu ? r->cpu_max_ns : r->wall_max_ns);
+		if (ss->have_wall)
+			sc_counts_add_many(&ss->wall, r->nr, r->name, r->calls, r->errors, 0,
+					   r->wall_ns, r->wall_min_ns, r->wall_max_ns);
+	}
+}
+
 /* As strace: ts_float() of a timespec built from ns. */
 static double secs(uint64_t ns)
 {
@@ -252,6 +273,7 @@ static const struct sink_ops summary_ops = {
 	.name = "summary",
 	.no_args = 1,
 	.event = summary_event,
+	.totals = summary_totals,
 	.end = summary_end,
 	.free = summary_free,
 };

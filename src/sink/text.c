@@ -8,6 +8,7 @@
 
 #include "sink/render.h"
 #include "sink/sinkout.h"
+#include "sink/srcloc.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -112,6 +113,27 @@ static void flush_pending(struct text_sink *s)
 	unf_add(s, ev->tid);
 }
 
+/* -s: " [src/main.c:42 in main]" after everything else on the line. */
+static void source(struct text_sink *s, const struct event *ev)
+{
+	if (!ev->source)
+		return;
+	strbuf_addstr(&s->line, " [");
+	srcloc_render(&s->line, ev->source);
+	strbuf_addch(&s->line, ']');
+}
+
+/* Ends a call's line; -k: its stack follows as strace prints it. */
+static void put_call_line(struct text_sink *s, const struct event *ev)
+{
+	put_line(s);
+	if (ev->stack_trace && (ev->nframes || ev->stack_error)) {
+		stack_render_strace(&s->line, ev->frames, ev->nframes, ev->stack_error,
+				    !s->o.stack_symbol_only);
+		sinkout_put(&s->out, &s->line);
+	}
+}
+
 static void on_syscall(struct text_sink *s, const struct event *ev)
 {
 	size_t start;
@@ -125,7 +147,8 @@ static void on_syscall(struct text_sink *s, const struct event *ev)
 			leader(s, ev->tid, ev->end_ns);
 			event_render_resumed(&s->line, ev, &s->ro, start);
 			duration(s, ev);
-			put_line(s);
+			source(s, ev);
+			put_call_line(s, ev);
 			return;
 		}
 	}
@@ -133,7 +156,8 @@ static void on_syscall(struct text_sink *s, const struct event *ev)
 	leader(s, ev->tid, ev->ts_ns);
 	event_render_call(&s->line, ev, &s->ro, start);
 	duration(s, ev);
-	put_line(s);
+	source(s, ev);
+	put_call_line(s, ev);
 }
 
 static void text_event(struct sink *sk, const struct event *ev)

@@ -275,6 +275,16 @@ void val_set_array(struct val *v, const char *name, struct val *items,
 		v->flags |= VF_MORE;
 }
 
+void val_set_local_array(struct dctx *c, struct val *v, const char *name,
+			 struct val *items, unsigned n)
+{
+	unsigned shown = n;
+
+	if (!c->opts->verbose && c->opts->string_limit < n)
+		shown = c->opts->string_limit;
+	val_set_array(v, name, items, shown, shown < n);
+}
+
 void val_set_op(struct val *v, const char *name, struct val *items,
 		unsigned n, const char *op)
 {
@@ -323,18 +333,19 @@ static void read_str(struct dctx *c, struct val *v, const char *name, uint64_t a
 		val_set_ptr(v, name, 0);
 		return;
 	}
-	buf = arena_alloc(c->arena, max + 2);
-	n = tmem_read_str(c->tid, addr, buf, max, &term);
-	/* a string that runs into unreadable memory before its NUL or the
-	 * limit is shown by its address, as strace's umovestr */
-	if (n < 0 || (!term && (size_t)n < max)) {
+	/* as strace's umovestr, one byte more than is shown, to know whether
+	 * the string goes on: a string that runs into unreadable memory
+	 * before its NUL or those max + 1 bytes is shown by its address */
+	buf = arena_alloc(c->arena, max + 3);
+	n = tmem_read_str(c->tid, addr, buf, max + 1, &term);
+	if (n < 0 || (!term && (size_t)n < max + 1)) {
 		val_set_ptr(v, name, addr);
 		return;
 	}
 	val_clear(v, name, V_STR);
 	v->s.p = buf;
-	v->s.len = (uint32_t)n;
-	if (!term)
+	v->s.len = (uint32_t)((size_t)n > max ? max : (size_t)n);
+	if (!term || (size_t)n > max)
 		v->flags |= cut_flag;
 }
 
@@ -365,16 +376,18 @@ void val_read_buf(struct dctx *c, struct val *v, const char *name, uint64_t addr
 {
 	uint64_t limit = c->opts->string_limit;
 	uint64_t n = len < limit ? len : limit;
+	uint64_t fetch = len < limit + 1 ? len : limit + 1;
 	char *buf;
 
 	if (!addr) {
 		val_set_ptr(v, name, 0);
 		return;
 	}
-	buf = arena_alloc(c->arena, n ? n : 1);
-	/* as strace's umoven: a buffer that cannot be read whole is shown
-	 * by its address */
-	if (n && tmem_read(c->tid, addr, buf, n) != (ssize_t)n) {
+	buf = arena_alloc(c->arena, fetch ? fetch : 1);
+	/* as strace's printstr_ex: it fetches one byte more than it shows
+	 * (when there is one), and a buffer that cannot be read whole is
+	 * shown by its address */
+	if (fetch && tmem_read(c->tid, addr, buf, fetch) != (ssize_t)fetch) {
 		val_set_ptr(v, name, addr);
 		return;
 	}
@@ -472,6 +485,126 @@ void ret_set_fd(struct dctx *c, struct event *ev)
 	ev->rv_fmt = RV_FD;
 	if (ev->retval >= 0 && !ev->err)
 		ev->ret_path = fd_path(c, ev->retval);
+}
+
+bool val_nonzero_bytes(struct dctx *c, struct val *v, uint64_t addr, uint64_t start,
+		       uint64_t total)
+{
+	uint64_t size;
+	struct val *parts;
+	char text[64];
+	bool cut = false;
+	char *buf;
+
+	if (total > 4096)
+		total = 4096;   /* strace's callers look at a page at most */
+	if (start >= total)
+		return false;
+	size = total - start;
+	buf = arena_alloc(c->arena, (size_t)size);
+	if (tmem_read(c->tid, addr + start, buf, (size_t)size) != (ssize_t)size) {
+		val_set_text(c, v, NULL, "???");
+		return true;
+	}
+	for (uint64_t i = 0; i < size; i++)
+		if (buf[i])
+			goto show;
+	return false;
+show:
+	/* the first string-limit bytes of them, then "..." */
+	if (size > c->opts->string_limit) {
+		size = c->opts->string_limit;
+		cut = true;
+	}
+	parts = val_new_array(c, 2);
+	snprintf(text, sizeof(text), "bytes %llu..%llu", (unsigned long long)start,
+		 (unsigned long long)(total - 1));
+	val_set_comment(c, &parts[0], text);
+	val_clear(&parts[1], NULL, V_STR);
+	parts[1].s.p = buf;
+	parts[1].s.len = (uint32_t)size;
+	parts[1].flags |= VF_HEXSTR;
+	if (cut)
+		parts[1].flags |= VF_TRUNC;
+	val_set_op(v, NULL, parts, 2, " ");
+	return true;
+}
+
+/* Elements an array shows at most with -v (strace has no bound). */
+#define ARRAY_VERBOSE_MAX 4096
+
+void decode_array(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		  uint64_t nmemb, size_t elem_size, array_elem_fn fn, void *arg)
+{
+	uint64_t shown, i;
+	struct val *items;
+	unsigned char elem[64];
+	bool more = false;
+
+	if (!addr) {
+		val_set_ptr(v, name, 0);
+		return;
+	}
+	if (!nmemb) {
+		val_set_array(v, name, NULL, 0, false);
+		return;
+	}
+	if (elem_size > sizeof(elem) || nmemb > UINT64_MAX / elem_size ||
+	    addr + nmemb * elem_size <= addr) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	shown = nmemb;
+	if (!c->opts->verbose && shown > c->opts->string_limit) {
+		shown = c->opts->string_limit;
+		more = true;
+	}
+	if (shown > ARRAY_VERBOSE_MAX) {
+		shown = ARRAY_VERBOSE_MAX;
+		more = true;
+	}
+	items = val_new_array(c, (unsigned)shown + 1);
+	for (i = 0; i < shown; i++) {
+		uint64_t cur = addr + i * elem_size;
+
+		if (!tread(c, cur, elem, elem_size)) {
+			struct val *it;
+			char text[32];
+
+			if (!i) {
+				val_set_ptr(v, name, addr);
+				return;
+			}
+			it = val_new_array(c, 2);
+			val_set_text(c, &it[0], NULL, "...");
+			snprintf(text, sizeof(text), "%#llx", (unsigned long long)cur);
+			val_set_comment(c, &it[1], text);
+			val_set_op(&items[i++], NULL, it, 2, " ");
+			more = false;
+			break;
+		}
+		fn(c, &items[i], elem, arg);
+		items[i].name = NULL;
+	}
+	/* strace reads the element after the last one shown before it
+	 * prints "...": an unreadable one is "... / * 0xADDR * /" */
+	if (more && i == shown && !tread(c, addr + i * elem_size, elem, elem_size) &&
+	    shown < nmemb) {
+		struct val *it = val_new_array(c, 2);
+
+		if (!i) {   /* -s 0 and nothing readable: the address */
+			val_set_ptr(v, name, addr);
+			return;
+		}
+		char text[32];
+
+		val_set_text(c, &it[0], NULL, "...");
+		snprintf(text, sizeof(text), "%#llx", (unsigned long long)(addr + i * elem_size));
+		val_set_comment(c, &it[1], text);
+		val_set_op(&items[i++], NULL, it, 2, " ");
+		more = false;
+	}
+	val_set_array(v, name, items, (unsigned)i, more);
 }
 
 int decode_default(struct dctx *c, struct event *ev, int exiting)

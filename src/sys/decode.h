@@ -122,6 +122,10 @@ void val_set_struct(struct val *v, const char *name, struct val *items,
 		    unsigned n, bool more);
 void val_set_array(struct val *v, const char *name, struct val *items,
 		   unsigned n, bool more);
+/* An array already read whole (strace's print_local_array): n items, cut
+ * to the string limit with "..." unless -v. */
+void val_set_local_array(struct dctx *c, struct val *v, const char *name,
+			 struct val *items, unsigned n);
 /* mask: bit n-1 is signal n; sets VF_SIGSET_NOT when more than 32 are on. */
 void val_set_sigset(struct val *v, const char *name, uint64_t mask);
 void val_set_comment(struct dctx *c, struct val *v, const char *text);
@@ -175,6 +179,8 @@ void decode_sigset(struct dctx *c, struct val *v, const char *name, uint64_t add
 void decode_sockaddr(struct dctx *c, struct val *v, const char *name, uint64_t addr, uint64_t len);
 void decode_timespec(struct dctx *c, struct val *v, const char *name, uint64_t addr);
 void decode_siginfo_val(struct dctx *c, struct val *v, const void *siginfo);
+/* A siginfo_t in tracee memory, or its address (src/sys/signal.c). */
+void decode_siginfo_at(struct dctx *c, struct val *v, const char *name, uint64_t addr);
 /* A struct sigevent as strace prints it ({sigev_signo=SIGUSR1,
  * sigev_notify=SIGEV_SIGNAL}); NULL or unreadable: the address;
  * src/sys/time.c (timer_create, mq_notify). */
@@ -182,7 +188,7 @@ void decode_sigevent(struct dctx *c, struct val *v, const char *name, uint64_t a
 
 /*
  * An iovec array at addr of cnt elements (src/sys/io.c): [{iov_base="...",
- * iov_len=N}, ...], at most the string limit of elements (VF_MORE beyond).
+ * iov_len=N}, ...], as decode_array (strace's print_array).
  * data_size: bytes the kernel transferred (each iov_base shows at most what
  * is left of it), or -1 for the whole of each iov_len; addr_only: show the
  * iov_base pointers only (the call failed).
@@ -205,6 +211,29 @@ void val_set_open_flags(struct dctx *c, struct val *v, const char *name, uint64_
 /* A file mode as strace prints it: S_IFREG|0644, S_IFDIR|S_ISVTX|0777, or
  * plain octal (0644) without a file type; src/sys/stat.c. */
 void val_set_mode(struct dctx *c, struct val *v, const char *name, uint32_t mode);
+
+/*
+ * An array of nmemb elements of elem_size bytes at addr, as strace's
+ * print_array: NULL for 0, [] when nmemb is 0, the address when the array
+ * wraps around or its first element cannot be read, "..." after the string
+ * limit of elements (unless -v), and "... / * 0xADDR * /" where a later
+ * element cannot be read.  fn fills one item from the element's bytes
+ * (elem_size <= 64); arg is passed through.
+ */
+typedef void (*array_elem_fn)(struct dctx *c, struct val *item, const void *elem, void *arg);
+void decode_array(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		  uint64_t nmemb, size_t elem_size, array_elem_fn fn, void *arg);
+
+/*
+ * The bytes start..total-1 of a structure at addr that a newer kernel may
+ * know (openat2's how, mount_attr), as strace's print_nonzero_bytes: false
+ * (nothing to show) when they are all zero or start >= total; "???" when
+ * they cannot be read; else "/ * bytes 24..31 * / \"\x01...\"" (total is
+ * cut to a page, the bytes shown to the string limit).  v is the extra
+ * item to append to the structure.
+ */
+bool val_nonzero_bytes(struct dctx *c, struct val *v, uint64_t addr, uint64_t start,
+		       uint64_t total);
 
 /* The default decoder: every argument in hex, as strace prints unknown calls. */
 int decode_default(struct dctx *c, struct event *ev, int exiting);

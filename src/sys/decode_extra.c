@@ -22,6 +22,16 @@ const char *xlat_name(const struct xlat *xl, uint64_t x)
 	return NULL;
 }
 
+bool xlat_flags_named(const struct xlat *xl, uint64_t x)
+{
+	if (!xl)
+		return false;
+	for (uint32_t i = 0; i < xl->size; i++)
+		if (xl->data[i].str && xl->data[i].val && (x & xl->data[i].val) == xl->data[i].val)
+			return true;
+	return false;
+}
+
 static char *fn_open(struct dctx *c, const char *fname)
 {
 	size_t n = strlen(fname);

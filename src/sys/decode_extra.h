@@ -14,6 +14,10 @@
 /* Name of the entry of xl whose value is x, or NULL. */
 const char *xlat_name(const struct xlat *xl, uint64_t x);
 
+/* Whether flags x print at least one name of xl (strace's printflags_in
+ * returns how many it printed; some decoders join on that). */
+bool xlat_flags_named(const struct xlat *xl, uint64_t x);
+
 /*
  * v = fname(arg, ...): a V_OP of the text "fname(", the n items joined by
  * ", " and ")".  items are not copied (allocate them with val_new_array).
@@ -65,6 +69,9 @@ void decode_timeval(struct dctx *c, struct val *v, const char *name, uint64_t ad
  */
 void restart_note(const struct dctx *c, const struct event *ev);
 const char *restart_take(pid_t tid);
+
+/* An I/O priority: IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4) (src/sys/misc.c). */
+void val_set_ioprio(struct dctx *c, struct val *v, const char *name, uint32_t x);
 
 /* Sets slot i of ev to v (name from the prototype) and marks it VF_EXIT when
  * decoded at the exit stop. */

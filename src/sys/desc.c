@@ -283,40 +283,55 @@ SYS_FUNC(fcntl)
 	}
 }
 
-/* -v: the entries, [{d_ino=..., d_off=..., d_reclen=..., d_type=DT_REG,
- * d_name="..."}, ...], all of them and whole names, as strace. */
+/*
+ * -v: the entries, all of them and whole names, as strace: getdents64's
+ * struct linux_dirent64 {d_ino, d_off, d_reclen, d_type, d_name} (the
+ * name at 19) as [{d_ino=..., d_off=..., d_reclen=..., d_type=DT_REG,
+ * d_name="..."}, ...]; getdents's struct linux_dirent {d_ino, d_off,
+ * d_reclen, d_name, ..., d_type in the record's last byte} (the name at
+ * 18) with d_name before d_type.
+ */
 static void set_dirents(struct dctx *c, struct val *v, const char *name,
-			const char *buf, uint64_t len, unsigned entries)
+			const char *buf, uint64_t len, unsigned entries, bool d64)
 {
+	const unsigned head = d64 ? 19 : 18;
 	struct val *items = val_new_array(c, entries);
 	uint64_t off = 0;
 	unsigned k = 0;
 
-	while (k < entries && off + 19 <= len) {
-		uint64_t ino;
+	while (k < entries && off + head <= len) {
+		uint64_t ino, room;
 		int64_t doff;
 		uint16_t reclen;
 		struct val *f = val_new_array(c, 5);
-		const char *nm = buf + off + 19;
-		uint64_t room;
+		const char *nm = buf + off + head;
+		uint8_t type;
 
 		memcpy(&ino, buf + off, 8);
 		memcpy(&doff, buf + off + 8, 8);
 		memcpy(&reclen, buf + off + 16, 2);
-		room = (reclen > 19 && off + reclen <= len) ? reclen - 19u : len - off - 19;
+		room = (reclen > head && off + reclen <= len) ? reclen - head : len - off - head;
+		type = d64 ? (uint8_t)buf[off + 18]
+			   : (reclen > head && off + reclen <= len) ? (uint8_t)buf[off + reclen - 1] : 0;
 		val_set_uint(&f[0], "d_ino", ino);
-		val_set_int(&f[1], "d_off", doff);
+		if (d64)
+			val_set_int(&f[1], "d_off", doff);
+		else
+			val_set_uint(&f[1], "d_off", (uint64_t)doff);
 		val_set_uint(&f[2], "d_reclen", reclen);
-		val_set_enum(&f[3], "d_type", (uint8_t)buf[off + 18], dirent_types);
-		val_set_str(c, &f[4], "d_name", nm, strnlen(nm, room), false);
+		val_set_enum(&f[d64 ? 3 : 4], "d_type", type, dirent_types);
+		val_set_str(c, &f[d64 ? 4 : 3], "d_name", nm, strnlen(nm, room), false);
 		val_set_struct(&items[k++], NULL, f, 5, false);
 		off += reclen;
 	}
 	val_set_array(v, name, items, k, false);
 }
 
-SYS_FUNC(getdents64)
+/* getdents/getdents64(fd, dirp, count) at exit: the buffer's address and
+ * "/ * N entries * /", or the entries with -v. */
+static int getdents_common(struct dctx *ctx, struct event *ev, int exiting, bool d64)
 {
+	const unsigned head = d64 ? 19 : 18;
 	struct val *v, *parts;
 	char *buf, text[32];
 	unsigned entries = 0;
@@ -338,8 +353,7 @@ SYS_FUNC(getdents64)
 		val_set_ptr(v, v->name, ev->karg[1]);
 		goto count;
 	}
-	/* struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name */
-	for (uint64_t off = 0; off + 19 <= len; entries++) {
+	for (uint64_t off = 0; off + head <= len; entries++) {
 		uint16_t reclen;
 
 		memcpy(&reclen, buf + off + 16, sizeof(reclen));
@@ -348,7 +362,7 @@ SYS_FUNC(getdents64)
 		off += reclen;
 	}
 	if (ctx->opts->verbose) {
-		set_dirents(ctx, v, v->name, buf, len, entries);
+		set_dirents(ctx, v, v->name, buf, len, entries, d64);
 		goto count;
 	}
 	parts = val_new_array(ctx, 2);
@@ -360,4 +374,14 @@ count:
 	v->flags |= VF_EXIT;
 	arg_uint(ctx, ev, 2);
 	return RVAL_DONE;
+}
+
+SYS_FUNC(getdents64)
+{
+	return getdents_common(ctx, ev, exiting, true);
+}
+
+SYS_FUNC(getdents)
+{
+	return getdents_common(ctx, ev, exiting, false);
 }

@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include "sys/decode.h"
+#include "sys/decode_extra.h"
 #include "xlat/access_modes.h"
 #include "xlat/at_flags.h"
 #include "xlat/faccessat_flags.h"
+#include "xlat/name_to_handle_at_flags.h"
 #include "xlat/open_access_modes.h"
 #include "xlat/open_resolve_flags.h"
 #include "xlat/rename_flags.h"
@@ -111,12 +113,14 @@ SYS_FUNC(openat2)
 	if (ev->karg[3] < sizeof(how) || !tread(ctx, ev->karg[2], &how, sizeof(how))) {
 		arg_ptr(ctx, ev, 2);
 	} else {
-		f = val_new_array(ctx, 3);
+		f = val_new_array(ctx, 4);
 		val_set_open_flags(ctx, &f[n++], "flags", how.flags);
 		if (how.mode || takes_mode(how.flags))
 			val_set_oct(&f[n++], "mode", how.mode);
 		val_set_flags(&f[n++], "resolve", how.resolve, open_resolve_flags, NULL);
-		val_set_struct(v, v->name, f, n, ev->karg[3] > sizeof(how));
+		if (val_nonzero_bytes(ctx, &f[n], ev->karg[2], sizeof(how), ev->karg[3]))
+			n++;
+		val_set_struct(v, v->name, f, n, false);
 	}
 	arg_uint(ctx, ev, 3);
 	return ret_fd(ctx, ev, exiting);
@@ -383,4 +387,98 @@ SYS_FUNC(getcwd)
 	}
 	arg_uint(ctx, ev, 1);
 	return RVAL_DONE;
+}
+
+/* struct file_handle's f_handle bytes in hex, "..." past MAX_HANDLE_SZ, or
+ * "???" when they cannot be read (strace's print_f_handle). */
+static void f_handle_val(struct dctx *c, struct val *v, uint64_t addr, uint32_t bytes)
+{
+	uint32_t n = bytes < 128 ? bytes : 128;
+	char buf[128];
+
+	if (addr + 8 > 8 && tread(c, addr + 8, buf, n)) {
+		val_set_str(c, v, "f_handle", buf, n, bytes > n);
+		v->flags |= VF_HEXSTR;
+	} else {
+		val_set_text(c, v, "f_handle", "???");
+	}
+}
+
+/* name_to_handle_at(dirfd, path, handle, mount_id, flags): handle_bytes at
+ * entry, the handle and the mount id at exit */
+SYS_FUNC(name_to_handle_at)
+{
+	struct { uint32_t handle_bytes; int32_t handle_type; } h;
+	struct val *v = arg_slot(ctx, ev, 2);
+	struct val *f;
+
+	if (!exiting) {
+		arg_dirfd(ctx, ev, 0);
+		arg_path(ctx, ev, 1);
+		v = arg_slot(ctx, ev, 2);
+		if (!tread(ctx, ev->karg[2], &h, sizeof(h))) {
+			val_set_ptr(v, v->name, ev->karg[2]);
+			arg_ptr(ctx, ev, 3);
+			arg_flags(ctx, ev, 4, name_to_handle_at_flags, NULL);
+			return RVAL_DONE;
+		}
+		f = val_new_array(ctx, 1);
+		val_set_uint(&f[0], "handle_bytes", h.handle_bytes);
+		val_set_struct(v, v->name, f, 1, false);
+		arg_count(ev, 5);
+		return RVAL_EXIT;
+	}
+	f = val_new_array(ctx, 3);
+	f[0] = v->c.items[0];
+	if ((!ev->err || ev->err == 75 /* EOVERFLOW */) && tread(ctx, ev->karg[2], &h, sizeof(h))) {
+		unsigned n = 1;
+
+		if (h.handle_bytes != f[0].u) {
+			struct val a = f[0], b;
+
+			a.name = NULL;
+			val_set_uint(&b, NULL, h.handle_bytes);
+			val_set_changed(ctx, &f[0], "handle_bytes", &a, &b);
+		}
+		if (!ev->err) {
+			val_set_int(&f[n++], "handle_type", h.handle_type);
+			f_handle_val(ctx, &f[n++], ev->karg[2], h.handle_bytes);
+		}
+		val_set_struct(v, v->name, f, n, false);
+	} else {
+		val_set_struct(v, v->name, f, 1, false);
+	}
+	v->flags |= VF_EXIT;
+	v = arg_slot(ctx, ev, 3);
+	val_read_int_boxed(ctx, v, v->name, ev->karg[3]);
+	v->flags |= VF_EXIT;
+	arg_flags(ctx, ev, 4, name_to_handle_at_flags, NULL);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(open_by_handle_at)
+{
+	struct { uint32_t handle_bytes; int32_t handle_type; } h;
+	struct val *v;
+
+	if (exiting) {
+		ret_set_fd(ctx, ev);
+		return RVAL_DONE;
+	}
+	arg_fd(ctx, ev, 0);
+	v = arg_slot(ctx, ev, 1);
+	if (!tread(ctx, ev->karg[1], &h, sizeof(h))) {
+		val_set_ptr(v, v->name, ev->karg[1]);
+	} else {
+		struct val *f = val_new_array(ctx, 3);
+
+		val_set_uint(&f[0], "handle_bytes", h.handle_bytes);
+		val_set_int(&f[1], "handle_type", h.handle_type);
+		f_handle_val(ctx, &f[2], ev->karg[1], h.handle_bytes);
+		val_set_struct(v, v->name, f, 3, false);
+	}
+	v = arg_slot(ctx, ev, 2);
+	val_set_open_flags(ctx, v, v->name, (uint32_t)ev->karg[2]);
+	ev->rv_fmt = RV_FD;
+	return ctx->opts->decode_fds ? RVAL_EXIT : RVAL_DONE;
 }

@@ -1,7 +1,8 @@
 /*
  * Decoders of more file system calls: statfs/fstatfs, the xattr family,
  * fadvise64, fallocate, flock, copy_file_range, sendfile, utimensat,
- * mknod/mknodat, memfd_create, eventfd2.
+ * mknod/mknodat, memfd_create, eventfd2, and the mount API (open_tree,
+ * move_mount, fsopen, fsconfig, fsmount, fspick, mount_setattr), fanotify.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/time.h>
 #include <time.h>
 
 #include "sys/decode.h"
@@ -27,6 +29,20 @@
 #include "xlat/memfd_create_flags.h"
 #include "xlat/statfs_flags.h"
 #include "xlat/xattrflags.h"
+#include "xlat/fan_classes.h"
+#include "xlat/fan_event_flags.h"
+#include "xlat/fan_init_flags.h"
+#include "xlat/fan_mark_flags.h"
+#include "xlat/fsconfig_cmds.h"
+#include "xlat/fsmount_flags.h"
+#include "xlat/fsopen_flags.h"
+#include "xlat/fspick_flags.h"
+#include "xlat/mount_attr_attr.h"
+#include "xlat/mount_attr_flags.h"
+#include "xlat/mount_attr_propagation.h"
+#include "xlat/mount_setattr_flags.h"
+#include "xlat/move_mount_flags.h"
+#include "xlat/open_tree_flags.h"
 
 #include "util/banned.h"
 
@@ -396,7 +412,7 @@ SYS_FUNC(utimensat)
 
 		set_utime(ctx, &items[0], &ts[0]);
 		set_utime(ctx, &items[1], &ts[1]);
-		val_set_array(v, v->name, items, 2, false);
+		val_set_local_array(ctx, v, v->name, items, 2);
 	}
 	arg_flags(ctx, ev, 3, at_flags, NULL);
 	return RVAL_DONE;
@@ -505,4 +521,253 @@ SYS_FUNC(eventfd2)
 		arg_flags(ctx, ev, 1, efd_flags, NULL);
 	}
 	return ret_fd(ctx, ev, exiting);
+}
+
+/* ---- the mount API (open_tree, move_mount, fsopen, fsconfig, fsmount,
+ * fspick, mount_setattr), as strace 6.1 ---- */
+
+SYS_FUNC(open_tree)
+{
+	if (!exiting) {
+		arg_dirfd(ctx, ev, 0);
+		arg_path(ctx, ev, 1);
+		arg_flags(ctx, ev, 2, open_tree_flags, NULL);
+	}
+	return ret_fd(ctx, ev, exiting);
+}
+
+SYS_FUNC(move_mount)
+{
+	arg_dirfd(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	arg_dirfd(ctx, ev, 2);
+	arg_path(ctx, ev, 3);
+	arg_flags(ctx, ev, 4, move_mount_flags, NULL);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(fsopen)
+{
+	if (!exiting) {
+		arg_cstr(ctx, ev, 0);
+		arg_flags(ctx, ev, 1, fsopen_flags, NULL);
+	}
+	return ret_fd(ctx, ev, exiting);
+}
+
+SYS_FUNC(fspick)
+{
+	if (!exiting) {
+		arg_dirfd(ctx, ev, 0);
+		arg_path(ctx, ev, 1);
+		arg_flags(ctx, ev, 2, fspick_flags, NULL);
+	}
+	return ret_fd(ctx, ev, exiting);
+}
+
+SYS_FUNC(fsmount)
+{
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		arg_flags(ctx, ev, 1, fsmount_flags, NULL);
+		arg_flags(ctx, ev, 2, mount_attr_flags, NULL);
+	}
+	return ret_fd(ctx, ev, exiting);
+}
+
+enum { FSC_SET_FLAG, FSC_SET_STRING, FSC_SET_BINARY, FSC_SET_PATH, FSC_SET_PATH_EMPTY,
+       FSC_SET_FD };
+
+/* fsconfig(fd, cmd, key, value, aux): key, value and aux as cmd reads them */
+SYS_FUNC(fsconfig)
+{
+	uint32_t cmd = (uint32_t)ev->karg[1];
+	int aux = (int)ev->karg[4];
+	struct val *v;
+
+	arg_fd(ctx, ev, 0);
+	arg_enum(ctx, ev, 1, fsconfig_cmds);
+	if (cmd <= FSC_SET_FD)
+		arg_cstr(ctx, ev, 2);
+	else
+		arg_ptr(ctx, ev, 2);
+	switch (cmd) {
+	case FSC_SET_STRING:
+		arg_cstr(ctx, ev, 3);
+		break;
+	case FSC_SET_PATH:
+	case FSC_SET_PATH_EMPTY:
+		arg_path(ctx, ev, 3);
+		break;
+	case FSC_SET_BINARY:
+		if (aux >= 0 && aux <= 1024 * 1024) {
+			arg_buf(ctx, ev, 3, (uint64_t)aux);
+			if (ev->args[3].kind == V_STR)
+				ev->args[3].flags |= VF_HEXSTR;
+			break;
+		}
+		/* fall through */
+	default:
+		arg_ptr(ctx, ev, 3);
+		break;
+	}
+	v = arg_slot(ctx, ev, 4);
+	if (cmd == FSC_SET_PATH || cmd == FSC_SET_PATH_EMPTY)
+		arg_dirfd(ctx, ev, 4);
+	else if (cmd == FSC_SET_FD)
+		arg_fd(ctx, ev, 4);
+	else
+		val_set_int(v, v->name, aux);
+	return RVAL_DONE;
+}
+
+/* struct mount_attr (linux/mount.h) */
+struct mount_attr_k {
+	uint64_t attr_set, attr_clr, propagation, userns_fd;
+};
+
+static void decode_mount_attr(struct dctx *c, struct val *v, const char *name,
+			      uint64_t addr, uint64_t size)
+{
+	struct mount_attr_k a;
+	struct val *f;
+	size_t n = size < sizeof(a) ? (size_t)size : sizeof(a);
+
+	memset(&a, 0, sizeof(a));
+	if (size < 32 /* MOUNT_ATTR_SIZE_VER0 */ || !tread(c, addr, &a, n)) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	f = val_new_array(c, 5);
+	val_set_flags(&f[0], "attr_set", a.attr_set, mount_attr_attr, NULL);
+	val_set_flags(&f[1], "attr_clr", a.attr_clr, mount_attr_attr, NULL);
+	val_set_enum(&f[2], "propagation", a.propagation, mount_attr_propagation);
+	if (a.userns_fd > 0x7fffffff || !((a.attr_set | a.attr_clr) & 0x00100000 /* IDMAP */))
+		val_set_uint(&f[3], "userns_fd", a.userns_fd);
+	else
+		val_set_fd(c, &f[3], "userns_fd", (int64_t)a.userns_fd);
+	val_set_struct(v, name, f, 4 + val_nonzero_bytes(c, &f[4], addr, sizeof(a), size), false);
+}
+
+SYS_FUNC(mount_setattr)
+{
+	struct val *v;
+
+	arg_dirfd(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	arg_flags(ctx, ev, 2, mount_setattr_flags, NULL);
+	v = arg_slot(ctx, ev, 3);
+	decode_mount_attr(ctx, v, v->name, ev->karg[3], ev->karg[4]);
+	arg_uint(ctx, ev, 4);
+	return RVAL_DONE;
+}
+
+/* utimes's and futimesat's struct timeval[2]: [{tv_sec=.., tv_usec=..}
+ * / * date * /, ...], or the address. */
+static void decode_timeval_pair(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	struct timeval tv[2];
+	struct val *items;
+
+	if (!addr || !tread(c, addr, tv, sizeof(tv))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	items = val_new_array(c, 2);
+	for (unsigned i = 0; i < 2; i++) {
+		struct val t, *f = val_new_array(c, 2);
+
+		val_set_int(&f[0], "tv_sec", tv[i].tv_sec);
+		val_set_int(&f[1], "tv_usec", tv[i].tv_usec);
+		val_set_struct(&t, NULL, f, 2, false);
+		val_set_commented(c, &items[i], NULL, &t,
+				  tv[i].tv_usec >= 0 && tv[i].tv_usec < 1000000
+				  ? time_text(c, tv[i].tv_sec, (uint64_t)tv[i].tv_usec * 1000) : NULL);
+	}
+	val_set_local_array(c, v, name, items, 2);
+}
+
+SYS_FUNC(utimes)
+{
+	struct val *v;
+
+	arg_path(ctx, ev, 0);
+	v = arg_slot(ctx, ev, 1);
+	decode_timeval_pair(ctx, v, v->name, ev->karg[1]);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(futimesat)
+{
+	struct val *v;
+
+	arg_dirfd(ctx, ev, 0);
+	arg_path(ctx, ev, 1);
+	v = arg_slot(ctx, ev, 2);
+	decode_timeval_pair(ctx, v, v->name, ev->karg[2]);
+	return RVAL_DONE;
+}
+
+/* utime(path, {actime=N / * date * /, modtime=N / * date * /}) */
+SYS_FUNC(utime)
+{
+	struct { int64_t actime, modtime; } u;
+	struct val *v;
+
+	arg_path(ctx, ev, 0);
+	v = arg_slot(ctx, ev, 1);
+	if (!ev->karg[1] || !tread(ctx, ev->karg[1], &u, sizeof(u))) {
+		val_set_ptr(v, v->name, ev->karg[1]);
+	} else {
+		struct val *f = val_new_array(ctx, 2), t;
+
+		val_set_int(&t, NULL, u.actime);
+		val_set_commented(ctx, &f[0], "actime", &t, time_text(ctx, u.actime, 0));
+		val_set_int(&t, NULL, u.modtime);
+		val_set_commented(ctx, &f[1], "modtime", &t, time_text(ctx, u.modtime, 0));
+		val_set_struct(v, v->name, f, 2, false);
+	}
+	return RVAL_DONE;
+}
+
+/* ---- fanotify ---- */
+
+/* fanotify_init(flags, event_f_flags): the class, then FAN_* flags */
+SYS_FUNC(fanotify_init)
+{
+	uint32_t flags = (uint32_t)ev->karg[0];
+	struct val *v;
+
+	if (exiting)
+		return ret_fd(ctx, ev, exiting);
+	v = arg_slot(ctx, ev, 0);
+	if (flags & ~0xcu) {
+		struct val *items = val_new_array(ctx, 2);
+
+		val_set_enum(&items[0], NULL, flags & 0xc, fan_classes);
+		val_set_flags(&items[1], NULL, flags & ~0xcu, fan_init_flags, NULL);
+		val_set_op(v, v->name, items, 2, "|");
+	} else {
+		val_set_enum(v, v->name, flags, fan_classes);
+	}
+	v = arg_slot(ctx, ev, 1);
+	val_set_open_flags(ctx, v, v->name, (uint32_t)ev->karg[1]);
+	return ret_fd(ctx, ev, exiting);
+}
+
+/* fanotify_mark(fd, flags, mask, dirfd, pathname): FAN_NOFD by name */
+SYS_FUNC(fanotify_mark)
+{
+	struct val *v;
+
+	arg_fd(ctx, ev, 0);
+	arg_flags(ctx, ev, 1, fan_mark_flags, NULL);
+	arg_flags(ctx, ev, 2, fan_event_flags, NULL);
+	v = arg_slot(ctx, ev, 3);
+	if ((int)ev->karg[3] == -1)
+		val_set_text(ctx, v, v->name, "FAN_NOFD");
+	else
+		arg_dirfd(ctx, ev, 3);
+	arg_path(ctx, ev, 4);
+	return RVAL_DONE;
 }

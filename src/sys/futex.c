@@ -7,6 +7,7 @@
 #include <linux/futex.h>
 
 #include "sys/decode_extra.h"
+#include "xlat/clocknames.h"
 #include "xlat/futexbitset.h"
 #include "xlat/futexwakecmps.h"
 #include "xlat/futexwakeops.h"
@@ -224,4 +225,18 @@ SYS_FUNC(futex)
 	ev->nargs = (uint8_t)pos;
 	/* at exit only to note an interrupted wait for restart_syscall */
 	return RVAL_EXIT;
+}
+
+/* futex_waitv(waiters, nr_futexes, flags, timeout, clockid) */
+SYS_FUNC(futex_waitv)
+{
+	struct val *v;
+
+	arg_ptr(ctx, ev, 0);
+	arg_uint(ctx, ev, 1);
+	arg_hex(ctx, ev, 2);
+	v = arg_slot(ctx, ev, 3);
+	decode_timespec(ctx, v, v->name, ev->karg[3]);
+	arg_enum(ctx, ev, 4, clocknames);
+	return RVAL_DONE;
 }

@@ -4,6 +4,7 @@
  * at exit, up to the returned length.
  */
 #include <stdint.h>
+#include <string.h>
 #include <sys/uio.h>
 
 #include "sys/decode.h"
@@ -74,39 +75,37 @@ static void iov_base_buf(struct dctx *c, struct val *v, uint64_t base, uint64_t 
 	val_read_buf(c, v, "iov_base", base, shown);
 }
 
+struct iov_walk {
+	int64_t data_size;   /* bytes left to show, or -1 for whole iov_lens */
+	iov_base_fn fn;
+	void *arg;
+};
+
+static void iov_item(struct dctx *c, struct val *item, const void *elem, void *arg)
+{
+	struct iov_walk *w = arg;
+	struct iovec iov;
+	struct val *f = val_new_array(c, 2);
+	uint64_t shown;
+
+	memcpy(&iov, elem, sizeof(iov));
+	shown = iov.iov_len;
+	if (w->data_size >= 0) {
+		if (shown > (uint64_t)w->data_size)
+			shown = (uint64_t)w->data_size;
+		w->data_size -= (int64_t)shown;
+	}
+	w->fn(c, &f[0], (uint64_t)(uintptr_t)iov.iov_base, shown, w->arg);
+	val_set_uint(&f[1], "iov_len", iov.iov_len);
+	val_set_struct(item, NULL, f, 2, false);
+}
+
 void decode_iovec_with(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 		       uint64_t cnt, int64_t data_size, iov_base_fn fn, void *arg)
 {
-	uint64_t n = cnt < c->opts->string_limit ? cnt : c->opts->string_limit;
-	struct iovec *iov;
-	struct val *items;
+	struct iov_walk w = { data_size, fn, arg };
 
-	if (!addr) {
-		val_set_ptr(v, name, 0);
-		return;
-	}
-	if (n > 1024)
-		n = 1024;   /* IOV_MAX: the kernel refuses more */
-	iov = arena_alloc(c->arena, (n ? n : 1) * sizeof(*iov));
-	if (n && !tread(c, addr, iov, n * sizeof(*iov))) {
-		val_set_ptr(v, name, addr);
-		return;
-	}
-	items = val_new_array(c, (unsigned)n);
-	for (uint64_t i = 0; i < n; i++) {
-		struct val *f = val_new_array(c, 2);
-		uint64_t len = iov[i].iov_len, shown = len;
-
-		if (data_size >= 0) {
-			if (shown > (uint64_t)data_size)
-				shown = (uint64_t)data_size;
-			data_size -= (int64_t)shown;
-		}
-		fn(c, &f[0], (uint64_t)(uintptr_t)iov[i].iov_base, shown, arg);
-		val_set_uint(&f[1], "iov_len", len);
-		val_set_struct(&items[i], NULL, f, 2, false);
-	}
-	val_set_array(v, name, items, (unsigned)n, cnt > n);
+	decode_array(c, v, name, addr, cnt, sizeof(struct iovec), iov_item, &w);
 }
 
 void decode_iovec(struct dctx *c, struct val *v, const char *name, uint64_t addr,
@@ -264,3 +263,42 @@ SYS_FUNC(fsync)
 
 SYS_FUNC(fdatasync) { return SYS_FUNC_NAME(fsync)(ctx, ev, exiting); }
 SYS_FUNC(syncfs) { return SYS_FUNC_NAME(fsync)(ctx, ev, exiting); }
+
+/* process_vm_readv(pid, local_iov, liovcnt, remote_iov, riovcnt, flags):
+ * the local buffers at exit with what was read, the remote ones by address */
+SYS_FUNC(process_vm_readv)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_int(ctx, ev, 0);
+		arg_count(ev, 6);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 1);
+	decode_iovec(ctx, v, v->name, ev->karg[1], ev->karg[2], ev->err ? 0 : ev->retval,
+		     ev->err != 0);
+	v->flags |= VF_EXIT;
+	arg_uint(ctx, ev, 2);
+	v = arg_slot(ctx, ev, 3);
+	decode_iovec(ctx, v, v->name, ev->karg[3], ev->karg[4], -1, true);
+	v->flags |= VF_EXIT;
+	arg_uint(ctx, ev, 4);
+	arg_uint(ctx, ev, 5);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(process_vm_writev)
+{
+	struct val *v;
+
+	arg_int(ctx, ev, 0);
+	v = arg_slot(ctx, ev, 1);
+	decode_iovec(ctx, v, v->name, ev->karg[1], ev->karg[2], -1, false);
+	arg_uint(ctx, ev, 2);
+	v = arg_slot(ctx, ev, 3);
+	decode_iovec(ctx, v, v->name, ev->karg[3], ev->karg[4], -1, true);
+	arg_uint(ctx, ev, 4);
+	arg_uint(ctx, ev, 5);
+	return RVAL_DONE;
+}

@@ -75,7 +75,9 @@ static void arg_key(struct dctx *c, struct event *ev, unsigned i)
 	val_set_enum(v, v->name, (uint32_t)ev->karg[i], ipc_private);
 }
 
-/* semget/msgget flags: IPC_CREAT|IPC_EXCL|0600 (the mode always shown). */
+/* semget/msgget flags: IPC_CREAT|IPC_EXCL|0600 (the mode always shown).
+ * Unknown bits alone are followed by the mode with no "|" (0x12000000 for
+ * 0x12000), as strace 6.1 joins on the names printflags_in printed. */
 static void arg_get_flags(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
@@ -86,6 +88,10 @@ static void arg_get_flags(struct dctx *c, struct event *ev, unsigned i)
 	if (f & ~0777ULL)
 		val_set_flags(&it[n++], NULL, f & ~0777ULL, resource_flags, NULL);
 	val_set_oct(&it[n++], NULL, f & 0777);
+	if (n == 2 && !xlat_flags_named(resource_flags, f & ~0777ULL)) {
+		val_set_op(v, v->name, it, n, NULL);
+		return;
+	}
 	set_or(v, v->name, it, n);
 }
 

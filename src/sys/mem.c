@@ -1,10 +1,12 @@
 /*
  * Memory decoders: mmap, munmap, mprotect, brk, mremap, madvise, msync,
  * mlock family, mincore, and the NUMA policy calls (set_mempolicy,
- * get_mempolicy, mbind, migrate_pages).
+ * get_mempolicy, mbind, migrate_pages, move_pages, set_mempolicy_home_node),
+ * process_madvise.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sys/decode.h"
 
@@ -12,6 +14,7 @@
 #include "xlat/get_mempolicy_flags.h"
 #include "xlat/madvise_cmds.h"
 #include "xlat/mbind_flags.h"
+#include "xlat/move_pages_flags.h"
 #include "xlat/mlock_flags.h"
 #include "xlat/mlockall_flags.h"
 #include "xlat/mmap_flags.h"
@@ -32,11 +35,12 @@ static void arg_prot(struct dctx *c, struct event *ev, unsigned i)
 	arg_flags(c, ev, i, mmap_prot, "PROT_NONE");
 }
 
-/* mmap flags as strace: TYPE|FLAG|...|N<<MAP_HUGE_SHIFT */
+/* mmap flags as strace: TYPE|FLAG|...|N<<MAP_HUGE_SHIFT.  x86_64's mmap
+ * takes them as an unsigned long; strace 6.1 shows the low 32 bits. */
 static void arg_mmap_flags(struct dctx *c, struct event *ev, unsigned i)
 {
 	struct val *v = arg_slot(c, ev, i);
-	uint64_t f = ev->karg[i];
+	uint64_t f = (uint32_t)ev->karg[i];
 	uint64_t huge = (f >> HUGE_SHIFT) & HUGE_MASK;
 	uint64_t rest = f & ~MAP_TYPE_MASK & ~(HUGE_MASK << HUGE_SHIFT);
 	struct val *it = val_new_array(c, 3);
@@ -108,6 +112,17 @@ SYS_FUNC(brk)
 	}
 	arg_ptr(ctx, ev, 0);
 	return RVAL_EXIT;
+}
+
+/* remap_file_pages(start, size, prot, pgoff, flags) */
+SYS_FUNC(remap_file_pages)
+{
+	arg_ptr(ctx, ev, 0);
+	arg_uint(ctx, ev, 1);
+	arg_prot(ctx, ev, 2);
+	arg_uint(ctx, ev, 3);
+	arg_mmap_flags(ctx, ev, 4);
+	return RVAL_DONE;
 }
 
 /* mremap(old, old_size, new_size, flags[, new_address]) = address */
@@ -232,36 +247,29 @@ static void val_set_mpol_mode(struct dctx *c, struct val *v, const char *name, u
 	val_set_op(v, name, it, 2, "|");
 }
 
+static void node_word_item(struct dctx *c, struct val *item, const void *elem, void *arg)
+{
+	uint64_t w;
+	char buf[24];
+
+	memcpy(&w, elem, sizeof(w));
+	snprintf(buf, sizeof(buf), "%#0*" PRIx64, 16, w);
+	val_set_text(c, item, NULL, buf);
+}
+
 /* A node mask of maxnode bits: [0x00000000000001, 0000000000000000, ...]
  * (strace's "%#0*lx" of width 16, so zero has no 0x), one word per 64
- * nodes, at most the string limit of words; the address when unreadable. */
+ * nodes, as decode_array (strace's print_nodemask). */
 static void val_read_nodemask(struct dctx *c, struct val *v, const char *name,
 			      uint64_t addr, uint64_t maxnode)
 {
-	uint64_t words = maxnode ? (maxnode + 62) / 64 : 0, shown, i;
-	struct val *it;
+	uint64_t words = (maxnode + 62) / 64;
 
-	if (!addr || !words) {
+	if (words < maxnode / 64 || (maxnode && !words)) {
 		val_set_ptr(v, name, addr);
 		return;
 	}
-	shown = words < c->opts->string_limit ? words : c->opts->string_limit;
-	it = val_new_array(c, (unsigned)(shown ? shown : 1));
-	for (i = 0; i < shown; i++) {
-		uint64_t w;
-		char buf[24];
-
-		if (!tread(c, addr + i * 8, &w, sizeof(w)))
-			break;
-		snprintf(buf, sizeof(buf), "%#0*" PRIx64, 16, w);
-		val_set_text(c, &it[i], NULL, buf);
-	}
-	if (i == 0) {
-		val_set_ptr(v, name, addr);
-		return;
-	}
-	/* a read that fails part-way ends the list as strace's print_array does */
-	val_set_array(v, name, it, (unsigned)i, i < words);
+	decode_array(c, v, name, addr, words, 8, node_word_item, NULL);
 }
 
 /* set_mempolicy(mode, nodemask, maxnode) */
@@ -336,5 +344,84 @@ SYS_FUNC(migrate_pages)
 		v = arg_slot(ctx, ev, i);
 		val_read_nodemask(ctx, v, v->name, ev->karg[i], ev->karg[1]);
 	}
+	return RVAL_DONE;
+}
+
+/* process_madvise(pidfd, iovec, vlen, advice, flags) */
+SYS_FUNC(process_madvise)
+{
+	struct val *v;
+
+	arg_fd(ctx, ev, 0);
+	v = arg_slot(ctx, ev, 1);
+	decode_iovec(ctx, v, v->name, ev->karg[1], ev->karg[2], -1, true);
+	arg_uint(ctx, ev, 2);
+	arg_enum(ctx, ev, 3, madvise_cmds);
+	arg_hex(ctx, ev, 4);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(set_mempolicy_home_node)
+{
+	arg_ptr(ctx, ev, 0);
+	arg_uint(ctx, ev, 1);
+	arg_uint(ctx, ev, 2);
+	arg_hex(ctx, ev, 3);
+	return RVAL_DONE;
+}
+
+static void page_addr_item(struct dctx *c, struct val *item, const void *elem, void *arg)
+{
+	uint64_t a;
+
+	memcpy(&a, elem, sizeof(a));
+	val_set_ptr(item, NULL, a);
+}
+
+static void int_item(struct dctx *c, struct val *item, const void *elem, void *arg)
+{
+	int x;
+
+	memcpy(&x, elem, sizeof(x));
+	val_set_int(item, NULL, x);
+}
+
+/* move_pages's status: a node number, or -ENOENT etc. (strace's print_err) */
+static void status_item(struct dctx *c, struct val *item, const void *elem, void *arg)
+{
+	int x;
+	const char *e;
+
+	memcpy(&x, elem, sizeof(x));
+	if (x < 0 && (e = errno_name(-x))) {
+		char buf[48];
+
+		snprintf(buf, sizeof(buf), "-%s", e);
+		val_set_text(c, item, NULL, buf);
+	} else {
+		val_set_int(item, NULL, x);
+	}
+}
+
+/* move_pages(pid, count, pages, nodes, status, flags): status at exit */
+SYS_FUNC(move_pages)
+{
+	uint64_t n = ev->karg[1];
+	struct val *v;
+
+	if (!exiting) {
+		arg_int(ctx, ev, 0);
+		arg_uint(ctx, ev, 1);
+		v = arg_slot(ctx, ev, 2);
+		decode_array(ctx, v, v->name, ev->karg[2], n, 8, page_addr_item, NULL);
+		v = arg_slot(ctx, ev, 3);
+		decode_array(ctx, v, v->name, ev->karg[3], n, 4, int_item, NULL);
+		arg_count(ev, 6);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 4);
+	decode_array(ctx, v, v->name, ev->karg[4], n, 4, status_item, NULL);
+	v->flags |= VF_EXIT;
+	arg_flags(ctx, ev, 5, move_pages_flags, NULL);
 	return RVAL_DONE;
 }

@@ -25,12 +25,14 @@
 #include "xlat/ioprio_who.h"
 #include "xlat/pr_dumpable.h"
 #include "xlat/prctl_options.h"
+#include "xlat/sched_flags.h"
 #include "xlat/schedulers.h"
 #include "xlat/seccomp_filter_flags.h"
 #include "xlat/seccomp_mode.h"
 #include "xlat/seccomp_ops.h"
 #include "xlat/seccomp_ret_action.h"
 #include "xlat/setns_types.h"
+#include "xlat/unshare_flags.h"
 #include "util/banned.h"
 
 /* ---- credentials ---------------------------------------------------------- */
@@ -300,6 +302,144 @@ SYS_FUNC(sched_setparam)
 	return RVAL_DONE;
 }
 
+SYS_FUNC(sched_rr_get_interval)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_int(ctx, ev, 0);
+		arg_count(ev, 2);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 1);
+	if (ev->err)
+		val_set_ptr(v, v->name, ev->karg[1]);
+	else
+		decode_timespec(ctx, v, v->name, ev->karg[1]);
+	v->flags |= VF_EXIT;
+	return RVAL_DONE;
+}
+
+/* struct sched_attr (linux/sched/types.h) */
+struct sched_attr_k {
+	uint32_t size, sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime, sched_deadline, sched_period;
+	uint32_t sched_util_min, sched_util_max;
+};
+enum { SCHED_ATTR_VER0 = 48, SCHED_ATTR_VER1 = 56 };
+
+/*
+ * A struct sched_attr as strace's print_sched_attr: usize 0 for
+ * sched_setattr (the size field says how much to read), else the size
+ * sched_getattr was given (the kernel writes attr.size).
+ */
+static void sched_attr_val(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+			   uint32_t usize)
+{
+	struct sched_attr_k a;
+	uint32_t size;
+	bool is_set = !usize;
+	struct val *f;
+	unsigned n = 0;
+
+	memset(&a, 0, sizeof(a));
+	if (!is_set) {
+		size = usize < sizeof(a) ? usize : (uint32_t)sizeof(a);
+		if (!tread(c, addr, &a, size)) {
+			val_set_ptr(v, name, addr);
+			return;
+		}
+		size = a.size;
+	} else {
+		if (!tread(c, addr, &a.size, sizeof(a.size))) {
+			val_set_ptr(v, name, addr);
+			return;
+		}
+		usize = a.size ? a.size : SCHED_ATTR_VER0;
+		size = usize < sizeof(a) ? usize : (uint32_t)sizeof(a);
+		if (size >= SCHED_ATTR_VER0 && !tread(c, addr, &a, size)) {
+			val_set_ptr(v, name, addr);
+			return;
+		}
+	}
+	f = val_new_array(c, 11);
+	val_set_uint(&f[n++], "size", a.size);
+	if (size >= SCHED_ATTR_VER0) {
+		val_set_enum(&f[n++], "sched_policy", a.sched_policy, schedulers);
+		val_set_flags(&f[n++], "sched_flags", a.sched_flags, sched_flags, NULL);
+		val_set_int(&f[n++], "sched_nice", a.sched_nice);
+		val_set_uint(&f[n++], "sched_priority", a.sched_priority);
+		val_set_uint(&f[n++], "sched_runtime", a.sched_runtime);
+		val_set_uint(&f[n++], "sched_deadline", a.sched_deadline);
+		val_set_uint(&f[n++], "sched_period", a.sched_period);
+		if (size >= SCHED_ATTR_VER1) {
+			val_set_uint(&f[n++], "sched_util_min", a.sched_util_min);
+			val_set_uint(&f[n++], "sched_util_max", a.sched_util_max);
+		}
+	}
+	val_set_struct(v, name, f, n, (is_set ? usize : a.size) > size);
+}
+
+/* sched_setattr(pid, attr, flags): attr at entry; on E2BIG the size the
+ * kernel wrote back ("=> {size=N}"); flags at exit. */
+SYS_FUNC(sched_setattr)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_int(ctx, ev, 0);
+		v = arg_slot(ctx, ev, 1);
+		sched_attr_val(ctx, v, v->name, ev->karg[1], 0);
+		arg_count(ev, 3);
+		return RVAL_EXIT;
+	}
+	if (ev->err == 7 /* E2BIG */) {
+		uint32_t size;
+
+		if (tread(ctx, ev->karg[1], &size, sizeof(size))) {
+			struct val *f = val_new_array(ctx, 1), *parts = val_new_array(ctx, 2);
+
+			val_set_uint(&f[0], "size", size);
+			val_set_text(ctx, &parts[0], NULL, " => ");
+			val_set_struct(&parts[1], NULL, f, 1, false);
+			v = arg_slot(ctx, ev, 2);
+			val_set_op(v, NULL, parts, 2, NULL);
+			v->flags |= VF_EXIT | VF_CONT;
+			v = arg_slot(ctx, ev, 3);
+			val_set_uint(v, "flags", (uint32_t)ev->karg[2]);
+			v->flags |= VF_EXIT;
+			return RVAL_DONE;
+		}
+	}
+	arg_uint(ctx, ev, 2);
+	return RVAL_DONE;
+}
+
+/* sched_getattr(pid, attr, size, flags) at exit */
+SYS_FUNC(sched_getattr)
+{
+	uint32_t size = (uint32_t)ev->karg[2];
+	struct val *v;
+
+	if (!exiting) {
+		arg_int(ctx, ev, 0);
+		arg_count(ev, 4);
+		return RVAL_EXIT;
+	}
+	v = arg_slot(ctx, ev, 1);
+	if (size)
+		sched_attr_val(ctx, v, v->name, ev->karg[1], size);
+	else
+		val_set_ptr(v, v->name, ev->karg[1]);
+	v->flags |= VF_EXIT;
+	arg_uint(ctx, ev, 2);
+	arg_uint(ctx, ev, 3);
+	return RVAL_DONE;
+}
+
 SYS_FUNC(sched_get_priority_max)
 {
 	arg_policy(ctx, ev, 0);
@@ -335,7 +475,7 @@ SYS_FUNC(setpgid)
 
 SYS_FUNC(unshare)
 {
-	arg_flags(ctx, ev, 0, clone_flags, NULL);
+	arg_flags(ctx, ev, 0, unshare_flags, NULL);
 	return RVAL_DONE;
 }
 
@@ -565,7 +705,7 @@ SYS_FUNC(prctl)
 /* ---- I/O priority ---------------------------------------------------------- */
 
 /* IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4): class in the top 3 of 16 bits */
-static void val_set_ioprio(struct dctx *c, struct val *v, const char *name, uint32_t x)
+void val_set_ioprio(struct dctx *c, struct val *v, const char *name, uint32_t x)
 {
 	struct val *it = val_new_array(c, 2);
 

@@ -671,41 +671,38 @@ static void decode_msghdr(struct dctx *c, struct val *v, const char *name, uint6
 	msghdr_val(c, v, name, &m, user_namelen, data_size, fd);
 }
 
+struct mmsg_walk {
+	uint64_t i, nlen;
+	bool use_len;
+	int64_t fd;
+};
+
+static void mmsg_item(struct dctx *c, struct val *item, const void *elem, void *arg)
+{
+	struct mmsg_walk *w = arg;
+	struct mmsghdr mm;
+	struct val *f = val_new_array(c, 2);
+	unsigned n = 0;
+
+	memcpy(&mm, elem, sizeof(mm));
+	msghdr_val(c, &f[n++], "msg_hdr", &mm.msg_hdr, -1,
+		   w->use_len ? (int64_t)mm.msg_len : -1, w->fd);
+	if (w->i++ < w->nlen)
+		val_set_uint(&f[n++], "msg_len", mm.msg_len);
+	val_set_struct(item, NULL, f, n, false);
+}
+
 /*
- * An mmsghdr vector of vlen elements (at most the string limit shown):
+ * An mmsghdr vector of vlen elements, as decode_array:
  * [{msg_hdr={...}, msg_len=N}, ...]; msg_len for the first nlen elements;
  * use_len: each message's data is its msg_len (recvmmsg).
  */
 static void decode_mmsgvec(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 			   uint64_t vlen, uint64_t nlen, bool use_len, int64_t fd)
 {
-	uint64_t shown = vlen < c->opts->string_limit ? vlen : c->opts->string_limit;
-	struct mmsghdr *mm;
-	struct val *it;
+	struct mmsg_walk w = { 0, nlen, use_len, fd };
 
-	if (!addr) {
-		val_set_ptr(v, name, 0);
-		return;
-	}
-	if (shown > 1024)
-		shown = 1024;
-	mm = arena_alloc(c->arena, (size_t)(shown ? shown : 1) * sizeof(*mm));
-	if (shown && !tread(c, addr, mm, (size_t)shown * sizeof(*mm))) {
-		val_set_ptr(v, name, addr);
-		return;
-	}
-	it = val_new_array(c, (unsigned)shown);
-	for (uint64_t i = 0; i < shown; i++) {
-		struct val *f = val_new_array(c, 2);
-		unsigned n = 0;
-
-		msghdr_val(c, &f[n++], "msg_hdr", &mm[i].msg_hdr, -1,
-			   use_len ? (int64_t)mm[i].msg_len : -1, fd);
-		if (i < nlen)
-			val_set_uint(&f[n++], "msg_len", mm[i].msg_len);
-		val_set_struct(&it[i], NULL, f, n, false);
-	}
-	val_set_array(v, name, it, (unsigned)shown, shown < vlen);
+	decode_array(c, v, name, addr, vlen, sizeof(struct mmsghdr), mmsg_item, &w);
 }
 
 /* sendmmsg(fd, msgvec, vlen, flags): the vector at exit, with msg_len of the
@@ -933,11 +930,13 @@ static void sockopt_val(struct dctx *c, struct val *v, const char *name, uint32_
 		val_read_int_boxed(c, v, name, addr);
 		return;
 	}
-	if (len < 0) {
+	if (len < 0 && get) {
 		val_set_ptr(v, name, addr);
 		return;
 	}
-	val_read_buf(c, v, name, addr, (uint64_t)len);
+	/* strace's printstrn takes a negative optlen as a huge size: the
+	 * string limit of bytes and "..." */
+	val_read_buf(c, v, name, addr, (uint64_t)(int64_t)len);
 }
 
 SYS_FUNC(setsockopt)

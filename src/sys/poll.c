@@ -6,6 +6,7 @@
  */
 #include <poll.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/time.h>
 
@@ -17,13 +18,14 @@
 
 #include "util/banned.h"
 
-/* Elements shown of an array of n (strace stops at the string limit). */
+/* Entries shown of n: the string limit, all of them with -v (as strace's
+ * abbrev()), at most 4096. */
 static unsigned shown(struct dctx *c, uint64_t n)
 {
-	uint64_t lim = c->opts->string_limit;
+	uint64_t lim = c->opts->verbose ? 4096 : c->opts->string_limit;
 
-	if (lim > 1024)
-		lim = 1024;
+	if (lim > 4096)
+		lim = 4096;
 	return (unsigned)(n < lim ? n : lim);
 }
 
@@ -51,33 +53,26 @@ static void set_left(struct dctx *c, struct val *v, const struct val *t)
 	val_set_op(v, NULL, items, 2, " ");
 }
 
-/* poll/ppoll: [{fd=3, events=POLLIN}, ...] at entry. */
+static void pollfd_item(struct dctx *c, struct val *item, const void *elem, void *arg)
+{
+	struct pollfd p;
+	struct val *f = val_new_array(c, 2);
+
+	memcpy(&p, elem, sizeof(p));
+	val_set_fd(c, &f[0], "fd", p.fd);
+	/* strace shows no events for a negative fd (the kernel ignores it) */
+	if (p.fd >= 0)
+		val_set_flags(&f[1], "events", (uint16_t)p.events, pollflags, NULL);
+	val_set_struct(item, NULL, f, p.fd >= 0 ? 2 : 1, false);
+}
+
+/* poll/ppoll: [{fd=3, events=POLLIN}, ...] at entry, as decode_array. */
 static void poll_fds(struct dctx *c, struct event *ev)
 {
 	struct val *v = arg_slot(c, ev, 0);
-	uint64_t nfds = ev->karg[1];
-	unsigned n = shown(c, nfds);
-	struct pollfd *p;
-	struct val *items;
 
-	if (!ev->karg[0]) {
-		val_set_ptr(v, v->name, 0);
-		return;
-	}
-	p = arena_alloc(c->arena, (n ? n : 1) * sizeof(*p));
-	if (n && !tread(c, ev->karg[0], p, n * sizeof(*p))) {
-		val_set_ptr(v, v->name, ev->karg[0]);
-		return;
-	}
-	items = val_new_array(c, n);
-	for (unsigned i = 0; i < n; i++) {
-		struct val *f = val_new_array(c, 2);
-
-		val_set_fd(c, &f[0], "fd", p[i].fd);
-		val_set_flags(&f[1], "events", (uint16_t)p[i].events, pollflags, NULL);
-		val_set_struct(&items[i], NULL, f, 2, false);
-	}
-	val_set_array(v, v->name, items, n, nfds > n);
+	decode_array(c, v, v->name, ev->karg[0], ev->karg[1], sizeof(struct pollfd),
+		     pollfd_item, NULL);
 }
 
 /* The revents of a finished poll as the result's comment: every entry with
@@ -438,6 +433,29 @@ SYS_FUNC(epoll_pwait)
 	epoll_events_out(ctx, ev);
 	arg_int(ctx, ev, 2);
 	arg_int(ctx, ev, 3);
+	v = arg_slot(ctx, ev, 4);
+	decode_sigset(ctx, v, v->name, ev->karg[4], ev->karg[5]);
+	v->flags |= VF_EXIT;
+	arg_uint(ctx, ev, 5);
+	return RVAL_DONE;
+}
+
+/* epoll_pwait2(epfd, events, maxevents, timeout, sigmask, sigsetsize): as
+ * epoll_pwait with a struct timespec timeout */
+SYS_FUNC(epoll_pwait2)
+{
+	struct val *v;
+
+	if (!exiting) {
+		arg_fd(ctx, ev, 0);
+		arg_count(ev, 6);
+		return RVAL_EXIT;
+	}
+	epoll_events_out(ctx, ev);
+	arg_int(ctx, ev, 2);
+	v = arg_slot(ctx, ev, 3);
+	decode_timespec(ctx, v, v->name, ev->karg[3]);
+	v->flags |= VF_EXIT;
 	v = arg_slot(ctx, ev, 4);
 	decode_sigset(ctx, v, v->name, ev->karg[4], ev->karg[5]);
 	v->flags |= VF_EXIT;

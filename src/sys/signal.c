@@ -208,7 +208,7 @@ void decode_siginfo_val(struct dctx *c, struct val *v, const void *siginfo)
 }
 
 /* A siginfo_t in tracee memory, or its address. */
-static void decode_siginfo_at(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+void decode_siginfo_at(struct dctx *c, struct val *v, const char *name, uint64_t addr)
 {
 	siginfo_t si;
 

@@ -1,6 +1,7 @@
 /*
  * Time decoders: clock_gettime/getres/settime, nanosleep, clock_nanosleep,
- * gettimeofday, time, setitimer/getitimer, alarm, timerfd_*, timer_*; and
+ * gettimeofday, time, setitimer/getitimer, alarm, timerfd_*, timer_*,
+ * adjtimex/clock_adjtime; and
  * decode_timespec (shared, see decode.h).
  */
 #include "sys/decode.h"
@@ -8,8 +9,12 @@
 #include <signal.h>
 #include <time.h>
 #include <sys/time.h>
+#include <sys/timex.h>
 
 #include "sys/decode_extra.h"
+#include "xlat/adjtimex_modes.h"
+#include "xlat/adjtimex_state.h"
+#include "xlat/adjtimex_status.h"
 #include "xlat/clock_flags.h"
 #include "xlat/clocknames.h"
 #include "xlat/itimer_which.h"
@@ -401,5 +406,85 @@ SYS_FUNC(timer_getoverrun)
 SYS_FUNC(timer_delete)
 {
 	arg_int(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+/* struct timex at addr (strace's print_timex); false when unreadable (v is
+ * then the address). */
+static bool decode_timex(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	struct timex tx;
+	struct val *f, *t;
+	unsigned n = 0;
+
+	if (!tread(c, addr, &tx, sizeof(tx))) {
+		val_set_ptr(v, name, addr);
+		return false;
+	}
+	f = val_new_array(c, 20);
+	t = val_new_array(c, 2);
+	val_set_flags(&f[n++], "modes", tx.modes, adjtimex_modes, NULL);
+	val_set_int(&f[n++], "offset", tx.offset);
+	val_set_int(&f[n++], "freq", tx.freq);
+	val_set_int(&f[n++], "maxerror", tx.maxerror);
+	val_set_int(&f[n++], "esterror", tx.esterror);
+	val_set_flags(&f[n++], "status", (uint32_t)tx.status, adjtimex_status, NULL);
+	val_set_int(&f[n++], "constant", tx.constant);
+	val_set_int(&f[n++], "precision", tx.precision);
+	val_set_int(&f[n++], "tolerance", tx.tolerance);
+	val_set_int(&t[0], "tv_sec", tx.time.tv_sec);
+	val_set_uint(&t[1], "tv_usec", (uint64_t)tx.time.tv_usec);
+	val_set_struct(&f[n++], "time", t, 2, false);
+	val_set_int(&f[n++], "tick", tx.tick);
+	val_set_int(&f[n++], "ppsfreq", tx.ppsfreq);
+	val_set_int(&f[n++], "jitter", tx.jitter);
+	val_set_int(&f[n++], "shift", tx.shift);
+	val_set_int(&f[n++], "stabil", tx.stabil);
+	val_set_int(&f[n++], "jitcnt", tx.jitcnt);
+	val_set_int(&f[n++], "calcnt", tx.calcnt);
+	val_set_int(&f[n++], "errcnt", tx.errcnt);
+	val_set_int(&f[n++], "stbcnt", tx.stbcnt);
+	val_set_int(&f[n++], "tai", tx.tai);
+	val_set_struct(v, name, f, n, false);
+	return true;
+}
+
+/* The timex at exit and the clock state as the result's comment:
+ * "= 5 (TIME_ERROR)". */
+static void adjtimex_exit(struct dctx *c, struct event *ev, unsigned i)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	if (decode_timex(c, v, v->name, ev->karg[i]) && !ev->err) {
+		const char *s = xlat_name(adjtimex_state, (uint64_t)ev->retval);
+
+		if (s) {
+			struct val *aux = arena_calloc(c->arena, sizeof(*aux));
+
+			val_set_text(c, aux, NULL, s);
+			ev->ret_aux = aux;
+		}
+	}
+	v->flags |= VF_EXIT;
+}
+
+SYS_FUNC(adjtimex)
+{
+	if (!exiting) {
+		arg_count(ev, 1);
+		return RVAL_EXIT;
+	}
+	adjtimex_exit(ctx, ev, 0);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(clock_adjtime)
+{
+	if (!exiting) {
+		arg_clockid(ctx, ev, 0);
+		arg_count(ev, 2);
+		return RVAL_EXIT;
+	}
+	adjtimex_exit(ctx, ev, 1);
 	return RVAL_DONE;
 }

@@ -116,6 +116,10 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.otlp.protocol, OTLP_HTTP_PROTOBUF);
 	assert_int_equal(cfg.otlp.nheaders, 0);
 	assert_int_equal(cfg.otlp.timeout_ms, 10000);
+	assert_false(cfg.otlp.endpoint_given);
+	assert_false(cfg.otlp.protocol_given);
+	assert_int_equal(cfg.otlp.batch_size, 0);
+	assert_false(cfg.otlp.min_duration_us_given);
 	assert_false(cfg.ci.fail_fast);
 	assert_int_equal(cfg.ci.export_format, CI_FORMAT_TEXT);
 	assert_null(cfg.ci.junit_path);
@@ -305,6 +309,8 @@ static void test_every_key(void **state)
 		"service_name = \"svc\"\n"
 		"protocol = \"http/json\"\n"
 		"timeout_ms = 250\n"
+		"batch_size = 100\n"
+		"min_duration_us = 50\n"
 		"headers = { Authorization = \"Bearer x\", \"X-Team\" = \"perf\" }\n"
 		"\n"
 		"[ci]\n"
@@ -417,6 +423,11 @@ static void test_every_key(void **state)
 	assert_string_equal(cfg.otlp.headers[0].name, "Authorization");
 	assert_string_equal(cfg.otlp.headers[0].value, "Bearer x");
 	assert_string_equal(cfg.otlp.headers[1].name, "X-Team");
+	assert_true(cfg.otlp.endpoint_given);
+	assert_true(cfg.otlp.protocol_given);
+	assert_int_equal(cfg.otlp.batch_size, 100);
+	assert_true(cfg.otlp.min_duration_us_given);
+	assert_int_equal(cfg.otlp.min_duration_us, 50);
 
 	assert_true(cfg.ci.fail_fast);
 	assert_int_equal(cfg.ci.export_format, CI_FORMAT_JUNIT);
@@ -674,10 +685,19 @@ static void test_table_errors(void **state)
 	/* [otlp] */
 	expect_error("[otlp]\nendpoint = \"localhost:4318\"\n",
 		     "renacer.toml:2:12: otlp: 'endpoint' must be an http:// or https:// URL (got 'localhost:4318')");
-	expect_error("[otlp]\nprotocol = \"grpc\"\n",
-		     "renacer.toml:2:12: otlp: protocol 'grpc' is not supported (use http/protobuf or http/json)");
 	expect_error("[otlp]\nprotocol = \"http/proto\"\n",
-		     "renacer.toml:2:12: otlp: unknown protocol 'http/proto' (did you mean 'http/protobuf'?) (expected http/protobuf or http/json)");
+		     "renacer.toml:2:12: otlp: unknown protocol 'http/proto' (did you mean 'http/protobuf'?) (expected http/protobuf, http/json or grpc)");
+	{
+		struct renacer_config g;
+		expect_ok("[otlp]\nprotocol = \"grpc\"\n", "", &g);
+		assert_int_equal(g.otlp.protocol, OTLP_GRPC);
+		assert_true(g.otlp.protocol_given);
+		config_release(&g);
+	}
+	expect_error("[otlp]\nbatch_size = 0\n",
+		     "renacer.toml:2:14: otlp: 'batch_size' must be between 1 and 65536 (got 0)");
+	expect_error("[otlp]\nmin_duration_us = -1\n",
+		     "renacer.toml:2:19: otlp: 'min_duration_us' must not be negative (got -1)");
 	expect_error("[otlp]\ntimeout_ms = 0\n",
 		     "renacer.toml:2:14: otlp: 'timeout_ms' must be between 1 and 600000 (got 0)");
 	expect_error("[otlp]\nservice_name = \"\"\n",

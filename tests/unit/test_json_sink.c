@@ -117,6 +117,15 @@ static void test_json_document(void **state)
 	assert_int_equal(json_array_size(json_object_get(sc, "stack")), 2);
 	assert_string_equal(sget(json_array_get(json_object_get(sc, "stack"), 1), "pc"),
 			    "0x7f0000001234");
+	p = json_array_get(json_object_get(sc, "stack"), 0);
+	assert_string_equal(sget(p, "offset"), "0x1000");
+	assert_string_equal(sget(p, "symbol"), "main");
+	assert_string_equal(sget(p, "symbol_offset"), "0x1c");
+	assert_true(json_is_true(json_object_get(p, "own")));
+	p = json_array_get(json_object_get(sc, "stack"), 1);
+	assert_true(json_is_null(json_object_get(p, "symbol")));
+	assert_null(json_object_get(p, "symbol_offset"));
+	assert_true(json_is_false(json_object_get(p, "own")));
 
 	sc = json_array_get(sys, 2);
 	assert_string_equal(sget(sc, "name"), "mmap");

@@ -60,8 +60,8 @@ static struct event fx_sys(const char *name, long nr, pid_t pid, uint64_t ts_us,
 static int fx_run(struct sink_list *l)
 {
 	static const struct frame frames[2] = {
-		{ 0x401000, "main", "prog.c", 12, "/tmp/prog" },
-		{ 0x7f0000001234, NULL, NULL, 0, "/lib/libc.so.6" },
+		{ 0x401000, "main", "prog.c", 12, "/tmp/prog", 0x1000, "main", 0x1c, FRAME_OWN },
+		{ 0x7f0000001234, NULL, NULL, 0, "/lib/libc.so.6", 0x1234, NULL, 0, 0 },
 	};
 	struct trace_info ti = { "9.9.9", fx_argv, 1700000000123456789ull, 1 };
 	struct trace_end te = { 0, 9, 5123456, 0 };
@@ -102,6 +102,8 @@ static int fx_run(struct sink_list *l)
 	ev.lamport = 3;
 	ev.nframes = 2;
 	ev.frames = frames;
+	ev.source = &frames[0];
+	ev.stack_trace = true;
 	sink_list_event(l, &ev);
 
 	ev = fx_sys("mmap", 9, 100, 500, 3, 0x7f1234560000ll, 0);

@@ -8,6 +8,8 @@
 
 #define ARCH_NAME "x86_64"
 #define AUDIT_ARCH_NATIVE 0xc000003eU   /* AUDIT_ARCH_X86_64 */
+/* The stack pointer in the DWARF register numbering (rsp), for src/dwarf. */
+#define ARCH_DWARF_SP_REGNO 7
 
 /* A syscall stop as read from the registers. */
 struct arch_sc {

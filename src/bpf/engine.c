@@ -1,0 +1,611 @@
+/*
+ * The eBPF back end's loader: loads the embedded program (renacer.bpf.c, a
+ * libbpf skeleton), starts the command already registered in it, turns the
+ * kernel's process events into event records and its per-syscall counters
+ * into totals for the sinks.  See engine.h and docs/architecture.md.
+ */
+#include "bpf/engine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sys/filter.h"
+#include "sys/sysent.h"
+#include "util/error.h"
+#include "util/xmalloc.h"
+
+#ifdef HAVE_EBPF
+#include <linux/types.h>
+#include <sys/epoll.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "bpf/abi.h"
+#include "util/pathsearch.h"
+#include "renacer.skel.h"
+#include "renacer_minbtf.h"
+#endif
+
+#include "util/banned.h"
+
+/* Effective capability bits (from /proc/self/status), or 0. */
+static unsigned long long cap_effective(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	unsigned long long caps = 0;
+	const char *p;
+
+	if (strbuf_read_file(&sb, "/proc/self/status") == 0 && (p = strstr(sb.buf, "CapEff:")))
+		caps = strtoull(p + 7, NULL, 16);
+	strbuf_release(&sb);
+	return caps;
+}
+
+int ebpf_probe(struct strbuf *why)
+{
+	enum { CAP_SYS_ADMIN_ = 21, CAP_PERFMON_ = 38, CAP_BPF_ = 39 };
+	unsigned long long caps;
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	if (getenv("RENACER_NO_EBPF")) {
+		strbuf_addstr(why, "disabled by RENACER_NO_EBPF");
+		return -1;
+	}
+#ifndef HAVE_EBPF
+#ifndef EBPF_MISSING
+#define EBPF_MISSING "this renacer was built without it"
+#endif
+	strbuf_addstr(why, EBPF_MISSING);
+	return -1;
+#endif
+	caps = cap_effective();
+	if (!(caps & (1ULL << CAP_SYS_ADMIN_)) &&
+	    !((caps & (1ULL << CAP_BPF_)) && (caps & (1ULL << CAP_PERFMON_)))) {
+		strbuf_addstr(why, geteuid() ? "not running as root" :
+			      "no CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN)");
+		return -1;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0) {
+		strbuf_addstr(why, "the kernel has no BTF (/sys/kernel/btf/vmlinux)");
+		return -1;
+	}
+	if (strbuf_read_file(&sb, "/sys/kernel/security/lockdown") == 0 &&
+	    strstr(sb.buf, "[confidentiality]")) {
+		strbuf_addstr(why, "the kernel is locked down (confidentiality)");
+		ret = -1;
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+#ifndef HAVE_EBPF
+
+int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *const argv[],
+	     struct sink_list *sinks, struct trace_end *end, struct strbuf *why)
+{
+	memset(end, 0, sizeof(*end));
+	if (ebpf_probe(why) == 0)
+		strbuf_addstr(why, "this renacer was built without it");
+	return EBPF_UNAVAILABLE;
+}
+
+#else
+
+/* The state of one run. */
+struct erun {
+	const struct tracer_opts *o;
+	struct sink_list *sinks;
+	struct renacer_bpf *skel;
+	struct ring_buffer *rb;
+	uint64_t t0;              /* monotonic ns at the start */
+	pid_t leader;
+	pid_t *procs;             /* live traced processes (to kill on SIGINT) */
+	size_t nprocs, aprocs;
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt_signal(int sig)
+{
+	interrupted = sig;
+}
+
+/* libbpf's messages are kept quiet: the reason reaches the user in one line.
+ * RENACER_DEBUG_EBPF shows them (the verifier's log on a load failure). */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!getenv("RENACER_DEBUG_EBPF"))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static void procs_add(struct erun *r, pid_t pid)
+{
+	ALLOC_GROW(r->procs, r->nprocs + 1, r->aprocs);
+	r->procs[r->nprocs++] = pid;
+}
+
+static void procs_del(struct erun *r, pid_t pid)
+{
+	for (size_t i = 0; i < r->nprocs; i++)
+		if (r->procs[i] == pid) {
+			r->procs[i] = r->procs[--r->nprocs];
+			return;
+		}
+}
+
+/*
+ * The program the kernel ran, as /proc/PID/exe names it: the path handed
+ * to the binary loader (the interpreter of a script), resolved against the
+ * task's working directory and its symbolic links while it is still there.
+ */
+static void exec_path(pid_t tid, const char *p, char out[PATH_MAX])
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (p[0] == '/')
+		strbuf_addstr(&sb, p);
+	else
+		strbuf_addf(&sb, "/proc/%d/cwd/%s", (int)tid, p);
+	if (!realpath(sb.buf, out)) {
+		size_t n = strlen(p);
+		if (n >= PATH_MAX)
+			n = PATH_MAX - 1;
+		memcpy(out, p, n);
+		out[n] = '\0';
+	}
+	strbuf_release(&sb);
+}
+
+/* One process event from the ring buffer becomes an event record. */
+static int on_rb_event(void *ctx, void *data, size_t size)
+{
+	struct erun *r = ctx;
+	const struct rb_event *e = data;
+	struct event ev;
+	char path[PATH_MAX];
+
+	if (size < sizeof(*e))
+		return 0;
+	memset(&ev, 0, sizeof(ev));
+	ev.pid = (pid_t)e->pid;
+	ev.tid = (pid_t)e->tid;
+	ev.nr = -1;
+	ev.ts_ns = ev.end_ns = e->ts_ns > r->t0 ? e->ts_ns - r->t0 : 0;
+	switch (e->type) {
+	case RB_EV_FORK:
+		ev.type = EV_PROC_START;
+		ev.ppid = (pid_t)e->ppid;
+		ev.is_thread = e->is_thread != 0;
+		if (!ev.is_thread)
+			procs_add(r, ev.pid);
+		break;
+	case RB_EV_EXEC:
+		ev.type = EV_EXEC;
+		exec_path(ev.tid, e->path, path);
+		ev.exec_path = path;
+		break;
+	case RB_EV_EXIT:
+		ev.type = EV_PROC_EXIT;
+		ev.is_thread = ev.tid != ev.pid;
+		if (WIFSIGNALED((int)e->exit_code)) {
+			ev.term_signal = WTERMSIG((int)e->exit_code);
+			ev.core_dumped = WCOREDUMP((int)e->exit_code);
+		} else {
+			ev.exit_code = WEXITSTATUS((int)e->exit_code);
+		}
+		if (ev.tid == ev.pid)
+			procs_del(r, ev.pid);
+		break;
+	default:
+		return 0;
+	}
+	sink_list_event(r->sinks, &ev);
+	return 0;
+}
+
+/*
+ * Whether the running kernel's BTF is the one the embedded minimal BTF was
+ * cut from at build time (same size, same bytes at eight places).
+ */
+static bool min_btf_fits(void)
+{
+	int fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC);
+	unsigned char buf[RENACER_MIN_BTF_CHUNK];
+	struct stat st;
+	bool ok = false;
+
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) == 0 && (unsigned long long)st.st_size == RENACER_MIN_BTF_KERNEL_SIZE) {
+		ok = true;
+		for (size_t i = 0; ok && i < ARRAY_SIZE(renacer_min_btf_offs); i++) {
+			unsigned long long off = renacer_min_btf_offs[i];
+			size_t len = RENACER_MIN_BTF_KERNEL_SIZE - off < sizeof(buf) ?
+				     (size_t)(RENACER_MIN_BTF_KERNEL_SIZE - off) : sizeof(buf);
+			ok = pread(fd, buf, len, (off_t)off) == (ssize_t)len &&
+			     !memcmp(buf, renacer_min_btf_samples[i], len);
+		}
+	}
+	close(fd);
+	return ok;
+}
+
+/*
+ * A memfd holding the minimal BTF when it fits this kernel (its path goes
+ * to libbpf as btf_custom_path), or -1: libbpf then reads the whole
+ * vmlinux BTF, which gives the same offsets at a higher start-up cost.
+ */
+static int min_btf_fd(void)
+{
+	int fd;
+
+	if (getenv("RENACER_EBPF_FULL_BTF") || !min_btf_fits())
+		return -1;
+	fd = memfd_create("renacer-btf", MFD_CLOEXEC);
+	if (fd >= 0 && write(fd, renacer_min_btf, sizeof(renacer_min_btf)) !=
+		       (ssize_t)sizeof(renacer_min_btf)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* Opens, configures and loads the program; EBPF_UNAVAILABLE with why. */
+static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
+{
+	const struct tracer_opts *o = r->o;
+	struct renacer_bpf *skel;
+	unsigned m = o->status_mask;
+	int err, btf_fd = min_btf_fd();
+	char btf_path[64];
+	LIBBPF_OPTS(bpf_object_open_opts, oo);
+
+	libbpf_set_print(libbpf_print);
+	if (btf_fd >= 0) {
+		snprintf(btf_path, sizeof(btf_path), "/proc/self/fd/%d", btf_fd);
+		oo.btf_custom_path = btf_path;
+	}
+	skel = renacer_bpf__open_opts(&oo);
+	if (!skel) {
+		if (btf_fd >= 0)
+			close(btf_fd);
+		strbuf_addf(why, "cannot open the eBPF program: %s", strerror(errno));
+		return EBPF_UNAVAILABLE;
+	}
+	skel->rodata->follow = o->follow;
+	skel->rodata->want_cpu = o->cpu_time;
+	skel->rodata->want_wall = eo->wall;
+	skel->rodata->want_events = true;
+	if (o->trace_set) {
+		skel->rodata->use_set = true;
+		for (unsigned s = 0; s < RB_SLOTS; s++)
+			if (s >= RB_NR || trace_set_has(o->trace_set, (long)s))
+				skel->rodata->trace_set[s / 8] |= (uint8_t)(1u << (s & 7));
+	}
+	if (m && (m & STATUS_ALL) != STATUS_ALL) {
+		unsigned bm = 0x80000000u;       /* status=none: no bit matches */
+		if (m & STATUS_SUCCESSFUL)
+			bm |= RB_ST_SUCCESSFUL;
+		if (m & STATUS_FAILED)
+			bm |= RB_ST_FAILED;
+		if (m & STATUS_UNFINISHED)
+			bm |= RB_ST_UNFINISHED;
+		skel->rodata->status_mask = bm;
+	}
+	err = renacer_bpf__load(skel);
+	if (btf_fd >= 0)
+		close(btf_fd);
+	if (!err)
+		err = renacer_bpf__attach(skel);
+	if (err) {
+		strbuf_addf(why, "the kernel refused the eBPF program: %s", strerror(-err));
+		renacer_bpf__destroy(skel);
+		return EBPF_UNAVAILABLE;
+	}
+	r->skel = skel;
+	r->rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_rb_event, r, NULL);
+	if (!r->rb) {
+		strbuf_addf(why, "cannot read the eBPF ring buffer: %s", strerror(errno));
+		return EBPF_UNAVAILABLE;
+	}
+	return 0;
+}
+
+/*
+ * Starts argv: the child puts itself in the program's task storage (so its
+ * execve and everything after are counted, nothing before) and executes
+ * path.  A close-on-exec pipe says whether that failed, and why.  Returns
+ * the pid, or -1 after error().
+ */
+static pid_t start(struct erun *r, const char *path, char *const argv[], struct trace_end *end)
+{
+	int pfd[2], msg[2] = { 0, 0 }, map_fd = bpf_map__fd(r->skel->maps.tasks);
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return error("cannot create pipe: %s", strerror(errno));
+	r->skel->bss->live = 1;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return error("cannot fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		struct rb_task init = { 0, 0, RB_NO_CALL, RBT_HIDE };
+		int fd, e[2];
+
+		close(pfd[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		fd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+		if (fd < 0 || bpf_map_update_elem(map_fd, &fd, &init, BPF_NOEXIST) < 0) {
+			e[0] = 1;
+			e[1] = errno;
+			if (write(pfd[1], e, sizeof(e)) < 0)
+				_exit(1);
+			_exit(1);
+		}
+		close(fd);
+		execv(path, argv);
+		e[0] = 2;
+		e[1] = errno;
+		if (write(pfd[1], e, sizeof(e)) < 0)
+			_exit(1);
+		_exit(127);
+	}
+	close(pfd[1]);
+	do {
+		n = read(pfd[0], msg, sizeof(msg));
+	} while (n < 0 && errno == EINTR);
+	close(pfd[0]);
+	if (n == (ssize_t)sizeof(msg)) {
+		int status;
+		waitpid(pid, &status, 0);
+		if (msg[0] == 2) {
+			end->exit_code = 127;
+			return error("cannot run '%s': %s", argv[0], strerror(msg[1]));
+		}
+		return error("cannot register '%s' with the eBPF program: %s", argv[0],
+			     strerror(msg[1]));
+	}
+	return pid;
+}
+
+/* Kills what was started (SIGINT, SIGTERM, SIGHUP), as the ptrace engine does. */
+static void stop_all(struct erun *r)
+{
+	kill(r->leader, SIGKILL);
+	for (size_t i = 0; i < r->nprocs; i++)
+		kill(r->procs[i], SIGKILL);
+}
+
+/* Waits for the command and, with -f, every traced task to end. */
+static void wait_all(struct erun *r, struct trace_end *end)
+{
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+	int pidfd = (int)syscall(SYS_pidfd_open, r->leader, 0);
+	struct epoll_event ee = { .events = EPOLLIN };
+	bool reaped = false, killed = false;
+
+	if (ep >= 0) {
+		epoll_ctl(ep, EPOLL_CTL_ADD, ring_buffer__epoll_fd(r->rb), &ee);
+		if (pidfd >= 0)
+			epoll_ctl(ep, EPOLL_CTL_ADD, pidfd, &ee);
+	}
+	for (;;) {
+		struct epoll_event evs[2];
+		int status;
+
+		if (interrupted && !killed) {
+			stop_all(r);
+			killed = true;
+			end->interrupted = 1;
+		}
+		ring_buffer__consume(r->rb);
+		if (!reaped && waitpid(r->leader, &status, WNOHANG) == r->leader) {
+			reaped = true;
+			if (WIFSIGNALED(status))
+				end->term_signal = WTERMSIG(status);
+			else
+				end->exit_code = WEXITSTATUS(status);
+		}
+		/* the last exit event is in the ring before live drops to 0 */
+		if (reaped && __atomic_load_n(&r->skel->bss->live, __ATOMIC_ACQUIRE) == 0)
+			break;
+		if (ep < 0 || epoll_wait(ep, evs, 2, 100) < 0) {
+			if (ep < 0)
+				usleep(10000);
+		}
+	}
+	ring_buffer__consume(r->rb);
+	if (pidfd >= 0)
+		close(pidfd);
+	if (ep >= 0)
+		close(ep);
+}
+
+/* Sums the per-CPU counters into totals and hands them to the sinks. */
+static void deliver_totals(struct erun *r)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	int fd = bpf_map__fd(r->skel->maps.stats);
+	struct rb_stat *all;
+	uint32_t *keys, out_batch = 0, count = RB_SLOTS;
+	struct sc_total *rows;
+	struct trace_totals tt = { NULL, 0, r->o->cpu_time, false };
+	size_t n = 0;
+
+	if (ncpu <= 0)
+		ncpu = 1;
+	rows = xcalloc(RB_SLOTS, sizeof(*rows));
+	tt.have_wall = r->skel->rodata->want_wall;
+	/* one call for the whole table: keys[k] == k, per-CPU values in a row */
+	keys = xcalloc(RB_SLOTS, sizeof(*keys));
+	all = xcalloc((size_t)RB_SLOTS * (size_t)ncpu, sizeof(*all));
+	if (bpf_map_lookup_batch(fd, NULL, &out_batch, keys, all, &count, NULL) < 0 &&
+	    errno != ENOENT) {
+		/* (kernels without batch lookups for per-CPU arrays) */
+		for (uint32_t k = 0; k < RB_SLOTS; k++) {
+			keys[k] = k;
+			if (bpf_map_lookup_elem(fd, &k, &all[(size_t)k * ncpu]) < 0)
+				memset(&all[(size_t)k * ncpu], 0, sizeof(*all) * (size_t)ncpu);
+		}
+		count = RB_SLOTS;
+	}
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t k = keys[i];
+		struct sc_total *t = &rows[n];
+		char buf[32];
+		bool any = false;
+
+		if (k >= RB_SLOTS)
+			continue;
+		for (int c = 0; c < ncpu; c++) {
+			const struct rb_stat *v = &all[(size_t)i * ncpu + c];
+			if (v->calls) {
+				if (!t->calls || v->cpu_min_ns < t->cpu_min_ns)
+					t->cpu_min_ns = v->cpu_min_ns;
+				if (!t->calls || v->wall_min_ns < t->wall_min_ns)
+					t->wall_min_ns = v->wall_min_ns;
+				if (v->cpu_max_ns > t->cpu_max_ns)
+					t->cpu_max_ns = v->cpu_max_ns;
+				if (v->wall_max_ns > t->wall_max_ns)
+					t->wall_max_ns = v->wall_max_ns;
+			}
+			t->calls += v->calls;
+			t->errors += v->errors;
+			t->unfinished += v->unfinished;
+			t->cpu_ns += v->cpu_ns;
+			t->wall_ns += v->wall_ns;
+			t->unfinished_wall_ns += v->unfinished_wall_ns;
+			any = any || v->calls || v->unfinished;
+		}
+		if (!any)
+			continue;
+		/* an ia32 call is shown as the ptrace engine shows it: -1 - nr */
+		t->nr = k < RB_NR ? (long)k : -1 - (long)(k - RB_COMPAT);
+		t->name = xstrdup(sysent_name(t->nr, buf));
+		n++;
+	}
+	tt.rows = rows;
+	tt.n = n;
+	sink_list_totals(r->sinks, &tt);
+	for (size_t i = 0; i < n; i++)
+		free((char *)rows[i].name);
+	free(rows);
+	free(keys);
+	free(all);
+}
+
+static void warn_lost(const struct renacer_bpf *skel)
+{
+	if (skel->bss->lost_tasks)
+		warning("eBPF: %llu new tasks could not be followed (no memory for their state)",
+			(unsigned long long)skel->bss->lost_tasks);
+	if (skel->bss->lost_events)
+		warning("eBPF: %llu process events were lost (ring buffer full)",
+			(unsigned long long)skel->bss->lost_events);
+	if (skel->bss->lost_nr)
+		warning("eBPF: %llu calls with a syscall number above %d were not counted",
+			(unsigned long long)skel->bss->lost_nr, RB_NR - 1);
+}
+
+int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *const argv[],
+	     struct sink_list *sinks, struct trace_end *end, struct strbuf *why)
+{
+	struct erun r;
+	struct trace_info ti = { RENACER_VERSION, argv, 0, o->follow, "ebpf" };
+	struct sigaction sa, old_int, old_term, old_hup;
+	struct timespec rt;
+	struct event ev;
+	char *path = NULL;
+	uint64_t ts;
+	int ret;
+
+	memset(end, 0, sizeof(*end));
+	memset(&r, 0, sizeof(r));
+	r.o = o;
+	r.sinks = sinks;
+	if (o->attach || ebpf_probe(why) < 0)
+		return EBPF_UNAVAILABLE;
+	ret = load(&r, eo, why);
+	if (ret < 0)
+		goto out;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt_signal;   /* no SA_RESTART */
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	interrupted = 0;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	ti.start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
+	r.t0 = now_ns();
+	/* as tracer_run: a sink that cannot begin gets no end() either */
+	ret = sink_list_begin(sinks, &ti) < 0 ? -1 : 0;
+	path = path_search(argv[0]);
+	if (!path) {
+		end->exit_code = 127;
+		ret = error("cannot run '%s': %s", argv[0], strerror(errno));
+		goto restore;
+	}
+	ts = now_ns();          /* the command's start precedes its execve */
+	r.leader = start(&r, path, argv, end);
+	if (r.leader < 0) {
+		if (!end->exit_code)
+			end->exit_code = 1;
+		ret = -1;
+		goto restore;
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.type = EV_PROC_START;
+	ev.pid = ev.tid = r.leader;
+	ev.ppid = getpid();
+	ev.nr = -1;
+	ev.ts_ns = ev.end_ns = ts - r.t0;
+	sink_list_event(sinks, &ev);
+	procs_add(&r, r.leader);
+
+	wait_all(&r, end);
+	end->wall_ns = now_ns() - r.t0;
+	deliver_totals(&r);
+	warn_lost(r.skel);
+	/* detach now: every syscall on the machine stops paying for the program */
+	ring_buffer__free(r.rb);
+	r.rb = NULL;
+	renacer_bpf__destroy(r.skel);
+	r.skel = NULL;
+	if (ret != -1 && sink_list_end(sinks, end) < 0)
+		ret = -2;
+restore:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+out:
+	free(path);
+	free(r.procs);
+	ring_buffer__free(r.rb);
+	renacer_bpf__destroy(r.skel);
+	return ret;
+}
+
+#endif

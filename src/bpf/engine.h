@@ -1,0 +1,53 @@
+/*
+ * The eBPF back end: a second engine behind the same seam as the ptrace one
+ * (core/tracer.h).  The kernel counts calls, errors and time per syscall for
+ * the traced process tree (src/bpf/renacer.bpf.c); nothing stops the
+ * tracee.  It delivers process events (EV_PROC_START, EV_EXEC,
+ * EV_PROC_EXIT) and, at the end, per-syscall totals (sink_ops.totals), never
+ * EV_SYSCALL records: only sinks with a totals callback can be served by it.
+ */
+#ifndef RENACER_BPF_ENGINE_H
+#define RENACER_BPF_ENGINE_H
+
+#include <stdbool.h>
+
+#include "core/tracer.h"
+#include "sink/sink.h"
+#include "util/strbuf.h"
+
+/* What the eBPF engine measures beyond tracer_opts. */
+struct ebpf_opts {
+	bool wall;   /* wall-clock time per call (-w, --timing, JSON summaries);
+		      * tracer_opts.cpu_time asks for system CPU time */
+};
+
+/* ebpf_run()'s result when the back end cannot run here (nothing ran). */
+#define EBPF_UNAVAILABLE (-3)
+
+/*
+ * Whether the back end can be tried here, without loading anything: built
+ * in, privileges (CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN), the kernel's
+ * BTF, no confidentiality lockdown.  Returns 0, or -1 with the reason
+ * appended to why (e.g. "not running as root"); prints nothing.
+ * RENACER_NO_EBPF in the environment makes it fail (a test knob).
+ */
+int ebpf_probe(struct strbuf *why);
+
+/*
+ * Runs argv (searched in PATH as execvp does) with the eBPF back end, with
+ * tracer_run()'s contract: sinks get begin, the process events, then
+ * totals and end; *end holds the command's exit status.  o->follow follows
+ * children and threads from birth; o->trace_set and o->status_mask select
+ * what is counted; o->cpu_time measures system CPU time.  o->attach is not
+ * supported (the caller must not ask).
+ *
+ * Returns 0; -1 after error() when the command could not be started
+ * (end->exit_code 127 when not found); -2 when a sink's end failed; or
+ * EBPF_UNAVAILABLE with the reason in why and no message printed when
+ * the program could not be loaded or attached: then nothing ran, no sink
+ * was called, and the caller may fall back to ptrace.
+ */
+int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *const argv[],
+	     struct sink_list *sinks, struct trace_end *end, struct strbuf *why);
+
+#endif

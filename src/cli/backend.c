@@ -1,0 +1,94 @@
+/*
+ * --backend ptrace|ebpf|auto: which engine runs a trace.  Both sit behind
+ * the same seam (options in, events and totals out to one sink list); this
+ * file only decides, says why, and falls back.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assert/assert.h"
+#include "bpf/engine.h"
+#include "cli/cmds.h"
+#include "cli/trace_opts.h"
+#include "config/config.h"
+#include "core/tracer.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/banned.h"
+
+/*
+ * Why the eBPF engine cannot serve what t asks for (it counts, it keeps no
+ * record of each call), appended to why; 0 when it can serve it.
+ */
+static int ebpf_unsuited(const struct trace_opts *t, const struct renacer_config *cfg,
+			 const struct sink_list *sinks, struct strbuf *why)
+{
+	if (t->npids) {
+		strbuf_addstr(why, "cannot attach (-p): it counts commands it starts");
+		return -1;
+	}
+	if (t->anti_patterns) {
+		strbuf_addstr(why, "cannot run --anti-patterns: the detectors read every call");
+		return -1;
+	}
+	for (size_t i = 0; t->assert_file && i < cfg->nassertions; i++) {
+		const struct config_assertion *c = &cfg->assertions[i];
+		if (c->enabled && c->type != ASSERTION_SPAN_COUNT) {
+			strbuf_addf(why, "cannot evaluate assertion '%s' (%s): it reads every call; "
+				    "only span_count budgets work from counts", c->name,
+				    config_assertion_type_name(c->type));
+			return -1;
+		}
+	}
+	if (t->format_given && t->format == FMT_CSV) {
+		strbuf_addstr(why, "cannot write --format csv: it has no record of each call");
+		return -1;
+	}
+	if (!sink_list_totals_ok(sinks)) {
+		strbuf_addstr(why, "counts syscalls and cannot print the trace: "
+			      "use it with -c (a table; with --format json or jsonl a JSON summary)");
+		return -1;
+	}
+	return 0;
+}
+
+/* auto picks eBPF for -c and count-only --assert when no trace is asked for. */
+static bool auto_wants_ebpf(const struct trace_opts *t, const struct renacer_config *cfg,
+			    const struct sink_list *sinks)
+{
+	struct strbuf why = STRBUF_INIT;
+	bool ok = (t->summary || t->assert_file) && !t->format_given &&
+		  ebpf_unsuited(t, cfg, sinks, &why) == 0;
+
+	strbuf_release(&why);
+	return ok;
+}
+
+int trace_run(const struct trace_opts *t, const struct tracer_opts *o,
+	      const struct renacer_config *cfg, struct sink_list *sinks,
+	      struct trace_end *end)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct ebpf_opts eo = { 0 };
+	int r;
+
+	if (t->backend == BACKEND_PTRACE ||
+	    (t->backend == BACKEND_AUTO && !auto_wants_ebpf(t, cfg, sinks)))
+		return tracer_run(o, t->argv, sinks, end);
+	if (t->backend == BACKEND_EBPF && ebpf_unsuited(t, cfg, sinks, &why) < 0)
+		die_status(1, "--backend ebpf %s", why.buf);
+	/* wall-clock times: -w, --timing and the JSON summaries show them */
+	eo.wall = t->wall || t->timing || t->format_given;
+	r = ebpf_probe(&why) < 0 ? EBPF_UNAVAILABLE
+		: ebpf_run(o, &eo, t->argv, sinks, end, &why);
+	if (r != EBPF_UNAVAILABLE) {
+		strbuf_release(&why);
+		return r;
+	}
+	if (t->backend == BACKEND_EBPF)
+		die_status(EXIT_NO_BACKEND, "cannot use --backend ebpf: %s", why.buf);
+	warning("eBPF back end unavailable (%s): counting with ptrace", why.buf);
+	strbuf_release(&why);
+	return tracer_run(o, t->argv, sinks, end);
+}

@@ -1,0 +1,227 @@
+/*
+ * perf_event_open: the attribute structure as strace 6.1 prints it by
+ * default ({type, size, config, sample_period, sample_type, read_format,
+ * precise_ip, ...}; with -v every field the structure's size holds),
+ * pid, cpu, group fd and PERF_FLAG_* flags.  The size the kernel
+ * writes back on E2BIG is shown as "size=A => B".
+ */
+#include <linux/perf_event.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sys/decode.h"
+#include "sys/decode_extra.h"
+#include "xlat/clocknames.h"
+#include "xlat/hw_breakpoint_type.h"
+#include "xlat/perf_attr_size.h"
+#include "xlat/perf_branch_sample_type.h"
+#include "xlat/perf_event_read_format.h"
+#include "xlat/perf_event_sample_format.h"
+#include "xlat/perf_event_open_flags.h"
+#include "xlat/perf_hw_cache_id.h"
+#include "xlat/perf_hw_cache_op_id.h"
+#include "xlat/perf_hw_cache_op_result_id.h"
+#include "xlat/perf_hw_id.h"
+#include "xlat/perf_sw_ids.h"
+#include "xlat/perf_type_id.h"
+#include "util/banned.h"
+
+/* config of a PERF_TYPE_HW_CACHE event as strace 6.1 prints it, the
+ * highest part first: [0x7<<24|]RESULT<<16|OP<<8|ID */
+static void hw_cache_config(struct dctx *c, struct val *v, uint64_t cfg)
+{
+	struct val *it = val_new_array(c, 7);
+	unsigned n = 0;
+	char buf[48];
+
+	if (cfg >> 24) {
+		snprintf(buf, sizeof(buf), "%#llx<<24|", (unsigned long long)(cfg >> 24));
+		val_set_text(c, &it[n++], NULL, buf);
+	}
+	val_set_enum(&it[n++], NULL, (cfg >> 16) & 0xff, perf_hw_cache_op_result_id);
+	val_set_text(c, &it[n++], NULL, "<<16|");
+	val_set_enum(&it[n++], NULL, (cfg >> 8) & 0xff, perf_hw_cache_op_id);
+	val_set_text(c, &it[n++], NULL, "<<8|");
+	val_set_enum(&it[n++], NULL, cfg & 0xff, perf_hw_cache_id);
+	val_set_op(v, "config", it, n, NULL);
+}
+
+static void val_set_precise_ip(struct dctx *c, struct val *v, unsigned ip)
+{
+	static const char *const skid[] = { "arbitrary skid", "constant skid",
+		"requested to have 0 skid", "must have 0 skid" };
+	struct val x;
+
+	val_set_uint(&x, NULL, ip);
+	val_set_commented(c, v, "precise_ip", &x, skid[ip & 3]);
+}
+
+/* The bit fields after read_format, in the order of the structure. */
+static const char *const attr_bits[] = {
+	"disabled", "inherit", "pinned", "exclusive", "exclude_user", "exclude_kernel",
+	"exclude_hv", "exclude_idle", "mmap", "comm", "freq", "inherit_stat",
+	"enable_on_exec", "task", "watermark", "precise_ip", NULL, "mmap_data",
+	"sample_id_all", "exclude_host", "exclude_guest", "exclude_callchain_kernel",
+	"exclude_callchain_user", "mmap2", "comm_exec", "use_clockid", "context_switch",
+	"write_backward", "namespaces", "ksymbol", "bpf_event", "aux_output", "cgroup",
+	"text_poke", "build_id", "inherit_thread", "remove_on_exec", "sigtrap",
+};
+
+/* -v: every field after read_format that the structure's size holds, as
+ * strace's print_perf_event_attr; returns the new field count. */
+static unsigned attr_verbose(struct dctx *c, struct val *f, unsigned n,
+			     const struct perf_event_attr *a, uint32_t size)
+{
+	uint64_t bits;
+
+	memcpy(&bits, (const char *)a + 40, sizeof(bits));
+	for (unsigned i = 0; i < sizeof(attr_bits) / sizeof(attr_bits[0]); i++) {
+		if (!attr_bits[i])
+			continue;
+		if (i == 15)
+			val_set_precise_ip(c, &f[n++], (unsigned)(bits >> 15) & 3);
+		else
+			val_set_uint(&f[n++], attr_bits[i], (bits >> i) & 1);
+	}
+	if (bits >> 38) {
+		struct val x;
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)((bits >> 38) << 38));
+		val_set_text(c, &x, NULL, buf);
+		val_set_commented(c, &f[n++], "__reserved_1", &x, "Bits 63..38");
+	}
+	if (a->watermark)
+		val_set_uint(&f[n++], "wakeup_watermark", a->wakeup_watermark);
+	else
+		val_set_uint(&f[n++], "wakeup_events", a->wakeup_events);
+	if (a->type == PERF_TYPE_BREAKPOINT) {
+		const char *s = xlat_name(hw_breakpoint_type, a->bp_type);
+
+		if (s) {
+			val_set_text(c, &f[n++], "bp_type", s);
+		} else {
+			struct val x;
+
+			val_set_hex(&x, NULL, a->bp_type);
+			val_set_commented(c, &f[n++], "bp_type", &x,
+					  a->bp_type <= 7 ? "HW_BREAKPOINT_INVALID"
+							  : "HW_BREAKPOINT_???");
+		}
+		val_set_hex(&f[n++], "bp_addr", a->bp_addr);
+	} else {
+		val_set_hex(&f[n++], "config1", a->config1);
+	}
+#define CHECK(field) do { if (offsetof(struct perf_event_attr, field) >= size) return n; } while (0)
+	CHECK(bp_len);
+	if (a->type == PERF_TYPE_BREAKPOINT)
+		val_set_uint(&f[n++], "bp_len", a->bp_len);
+	else
+		val_set_hex(&f[n++], "config2", a->config2);
+	CHECK(branch_sample_type);
+	if (a->sample_type & PERF_SAMPLE_BRANCH_STACK)
+		val_set_flags(&f[n++], "branch_sample_type", a->branch_sample_type,
+			      perf_branch_sample_type, NULL);
+	CHECK(sample_regs_user);
+	val_set_hex(&f[n++], "sample_regs_user", a->sample_regs_user);
+	CHECK(sample_stack_user);
+	if (a->sample_type & PERF_SAMPLE_STACK_USER)
+		val_set_hex(&f[n++], "sample_stack_user", a->sample_stack_user);
+	if (a->use_clockid) {
+		CHECK(clockid);
+		val_set_enum(&f[n++], "clockid", (uint32_t)a->clockid, clocknames);
+	}
+	CHECK(sample_regs_intr);
+	val_set_hex(&f[n++], "sample_regs_intr", a->sample_regs_intr);
+	CHECK(aux_watermark);
+	val_set_uint(&f[n++], "aux_watermark", a->aux_watermark);
+	CHECK(sample_max_stack);
+	val_set_uint(&f[n++], "sample_max_stack", a->sample_max_stack);
+	CHECK(__reserved_2);
+	CHECK(aux_sample_size);
+	val_set_uint(&f[n++], "aux_sample_size", a->aux_sample_size);
+#undef CHECK
+	return n;
+}
+
+SYS_FUNC(perf_event_open)
+{
+	struct perf_event_attr a;
+	uint32_t size;
+	struct val *v, *f;
+	unsigned n = 0;
+
+	if (!exiting) {
+		arg_count(ev, 5);
+		arg_int(ctx, ev, 1);
+		arg_int(ctx, ev, 2);
+		arg_fd(ctx, ev, 3);
+		arg_flags(ctx, ev, 4, perf_event_open_flags, NULL);
+		ev->rv_fmt = RV_FD;
+		/* the structure is read at entry and shown at exit (the
+		 * kernel may rewrite its size) */
+		v = arg_slot(ctx, ev, 0);
+		if (!tread(ctx, ev->karg[0] + 4, &size, sizeof(size)))
+			goto addr;
+		if (!size)
+			size = 64;
+		if (size < 64)
+			goto addr;
+		memset(&a, 0, sizeof(a));
+		if (!tread(ctx, ev->karg[0], &a, size < sizeof(a) ? size : sizeof(a)))
+			goto addr;
+		f = val_new_array(ctx, 64);
+		val_set_enum(&f[n++], "type", a.type, perf_type_id);
+		val_set_enum(&f[n++], "size", a.size, perf_attr_size);
+		switch (a.type) {
+		case PERF_TYPE_HARDWARE:
+			val_set_enum(&f[n++], "config", a.config, perf_hw_id);
+			break;
+		case PERF_TYPE_SOFTWARE:
+			val_set_enum(&f[n++], "config", a.config, perf_sw_ids);
+			break;
+		case PERF_TYPE_TRACEPOINT:
+			val_set_uint(&f[n++], "config", a.config);
+			break;
+		case PERF_TYPE_HW_CACHE:
+			hw_cache_config(ctx, &f[n++], a.config);
+			break;
+		default:
+			val_set_hex(&f[n++], "config", a.config);
+			break;
+		}
+		if (a.freq)
+			val_set_uint(&f[n++], "sample_freq", a.sample_freq);
+		else
+			val_set_uint(&f[n++], "sample_period", a.sample_period);
+		val_set_flags(&f[n++], "sample_type", a.sample_type, perf_event_sample_format, NULL);
+		val_set_flags(&f[n++], "read_format", a.read_format, perf_event_read_format, NULL);
+		if (!ctx->opts->verbose) {
+			val_set_precise_ip(ctx, &f[n++], a.precise_ip);
+			val_set_struct(v, v->name, f, n, true);
+			return RVAL_EXIT;
+		}
+		n = attr_verbose(ctx, f, n, &a, size);
+		val_set_struct(v, v->name, f, n, (a.size && a.size > size) || (!a.size && size < 64));
+		return RVAL_EXIT;
+addr:
+		val_set_ptr(v, v->name, ev->karg[0]);
+		return RVAL_EXIT;
+	}
+	if (!ev->err)
+		ret_set_fd(ctx, ev);
+	v = &ev->args[0];
+	if (v->kind == V_STRUCT && ev->err == 7 /* E2BIG */) {
+		uint32_t nsize;
+		struct val b, a2 = v->c.items[1];
+
+		a2.name = NULL;
+		if (tread(ctx, ev->karg[0] + 4, &nsize, sizeof(nsize)))
+			val_set_enum(&b, NULL, nsize, perf_attr_size);
+		else
+			val_set_text(ctx, &b, NULL, "???");
+		val_set_changed(ctx, &v->c.items[1], "size", &a2, &b);
+	}
+	return RVAL_DONE;
+}
