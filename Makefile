@@ -100,7 +100,7 @@ $(BUILD)/gen/vmlinux.h:
 	$(BPFTOOL) btf dump file $(BTF_VMLINUX) format c > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/renacer.bpf.o: src/bpf/renacer.bpf.c src/bpf/abi.h $(BUILD)/gen/vmlinux.h
-	$(BPF_CLANG) -O2 -g -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -I$(BUILD)/gen -Isrc -c $< -o $@.full.o
+	$(BPF_CLANG) -O2 -g -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) -Wall -I$(BUILD)/gen -Isrc -c $< -o $@.full.o
 	$(BPFTOOL) gen object $@ $@.full.o && rm -f $@.full.o
 
 $(BUILD)/gen/renacer.skel.h: $(BUILD)/gen/renacer.bpf.o

@@ -86,7 +86,8 @@ for g in "$DIR"/fork_wait.json "$DIR"/fork_wait.json.zst; do
 	rm -f "$BUILD/demo/otlp-export.port"
 	break
 done
-echo "-- --otlp-file of two runs, compared per operation (renacer compare)"
+echo "-- --otlp-file of two runs, compared per operation (renacer compare --no-timing:"
+echo "   span counts only, as run times vary with the machine's load)"
 "$R" -f --otlp-file "$BUILD/demo/a.otlp.jsonl" -o /dev/null "$BUILD/examples/fork_wait" "$BUILD/demo" > /dev/null
 "$R" -f --otlp-file "$BUILD/demo/b.otlp.jsonl" -o /dev/null "$BUILD/examples/fork_wait" "$BUILD/demo" > /dev/null
-"$R" compare "$BUILD/demo/a.otlp.jsonl" "$BUILD/demo/b.otlp.jsonl" | tail -n 1 || true
+"$R" compare --no-timing "$BUILD/demo/a.otlp.jsonl" "$BUILD/demo/b.otlp.jsonl" | tail -n 1 || true

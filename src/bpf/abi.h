@@ -24,12 +24,21 @@
 /* rb_task.flags */
 #define RBT_HIDE 1u   /* the launched command before its execve: not counted */
 
-/* Per traced task (task-local storage, freed with the task). */
+/*
+ * Per traced task: an array indexed by tid % RB_TASKS (tid 0 marks a free
+ * entry); a task whose entry is taken by another live traced task goes to
+ * a hash by tid instead (rare: their tids must differ by a multiple of
+ * RB_TASKS).  Removed when the task exits, before its tid can be reused.
+ * (The loader may make the array smaller, a power of two: tasks_mask.)
+ */
+#define RB_TASKS 32768
 struct rb_task {
+	__u32 tid;          /* owner (kernel tid), 0 when free */
+	__u32 flags;        /* RBT_* */
+	__u32 slot;         /* slot of the call in progress, or RB_NO_CALL */
+	__u32 pad;
 	__u64 enter_ns;     /* monotonic time at the entry (want_wall) */
 	__u64 enter_stime;  /* task->stime at the entry (want_cpu) */
-	__u32 slot;         /* slot of the call in progress, or RB_NO_CALL */
-	__u32 flags;        /* RBT_* */
 };
 
 /* Per slot and CPU. */

@@ -271,6 +271,8 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 	struct renacer_bpf *skel;
 	unsigned m = o->status_mask;
 	int err, btf_fd = min_btf_fd();
+	unsigned long ntasks;
+	const char *env;
 	char btf_path[64];
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
 
@@ -285,6 +287,12 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 			close(btf_fd);
 		strbuf_addf(why, "cannot open the eBPF program: %s", strerror(errno));
 		return EBPF_UNAVAILABLE;
+	}
+	/* test knob: a tiny table sends most tasks to the overflow hash */
+	if ((env = getenv("RENACER_EBPF_TASKS")) && (ntasks = strtoul(env, NULL, 10)) &&
+	    ntasks <= RB_TASKS && !(ntasks & (ntasks - 1))) {
+		bpf_map__set_max_entries(skel->maps.tasks, (uint32_t)ntasks);
+		skel->rodata->tasks_mask = (uint32_t)ntasks - 1;
 	}
 	skel->rodata->follow = o->follow;
 	skel->rodata->want_cpu = o->cpu_time;
@@ -326,9 +334,9 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 }
 
 /*
- * Starts argv: the child puts itself in the program's task storage (so its
- * execve and everything after are counted, nothing before) and executes
- * path.  A close-on-exec pipe says whether that failed, and why.  Returns
+ * Starts argv: the child puts itself in the program's table of traced tasks
+ * (so its execve and everything after are counted, nothing before) and
+ * executes path.  A close-on-exec pipe says whether that failed, and why.  Returns
  * the pid, or -1 after error().
  */
 static pid_t start(struct erun *r, const char *path, char *const argv[], struct trace_end *end)
@@ -347,23 +355,23 @@ static pid_t start(struct erun *r, const char *path, char *const argv[], struct 
 		return error("cannot fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
-		struct rb_task init = { 0, 0, RB_NO_CALL, RBT_HIDE };
-		int fd, e[2];
+		struct rb_task init = { (uint32_t)getpid(), RBT_HIDE, RB_NO_CALL, 0, 0, 0 };
+		uint32_t key = init.tid & r->skel->rodata->tasks_mask;
+		int e[2];
 
 		close(pfd[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
-		fd = (int)syscall(SYS_pidfd_open, getpid(), 0);
-		if (fd < 0 || bpf_map_update_elem(map_fd, &fd, &init, BPF_NOEXIST) < 0) {
+		/* nothing else is traced yet: the entry is free */
+		if (bpf_map_update_elem(map_fd, &key, &init, BPF_ANY) < 0) {
 			e[0] = 1;
 			e[1] = errno;
 			if (write(pfd[1], e, sizeof(e)) < 0)
 				_exit(1);
 			_exit(1);
 		}
-		close(fd);
 		execv(path, argv);
 		e[0] = 2;
 		e[1] = errno;
@@ -518,7 +526,7 @@ static void deliver_totals(struct erun *r)
 static void warn_lost(const struct renacer_bpf *skel)
 {
 	if (skel->bss->lost_tasks)
-		warning("eBPF: %llu new tasks could not be followed (no memory for their state)",
+		warning("eBPF: %llu new tasks could not be followed (no room for their state)",
 			(unsigned long long)skel->bss->lost_tasks);
 	if (skel->bss->lost_events)
 		warning("eBPF: %llu process events were lost (ring buffer full)",

@@ -6,18 +6,19 @@
  * embedded in renacer as a libbpf skeleton (engine.c loads it).
  *
  * Every syscall of every task on the machine runs sys_enter and sys_exit,
- * so both return at once for a task without storage (one lookup, no
- * hashing); a traced call costs two loads and a few adds at entry and a
- * per-CPU update at exit.  No string is read, nothing is sent per call.
+ * so both return at once for an untraced task: one array entry indexed by
+ * the thread id, whose owner is compared (no hashing, no helper beyond
+ * finding the current task).  A traced call costs two loads and a few
+ * stores at entry and a per-CPU update at exit.  No string is read, nothing
+ * is sent per call.  (Task-local storage, the obvious place for per-task
+ * state, costs ~25 ns more per call for its two lookups: measured.)
  *
  * The programs are raw tracepoints (raw_tp), not BTF ones (tp_btf): libbpf
  * then needs the kernel's BTF only for the CO-RE field offsets, which the
  * loader takes from a minimal BTF made at build time when the running
  * kernel is the build machine's (parsing the whole vmlinux BTF costs
- * ~10 ms of CPU per run).  The price: the tracepoint arguments are plain
- * numbers, so a new task cannot be given storage by its creator; it is
- * noted in `pending` and takes its storage itself at its first return to
- * user space (the child's side of fork), before its first instruction.
+ * ~10 ms of CPU per run).  The tracepoint arguments are then plain numbers:
+ * fields of the other task (a new child) are read with BPF_CORE_READ.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -36,28 +37,31 @@ const volatile bool want_events = false;/* send process events */
 const volatile bool use_set = false;    /* count only the calls of trace_set */
 const volatile __u32 status_mask = 0;   /* RB_ST_* to count; 0 means all */
 const volatile __u8 trace_set[RB_SLOTS / 8] = {};  /* bit per slot */
+const volatile __u32 tasks_mask = RB_TASKS - 1;    /* entries of tasks - 1 */
 
 /* Read by the loader (mmap'ed .bss). */
 __u64 live = 0;         /* traced tasks alive */
-__u64 lost_tasks = 0;   /* children that could not be given storage */
+__u64 lost_tasks = 0;   /* children that could not be followed (no room) */
 __u64 lost_events = 0;  /* process events the ring buffer had no room for */
 __u64 lost_nr = 0;      /* calls with a number outside the slots */
-__u64 npending = 0;     /* entries in pending */
+__u64 noverflow = 0;    /* entries in overflow */
 
 struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, RB_TASKS);
+	__type(key, __u32);
 	__type(value, struct rb_task);
 } tasks SEC(".maps");
 
-/* New tasks of traced ones, by thread id, until they take their storage. */
+/* Traced tasks whose entry in tasks belongs to another live one (allocated
+ * when used: preallocating 64k entries would cost every start-up). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 65536);
 	__type(key, __u32);
-	__type(value, __u32);   /* rb_task.flags to start with */
-} pending SEC(".maps");
+	__type(value, struct rb_task);
+} overflow SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -81,40 +85,56 @@ static __always_inline bool wanted(__u32 bit)
 	return !status_mask || (status_mask & bit);
 }
 
-/*
- * The storage of the current task; for a task without one, while some new
- * task is pending (rare and brief), whether it is that task: then its
- * storage is made now, with no call in progress.  NULL for untraced tasks.
- */
-static __always_inline struct rb_task *current_task(struct task_struct *task)
+/* The state of traced task tid, or NULL when tid is not traced. */
+static __always_inline struct rb_task *task_find(__u32 tid)
 {
-	struct rb_task *t = bpf_task_storage_get(&tasks, task, 0, 0);
-	__u32 tid, *flags;
+	__u32 k = tid & tasks_mask;
+	struct rb_task *t = bpf_map_lookup_elem(&tasks, &k);
 
-	if (t || !npending)
+	if (t && t->tid == tid)
 		return t;
-	tid = (__u32)bpf_get_current_pid_tgid();
-	flags = bpf_map_lookup_elem(&pending, &tid);
-	if (!flags)
+	if (!noverflow)
 		return NULL;
-	t = bpf_task_storage_get(&tasks, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (t) {
+	return bpf_map_lookup_elem(&overflow, &tid);
+}
+
+/* Starts tracing tid (not yet running) with flags; false when no room. */
+static __always_inline bool task_add(__u32 tid, __u32 flags)
+{
+	__u32 k = tid & tasks_mask;
+	struct rb_task *t = bpf_map_lookup_elem(&tasks, &k);
+	struct rb_task n = { tid, flags, RB_NO_CALL, 0, 0, 0 };
+
+	if (t && __sync_val_compare_and_swap(&t->tid, 0, tid) == 0) {
+		t->flags = flags;
 		t->slot = RB_NO_CALL;
-		t->flags = *flags;
-	} else {
-		__sync_fetch_and_add(&lost_tasks, 1);
-		__sync_fetch_and_sub(&live, 1);
+		return true;
 	}
-	if (bpf_map_delete_elem(&pending, &tid) == 0)
-		__sync_fetch_and_sub(&npending, 1);
-	return t;
+	if (bpf_map_update_elem(&overflow, &tid, &n, BPF_NOEXIST) < 0)
+		return false;
+	__sync_fetch_and_add(&noverflow, 1);
+	return true;
+}
+
+/* Stops tracing tid; t is its state (from task_find). */
+static __always_inline void task_del(__u32 tid, struct rb_task *t)
+{
+	__u32 k = tid & tasks_mask;
+	struct rb_task *a = bpf_map_lookup_elem(&tasks, &k);
+
+	if (a == t) {
+		t->slot = RB_NO_CALL;
+		__sync_lock_test_and_set(&t->tid, 0);
+	} else if (bpf_map_delete_elem(&overflow, &tid) == 0) {
+		__sync_fetch_and_sub(&noverflow, 1);
+	}
 }
 
 SEC("raw_tp/sys_enter")
 int BPF_PROG(rb_sys_enter, struct pt_regs *regs, long id)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct rb_task *t = current_task(task);
+	struct rb_task *t = task_find((__u32)task->pid);
 	__u32 slot;
 
 	if (!t)
@@ -167,12 +187,13 @@ static __always_inline bool converted_fatal(struct task_struct *task)
 	return (code & 0x7f) && !(code & ~0xff) && (code & 0x7f) != 9;
 }
 
+/* Counts at the exit; a new task's first one (the child's side of fork or
+ * clone) has no call in progress and counts nothing. */
 SEC("raw_tp/sys_exit")
 int BPF_PROG(rb_sys_exit, struct pt_regs *regs, long ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	/* (a new task's first exit, the child's side of fork, has no call) */
-	struct rb_task *t = current_task(task);
+	struct rb_task *t = task_find((__u32)task->pid);
 	struct rb_stat *s;
 	__u32 slot;
 	bool failed;
@@ -205,7 +226,7 @@ int BPF_PROG(rb_sys_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
-static __always_inline void send(__u32 type, struct task_struct *task, __u32 ppid,
+static __always_inline void send(__u32 type, __u32 pid, __u32 tid, __u32 ppid,
 				 __u32 is_thread, __u32 code, const char *path)
 {
 	struct rb_event *e;
@@ -218,8 +239,8 @@ static __always_inline void send(__u32 type, struct task_struct *task, __u32 ppi
 		return;
 	}
 	e->type = type;
-	e->pid = BPF_CORE_READ(task, tgid);
-	e->tid = BPF_CORE_READ(task, pid);
+	e->pid = pid;
+	e->tid = tid;
 	e->ppid = ppid;
 	e->is_thread = is_thread;
 	e->exit_code = code;
@@ -230,39 +251,48 @@ static __always_inline void send(__u32 type, struct task_struct *task, __u32 ppi
 	bpf_ringbuf_submit(e, 0);
 }
 
-/* A new task (process or thread) is born, before it first runs: it is
- * noted as pending (the arguments are the creator and the new task). */
+/* A new task (process or thread) is born, before it first runs; run by its
+ * creator (the arguments are the creator and the new task). */
 SEC("raw_tp/sched_process_fork")
 int BPF_PROG(rb_fork, struct task_struct *parent, struct task_struct *child)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
-	struct rb_task *p;
-	__u32 tid, flags = 0;
+	__u32 tid, tgid;
 
-	if (!follow)
-		return 0;
-	p = bpf_task_storage_get(&tasks, cur, 0, 0);
-	if (!p)
+	if (!follow || !task_find((__u32)cur->pid))
 		return 0;
 	tid = BPF_CORE_READ(child, pid);
-	if (bpf_map_update_elem(&pending, &tid, &flags, BPF_ANY) < 0) {
+	tgid = BPF_CORE_READ(child, tgid);
+	if (!task_add(tid, 0)) {
 		__sync_fetch_and_add(&lost_tasks, 1);
 		return 0;
 	}
-	__sync_fetch_and_add(&npending, 1);
 	__sync_fetch_and_add(&live, 1);
-	send(RB_EV_FORK, child, cur->pid, BPF_CORE_READ(child, tgid) == cur->tgid, 0, NULL);
+	send(RB_EV_FORK, tgid, tid, cur->pid, tgid == cur->tgid, 0, NULL);
 	return 0;
 }
 
+/* A successful execve.  A thread other than the leader that calls it takes
+ * the leader's tid (old_pid was its own): its state moves with it. */
 SEC("raw_tp/sched_process_exec")
 int BPF_PROG(rb_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 tid = task->pid;
+	struct rb_task *t = task_find(tid), *o, n;
 
-	if (!bpf_task_storage_get(&tasks, task, 0, 0))
+	if (!t && (__u32)old_pid != tid && (o = task_find((__u32)old_pid))) {
+		n = *o;
+		task_del((__u32)old_pid, o);
+		if (task_add(tid, n.flags) && (t = task_find(tid))) {
+			t->slot = n.slot;
+			t->enter_ns = n.enter_ns;
+			t->enter_stime = n.enter_stime;
+		}
+	}
+	if (!t)
 		return 0;
-	send(RB_EV_EXEC, task, (__u32)old_pid, 0, 0, BPF_CORE_READ(bprm, interp));
+	send(RB_EV_EXEC, task->tgid, tid, (__u32)old_pid, 0, 0, BPF_CORE_READ(bprm, interp));
 	return 0;
 }
 
@@ -272,22 +302,22 @@ SEC("raw_tp/sched_process_exit")
 int BPF_PROG(rb_exit)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct rb_task *t = current_task(task);
+	__u32 tid = task->pid;
+	struct rb_task *t = task_find(tid);
 	struct rb_stat *s;
 	__u32 slot;
 
 	if (!t)
 		return 0;
 	slot = t->slot;
-	t->slot = RB_NO_CALL;
 	if (slot < RB_SLOTS && wanted(RB_ST_UNFINISHED) &&
 	    (s = bpf_map_lookup_elem(&stats, &slot))) {
 		s->unfinished++;
 		if (want_wall)
 			s->unfinished_wall_ns += bpf_ktime_get_ns() - t->enter_ns;
 	}
-	send(RB_EV_EXIT, task, 0, 0, (__u32)task->exit_code, NULL);
-	bpf_task_storage_delete(&tasks, task);
+	send(RB_EV_EXIT, task->tgid, tid, 0, 0, (__u32)task->exit_code, NULL);
+	task_del(tid, t);
 	__sync_fetch_and_sub(&live, 1);
 	return 0;
 }

@@ -386,7 +386,7 @@ static void print_json(FILE *out, const struct spanset *a, const struct spanset 
 }
 
 static void print_text(FILE *out, const struct spanset *a, const struct spanset *b,
-		       const struct row *rows, size_t n, size_t nbad, bool md)
+		       const struct row *rows, size_t n, size_t nbad, bool md, bool check_timing)
 {
 	bool svc = a->nservices > 1 || b->nservices > 1 ||
 		   (n && rows[0].service[0] && strcmp(rows[0].service, rows[n - 1].service));
@@ -441,8 +441,8 @@ static void print_text(FILE *out, const struct spanset *a, const struct spanset 
 	if (nbad)
 		fprintf(out, "%sREGRESSION: %zu of %zu operations differ%s\n", md ? "\n**" : "", nbad, n, md ? "**" : "");
 	else
-		fprintf(out, "%sEQUIVALENT: %zu operations, spans and times within tolerance%s\n",
-			md ? "\n**" : "", n, md ? "**" : "");
+		fprintf(out, "%sEQUIVALENT: %zu operations, %s within tolerance%s\n",
+			md ? "\n**" : "", n, check_timing ? "spans and times" : "spans", md ? "**" : "");
 }
 
 int spancmp_files(const char *before, const char *after, const struct spancmp_opts *o,
@@ -490,7 +490,7 @@ int spancmp_files(const char *before, const char *after, const struct spancmp_op
 	if (o->fmt == SPANCMP_JSON)
 		print_json(out, &a, &b, rows, n, nbad);
 	else
-		print_text(out, &a, &b, rows, n, nbad, o->fmt == SPANCMP_MARKDOWN);
+		print_text(out, &a, &b, rows, n, nbad, o->fmt == SPANCMP_MARKDOWN, o->check_timing);
 	free(rows);
 	spanset_release(&a);
 	spanset_release(&b);

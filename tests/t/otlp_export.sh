@@ -59,6 +59,20 @@ assert len(reqs) > 5 and max(sizes) <= 7, sizes
 ' "rx.batch$kind" || fail "--otlp-batch-size 7: requests of more than 7 spans"
 done
 
+# 2b. batches leave while the command runs: a shell that makes its calls,
+# then sleeps 2 s; the first requests arrive well before its process ends
+otlp_serve http rx.live
+"$RENACER" -f -o /dev/null --otlp "http://127.0.0.1:$PORT" --otlp-batch-size 8 -- sh -c 'sleep 2' ||
+	fail "sh -c 'sleep 2' failed"
+"$PY" -c '
+import json
+reqs = [json.loads(l) for l in open("rx.live")]
+spans = [s for r in reqs for s in r["spans"]]
+root = [s for s in spans if not s["parent"]][0]
+first = min(r["t"] for r in reqs)
+assert len(reqs) > 2 and first < root["end"] / 1e9 - 1.0, (len(reqs), first, root["end"] / 1e9)
+' || fail "no batch was sent while the command ran"
+
 # 3. --otlp-min-duration: only slower calls become spans; totals stay
 otlp_serve grpc rx.min
 run min --otlp "http://127.0.0.1:$PORT" --otlp-protocol grpc --otlp-min-duration 20
