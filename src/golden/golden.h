@@ -21,6 +21,9 @@ enum {
 	GOLDEN_BAD_CONFIG = 5,  /* bad configuration or usage */
 };
 
+/* Longest key a normalization rule may make (bytes; longer ones are cut). */
+#define GOLDEN_MAX_KEY 65536
+
 /* Runtime slack per golden syscall (us): cross-CPU ptrace stops cost this much. */
 #define GOLDEN_PER_CALL_NOISE_US 20.0
 /*
