@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cmds.h"
@@ -21,6 +22,7 @@
 #include "core/tracer.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/skip.h"
+#include "sink/profile.h"
 #include "sink/sinks.h"
 #include "sink/text.h"
 #include "sys/filter.h"
@@ -93,6 +95,15 @@ static const char usage_text[] =
 "      --source-skip REGEX    frames whose module, function or file match are\n"
 "                             not the program's own (repeatable; '' empties the\n"
 "                             list, built-in defaults included)\n"
+"      --function-time        after the run, a table of the functions making\n"
+"                             syscalls, hot paths and call edges (implies -s;\n"
+"                             JSON output gets a function_profile object)\n"
+"      --flamegraph FILE      folded stacks for flamegraph.pl (- for stdout; the\n"
+"                             command's stdout then goes to stderr)\n"
+"      --flamegraph-weight W  time (microseconds of syscall time, default) or\n"
+"                             count (calls)\n"
+"      --flamegraph-svg FILE  an interactive flame graph (SVG)\n"
+"      --speedscope FILE      a speedscope profile (JSON)\n"
 "\n"
 "Checks:\n"
 "      --assert FILE          evaluate the assertions of FILE (renacer.toml)\n"
@@ -149,6 +160,11 @@ static const struct option long_opts[] = {
 	{ "stack-trace", optional_argument, NULL, OPT_STACK_TRACE },
 	{ "stack-traces", optional_argument, NULL, OPT_STACK_TRACE },
 	{ "source-skip", required_argument, NULL, OPT_SOURCE_SKIP },
+	{ "function-time", no_argument, NULL, OPT_FUNCTION_TIME },
+	{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
+	{ "flamegraph-weight", required_argument, NULL, OPT_FLAMEGRAPH_WEIGHT },
+	{ "flamegraph-svg", required_argument, NULL, OPT_FLAMEGRAPH_SVG },
+	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
 	OTLP_CLI_LONG_OPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -482,6 +498,7 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 	so.cpu_time = !t->wall;
 	so.timing = t->timing;
 	so.source = t->source;
+	so.function_profile = t->function_time;
 	if (t->quiet == 0 && t->npids) {
 		struct msg_sink *m = xcalloc(1, sizeof(*m));
 		m->base.ops = &msg_ops;
@@ -546,6 +563,7 @@ int trace_opts_dwarf(const struct trace_opts *t, const struct config_source *cs,
 			goto fail;
 	dop.source = t->source;
 	dop.stack_trace = t->stack_trace != STACK_NONE;
+	dop.full = t->function_time || t->flamegraph || t->flamegraph_svg || t->speedscope;
 	dop.skip = skip;
 	dop.trace_set = o->trace_set;
 	*d = dwarf_new(&dop);
@@ -557,6 +575,73 @@ int trace_opts_dwarf(const struct trace_opts *t, const struct config_source *cs,
 fail:
 	srcskip_free(skip);
 	return -1;
+}
+
+/*
+ * --function-time, --flamegraph, --flamegraph-svg, --speedscope: the
+ * profile sink.  folded_stream is where "--flamegraph -" writes.
+ */
+static int add_profile_sink(const struct trace_opts *t, struct sink_list *sinks,
+			    FILE *folded_stream, const char *title)
+{
+	struct profile_sink_opts po = { 0 };
+	struct sink *s;
+
+	if (!t->function_time && !t->flamegraph && !t->flamegraph_svg && !t->speedscope)
+		return 0;
+	po.table = t->function_time;
+	po.folded = t->flamegraph;
+	po.folded_stream = folded_stream;
+	po.count = t->flamegraph_count;
+	po.svg = t->flamegraph_svg;
+	po.speedscope = t->speedscope;
+	po.title = title;
+	s = profile_sink_new(&po);
+	if (!s)
+		return -1;
+	sink_list_add(sinks, s);
+	return 0;
+}
+
+/*
+ * "--flamegraph -": the folded stacks own renacer's standard output, so
+ * that `renacer --flamegraph - -- prog | flamegraph.pl` works; the
+ * command (which inherits renacer's descriptors) writes its standard
+ * output to standard error instead.  Returns the stream for the stacks.
+ */
+static FILE *take_stdout(void)
+{
+	int fd;
+	FILE *f;
+
+	fflush(stdout);
+	fd = dup(1);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		error("cannot set aside standard output: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (dup2(2, 1) < 0) {
+		error("cannot send the command's output to standard error: %s", strerror(errno));
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+/*
+ * The seeds' `renacer --function-time --source -- prog | flamegraph.pl`
+ * pipes the program's output, not stacks: say how to get them.
+ */
+static void pipe_hint(const struct trace_opts *t)
+{
+	struct stat st;
+
+	if (t->function_time && !t->flamegraph && fstat(1, &st) == 0 && S_ISFIFO(st.st_mode))
+		fprintf(stderr, "renacer: hint: standard output is a pipe; --flamegraph - sends the "
+			"folded stacks there (flamegraph.pl's input) and the command's output to "
+			"standard error\n");
 }
 
 /* Ends renacer the way the traced command ended. */
@@ -591,6 +676,8 @@ int cmd_trace(int argc, char **argv)
 	struct renacer_config cfg;
 	struct analysis *an = NULL;
 	struct dwarf *dw = NULL;
+	FILE *folded_stream = NULL;
+	struct strbuf title = STRBUF_INIT;
 	int r, assert_status = 0;
 
 	if (trace_opts_parse(&t, argc, argv) < 0)
@@ -615,9 +702,18 @@ int cmd_trace(int argc, char **argv)
 		/* else only its [otlp] table, quietly (cli/otlp_cli.h) */
 		otlp_cli_implicit_config(&cfg);
 	}
+	if (t.flamegraph && !strcmp(t.flamegraph, "-") && !(folded_stream = take_stdout()))
+		exit(1);
+	pipe_hint(&t);
 	if (trace_opts_add_sinks(&t, &sinks) < 0)
 		exit(1);
 	if (otlp_cli_add_sink(&t.otlp, &cfg, !t.npids, &sinks) < 0)
+		exit(1);
+	for (int i = 0; i < t.argc; i++)
+		strbuf_addf(&title, "%s%s", i ? " " : "", t.argv[i]);
+	for (size_t i = 0; !t.argc && i < t.npids; i++)
+		strbuf_addf(&title, "%spid %d", i ? ", " : "", (int)t.pids[i]);
+	if (add_profile_sink(&t, &sinks, folded_stream, title.buf) < 0)
 		exit(1);
 	trace_opts_to_tracer(&t, &o);
 	if (t.assert_file || t.anti_patterns) {
@@ -632,7 +728,12 @@ int cmd_trace(int argc, char **argv)
 		sink_list_add(&sinks, dwarf_sink_new(dw));   /* last: forgets the dead */
 	r = trace_run(&t, &o, &cfg, &sinks, &end);
 	sink_list_release(&sinks);
+	if (dw && getenv("RENACER_DWARF_STATS"))
+		dwarf_print_stats(dw);
 	dwarf_free(dw);
+	if (folded_stream && fclose(folded_stream) != 0 && r >= 0)
+		r = error("cannot write the folded stacks: %s", strerror(errno));
+	strbuf_release(&title);
 	if (r != -1 && an) {
 		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");
 		if (t.assert_file) {

@@ -23,6 +23,8 @@ struct srcskip;
 struct dwarf_opts {
 	bool source;             /* -s: set event.source */
 	bool stack_trace;        /* -k: set event.stack_trace (sinks print the stack) */
+	bool full;               /* name every frame (flame graphs, profiles);
+				    else -s alone stops at the source frame */
 	struct srcskip *skip;    /* which frames are not the program's own,
 				    handed to the unwinder (dwarf_free frees
 				    it); NULL: the built-in default (skip.h) */
@@ -39,6 +41,9 @@ struct dwarf_stats {
 	uint64_t lookups;        /* addresses resolved (cache misses) */
 	uint64_t reports;        /* times a process's mappings were (re)read */
 	uint64_t errors;         /* stacks that stopped on an error */
+	uint64_t unwind_ns;      /* time spent unwinding, lookups included */
+	uint64_t lookup_ns;      /* of which resolving addresses */
+	uint64_t report_ns;      /* of which reading mappings, attaching */
 };
 
 /*
@@ -77,6 +82,8 @@ struct sink *dwarf_sink_new(struct dwarf *d);
 const uint8_t *dwarf_watch_set(struct dwarf *d);
 
 void dwarf_get_stats(const struct dwarf *d, struct dwarf_stats *st);
+/* Prints the counters on stderr (RENACER_DWARF_STATS=1, for benchmarks). */
+void dwarf_print_stats(const struct dwarf *d);
 
 void dwarf_free(struct dwarf *d);
 

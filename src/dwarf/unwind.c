@@ -1,22 +1,29 @@
 /*
  * Stack unwinding and symbolization with libdw (see dwarf.h).  One Dwfl per
  * traced process, attached with dwfl_linux_proc_attach() on a tracee we
- * already hold stopped; a cache per process from each looked-up address to
- * its names, dropped when the address space changes (execve, new
- * executable mappings, a module unmapped).  Strings are interned for the
- * whole run, so frames handed to sinks never dangle.
+ * already hold stopped.  What an address resolves to is kept twice: per
+ * module file (its symbol index and, by module-relative address, the names
+ * of each address), shared by every process that maps the file, and per
+ * process (address -> resolution), dropped when the address space changes
+ * (execve, new executable mappings, a module unmapped).  Strings are
+ * interned for the whole run, so frames handed to sinks never dangle.
  */
 #include "dwarf/dwarf.h"
 #include "dwarf/skip.h"
+#include "dwarf/symidx.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "arch.h"
@@ -96,15 +103,42 @@ struct inl {
 	uint8_t flags;           /* FRAME_OWN, FRAME_FOREIGN_LINE */
 };
 
+struct modinfo;
+
+/*
+ * An address.  Its module and offset are known at once; its names only
+ * once resolved (`full`): the symbol, the inlined functions with their
+ * lines, and which of them are the program's own.
+ */
 struct loc {
-	uint64_t addr;           /* the looked-up address (key) */
-	const char *module;
-	uint64_t offset;
+	struct modinfo *mi;      /* NULL: in no module */
+	uint64_t rel;            /* key: the address minus the module's start */
+	uint64_t offset;         /* strace -k's [0x...] of the looked-up address */
+	bool full;               /* the names below are set */
 	const char *symbol;
 	uint64_t symoff;
 	uint8_t ninl;            /* 0: no DWARF; the frame is the symbol alone */
-	bool own;                /* for ninl == 0 */
+	uint8_t flags;           /* for ninl == 0: FRAME_OWN */
 	struct inl *inl;
+};
+
+/* A module file, as mapped by any number of processes. */
+struct modinfo {
+	const char *id;          /* path and build id (interned): the key */
+	const char *name;        /* as shown ("[vdso]" for the vDSO) */
+	bool skipped;            /* its path matches a skip pattern */
+	int has_dwarf;           /* -1 unknown, 0 no, 1 yes */
+	bool syms_tried;
+	struct symidx *syms;
+	struct loc **locs;       /* open addressing by rel */
+	size_t nlocs, used;
+	struct modinfo *next;    /* hash chain */
+};
+
+/* A process's address -> loc. */
+struct pcent {
+	uint64_t addr;
+	struct loc *loc;
 };
 
 /* A traced process (address space). */
@@ -114,12 +148,26 @@ struct dproc {
 	bool stale;              /* mappings changed: report again first */
 	bool exec_pending;       /* execve succeeded: start over */
 	const char *attach_error;   /* dwfl_linux_proc_attach failed (interned) */
-	struct loc **cache;      /* open addressing by addr */
+	struct pcent *cache;     /* open addressing by addr; loc NULL is empty */
 	size_t ncache, used;
-	struct arena arena;      /* the locs */
+	struct arena arena;      /* locs of addresses in no module */
 	uint64_t *ranges;        /* [lo, hi) pairs of the reported modules */
 	size_t nranges, aranges;
+	int any_dwarf;           /* a module not skipped has DWARF: -1 unknown */
+	struct arch_dwarf_regs regs;   /* of the thread being unwound */
+	struct memcache *mem;    /* its memory read so far in this unwind */
 	struct dproc *next;
+};
+
+/* Pages of a stopped tracee read during one unwind (a stack's frames sit
+ * in a page or two: one process_vm_readv each instead of one per word). */
+#define MC_PAGE 4096u
+#define MC_PAGES 8
+struct memcache {
+	uint64_t base[MC_PAGES];
+	bool valid[MC_PAGES];
+	unsigned next;           /* round robin */
+	unsigned char buf[MC_PAGES][MC_PAGE];
 };
 
 /* A thread's current stack. */
@@ -127,7 +175,6 @@ struct dthread {
 	pid_t tid;
 	struct frame *frames;
 	size_t nframes, alloc;
-	bool have;               /* frames belong to the call in progress */
 	struct frame source;     /* event.source when it is not one of frames */
 	struct dthread *next;
 };
@@ -136,37 +183,56 @@ struct dthread {
 
 struct dwarf {
 	struct dwarf_opts o;
-	struct srcskip *own_skip;   /* the default list when o.skip is NULL */
-	const struct srcskip *skip;
+	struct srcskip *skip;
 	char *cwd;               /* with a trailing '/' */
 	size_t cwdlen;
 	struct strtab strs;
+	struct arena locs;       /* shared locs and their inline chains */
+	struct modinfo *mods[NBUCKETS];
 	struct dproc *procs[NBUCKETS];
 	struct dthread *threads[NBUCKETS];
 	struct dthread *dead;    /* freed at the next unwind */
 	struct dwarf_stats st;
 	char *debuginfo_path;    /* for Dwfl_Callbacks */
-	uint8_t *watch;          /* dwarf_watch_set() */
 	Dwfl_Callbacks cb;
+	uint8_t *watch;          /* dwarf_watch_set() */
 };
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* ---- debug info: local only ------------------------------------------ */
+
+/* libdw's callbacks carry no context: the run's one unwinder */
+static struct dwarf *the_dwarf;
 
 /*
  * libdw's standard lookup (build-id links, .gnu_debuglink next to the file
  * and under /usr/lib/debug), falling back to debuginfod when
  * DEBUGINFOD_URLS is set.  renacer never uses the network: the variable is
  * hidden from libdw for the duration of the lookup (renacer is single
- * threaded and tracees got their environment when they started).
+ * threaded and tracees got their environment when they started).  A module
+ * that is never shown (libc, ld.so without -k) gets no debug file at all:
+ * libc6-dbg's is large, and .eh_frame is enough to unwind through it.
  */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
 	const char *urls = getenv("DEBUGINFOD_URLS");
-	char *saved = urls ? xstrdup(urls) : NULL;
+	char *saved;
 	int fd;
 
+	if (the_dwarf && !the_dwarf->o.stack_trace &&
+	    srcskip_match(the_dwarf->skip, modname, NULL, NULL)) {
+		errno = 0;
+		return -1;
+	}
+	saved = urls ? xstrdup(urls) : NULL;
 	if (saved)
 		unsetenv("DEBUGINFOD_URLS");
 	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
@@ -206,6 +272,7 @@ static void proc_free(struct dproc *p)
 {
 	if (p->dwfl)
 		dwfl_end(p->dwfl);
+	free(p->mem);
 	cache_clear(p);
 	arena_release(&p->arena);
 	free(p->ranges);
@@ -266,41 +333,76 @@ static void free_dead(struct dwarf *d)
 	}
 }
 
-static struct loc *cache_find(struct dproc *p, uint64_t addr, size_t *slot)
+static size_t hash_addr(uint64_t a, size_t n)
 {
-	size_t i;
+	return (size_t)((a * 0x9e3779b97f4a7c15ull) >> 20) & (n - 1);
+}
 
-	if (!p->ncache) {
-		*slot = SIZE_MAX;
+static struct loc *pc_find(const struct dproc *p, uint64_t addr)
+{
+	if (!p->ncache)
 		return NULL;
-	}
-	i = (size_t)((addr * 0x9e3779b97f4a7c15ull) >> 20) & (p->ncache - 1);
-	for (; p->cache[i]; i = (i + 1) & (p->ncache - 1))
-		if (p->cache[i]->addr == addr)
-			return p->cache[i];
-	*slot = i;
+	for (size_t i = hash_addr(addr, p->ncache); p->cache[i].loc; i = (i + 1) & (p->ncache - 1))
+		if (p->cache[i].addr == addr)
+			return p->cache[i].loc;
 	return NULL;
 }
 
-static void cache_put(struct dproc *p, struct loc *l)
+static void pc_put(struct dproc *p, uint64_t addr, struct loc *l)
 {
-	size_t slot;
+	size_t i;
 
 	if ((p->used + 1) * 2 > p->ncache) {
-		struct loc **old = p->cache;
+		struct pcent *old = p->cache;
 		size_t oldn = p->ncache;
 		p->ncache = oldn ? oldn * 2 : 256;
 		p->cache = xcalloc(p->ncache, sizeof(*p->cache));
 		p->used = 0;
-		for (size_t i = 0; i < oldn; i++)
-			if (old[i])
-				cache_put(p, old[i]);
+		for (size_t j = 0; j < oldn; j++)
+			if (old[j].loc)
+				pc_put(p, old[j].addr, old[j].loc);
 		free(old);
 	}
-	if (!cache_find(p, l->addr, &slot)) {
-		p->cache[slot] = l;
-		p->used++;
+	for (i = hash_addr(addr, p->ncache); p->cache[i].loc; i = (i + 1) & (p->ncache - 1))
+		if (p->cache[i].addr == addr)
+			return;
+	p->cache[i].addr = addr;
+	p->cache[i].loc = l;
+	p->used++;
+}
+
+/* The shared loc of rel in mi, made (unresolved) when new. */
+static struct loc *mod_loc(struct dwarf *d, struct modinfo *mi, uint64_t rel, bool *made)
+{
+	size_t i;
+	struct loc *l;
+
+	*made = false;
+	if ((mi->used + 1) * 2 > mi->nlocs) {
+		struct loc **old = mi->locs;
+		size_t oldn = mi->nlocs;
+		mi->nlocs = oldn ? oldn * 2 : 256;
+		mi->locs = xcalloc(mi->nlocs, sizeof(*mi->locs));
+		for (size_t j = 0; j < oldn; j++) {
+			if (!old[j])
+				continue;
+			i = hash_addr(old[j]->rel, mi->nlocs);
+			while (mi->locs[i])
+				i = (i + 1) & (mi->nlocs - 1);
+			mi->locs[i] = old[j];
+		}
+		free(old);
 	}
+	for (i = hash_addr(rel, mi->nlocs); mi->locs[i]; i = (i + 1) & (mi->nlocs - 1))
+		if (mi->locs[i]->rel == rel)
+			return mi->locs[i];
+	l = arena_calloc(&d->locs, sizeof(*l));
+	l->mi = mi;
+	l->rel = rel;
+	mi->locs[i] = l;
+	mi->used++;
+	*made = true;
+	return l;
 }
 
 /* ---- the Dwfl of a process ------------------------------------------- */
@@ -329,13 +431,124 @@ static int report_maps(struct dwarf *d, struct dproc *p)
 	}
 	if (dwfl_report_end(p->dwfl, NULL, NULL) != 0)
 		return -1;
+	p->any_dwarf = -1;
 	p->nranges = 0;
 	dwfl_getmodules(p->dwfl, module_range_cb, p, 0);
-	if (getenv("RENACER_DWARF_DEBUG"))
-		for (size_t i = 0; i < p->nranges; i += 2)
-			fprintf(stderr, "report %d: %#lx-%#lx\n", p->pid, (unsigned long)p->ranges[i], (unsigned long)p->ranges[i+1]);
 	return 0;
 }
+
+/*
+ * The thread callbacks of libdw's unwinder, on a tracee renacer holds
+ * stopped: registers with one PTRACE_GETREGS, memory a page at a time with
+ * process_vm_readv (PTRACE_PEEKDATA where that is refused), and no check
+ * that the thread exists (dwfl_linux_proc_attach's costs a kill() a stack).
+ */
+static pid_t cb_next_thread(Dwfl *dwfl, void *arg, void **thread_arg)
+{
+	return 0;    /* only dwfl_getthread_frames() is used */
+}
+
+static bool cb_get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_arg)
+{
+	*thread_arg = arg;
+	return true;
+}
+
+/* The page at base into slot i: true when all of it could be read. */
+static bool read_page(struct dproc *p, pid_t tid, uint64_t base, unsigned i)
+{
+	struct iovec local = { p->mem->buf[i], MC_PAGE };
+	struct iovec remote = { (void *)(uintptr_t)base, MC_PAGE };
+
+	if (process_vm_readv(p->pid, &local, 1, &remote, 1, 0) == (ssize_t)MC_PAGE)
+		return true;
+	for (unsigned off = 0; off < MC_PAGE; off += sizeof(long)) {
+		long w;
+		errno = 0;
+		w = ptrace(PTRACE_PEEKDATA, tid, (void *)(uintptr_t)(base + off), NULL);
+		if (errno)
+			return false;
+		memcpy(p->mem->buf[i] + off, &w, sizeof(w));
+	}
+	return true;
+}
+
+static bool mem_byte_range(struct dproc *p, pid_t tid, uint64_t addr, void *out, size_t n)
+{
+	unsigned char *o = out;
+
+	while (n) {
+		uint64_t base = addr & ~(uint64_t)(MC_PAGE - 1);
+		size_t in = MC_PAGE - (size_t)(addr - base), k = n < in ? n : in;
+		unsigned i;
+
+		for (i = 0; i < MC_PAGES; i++)
+			if (p->mem->valid[i] && p->mem->base[i] == base)
+				break;
+		if (i == MC_PAGES) {
+			i = p->mem->next;
+			p->mem->next = (p->mem->next + 1) % MC_PAGES;
+			p->mem->valid[i] = false;
+			if (!read_page(p, tid, base, i))
+				return false;
+			p->mem->base[i] = base;
+			p->mem->valid[i] = true;
+		}
+		memcpy(o, p->mem->buf[i] + (addr - base), k);
+		o += k;
+		addr += k;
+		n -= k;
+	}
+	return true;
+}
+
+static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct dproc *p = arg;
+	uint32_t w32;
+	uint64_t w64;
+
+	if (!p->mem)
+		p->mem = xcalloc(1, sizeof(*p->mem));
+	if (p->regs.nregs == 9) {       /* a 32-bit process: 4-byte words */
+		if (!mem_byte_range(p, p->pid, addr, &w32, sizeof(w32)))
+			return false;
+		*result = w32;
+		return true;
+	}
+	if (!mem_byte_range(p, p->pid, addr, &w64, sizeof(w64)))
+		return false;
+	*result = w64;
+	return true;
+}
+
+static bool cb_set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct dproc *p = arg;
+
+	if (arch_dwarf_regs(dwfl_thread_tid(thread), &p->regs) < 0)
+		return false;
+	dwfl_thread_state_register_pc(thread, p->regs.pc);
+	return dwfl_thread_state_registers(thread, 0, p->regs.nregs, p->regs.regs);
+}
+
+static void cb_detach(Dwfl *dwfl, void *arg)
+{
+}
+
+static void cb_thread_detach(Dwfl_Thread *thread, void *arg)
+{
+	struct dproc *p = arg;
+
+	/* the tracee runs on: what was read is stale */
+	if (p->mem)
+		memset(p->mem->valid, 0, sizeof(p->mem->valid));
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	cb_next_thread, cb_get_thread, cb_memory_read, cb_set_initial_registers,
+	cb_detach, cb_thread_detach,
+};
 
 /* Makes p->dwfl current; NULL with *why set when the process cannot be read. */
 static Dwfl *proc_dwfl(struct dwarf *d, struct dproc *p, const char **why)
@@ -377,11 +590,10 @@ static Dwfl *proc_dwfl(struct dwarf *d, struct dproc *p, const char **why)
 		p->dwfl = NULL;
 		return NULL;
 	}
-	r = dwfl_linux_proc_attach(p->dwfl, p->pid, true);
+	r = dwfl_attach_state(p->dwfl, NULL, p->pid, &thread_callbacks, p) ? 0 : -1;
 	if (r != 0) {
 		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "cannot attach to process %d: %s", (int)p->pid,
-			    r < 0 ? dwfl_errmsg(-1) : strerror(r));
+		strbuf_addf(&sb, "cannot attach to process %d: %s", (int)p->pid, dwfl_errmsg(-1));
 		p->attach_error = intern(&d->strs, sb.buf);
 		strbuf_release(&sb);
 		*why = p->attach_error;
@@ -436,8 +648,11 @@ static const char *die_function(struct dwarf *d, Dwarf_Die *die)
 	if (!n)
 		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
 	if (n) {
+		/* the linkage name names the function as its symbol does (glibc's
+		 * "__GI___libc_read", C++ with its namespaces), as gdb shows it;
+		 * one that does not demangle is left for the plain name */
 		const char *r = nice_name(d, n);
-		if (r && r[0] != '_')
+		if (r && !(r[0] == '_' && (r[1] == 'Z' || r[1] == 'R')))
 			return r;
 	}
 	n = dwarf_diename(die);
@@ -509,8 +724,7 @@ static int find_scopes(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int d
 }
 
 /* The source-level functions at addr (innermost first) into l->inl. */
-static void resolve_inlines(struct dwarf *d, struct dproc *p, Dwfl_Module *mod, uint64_t addr,
-			    struct loc *l)
+static void resolve_inlines(struct dwarf *d, Dwfl_Module *mod, uint64_t addr, struct loc *l)
 {
 	Dwarf_Addr bias = 0;
 	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
@@ -560,7 +774,7 @@ static void resolve_inlines(struct dwarf *d, struct dproc *p, Dwfl_Module *mod, 
 	if (!tmp[k - 1].function)
 		tmp[k - 1].function = l->symbol;
 	l->ninl = (uint8_t)k;
-	l->inl = arena_memdup(&p->arena, tmp, (size_t)k * sizeof(*tmp));
+	l->inl = arena_memdup(&d->locs, tmp, (size_t)k * sizeof(*tmp));
 }
 
 /*
@@ -582,56 +796,130 @@ static uint8_t own_flags(struct dwarf *d, const char *module, const struct inl *
 	return FRAME_OWN | (file_ok ? 0 : FRAME_FOREIGN_LINE);
 }
 
-static struct loc *resolve(struct dwarf *d, struct dproc *p, uint64_t addr)
+/* "__libc_start_main@@GLIBC_2.34": the version is not the name */
+static const char *symbol_name(struct dwarf *d, const char *sname)
 {
-	struct loc *l = arena_calloc(&p->arena, sizeof(*l));
-	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, addr);
+	const char *at = strchr(sname, '@');
+	char *plain;
+	const char *r;
+
+	if (!at || at == sname)
+		return nice_name(d, sname);
+	plain = xstrndup(sname, (size_t)(at - sname));
+	r = nice_name(d, plain);
+	free(plain);
+	return r;
+}
+
+static bool mod_has_dwarf(struct modinfo *mi, Dwfl_Module *mod)
+{
+	Dwarf_Addr bias;
+
+	if (mi->has_dwarf < 0)
+		mi->has_dwarf = dwfl_module_getdwarf(mod, &bias) != NULL;
+	return mi->has_dwarf;
+}
+
+/* Fills l's names (l is in mod, at addr in this process). */
+static void resolve_full(struct dwarf *d, struct loc *l, Dwfl_Module *mod, uint64_t addr)
+{
+	uint64_t t0 = mono_ns();
+	struct modinfo *mi = l->mi;
+	Dwarf_Addr low = 0;
+	const char *sname;
+	uint64_t off = 0;
 
 	d->st.lookups++;
-	l->addr = addr;
-	if (mod) {
-		GElf_Off off = 0;
-		GElf_Sym sym;
-		Dwarf_Addr rel = addr;
-		const char *sname;
-
-		l->module = module_name(d, dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL,
-							    NULL, NULL));
-		if (dwfl_module_relocate_address(mod, &rel) >= 0)
-			l->offset = rel;
-		else
-			l->offset = addr;
-		/* a module that is not the program's own (libc, ld.so) is never
-		 * shown without -k: its symbols and debug information (libc6-dbg
-		 * is large) are not even loaded */
-		if (!d->o.stack_trace && srcskip_match(d->skip, l->module, NULL, NULL)) {
-			cache_put(p, l);
-			return l;
-		}
-		sname = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
-		if (sname && *sname) {
-			/* "__libc_start_main@@GLIBC_2.34": the version is not the name */
-			const char *at = strchr(sname, '@');
-			if (at && at > sname) {
-				char *plain = xstrndup(sname, (size_t)(at - sname));
-				l->symbol = nice_name(d, plain);
-				free(plain);
-			} else {
-				l->symbol = nice_name(d, sname);
-			}
-			l->symoff = off;
-		}
-		resolve_inlines(d, p, mod, addr, l);
-	} else {
-		l->offset = addr;
+	l->full = true;
+	if (!mi->syms_tried) {
+		mi->syms_tried = true;
+		dwfl_module_info(mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
+		mi->syms = symidx_build(mod, low);
 	}
+	sname = symidx_lookup(mi->syms, l->rel, &off);
+	if (sname) {
+		l->symbol = symbol_name(d, sname);
+		l->symoff = off;
+	}
+	resolve_inlines(d, mod, addr, l);
 	for (unsigned i = 0; i < l->ninl; i++)
-		l->inl[i].flags = own_flags(d, l->module, &l->inl[i]);
+		l->inl[i].flags = own_flags(d, mi->name, &l->inl[i]);
 	/* no line for this address in a module that has debug information:
 	 * start-up code or a compiler shim (Rust's C main), not the program's */
-	l->own = l->module && !srcskip_match(d->skip, l->module, l->symbol, NULL) &&
-		 !(mod && dwfl_module_getdwarf(mod, &(Dwarf_Addr){ 0 }));
-	cache_put(p, l);
+	if (!mi->skipped && !srcskip_match(d->skip, NULL, l->symbol, NULL) &&
+	    !mod_has_dwarf(mi, mod))
+		l->flags = FRAME_OWN;
+	d->st.lookup_ns += mono_ns() - t0;
+}
+
+/* The module of mod, found or made by path and build id. */
+static struct modinfo *modinfo_of(struct dwarf *d, Dwfl_Module *mod)
+{
+	void **ud = NULL;
+	const char *name = dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	const unsigned char *bits = NULL;
+	GElf_Addr vaddr, bias;
+	struct strbuf sb = STRBUF_INIT;
+	struct modinfo *mi, **pp;
+	const char *id;
+	int n;
+
+	if (ud && *ud)
+		return *ud;
+	strbuf_addstr(&sb, name ? name : "?");
+	strbuf_addch(&sb, '\n');
+	dwfl_module_getelf(mod, &bias);
+	n = dwfl_module_build_id(mod, &bits, &vaddr);
+	for (int i = 0; i < n; i++)
+		strbuf_addf(&sb, "%02x", bits[i]);
+	id = intern(&d->strs, sb.buf);
+	strbuf_release(&sb);
+	pp = &d->mods[hash_str(id, strlen(id)) % NBUCKETS];
+	for (mi = *pp; mi && mi->id != id; mi = mi->next)
+		;
+	if (!mi) {
+		mi = xcalloc(1, sizeof(*mi));
+		mi->id = id;
+		mi->name = module_name(d, name);
+		mi->skipped = srcskip_match(d->skip, mi->name, NULL, NULL);
+		mi->has_dwarf = -1;
+		mi->next = *pp;
+		*pp = mi;
+	}
+	if (ud)
+		*ud = mi;
+	return mi;
+}
+
+/* The loc of addr in p (module and offset at least), made when new. */
+static struct loc *loc_of(struct dwarf *d, struct dproc *p, uint64_t addr, Dwfl_Module **modp)
+{
+	struct loc *l = pc_find(p, addr);
+	Dwfl_Module *mod;
+	Dwarf_Addr low = 0, rel;
+	struct modinfo *mi;
+	bool made;
+
+	*modp = NULL;
+	if (l)
+		return l;
+	mod = dwfl_addrmodule(p->dwfl, addr);
+	if (!mod) {
+		l = arena_calloc(&p->arena, sizeof(*l));
+		l->offset = addr;
+		l->full = true;
+		pc_put(p, addr, l);
+		return l;
+	}
+	*modp = mod;
+	mi = modinfo_of(d, mod);
+	dwfl_module_info(mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
+	l = mod_loc(d, mi, addr - low, &made);
+	if (made) {
+		rel = addr;
+		l->offset = dwfl_module_relocate_address(mod, &rel) >= 0 ? rel : addr;
+	}
+	pc_put(p, addr, l);
 	return l;
 }
 
@@ -644,6 +932,9 @@ struct walk {
 	unsigned nphys;
 	uint64_t last_pc, last_sp;
 	bool have_last;
+	bool full;               /* every frame named (-k, profiles) */
+	bool found;              /* -s alone: the source frame is known */
+	bool have_own;           /* an own frame without a line was seen */
 	const char *error;       /* interned, or NULL */
 };
 
@@ -651,6 +942,39 @@ static void add_frame(struct dthread *t, const struct frame *f)
 {
 	ALLOC_GROW(t->frames, t->nframes + 1, t->alloc);
 	t->frames[t->nframes++] = *f;
+}
+
+static int any_dwarf_cb(Dwfl_Module *mod, void **ud, const char *name, Dwarf_Addr lo,
+			void *arg)
+{
+	struct dwarf *d = arg;
+	struct modinfo *mi = modinfo_of(d, mod);
+
+	if (!mi->skipped && mod_has_dwarf(mi, mod))
+		return DWARF_CB_ABORT;
+	return DWARF_CB_OK;
+}
+
+/* Whether some module of p that is not skipped has debug information. */
+static bool any_dwarf(struct dwarf *d, struct dproc *p)
+{
+	if (p->any_dwarf < 0)
+		p->any_dwarf = dwfl_getmodules(p->dwfl, any_dwarf_cb, d, 0) != 0;
+	return p->any_dwarf;
+}
+
+/*
+ * Whether -s alone needs the names of l: it does until the source is
+ * found, except in modules skipped whole, and once an own frame without a
+ * line has been seen, only in modules that could give a line.
+ */
+static bool needs_names(struct walk *w, struct loc *l, Dwfl_Module *mod)
+{
+	if (w->full)
+		return true;
+	if (w->found || !l->mi || l->mi->skipped)
+		return false;
+	return !w->have_own || mod_has_dwarf(l->mi, mod);
 }
 
 static int frame_cb(Dwfl_Frame *state, void *arg)
@@ -661,9 +985,10 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	Dwarf_Word sp = 0;
 	bool have_sp;
 	uint64_t addr;
-	size_t slot;
 	struct loc *l;
+	Dwfl_Module *mod;
 	struct frame f;
+	size_t first = w->t->nframes;
 
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return -1;
@@ -671,7 +996,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		w->error = intern(&w->d->strs, "too many stack frames");
 		return DWARF_CB_ABORT;
 	}
-	have_sp = dwfl_frame_reg(state, ARCH_DWARF_SP_REGNO, &sp) == 0;
+	have_sp = dwfl_frame_reg(state, w->p->regs.sp_regno, &sp) == 0;
 	if (have_sp && w->have_last && pc == w->last_pc && sp == w->last_sp) {
 		w->error = intern(&w->d->strs, "the stack loops (a frame repeats itself)");
 		return DWARF_CB_ABORT;
@@ -682,22 +1007,21 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	w->nphys++;
 	w->d->st.frames++;
 	addr = activation || !pc ? pc : pc - 1;
-	l = cache_find(w->p, addr, &slot);
-	if (!l)
-		l = resolve(w->d, w->p, addr);
+	l = loc_of(w->d, w->p, addr, &mod);
+	if (!l->full && needs_names(w, l, mod ? mod : (mod = dwfl_addrmodule(w->p->dwfl, addr))))
+		resolve_full(w->d, l, mod, addr);
 	/* names and lines are those of the call instruction (pc - 1); the
 	 * offsets are of pc itself, as strace, eu-stack and gdb print them */
 	memset(&f, 0, sizeof(f));
 	f.pc = pc;
-	f.module = l->module;
+	f.module = l->mi ? l->mi->name : NULL;
 	f.offset = l->offset + (pc - addr);
 	f.symbol = l->symbol;
 	f.symoff = l->symoff + (pc - addr);
 	if (!l->ninl) {
 		f.function = l->symbol;
-		f.flags = l->own ? FRAME_OWN : 0;
+		f.flags = l->flags;
 		add_frame(w->t, &f);
-		return DWARF_CB_OK;
 	}
 	for (unsigned i = 0; i < l->ninl; i++) {
 		f.function = l->inl[i].function;
@@ -705,6 +1029,23 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		f.line = l->inl[i].line;
 		f.flags = l->inl[i].flags | (i + 1 < l->ninl ? FRAME_INLINED : 0);
 		add_frame(w->t, &f);
+	}
+	if (w->full)
+		return DWARF_CB_OK;
+	for (size_t i = first; i < w->t->nframes; i++) {
+		const struct frame *g = &w->t->frames[i];
+		if (!(g->flags & FRAME_OWN))
+			continue;
+		if (g->file && g->line && !(g->flags & FRAME_FOREIGN_LINE)) {
+			w->found = true;
+			return DWARF_CB_ABORT;   /* -s alone: nothing further is shown */
+		}
+		w->have_own = true;
+		/* no line anywhere in this process (gcc's cc1): this is it */
+		if (!any_dwarf(w->d, w->p)) {
+			w->found = true;
+			return DWARF_CB_ABORT;
+		}
 	}
 	return DWARF_CB_OK;
 }
@@ -763,23 +1104,33 @@ static void unwind(struct dwarf *d, struct event *ev)
 {
 	struct dproc *p = proc_get(d, ev->pid);
 	struct dthread *t = thread_get(d, ev->tid, true);
-	struct walk w = { d, p, t, 0, 0, 0, false, NULL };
+	struct walk w;
 	const char *why = NULL;
 	Dwfl *dwfl;
 	int r;
+	uint64_t t0 = mono_ns(), t1;
 
+	memset(&w, 0, sizeof(w));
+	w.d = d;
+	w.p = p;
+	w.t = t;
+	w.full = d->o.stack_trace || d->o.full;
 	free_dead(d);
 	t->nframes = 0;
-	t->have = true;
 	d->st.stacks++;
 	dwfl = proc_dwfl(d, p, &why);
+	t1 = mono_ns();
+	d->st.report_ns += t1 - t0;
 	if (!dwfl) {
 		w.error = why;
 	} else {
 		r = dwfl_getthread_frames(dwfl, ev->tid, frame_cb, &w);
-		if (r != 0 && !w.error && !(r < 0 && at_outermost(t)))
+		if (r != 0 && !w.error && !w.found && !(r < 0 && at_outermost(t)))
 			w.error = intern(&d->strs, r < 0 ? dwfl_errmsg(-1) : "unwinding stopped");
 	}
+	/* -s alone stops early: an error past that point is nobody's concern */
+	if (!w.full)
+		w.error = NULL;
 	if (w.error)
 		d->st.errors++;
 	ev->frames = t->frames;
@@ -787,6 +1138,7 @@ static void unwind(struct dwarf *d, struct event *ev)
 	ev->stack_error = w.error;
 	ev->stack_trace = d->o.stack_trace;
 	ev->source = d->o.source ? pick_source(t->frames, t->nframes, &t->source) : NULL;
+	d->st.unwind_ns += mono_ns() - t0;
 }
 
 /* ---- noticing changes of the address space --------------------------- */
@@ -843,7 +1195,6 @@ static void note_exit(struct dwarf *d, const struct event *ev)
 void dwarf_enrich(void *data, struct event *ev)
 {
 	struct dwarf *d = data;
-	struct dthread *t;
 
 	if (ev->type == EV_SYSCALL_ENTRY) {
 		/* watched calls (dwarf_watch_set) only matter at their exit */
@@ -853,8 +1204,6 @@ void dwarf_enrich(void *data, struct event *ev)
 	}
 	if (ev->type != EV_SYSCALL)
 		return;
-	if ((t = thread_get(d, ev->tid, false)))
-		t->have = false;
 	note_exit(d, ev);
 }
 
@@ -908,8 +1257,7 @@ struct dwarf *dwarf_new(const struct dwarf_opts *o)
 	char buf[PATH_MAX];
 
 	d->o = *o;
-	d->own_skip = o->skip ? o->skip : srcskip_new();
-	d->skip = d->own_skip;
+	d->skip = o->skip ? o->skip : srcskip_new();
 	d->o.skip = NULL;
 	if (o->cwd || getcwd(buf, sizeof(buf))) {
 		struct strbuf sb = STRBUF_INIT;
@@ -922,6 +1270,7 @@ struct dwarf *dwarf_new(const struct dwarf_opts *o)
 	d->cb.find_elf = dwfl_linux_proc_find_elf;
 	d->cb.find_debuginfo = find_debuginfo;
 	d->cb.debuginfo_path = &d->debuginfo_path;
+	the_dwarf = d;
 	return d;
 }
 
@@ -948,6 +1297,18 @@ void dwarf_get_stats(const struct dwarf *d, struct dwarf_stats *st)
 	*st = d->st;
 }
 
+void dwarf_print_stats(const struct dwarf *d)
+{
+	const struct dwarf_stats *st = &d->st;
+
+	fprintf(stderr, "renacer: dwarf: %" PRIu64 " stacks, %" PRIu64 " frames, %" PRIu64
+		" lookups, %" PRIu64 " reports, %" PRIu64 " errors; %.3f ms unwinding"
+		" (%.3f ms lookups, %.3f ms reports), %.2f us a stack\n",
+		st->stacks, st->frames, st->lookups, st->reports, st->errors,
+		st->unwind_ns / 1e6, st->lookup_ns / 1e6, st->report_ns / 1e6,
+		st->stacks ? st->unwind_ns / 1e3 / (double)st->stacks : 0.0);
+}
+
 void dwarf_free(struct dwarf *d)
 {
 	if (!d)
@@ -968,7 +1329,18 @@ void dwarf_free(struct dwarf *d)
 	free_dead(d);
 	free(d->strs.slots);
 	arena_release(&d->strs.arena);
-	srcskip_free(d->own_skip);
+	for (size_t i = 0; i < NBUCKETS; i++)
+		while (d->mods[i]) {
+			struct modinfo *mi = d->mods[i];
+			d->mods[i] = mi->next;
+			symidx_free(mi->syms);
+			free(mi->locs);
+			free(mi);
+		}
+	arena_release(&d->locs);
+	if (the_dwarf == d)
+		the_dwarf = NULL;
+	srcskip_free(d->skip);
 	free(d->watch);
 	free(d->cwd);
 	free(d);

@@ -4,6 +4,7 @@
  * follow the syscalls array at the end.
  */
 #include "sink/sinks.h"
+#include "sink/profile.h"
 #include "sink/sinkout.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
@@ -46,6 +47,7 @@ struct json_sink {
 	size_t *hash;            /* tid -> index + 1 of its latest entry; 0 empty */
 	size_t hsize, hused;
 	bool begun, ended;
+	struct profile *prof;    /* --function-time: the function_profile */
 };
 
 static void spool_add(struct spool *sp, const struct strbuf *rec)
@@ -287,6 +289,8 @@ static void json_event(struct sink *s, const struct event *ev)
 		sc_counts_add(&js->counts, ev->nr, ev->name, ev->err != 0 && ev->state != SC_UNFINISHED,
 			      ev->state == SC_UNFINISHED,
 			      ev->end_ns > ev->ts_ns ? ev->end_ns - ev->ts_ns : 0);
+		if (js->prof)
+			profile_add(js->prof, ev);
 		break;
 	case EV_SIGNAL:
 		json_add_signal(&js->line, &js->tmp, ev, NULL);
@@ -333,6 +337,10 @@ static int json_end(struct sink *s, const struct trace_end *te)
 		ret = -1;
 	strbuf_addstr(sb, js->signals.n ? "\n  ],\n  \"summary\": " : "],\n  \"summary\": ");
 	json_add_summary(sb, &js->counts, te, NULL);
+	if (js->prof) {
+		strbuf_addstr(sb, ",\n  \"function_profile\": ");
+		profile_json(js->prof, sb, NULL);
+	}
 	strbuf_addstr(sb, "\n}\n");
 	sinkout_put(&js->out, sb);
 	if (ret < 0) {
@@ -351,6 +359,7 @@ static void json_free(struct sink *s)
 	strbuf_release(&js->line);
 	strbuf_release(&js->tmp);
 	sc_counts_release(&js->counts);
+	profile_free(js->prof);
 	spool_release(&js->signals);
 	for (size_t i = 0; i < js->nprocs; i++)
 		strbuf_release(&js->procs[i].execs);
@@ -386,6 +395,8 @@ struct sink *json_sink_new(FILE *out, const char *path, const struct sink_opts *
 	js->base.ops = &json_ops;
 	if (o)
 		js->o = *o;
+	if (js->o.function_profile)
+		js->prof = profile_new();
 	strbuf_init(&js->line, 4096);
 	strbuf_init(&js->tmp, 256);
 	strbuf_init(&js->signals.mem, 0);

@@ -4,6 +4,7 @@
  * is written when it happens and the counts live in a fixed table.
  */
 #include "sink/sinks.h"
+#include "sink/profile.h"
 #include "sink/sinkout.h"
 #include "util/xmalloc.h"
 
@@ -18,6 +19,7 @@ struct jsonl_sink {
 	struct strbuf line, tmp;
 	struct sc_counts counts;
 	bool begun;
+	struct profile *prof;    /* --function-time: a function_profile line */
 };
 
 static void add_common(struct strbuf *sb, const char *type, const struct event *ev)
@@ -115,6 +117,8 @@ static void jsonl_event(struct sink *s, const struct event *ev)
 		sc_counts_add(&js->counts, ev->nr, ev->name, ev->err != 0 && ev->state != SC_UNFINISHED,
 			      ev->state == SC_UNFINISHED,
 			      ev->end_ns > ev->ts_ns ? ev->end_ns - ev->ts_ns : 0);
+		if (js->prof)
+			profile_add(js->prof, ev);
 		break;
 	case EV_SIGNAL:
 		json_add_signal(sb, &js->tmp, ev, "signal");
@@ -135,6 +139,11 @@ static int jsonl_end(struct sink *s, const struct trace_end *te)
 
 	if (!js->begun)
 		jsonl_begin(s, NULL);
+	if (js->prof) {
+		/* before the summary, which stays the last line */
+		profile_json(js->prof, &js->line, "function_profile");
+		strbuf_addch(&js->line, '\n');
+	}
 	json_add_summary(&js->line, &js->counts, te, "summary");
 	strbuf_addch(&js->line, '\n');
 	sinkout_put(&js->out, &js->line);
@@ -150,6 +159,7 @@ static void jsonl_free(struct sink *s)
 	strbuf_release(&js->line);
 	strbuf_release(&js->tmp);
 	sc_counts_release(&js->counts);
+	profile_free(js->prof);
 	free(js);
 }
 
@@ -181,5 +191,7 @@ struct sink *jsonl_sink_new(FILE *out, const char *path, const struct sink_opts 
 	strbuf_init(&js->line, 4096);
 	strbuf_init(&js->tmp, 256);
 	sc_counts_init(&js->counts);
+	if (o && o->function_profile)
+		js->prof = profile_new();
 	return &js->base;
 }

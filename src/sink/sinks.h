@@ -31,6 +31,8 @@ struct sink_opts {
 	bool timing;             /* --timing: the summary adds per-syscall times in ms
 				    and the wall time after the table */
 	bool source;             /* -s: CSV adds a "source" column (file:line in function) */
+	bool function_profile;   /* --function-time: JSON and JSON Lines add the
+				    function_profile object (sink/profile.h) */
 };
 
 /*

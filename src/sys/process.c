@@ -37,7 +37,8 @@
 /* ---- execve --------------------------------------------------------------- */
 
 /* argv as strace's printargv: at most the string limit of strings (all
- * with -v), "..." beyond or when the array runs into unreadable memory. */
+ * with -v), "..." beyond, and "... / * 0xADDR * /" where the array runs into
+ * unreadable memory. */
 static void decode_argv(struct dctx *c, struct val *v, const char *name, uint64_t addr)
 {
 	unsigned limit = c->opts->string_limit;
@@ -54,11 +55,18 @@ static void decode_argv(struct dctx *c, struct val *v, const char *name, uint64_
 		uint64_t p;
 
 		if (!tread(c, addr, &p, sizeof(p))) {
+			struct val *m;
+			char text[32];
+
 			if (!n) {
 				val_set_ptr(v, name, addr);
 				return;
 			}
-			more = true;
+			m = val_new_array(c, 2);
+			val_set_text(c, &m[0], NULL, "...");
+			snprintf(text, sizeof(text), "%#llx", (unsigned long long)addr);
+			val_set_comment(c, &m[1], text);
+			val_set_op(&it[n++], NULL, m, 2, " ");
 			break;
 		}
 		if (!p)

@@ -259,6 +259,23 @@ static void proc(void)
 	S3(SYS_execve, "/nonexistent", end - 8, NULL);
 	S3(SYS_execve, "/nonexistent", NULL, end);
 	S5(SYS_execveat, -1, "", NULL, NULL, 0x1000 | 0x8);
+	{
+		char **argv = (char **)(end - 2 * sizeof(char *));
+		char **envp = (char **)(page + 1536);
+
+		argv[0] = page + 1600;
+		argv[1] = page + 1610;
+		strcpy(page + 1600, "prog");
+		strcpy(page + 1610, "arg\n1");
+		envp[0] = page + 1620;
+		envp[1] = page + 1630;
+		envp[2] = NULL;
+		strcpy(page + 1620, "A=1");
+		strcpy(page + 1630, "B=2");
+		S3(SYS_execve, "/nonexistent", argv, envp);
+		S3(SYS_execve, "/nonexistent", envp, end - 8);
+		S3(SYS_execve, "/nonexistent", (char *)1, NULL);
+	}
 }
 
 static void sig(void)

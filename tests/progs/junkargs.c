@@ -11,6 +11,10 @@
  *                        arguments all ones in their width (-1, 0xffff),
  *                        64-bit ones 0 (NULL, size 0): all fail or do
  *                        nothing, but for the overrides in safe[]
+ *   junkargs zeros       the same syscalls with the narrow arguments 0 (the
+ *                        zero flag words, F_DUPFD, SIG_BLOCK, ...), but -1
+ *                        for descriptors and ids (arguments named *fd*,
+ *                        *pid, *id), and the overrides of zero_safe[]
  *   junkargs values      the calls of named[] with meaningful low bits
  *                        (F_SETLK, 022, O_CLOEXEC, ...)
  *   junkargs exit        exit(3 | junk)
@@ -78,6 +82,30 @@ static const struct { const char *name; uint64_t a[6]; } safe[] = {
 	/* signal 0 to our own process group: checks, sends nothing */
 	{ "kill", { 0, 0, D, D, D, D } },
 };
+
+/* "zeros" mode: arguments (low bits) where 0 would do harm or block. */
+static const struct { const char *name; uint64_t a[6]; } zero_safe[] = {
+	/* op 0 is SECCOMP_SET_MODE_STRICT: the next syscall would kill us */
+	{ "seccomp", { 0xffffffff, D, D, D, D, D } },
+	/* length 0 would set the host and domain names to "" */
+	{ "sethostname", { D, 0xffffffff, D, D, D, D } },
+	{ "setdomainname", { D, 0xffffffff, D, D, D, D } },
+	/* key 0 is IPC_PRIVATE: a new queue on every run */
+	{ "msgget", { 0xffffffff, D, D, D, D, D } },
+	/* no descriptors and no timeout: they would wait forever */
+	{ "select", { 0xffffffff, D, D, D, D, D } },
+	{ "pselect6", { 0xffffffff, D, D, D, D, D } },
+	{ "ppoll", { D, 0xffffffff, D, D, D, D } },
+};
+
+/* Descriptors and ids get -1 in the "zeros" mode: 0 is a real one. */
+static int fd_or_id(const char *name)
+{
+	size_t n = strlen(name);
+
+	return strstr(name, "fd") || strstr(name, "fildes") || !strcmp(name, "mqdes") ||
+	       (n >= 3 && !strcmp(name + n - 3, "pid")) || (n >= 2 && !strcmp(name + n - 2, "id"));
+}
 
 /* "values" mode: meaningful low bits (narrow args get junk above them). */
 static const struct { const char *name; uint64_t a[6]; } named[] = {
@@ -174,7 +202,7 @@ static long call(const struct row *r, const uint64_t *x)
 	return syscall(r->nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
-static void ones(int list)
+static void ones(int list, int zeros)
 {
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct row *r = &rows[i];
@@ -189,13 +217,29 @@ static void ones(int list)
 		}
 		if (why)
 			continue;
-		for (unsigned j = 0; j < 6; j++)
-			x[j] = arg_type_bits((uint8_t)r->a[j].type) < 64 ? ~0ull : 0;
-		for (size_t k = 0; k < sizeof(safe) / sizeof(safe[0]); k++)
-			if (!strcmp(safe[k].name, r->name))
-				for (unsigned j = 0; j < 6; j++)
-					if (safe[k].a[j] != D)
-						x[j] = safe[k].a[j];
+		for (unsigned j = 0; j < 6; j++) {
+			int narrow_arg = j < r->nargs && arg_type_bits((uint8_t)r->a[j].type) < 64;
+
+			if (!narrow_arg)
+				x[j] = 0;
+			else if (zeros)
+				x[j] = fd_or_id(r->a[j].name) ? ~0ull : 0;
+			else
+				x[j] = ~0ull;
+		}
+		if (!zeros) {
+			for (size_t k = 0; k < sizeof(safe) / sizeof(safe[0]); k++)
+				if (!strcmp(safe[k].name, r->name))
+					for (unsigned j = 0; j < 6; j++)
+						if (safe[k].a[j] != D)
+							x[j] = safe[k].a[j];
+		} else {
+			for (size_t k = 0; k < sizeof(zero_safe) / sizeof(zero_safe[0]); k++)
+				if (!strcmp(zero_safe[k].name, r->name))
+					for (unsigned j = 0; j < 6; j++)
+						if (zero_safe[k].a[j] != D)
+							x[j] = zero_safe[k].a[j];
+		}
 		call(r, x);
 	}
 }
@@ -221,8 +265,8 @@ int main(int argc, char **argv)
 	/* the marker after which the test compares the traces unmasked */
 	syscall(SYS_sched_yield);
 
-	if (!strcmp(mode, "ones") || !strcmp(mode, "list")) {
-		ones(mode[0] == 'l');
+	if (!strcmp(mode, "ones") || !strcmp(mode, "list") || !strcmp(mode, "zeros")) {
+		ones(mode[0] == 'l', mode[0] == 'z');
 		return 0;
 	}
 	if (!strcmp(mode, "values"))
@@ -235,6 +279,6 @@ int main(int argc, char **argv)
 			call(r, x);
 		return 1;
 	}
-	fprintf(stderr, "usage: junkargs ones|values|exit|exit_group|list\n");
+	fprintf(stderr, "usage: junkargs ones|zeros|values|exit|exit_group|list\n");
 	return 2;
 }

@@ -2,7 +2,7 @@
 # Arguments as the kernel saw them (tests/progs/junkargs): every syscall of
 # the generated table that has an int, unsigned int, pid_t, umode_t, ...
 # argument is called with junk in the register bits above that width (all
-# ones below them, or meaningful values: F_SETLK, 022, O_CLOEXEC), and
+# ones below them, zeros, or meaningful values: F_SETLK, 022, O_CLOEXEC), and
 # renacer must print each line exactly as strace does.  The lines after the
 # program's sched_yield() marker are compared without masking: junk that
 # leaks into a hex value would otherwise hide behind the address mask.
@@ -15,7 +15,7 @@ cut_trace() { # file: the lines from the marker on
 }
 
 rc=0
-for mode in ones values exit exit_group; do
+for mode in ones zeros values exit exit_group; do
 	run_both -- "$prog" "$mode"
 	if [ "$STRACE_RC" != "$RENACER_RC" ]; then
 		echo "junkargs $mode: exit status: strace run $STRACE_RC, renacer run $RENACER_RC"

@@ -218,6 +218,59 @@ static void test_classes_vs_strace(void **state)
 	assert_int_equal(failures, 0);
 }
 
+/* The argument types come from the kernel's C types. */
+static void test_arg_types(void **state)
+{
+	static const struct { const char *name; uint8_t t[6]; unsigned n; } want[] = {
+		{ "fcntl", { ARG_U32, ARG_U32, ARG_U64 }, 3 },        /* unsigned int fd, cmd */
+		{ "umask", { ARG_S32 }, 1 },                          /* int mask */
+		{ "open", { ARG_PTR, ARG_S32, ARG_U16 }, 3 },         /* umode_t mode */
+		{ "pipe2", { ARG_PTR, ARG_S32 }, 2 },
+		{ "kill", { ARG_S32, ARG_S32 }, 2 },                  /* pid_t, int */
+		{ "lseek", { ARG_U32, ARG_S64, ARG_U32 }, 3 },        /* off_t */
+		{ "setuid", { ARG_U32 }, 1 },                         /* uid_t */
+		{ "mmap", { ARG_PTR, ARG_U64, ARG_U64, ARG_U64, ARG_U64, ARG_U64 }, 6 },
+		{ "fanotify_mark", { ARG_S32, ARG_U32, ARG_U64, ARG_S32, ARG_PTR }, 5 },
+		{ "ptrace", { ARG_S64, ARG_S64, ARG_U64, ARG_U64 }, 4 },
+	};
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct sysent *se = sysent_get(sysent_lookup(want[i].name));
+
+		assert_non_null(se);
+		assert_int_equal(se->nargs, want[i].n);
+		for (unsigned j = 0; j < want[i].n; j++)
+			if (se->argtype[j] != want[i].t[j])
+				fail_msg("%s argument %u: type %u, want %u", want[i].name, j,
+					 se->argtype[j], want[i].t[j]);
+	}
+	assert_int_equal(arg_type_bits(ARG_U16), 16);
+	assert_int_equal(arg_type_bits(ARG_S32), 32);
+	assert_int_equal(arg_type_bits(ARG_PTR), 64);
+	assert_true(arg_type_signed(ARG_S32));
+	assert_false(arg_type_signed(ARG_U32));
+}
+
+/* sysent_kernel_args cuts each register to its type's width. */
+static void test_kernel_args(void **state)
+{
+	const struct sysent *se = sysent_get(sysent_lookup("open"));
+	uint64_t raw[6] = { 0x7ffd12345678, 0xffffffff00000042, 0xdeadbeefcafe01a4, 7, 8, 9 };
+	uint64_t karg[6];
+
+	sysent_kernel_args(se, raw, karg);
+	assert_true(karg[0] == raw[0]);             /* a pointer: whole */
+	assert_true(karg[1] == 0x42);               /* int: the low 32 bits */
+	assert_true(karg[2] == 0x01a4);             /* umode_t: the low 16 */
+	se = sysent_get(sysent_lookup("kill"));
+	raw[0] = 0xbadc0ffeffffffff;                /* pid_t -1 under junk */
+	sysent_kernel_args(se, raw, karg);
+	assert_true(karg[0] == 0xffffffff);         /* zero-extended ... */
+	assert_int_equal((int)karg[0], -1);         /* ... and an int of -1 */
+	sysent_kernel_args(NULL, raw, karg);        /* unknown: the registers */
+	assert_memory_equal(karg, raw, sizeof(raw));
+}
+
 int main(int argc, char **argv)
 {
 	int rc = oracle_child(argc, argv);
@@ -239,6 +292,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_unknown_names),
 		cmocka_unit_test(test_class_names),
 		cmocka_unit_test(test_classes_vs_strace),
+		cmocka_unit_test(test_arg_types),
+		cmocka_unit_test(test_kernel_args),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,8 +8,6 @@
 
 #define ARCH_NAME "x86_64"
 #define AUDIT_ARCH_NATIVE 0xc000003eU   /* AUDIT_ARCH_X86_64 */
-/* The stack pointer in the DWARF register numbering (rsp), for src/dwarf. */
-#define ARCH_DWARF_SP_REGNO 7
 
 /* A syscall stop as read from the registers. */
 struct arch_sc {
@@ -25,5 +23,16 @@ struct arch_sc {
  * fallback when PTRACE_GET_SYSCALL_INFO is missing).  Returns 0 or -1.
  */
 int arch_get_sc(pid_t tid, struct arch_sc *sc);
+
+/* A stopped thread's registers for a DWARF unwinder (src/dwarf). */
+struct arch_dwarf_regs {
+	uint64_t regs[17];     /* in the DWARF numbering of the process's ABI */
+	unsigned nregs;        /* 17 (x86_64: rax..r15, rip) or 9 (i386) */
+	uint64_t pc;
+	unsigned sp_regno;     /* the stack pointer's DWARF number (7, or 4) */
+};
+
+/* Reads them with PTRACE_GETREGS; 0, or -1 with errno set. */
+int arch_dwarf_regs(pid_t tid, struct arch_dwarf_regs *r);
 
 #endif

@@ -35,3 +35,33 @@ int arch_get_sc(pid_t tid, struct arch_sc *sc)
 	sc->sp = r.rsp;
 	return 0;
 }
+
+int arch_dwarf_regs(pid_t tid, struct arch_dwarf_regs *d)
+{
+	struct user_regs_struct r;
+
+	if (ptrace(PTRACE_GETREGS, tid, NULL, &r) < 0)
+		return -1;
+	if (r.cs == 0x23) {
+		/* an i386 process: eax ecx edx ebx esp ebp esi edi eip */
+		const uint64_t v[9] = { r.rax, r.rcx, r.rdx, r.rbx, r.rsp, r.rbp, r.rsi,
+					r.rdi, r.rip };
+		for (unsigned i = 0; i < 9; i++)
+			d->regs[i] = (uint32_t)v[i];
+		d->nregs = 9;
+		d->pc = (uint32_t)r.rip;
+		d->sp_regno = 4;
+		return 0;
+	} else {
+		/* rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip */
+		const uint64_t v[17] = { r.rax, r.rdx, r.rcx, r.rbx, r.rsi, r.rdi, r.rbp, r.rsp,
+					 r.r8, r.r9, r.r10, r.r11, r.r12, r.r13, r.r14, r.r15,
+					 r.rip };
+		for (unsigned i = 0; i < 17; i++)
+			d->regs[i] = v[i];
+		d->nregs = 17;
+		d->pc = r.rip;
+		d->sp_regno = 7;
+	}
+	return 0;
+}

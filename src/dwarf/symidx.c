@@ -1,0 +1,242 @@
+/* A sorted index of a module's symbols (see symidx.h). */
+#include "dwarf/symidx.h"
+
+#include <gelf.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+#include "util/xmalloc.h"
+#include "util/banned.h"
+
+struct sym {
+	uint64_t value;          /* relative to the module's low address */
+	uint64_t size;
+	uint64_t sec_lo, sec_hi; /* labels: the range of their section */
+	uint32_t name;           /* offset in the name pool */
+	uint32_t order;          /* position in the table: ties go to the first */
+	uint8_t bind;            /* 3 global, 2 weak, 1 local, 0 other */
+};
+
+/* One half of the table: libdw searches the globals, then the locals. */
+struct part {
+	struct sym *sized;       /* st_size != 0, by value */
+	size_t nsized, asized;
+	uint64_t maxsize;
+	struct sym *labels;      /* st_size == 0 (assembly labels), by value */
+	size_t nlabels, alabels;
+};
+
+struct symidx {
+	struct part part[2];     /* [0] globals, [1] locals */
+	uint64_t *ends;          /* prefix maximum of value + size over all sized symbols */
+	struct sym *all;         /* all sized symbols by value (for ends) */
+	size_t nall;
+	struct strbuf names;
+};
+
+static uint8_t binding_rank(const GElf_Sym *s)
+{
+	switch (GELF_ST_BIND(s->st_info)) {
+	case STB_GLOBAL: return 3;
+	case STB_WEAK: return 2;
+	case STB_LOCAL: return 1;
+	}
+	return 0;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int by_order(const void *a, const void *b)
+{
+	const struct sym *const *x = a, *const *y = b;
+	return (*x)->order < (*y)->order ? -1 : (*x)->order > (*y)->order;
+}
+
+struct symidx *symidx_build(Dwfl_Module *mod, uint64_t low)
+{
+	int n = dwfl_module_getsymtab(mod);
+	int first_global = dwfl_module_getsymtab_first_global(mod);
+	struct symidx *x;
+	uint64_t e = 0;
+
+	if (n <= 1 || first_global < 0)
+		return NULL;
+	x = xcalloc(1, sizeof(*x));
+	strbuf_init(&x->names, 4096);
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr value;
+		GElf_Word shndx;
+		Elf *elf = NULL;
+		Dwarf_Addr bias = 0;
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &value, &shndx, &elf, &bias);
+		int type = GELF_ST_TYPE(sym.st_info);
+		struct part *p = &x->part[first_global == 0 || i >= first_global ? 0 : 1];
+		struct sym *s;
+
+		if (!name || !*name || sym.st_shndx == SHN_UNDEF || type == STT_SECTION ||
+		    type == STT_FILE || type == STT_TLS || value < low)
+			continue;
+		if (sym.st_size) {
+			ALLOC_GROW(p->sized, p->nsized + 1, p->asized);
+			s = &p->sized[p->nsized++];
+			if (sym.st_size > p->maxsize)
+				p->maxsize = sym.st_size;
+		} else {
+			Elf_Scn *scn = shndx < SHN_LORESERVE && elf ? elf_getscn(elf, shndx) : NULL;
+			GElf_Shdr sh;
+
+			ALLOC_GROW(p->labels, p->nlabels + 1, p->alabels);
+			s = &p->labels[p->nlabels++];
+			s->sec_lo = s->sec_hi = value - low;   /* absolute symbols: exact only */
+			if (scn && gelf_getshdr(scn, &sh)) {
+				s->sec_lo = sh.sh_addr + bias - low;
+				s->sec_hi = s->sec_lo + sh.sh_size;
+			}
+		}
+		s->value = value - low;
+		s->size = sym.st_size;
+		s->order = (uint32_t)i;
+		s->bind = binding_rank(&sym);
+		s->name = (uint32_t)x->names.len;
+		strbuf_add(&x->names, name, strlen(name) + 1);
+	}
+	for (int k = 0; k < 2; k++) {
+		QSORT(x->part[k].sized, x->part[k].nsized, by_value);
+		QSORT(x->part[k].labels, x->part[k].nlabels, by_value);
+	}
+	/* every sized symbol by value, with the highest end so far: a label
+	 * inside a sized symbol's range never names an address past it */
+	x->nall = x->part[0].nsized + x->part[1].nsized;
+	x->all = xcalloc(x->nall ? x->nall : 1, sizeof(*x->all));
+	if (x->part[0].nsized)
+		memcpy(x->all, x->part[0].sized, x->part[0].nsized * sizeof(*x->all));
+	if (x->part[1].nsized)
+		memcpy(x->all + x->part[0].nsized, x->part[1].sized,
+		       x->part[1].nsized * sizeof(*x->all));
+	QSORT(x->all, x->nall, by_value);
+	x->ends = xcalloc(x->nall ? x->nall : 1, sizeof(*x->ends));
+	for (size_t i = 0; i < x->nall; i++) {
+		if (x->all[i].value + x->all[i].size > e)
+			e = x->all[i].value + x->all[i].size;
+		x->ends[i] = e;
+	}
+	return x;
+}
+
+/* The number of symbols of a (sorted by value) with value <= rel. */
+static size_t upto(const struct sym *a, size_t n, uint64_t rel)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (a[mid].value <= rel)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The sized symbol of p holding rel that libdw's scan would keep: the
+ * candidates in table order, each replacing the best so far when it starts
+ * closer or binds better, or starts at the same place and is smaller
+ * without binding worse (or as small and binds better).
+ */
+static const struct sym *best_sized(const struct part *p, uint64_t rel)
+{
+	const struct sym *cand[64], *best = NULL;
+	size_t nc = 0, i = upto(p->sized, p->nsized, rel);
+
+	while (i-- > 0 && nc < ARRAY_SIZE(cand)) {
+		const struct sym *s = &p->sized[i];
+		if (p->maxsize < rel - s->value)
+			break;     /* no symbol this far below can reach rel */
+		if (rel - s->value < s->size)
+			cand[nc++] = s;
+	}
+	QSORT(cand, nc, by_order);
+	for (i = 0; i < nc; i++) {
+		const struct sym *c = cand[i];
+		if (!best || best->value < c->value || best->bind < c->bind)
+			best = c;
+		else if (best->value == c->value &&
+			 ((best->size > c->size && best->bind <= c->bind) ||
+			  (best->size >= c->size && best->bind < c->bind)))
+			best = c;
+	}
+	return best;
+}
+
+/* The closest label at or below rel in its own section, not inside a sized symbol. */
+static const struct sym *best_label(const struct symidx *x, const struct part *p, uint64_t rel)
+{
+	size_t i = upto(p->labels, p->nlabels, rel), k;
+	const struct sym *best = NULL;
+	uint64_t min_label;
+
+	if (!i)
+		return NULL;
+	k = upto(x->all, x->nall, rel);
+	min_label = k ? x->ends[k - 1] : 0;
+	/* labels at the same address: the better binding, else the first */
+	for (size_t j = i; j-- > 0 && p->labels[j].value == p->labels[i - 1].value;) {
+		const struct sym *s = &p->labels[j];
+		if (s->value < min_label)
+			continue;
+		if (rel < s->sec_lo || rel >= s->sec_hi) {
+			if (!(s->sec_lo == s->sec_hi && s->value == rel))
+				continue;
+		}
+		if (!best || s->bind > best->bind || (s->bind == best->bind && s->order < best->order))
+			best = s;
+	}
+	return best;
+}
+
+const char *symidx_lookup(const struct symidx *x, uint64_t rel, uint64_t *off)
+{
+	const struct sym *s;
+	const struct sym *glabel;
+
+	if (!x)
+		return NULL;
+	s = best_sized(&x->part[0], rel);
+	glabel = s ? NULL : best_label(x, &x->part[0], rel);
+	/* locals only when no global holds it (nor a global label exactly at it) */
+	if (!s && !(glabel && glabel->value == rel))
+		s = best_sized(&x->part[1], rel);
+	if (!s)
+		s = glabel;
+	if (!s)
+		s = best_label(x, &x->part[1], rel);
+	if (!s)
+		return NULL;
+	*off = rel - s->value;
+	return x->names.buf + s->name;
+}
+
+void symidx_free(struct symidx *x)
+{
+	if (!x)
+		return;
+	for (int k = 0; k < 2; k++) {
+		free(x->part[k].sized);
+		free(x->part[k].labels);
+	}
+	free(x->all);
+	free(x->ends);
+	strbuf_release(&x->names);
+	free(x);
+}
