@@ -76,7 +76,7 @@ int assert_report(const struct renacer_config *cfg, const struct analysis *a,
 		return -1;
 	}
 	assert_format(&res, fmt, source, &sb);
-	ret = assert_write_out(out, &sb) < 0 ? -1 : assert_exit_status(&res);
+	ret = assert_write_out(out, &sb) < 0 ? ASSERT_WRITE_FAILED : assert_exit_status(&res);
 	strbuf_release(&sb);
 	assert_results_release(&res);
 	return ret;

@@ -32,14 +32,15 @@ static const char assert_usage[] =
 "Evaluates the [[assertion]] entries of FILE (default renacer.toml) on the\n"
 "saved trace TRACE (.json, .jsonl, plain or .zst).  Exit status: 0 all held,\n"
 "1 an assertion with fail_on_violation = true failed, 2 TRACE missing,\n"
-"3 TRACE unreadable, 5 bad configuration.\n";
+"3 TRACE unreadable, 5 bad configuration, 7 the report could not be written.\n";
 
 static const char analyze_usage[] =
 "usage: renacer analyze [--format text|json] TRACE\n"
 "\n"
 "Runs every anti-pattern detector (TightLoop, GodProcess, PCIeBottleneck,\n"
 "UnbufferedIO, RedundantFileAccess) on the saved trace TRACE and prints\n"
-"what each found.  Exit status: 0, or 2 TRACE missing, 3 TRACE unreadable.\n";
+"what each found.  Exit status: 0, or 2 TRACE missing, 3 TRACE unreadable,\n"
+"7 the report could not be written.\n";
 
 /*
  * Replays path into a new analysis within lim (NULL: the defaults); exits
@@ -114,6 +115,10 @@ int cmd_assert(int argc, char **argv)
 	int r = assert_report(&cfg, an, (enum output_format)fmt, stdout, trace);
 	analysis_free(an);
 	config_release(&cfg);
+	if (r == ASSERT_WRITE_FAILED) {
+		cli_write_failed();
+		exit(EXIT_WRITE_FAILED);
+	}
 	if (r < 0)
 		exit(EXIT_BAD_CONFIG);
 	return r ? EXIT_VIOLATED : EXIT_OK;
@@ -151,5 +156,7 @@ int cmd_analyze(int argc, char **argv)
 	struct analysis *an = analyze_file(argv[optind], NULL);
 	int r = anti_patterns_report(an, (enum output_format)fmt, stdout);
 	analysis_free(an);
-	return r < 0 ? EXIT_USAGE : EXIT_OK;
+	if (r < 0)
+		cli_write_failed();
+	return r < 0 ? EXIT_WRITE_FAILED : EXIT_OK;
 }

@@ -19,6 +19,7 @@
 #include "golden/output.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -32,7 +33,8 @@
 "  2  golden missing\n" \
 "  3  golden unreadable or invalid (the message names the file and position)\n" \
 "  4  the command failed to run\n" \
-"  5  bad configuration or usage\n"
+"  5  bad configuration or usage\n" \
+"  7  an output (a golden, a .new file, the report, --junit) could not be written\n"
 
 #define COMMON_TEXT \
 "      --config FILE        renacer.toml to read (default: ./renacer.toml if present)\n" \
@@ -124,7 +126,8 @@ COMMON_TEXT
 "  -h, --help               show this help\n"
 "\n"
 "Exit status: 0 accepted (or nothing to do), 2 no NAME.json.new for a NAME,\n"
-"3 a .new file is unreadable, 5 bad usage or CI set.\n";
+"3 a .new file is unreadable, 5 bad usage or CI set, 7 a file could not be\n"
+"written.\n";
 
 /* --- options --- */
 
@@ -373,23 +376,28 @@ int cmd_capture(int argc, char **argv)
 static void emit_cases(struct gcli *g, struct gout_case *cases, size_t n)
 {
 	const struct golden_opts *o = &g->w.o;
+	int r = 0;
 
 	switch (g->fmt) {
-	case GFMT_JSON: gout_json(stdout, cases, n, o); break;
-	case GFMT_JUNIT: gout_junit(stdout, cases, n, o); break;
-	case GFMT_MARKDOWN: gout_markdown(stdout, cases, n, o); break;
+	case GFMT_JSON: r = gout_json(stdout, cases, n, o); break;
+	case GFMT_JUNIT: r = gout_junit(stdout, cases, n, o); break;
+	case GFMT_MARKDOWN: r = gout_markdown(stdout, cases, n, o); break;
 	default: break;
 	}
+	if (r < 0)
+		cli_stdout_failed(errno);
 	if (g->junit_path) {
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *mf = open_memstream(&buf, &len);
-		if (mf) {
-			gout_junit(mf, cases, n, o);
-			fclose(mf);
-			write_file_atomic(g->junit_path, buf, len);
-			free(buf);
+		/* the report on stdout is checked at exit (cli_outputs_failed) */
+		if (!mf || gout_junit(mf, cases, n, o) < 0 || fclose(mf) != 0 ||
+		    write_file_atomic(g->junit_path, buf, len) < 0) {
+			if (!mf)
+				error("cannot write '%s': %s", esc(g->junit_path), strerror(errno));
+			cli_write_failed();
 		}
+		free(buf);
 	}
 }
 
@@ -437,8 +445,8 @@ int cmd_compare(int argc, char **argv)
 	k.g = res.g;
 	k.c = res.c;
 	k.seconds = now_s() - t0;
-	if (g.fmt == GFMT_TEXT)
-		gout_text(stdout, &k, &g.w.o, g.color);
+	if (g.fmt == GFMT_TEXT && gout_text(stdout, &k, &g.w.o, g.color) < 0)
+		cli_stdout_failed(errno);
 	emit_cases(&g, &k, 1);
 	gcomparison_release(&res);
 	gwork_release(&g.w);
@@ -458,8 +466,9 @@ static int validate_print(struct gcli *g, const char *name, const char *gpath, b
 		error("golden trace '%s' does not exist", gpath);
 	if (g->fmt == GFMT_TEXT)
 		show_output_tail(&v->output_tail);
-	if (g->fmt == GFMT_TEXT && (!g->quiet || st))
-		gout_text(stdout, &v->k, &g->w.o, g->color);
+	if (g->fmt == GFMT_TEXT && (!g->quiet || st) &&
+	    gout_text(stdout, &v->k, &g->w.o, g->color) < 0)
+		cli_stdout_failed(errno);
 	return st;
 }
 

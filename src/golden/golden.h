@@ -19,6 +19,8 @@ enum {
 	GOLDEN_INVALID = 3,     /* the golden (or a trace) is unreadable or invalid */
 	GOLDEN_CMD_FAILED = 4,  /* the command could not be run */
 	GOLDEN_BAD_CONFIG = 5,  /* bad configuration or usage */
+	GOLDEN_WRITE_FAILED = 7, /* a golden, a .new file or a report could not be
+				    written (EXIT_WRITE_FAILED of every command) */
 };
 
 /* Longest key a normalization rule may make (bytes; longer ones are cut). */

@@ -41,6 +41,7 @@ const char *golden_status_name(int status)
 	case GOLDEN_INVALID: return "golden invalid";
 	case GOLDEN_CMD_FAILED: return "command failed";
 	case GOLDEN_BAD_CONFIG: return "bad configuration";
+	case GOLDEN_WRITE_FAILED: return "write failed";
 	}
 	return "?";
 }

@@ -20,6 +20,7 @@
 #include "sink/sinks.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -663,7 +664,7 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 		goto out;
 	}
 	if (golden_store(w, w->dir, name, &r, "", &res->written) < 0) {
-		res->status = GOLDEN_BAD_CONFIG;
+		res->status = GOLDEN_WRITE_FAILED;
 		goto out;
 	}
 	strbuf_addf(&sb, "%s/%s.json.new", w->dir, name);
@@ -747,14 +748,18 @@ static void store_after_mismatch(struct gwork *w, struct gvalidation *v, struct 
 			strbuf_addf(&sb, "golden updated: %s", written);
 			v->hint = strbuf_detach(&sb, NULL);
 			v->k.status = GOLDEN_OK;
+		} else {
+			v->k.status = GOLDEN_WRITE_FAILED;
 		}
 	} else if (!w->ci || w->new_dir) {
 		if (w->new_dir)
 			strbuf_addstr(&d, w->new_dir);
 		else
 			dir_of(&d, v->golden);
-		if (golden_mkdir_p(d.buf) == 0 &&
-		    golden_store(w, d.buf, v->name, runs, ".new", &written) == 0) {
+		if (golden_mkdir_p(d.buf) < 0 ||
+		    golden_store(w, d.buf, v->name, runs, ".new", &written) < 0) {
+			v->k.status = GOLDEN_WRITE_FAILED;
+		} else {
 			strbuf_addf(&sb, "the new trace is %s", written);
 			if (!w->new_dir) {
 				strbuf_addstr(&sb, "; accept it with: renacer accept ");
@@ -816,7 +821,7 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		char *written = NULL;
 		if (golden_mkdir_p(w->dir) < 0 ||
 		    golden_store(w, w->dir, name, &runs, "", &written) < 0) {
-			v->k.status = GOLDEN_BAD_CONFIG;
+			v->k.status = GOLDEN_WRITE_FAILED;
 			v->error = xstrdup("cannot write the golden");
 			goto out;
 		}
@@ -1038,7 +1043,7 @@ int golden_accept(struct gwork *w, const struct gpending *p)
 	/* the .new must read back as a trace before it becomes the golden */
 	strbuf_addf(&sum, "%s/%s_summary.txt", w->dir, p->name);
 	if (!(s = summary_sink_new(NULL, sum.buf, NULL))) {
-		ret = GOLDEN_BAD_CONFIG;
+		ret = GOLDEN_WRITE_FAILED;
 		goto out;
 	}
 	sink_list_add(&sl, s);
@@ -1047,8 +1052,9 @@ int golden_accept(struct gwork *w, const struct gpending *p)
 		goto out;
 	}
 	if (rename(p->path, p->golden) < 0) {
-		error("cannot rename '%s' to '%s': %s", p->path, p->golden, strerror(errno));
-		ret = GOLDEN_BAD_CONFIG;
+		error("cannot rename '%s' to '%s': %s", esc(p->path), esc(p->golden),
+		      strerror(errno));
+		ret = GOLDEN_WRITE_FAILED;
 		goto out;
 	}
 	strbuf_addf(&other, "%s/%s.json%s", w->dir, p->name, zst ? "" : ".zst");
