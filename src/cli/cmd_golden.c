@@ -269,6 +269,64 @@ static void load_config_or_die(struct gcli *g, const struct overrides *ov)
 		g->color = g->fmt == GFMT_TEXT && isatty(1) && !getenv("NO_COLOR");
 }
 
+/*
+ * SIGINT, SIGTERM and SIGHUP while a golden may be written (capture,
+ * validate, accept): the signal is remembered, the work in progress stops
+ * before anything is stored (gwork.stop), and renacer dies by that signal
+ * at the end, after one line saying what was left untouched, so that a
+ * shell or CI sees the interruption.
+ */
+static volatile sig_atomic_t stop_sig;
+
+static void on_stop(int sig)
+{
+	if (!stop_sig)
+		stop_sig = sig;
+}
+
+static void catch_stops(struct gcli *g)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	g->w.stop = &stop_sig;
+}
+
+/* Notes a run stopped by sig (the tracer's own handler saw it). */
+static void stopped_by(int sig)
+{
+	if (!stop_sig && sig)
+		stop_sig = sig;
+}
+
+/* Ends the command: status, or death by the signal that interrupted it. */
+static int finish(struct gcli *g, int st)
+{
+	int sig = stop_sig;
+
+	gwork_release(&g->w);
+	if (sig) {
+		struct sigaction sa;
+		sigset_t set;
+
+		cli_outputs_failed();
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_DFL;
+		sigaction(sig, &sa, NULL);
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(sig);
+		exit(128 + sig);
+	}
+	return st;
+}
+
 /* Prints the last output lines of a command that did not exit 0. */
 static void show_output_tail(const struct strbuf *tail)
 {
@@ -291,8 +349,15 @@ static int capture_one(struct gcli *g, const char *name, char *const argv[],
 	struct gcapture res;
 	int st = golden_capture(&g->w, name, argv, ct, &res);
 
-	if (res.run_failed)
-		fprintf(stderr, "renacer: capture of '%s' failed\n", name);
+	if (res.interrupted) {
+		stopped_by(res.interrupted);
+		error("capture of '%s' interrupted by %s: the golden is unchanged", esc(name),
+		      signal_name(res.interrupted) ? signal_name(res.interrupted) : "a signal");
+	} else if (res.refused) {
+		error("%s; the golden is unchanged", res.refused);
+	} else if (res.run_failed) {
+		error("capture of '%s' failed", esc(name));
+	}
 	if (st != GOLDEN_OK)
 		goto out;
 	if (!g->quiet)
@@ -329,6 +394,7 @@ int cmd_capture(int argc, char **argv)
 	if (g.w.ci)
 		die_status(GOLDEN_BAD_CONFIG, "capture: refusing to write golden traces with CI set "
 			   "in the environment (unset CI to capture)");
+	catch_stops(&g);
 	/* NAME -- COMMAND: one command */
 	for (int i = first; i < argc; i++) {
 		if (strcmp(argv[i], "--"))
@@ -342,8 +408,7 @@ int cmd_capture(int argc, char **argv)
 		if (golden_mkdir_p(g.w.dir) < 0)
 			exit(GOLDEN_BAD_CONFIG);
 		st = capture_one(&g, argv[first], argv + i + 1, config_trace(&g.w.cfg, argv[first]));
-		gwork_release(&g.w);
-		return st;
+		return finish(&g, st);
 	}
 	/* the declared traces */
 	if (!g.w.cfg.golden.ntraces)
@@ -363,12 +428,13 @@ int cmd_capture(int argc, char **argv)
 				wanted = true;
 		if (!wanted)
 			continue;
+		if (stop_sig)
+			break;
 		int s = capture_one(&g, ct->name, ct->argv, ct);
 		if (s > st)
 			st = s;
 	}
-	gwork_release(&g.w);
-	return st;
+	return finish(&g, st);
 }
 
 /* --- compare --- */
@@ -462,6 +528,12 @@ static int validate_print(struct gcli *g, const char *name, const char *gpath, b
 {
 	int st = golden_validate(&g->w, name, gpath, gexists, argv, ct, v);
 
+	if (v->interrupted) {
+		stopped_by(v->interrupted);
+		error("validation of '%s' interrupted by %s: nothing written", esc(name),
+		      signal_name(v->interrupted) ? signal_name(v->interrupted) : "a signal");
+	}
+
 	if (v->golden_missing && (!g->quiet || g->fmt != GFMT_TEXT))
 		error("golden trace '%s' does not exist", gpath);
 	if (g->fmt == GFMT_TEXT)
@@ -510,6 +582,7 @@ int cmd_validate(int argc, char **argv)
 	if (dashdash >= 0 && (dashdash != first || dashdash + 1 >= argc))
 		usage_die("validate", validate_usage, "expected --golden FILE -- COMMAND [ARGS...]");
 	load_config_or_die(&g, &ov);
+	catch_stops(&g);
 	if (g.w.ci && g.w.update) {
 		warning("CI is set: --update ignored, nothing is written into '%s'", g.w.dir);
 		g.w.update = false;
@@ -532,10 +605,10 @@ int cmd_validate(int argc, char **argv)
 		emit_cases(&g, &v[0].k, 1);
 		gvalidation_release(&v[0]);
 		free(v);
-		gwork_release(&g.w);
 		strbuf_release(&name);
 		strbuf_release(&dir);
-		return st;
+		g.w.dir = NULL;
+		return finish(&g, st);
 	}
 
 	if (!g.w.cfg.golden.ntraces)
@@ -557,6 +630,8 @@ int cmd_validate(int argc, char **argv)
 				wanted = true;
 		if (!wanted)
 			continue;
+		if (stop_sig)
+			break;
 		gp = golden_path(g.w.dir, ct->name, &exists);
 		s = validate_print(&g, ct->name, gp, exists, ct->argv, ct, &v[nv]);
 		free(gp);
@@ -582,8 +657,7 @@ int cmd_validate(int argc, char **argv)
 	for (size_t i = 0; i < nv; i++)
 		gvalidation_release(&v[i]);
 	free(v);
-	gwork_release(&g.w);
-	return st;
+	return finish(&g, st);
 }
 
 /* --- accept --- */
@@ -594,6 +668,9 @@ static int accept_print(struct gcli *g, const struct gpending *p)
 
 	if (st == GOLDEN_OK)
 		printf("\xe2\x9c\x85 Accepted: %s\n", p->golden);
+	else if (st == GOLDEN_CMD_FAILED && stop_sig)
+		error("accept of '%s' interrupted by %s: the golden is unchanged", esc(p->name),
+		      signal_name(stop_sig) ? signal_name(stop_sig) : "a signal");
 	return st;
 }
 
@@ -612,6 +689,7 @@ int cmd_accept(int argc, char **argv)
 	if (g.w.ci)
 		die_status(GOLDEN_BAD_CONFIG, "accept: refusing to write golden traces with CI set "
 			   "in the environment");
+	catch_stops(&g);
 	golden_list_pending(g.w.dir, &p, &np);
 	for (int i = first; i < argc; i++) {
 		bool found = false;
@@ -648,6 +726,5 @@ int cmd_accept(int argc, char **argv)
 	if (first >= argc && !ov.all && !np)
 		printf("no new traces pending in %s\n", g.w.dir);
 	gpending_free(p, np);
-	gwork_release(&g.w);
-	return st;
+	return finish(&g, st);
 }

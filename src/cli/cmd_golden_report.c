@@ -15,6 +15,7 @@
 #include "cli/cmds.h"
 #include "cli/golden_cli.h"
 #include "golden/model.h"
+#include "golden/store.h"
 #include "sys/sysent.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
@@ -361,6 +362,9 @@ static void trace_section(struct strbuf *sb, const struct rtrace *t)
 static bool is_trace_name(const char *nm, size_t *stem)
 {
 	size_t l = strlen(nm);
+	/* hidden files: temporaries and pending summaries of renacer's own */
+	if (nm[0] == '.')
+		return false;
 	if (l > 12 && !strcmp(nm + l - 12, "_source.json"))
 		return false;
 	if (l > 5 && !strcmp(nm + l - 5, ".json")) {
@@ -455,7 +459,9 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < nt; i++) {
 		if (i && !strcmp(t[i].name, t[i - 1].name))
 			continue;
-		if (gmodel_load(t[i].path, &g.w.o, &t[i].m, NULL) < 0) {
+		golden_pair_recover(g.w.dir, t[i].name);
+		if (gmodel_load(t[i].path, &g.w.o, &t[i].m, NULL) < 0 ||
+		    golden_pair_check(t[i].path) < 0) {
 			st = GOLDEN_INVALID;
 			goto out;
 		}

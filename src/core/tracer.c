@@ -91,6 +91,7 @@ struct tracer {
 	int exec_pipe;            /* CLOEXEC pipe: errno of a failed execv */
 	bool exec_failed;         /* the command could not be executed */
 	bool interrupted;         /* SIGINT/SIGTERM/SIGHUP ended the trace */
+	int interrupt_sig;        /* which of them */
 	bool all_status;          /* no -e status= filter */
 	struct lamport *lamport;  /* happens-before clocks (core/lamport.h) */
 };
@@ -1015,6 +1016,8 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 
 		if (interrupted) {
 			stop_tracing(tr);
+			if (!tr->interrupt_sig)
+				tr->interrupt_sig = interrupted;
 			interrupted = 0;
 			tr->interrupted = true;
 		}
@@ -1065,8 +1068,10 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
-	if (tr->interrupted)
+	if (tr->interrupted) {
 		end->interrupted = 1;
+		end->interrupt_signal = tr->interrupt_sig;
+	}
 	arena_release(&tr->scratch);
 	lamport_free(tr->lamport);
 	free(tr);

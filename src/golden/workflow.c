@@ -21,6 +21,7 @@
 #include "util/atomicfile.h"
 #include "util/error.h"
 #include "util/quote.h"
+#include "golden/store.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -416,36 +417,16 @@ int golden_write_trace(const char *src, const char *dst, const struct gtiming *t
 		       int level)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t end;
-	char *tj;
 	int ret = -1;
 
-	if (strbuf_read_file(&sb, src) < 0) {
-		error("cannot read '%s': %s", src, strerror(errno));
+	if (golden_trace_text(src, t, &sb) < 0)
 		goto out;
-	}
-	end = sb.len;
-	while (end && isspace((unsigned char)sb.buf[end - 1]))
-		end--;
-	if (!end || sb.buf[end - 1] != '}') {
-		error("cannot read trace '%s': not a JSON document", src);
-		goto out;
-	}
-	end--;
-	while (end && isspace((unsigned char)sb.buf[end - 1]))
-		end--;
-	strbuf_setlen(&sb, end);
-	tj = gtiming_to_json(t);
-	strbuf_addstr(&sb, ",\n  \"timing\": ");
-	strbuf_addstr(&sb, tj);
-	strbuf_addstr(&sb, "\n}\n");
-	free(tj);
 	if (zst) {
 		size_t cap = ZSTD_compressBound(sb.len);
 		void *z = xmalloc(cap);
 		size_t n = ZSTD_compress(z, cap, sb.buf, sb.len, level);
 		if (ZSTD_isError(n))
-			error("cannot compress '%s': %s", dst, ZSTD_getErrorName(n));
+			error("cannot compress '%s': %s", esc(dst), ZSTD_getErrorName(n));
 		else
 			ret = write_file_atomic(dst, z, n);
 		free(z);
@@ -533,9 +514,23 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 		strbuf_addf(&sb, "%s/run-%u-%u.json", tmp, serial, i);
 		r->json[i] = strbuf_detach(&sb, NULL);
 		/* assertions look at the first run only */
+		if (w->stop && *w->stop) {
+			/* interrupted between two runs */
+			r->interrupted = *w->stop;
+			r->n = i;
+			return -1;
+		}
 		if (grun_do(w, argv, ct, r->json[i], r->outfile, i == 0 ? an : NULL, NULL,
 			    &r->rr[i]) < 0) {
 			r->failed = !r->rr[i].started;
+			r->n = i + 1;
+			return -1;
+		}
+		if (r->rr[i].end.interrupted || (w->stop && *w->stop)) {
+			/* the tracer got SIGINT/SIGTERM/SIGHUP and ended the run */
+			r->interrupted = w->stop && *w->stop ? *w->stop :
+					 r->rr[i].end.interrupt_signal ? r->rr[i].end.interrupt_signal :
+					 SIGINT;
 			r->n = i + 1;
 			return -1;
 		}
@@ -558,9 +553,16 @@ int gruns_confirm(struct gwork *w, char *const argv[], const struct config_trace
 {
 	unsigned i = r->n;
 
-	if (r->extra >= GOLDEN_CONFIRM_RUNS)
+	if (r->extra >= GOLDEN_CONFIRM_RUNS || (w->stop && *w->stop))
 		return -1;
 	if (grun_do(w, argv, ct, NULL, r->outfile, NULL, NULL, &r->rr[i]) < 0) {
+		grun_release(&r->rr[i]);
+		return -1;
+	}
+	if (r->rr[i].end.interrupted) {
+		r->interrupted = w->stop && *w->stop ? *w->stop :
+				 r->rr[i].end.interrupt_signal ? r->rr[i].end.interrupt_signal :
+				 SIGINT;
 		grun_release(&r->rr[i]);
 		return -1;
 	}
@@ -602,48 +604,56 @@ static uint64_t file_size(const char *path)
 	return stat(path, &st) ? 0 : (uint64_t)st.st_size;
 }
 
-/* Writes the -c table of trace file path to sum_path; 0 or -1 after error(). */
-static int write_summary(const char *path, const char *sum_path)
-{
-	struct sink_list sl = SINK_LIST_INIT;
-	struct sink *s;
-	int ret;
-
-	if (!(s = summary_sink_new(NULL, sum_path, NULL)))
-		return -1;
-	sink_list_add(&sl, s);
-	ret = trace_read(path, &sl, NULL, NULL);
-	sink_list_release(&sl);
-	return ret < 0 ? -1 : 0;
-}
-
 int golden_store(struct gwork *w, const char *dir, const char *name, struct gruns *r,
 		 const char *suffix, char **written)
 {
-	struct strbuf path = STRBUF_INIT, other = STRBUF_INIT, sum = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, other = STRBUF_INIT;
 	const char *src = r->json[r->median];
 	bool zst = gwork_want_zst(w, file_size(src));
 	int ret = -1;
 
+	if (!*suffix) {
+		/* the golden and its -c table, as one unit */
+		int pr = golden_pair_write(dir, name, src, &r->timing, zst, w->compress_level,
+					   w->stop, written);
+		return pr < 0 ? -1 : pr;
+	}
+	if (w->stop && *w->stop)
+		return 1;
 	strbuf_addf(&path, "%s/%s.json%s%s", dir, name, zst ? ".zst" : "", suffix);
 	strbuf_addf(&other, "%s/%s.json%s%s", dir, name, zst ? "" : ".zst", suffix);
 	if (golden_write_trace(src, path.buf, &r->timing, zst, w->compress_level) < 0)
 		goto out;
 	if (golden_unlink(other.buf) < 0)
 		goto out;
-	if (!*suffix) {
-		/* the -c table of the golden run */
-		strbuf_addf(&sum, "%s/%s_summary.txt", dir, name);
-		if (write_summary(path.buf, sum.buf) < 0)
-			goto out;
-	}
 	*written = strbuf_detach(&path, NULL);
 	ret = 0;
 out:
 	strbuf_release(&path);
 	strbuf_release(&other);
-	strbuf_release(&sum);
 	return ret;
+}
+
+int golden_killed_from_outside(const struct trace_end *e)
+{
+	switch (e->term_signal) {
+	case SIGINT: case SIGTERM: case SIGHUP: case SIGKILL: case SIGQUIT:
+		return e->term_signal;
+	}
+	return 0;
+}
+
+/* Why a run cannot be stored as a golden (malloc'ed, one line), or NULL. */
+static char *refusal(const char *name, const struct trace_end *e)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int sig = golden_killed_from_outside(e);
+
+	if (!sig)
+		return NULL;
+	strbuf_addf(&sb, "the command of '%s' was killed by %s before its end: not a complete run, "
+		    "nothing stored", esc(name), signal_name(sig) ? signal_name(sig) : "a signal");
+	return strbuf_detach(&sb, NULL);
 }
 
 /* --- capture --- */
@@ -658,12 +668,29 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 	memset(res, 0, sizeof(*res));
 	strbuf_init(&res->output_tail, 0);
 	res->status = GOLDEN_OK;
+	/* what a renacer killed while storing left behind */
+	golden_pair_recover(w->dir, name);
 	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct), NULL, &r) < 0) {
-		res->status = r.failed ? GOLDEN_CMD_FAILED : GOLDEN_BAD_CONFIG;
-		res->run_failed = true;
+		res->interrupted = r.interrupted;
+		res->status = r.failed || r.interrupted ? GOLDEN_CMD_FAILED : GOLDEN_BAD_CONFIG;
+		res->run_failed = !r.interrupted;
 		goto out;
 	}
-	if (golden_store(w, w->dir, name, &r, "", &res->written) < 0) {
+	med = gruns_median(&r);
+	for (unsigned i = 0; i < r.n && !res->refused; i++)
+		res->refused = refusal(name, &r.rr[i].end);
+	if (res->refused) {
+		res->status = GOLDEN_CMD_FAILED;
+		goto out;
+	}
+	switch (golden_store(w, w->dir, name, &r, "", &res->written)) {
+	case 0:
+		break;
+	case 1:
+		res->interrupted = *w->stop;
+		res->status = GOLDEN_CMD_FAILED;
+		goto out;
+	default:
 		res->status = GOLDEN_WRITE_FAILED;
 		goto out;
 	}
@@ -672,7 +699,6 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s/%s.json.zst.new", w->dir, name);
 	unlink(sb.buf);
-	med = gruns_median(&r);
 	res->wall_ms = r.timing.wall_us.median / 1000.0;
 	res->ncalls = med->ncalls;
 	res->end = med->end;
@@ -687,6 +713,7 @@ out:
 void gcapture_release(struct gcapture *res)
 {
 	free(res->written);
+	free(res->refused);
 	strbuf_release(&res->output_tail);
 	memset(res, 0, sizeof(*res));
 }
@@ -740,14 +767,25 @@ static bool has_timing_regression(const struct gresult *r)
 static void store_after_mismatch(struct gwork *w, struct gvalidation *v, struct gruns *runs)
 {
 	struct strbuf sb = STRBUF_INIT, d = STRBUF_INIT;
-	char *written = NULL;
+	char *written = NULL, *why = NULL;
+	int r;
 
+	for (unsigned i = 0; i < runs->n && !why; i++)
+		why = refusal(v->name, &runs->rr[i].end);
+	if (why) {
+		/* a run killed from outside is neither a golden nor a .new */
+		v->hint = why;
+		return;
+	}
 	if (w->update && !w->ci) {
 		dir_of(&d, v->golden);
-		if (golden_store(w, d.buf, v->name, runs, "", &written) == 0) {
+		r = golden_store(w, d.buf, v->name, runs, "", &written);
+		if (r == 0) {
 			strbuf_addf(&sb, "golden updated: %s", written);
 			v->hint = strbuf_detach(&sb, NULL);
 			v->k.status = GOLDEN_OK;
+		} else if (r == 1) {
+			v->interrupted = *w->stop;
 		} else {
 			v->k.status = GOLDEN_WRITE_FAILED;
 		}
@@ -756,8 +794,11 @@ static void store_after_mismatch(struct gwork *w, struct gvalidation *v, struct 
 			strbuf_addstr(&d, w->new_dir);
 		else
 			dir_of(&d, v->golden);
-		if (golden_mkdir_p(d.buf) < 0 ||
-		    golden_store(w, d.buf, v->name, runs, ".new", &written) < 0) {
+		r = golden_mkdir_p(d.buf) < 0 ? -1 :
+		    golden_store(w, d.buf, v->name, runs, ".new", &written);
+		if (r == 1) {
+			v->interrupted = *w->stop;
+		} else if (r < 0) {
 			v->k.status = GOLDEN_WRITE_FAILED;
 		} else {
 			strbuf_addf(&sb, "the new trace is %s", written);
@@ -792,8 +833,13 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	v->name = xstrdup(name);
 	v->golden = xstrdup(gpath);
 	v->k.status = GOLDEN_OK;
+	/* what a renacer killed while storing left behind */
+	dir_of(&sb, gpath);
+	golden_pair_recover(sb.buf, name);
+	strbuf_reset(&sb);
 	/* the golden first: a missing or broken one needs no run */
-	if (gexists && gmodel_load(gpath, &w->o, &v->g, &missing) < 0) {
+	if (gexists && (gmodel_load(gpath, &w->o, &v->g, &missing) < 0 ||
+			golden_pair_check(gpath) < 0)) {
 		v->k.status = missing ? GOLDEN_MISSING : GOLDEN_INVALID;
 		v->error = xstrdup(missing ? "golden missing" : "golden unreadable or invalid");
 		goto out;
@@ -811,6 +857,8 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		goto out;
 	}
 	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct), an, &runs) < 0) {
+		if (runs.interrupted)
+			goto interrupted;
 		v->k.status = runs.failed ? GOLDEN_CMD_FAILED : GOLDEN_BAD_CONFIG;
 		strbuf_addf(&sb, "cannot run '%s'", argv[0]);
 		v->error = strbuf_detach(&sb, NULL);
@@ -819,8 +867,19 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	if (!gexists) {
 		/* --update with no golden yet: capture it */
 		char *written = NULL;
-		if (golden_mkdir_p(w->dir) < 0 ||
-		    golden_store(w, w->dir, name, &runs, "", &written) < 0) {
+		int r;
+
+		for (unsigned i = 0; i < runs.n && !v->error; i++)
+			v->error = refusal(name, &runs.rr[i].end);
+		if (v->error) {
+			v->k.status = GOLDEN_CMD_FAILED;
+			goto out;
+		}
+		r = golden_mkdir_p(w->dir) < 0 ? -1 :
+		    golden_store(w, w->dir, name, &runs, "", &written);
+		if (r == 1)
+			goto interrupted;
+		if (r < 0) {
 			v->k.status = GOLDEN_WRITE_FAILED;
 			v->error = xstrdup("cannot write the golden");
 			goto out;
@@ -850,6 +909,8 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		gs.n = runs.n;
 		golden_compare(v->g, v->c, &w->o, &gs, &v->r);
 	}
+	if (runs.interrupted)
+		goto interrupted;
 	cmp_ok = v->r.pass;
 	if (an)
 		add_assertions(w, an, &v->r);
@@ -862,6 +923,23 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		goto out;
 	}
 	store_after_mismatch(w, v, &runs);
+	if (v->interrupted)
+		goto interrupted;
+	goto out;
+interrupted:
+	/* SIGINT, SIGTERM or SIGHUP: a run that did not end on its own is
+	 * neither a golden nor a .new */
+	v->interrupted = runs.interrupted ? runs.interrupted : *w->stop;
+	v->k.status = GOLDEN_CMD_FAILED;
+	free(v->error);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "interrupted by %s: nothing written", signal_name(v->interrupted) ?
+		    signal_name(v->interrupted) : "a signal");
+	v->error = strbuf_detach(&sb, NULL);
+	if (v->have_r) {
+		gresult_release(&v->r);
+		v->have_r = false;
+	}
 out:
 	if (v->k.status == GOLDEN_REGRESSION && runs.n && runs.rr &&
 	    gruns_median(&runs)->started) {
@@ -990,6 +1068,8 @@ void golden_list_pending(const char *dir, struct gpending **out, size_t *n)
 		struct stat sn, sg;
 		struct gpending *p;
 
+		if (nm[0] == '.')
+			continue;   /* temporaries of renacer's own, and the like */
 		if (l > 13 && !strcmp(nm + l - 13, ".json.zst.new"))
 			suf = ".json.zst.new";
 		else if (l > 9 && !strcmp(nm + l - 9, ".json.new"))
@@ -1034,36 +1114,23 @@ void gpending_free(struct gpending *p, size_t n)
 
 int golden_accept(struct gwork *w, const struct gpending *p)
 {
-	struct strbuf other = STRBUF_INIT, sum = STRBUF_INIT;
-	struct sink_list sl = SINK_LIST_INIT;
-	struct sink *s;
 	bool zst = strstr(p->golden, ".json.zst") != NULL;
-	int ret = GOLDEN_OK;
+	char *written = NULL;
+	int r;
 
-	/* the .new must read back as a trace before it becomes the golden */
-	strbuf_addf(&sum, "%s/%s_summary.txt", w->dir, p->name);
-	if (!(s = summary_sink_new(NULL, sum.buf, NULL))) {
-		ret = GOLDEN_WRITE_FAILED;
-		goto out;
-	}
-	sink_list_add(&sl, s);
-	if (trace_read(p->path, &sl, NULL, NULL) < 0) {
-		ret = GOLDEN_INVALID;
-		goto out;
-	}
-	if (rename(p->path, p->golden) < 0) {
-		error("cannot rename '%s' to '%s': %s", esc(p->path), esc(p->golden),
-		      strerror(errno));
-		ret = GOLDEN_WRITE_FAILED;
-		goto out;
-	}
-	strbuf_addf(&other, "%s/%s.json%s", w->dir, p->name, zst ? "" : ".zst");
-	golden_unlink(other.buf);
-out:
-	sink_list_release(&sl);
-	strbuf_release(&other);
-	strbuf_release(&sum);
-	return ret;
+	golden_pair_recover(w->dir, p->name);
+	/* the .new must read back as a trace before it becomes the golden:
+	 * the summary is made from it (golden_pair_write reads it) */
+	r = golden_pair_write(w->dir, p->name, p->path, NULL, zst, w->compress_level, w->stop,
+			      &written);
+	free(written);
+	if (r == 1)
+		return GOLDEN_CMD_FAILED;
+	if (r < 0)
+		return r == -2 ? GOLDEN_INVALID : GOLDEN_WRITE_FAILED;
+	if (unlink(p->path) < 0 && errno != ENOENT)
+		warning("cannot remove '%s': %s", esc(p->path), strerror(errno));
+	return GOLDEN_OK;
 }
 
 int golden_remove_stale(const struct gpending *p)

@@ -31,6 +31,8 @@ struct trace_end {
 	uint64_t wall_ns;           /* wall time of the whole trace */
 	int detached;               /* tracing stopped by detaching */
 	int interrupted;            /* SIGINT/SIGTERM/SIGHUP ended it */
+	int interrupt_signal;       /* that signal when interrupted, else 0;
+				       renacer then ends as killed by it */
 };
 
 /*
