@@ -175,7 +175,14 @@ static void usage_die(const char *cmd, const char *usage, const char *fmt, ...)
 	va_end(ap);
 	fflush(stdout);
 	(void)usage;
-	fprintf(stderr, "renacer %s: %s (see 'renacer %s --help')\n", cmd, sb.buf, cmd);
+	{
+		/* the message quotes the user's arguments: one line, always */
+		struct strbuf clean = STRBUF_INIT;
+
+		strbuf_add_cescaped(&clean, sb.buf, sb.len, 0, CESC_KEEP_BACKSLASH);
+		fprintf(stderr, "renacer %s: %s (see 'renacer %s --help')\n", cmd, clean.buf, cmd);
+		strbuf_release(&clean);
+	}
 	exit(GOLDEN_BAD_CONFIG);
 }
 
@@ -188,7 +195,7 @@ static double parse_num(const char *cmd, const char *usage, const char *opt, con
 	errno = 0;
 	v = strtod(s, &end);
 	if (errno || end == s || *end || v < lo || v > hi)
-		usage_die(cmd, usage, "bad value '%s' for %s", s, opt);
+		usage_die(cmd, usage, "bad value '%s' for %s", esc(s), opt);
 	return v;
 }
 
@@ -215,7 +222,7 @@ static int parse_opts(struct gcli *g, struct overrides *ov, int argc, char **arg
 		case O_FORMAT:
 			if ((g->fmt = gfmt_parse(optarg)) < 0)
 				usage_die(g->cmd, usage, "unknown format '%s' (text, json, junit, markdown)",
-					  optarg);
+					  esc(optarg));
 			break;
 		case O_COLOR:
 			if (!optarg || !strcmp(optarg, "always"))
@@ -226,7 +233,7 @@ static int parse_opts(struct gcli *g, struct overrides *ov, int argc, char **arg
 				g->color = -1;
 			else
 				usage_die(g->cmd, usage, "bad --color value '%s' (auto, always, never)",
-					  optarg);
+					  esc(optarg));
 			break;
 		case O_NO_COLOR: g->color = 0; break;
 		case O_TOL:
@@ -247,7 +254,7 @@ static int parse_opts(struct gcli *g, struct overrides *ov, int argc, char **arg
 			fputs(usage, stdout);
 			exit(0);
 		default:
-			usage_die(g->cmd, usage, "unknown or incomplete option '%s'", argv[optind - 1]);
+			usage_die(g->cmd, usage, "unknown or incomplete option '%s'", esc(argv[optind - 1]));
 		}
 	}
 	return optind;
@@ -361,15 +368,15 @@ static int capture_one(struct gcli *g, const char *name, char *const argv[],
 	if (st != GOLDEN_OK)
 		goto out;
 	if (!g->quiet)
-		printf("\xe2\x9c\x85 Captured: %s (%.2fms, %llu syscalls)\n", res.written,
+		printf("\xe2\x9c\x85 Captured: %s (%.2fms, %llu syscalls)\n", esc(res.written),
 		       res.wall_ms, (unsigned long long)res.ncalls);
 	if (res.end.term_signal || res.end.exit_code) {
 		if (res.end.term_signal)
-			warning("'%s' was killed by %s; the golden records that", argv[0],
+			warning("'%s' was killed by %s; the golden records that", esc(argv[0]),
 				signal_name(res.end.term_signal) ? signal_name(res.end.term_signal)
 								 : "a signal");
 		else
-			warning("'%s' exited with status %d; the golden records that", argv[0],
+			warning("'%s' exited with status %d; the golden records that", esc(argv[0]),
 				res.end.exit_code);
 		show_output_tail(&res.output_tail);
 	}
@@ -404,7 +411,7 @@ int cmd_capture(int argc, char **argv)
 		if (i + 1 >= argc)
 			usage_die("capture", capture_usage, "expected a command after '--'");
 		if (!golden_valid_name(argv[first]))
-			usage_die("capture", capture_usage, "bad trace name '%s'", argv[first]);
+			usage_die("capture", capture_usage, "bad trace name '%s'", esc(argv[first]));
 		if (golden_mkdir_p(g.w.dir) < 0)
 			exit(GOLDEN_BAD_CONFIG);
 		st = capture_one(&g, argv[first], argv + i + 1, config_trace(&g.w.cfg, argv[first]));
@@ -416,7 +423,7 @@ int cmd_capture(int argc, char **argv)
 			  g.w.cfg.path ? g.w.cfg.path : "renacer.toml ([[golden_traces.trace]])");
 	for (int i = first; i < argc; i++)
 		if (!config_trace(&g.w.cfg, argv[i]))
-			die_status(GOLDEN_BAD_CONFIG, "capture: no trace '%s' declared in %s", argv[i],
+			die_status(GOLDEN_BAD_CONFIG, "capture: no trace '%s' declared in %s", esc(argv[i]),
 				   g.w.cfg.path ? g.w.cfg.path : "renacer.toml");
 	if (golden_mkdir_p(g.w.dir) < 0)
 		exit(GOLDEN_BAD_CONFIG);
@@ -535,7 +542,7 @@ static int validate_print(struct gcli *g, const char *name, const char *gpath, b
 	}
 
 	if (v->golden_missing && (!g->quiet || g->fmt != GFMT_TEXT))
-		error("golden trace '%s' does not exist", gpath);
+		error("golden trace '%s' does not exist", esc(gpath));
 	if (g->fmt == GFMT_TEXT)
 		show_output_tail(&v->output_tail);
 	if (g->fmt == GFMT_TEXT && (!g->quiet || st) &&
@@ -584,7 +591,7 @@ int cmd_validate(int argc, char **argv)
 	load_config_or_die(&g, &ov);
 	catch_stops(&g);
 	if (g.w.ci && g.w.update) {
-		warning("CI is set: --update ignored, nothing is written into '%s'", g.w.dir);
+		warning("CI is set: --update ignored, nothing is written into '%s'", esc(g.w.dir));
 		g.w.update = false;
 	}
 
@@ -616,7 +623,7 @@ int cmd_validate(int argc, char **argv)
 			  "COMMAND", g.w.cfg.path ? g.w.cfg.path : "renacer.toml ([[golden_traces.trace]])");
 	for (int i = first; i < argc; i++)
 		if (!config_trace(&g.w.cfg, argv[i]))
-			die_status(GOLDEN_BAD_CONFIG, "validate: no trace '%s' declared in %s", argv[i],
+			die_status(GOLDEN_BAD_CONFIG, "validate: no trace '%s' declared in %s", esc(argv[i]),
 				   g.w.cfg.path ? g.w.cfg.path : "renacer.toml");
 	v = xcalloc(g.w.cfg.golden.ntraces + 1, sizeof(*v));
 	for (size_t t = 0; t < g.w.cfg.golden.ntraces; t++) {
@@ -667,7 +674,7 @@ static int accept_print(struct gcli *g, const struct gpending *p)
 	int st = golden_accept(&g->w, p);
 
 	if (st == GOLDEN_OK)
-		printf("\xe2\x9c\x85 Accepted: %s\n", p->golden);
+		printf("\xe2\x9c\x85 Accepted: %s\n", esc(p->golden));
 	else if (st == GOLDEN_CMD_FAILED && stop_sig)
 		error("accept of '%s' interrupted by %s: the golden is unchanged", esc(p->name),
 		      signal_name(stop_sig) ? signal_name(stop_sig) : "a signal");
@@ -704,7 +711,7 @@ int cmd_accept(int argc, char **argv)
 		}
 		if (!found) {
 			error("no new trace for '%s' in '%s' (%s/%s.json.new); run 'renacer validate %s' "
-			      "first", argv[i], g.w.dir, g.w.dir, argv[i], argv[i]);
+			      "first", esc(argv[i]), esc(g.w.dir), esc(g.w.dir), esc(argv[i]), esc(argv[i]));
 			if (st < GOLDEN_MISSING)
 				st = GOLDEN_MISSING;
 		}

@@ -133,7 +133,7 @@ const char *gwork_tmpdir(struct gwork *w)
 		return w->tmpdir;
 	strbuf_addf(&sb, "%s/renacer-golden.XXXXXX", base && *base ? base : "/tmp");
 	if (!mkdtemp(sb.buf)) {
-		error("cannot create a temporary directory '%s': %s", sb.buf, strerror(errno));
+		error("cannot create a temporary directory '%s': %s", esc(sb.buf), strerror(errno));
 		strbuf_release(&sb);
 		return NULL;
 	}
@@ -184,7 +184,7 @@ int golden_mkdir_p(const char *dir)
 		char c = sb.buf[i];
 		sb.buf[i] = '\0';
 		if (mkdir(sb.buf, 0777) < 0 && errno != EEXIST) {
-			ret = error("cannot create directory '%s': %s", sb.buf, strerror(errno));
+			ret = error("cannot create directory '%s': %s", esc(sb.buf), strerror(errno));
 			break;
 		}
 		sb.buf[i] = c;
@@ -196,7 +196,7 @@ int golden_mkdir_p(const char *dir)
 int golden_unlink(const char *path)
 {
 	if (unlink(path) < 0 && errno != ENOENT)
-		return error("cannot remove '%s': %s", path, strerror(errno));
+		return error("cannot remove '%s': %s", esc(path), strerror(errno));
 	return 0;
 }
 
@@ -302,13 +302,13 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	in = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	out = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (in < 0 || out < 0) {
-		error("cannot open '%s': %s", in < 0 ? "/dev/null" : outfile, strerror(errno));
+		error("cannot open '%s': %s", esc(in < 0 ? "/dev/null" : outfile), strerror(errno));
 		goto out;
 	}
 	if (ct && ct->cwd) {
 		cwd_fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (cwd_fd < 0 || chdir(ct->cwd) < 0) {
-			error("cannot change to directory '%s': %s", ct->cwd, strerror(errno));
+			error("cannot change to directory '%s': %s", esc(ct->cwd), strerror(errno));
 			goto out;
 		}
 	}
@@ -344,7 +344,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	replay_msgs();
 	rr->started = r != -1;
 	if (r == -1)
-		error("cannot run '%s'", argv[0]);
+		error("cannot run '%s'", esc(argv[0]));
 	else
 		r = 0;
 out:
