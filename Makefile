@@ -46,7 +46,7 @@ else
 CFLAGS_BASE_EBPF := -DEBPF_MISSING='"this renacer was built without it: $(EBPF_WHY)"'
 LDLIBS_EBPF :=
 endif
-GEN_SRC := $(BUILD)/gen/sysent.c $(BUILD)/gen/errnoent.c
+GEN_SRC := $(BUILD)/gen/sysent.c $(BUILD)/gen/errnoent.c $(BUILD)/gen/sysent_compat.c
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(GEN_SRC:.c=.o)
 XLAT_IN := $(wildcard src/sys/xlat/*.in)
 XLAT_H := $(patsubst src/sys/xlat/%.in,$(BUILD)/gen/xlat/%.h,$(XLAT_IN))
@@ -77,6 +77,10 @@ $(BUILD)/gen/sysent.c: scripts/gen_sysent.pl src/sys/classes.in $(wildcard src/s
 $(BUILD)/gen/sysargs.h: scripts/gen_sysent.pl $(wildcard src/arch/$(ARCH)/prototypes.in)
 	@mkdir -p $(@D)
 	perl scripts/gen_sysent.pl --arch $(ARCH) --arg-list > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/sysent_compat.c: scripts/gen_compat.pl
+	@mkdir -p $(@D)
+	perl scripts/gen_compat.pl --arch $(ARCH) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/errnoent.c: scripts/gen_errnoent.pl
 	@mkdir -p $(@D)

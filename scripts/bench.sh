@@ -152,4 +152,6 @@ done
 BUILD=$BUILD sh "$TOP/scripts/bench_ebpf.sh"
 # OpenTelemetry export: 100,000 spans, added time and peak RSS (bench_otlp.sh)
 BUILD=$BUILD PIN=$PIN sh "$TOP/scripts/bench_otlp.sh"
+# source correlation: -s and -k against the plain traced run (bench_source.sh)
+BUILD=$BUILD PIN=$PIN sh "$TOP/scripts/bench_source.sh"
 exit 0

@@ -2,20 +2,22 @@
 # make bench, eBPF part: the in-kernel summary (renacer --backend ebpf -c)
 # against the untraced run, side by side in one run with renacer's ptrace
 # back end (--backend ptrace -c) and strace -c, each unpinned (the
-# scheduler's placement) and pinned to CPU 0.  Syscall storms (dd with
-# 1-byte blocks, the cheapest call in a loop) and real programs (find, git
-# status, python3 -c pass, a gcc compile).  Each configuration runs RUNS
-# times, interleaved; the median wall time is shown with its ratio to the
-# untraced run of the same placement.  Needs root and a kernel with BTF;
-# elsewhere it says why and stops.
+# scheduler's placement) and pinned to CPU 0: the fixed cost (true), a
+# syscall storm (dd with 1-byte blocks) and real programs (find, git
+# status, python3 -c pass, a gcc compile).  Then the storms alone, long
+# enough (LONG calls) that start-up is under 2%, untraced against eBPF
+# only (ptrace and strace would take minutes there).  Each configuration
+# runs RUNS times, interleaved; the median wall time is shown with its
+# ratio to the untraced run of the same placement.  Needs root and a kernel
+# with BTF; elsewhere it says why and stops.
 set -u
 BUILD=${BUILD:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 R="$TOP/$BUILD/renacer"
 TREE="$TOP/$BUILD/progs/ebpf_tree"
 RUNS=${RUNS:-5}
-DD=${DD:-500000}
-LOOP=${LOOP:-1000000}
+DD=${DD:-100000}
+LONG=${LONG:-2000000}
 export LC_ALL=C LANG=C
 T=$(mktemp -d "${TMPDIR:-/tmp}/renacer-bench-ebpf.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -28,49 +30,70 @@ if ! "$R" --backend ebpf -c -o /dev/null true 2> "$T/why"; then
 	exit 0
 fi
 
-now() { date +%s.%N; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ratio() { echo "$1 $2" | awk '{printf "%.2f", $1/$2}'; }
 
-run_cfg() { # name pin cmd...: appends one wall time to $T/times.<name>
-	name=$1 pin=$2; shift 2
-	s=$(now)
-	if [ "$pin" = 1 ]; then
-		taskset -c 0 "$@" > /dev/null 2>&1 < /dev/null
-	else
-		"$@" > /dev/null 2>&1 < /dev/null
-	fi
-	e=$(now)
-	echo "$s $e" | awk '{printf "%.6f\n", $2 - $1}' >> "$T/times.$name"
-}
+# Runs a command and prints its wall time and the CPU time (user + system)
+# of everything it ran, in seconds with microseconds: the CPU column is
+# steadier than the wall clock on a busy machine.
+cat > "$T/run.py" <<'PY'
+import os, resource, subprocess, sys, time
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+t0 = time.monotonic()
+subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+               stderr=subprocess.DEVNULL)
+t1 = time.monotonic()
+r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+print("%.6f %.6f" % (t1 - t0, cpu))
+PY
 
+run_cfg() { # name pin cmd...: appends "wall cpu" to $T/times.<name>
+	name=$1 pin=$2; shift 2
+	if [ "$pin" = 1 ]; then
+		taskset -c 0 /usr/bin/python3 "$T/run.py" "$@" >> "$T/times.$name"
+	else
+		/usr/bin/python3 "$T/run.py" "$@" >> "$T/times.$name"
+	fi
+}
+med() { cut -d' ' -f"$2" < "$T/times.$1" | median; }  # name column(1 wall, 2 cpu)
+
+MODES="untraced ebpf ptrace strace"
 bench() { # label cmd...
 	label=$1; shift
 	rm -f "$T"/times.*
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		for p in 0 1; do
-			run_cfg "untraced.$p" $p "$@"
-			run_cfg "ebpf.$p" $p "$R" -f --backend ebpf -c -o "$T/e.c" "$@"
-			run_cfg "ptrace.$p" $p "$R" -f --backend ptrace -c -o "$T/p.c" "$@"
-			run_cfg "strace.$p" $p strace -f -c -o "$T/s.c" "$@"
+			for m in $MODES; do
+				case $m in
+				untraced) run_cfg "$m.$p" $p "$@" ;;
+				ebpf) run_cfg "$m.$p" $p "$R" -f --backend ebpf -c -o "$T/e.c" "$@" ;;
+				ptrace) run_cfg "$m.$p" $p "$R" -f --backend ptrace -c -o "$T/p.c" "$@" ;;
+				strace) run_cfg "$m.$p" $p strace -f -c -o "$T/s.c" "$@" ;;
+				esac
+			done
 		done
 		i=$((i + 1))
 	done
 	echo
-	echo "-- $label (median of $RUNS)"
-	printf '%-22s %10s %10s %10s %10s\n' mode unpinned "x untr." pinned "x untr."
-	u0=$(median < "$T/times.untraced.0") u1=$(median < "$T/times.untraced.1")
-	for m in untraced ebpf ptrace strace; do
-		a=$(median < "$T/times.$m.0") b=$(median < "$T/times.$m.1")
+	echo "-- $label (median of $RUNS; wall seconds, and CPU seconds of all processes)"
+	printf '%-20s %9s %7s %9s %7s %9s %7s %9s %7s\n' mode "unpinned" "x untr" \
+		"cpu" "x untr" "pinned" "x untr" "cpu" "x untr"
+	u0=$(med untraced.0 1) u1=$(med untraced.1 1)
+	c0=$(med untraced.0 2) c1=$(med untraced.1 2)
+	for m in $MODES; do
+		a=$(med "$m.0" 1) b=$(med "$m.1" 1)
+		ac=$(med "$m.0" 2) bc=$(med "$m.1" 2)
 		case $m in
 		untraced) name=untraced ;;
 		ebpf) name="renacer -c (ebpf)" ;;
 		ptrace) name="renacer -c (ptrace)" ;;
 		strace) name="strace -c" ;;
 		esac
-		printf '%-22s %10.4f %10s %10.4f %10s\n' "$name" "$a" "$(ratio "$a" "$u0")" \
-			"$b" "$(ratio "$b" "$u1")"
+		printf '%-20s %9.4f %7s %9.4f %7s %9.4f %7s %9.4f %7s\n' "$name" \
+			"$a" "$(ratio "$a" "$u0")" "$ac" "$(ratio "$ac" "$c0")" \
+			"$b" "$(ratio "$b" "$u1")" "$bc" "$(ratio "$bc" "$c1")"
 	done
 }
 
@@ -79,7 +102,6 @@ echo "(every traced run follows children: -f; the ebpf rows include loading the 
 bench "fixed cost: true" true
 bench "syscall storm: dd bs=1 count=$DD (2 syscalls a byte)" \
 	dd if=/dev/zero of=/dev/null bs=1 count="$DD"
-bench "syscall storm, cheapest call: $LOOP getppid calls" "$TREE" storm "$LOOP"
 bench "real: find /usr/share -name '*.txt'" find /usr/share -name '*.txt'
 if command -v git > /dev/null 2>&1 && git -C "$TOP" rev-parse > /dev/null 2>&1; then
 	git -C "$TOP" status --short > /dev/null 2>&1   # the index is fresh for every run
@@ -89,4 +111,8 @@ bench "real: python3 -c pass" /usr/bin/python3 -c pass
 bench "real: gcc -O2 -c src/sink/render.c" gcc -std=gnu11 -O2 -D_GNU_SOURCE \
 	-I"$TOP/src" -I"$TOP/src/arch/$(uname -m)" -I"$TOP/$BUILD/gen" \
 	-c "$TOP/src/sink/render.c" -o "$T/r.o"
+MODES="untraced ebpf"
+bench "long syscall storm: dd bs=1 count=$((LONG / 2)) ($LONG calls)" \
+	dd if=/dev/zero of=/dev/null bs=1 count=$((LONG / 2))
+bench "long syscall storm, the cheapest call: $LONG getppid calls" "$TREE" storm "$LONG"
 exit 0

@@ -22,20 +22,24 @@ pin=""
 
 now() { date +%s.%N; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# wall seconds into times.NAME, CPU seconds (user + system of renacer and
+# the command together, steadier than wall time on a loaded machine) into cpu.NAME
 run_cfg() { # name cmd...
 	name=$1; shift
 	s=$(now)
-	$pin "$@" >/dev/null 2>&1 </dev/null
+	$pin /usr/bin/time -f '%U %S' -o "$T/rusage" "$@" >/dev/null 2>&1 </dev/null
 	e=$(now)
 	echo "$s $e" | awk '{printf "%.6f\n", $2 - $1}' >>"$T/times.$name"
+	tail -n 1 "$T/rusage" | awk '{printf "%.6f\n", $1 + $2}' >>"$T/cpu.$name"
 }
 med() { median <"$T/times.$1"; }
+medcpu() { median <"$T/cpu.$1"; }
 ratio() { echo "$1 $2" | awk '{printf "%.2f", $1/$2}'; }
 
 bench() { # label limit cmd...
 	label=$1 limit=$2
 	shift 2
-	rm -f "$T"/times.*
+	rm -f "$T"/times.* "$T"/cpu.*
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		run_cfg untraced "$@"
@@ -46,14 +50,23 @@ bench() { # label limit cmd...
 	done
 	p=$(med plain)
 	s=$(med source)
+	pc=$(medcpu plain)
 	echo
 	echo "== $label (median of $RUNS, $( [ "$PIN" = 1 ] && echo "pinned to CPU 0" || echo unpinned))"
-	printf '%-22s %10s %12s\n' mode seconds "x traced"
-	printf '%-22s %10.4f %12s\n' untraced "$(med untraced)" "$(ratio "$(med untraced)" "$p")"
-	printf '%-22s %10.4f %12s\n' "traced (text)" "$p" 1.00
-	printf '%-22s %10.4f %12s   (limit %sx: %s)\n' "-s" "$s" "$(ratio "$s" "$p")" "$limit" \
-		"$(echo "$s $p $limit" | awk '{print ($1 / $2 <= $3) ? "ok" : "OVER"}')"
-	printf '%-22s %10.4f %12s\n' "-k" "$(med stack)" "$(ratio "$(med stack)" "$p")"
+	printf '%-16s %9s %9s %9s %9s\n' mode "wall s" "x traced" "CPU s" "x traced"
+	for m in untraced plain source stack; do
+		case $m in
+		untraced) label=untraced ;;
+		plain) label="traced (text)" ;;
+		source) label="-s" ;;
+		stack) label="-k" ;;
+		esac
+		printf '%-16s %9.4f %9s %9.4f %9s' "$label" "$(med $m)" "$(ratio "$(med $m)" "$p")" \
+			"$(medcpu $m)" "$(ratio "$(medcpu $m)" "$pc")"
+		[ $m = source ] && printf '   (limit %sx: %s)' "$limit" \
+			"$(echo "$s $p $limit" | awk '{print ($1 / $2 <= $3) ? "ok" : "OVER"}')"
+		echo
+	done
 	RENACER_DWARF_STATS=1 $pin "$R" -f -s -o "$T/s.txt" "$@" 2>&1 >/dev/null </dev/null |
 		grep '^renacer: dwarf:' | sed 's/^renacer: dwarf:/  -s unwinder:/'
 }

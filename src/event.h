@@ -68,6 +68,9 @@ enum {
 	 * "resumed>", and not before "<unfinished ...>" (clone's
 	 * "<... clone resumed>, parent_tid=[N], ...)"). */
 	VF_LATE_SEP = 1 << 9,
+	/* V_ENUM: the number prints in decimal where it shows (an unknown
+	 * value, -X raw and -X verbose): signal numbers, as strace. */
+	VF_DECIMAL = 1 << 10,
 };
 
 struct val {
@@ -89,6 +92,11 @@ struct val {
 		struct {
 			int64_t fd;
 			const char *path;  /* NULL unless resolved (-y) */
+			const char *detail; /* -yy: shown as is inside <...>
+					       after path (or instead of it
+					       when path is NULL):
+					       "TCP:[1.2.3.4:5->6.7.8.9:10]",
+					       "<char 1:3>", "pid:123" */
 		} fd;
 		struct {
 			struct val *items;
@@ -110,6 +118,10 @@ enum event_type {
 	EV_PROC_EXIT,         /* a tracee exited or was killed */
 	EV_EXEC,              /* the process image was replaced (after execve) */
 	EV_DETACH,            /* an attached tracee was detached */
+	EV_PERSONALITY,       /* a task's syscalls changed personality (a 64-bit
+				 program making int 0x80 calls, a 32-bit one
+				 exec'ed): strace's "[ Process PID=N runs in
+				 32 bit mode. ]"; event.personality */
 };
 
 /* Syscall states at EV_SYSCALL. */
@@ -163,6 +175,32 @@ enum {
 
 #define EVENT_MAX_ARGS 6
 
+/*
+ * -e read=SET / -e write=SET (strace's dumpio): the bytes one call read or
+ * wrote through a descriptor of the set, hex-dumped after the call's line.
+ * A call can carry several (readv, sendmsg): one per buffer that moved data.
+ */
+struct iodump {
+	const uint8_t *data;     /* the bytes (the task's arena) */
+	uint64_t len;            /* bytes transferred in this buffer */
+	uint64_t fetched;        /* of len, how many could be read (a dump
+				    stops with "<Cannot fetch ...>" there) */
+	uint64_t addr;           /* tracee address of the buffer */
+	int32_t iov;             /* -1: the call's buffer; >= 0: its index in
+				    an iovec (" * N bytes in buffer I") */
+	int32_t vec;             /* >= 0: sendmmsg/recvmmsg message index;
+				    " = NBUFS buffers in vector VEC" is shown
+				    first (such an entry may have len 0) */
+	uint64_t nbufs;          /* with vec: the message's iovec length */
+};
+
+/* event.tamper bits: what -e inject= did to a syscall (src/core/inject.c). */
+enum {
+	TAMPER_INJECTED = 1 << 0, /* error= or retval= replaced the call */
+	TAMPER_POKED = 1 << 1,    /* poke_enter=/poke_exit= wrote its memory */
+	TAMPER_DELAYED = 1 << 2,  /* delay_enter=/delay_exit= held the task */
+};
+
 struct event {
 	uint8_t type;            /* enum event_type */
 	uint8_t state;           /* SC_* for EV_SYSCALL */
@@ -187,6 +225,7 @@ struct event {
 	struct val args[EVENT_MAX_ARGS];
 	const struct val *ret_aux; /* shown after the result: "(flags O_RDWR)" */
 	const char *ret_path;    /* RV_FD with -y: path of the returned fd */
+	const char *ret_detail;  /* RV_FD with -yy: as fd.detail of struct val */
 	uint64_t lamport;        /* Lamport clock, respects happens-before */
 	uint32_t nframes;        /* the stack, innermost first (see struct frame) */
 	const struct frame *frames;
@@ -199,6 +238,21 @@ struct event {
 	const char *stack_error; /* why unwinding stopped before the outermost
 				    frame (strace -k's " > MESSAGE"), or NULL */
 
+	/* strace's output options (-i, -n, -e inject=, -e read=/write=) */
+	uint64_t ip;             /* instruction pointer at the syscall entry or
+				    signal stop; 0 unless tracer_opts.want_ip */
+	long last_nr;            /* EV_SIGNAL, EV_PROC_EXIT: number of the last
+				    syscall the task entered (traced or not),
+				    0 when none, as strace -n prints it */
+	uint8_t tamper;          /* EV_SYSCALL: TAMPER_* bits, 0 untouched */
+	uint8_t personality;     /* EV_PERSONALITY: PERS_* of sys/compat.h */
+	bool detached;           /* EV_SYSCALL, SC_UNFINISHED: renacer detached
+				    from the task inside the call (-b execve,
+				    -p then Ctrl-C); strace ends the line with
+				    " <detached ...>" instead of ") = ?" */
+	uint32_t ndumps;         /* EV_SYSCALL: data to hex-dump (may be 0) */
+	const struct iodump *dumps;
+
 	/* EV_SIGNAL */
 	int signo;
 	bool group_stop;         /* EV_SIGNAL: the tracee stopped (SIGSTOP etc.) */
@@ -208,10 +262,18 @@ struct event {
 	pid_t ppid;              /* parent (creator) pid; tid for threads */
 	bool is_thread;          /* EV_PROC_START: a thread of ppid's group */
 	bool attached;           /* EV_PROC_START: attached with -p */
+	unsigned attach_threads; /* EV_PROC_START attached: the threads attached
+				  * with this process (-p -f), 1 without -f */
 	int exit_code;           /* EV_PROC_EXIT: exit status if exited */
 	int term_signal;         /* EV_PROC_EXIT: killing signal, else 0 */
 	bool core_dumped;
 	uint64_t max_rss_kb;     /* EV_PROC_EXIT: peak RSS (VmHWM), 0 unknown */
+	uint64_t rq_wait_ns;     /* EV_PROC_EXIT: time the task waited on a run
+				    queue for a CPU (tracer_opts.collect_sched),
+				    0 unknown */
+	uint64_t rq_run_ns;      /* EV_PROC_EXIT: time it ran on a CPU (same) */
+	uint64_t tracer_wait_ns; /* EV_PROC_EXIT: time it stood stopped while the
+				    tracer waited for a CPU (same) */
 	const char *exec_path;   /* EV_EXEC: new program path */
 };
 

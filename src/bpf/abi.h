@@ -41,14 +41,19 @@ struct rb_task {
 	__u64 enter_stime;  /* task->stime at the entry (want_cpu) */
 };
 
-/* Per slot and CPU. */
+/* Per slot and CPU: what every counted call updates first, in one cache
+ * line (entries are 128 bytes, so they never straddle two). */
 struct rb_stat {
 	__u64 calls;        /* calls that returned (counted at their exit) */
 	__u64 errors;       /* of those, returned -4095..-1 */
+	__u64 cpu_ns;       /* system time in returned calls (want_cpu) */
+	__u64 wall_ns;      /* wall time of returned calls (want_wall) */
 	__u64 unfinished;   /* calls the task died inside (exit_group too) */
-	__u64 cpu_ns, cpu_min_ns, cpu_max_ns;    /* system time in returned calls */
-	__u64 wall_ns, wall_min_ns, wall_max_ns; /* wall time of returned calls */
-	__u64 unfinished_wall_ns;                /* entry to death, unfinished calls */
+	__u64 unfinished_wall_ns;             /* entry to death (want_wall) */
+	__u64 pad[2];
+	/* shortest and longest call: only for -S min-time/max-time (want_minmax) */
+	__u64 cpu_min_ns, cpu_max_ns, wall_min_ns, wall_max_ns;
+	__u64 pad2[4];
 };
 
 /* Process events, sent through the ring buffer (rare: forks, execs, exits). */

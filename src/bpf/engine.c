@@ -104,6 +104,8 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 
 #else
 
+_Static_assert(sizeof(struct rb_stat) == 128, "a counter row is two cache lines");
+
 /* The state of one run. */
 struct erun {
 	const struct tracer_opts *o;
@@ -111,6 +113,7 @@ struct erun {
 	struct renacer_bpf *skel;
 	struct ring_buffer *rb;
 	uint64_t t0;              /* monotonic ns at the start */
+	int ncpu;                 /* rows of the counters (possible CPUs) */
 	pid_t leader;
 	pid_t *procs;             /* live traced processes (to kill on SIGINT) */
 	size_t nprocs, aprocs;
@@ -294,9 +297,19 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		bpf_map__set_max_entries(skel->maps.tasks, (uint32_t)ntasks);
 		skel->rodata->tasks_mask = (uint32_t)ntasks - 1;
 	}
+	r->ncpu = libbpf_num_possible_cpus();
+	if (r->ncpu <= 0) {
+		strbuf_addf(why, "cannot count the CPUs: %s", strerror(-r->ncpu));
+		renacer_bpf__destroy(skel);
+		if (btf_fd >= 0)
+			close(btf_fd);
+		return EBPF_UNAVAILABLE;
+	}
+	bpf_map__set_max_entries(skel->maps.stats, (uint32_t)r->ncpu * RB_SLOTS);
 	skel->rodata->follow = o->follow;
 	skel->rodata->want_cpu = o->cpu_time;
 	skel->rodata->want_wall = eo->wall;
+	skel->rodata->want_minmax = eo->minmax;
 	skel->rodata->want_events = true;
 	if (o->trace_set) {
 		skel->rodata->use_set = true;
@@ -452,43 +465,26 @@ static void wait_all(struct erun *r, struct trace_end *end)
 }
 
 /* Sums the per-CPU counters into totals and hands them to the sinks. */
-static void deliver_totals(struct erun *r)
+static int deliver_totals(struct erun *r)
 {
-	int ncpu = libbpf_num_possible_cpus();
-	int fd = bpf_map__fd(r->skel->maps.stats);
-	struct rb_stat *all;
-	uint32_t *keys, out_batch = 0, count = RB_SLOTS;
+	size_t len = (size_t)r->ncpu * RB_SLOTS * sizeof(struct rb_stat);
+	const struct rb_stat *all;
 	struct sc_total *rows;
 	struct trace_totals tt = { NULL, 0, r->o->cpu_time, false };
 	size_t n = 0;
 
-	if (ncpu <= 0)
-		ncpu = 1;
+	all = mmap(NULL, len, PROT_READ, MAP_SHARED, bpf_map__fd(r->skel->maps.stats), 0);
+	if (all == MAP_FAILED)
+		return error("cannot read the eBPF counters: %s", strerror(errno));
 	rows = xcalloc(RB_SLOTS, sizeof(*rows));
 	tt.have_wall = r->skel->rodata->want_wall;
-	/* one call for the whole table: keys[k] == k, per-CPU values in a row */
-	keys = xcalloc(RB_SLOTS, sizeof(*keys));
-	all = xcalloc((size_t)RB_SLOTS * (size_t)ncpu, sizeof(*all));
-	if (bpf_map_lookup_batch(fd, NULL, &out_batch, keys, all, &count, NULL) < 0 &&
-	    errno != ENOENT) {
-		/* (kernels without batch lookups for per-CPU arrays) */
-		for (uint32_t k = 0; k < RB_SLOTS; k++) {
-			keys[k] = k;
-			if (bpf_map_lookup_elem(fd, &k, &all[(size_t)k * ncpu]) < 0)
-				memset(&all[(size_t)k * ncpu], 0, sizeof(*all) * (size_t)ncpu);
-		}
-		count = RB_SLOTS;
-	}
-	for (uint32_t i = 0; i < count; i++) {
-		uint32_t k = keys[i];
+	for (uint32_t k = 0; k < RB_SLOTS; k++) {
 		struct sc_total *t = &rows[n];
 		char buf[32];
 		bool any = false;
 
-		if (k >= RB_SLOTS)
-			continue;
-		for (int c = 0; c < ncpu; c++) {
-			const struct rb_stat *v = &all[(size_t)i * ncpu + c];
+		for (int c = 0; c < r->ncpu; c++) {
+			const struct rb_stat *v = &all[(size_t)c * RB_SLOTS + k];
 			if (v->calls) {
 				if (!t->calls || v->cpu_min_ns < t->cpu_min_ns)
 					t->cpu_min_ns = v->cpu_min_ns;
@@ -514,14 +510,14 @@ static void deliver_totals(struct erun *r)
 		t->name = xstrdup(sysent_name(t->nr, buf));
 		n++;
 	}
+	munmap((void *)all, len);
 	tt.rows = rows;
 	tt.n = n;
 	sink_list_totals(r->sinks, &tt);
 	for (size_t i = 0; i < n; i++)
 		free((char *)rows[i].name);
 	free(rows);
-	free(keys);
-	free(all);
+	return 0;
 }
 
 static void warn_lost(const struct renacer_bpf *skel)
@@ -541,7 +537,7 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	     struct sink_list *sinks, struct trace_end *end, struct strbuf *why)
 {
 	struct erun r;
-	struct trace_info ti = { RENACER_VERSION, argv, 0, o->follow, "ebpf" };
+	struct trace_info ti = { RENACER_VERSION, argv, 0, o->follow, "ebpf", o->env };
 	struct sigaction sa, old_int, old_term, old_hup;
 	struct timespec rt;
 	struct event ev;
@@ -596,7 +592,8 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 
 	wait_all(&r, end);
 	end->wall_ns = now_ns() - r.t0;
-	deliver_totals(&r);
+	if (deliver_totals(&r) < 0)
+		ret = -2;
 	warn_lost(r.skel);
 	/* detach now: every syscall on the machine stops paying for the program */
 	ring_buffer__free(r.rb);

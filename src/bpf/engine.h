@@ -19,6 +19,9 @@
 struct ebpf_opts {
 	bool wall;   /* wall-clock time per call (-w, --timing, JSON summaries);
 		      * tracer_opts.cpu_time asks for system CPU time */
+	bool minmax; /* each syscall's shortest and longest call (-S min-time,
+		      * max-time, -U min-time,max-time); else sc_total's
+		      * *_min_ns/_max_ns are 0 */
 };
 
 /* ebpf_run()'s result when the back end cannot run here (nothing ran). */

@@ -13,6 +13,7 @@
 #include "cli/trace_opts.h"
 #include "config/config.h"
 #include "core/tracer.h"
+#include "sink/sinks.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
@@ -40,6 +41,23 @@ static int ebpf_unsuited(const struct trace_opts *t, const struct renacer_config
 				    config_assertion_type_name(c->type));
 			return -1;
 		}
+	}
+	/* strace's options that need the stops (docs/renacer.1) */
+	if (t->npaths) {
+		strbuf_addstr(why, "cannot filter by path (-P): it does not see the arguments");
+		return -1;
+	}
+	if (t->inject) {
+		strbuf_addstr(why, "cannot tamper with calls (-e inject=, -e fault=)");
+		return -1;
+	}
+	if (t->overhead_given) {
+		strbuf_addstr(why, "cannot take an overhead off each call (-O): it has only totals");
+		return -1;
+	}
+	if (t->user || t->nenv || t->daemonize || t->detach_on_execve) {
+		strbuf_addstr(why, "cannot start the command as -u, -E, -D or -b ask");
+		return -1;
 	}
 	if (t->format_given && t->format == FMT_CSV) {
 		strbuf_addstr(why, "cannot write --format csv: it has no record of each call");
@@ -80,6 +98,15 @@ int trace_run(const struct trace_opts *t, const struct tracer_opts *o,
 		die_status(1, "--backend ebpf %s", why.buf);
 	/* wall-clock times: -w, --timing and the JSON summaries show them */
 	eo.wall = t->wall || t->timing || t->format_given;
+	/* the shortest and longest call: a -S key or a -U column */
+	eo.minmax = t->sort == SORT_MIN_TIME || t->sort == SORT_MAX_TIME;
+	if (t->columns) {
+		uint8_t cols[COL_MAX];
+		if (summary_columns_parse(t->columns, cols) == 0)
+			for (int i = 0; i < COL_MAX && cols[i] != COL_END; i++)
+				if (cols[i] == COL_MIN_TIME || cols[i] == COL_MAX_TIME)
+					eo.minmax = true;
+	}
 	r = ebpf_probe(&why) < 0 ? EBPF_UNAVAILABLE
 		: ebpf_run(o, &eo, t->argv, sinks, end, &why);
 	if (r != EBPF_UNAVAILABLE) {

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "assert/assert.h"
 #include "cli/cmds.h"
 #include "cli/golden_cli.h"
 #include "cli/otlp_cli.h"
@@ -45,14 +46,24 @@ static const char capture_usage[] =
 "usage: renacer capture [--dir DIR] [--runs N] [-s] NAME -- COMMAND [ARGS...]\n"
 "       renacer capture [--dir DIR] [--runs N] [NAME...]\n"
 "\n"
-"Traces COMMAND (following children) and writes DIR/NAME.json (renacer-json-v1\n"
-"with a \"timing\" object; NAME.json.zst above the [compression] threshold) and\n"
-"DIR/NAME_summary.txt (the -c table).  Without a command, captures the traces\n"
-"declared in renacer.toml ([[golden_traces.trace]]): all, or those named.\n"
+"Traces COMMAND (following children and threads; stdin /dev/null, its output\n"
+"saved aside) and writes DIR/NAME.json (renacer-json-v1 with its environment,\n"
+"each process's peak RSS and a \"timing\" object: runtime statistics and what\n"
+"varied between the runs; NAME.json.zst above the [compression] threshold)\n"
+"and DIR/NAME_summary.txt (the -c table and the per-syscall totals).\n"
+"Without a command, captures the traces declared in renacer.toml\n"
+"([[golden_traces.trace]]): all, or those named.  The assertions of\n"
+"renacer.toml are evaluated on the run; a failing one is a warning.\n"
 "\n"
 COMMON_TEXT
-"      --runs N             run N times; store median and spread of the runtime\n"
-"                           and of each syscall's time (default 1)\n"
+"      --runs N             run N times and store the median run, the spread of\n"
+"                           the runtime and of each syscall's time, and the\n"
+"                           range of each process's counts and I/O (default 3;\n"
+"                           5 when the command runs threads)\n"
+"  -e inject=SPEC, --inject=SPEC, -e fault=SPEC, --fault=SPEC\n"
+"                           tamper with the runs as strace's -e inject= (see\n"
+"                           'man renacer'): keep a golden of a failure path;\n"
+"                           validate it with the same option\n"
 "  -s, --source             also write NAME_source.json (needs source correlation)\n"
 "  -q, --quiet              print only errors\n"
 "  -h, --help               show this help\n"
@@ -88,13 +99,21 @@ static const char validate_usage[] =
 "       renacer validate [OPTIONS] --golden FILE -- COMMAND [ARGS...]\n"
 "\n"
 "Runs each declared trace of renacer.toml (all, or those named) or COMMAND,\n"
-"and compares the run with its golden.  On a mismatch the new trace is written\n"
-"beside the golden as NAME.json.new; accept it with 'renacer accept NAME'.\n"
-"Assertions of renacer.toml are evaluated on the run too.\n"
+"the way its golden was run (stdio kinds, locale and other recorded\n"
+"variables), and compares the run with its golden: calls, counts and bytes per\n"
+"process against what varied at capture, processes and threads, files,\n"
+"exit statuses, runtime less the waits for a CPU (and where the time went).\n"
+"A finding that may be noise is confirmed by running again (up to 3 times).\n"
+"On a mismatch the new trace is written beside the golden as NAME.json.new;\n"
+"accept it with 'renacer accept NAME'.  Assertions of renacer.toml are\n"
+"evaluated on the run too.\n"
 "\n"
 COMMON_TEXT
 "      --golden FILE        the golden of COMMAND\n"
-"      --runs N             run N times; compare the median runtime\n"
+"      --runs N             run N times from the start (default 1)\n"
+"  -e inject=SPEC, --inject=SPEC, -e fault=SPEC, --fault=SPEC\n"
+"                           tamper with the runs as capture did (strace's\n"
+"                           -e inject=; see 'man renacer')\n"
 "      --update             rewrite the goldens that differ (also\n"
 "                           RENACER_UPDATE_GOLDEN=1); never with CI set\n"
 "      --new-dir DIR        write NAME.json.new files to DIR instead\n"
@@ -133,7 +152,7 @@ COMMON_TEXT
 
 enum {
 	O_CONFIG = 1000, O_DIR, O_RUNS, O_FORMAT, O_COLOR, O_NO_COLOR, O_TOL, O_MINCONF,
-	O_NO_TIMING, O_UPDATE, O_GOLDEN, O_NEWDIR, O_JUNIT, O_ALL,
+	O_NO_TIMING, O_UPDATE, O_GOLDEN, O_NEWDIR, O_JUNIT, O_ALL, O_INJECT, O_FAULT,
 };
 
 static const struct option long_opts[] = {
@@ -152,6 +171,8 @@ static const struct option long_opts[] = {
 	{ "new-dir", required_argument, NULL, O_NEWDIR },
 	{ "junit", required_argument, NULL, O_JUNIT },
 	{ "all", no_argument, NULL, O_ALL },
+	{ "inject", required_argument, NULL, O_INJECT },
+	{ "fault", required_argument, NULL, O_FAULT },
 	{ "source", no_argument, NULL, 's' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -212,8 +233,30 @@ static int parse_opts(struct gcli *g, struct overrides *ov, int argc, char **arg
 	opterr = 0;
 	/* commands after NAME or "--" keep their options: stop at the first operand */
 	bool permute = !strcmp(g->cmd, "compare") || !strcmp(g->cmd, "accept");
-	while ((c = getopt_long(argc, argv, permute ? "sqh" : "+sqh", long_opts, NULL)) != -1) {
+	bool tamper = !strcmp(g->cmd, "capture") || !strcmp(g->cmd, "validate");
+	while ((c = getopt_long(argc, argv, permute ? "sqh" : tamper ? "+sqhe:" : "+sqh",
+				long_opts, NULL)) != -1) {
+		struct strbuf spec = STRBUF_INIT;
+
 		switch (c) {
+		case 'e':
+		case O_INJECT:
+		case O_FAULT:
+			/* strace's -e inject=/fault= only: a golden is of
+			 * every call, so no other qualifier applies */
+			if (!tamper)
+				usage_die(g->cmd, usage, "unknown or incomplete option '%s'",
+					  esc(argv[optind - 1]));
+			if (c == 'e' && strncmp(optarg, "inject=", 7) && strncmp(optarg, "fault=", 6))
+				usage_die(g->cmd, usage, "-e takes only inject= and fault=, not '%s'",
+					  esc(optarg));
+			strbuf_addf(&spec, "%s%s", c == O_INJECT ? "inject=" : c == O_FAULT ?
+				    "fault=" : "", optarg);
+			ALLOC_GROW(g->inject, g->ninject + 1, g->ainject);
+			g->inject[g->ninject++] = strbuf_detach(&spec, NULL);
+			g->w.inject = g->inject;
+			g->w.ninject = g->ninject;
+			break;
 		case O_CONFIG: g->w.config_path = optarg; break;
 		case O_DIR: g->w.dir = optarg; break;
 		case O_RUNS:
@@ -379,6 +422,13 @@ static int capture_one(struct gcli *g, const char *name, char *const argv[],
 			warning("'%s' exited with status %d; the golden records that", esc(argv[0]),
 				res.end.exit_code);
 		show_output_tail(&res.output_tail);
+	}
+	for (size_t i = 0; res.asserts && i < res.asserts->n; i++) {
+		const struct assert_result *a = &res.asserts->r[i];
+		if (a->status == AS_FAILED || a->status == AS_WARNING)
+			warning("assertion '%s' (%s) %s on the captured run: %s", a->name, a->type,
+				a->status == AS_FAILED ? "fails" : "warns",
+				a->summary ? a->summary : "");
 	}
 	if (g->source)
 		warning("source correlation is not available in this build; "

@@ -19,6 +19,9 @@ struct gcli {
 	bool source;                   /* -s: source correlation asked for */
 	const char *golden_file;       /* validate --golden FILE */
 	const char *junit_path;        /* --junit FILE, or NULL */
+	char **inject;                 /* -e inject=/fault=, --inject/--fault:
+					  "inject=SPEC" / "fault=SPEC" (g->w.inject) */
+	size_t ninject, ainject;
 };
 
 #endif

@@ -4,6 +4,7 @@
  * with the traced command's status.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -19,7 +20,12 @@
 #include "cli/otlp_cli.h"
 #include "cli/trace_opts.h"
 #include "config/config.h"
+#include "core/inject.h"
+#include "core/pathtrace.h"
+#include "core/startup.h"
 #include "core/tracer.h"
+#include "cli/strace_opts.h"
+#include "sink/env.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/skip.h"
 #include "sink/profile.h"
@@ -33,6 +39,8 @@
 #include "util/quote.h"
 #include "util/banned.h"
 
+extern char **environ;
+
 static const char usage_text[] =
 "usage: renacer [OPTIONS] [--] COMMAND [ARGS...]\n"
 "       renacer [OPTIONS] -p PID[,PID...] [-p PID...]\n"
@@ -41,38 +49,125 @@ static const char usage_text[] =
 "                                       export; see\n"
 "                                       'renacer SUBCOMMAND --help')\n"
 "\n"
+"renacer takes strace 6.1's options with strace's meaning and output (see\n"
+"'man renacer'); renacer's own features have long options.\n"
+"\n"
+"General:\n"
+"  -e EXPR                    a qualifying expression: QUALIFIER=[!]all or\n"
+"                             QUALIFIER=[!]VAL1[,VAL2]...; qualifiers: trace,\n"
+"                             abbrev, verbose, raw, signal, read, write,\n"
+"                             fault, inject, status, quiet, decode-fds\n"
+"\n"
+"Startup:\n"
+"  -E, --env VAR=VAL          put VAR=VAL in the command's environment\n"
+"  -E, --env VAR              remove VAR from the command's environment\n"
+"  -p, --attach PID           attach to a running process (repeat or list)\n"
+"  -u, --user USERNAME        run the command as USERNAME (root only), with\n"
+"                             its set-user-ID/set-group-ID bits honoured\n"
+"\n"
 "Tracing:\n"
+"  -b, --detach-on execve     detach from a task when it calls execve\n"
+"  -D, --daemonize[=grandchild]\n"
+"                             run the tracer as a grandchild of the command\n"
+"  -DD, --daemonize=pgroup    ... in its own process group\n"
+"  -DDD, --daemonize=session  ... in its own session\n"
 "  -f, --follow-forks         trace children created by fork, vfork, clone\n"
-"  -p, --attach PID           attach to a running process (repeat or comma list)\n"
-"  -e trace=SET               trace only SET: names, %classes, /regex/, !negation\n"
-"  -e status=SET              show only successful, failed or unfinished calls\n"
-"      --trace=SET            same as -e trace=SET\n"
-"      --status=SET           same as -e status=SET\n"
+"  -ff, --follow-forks --output-separately\n"
+"                             follow forks, one file per task: FILE.PID\n"
+"  -I, --interruptible N      when renacer can be interrupted: 1 anywhere,\n"
+"                             2 waiting (default), 3 never (fatal signals\n"
+"                             ignored), 4 never_tstp (SIGTSTP too)\n"
 "      --no-seccomp           stop at every syscall even when filtering\n"
 "                             (a seccomp-bpf filter is used by default)\n"
 "      --seccomp-bpf          use the filter (the default; undoes --no-seccomp)\n"
 "\n"
-"Output:\n"
-"  -o, --output FILE          write the trace to FILE (- for standard output;\n"
-"                             default: stderr)\n"
-"      --format FMT           text (strace format, default), json, jsonl, csv\n"
-"      --string-limit N       show at most N bytes of strings (default 32)\n"
-"  -y, --decode-fds           print paths beside file descriptors\n"
-"  -v, --no-abbrev            print structures in full\n"
-"  -T, --syscall-times        print the time spent in each call\n"
-"  -t, --absolute-timestamps  prefix lines with the time of day; -tt adds\n"
-"                             microseconds, -ttt prints seconds since the epoch\n"
-"  -r, --relative-timestamps  prefix lines with the time since the last entry\n"
-"  -q, --quiet                no attach/detach messages; -qq no exit lines\n"
+"Filtering:\n"
+"  -e trace=SET, --trace=SET  trace only SET: names, %classes, /regex, all,\n"
+"                             none, ?name (no error when unknown),\n"
+"                             name@64|@32|@x32 (personality), !negation\n"
+"  -e signal=SET, --signal=SET\n"
+"                             show only the signals in SET\n"
+"  -e status=SET, --status=SET\n"
+"                             show only calls whose status is in SET:\n"
+"                             successful, failed, unfinished, unavailable,\n"
+"                             detached\n"
+"  -P, --trace-path PATH      trace only calls that access PATH (repeatable;\n"
+"                             descriptors are followed to their paths)\n"
+"  -z, --successful-only      show only calls that succeeded\n"
+"  -Z, --failed-only          show only calls that failed\n"
 "\n"
-"Summary:\n"
-"  -c, --summary              count time, calls and errors; print a table\n"
-"  -C, --summary-with-trace   print the trace and the table\n"
+"Output format:\n"
+"  -a, --columns COLUMN       align results at COLUMN (default 40)\n"
+"  -e abbrev=SET, --abbrev=SET\n"
+"                             abbreviate the structures of the calls in SET\n"
+"  -e verbose=SET, --verbose=SET\n"
+"                             dereference structures for the calls in SET\n"
+"                             (the others show addresses)\n"
+"  -e raw=SET, --raw=SET      show the calls in SET undecoded, in hex\n"
+"  -e read=SET, --read=SET    hex dump the data read from descriptors in SET\n"
+"  -e write=SET, --write=SET  hex dump the data written to descriptors in SET\n"
+"  -e quiet=SET, --quiet=SET  suppress messages: attach, exit,\n"
+"                             path-resolution, personality, thread-execve\n"
+"  -e decode-fds=SET, --decode-fds=SET\n"
+"                             what to show beside descriptors: path, socket,\n"
+"                             dev, pidfd\n"
+"  -i, --instruction-pointer  show the instruction pointer of each call\n"
+"  -n, --syscall-number       show the syscall number\n"
+"  -o, --output FILE          write the trace to FILE (default: stderr for text,\n"
+"                             stdout for json, jsonl and csv; - is standard\n"
+"                             output, where the command's own output is then\n"
+"                             set aside and shown on stderr after it);\n"
+"                             '|CMD' or '!CMD' pipes it to CMD\n"
+"  -A, --output-append-mode   append to the -o FILE\n"
+"      --output-separately    one file per task, FILE.PID (with -o)\n"
+"  -q, --quiet                no attach/detach messages (and -qq no exit\n"
+"                             lines, -qqq nothing suppressible)\n"
+"      --silent, --silence    same as --quiet\n"
+"  -r, --relative-timestamps[=PRECISION]\n"
+"                             prefix lines with the time since the last one;\n"
+"                             PRECISION: s, ms, us (default), ns\n"
+"      --absolute-timestamps[=[format:]FORMAT[,[precision:]PRECISION]]\n"
+"      --timestamps[=...]     prefix lines with the time: FORMAT none, time\n"
+"                             (default) or unix; PRECISION s (default), ms,\n"
+"                             us, ns\n"
+"  -t                         time of day; -tt with microseconds; -ttt\n"
+"                             seconds since the epoch with microseconds\n"
+"  -T, --syscall-times[=PRECISION]\n"
+"                             show the time spent in each call\n"
+"      --string-limit N       show at most N bytes of strings (default 32)\n"
+"  -v, --no-abbrev            print structures in full\n"
+"  -x, --strings-in-hex=non-ascii\n"
+"                             print strings with non-ASCII bytes in hex\n"
+"  -xx, --strings-in-hex[=all]\n"
+"                             print all strings in hex\n"
+"      --strings-in-hex=non-ascii-chars\n"
+"                             hex instead of octal in escape sequences\n"
+"  -X, --const-print-style FORMAT\n"
+"                             named constants and flags: raw, abbrev\n"
+"                             (default), verbose\n"
+"  -y, --decode-fds[=path]    print paths beside file descriptors\n"
+"  -yy, --decode-fds=all      also socket endpoints, device numbers, pidfds\n"
+"      --format FMT           text (strace format, default), json, jsonl, csv;\n"
+"                             json, jsonl and csv follow children and threads\n"
+"                             (as -f and renacer capture)\n"
+"\n"
+"Statistics:\n"
+"  -c, --summary-only         count time, calls and errors; print a table\n"
+"  -C, --summary              print the trace and the table (renacer before\n"
+"                             0.10 took --summary for -c; strace's meaning won)\n"
+"  -O, --summary-syscall-overhead OVERHEAD[UNIT]\n"
+"                             take OVERHEAD (s, ms, us (default), ns) off\n"
+"                             each call's time\n"
+"  -S, --summary-sort-by KEY  time (default), min-time, max-time, avg-time,\n"
+"                             calls, errors, name, nothing\n"
+"  -U, --summary-columns COLUMNS\n"
+"                             the table's columns: time-percent, total-time,\n"
+"                             min-time, max-time, avg-time, calls, errors, name\n"
 "  -w, --summary-wall-clock   table times are wall-clock latencies (default:\n"
 "                             the system CPU time spent in each call)\n"
-"  -S, --summary-sort-by KEY  time (default), calls, errors, name, avg-time,\n"
-"                             min-time, max-time, nothing\n"
-"      --timing               add per-syscall totals in ms and the wall time\n"
+"      --timing               add per-syscall totals in ms and the wall time;\n"
+"                             implies -c (unless -C) and -w, so that the table\n"
+"                             and its totals show the same times\n"
 "      --backend NAME         what counts: ptrace (stops the command at each\n"
 "                             call), ebpf (counts in the kernel, no stops; root,\n"
 "                             kernel BTF; -c tables, --format json|jsonl\n"
@@ -105,19 +200,36 @@ static const char usage_text[] =
 "      --flamegraph-svg FILE  an interactive flame graph (SVG)\n"
 "      --speedscope FILE      a speedscope profile (JSON)\n"
 "\n"
+"Tampering:\n"
+"  -e inject=SET[:error=ERRNO|:retval=VALUE][:signal=SIG][:syscall=SYSCALL]\n"
+"            [:delay_enter=DELAY][:delay_exit=DELAY]\n"
+"            [:poke_enter=@argN=HEX,...][:poke_exit=@argN=HEX,...][:when=WHEN]\n"
+"  --inject=...               tamper with the calls in SET (DELAY: us or\n"
+"                             NUMBER{s|ms|us|ns}; WHEN: FIRST[..LAST][+[STEP]])\n"
+"  -e fault=SET[:error=ERRNO][:when=WHEN], --fault=...\n"
+"                             -e inject= with error=ENOSYS by default\n"
+"\n"
 "Checks:\n"
 "      --assert FILE          evaluate the assertions of FILE (renacer.toml)\n"
-"                             on the run; exit 1 when one fails\n"
+"                             on the run; exit 1 when one fails.  Without -o,\n"
+"                             --format or -c only the results are printed\n"
 "      --assert-format FMT    text (default), json, junit\n"
 "      --anti-patterns        run every anti-pattern detector and report\n"
 "\n"
 OTLP_CLI_USAGE
 "\n"
+"Miscellaneous:\n"
+"  -d, --debug                debug output of renacer itself on stderr\n"
 "  -h, --help                 show this help\n"
 "  -V, --version              show the version\n"
 "\n"
+"Not supported (a one-line error says why): -e kvm=, --secontext, -Y,\n"
+"--decode-pids, --pidns-translation, --tips.\n"
+"\n"
 "Exit status: the traced command's (when it was killed by a signal, renacer\n"
-"kills itself with the same signal); 1 when renacer itself fails (bad\n"
+"kills itself with the same signal); SIGINT, SIGTERM or SIGHUP to renacer\n"
+"detach -p processes, pass the signal on to the command (killed 2 s later)\n"
+"and end renacer as killed by it; 1 when renacer itself fails (bad\n"
 "option, the command cannot be started); 6 when --backend ebpf was asked\n"
 "for and cannot run here; 7 when an output (the trace, -c table, assertion\n"
 "report) could not be written, after the command ran to its end.\n";
@@ -131,21 +243,16 @@ enum {
 	OPT_FLAMEGRAPH, OPT_FLAMEGRAPH_WEIGHT, OPT_FLAMEGRAPH_SVG, OPT_SPEEDSCOPE,
 };
 
-static const struct option long_opts[] = {
-	{ "follow-forks", no_argument, NULL, 'f' },
+/* renacer's own long options and strace's long names of short options;
+ * the rest of strace's are in strace_long_opts (cli/strace_opts.c) */
+static const struct option own_long_opts[] = {
 	{ "attach", required_argument, NULL, 'p' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "string-limit", required_argument, NULL, OPT_STRING_LIMIT },
-	{ "decode-fds", no_argument, NULL, 'y' },
 	{ "no-abbrev", no_argument, NULL, 'v' },
-	{ "syscall-times", no_argument, NULL, 'T' },
-	{ "absolute-timestamps", no_argument, NULL, 't' },
-	{ "relative-timestamps", no_argument, NULL, 'r' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "summary", no_argument, NULL, 'c' },
 	{ "summary-only", no_argument, NULL, 'c' },
-	{ "summary-with-trace", no_argument, NULL, 'C' },
+	{ "summary", no_argument, NULL, 'C' },
 	{ "summary-wall-clock", no_argument, NULL, 'w' },
 	{ "summary-sort-by", required_argument, NULL, 'S' },
 	{ "timing", no_argument, NULL, OPT_TIMING },
@@ -169,8 +276,21 @@ static const struct option long_opts[] = {
 	OTLP_CLI_LONG_OPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
 };
+
+/* own_long_opts + strace_long_opts + the NULL row, made once. */
+static struct option *long_opts(void)
+{
+	static struct option *all;
+	size_t n = ARRAY_SIZE(own_long_opts);
+
+	if (all)
+		return all;
+	all = xcalloc(n + strace_long_opts_count + 1, sizeof(*all));
+	memcpy(all, own_long_opts, sizeof(own_long_opts));
+	memcpy(all + n, strace_long_opts, strace_long_opts_count * sizeof(*all));
+	return all;
+}
 
 static int parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
@@ -205,19 +325,6 @@ static int add_pids(struct trace_opts *t, const char *arg)
 	}
 	free(copy);
 	return ret;
-}
-
-/* -e EXPR: trace=, status=, or a bare set (trace). */
-static int add_expr(struct trace_opts *t, const char *expr)
-{
-	int r = filter_qualifier(&t->filter, expr);
-
-	if (r == 1) {
-		size_t n = strcspn(expr, "=");
-		return error("unsupported -e qualifier '%s' (renacer knows trace= and status=)",
-			     escn(expr, n));
-	}
-	return r;
 }
 
 /* True when s is a string limit: decimal digits only. */
@@ -308,58 +415,69 @@ static int source_opt(struct trace_opts *t, int c, int argc, char **argv)
 
 int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 {
-	int c, tcount = 0, qcount = 0;
+	struct strace_state st;
+	int c, li;
 
 	memset(t, 0, sizeof(*t));
+	strbuf_init(&t->summary_text, 0);
+	memset(&st, 0, sizeof(st));
 	t->format = FMT_TEXT;
 	t->string_limit = 32;
+	t->signal_set = ~(uint64_t)0;
+	text_opts_init(&t->text);
 	filter_init(&t->filter);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+fFp:o:e:yvTtrqcCwS:hVs::k", long_opts, NULL)) != -1) {
+	/* strace 6.1's letters; -s N is strace's string limit and -s alone
+	 * renacer's source correlation (source_opt), -k the stack; -Y is
+	 * rejected with a reason by strace_opt() */
+	while (li = -1, (c = getopt_long(argc, argv, "+:a:Ab:cCdDe:E:fFhiI:kno:O:p:P:qrs::S:tTu:U:vVwxX:yYzZ",
+					 long_opts(), &li)) != -1) {
+		const struct option *lopt = li >= 0 ? &long_opts()[li] : NULL;
 		unsigned long v;
+		int r;
 
 		switch (c) {
-		case 'f': case 'F': t->follow = true; break;
 		case 'p':
 			if (add_pids(t, optarg) < 0)
 				return -1;
-			break;
-		case 'o': t->output = optarg; break;
-		case 'e':
-			if (add_expr(t, optarg) < 0)
-				return -1;
-			break;
+			continue;
+		case 'o':
+			/* -o -: standard output, as for most tools (strace writes
+			 * a file named '-') */
+			t->output_given = true;
+			if (!strcmp(optarg, "-")) {
+				t->output = NULL;
+				t->out_stdout = true;
+			} else {
+				t->output = optarg;
+				t->out_stdout = false;
+			}
+			continue;
 		case OPT_TRACE:
 			if (filter_trace(&t->filter, optarg) < 0)
 				return -1;
-			break;
+			continue;
 		case OPT_STATUS:
 			if (filter_status(&t->filter, optarg) < 0)
 				return -1;
-			break;
-		case 'y': t->decode_fds = true; break;
-		case 'v': t->verbose = true; break;
-		case 'T': t->show_duration = true; break;
-		case 't': tcount++; break;
-		case 'r': t->relative = true; break;
-		case 'q': qcount++; break;
-		case 'c': t->summary = true; t->summary_only = true; break;
-		case 'C': t->summary = true; t->summary_only = false; break;
-		case 'w': t->wall = true; break;
+			continue;
+		case 'v': t->verbose = true; continue;
+		case 'w': t->wall = true; continue;
 		case 'S': {
 			int k = summary_sort_parse(optarg);
 			if (k < 0)
 				return error("invalid sortby: '%s'", esc(optarg));
 			t->sort = k;
-			break;
+			st.sortby_set = true;
+			continue;
 		}
-		case OPT_TIMING: t->timing = true; break;
+		case OPT_TIMING: t->timing = true; continue;
 		case OPT_STRING_LIMIT:
 			if (parse_uint(optarg, 1u << 20, &v) < 0)
 				return error("invalid string limit '%s'", esc(optarg));
 			t->string_limit = (unsigned)v;
-			break;
+			continue;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "text"))
 				t->format = FMT_TEXT;
@@ -372,16 +490,16 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			else
 				return error("unknown format '%s' (expected text, json, jsonl or csv)", esc(optarg));
 			t->format_given = true;
-			break;
-		case OPT_NO_SECCOMP: t->no_seccomp = true; break;
-		case OPT_SECCOMP: t->no_seccomp = false; break;
-		case OPT_ASSERT: t->assert_file = optarg; break;
+			continue;
+		case OPT_NO_SECCOMP: t->no_seccomp = true; continue;
+		case OPT_SECCOMP: t->no_seccomp = false; continue;
+		case OPT_ASSERT: t->assert_file = optarg; continue;
 		case OPT_ASSERT_FORMAT:
 			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "junit"))
 				return error("unknown assertion format '%s' (expected text, json or junit)", esc(optarg));
 			t->assert_format = optarg;
-			break;
-		case OPT_ANTI_PATTERNS: t->anti_patterns = true; break;
+			continue;
+		case OPT_ANTI_PATTERNS: t->anti_patterns = true; continue;
 		case OPT_BACKEND:
 			if (!strcmp(optarg, "auto"))
 				t->backend = BACKEND_AUTO;
@@ -390,8 +508,8 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			else if (!strcmp(optarg, "ebpf"))
 				t->backend = BACKEND_EBPF;
 			else
-				return error("unknown backend '%s' (expected ptrace, ebpf or auto)", optarg);
-			break;
+				return error("unknown backend '%s' (expected ptrace, ebpf or auto)", esc(optarg));
+			continue;
 		case 'h': t->help = true; return 0;
 		case 'V': t->version = true; return 0;
 		case 's':
@@ -406,31 +524,55 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		case 'k':
 			if (source_opt(t, c, argc, argv) < 0)
 				return -1;
-			break;
+			continue;
 		case ':':
-			return error("option '%s' needs an argument", esc(argv[optind - 1]));
-		default:
-			if (c >= OPT_OTLP && c <= OPT_NO_PROPAGATE) {
-				if (otlp_cli_option(&t->otlp, c, optarg) < 0)
-					return -1;
-				break;
-			}
-			if (optopt && optopt < 256)
-				return error("unknown option '-%c' (see renacer --help)", optopt);
-			return error("unknown option '%s' (see renacer --help)", esc(argv[optind - 1]));
+		case '?': {
+			/* the long option as typed, without "=value" */
+			const char *as = argv[optind - 1];
+			bool is_long = !strncmp(as, "--", 2);
+			int n = (int)strcspn(as, "=");
+
+			if (c == ':' && is_long)
+				return error("option '%s' needs an argument (see renacer --help)", escn(as, (size_t)n));
+			if (c == ':')
+				return error("option '-%c' needs an argument (see renacer --help)", optopt);
+			if (is_long && optopt)
+				return error("option '%s' takes no argument (see renacer --help)", escn(as, (size_t)n));
+			if (is_long)
+				return error("unknown option '%s' (see renacer --help)", escn(as, (size_t)n));
+			return error("unknown option '-%c' (see renacer --help)", optopt);
 		}
+		}
+		if (c >= OPT_OTLP && c <= OPT_NO_PROPAGATE) {
+			if (otlp_cli_option(&t->otlp, c, optarg) < 0)
+				return -1;
+			continue;
+		}
+		r = strace_opt(t, &st, c, optarg, lopt);
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			return error("unknown option '%s' (see renacer --help)", esc(argv[optind - 1]));
 	}
-	t->tstamp = tcount >= 3 ? TS_EPOCH_US : tcount;
-	t->quiet = qcount;
+	/* --timing prints per-syscall latencies: it implies -c, and the table
+	 * shows the same wall-clock latencies (-w) so that the two agree */
+	if (t->timing) {
+		if (!t->summary)
+			t->summary = t->summary_only = true;
+		t->wall = true;
+	}
+	/* machine formats are data: without -o they go to stdout */
+	if (t->format != FMT_TEXT && !t->output_given)
+		t->out_stdout = true;
 	t->argv = argv + optind;
 	t->argc = argc - optind;
-	if (!t->help && !t->version) {
-		if (t->npids && t->argc)
-			return error("cannot both attach (-p) and start a command");
-		if (!t->npids && !t->argc)
-			return error("must have COMMAND to run or -p PID (see renacer --help)");
-	}
-	return 0;
+	if (t->help || t->version)
+		return 0;
+	if (t->npids && t->argc)
+		return error("cannot both attach (-p) and start a command");
+	if (!t->npids && !t->argc)
+		return error("must have COMMAND to run or -p PID (see renacer --help)");
+	return strace_opts_finish(t, &st);
 }
 
 void trace_opts_release(struct trace_opts *t)
@@ -438,12 +580,26 @@ void trace_opts_release(struct trace_opts *t)
 	free(t->skip);
 	free(t->pids);
 	filter_release(&t->filter);
+	free(t->raw_set);
+	free(t->abbrev_set);
+	free(t->verbose_set);
+	numset_release(&t->read_fds);
+	numset_release(&t->write_fds);
+	free(t->paths);
+	free(t->env_changes);
+	if (t->envp && t->envp != environ)
+		free(t->envp);
+	pathset_free(t->pathset);
+	inject_set_free(t->inject);
+	strbuf_release(&t->summary_text);
 }
 
 void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->follow = t->follow;
+	/* a machine-readable trace covers what a golden does: children and
+	 * threads (the text format keeps strace's default) */
+	o->follow = t->follow || t->format != FMT_TEXT;
 	o->attach = t->npids ? t->pids : NULL;
 	o->nattach = t->npids;
 	o->trace_set = filter_trace_set(&t->filter);
@@ -451,18 +607,44 @@ void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o)
 	o->no_seccomp = t->no_seccomp;
 	o->dopts.string_limit = t->string_limit;
 	o->dopts.decode_fds = t->decode_fds;
+	o->dopts.fd_details = t->fd_details;
 	o->dopts.verbose = t->verbose;
 	o->cpu_time = t->summary && !t->wall;
+	/* -n shows the last syscall on signal and exit lines, -D starts the
+	 * command itself, an injected signal= goes with the resume from a
+	 * syscall-entry stop: all need every syscall stop, as strace has them */
+	if (t->text.show_nr || t->daemonize || inject_set_has_signals(t->inject))
+		o->no_seccomp = true;
+	o->quals = &t->quals;
 }
 
-/* Prints "Process N attached/detached" on stderr as strace does. */
+/*
+ * strace's messages on stderr: "Process N attached" (-p, and each new
+ * task of -f), "Process N attached with M threads" (-p -f), "Process N
+ * detached"; none with -q (the default with -o FILE COMMAND).
+ */
 struct msg_sink {
 	struct sink base;
+	pid_t last;              /* -p -f: process whose threads were counted */
 };
 
 static void msg_event(struct sink *s, const struct event *ev)
 {
-	if (ev->type == EV_PROC_START && ev->attached)
+	struct msg_sink *m = (struct msg_sink *)s;
+
+	if (ev->type == EV_PROC_START && ev->attached) {
+		/* once per process, when its first thread is attached */
+		if (m->last == ev->pid)
+			return;
+		m->last = ev->pid;
+		if (ev->attach_threads > 1)
+			fprintf(stderr, "renacer: Process %d attached with %u threads\n",
+				(int)ev->pid, ev->attach_threads);
+		else
+			fprintf(stderr, "renacer: Process %d attached\n", (int)ev->pid);
+		return;
+	}
+	if (ev->type == EV_PROC_START && ev->ppid != getpid())
 		fprintf(stderr, "renacer: Process %d attached\n", (int)ev->tid);
 	else if (ev->type == EV_DETACH)
 		fprintf(stderr, "renacer: Process %d detached\n", (int)ev->tid);
@@ -473,25 +655,85 @@ static void msg_free(struct sink *s)
 	free(s);
 }
 
+/* The messages need only process events: an engine that counts serves them. */
+static void msg_totals(struct sink *s, const struct trace_totals *tt)
+{
+}
+
 static const struct sink_ops msg_ops = {
-	.name = "messages", .no_args = 1, .event = msg_event, .free = msg_free,
+	.name = "messages", .no_args = 1, .event = msg_event,
+	.totals = msg_totals, .free = msg_free,
 };
+
+/*
+ * -d: renacer's own debugging output on stderr, one line per event the
+ * engine delivers (what strace -d shows of its wait statuses, in renacer's
+ * terms): the event, the task, the syscall and its outcome, the time.
+ */
+static void debug_event(struct sink *s, const struct event *ev)
+{
+	static const char *const names[] = {
+		[EV_SYSCALL_ENTRY] = "syscall-entry", [EV_SYSCALL] = "syscall",
+		[EV_SIGNAL] = "signal", [EV_PROC_START] = "start", [EV_PROC_EXIT] = "exit",
+		[EV_EXEC] = "exec", [EV_DETACH] = "detach", [EV_PERSONALITY] = "personality",
+	};
+	const char *n = ev->type < ARRAY_SIZE(names) && names[ev->type] ? names[ev->type] : "?";
+
+	fprintf(stderr, "renacer: debug: %s pid %d tid %d", n, (int)ev->pid, (int)ev->tid);
+	if (ev->type == EV_SYSCALL_ENTRY || ev->type == EV_SYSCALL)
+		fprintf(stderr, " nr %ld %s", ev->nr, ev->name ? ev->name : "?");
+	if (ev->type == EV_SYSCALL)
+		fprintf(stderr, " %s retval %lld err %d%s", ev->state == SC_UNFINISHED ?
+			"unfinished" : "complete", (long long)ev->retval, ev->err,
+			ev->tamper ? " tampered" : "");
+	if (ev->type == EV_SIGNAL)
+		fprintf(stderr, " sig %d%s", ev->signo, ev->group_stop ? " stop" : "");
+	if (ev->type == EV_PROC_START)
+		fprintf(stderr, " parent %d%s%s", (int)ev->ppid, ev->is_thread ? " thread" : "",
+			ev->attached ? " attached" : "");
+	if (ev->type == EV_PROC_EXIT)
+		fprintf(stderr, " code %d signal %d", ev->exit_code, ev->term_signal);
+	fprintf(stderr, " at %llu.%09llu\n", (unsigned long long)(ev->ts_ns / 1000000000u),
+		(unsigned long long)(ev->ts_ns % 1000000000u));
+}
+
+static void debug_free(struct sink *s)
+{
+	free(s);
+}
+
+static const struct sink_ops debug_ops = {
+	.name = "debug", .wants_entry = 1, .no_args = 1, .event = debug_event,
+	.proc_exit = debug_event, .free = debug_free,
+};
+
+/* The text sink the options ask for (-o FILE, -o '|CMD', -A, -ff). */
+static struct sink *text_sink_for(const struct trace_opts *t, FILE *out, const char *path)
+{
+	struct text_opts to = t->text;
+
+	to.pid_prefix = t->output && !t->output_separately && (t->follow || t->npids > 1);
+	to.decode_fds = t->decode_fds;
+	to.stack_symbol_only = t->stack_trace == STACK_SYMBOL;
+	if (path && (path[0] == '|' || path[0] == '!'))
+		return text_sink_new_pipe(path + 1, &to);
+	if (path && t->output_separately)
+		return text_sink_new_split(path, t->append, &to);
+	if (path && t->append)
+		return text_sink_new_append(path, &to);
+	return text_sink_new(out, path, &to);
+}
 
 /*
  * Adds the sinks the options ask for.  Returns 0 or -1 (error printed).
  */
-int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
+int trace_opts_add_sinks(struct trace_opts *t, struct sink_list *sinks)
 {
-	FILE *out = stderr, *tout = stderr;   /* the table's stream, the trace's */
+	FILE *out = stderr;   /* the table's stream */
+	FILE *tout = t->out_stdout ? (t->out_fp ? t->out_fp : stdout) : stderr; /* the trace's */
 	const char *path = t->output;
 	struct sink *s = NULL;
 	struct sink_opts so = { 0 };
-
-	if (path && !strcmp(path, "-")) {
-		/* -o -: standard output, as for most tools */
-		tout = stdout;
-		path = NULL;
-	}
 
 	so.sort = t->sort;
 	/* strace -c: system time by default, -w for wall-clock; only a
@@ -500,25 +742,32 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 	so.timing = t->timing;
 	so.source = t->source;
 	so.function_profile = t->function_time;
-	if (t->quiet == 0 && t->npids) {
+	so.overhead_ns = t->overhead_ns;
+	if (t->columns && summary_columns_parse(t->columns, so.columns) < 0)
+		return -1;
+	if (t->debug) {
+		struct sink *d = xcalloc(1, sizeof(*d));
+		d->ops = &debug_ops;
+		sink_list_add(sinks, d);
+	}
+	if (!(t->quiet_mask & QUIET_ATTACH)) {
 		struct msg_sink *m = xcalloc(1, sizeof(*m));
 		m->base.ops = &msg_ops;
 		sink_list_add(sinks, &m->base);
 	}
-	if (!(t->summary_only && !t->format_given)) {
+	/* --assert and --anti-patterns alone print only their results */
+	bool checks_only = (t->assert_file || t->anti_patterns) && !t->output_given &&
+			   !t->format_given && !t->summary;
+	/* -C with the text format: the table ends the trace's own output,
+	 * as strace writes it (the summary sink ends first, into a buffer
+	 * the text sink prints last) */
+	if (t->summary && !t->summary_only && t->format == FMT_TEXT) {
+		sink_list_add(sinks, summary_sink_new_buf(&t->summary_text, &so));
+		t->text.trailer = &t->summary_text;
+	}
+	if (!checks_only && !(t->summary_only && !t->format_given)) {
 		switch (t->format) {
-		case FMT_TEXT: {
-			struct text_opts to = { 0 };
-			to.tstamp = t->tstamp;
-			to.relative = t->relative;
-			to.show_duration = t->show_duration;
-			to.pid_prefix = t->follow && t->output;
-			to.quiet = t->quiet;
-			to.decode_fds = t->decode_fds;
-			to.stack_symbol_only = t->stack_trace == STACK_SYMBOL;
-			s = text_sink_new(tout, path, &to);
-			break;
-		}
+		case FMT_TEXT: s = text_sink_for(t, tout, path); break;
 		case FMT_JSON: s = json_sink_new(tout, path, &so); break;
 		case FMT_JSONL: s = jsonl_sink_new(tout, path, &so); break;
 		case FMT_CSV: s = csv_sink_new(tout, path, &so); break;
@@ -528,7 +777,7 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 		sink_list_add(sinks, s);
 		path = NULL;    /* the table goes to stderr */
 	}
-	if (t->summary) {
+	if (t->summary && !(!t->summary_only && t->format == FMT_TEXT)) {
 		bool alone = t->summary_only && !t->format_given;
 		s = summary_sink_new(alone ? tout : out, alone ? path : NULL, &so);
 		if (!s)
@@ -536,6 +785,73 @@ int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks)
 		sink_list_add(sinks, s);
 	}
 	return 0;
+}
+
+/*
+ * When the trace goes to stdout, the command's own stdout is moved to a
+ * temporary regular file (the kind of file renacer capture gives it, so
+ * both count the same calls) and copied to stderr when it ends: the trace
+ * on stdout holds nothing else.
+ */
+struct moved_stdout {
+	int saved;               /* renacer's stdout, where the trace goes */
+	int tmp;                 /* the command's stdout */
+	FILE *fp;                /* stream on saved */
+};
+
+static int move_stdout(struct moved_stdout *m)
+{
+	const char *dir = getenv("TMPDIR");
+	struct strbuf path = STRBUF_INIT;
+
+	memset(m, 0, sizeof(*m));
+	m->saved = m->tmp = -1;
+	fflush(stdout);
+	strbuf_addf(&path, "%s/renacer-stdout.XXXXXX", dir && *dir ? dir : "/tmp");
+	m->tmp = mkostemp(path.buf, O_CLOEXEC);
+	if (m->tmp < 0) {
+		error("cannot create a file for the command's output '%s': %s", path.buf,
+		      strerror(errno));
+		strbuf_release(&path);
+		return -1;
+	}
+	unlink(path.buf);
+	strbuf_release(&path);
+	m->saved = fcntl(1, F_DUPFD_CLOEXEC, 3);
+	if (m->saved < 0 || !(m->fp = fdopen(m->saved, "w")) || dup2(m->tmp, 1) < 0) {
+		error("cannot move the command's output away from the trace: %s", strerror(errno));
+		if (m->fp)
+			fclose(m->fp);
+		else if (m->saved >= 0)
+			close(m->saved);
+		close(m->tmp);
+		m->saved = m->tmp = -1;
+		m->fp = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Puts stdout back and copies the command's output to stderr. */
+static void restore_stdout(struct moved_stdout *m)
+{
+	char buf[65536];
+	ssize_t n;
+
+	if (m->tmp < 0)
+		return;
+	fflush(stdout);
+	fflush(m->fp);
+	dup2(m->saved, 1);
+	fclose(m->fp);
+	if (lseek(m->tmp, 0, SEEK_SET) == 0) {
+		fflush(stderr);
+		while ((n = read(m->tmp, buf, sizeof(buf))) > 0)
+			if (write(2, buf, (size_t)n) != n)
+				break;
+	}
+	close(m->tmp);
+	m->tmp = -1;
 }
 
 bool trace_opts_wants_stacks(const struct trace_opts *t)
@@ -645,6 +961,30 @@ static void pipe_hint(const struct trace_opts *t)
 			"standard error\n");
 }
 
+/*
+ * The seeds' `renacer -- prog > current_trace.txt` saves the program's
+ * output, not the trace (strace's text goes to stderr): say so, with what
+ * to type.  Only when stdout is a regular file that the trace skipped.
+ */
+static void file_hint(const struct trace_opts *t)
+{
+	char path[4096];
+	struct stat st;
+	ssize_t n;
+
+	if (t->format != FMT_TEXT || t->output_given || t->out_stdout ||
+	    (t->summary_only && !t->format_given) || t->npids || !t->argc ||
+	    ((t->assert_file || t->anti_patterns) && !t->summary) ||
+	    fstat(1, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	if ((n = readlink("/proc/self/fd/1", path, sizeof(path) - 1)) <= 0)
+		return;
+	path[n] = '\0';
+	fprintf(stderr, "renacer: hint: the trace went to standard error; '%s' holds the "
+		"command's output (to write the trace to a file: renacer -o FILE -- %s)\n",
+		esc(path), esc(t->argv[0]));
+}
+
 /* Ends renacer the way the traced command ended. */
 static void exit_like(const struct trace_end *end)
 {
@@ -676,6 +1016,8 @@ int cmd_trace(int argc, char **argv)
 	struct trace_end end;
 	struct renacer_config cfg;
 	struct analysis *an = NULL;
+	struct moved_stdout moved = { -1, -1, NULL };
+	struct trace_env env = { { 0 }, NULL, NULL, 0 };
 	struct dwarf *dw = NULL;
 	FILE *folded_stream = NULL;
 	struct strbuf title = STRBUF_INIT;
@@ -695,28 +1037,78 @@ int cmd_trace(int argc, char **argv)
 	/* a bad configuration stops everything before the command runs */
 	if (t.assert_file && config_load(t.assert_file, &cfg) < 0)
 		exit(5);
+	if (t.out_stdout && t.flamegraph && !strcmp(t.flamegraph, "-")) {
+		error("the trace and --flamegraph - cannot both go to standard output; write "
+		      "the trace with -o FILE");
+		exit(1);
+	}
+	if (t.out_stdout && !t.npids) {
+		if (move_stdout(&moved) < 0)
+			exit(1);
+		t.out_fp = moved.fp;
+	}
 	/* -s, -k: the [source] table of ./renacer.toml, when there is one */
 	if (!t.assert_file && trace_opts_wants_stacks(&t)) {
-		if (config_load_if_exists("renacer.toml", &cfg) < 0)
+		if (config_load_if_exists("renacer.toml", &cfg) < 0) {
+			restore_stdout(&moved);
 			exit(5);
+		}
 	} else if (!t.assert_file) {
 		/* else only its [otlp] table, quietly (cli/otlp_cli.h) */
 		otlp_cli_implicit_config(&cfg);
 	}
-	if (t.flamegraph && !strcmp(t.flamegraph, "-") && !(folded_stream = take_stdout()))
+	if (t.flamegraph && !strcmp(t.flamegraph, "-") && !(folded_stream = take_stdout())) {
+		restore_stdout(&moved);
 		exit(1);
+	}
 	pipe_hint(&t);
-	if (trace_opts_add_sinks(&t, &sinks) < 0)
+	if (trace_opts_add_sinks(&t, &sinks) < 0) {
+		restore_stdout(&moved);
 		exit(1);
-	if (otlp_cli_add_sink(&t.otlp, &cfg, !t.npids, &sinks) < 0)
+	}
+	if (otlp_cli_add_sink(&t.otlp, &cfg, !t.npids, &sinks) < 0) {
+		restore_stdout(&moved);
 		exit(1);
+	}
 	for (int i = 0; i < t.argc; i++)
 		strbuf_addf(&title, "%s%s", i ? " " : "", t.argv[i]);
 	for (size_t i = 0; !t.argc && i < t.npids; i++)
 		strbuf_addf(&title, "%spid %d", i ? ", " : "", (int)t.pids[i]);
-	if (add_profile_sink(&t, &sinks, folded_stream, title.buf) < 0)
+	if (add_profile_sink(&t, &sinks, folded_stream, title.buf) < 0) {
+		restore_stdout(&moved);
 		exit(1);
+	}
+	/* after the OTLP sink: -E starts from the environment with its
+	 * TRACEPARENT */
+	if (strace_opts_quals(&t, &t.quals) < 0) {
+		restore_stdout(&moved);
+		exit(1);
+	}
 	trace_opts_to_tracer(&t, &o);
+	if (!t.npids) {
+		trace_env_capture(&env, NULL);
+		/* the command's environment, -E's changes included */
+		for (size_t i = 0; i < t.nenv; i++) {
+			const char *eq = strchr(t.env_changes[i], '=');
+			char *name = eq ? xstrndup(t.env_changes[i], (size_t)(eq - t.env_changes[i]))
+				       : xstrdup(t.env_changes[i]);
+			bool set;
+
+			if (trace_env_var(&env, name, &set))
+				trace_env_set_var(&env, name, eq ? eq + 1 : NULL);
+			free(name);
+		}
+		o.env = &env;
+	}
+	/* -D: from here on this process is the tracer, a grandchild of the
+	 * one that becomes the command */
+	if (t.daemonize && startup_daemonize(t.daemonize, NULL, t.argv,
+					     t.envp ? t.envp : environ,
+					     t.quals.user, &t.quals.daemon_tracee) < 0) {
+		startup_daemon_release();
+		restore_stdout(&moved);
+		exit(1);
+	}
 	if (t.assert_file || t.anti_patterns) {
 		an = analysis_new();
 		sink_list_add(&sinks, analysis_sink_new(an));
@@ -729,12 +1121,16 @@ int cmd_trace(int argc, char **argv)
 		sink_list_add(&sinks, dwarf_sink_new(dw));   /* last: forgets the dead */
 	r = trace_run(&t, &o, &cfg, &sinks, &end);
 	sink_list_release(&sinks);
+	restore_stdout(&moved);
+	trace_env_release(&env);
 	if (dw && getenv("RENACER_DWARF_STATS"))
 		dwarf_print_stats(dw);
 	dwarf_free(dw);
 	if (folded_stream && fclose(folded_stream) != 0 && r >= 0)
 		r = error("cannot write the folded stacks: %s", strerror(errno));
 	strbuf_release(&title);
+	if (r != -1)
+		file_hint(&t);
 	if (r != -1 && an) {
 		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");
 		if (t.assert_file) {
@@ -760,6 +1156,13 @@ int cmd_trace(int argc, char **argv)
 		exit(end.exit_code && end.exit_code != 127 ? end.exit_code : 1);
 	if (r < 0 && !end.term_signal && end.exit_code == 0)
 		exit(1);
+	/* renacer's own SIGINT/SIGTERM/SIGHUP: end as killed by it, as a
+	 * shell expects of an interrupted program (130 for SIGINT), whatever
+	 * became of the command */
+	if (end.interrupt_signal) {
+		end.term_signal = end.interrupt_signal;
+		exit_like(&end);
+	}
 	/* the command's own failure wins; then a failed assertion */
 	if (!end.term_signal && end.exit_code == 0 && assert_status)
 		exit(assert_status);

@@ -3,6 +3,8 @@
 #define RENACER_TRACE_OPTS_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "core/tracer.h"
@@ -11,7 +13,11 @@
 #include "dwarf/skip.h"
 #include "otlp/otlp.h"
 #include "sink/sink.h"
+#include "sink/text.h"
 #include "sys/filter.h"
+#include "sys/qualify.h"
+#include "core/quals.h"
+#include "util/strbuf.h"
 
 enum { FMT_TEXT = 0, FMT_JSON, FMT_JSONL, FMT_CSV };
 enum { STACK_NONE = 0, STACK_SOURCE, STACK_SYMBOL };  /* -k, --stack-trace=symbol */
@@ -28,7 +34,13 @@ struct trace_opts {
 	int tstamp, quiet, format, sort;
 	int backend;            /* BACKEND_* */
 	unsigned string_limit;
-	const char *output;
+	const char *output;     /* -o FILE; NULL for stderr or stdout */
+	bool out_stdout;        /* the trace goes to stdout: -o -, or a machine
+				   format without -o */
+	bool output_given;      /* -o was given (FILE or -) */
+	bool summary_given;     /* -c or -C was given */
+	FILE *out_fp;           /* stdout's stream for the trace (set by
+				   cmd_trace when the command's stdout moves) */
 	const char *assert_file, *assert_format;
 	pid_t *pids;
 	size_t npids, apids;
@@ -44,6 +56,37 @@ struct trace_opts {
 	struct otlp_args otlp;  /* --otlp and friends (cli/otlp_cli.h) */
 	char **argv;            /* the command (NULL-terminated) */
 	int argc;
+
+	/* strace's other options (src/cli/strace_opts.c) */
+	struct text_opts text;  /* -a -i -n -r -t -T -x -X -e raw= -e signal= */
+	unsigned quiet_mask;    /* QUIET_* after -q/-e quiet= and the defaults */
+	bool output_separately; /* -ff / --output-separately: FILE.PID */
+	bool append;            /* -A */
+	uint64_t signal_set;    /* -e signal=: bit n-1 is signal n */
+	uint8_t *raw_set;       /* -e raw=: NULL none */
+	uint8_t *abbrev_set;    /* -e abbrev=: NULL all (the default) */
+	uint8_t *verbose_set;   /* -e verbose=: NULL all (the default) */
+	struct numset read_fds, write_fds;  /* -e read=, -e write= */
+	unsigned fd_details;    /* -yy / -e decode-fds=: DECODE_FD_* */
+	const char **paths;     /* -P PATH... */
+	size_t npaths, apaths;
+	char **env_changes;     /* -E VAR=VAL / -E VAR, in order */
+	size_t nenv, aenv;
+	const char *user;       /* -u USERNAME */
+	bool detach_on_execve;  /* -b execve */
+	int daemonize;          /* -D count or --daemonize=: 0..3 */
+	int interruptible;      /* -I: 1..4 after the defaults */
+	uint64_t overhead_ns;   /* -O */
+	bool overhead_given;
+	const char *columns;    /* -U: summary columns, as given */
+	struct inject_set *inject; /* -e inject= / -e fault= (core/inject.h) */
+	int debug;              /* -d */
+	/* made from the above by strace_opts_quals() */
+	struct pathset *pathset;   /* -P */
+	struct run_as run_as;      /* -u */
+	char **envp;               /* -E: the command's environment */
+	struct trace_quals quals;  /* what tracer_opts.quals points to */
+	struct strbuf summary_text; /* -C: the table the text sink prints last */
 };
 
 /*
@@ -67,7 +110,7 @@ bool trace_opts_wants_stacks(const struct trace_opts *t);
 int trace_opts_dwarf(const struct trace_opts *t, const struct config_source *cs,
 		     struct tracer_opts *o, struct dwarf **d);
 /* Adds the output sinks t asks for; 0 or -1 after error(). */
-int trace_opts_add_sinks(const struct trace_opts *t, struct sink_list *sinks);
+int trace_opts_add_sinks(struct trace_opts *t, struct sink_list *sinks);
 
 struct renacer_config;
 

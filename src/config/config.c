@@ -865,13 +865,15 @@ static void trace_release(struct config_trace *tr)
 	free_list(tr->argv, tr->argc);
 	free_list(tr->env, tr->nenv);
 	free(tr->cwd);
+	free_list(tr->inject, tr->ninject);
 	memset(tr, 0, sizeof(*tr));
 }
 
 static int parse_trace(struct ctx *c, const struct toml_value *t, size_t idx,
 		       struct config_trace *tr)
 {
-	static const char *const keys[] = { "name", "command", "env", "cwd", "follow", "runs" };
+	static const char *const keys[] = { "name", "command", "env", "cwd", "follow", "runs",
+					    "inject" };
 	struct strbuf label = STRBUF_INIT;
 	const struct toml_value *nv;
 	int64_t runs = 0;
@@ -899,7 +901,8 @@ static int parse_trace(struct ctx *c, const struct toml_value *t, size_t idx,
 	    get_env(c, label.buf, t, tr) ||
 	    get_string(c, label.buf, t, "cwd", false, &tr->cwd) < 0 ||
 	    get_bool(c, label.buf, t, "follow", &tr->follow) < 0 ||
-	    get_int(c, label.buf, t, "runs", 1, 1000, &runs) < 0)
+	    get_int(c, label.buf, t, "runs", 1, 1000, &runs) < 0 ||
+	    get_strlist(c, label.buf, t, "inject", &tr->inject, &tr->ninject) < 0)
 		goto out;
 	tr->runs = (unsigned)runs;
 	ret = 0;
@@ -1016,7 +1019,8 @@ static int parse_golden(struct ctx *c, const struct toml_value *t, bool *have_co
 		"dir", "runs", "tolerance_pct", "tolerances", "check_runtime",
 		"runtime_tolerance_pct", "runtime_floor_ms", "noise_factor", "ignore_syscalls",
 		"ignore_paths", "volatile_syscalls", "normalize", "context_lines",
-		"max_diff_lines", "compress_above_bytes", "trace",
+		"max_diff_lines", "compress_above_bytes", "trace", "bytes_tolerance_pct",
+		"time_limits", "env_vars",
 	};
 	struct config_golden *g = &c->cfg->golden;
 	const char *label = "golden_traces: ";
@@ -1039,10 +1043,14 @@ static int parse_golden(struct ctx *c, const struct toml_value *t, bool *have_co
 	    get_strlist(c, label, t, "ignore_syscalls", &g->ignore_syscalls, &g->nignore_syscalls) < 0 ||
 	    get_strlist(c, label, t, "ignore_paths", &g->ignore_paths, &g->nignore_paths) < 0 ||
 	    get_strlist(c, label, t, "volatile_syscalls", &g->volatile_syscalls,
-			&g->nvolatile_syscalls) < 0)
+			&g->nvolatile_syscalls) < 0 ||
+	    get_number(c, label, t, "bytes_tolerance_pct", GE_ZERO, &g->bytes_tolerance_pct) < 0 ||
+	    get_strlist(c, label, t, "time_limits", &g->time_limits, &g->ntime_limits) < 0 ||
+	    get_strlist(c, label, t, "env_vars", &g->env_vars, &g->nenv_vars) < 0)
 		return -1;
 	check_syscall_list(c, label, t, "ignore_syscalls");
 	check_syscall_list(c, label, t, "volatile_syscalls");
+	check_syscall_list(c, label, t, "time_limits");
 	iv = g->context_lines;
 	if (get_int(c, label, t, "context_lines", 0, 1000, &iv) < 0)
 		return -1;
@@ -1223,11 +1231,12 @@ void config_init(struct renacer_config *cfg)
 	cfg->semantic.min_confidence = 0.90;
 	cfg->semantic.lamport_clock = true;
 	cfg->golden.dir = default_dir;
-	cfg->golden.runs = 1;
+	cfg->golden.runs = 0;     /* automatic: 1, GOLDEN_THREADED_RUNS when threaded */
 	cfg->golden.tolerance_pct = 5;
 	cfg->golden.check_runtime = true;
 	cfg->golden.runtime_tolerance_pct = 50;
-	cfg->golden.runtime_floor_ms = 5;
+	cfg->golden.runtime_floor_ms = 20;
+	cfg->golden.bytes_tolerance_pct = -1;
 	cfg->golden.noise_factor = 3;
 	cfg->golden.context_lines = 3;
 	cfg->golden.max_diff_lines = 200;
@@ -1263,6 +1272,8 @@ void config_release(struct renacer_config *cfg)
 	free_list(g->ignore_syscalls, g->nignore_syscalls);
 	free_list(g->ignore_paths, g->nignore_paths);
 	free_list(g->volatile_syscalls, g->nvolatile_syscalls);
+	free_list(g->time_limits, g->ntime_limits);
+	free_list(g->env_vars, g->nenv_vars);
 	for (size_t i = 0; i < g->nnormalize; i++) {
 		free(g->normalize[i].pattern);
 		free(g->normalize[i].replace);

@@ -93,18 +93,24 @@ struct config_trace {
 	char *cwd;                     /* directory to run in, or NULL (current) */
 	bool follow;                   /* trace children too, default true */
 	unsigned runs;                 /* 0: use golden_traces.runs */
+	char **inject;                 /* -e inject= values the trace runs with
+					  ("openat:error=ENOENT:when=3"), or
+					  NULL; checked by the golden workflow */
+	size_t ninject;
 	unsigned line, col;
 };
 
 struct config_golden {
 	char *dir;                     /* default "golden_traces" */
-	unsigned runs;                 /* runs per capture/validate, default 1 */
+	unsigned runs;                 /* runs per capture/validate; 0 (default):
+					  1, or more for a multi-threaded command */
 	double tolerance_pct;          /* syscall count tolerance, default 5 (+-5%) */
+	double bytes_tolerance_pct;    /* I/O volume tolerance, < 0: tolerance_pct */
 	struct config_tolerance *tolerances;   /* per-syscall overrides */
 	size_t ntolerances;
 	bool check_runtime;            /* compare runtime against the golden, default true */
 	double runtime_tolerance_pct;  /* relative runtime slack, default 50 */
-	double runtime_floor_ms;       /* absolute runtime slack, default 5 */
+	double runtime_floor_ms;       /* absolute runtime slack, default 20 */
 	double noise_factor;           /* capture-noise spreads allowed, default 3 */
 	char **ignore_syscalls;        /* never compared */
 	size_t nignore_syscalls;
@@ -112,6 +118,11 @@ struct config_golden {
 	size_t nignore_paths;
 	char **volatile_syscalls;      /* added to the built-in volatile set */
 	size_t nvolatile_syscalls;
+	char **time_limits;            /* syscalls whose own time growth is a regression */
+	size_t ntime_limits;
+	char **env_vars;               /* variables recorded and reproduced (patterns);
+					  NULL: the default list (sink/env.h) */
+	size_t nenv_vars;
 	struct config_normalize *normalize;
 	size_t nnormalize;
 	unsigned context_lines;        /* unified diff context, default 3 */

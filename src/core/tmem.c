@@ -135,3 +135,31 @@ ssize_t tmem_read_str(pid_t tid, uint64_t addr, char *buf, size_t max,
 	buf[done] = '\0';
 	return (ssize_t)done;
 }
+
+int tmem_write(pid_t tid, uint64_t addr, const void *buf, size_t len)
+{
+	struct iovec local = { (void *)buf, len };
+	struct iovec remote = { (void *)(uintptr_t)addr, len };
+	const unsigned char *p = buf;
+	size_t done = 0;
+
+	if (!force_peek && process_vm_writev(tid, &local, 1, &remote, 1, 0) == (ssize_t)len)
+		return 0;
+	/* word by word; the last partial word keeps the bytes around it */
+	while (done < len) {
+		uint64_t a = addr + done, word;
+		size_t off = a % sizeof(long), n = sizeof(long) - off;
+
+		if (n > len - done)
+			n = len - done;
+		errno = 0;
+		word = (uint64_t)ptrace(PTRACE_PEEKDATA, tid, (void *)(uintptr_t)(a - off), NULL);
+		if (errno)
+			return -1;
+		memcpy((unsigned char *)&word + off, p + done, n);
+		if (ptrace(PTRACE_POKEDATA, tid, (void *)(uintptr_t)(a - off), (void *)(uintptr_t)word) < 0)
+			return -1;
+		done += n;
+	}
+	return 0;
+}

@@ -25,6 +25,14 @@ ssize_t tmem_read(pid_t tid, uint64_t addr, void *buf, size_t len);
 ssize_t tmem_read_str(pid_t tid, uint64_t addr, char *buf, size_t max,
 		      bool *terminated);
 
+/*
+ * tmem_write() copies len bytes to addr in tid's address space
+ * (process_vm_writev, then PTRACE_POKEDATA word by word).  Returns 0, or
+ * -1 when not all of them could be written (errno set).  Used only by
+ * -e inject=:poke_enter=/poke_exit=.
+ */
+int tmem_write(pid_t tid, uint64_t addr, const void *buf, size_t len);
+
 /* Forces the PTRACE_PEEKDATA fallback (for tests). */
 void tmem_force_peek(bool on);
 

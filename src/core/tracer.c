@@ -3,6 +3,7 @@
  * every stop turned into an event record for the sinks.  Tracees are never
  * left stopped and their signals are always re-injected.
  */
+#include "core/procstat.h"
 #include "core/tracer.h"
 #include "core/lamport.h"
 
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -29,7 +31,11 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "core/inject.h"
+#include "core/quals.h"
+#include "core/startup.h"
 #include "core/tmem.h"
+#include "sys/compat.h"
 #include "sys/filter.h"
 #include "sys/sysent.h"
 #include "util/arena.h"
@@ -60,6 +66,8 @@ enum {
 	TCB_IGNORE_EXIT = 1 << 9, /* attached mid-syscall: skip one exit */
 	TCB_LISTEN = 1 << 10,     /* in group-stop (PTRACE_LISTEN) */
 	TCB_WATCH = 1 << 11,      /* the current syscall is only watched (watch_set) */
+	TCB_DELAYED = 1 << 12,    /* held stopped by -e inject=:delay_* */
+	TCB_EXECED = 1 << 13,     /* has exec'ed once (-b execve skips that) */
 };
 
 struct tcb {
@@ -68,11 +76,32 @@ struct tcb {
 	unsigned flags;
 	struct tcb *next;         /* hash chain */
 	struct event ev;          /* the syscall in progress */
+	uint64_t held_ns;         /* TCB_HELD since (monotonic ns) */
 	uint64_t stime_entry;     /* -c: process system time at the entry stop */
+	uint64_t sched_held_ns;   /* collect_sched: our run-queue waits while this
+				     task stood stopped */
 	struct arena arena;       /* its decoded values */
+	/* strace's options (core/quals.h) */
+	long last_nr;             /* last syscall entered (-n on other lines) */
+	struct inject_task *inj;  /* -e inject= counters, made on first use */
+	int resume_sig;           /* signal to resume with (inject signal=) */
+	uint64_t hold_until;      /* TCB_DELAYED: monotonic ns to resume at */
+	uint8_t pers;             /* personality of its last syscall (PERS_*) */
 };
 
 #define NBUCKETS 4096
+
+/* One wait status taken from the kernel, waiting for its turn (see
+ * collect_round()). */
+struct wstat {
+	pid_t tid;
+	int status;
+	uint64_t stime;           /* -c: the process's system time (wait4) */
+};
+
+/* How long a command renacer started has, after renacer's own SIGINT,
+ * SIGTERM or SIGHUP was passed on to it, to end before it is killed. */
+#define INTERRUPT_GRACE_MS 2000
 
 struct tracer {
 	const struct tracer_opts *o;
@@ -90,13 +119,29 @@ struct tracer {
 	struct arena scratch;     /* names of unknown syscalls etc. */
 	int exec_pipe;            /* CLOEXEC pipe: errno of a failed execv */
 	bool exec_failed;         /* the command could not be executed */
-	bool interrupted;         /* SIGINT/SIGTERM/SIGHUP ended the trace */
-	int interrupt_sig;        /* which of them */
+	int interrupt_sig;        /* SIGINT/SIGTERM/SIGHUP that ended the trace */
+	unsigned interrupts_seen; /* interrupt signals acted on so far */
 	bool all_status;          /* no -e status= filter */
+	bool delays;              /* -e inject= may hold tasks (TCB_DELAYED) */
 	struct lamport *lamport;  /* happens-before clocks (core/lamport.h) */
+	struct wstat *wq;         /* the current round of wait statuses */
+	size_t wq_head, wq_len, wq_alloc;
+	uint64_t kill_at;         /* interrupted: kill started tasks then (ns) */
+	uint64_t next_due;        /* the next TCB_DELAYED task's time, 0 none */
+	bool detaching;           /* attaching failed: let go of everything */
+	/* what renacer was started with; the command it starts gets these */
+	struct sigaction old_int, old_term, old_hup;
+	sigset_t old_mask;
+	size_t nheld;             /* tasks with TCB_HELD */
+	uint64_t held_checked;    /* last check_held() (ns) */
+	int sched_fd;             /* collect_sched: our schedstat, else -1 */
+	pid_t sched_tid;          /* the task whose stop is being handled */
+	uint64_t sched_wait;      /* our run-queue wait at the last reading */
 };
 
-static volatile sig_atomic_t interrupted;
+/* Set by the signal handlers, read by the loop. */
+static volatile sig_atomic_t interrupt_sig;     /* last SIGINT/TERM/HUP */
+static volatile sig_atomic_t interrupt_count;   /* how many arrived */
 
 uint64_t now_ns(void)
 {
@@ -132,11 +177,15 @@ static struct tcb *tcb_new(struct tracer *tr, pid_t tid, pid_t pid, unsigned fla
 static void tcb_drop(struct tracer *tr, struct tcb *t)
 {
 	struct tcb **pp = &tr->buckets[(unsigned)t->tid % NBUCKETS];
+
+	if (t->flags & TCB_HELD)
+		tr->nheld--;
 	while (*pp && *pp != t)
 		pp = &(*pp)->next;
 	if (*pp)
 		*pp = t->next;
 	arena_release(&t->arena);
+	inject_task_free(t->inj);
 	free(t);
 	tr->ntcb--;
 }
@@ -197,6 +246,7 @@ static void finish_unfinished(struct tracer *tr, struct tcb *t, uint64_t ts, uns
 		t->ev.state = SC_UNFINISHED;
 		t->ev.rv_fmt = RV_NONE;
 		t->ev.end_ns = ts - tr->t0;
+		t->ev.detached = why == STATUS_DETACHED;
 		if (status_wanted(tr, &t->ev, why))
 			emit(tr, &t->ev);
 	}
@@ -213,6 +263,42 @@ static void resume(struct tracer *tr, struct tcb *t, int sig)
 		req = PTRACE_CONT;
 	if (ptrace(req, t->tid, NULL, (void *)(uintptr_t)sig) < 0 && errno != ESRCH)
 		warning("cannot resume process %d: %s", t->tid, strerror(errno));
+}
+
+/* Resumes t after a syscall stop, with the signal -e inject= asked for, or
+ * leaves it stopped until its -e inject=:delay_* time (TCB_DELAYED; the
+ * wait loop resumes it, see resume_delayed). */
+static void resume_after_syscall(struct tracer *tr, struct tcb *t)
+{
+	if (t->hold_until) {
+		t->flags |= TCB_DELAYED;
+		return;
+	}
+	resume(tr, t, t->resume_sig);
+	t->resume_sig = 0;
+}
+
+/* Resumes the TCB_DELAYED tasks whose time has come; returns the earliest
+ * time a remaining one is due, or 0 when none is held. */
+static uint64_t resume_delayed(struct tracer *tr)
+{
+	uint64_t now = now_ns(), next = 0;
+
+	for (unsigned b = 0; b < NBUCKETS; b++) {
+		for (struct tcb *t = tr->buckets[b]; t; t = t->next) {
+			if (!(t->flags & TCB_DELAYED))
+				continue;
+			if (t->hold_until <= now) {
+				t->flags &= ~TCB_DELAYED;
+				t->hold_until = 0;
+				resume(tr, t, t->resume_sig);
+				t->resume_sig = 0;
+			} else if (!next || t->hold_until < next) {
+				next = t->hold_until;
+			}
+		}
+	}
+	return next;
 }
 
 /* ---- syscalls ------------------------------------------------------------ */
@@ -268,16 +354,21 @@ static void watch_exit(struct tracer *tr, struct tcb *t, int64_t rval, bool is_e
 }
 
 static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
-			  const uint64_t *args, uint64_t ts)
+			  const uint64_t *args, uint64_t ip, uint64_t ts)
 {
 	struct event *ev = &t->ev;
 	const struct sysent *se = sysent_get(nr);
 	static const struct sysent unknown_se = { NULL, 6, 0, NULL, NULL };
+	const struct trace_quals *q = tr->o->quals;
+	struct decode_opts dtmp;
 	struct dctx ctx;
-	int r;
+	struct sysent compat_se;
+	const struct compat_sysent *cse;
+	int r, pers;
 
 	bool launch_exec = false;
 
+	t->last_nr = nr;
 	t->flags |= TCB_INSYSCALL;
 	t->flags &= ~(TCB_REPORT | TCB_DEC_EXIT | TCB_WATCH);
 	if (t->flags & TCB_HIDE) {
@@ -286,11 +377,31 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 		t->flags &= ~TCB_HIDE;
 		launch_exec = true;
 	}
+	/* a call of another personality (int 0x80): strace's "[ Process
+	 * PID=N runs in 32 bit mode. ]" at each change, @32/@x32 filtering
+	 * and the name of the call (sys/compat.h) */
+	cse = quals_compat_call(nr, &pers);
+	if (pers != t->pers) {
+		struct event pev;
+		memset(&pev, 0, sizeof(pev));
+		pev.type = EV_PERSONALITY;
+		pev.pid = t->pid;
+		pev.tid = t->tid;
+		pev.personality = (uint8_t)pers;
+		pev.last_nr = nr;
+		t->pers = (uint8_t)pers;
+		emit_simple(tr, &pev, ts);
+	}
+	if (!quals_compat_traced(q, nr))
+		return;
 	if (!traced_nr(tr, nr)) {
 		if (watched_nr(tr, nr) && !launch_exec)
 			watch_entry(tr, t, nr, args, ts);
 		return;
 	}
+	/* -P: only calls that touch one of the paths */
+	if (!quals_entry_wanted(q, t->pid, t->tid, nr, args))
+		return;
 	t->flags |= TCB_REPORT;
 
 	arena_reset(&t->arena);
@@ -302,8 +413,27 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 	ev->ts_ns = ts - tr->t0;
 	t->stime_entry = tr->stop_stime;
 	memcpy(ev->raw, args, sizeof(ev->raw));
+	if (q && q->want_ip)
+		ev->ip = ip;
+	/* -e inject=: before decoding, so that poke_enter= data shows */
+	if (q && q->inject) {
+		struct inject_act act;
+		if (!t->inj)
+			t->inj = inject_task_new(q->inject);
+		inject_enter(q->inject, t->inj, t->tid, nr, args, &act);
+		t->resume_sig = act.signo;
+		if (act.delay_ns)
+			t->hold_until = now_ns() + act.delay_ns;
+	}
 	if (se && se->name) {
 		ev->name = se->name;
+	} else if (cse) {
+		/* arguments of another personality print undecoded */
+		compat_se = unknown_se;
+		compat_se.name = cse->name;
+		compat_se.nargs = cse->nargs;
+		se = &compat_se;
+		ev->name = cse->name;
 	} else {
 		ev->name = unknown_name(tr, nr);
 		se = &unknown_se;
@@ -315,7 +445,7 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 		ctx.pid = t->pid;
 		ctx.tid = t->tid;
 		ctx.arena = &t->arena;
-		ctx.opts = &tr->o->dopts;
+		ctx.opts = quals_dopts(q, &tr->o->dopts, nr, &dtmp);
 		ctx.se = se;
 		r = se->decode ? se->decode(&ctx, ev, 0) : decode_default(&ctx, ev, 0);
 		if (r == RVAL_EXIT)
@@ -344,6 +474,8 @@ static void syscall_exit(struct tracer *tr, struct tcb *t, int64_t rval,
 			 bool is_error, uint64_t ts)
 {
 	struct event *ev = &t->ev;
+	const struct trace_quals *q = tr->o->quals;
+	struct decode_opts dtmp;
 
 	if (!(t->flags & TCB_INSYSCALL))
 		return;                    /* exit of a call begun before attach */
@@ -358,13 +490,27 @@ static void syscall_exit(struct tracer *tr, struct tcb *t, int64_t rval,
 	ev->end_ns = ts - tr->t0;
 	if (tr->o->cpu_time && tr->stop_stime > t->stime_entry)
 		ev->cpu_ns = tr->stop_stime - t->stime_entry;
+	/* -e inject=: the injected result is what the program and the
+	 * trace see */
+	if (q && q->inject && t->inj) {
+		struct inject_act act;
+		ev->tamper = inject_exit(q->inject, t->inj, t->tid, ev->nr, ev->raw,
+					 &rval, &is_error, &act);
+		if (act.delay_ns)
+			t->hold_until = now_ns() + act.delay_ns;
+	}
 	ev->retval = rval;
 	ev->err = is_error ? (int)-rval : 0;
 	if (t->flags & TCB_DEC_EXIT) {
 		const struct sysent *se = sysent_get(ev->nr);
-		struct dctx ctx = { t->pid, t->tid, &t->arena, &tr->o->dopts, se };
+		struct dctx ctx = { t->pid, t->tid, &t->arena,
+				    quals_dopts(q, &tr->o->dopts, ev->nr, &dtmp), se };
 		if (se && se->decode)
 			se->decode(&ctx, ev, 1);
+	}
+	if (q && (q->read_fds || q->write_fds)) {
+		struct dctx ctx = { t->pid, t->tid, &t->arena, &tr->o->dopts, sysent_get(ev->nr) };
+		quals_dumpio(q, &ctx, ev);
 	}
 	t->flags &= ~(TCB_INSYSCALL | TCB_REPORT | TCB_DEC_EXIT);
 	if (status_wanted(tr, ev, STATUS_UNFINISHED))
@@ -373,14 +519,14 @@ static void syscall_exit(struct tracer *tr, struct tcb *t, int64_t rval,
 
 /* Reads the syscall state; returns the stop kind (entry, exit) or 0. */
 static int get_sc(struct tracer *tr, struct tcb *t, long *nr, uint64_t *args,
-		  int64_t *rval, bool *is_error)
+		  int64_t *rval, bool *is_error, uint64_t *ip)
 {
 	if (tr->have_info) {
 		struct __ptrace_syscall_info info;
 		long n = ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(info), &info);
 		if (n <= 0 && (errno == EIO || errno == EINVAL)) {
 			tr->have_info = false;      /* kernel < 5.3: use registers */
-			return get_sc(tr, t, nr, args, rval, is_error);
+			return get_sc(tr, t, nr, args, rval, is_error, ip);
 		}
 		if (n <= 0)
 			return 0;
@@ -390,6 +536,7 @@ static int get_sc(struct tracer *tr, struct tcb *t, long *nr, uint64_t *args,
 			else
 				*nr = (long)info.entry.nr;
 			memcpy(args, info.entry.args, 6 * sizeof(uint64_t));
+			*ip = info.instruction_pointer;
 			return PTRACE_SYSCALL_INFO_ENTRY;
 		}
 		if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
@@ -405,6 +552,7 @@ static int get_sc(struct tracer *tr, struct tcb *t, long *nr, uint64_t *args,
 		if (!(t->flags & TCB_INSYSCALL)) {
 			*nr = sc.compat ? -1 - sc.nr : sc.nr;
 			memcpy(args, sc.args, sizeof(sc.args));
+			*ip = sc.ip;
 			return PTRACE_SYSCALL_INFO_ENTRY;
 		}
 		*rval = sc.rval;
@@ -419,7 +567,8 @@ static void on_syscall_stop(struct tracer *tr, struct tcb *t, uint64_t ts, bool 
 	uint64_t args[6] = { 0 };
 	int64_t rval = 0;
 	bool is_error = false;
-	int kind = get_sc(tr, t, &nr, args, &rval, &is_error);
+	uint64_t ip = 0;
+	int kind = get_sc(tr, t, &nr, args, &rval, &is_error, &ip);
 
 	if (seccomp_stop && kind == PTRACE_SYSCALL_INFO_EXIT)
 		kind = 0;
@@ -427,7 +576,7 @@ static void on_syscall_stop(struct tracer *tr, struct tcb *t, uint64_t ts, bool 
 		if ((t->flags & TCB_INSYSCALL) && !seccomp_stop && !tr->have_info)
 			kind = PTRACE_SYSCALL_INFO_EXIT;  /* cannot happen with regs path */
 		else
-			syscall_entry(tr, t, nr, args, ts);
+			syscall_entry(tr, t, nr, args, ip, ts);
 	}
 	if (kind == PTRACE_SYSCALL_INFO_EXIT) {
 		if (t->flags & TCB_IGNORE_EXIT)
@@ -436,7 +585,7 @@ static void on_syscall_stop(struct tracer *tr, struct tcb *t, uint64_t ts, bool 
 			syscall_exit(tr, t, rval, is_error, ts);
 	}
 	t->flags &= ~TCB_IGNORE_EXIT;
-	resume(tr, t, 0);
+	resume_after_syscall(tr, t);
 }
 
 /* ---- process events --------------------------------------------------- */
@@ -495,11 +644,13 @@ static void on_new_child(struct tracer *tr, struct tcb *t, int event, uint64_t t
 
 	if (c->flags & TCB_HELD) {
 		c->flags &= ~(TCB_HELD | TCB_STARTUP);
+		tr->nheld--;
 		resume(tr, c, 0);
 	}
 }
 
 static void check_exec_failure(struct tracer *tr, char *const argv[]);
+static void detach_now(struct tracer *tr, struct tcb *t, int sig, uint64_t ts);
 
 static void on_exec(struct tracer *tr, struct tcb *t, uint64_t ts)
 {
@@ -535,6 +686,16 @@ static void on_exec(struct tracer *tr, struct tcb *t, uint64_t ts)
 	exe[n > 0 ? n : 0] = '\0';
 	ev.exec_path = exe;
 	emit_simple(tr, &ev, ts);
+	/* -b execve: let go of a task at its exec, except the command's own
+	 * first one (strace's TCB_SKIP_DETACH_ON_FIRST_EXEC) */
+	if (tr->o->quals && tr->o->quals->detach_on_execve) {
+		bool first = t->tid == tr->leader && !(t->flags & (TCB_EXECED | TCB_ATTACHED));
+		t->flags |= TCB_EXECED;
+		if (!first) {
+			detach_now(tr, t, 0, ts);
+			return;
+		}
+	}
 	resume(tr, t, 0);
 }
 
@@ -548,6 +709,7 @@ static void on_gone(struct tracer *tr, struct tcb *t, int status, uint64_t ts)
 	ev.type = EV_PROC_EXIT;
 	ev.pid = t->pid;
 	ev.tid = t->tid;
+	ev.last_nr = t->last_nr;
 	ev.is_thread = t->tid != t->pid;
 	if (WIFEXITED(status)) {
 		ev.exit_code = WEXITSTATUS(status);
@@ -556,6 +718,9 @@ static void on_gone(struct tracer *tr, struct tcb *t, int status, uint64_t ts)
 		ev.core_dumped = WCOREDUMP(status);
 	}
 	ev.max_rss_kb = t->ev.max_rss_kb;  /* stashed at PTRACE_EVENT_EXIT */
+	ev.rq_wait_ns = t->ev.rq_wait_ns;
+	ev.rq_run_ns = t->ev.rq_run_ns;
+	ev.tracer_wait_ns = t->sched_held_ns;
 	emit_simple(tr, &ev, ts);
 	if (t->tid == tr->leader) {
 		tr->end->exit_code = ev.exit_code;
@@ -577,12 +742,15 @@ static void on_signal_stop(struct tracer *tr, struct tcb *t, int sig, uint64_t t
 		resume(tr, t, 0);
 		return;
 	}
-	if (!(t->flags & TCB_HIDE)) {
+	if (!(t->flags & TCB_HIDE) && quals_signal_shown(tr->o->quals, sig)) {
 		memset(&ev, 0, sizeof(ev));
 		ev.type = EV_SIGNAL;
 		ev.pid = t->pid;
 		ev.tid = t->tid;
 		ev.signo = sig;
+		ev.last_nr = t->last_nr;
+		if (tr->o->quals && tr->o->quals->want_ip)
+			ev.ip = arch_get_ip(t->tid);
 		arena_reset(&tr->scratch);
 		v = arena_calloc(&tr->scratch, sizeof(*v));
 		decode_siginfo_val(&ctx, v, &si);
@@ -603,6 +771,10 @@ static scmp_filter_ctx build_filter(const uint8_t *set)
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx)
 		return NULL;
+	/* calls of another architecture (int 0x80, x32) are not in the
+	 * filter: they stop (the engine filters them, @32/@x32) instead of
+	 * killing the tracee, libseccomp's default */
+	seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRACE(0));
 	for (unsigned nr = 0; nr < sysent_count; nr++) {
 		if (!(set[nr >> 3] & (1u << (nr & 7))))
 			continue;
@@ -674,7 +846,7 @@ static int start_child(struct tracer *tr, char *const argv[])
 	char *path = path_search(argv[0]);
 	struct sock_fprog filter = { 0, NULL };
 	int status, pfd[2];
-	pid_t pid;
+	pid_t pid, r;
 
 	if (!path) {
 		tr->end->exit_code = 127;
@@ -702,10 +874,13 @@ static int start_child(struct tracer *tr, char *const argv[])
 	if (pid == 0) {
 		int e;
 		close(pfd[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
+		/* the command starts with the signal dispositions and mask
+		 * renacer was given (an ignored SIGINT stays ignored, as under
+		 * a shell's "cmd &"), not with renacer's own */
+		sigaction(SIGINT, &tr->old_int, NULL);
+		sigaction(SIGTERM, &tr->old_term, NULL);
+		sigaction(SIGHUP, &tr->old_hup, NULL);
+		sigprocmask(SIG_SETMASK, &tr->old_mask, NULL);
 		raise(SIGSTOP);
 		if (filter.filter && load_filter(&filter) < 0) {
 			/* the tracer saw the filter fail: report and go on unfiltered */
@@ -713,7 +888,16 @@ static int start_child(struct tracer *tr, char *const argv[])
 			if (write(pfd[1], &e, sizeof(e)) < 0)
 				_exit(1);
 		}
-		execv(path, argv);
+		/* -u: after the filter (loaded as root, no no_new_privs) */
+		if (tr->o->quals && tr->o->quals->user &&
+		    (e = startup_become_user(tr->o->quals->user, path)) != 0) {
+			if (write(pfd[1], &e, sizeof(e)) < 0)
+				_exit(1);
+			_exit(127);
+		}
+		/* -E: the command's own environment */
+		execve(path, argv, tr->o->quals && tr->o->quals->envp
+			? tr->o->quals->envp : environ);
 		e = errno;
 		if (write(pfd[1], &e, sizeof(e)) < 0)
 			_exit(1);
@@ -722,7 +906,11 @@ static int start_child(struct tracer *tr, char *const argv[])
 	close(pfd[1]);
 	free(filter.filter);
 	free(path);
-	if (waitpid(pid, &status, WSTOPPED) != pid || !WIFSTOPPED(status)) {
+	/* a SIGINT/SIGTERM/SIGHUP now interrupts the wait (no SA_RESTART):
+	 * wait on, the loop then sees the interrupt and ends the command */
+	while ((r = waitpid(pid, &status, WSTOPPED)) < 0 && errno == EINTR)
+		;
+	if (r != pid || !WIFSTOPPED(status)) {
 		close(pfd[0]);
 		kill(pid, SIGKILL);
 		return error("cannot start '%s': child did not stop", argv[0]);
@@ -741,85 +929,204 @@ static int start_child(struct tracer *tr, char *const argv[])
 	return 0;
 }
 
-/* Lists the threads of pid (all of them with -f, else just pid). */
-static int attach_one(struct tracer *tr, pid_t pid)
+/*
+ * -D: the command is the process that ran renacer; it waits for the tracer
+ * (a grandchild) to seize it, then execs (core/startup.c).  Its calls are
+ * hidden until its execve, as a started command's.
+ */
+static int adopt_command(struct tracer *tr, pid_t pid)
 {
-	char path[64];
-	DIR *d;
-	struct dirent *de;
-	int n = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	d = tr->o->follow ? opendir(path) : NULL;
-	if (!d) {
-		if (kill(pid, 0) < 0 && errno == ESRCH)
-			return error("cannot attach to process %d: No such process", (int)pid);
+	if (ptrace(PTRACE_SEIZE, pid, NULL,
+		   (void *)(uintptr_t)(tr->ptrace_opts & ~PTRACE_O_EXITKILL)) < 0) {
+		int e = errno;
+		startup_daemon_release();
+		return error("cannot attach to process %d: %s", (int)pid, strerror(e));
 	}
-	for (;;) {
-		pid_t tid;
+	ptrace(PTRACE_INTERRUPT, pid, NULL, NULL);
+	tr->leader = pid;
+	tcb_new(tr, pid, pid, TCB_HIDE | TCB_STARTUP);
+	startup_daemon_release();
+	return 0;
+}
+
+/*
+ * Seizes one thread tid of process pid and interrupts it (its first stop is
+ * then a PTRACE_EVENT_STOP).  Returns 0, or the errno of PTRACE_SEIZE.
+ */
+static int seize_thread(struct tracer *tr, pid_t pid, pid_t tid)
+{
+	if (ptrace(PTRACE_SEIZE, tid, NULL,
+		   (void *)(uintptr_t)(tr->ptrace_opts & ~PTRACE_O_EXITKILL)) < 0)
+		return errno;
+	ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
+	tcb_new(tr, tid, pid, TCB_ATTACHED | TCB_STARTUP | TCB_IGNORE_EXIT);
+	return 0;
+}
+
+/*
+ * The EV_PROC_START of each thread attached, once all are: each says how
+ * many ("Process N attached with M threads").
+ */
+static void emit_attached(struct tracer *tr, pid_t pid, const pid_t *tids, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
 		struct event ev;
 
-		if (d) {
-			de = readdir(d);
-			if (!de)
-				break;
-			if (de->d_name[0] == '.')
-				continue;
-			tid = (pid_t)atoi(de->d_name);
-		} else {
-			if (n)
-				break;
-			tid = pid;
-		}
-		if (tcb_find(tr, tid)) {
-			n++;
-			continue;
-		}
-		if (ptrace(PTRACE_SEIZE, tid, NULL,
-			   (void *)(uintptr_t)(tr->ptrace_opts & ~PTRACE_O_EXITKILL)) < 0) {
-			int e = errno;
-			if (d)
-				closedir(d);
-			return error("cannot attach to process %d: %s", (int)tid, strerror(e));
-		}
-		ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
-		tcb_new(tr, tid, pid, TCB_ATTACHED | TCB_STARTUP | TCB_IGNORE_EXIT);
 		memset(&ev, 0, sizeof(ev));
 		ev.type = EV_PROC_START;
 		ev.pid = pid;
-		ev.tid = tid;
-		ev.is_thread = tid != pid;
+		ev.tid = tids[i];
+		ev.is_thread = tids[i] != pid;
 		ev.attached = true;
+		ev.attach_threads = (unsigned)n;
 		emit_simple(tr, &ev, now_ns());
-		n++;
 	}
-	if (d)
+}
+
+/*
+ * Attaches to pid: with -f to every thread in /proc/PID/task, else to pid
+ * alone.  Threads come and go while this runs, so the directory is read
+ * again until a pass finds no new thread (as strace does); a thread that
+ * is gone by the time it is seized (ESRCH), or that renacer already traces
+ * because an attached thread created it (EPERM), is skipped.  The process
+ * exiting or exec'ing meanwhile is not an error as long as one thread was
+ * attached.  Returns 0, or -1 after error() when no thread could be.
+ */
+static int attach_one(struct tracer *tr, pid_t pid)
+{
+	char path[64];
+	int err = 0;
+	pid_t *tids = NULL;
+	size_t attached = 0, alloc = 0;
+
+	if (!tr->o->follow) {
+		err = seize_thread(tr, pid, pid);
+		if (err)
+			return error("cannot attach to process %d: %s", (int)pid, strerror(err));
+		emit_attached(tr, pid, &pid, 1);
+		goto done;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	for (int pass = 0; pass < 1000; pass++) {
+		DIR *d = opendir(path);
+		struct dirent *de;
+		int found = 0;
+
+		if (!d) {
+			if (!err)
+				err = errno == ENOENT ? ESRCH : errno;
+			break;
+		}
+		while ((de = readdir(d))) {
+			pid_t tid = (pid_t)atoi(de->d_name);
+			int e;
+
+			if (tid <= 0 || tcb_find(tr, tid))
+				continue;
+			e = seize_thread(tr, pid, tid);
+			if (e == 0) {
+				if (attached == alloc) {
+					alloc = alloc ? alloc * 2 : 16;
+					tids = xrealloc(tids, alloc * sizeof(*tids));
+				}
+				tids[attached++] = tid;
+				found++;
+			} else if (!err || err == ESRCH) {
+				err = e;
+			}
+		}
 		closedir(d);
+		if (!found)
+			break;
+	}
+	if (!attached)
+		return error("cannot attach to process %d: %s", (int)pid,
+			     strerror(err ? err : ESRCH));
+	emit_attached(tr, pid, tids, attached);
+	free(tids);
+done:
 	if (!tr->leader)
 		tr->leader = pid;
 	return 0;
 }
 
-static void on_interrupt_signal(int sig)
+/* Interrupted: tasks held by -e inject=:delay_* go on at once. */
+static void release_delays(struct tracer *tr)
 {
-	interrupted = sig;
+	if (!tr->delays)
+		return;
+	for (unsigned b = 0; b < NBUCKETS; b++)
+		for (struct tcb *t = tr->buckets[b]; t; t = t->next)
+			if (t->flags & TCB_DELAYED)
+				t->hold_until = 1;
 }
 
-/* SIGINT/SIGTERM/SIGHUP: detach attached tracees, kill started ones. */
-static void stop_tracing(struct tracer *tr)
+static void on_interrupt_signal(int sig)
 {
+	interrupt_sig = sig;
+	interrupt_count++;
+}
+
+/*
+ * SIGINT/SIGTERM/SIGHUP (sig), or the end of the grace period (sig 0).
+ * Attached tasks (-p, and everything they created) are only ever detached:
+ * each is interrupted and detached at its next stop, or at once when it is
+ * already held stopped.  A command renacer started gets what a shell's
+ * process group would get: sig is passed on to each of its processes,
+ * which are traced to their end; what is left when the grace period ends,
+ * or at a second interrupt, is killed.
+ */
+static void detach_now(struct tracer *tr, struct tcb *t, int sig, uint64_t ts);
+
+/* Detaches t at its next stop, or at once when it is held stopped. */
+static void detach_soon(struct tracer *tr, struct tcb *t)
+{
+	if (t->flags & TCB_HELD) {
+		detach_now(tr, t, 0, now_ns());
+	} else if (!(t->flags & TCB_DETACHING)) {
+		t->flags |= TCB_DETACHING;
+		ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL);
+	}
+}
+
+/* Attaching failed part way: lets go of what was attached. */
+static void detach_attached(struct tracer *tr)
+{
+	tr->detaching = true;
 	for (unsigned b = 0; b < NBUCKETS; b++) {
-		for (struct tcb *t = tr->buckets[b]; t; t = t->next) {
-			if (t->flags & TCB_ATTACHED) {
-				if (!(t->flags & TCB_DETACHING)) {
-					t->flags |= TCB_DETACHING;
-					ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL);
-				}
-			} else {
+		struct tcb *t = tr->buckets[b], *next;
+		for (; t; t = next) {
+			next = t->next;
+			detach_soon(tr, t);
+		}
+	}
+}
+
+static void stop_tracing(struct tracer *tr, int sig)
+{
+	bool kill_all = sig == 0 || tr->interrupt_sig != 0;
+	bool any_started = false;
+
+	if (sig && !tr->interrupt_sig)
+		tr->interrupt_sig = sig;
+	for (unsigned b = 0; b < NBUCKETS; b++) {
+		struct tcb *t = tr->buckets[b], *next;
+
+		for (; t; t = next) {
+			next = t->next;
+			if ((t->flags & TCB_ATTACHED) || tr->o->attach)
+				detach_soon(tr, t);
+			else if (kill_all || (t->flags & TCB_HIDE)) {
 				kill(t->tid, SIGKILL);
+			} else {
+				any_started = true;
+				if (t->tid == t->pid)
+					kill(t->pid, sig);
 			}
 		}
 	}
+	if (any_started && !kill_all)
+		tr->kill_at = now_ns() + INTERRUPT_GRACE_MS * 1000000ull;
 }
 
 static void detach_now(struct tracer *tr, struct tcb *t, int sig, uint64_t ts)
@@ -872,6 +1179,8 @@ static void handle_stop(struct tracer *tr, struct tcb *t, int status, uint64_t t
 	case PTRACE_EVENT_EXIT:
 		if (tr->o->collect_rss && t->tid == t->pid)
 			read_rss(&t->ev, t->pid);
+		if (tr->o->collect_sched)
+			proc_schedstat(t->tid, &t->ev.rq_run_ns, &t->ev.rq_wait_ns);
 		resume(tr, t, 0);
 		return;
 	case PTRACE_EVENT_STOP:
@@ -879,6 +1188,8 @@ static void handle_stop(struct tracer *tr, struct tcb *t, int status, uint64_t t
 			t->flags &= ~TCB_STARTUP;
 			if (t->flags & TCB_ORPHAN) {
 				t->flags |= TCB_HELD;   /* resumed at its creator's event */
+				t->held_ns = ts;
+				tr->nheld++;
 				return;
 			}
 			resume(tr, t, 0);
@@ -887,13 +1198,16 @@ static void handle_stop(struct tracer *tr, struct tcb *t, int status, uint64_t t
 		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
 			/* group-stop: shown as strace does, then stay stopped but
 			 * keep reporting */
-			if (!(t->flags & TCB_HIDE)) {
+			if (!(t->flags & TCB_HIDE) && quals_signal_shown(tr->o->quals, sig)) {
 				struct event ev;
 				memset(&ev, 0, sizeof(ev));
 				ev.type = EV_SIGNAL;
 				ev.pid = t->pid;
 				ev.tid = t->tid;
 				ev.signo = sig;
+				ev.last_nr = t->last_nr;
+				if (tr->o->quals && tr->o->quals->want_ip)
+					ev.ip = arch_get_ip(t->tid);
 				ev.group_stop = true;
 				emit_simple(tr, &ev, ts);
 			}
@@ -940,16 +1254,211 @@ static void check_exec_failure(struct tracer *tr, char *const argv[])
 	}
 }
 
+/*
+ * wait4(-1, __WALL) that gives up after ns: returns 0 then (or on EINTR).
+ * SIGCHLD, which every stop and exit of a tracee sends, is blocked for the
+ * whole trace, so one that arrives between the wait4 and sigtimedwait stays
+ * pending and ends the wait at once.
+ */
+static pid_t wait_timed(int *status, struct rusage *ru, uint64_t ns)
+{
+	sigset_t chld;
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	uint64_t end = now_ns() + ns;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	for (;;) {
+		pid_t pid = wait4(-1, status, __WALL | WNOHANG, ru);
+		uint64_t now;
+
+		if (pid != 0)
+			return pid;
+		if (sigtimedwait(&chld, NULL, &ts) < 0 && errno != EAGAIN)
+			return 0;      /* EINTR: an interrupt signal */
+		now = now_ns();
+		if (now >= end)
+			return 0;
+		ts.tv_sec = (time_t)((end - now) / 1000000000u);
+		ts.tv_nsec = (long)((end - now) % 1000000000u);
+	}
+}
+
+/*
+ * Fairness.  wait4(-1) reports the first waitable tracee of the kernel's
+ * list, which is always scanned in the same order, so a tracer that
+ * resumes each tracee as soon as it is reported lets a few busy threads
+ * take every turn while a thread late in the list waits (issue 8: with 50
+ * threads making calls, a main thread's 1 s sleep returned after 29 s).
+ * So, as strace does, one blocking wait4 is followed by WNOHANG calls that
+ * take every status that is ready now: that is a round.  The round is
+ * handled in the order it was collected before the kernel is asked again,
+ * so every tracee that stopped gets exactly one turn per round, however
+ * many threads there are and however fast they stop again.  A tracee can
+ * appear twice in a round only when it died after a stop (SIGKILL); its
+ * statuses are handled in order.
+ * Returns 0 (the round may be empty after EINTR), or -1 with errno set
+ * (ECHILD: nothing left to wait for).
+ */
+static int collect_round(struct tracer *tr)
+{
+	int flags = __WALL;
+	/* something is due at a time (the end of the grace period, a check
+	 * of held tasks, a delayed task's resumption): block 100 ms at most,
+	 * and not past the delayed task's time */
+	bool timed = tr->kill_at || tr->nheld || tr->next_due;
+	uint64_t limit = 100000000u, now;
+
+	if (tr->next_due)
+		limit = tr->next_due <= (now = now_ns()) ? 0
+			: tr->next_due - now < limit ? tr->next_due - now : limit;
+
+	tr->wq_head = tr->wq_len = 0;
+	for (;;) {
+		struct rusage ru;
+		int status;
+		pid_t pid;
+		struct wstat *w;
+
+		if (timed && !(flags & WNOHANG))
+			pid = wait_timed(&status, tr->o->cpu_time ? &ru : NULL, limit);
+		else
+			pid = wait4(-1, &status, flags, tr->o->cpu_time ? &ru : NULL);
+		if (pid <= 0) {
+			if (pid == 0 || (flags & WNOHANG) || errno == EINTR)
+				return 0;
+			return -1;
+		}
+		ALLOC_GROW(tr->wq, tr->wq_len + 1, tr->wq_alloc);
+		w = &tr->wq[tr->wq_len++];
+		w->tid = pid;
+		w->status = status;
+		/* strace -c's measure: the process's system time at each stop */
+		w->stime = tr->o->cpu_time ? (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+					     (uint64_t)ru.ru_stime.tv_usec * 1000u : 0;
+		flags |= WNOHANG;
+	}
+}
+
+/*
+ * A new process is held stopped until its creator's fork event (so that its
+ * start comes before its calls); the creator may never report the event
+ * when it is killed at that moment.  Held processes whose parent renacer no
+ * longer traces are let go after 100 ms, started as children of whatever
+ * parent they have now.  (A thread's creator cannot die alone: a killed
+ * group takes the new thread with it, which then reports its exit.)
+ */
+static void check_held(struct tracer *tr)
+{
+	uint64_t now = now_ns();
+
+	if (now - tr->held_checked < 100000000u)
+		return;
+	tr->held_checked = now;
+	for (unsigned b = 0; b < NBUCKETS && tr->nheld; b++) {
+		struct tcb *t = tr->buckets[b], *next;
+
+		for (; t; t = next) {
+			char path[64];
+			struct strbuf sb = STRBUF_INIT;
+			const char *p;
+			pid_t ppid = 0, tgid = 0;
+			struct event ev;
+
+			next = t->next;
+			if (!(t->flags & TCB_HELD) || now - t->held_ns < 100000000u)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/status", (int)t->tid);
+			if (strbuf_read_file(&sb, path) == 0) {
+				if ((p = strstr(sb.buf, "\nTgid:")))
+					tgid = (pid_t)atoi(p + 6);
+				if ((p = strstr(sb.buf, "\nPPid:")))
+					ppid = (pid_t)atoi(p + 6);
+			}
+			strbuf_release(&sb);
+			if (tgid != t->tid || tcb_find(tr, ppid))
+				continue;
+			memset(&ev, 0, sizeof(ev));
+			ev.type = EV_PROC_START;
+			ev.pid = ev.tid = t->tid;
+			ev.ppid = ppid;
+			emit_simple(tr, &ev, now);
+			t->flags &= ~(TCB_HELD | TCB_STARTUP | TCB_ORPHAN);
+			tr->nheld--;
+			if (t->flags & TCB_DETACHING)
+				detach_now(tr, t, 0, now);
+			else
+				resume(tr, t, 0);
+		}
+	}
+}
+
+/* Handles one status of a round: a stop, an exit or a death. */
+/*
+ * collect_sched: renacer's run-queue wait since the last reading held a
+ * stopped task: the one being handled, else (a wait for stops) the one
+ * whose stop is handled next.  next 0: no task is handled now.
+ */
+static void sched_account(struct tracer *tr, pid_t next)
+{
+	uint64_t run, wait;
+	struct tcb *t;
+	pid_t who;
+
+	if (tr->sched_fd < 0)
+		return;
+	proc_schedstat_fd(tr->sched_fd, &run, &wait);
+	who = tr->sched_tid ? tr->sched_tid : next;
+	if (who && wait > tr->sched_wait && (t = tcb_find(tr, who)))
+		t->sched_held_ns += wait - tr->sched_wait;
+	tr->sched_wait = wait;
+	tr->sched_tid = next;
+}
+
+static void handle_status(struct tracer *tr, const struct wstat *w, char *const argv[])
+{
+	struct tcb *t;
+	int status = w->status;
+	uint64_t ts = now_ns();
+
+	sched_account(tr, w->tid);
+	t = tcb_find(tr, w->tid);
+
+	tr->stop_stime = w->stime;
+	if (!t) {
+		if (!WIFSTOPPED(status))
+			return;          /* not a tracee of ours, or one already gone */
+		/* a new child whose creator's event has not arrived yet; one
+		 * created by an attached process is attached too, and once
+		 * renacer lets go of them (the creator may be gone already,
+		 * detached at that very event) it is detached at once */
+		unsigned f = TCB_STARTUP | TCB_ORPHAN;
+		if (tr->o->attach)
+			f |= TCB_ATTACHED | (tr->interrupt_sig || tr->detaching ? TCB_DETACHING : 0);
+		t = tcb_new(tr, w->tid, w->tid, f);
+	}
+	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		if (t->tid == tr->leader && (t->flags & TCB_HIDE))
+			check_exec_failure(tr, argv);
+		on_gone(tr, t, status, ts);
+		return;
+	}
+	if (WIFSTOPPED(status))
+		handle_stop(tr, t, status, ts);
+}
+
 int tracer_run(const struct tracer_opts *o, char *const argv[],
 	       struct sink_list *sinks, struct trace_end *end)
 {
 	struct tracer *tr = xcalloc(1, sizeof(*tr));
 	struct trace_info ti = { RENACER_VERSION, o->attach ? NULL : argv, 0, o->follow };
-	struct sigaction sa, old_int, old_term, old_hup;
+	struct sigaction sa;
+	sigset_t chld;
 	struct timespec rt;
 	int ret = 0;
 
 	memset(end, 0, sizeof(*end));
+	ti.env = o->attach ? NULL : o->env;
 	tr->o = o;
 	tr->sinks = sinks;
 	tr->end = end;
@@ -968,16 +1477,27 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 		tr->ptrace_opts |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
 	if (tr->seccomp)
 		tr->ptrace_opts |= PTRACE_O_TRACESECCOMP;
-	if (o->collect_rss)
+	if (o->collect_rss || o->collect_sched)
 		tr->ptrace_opts |= PTRACE_O_TRACEEXIT;
+	tr->sched_fd = o->collect_sched ? proc_schedstat_open() : -1;
+	if (tr->sched_fd >= 0) {
+		uint64_t run;
+		proc_schedstat_fd(tr->sched_fd, &run, &tr->sched_wait);
+	}
 	tr->lamport = lamport_new();
+	tr->delays = o->quals && inject_set_has_delays(o->quals->inject);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt_signal;   /* no SA_RESTART: waitpid returns EINTR */
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
-	interrupted = 0;
+	sigaction(SIGINT, &sa, &tr->old_int);
+	sigaction(SIGTERM, &sa, &tr->old_term);
+	sigaction(SIGHUP, &sa, &tr->old_hup);
+	interrupt_count = 0;
+	interrupt_sig = 0;
+	/* SIGCHLD stays pending for wait_timed() (sigtimedwait) */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &tr->old_mask);
 
 	clock_gettime(CLOCK_REALTIME, &rt);
 	ti.start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
@@ -990,12 +1510,14 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 			if (attach_one(tr, o->attach[i]) < 0) {
 				end->exit_code = 1;
 				ret = -1;
-				stop_tracing(tr);
+				detach_attached(tr);
 				break;
 			}
 	} else {
 		struct event ev;
-		if (start_child(tr, argv) < 0) {
+		const struct trace_quals *q = o->quals;
+		if ((q && q->daemon_tracee ? adopt_command(tr, q->daemon_tracee)
+					   : start_child(tr, argv)) < 0) {
 			if (!end->exit_code)
 				end->exit_code = 1;
 			ret = -1;
@@ -1005,58 +1527,45 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 			ev.pid = ev.tid = tr->leader;
 			ev.ppid = getpid();
 			emit_simple(tr, &ev, now_ns());
+			/* -I: once the command has its own dispositions */
+			if (q)
+				startup_signals(q->interruptible);
 		}
 	}
 
 	while (tr->ntcb > 0) {
-		int status;
-		pid_t pid;
-		struct tcb *t;
-		uint64_t ts;
-
-		if (interrupted) {
-			stop_tracing(tr);
-			if (!tr->interrupt_sig)
-				tr->interrupt_sig = interrupted;
-			interrupted = 0;
-			tr->interrupted = true;
+		if (interrupt_count != (sig_atomic_t)tr->interrupts_seen) {
+			tr->interrupts_seen = (unsigned)interrupt_count;
+			stop_tracing(tr, interrupt_sig);
+			release_delays(tr);
 		}
-		if (tr->o->cpu_time) {
-			/* strace -c's measure: the process's system time at each
-			 * stop, from the rusage wait4 reports for the stopped child */
-			struct rusage ru;
-			pid = wait4(-1, &status, __WALL, &ru);
-			tr->stop_stime = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
-					 (uint64_t)ru.ru_stime.tv_usec * 1000u;
-		} else {
-			pid = waitpid(-1, &status, __WALL);
+		if (tr->kill_at && now_ns() >= tr->kill_at) {
+			tr->kill_at = 0;       /* the grace period is over */
+			stop_tracing(tr, 0);
 		}
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != ECHILD)
-				error("waitpid: %s", strerror(errno));
-			break;
-		}
-		ts = now_ns();
-		t = tcb_find(tr, pid);
-		if (!t) {
-			if (!WIFSTOPPED(status))
-				continue;        /* not a tracee of ours */
-			/* a new child whose creator's event has not arrived yet */
-			t = tcb_new(tr, pid, pid, TCB_STARTUP | TCB_ORPHAN);
-		}
-		if (WIFEXITED(status) || WIFSIGNALED(status)) {
-			if (t->tid == tr->leader && (t->flags & TCB_HIDE))
-				check_exec_failure(tr, argv);
-			on_gone(tr, t, status, ts);
+		if (tr->nheld)
+			check_held(tr);
+		if (tr->wq_head == tr->wq_len) {
+			sched_account(tr, 0);
+			/* -e inject=:delay_*: resume the tasks whose time
+			 * has come; the round waits no longer than the next */
+			if (tr->delays)
+				tr->next_due = resume_delayed(tr);
+			if (collect_round(tr) < 0) {
+				if (errno != ECHILD)
+					error("wait4: %s", strerror(errno));
+				break;
+			}
 			continue;
 		}
-		if (WIFSTOPPED(status))
-			handle_stop(tr, t, status, ts);
+		handle_status(tr, &tr->wq[tr->wq_head++], argv);
 	}
 	if (tr->exec_pipe >= 0)
 		close(tr->exec_pipe);
+	/* -b execve let go of the command: like strace, wait for it to end */
+	if (end->detached && !o->attach && tr->leader > 0)
+		while (waitpid(tr->leader, NULL, 0) < 0 && errno == EINTR)
+			;
 
 	end->wall_ns = now_ns() - tr->t0;
 	if (tr->exec_failed)
@@ -1065,15 +1574,19 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	 * released without end(), which removes their temporary files */
 	if (ret != -1 && sink_list_end(sinks, end) < 0)
 		ret = -2;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
-	if (tr->interrupted) {
+	sigaction(SIGINT, &tr->old_int, NULL);
+	sigaction(SIGTERM, &tr->old_term, NULL);
+	sigaction(SIGHUP, &tr->old_hup, NULL);
+	sigprocmask(SIG_SETMASK, &tr->old_mask, NULL);
+	if (tr->interrupt_sig) {
 		end->interrupted = 1;
 		end->interrupt_signal = tr->interrupt_sig;
 	}
+	free(tr->wq);
 	arena_release(&tr->scratch);
 	lamport_free(tr->lamport);
+	if (tr->sched_fd >= 0)
+		close(tr->sched_fd);
 	free(tr);
 	return ret;
 }

@@ -12,6 +12,8 @@
 #include "sink/sink.h"
 #include "sys/decode.h"
 
+struct trace_quals;
+
 /* -e status= bits: which finished syscalls are reported. */
 enum {
 	STATUS_SUCCESSFUL = 1 << 0,
@@ -31,8 +33,13 @@ struct tracer_opts {
 	unsigned status_mask;      /* STATUS_*; 0 means STATUS_ALL */
 	bool no_seccomp;           /* never use a seccomp-bpf filter */
 	bool collect_rss;          /* read VmHWM at every process exit */
+	bool collect_sched;        /* read each task's run-queue wait at its exit
+				      (event.rq_wait_ns; core/procstat.h) */
 	bool cpu_time;             /* fill event.cpu_ns (wait4's rusage) */
 	struct decode_opts dopts;
+	/* strace's -P, -e signal=, -e abbrev=/verbose=, -e read=/write=,
+	 * -e inject=, -i, -b, -E, -u, -D, -I (core/quals.h); NULL none */
+	const struct trace_quals *quals;
 	/* May be NULL.  Called with the entry of each reported syscall
 	 * (EV_SYSCALL_ENTRY, the tracee stopped at the entry stop, before any
 	 * sink sees it) and again with the finished EV_SYSCALL (the same
@@ -40,6 +47,9 @@ struct tracer_opts {
 	 * gone) before the sinks see it: src/dwarf unwinds the stack here. */
 	void (*enrich)(void *data, struct event *ev);
 	void *enrich_data;
+	/* How the command is run (stdio kinds, cwd, variables), handed to the
+	 * sinks in trace_info.env; NULL: not recorded.  Not used with -p. */
+	const struct trace_env *env;
 	/* With enrich and a trace_set: syscalls outside trace_set that the
 	 * engine stops at anyway (bitmap as trace_set; may be NULL).  Their
 	 * entry and exit go to enrich (name, raw arguments and result only;

@@ -61,30 +61,56 @@ static int by_order(const void *a, const void *b)
 	return (*x)->order < (*y)->order ? -1 : (*x)->order > (*y)->order;
 }
 
-struct symidx *symidx_build(Dwfl_Module *mod, uint64_t low)
+/* The first section of elf of the given type, or NULL. */
+static Elf_Scn *find_section(Elf *elf, GElf_Word type, GElf_Shdr *sh)
 {
-	int n = dwfl_module_getsymtab(mod);
-	int first_global = dwfl_module_getsymtab_first_global(mod);
-	struct symidx *x;
-	uint64_t e = 0;
+	Elf_Scn *scn = NULL;
 
-	if (n <= 1 || first_global < 0)
-		return NULL;
-	x = xcalloc(1, sizeof(*x));
-	strbuf_init(&x->names, 4096);
-	for (int i = 1; i < n; i++) {
+	while (elf && (scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
+			return scn;
+	return NULL;
+}
+
+/* Adds the symbols of section scn (a symbol table of elf) to x. */
+static void add_table(struct symidx *x, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
+		      uint64_t bias, uint64_t low)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	Elf_Data *xndx = NULL;
+	Elf_Scn *s2 = NULL;
+	GElf_Shdr sh2;
+	size_t n, first_global = sh->sh_info;
+
+	if (!data || !sh->sh_entsize)
+		return;
+	/* the SHT_SYMTAB_SHNDX section of this table, when there is one */
+	while ((s2 = elf_nextscn(elf, s2)))
+		if (gelf_getshdr(s2, &sh2) && sh2.sh_type == SHT_SYMTAB_SHNDX &&
+		    sh2.sh_link == elf_ndxscn(scn))
+			xndx = elf_getdata(s2, NULL);
+	n = sh->sh_size / sh->sh_entsize;
+	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
-		GElf_Addr value;
 		GElf_Word shndx;
-		Elf *elf = NULL;
-		Dwarf_Addr bias = 0;
-		const char *name = dwfl_module_getsym_info(mod, i, &sym, &value, &shndx, &elf, &bias);
-		int type = GELF_ST_TYPE(sym.st_info);
+		const char *name;
+		int type;
 		struct part *p = &x->part[first_global == 0 || i >= first_global ? 0 : 1];
 		struct sym *s;
+		uint64_t value;
 
-		if (!name || !*name || sym.st_shndx == SHN_UNDEF || type == STT_SECTION ||
-		    type == STT_FILE || type == STT_TLS || value < low)
+		if (!gelf_getsymshndx(data, xndx, (int)i, &sym, &shndx))
+			continue;
+		if (sym.st_shndx != SHN_XINDEX)
+			shndx = sym.st_shndx;
+		type = GELF_ST_TYPE(sym.st_info);
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (!name || !*name || shndx == SHN_UNDEF || type == STT_SECTION ||
+		    type == STT_FILE || type == STT_TLS)
+			continue;
+		/* absolute symbols are not relocated; the others move with the module */
+		value = shndx == SHN_ABS ? sym.st_value : sym.st_value + bias;
+		if (value < low)
 			continue;
 		if (sym.st_size) {
 			ALLOC_GROW(p->sized, p->nsized + 1, p->asized);
@@ -92,15 +118,15 @@ struct symidx *symidx_build(Dwfl_Module *mod, uint64_t low)
 			if (sym.st_size > p->maxsize)
 				p->maxsize = sym.st_size;
 		} else {
-			Elf_Scn *scn = shndx < SHN_LORESERVE && elf ? elf_getscn(elf, shndx) : NULL;
-			GElf_Shdr sh;
+			Elf_Scn *sscn = shndx < SHN_LORESERVE ? elf_getscn(elf, shndx) : NULL;
+			GElf_Shdr ssh;
 
 			ALLOC_GROW(p->labels, p->nlabels + 1, p->alabels);
 			s = &p->labels[p->nlabels++];
 			s->sec_lo = s->sec_hi = value - low;   /* absolute symbols: exact only */
-			if (scn && gelf_getshdr(scn, &sh)) {
-				s->sec_lo = sh.sh_addr + bias - low;
-				s->sec_hi = s->sec_lo + sh.sh_size;
+			if (sscn && gelf_getshdr(sscn, &ssh)) {
+				s->sec_lo = ssh.sh_addr + bias - low;
+				s->sec_hi = s->sec_lo + ssh.sh_size;
 			}
 		}
 		s->value = value - low;
@@ -110,6 +136,29 @@ struct symidx *symidx_build(Dwfl_Module *mod, uint64_t low)
 		s->name = (uint32_t)x->names.len;
 		strbuf_add(&x->names, name, strlen(name) + 1);
 	}
+}
+
+struct symidx *symidx_build(Dwfl_Module *mod, uint64_t low, Elf *debug)
+{
+	GElf_Addr bias = 0;
+	Elf *elf = dwfl_module_getelf(mod, &bias), *from = NULL;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	struct symidx *x;
+	uint64_t e = 0;
+
+	/* libdw's order: the file's own .symtab, the debug file's, .dynsym */
+	if (elf && (scn = find_section(elf, SHT_SYMTAB, &sh)))
+		from = elf;
+	else if (debug && (scn = find_section(debug, SHT_SYMTAB, &sh)))
+		from = debug;
+	else if (elf && (scn = find_section(elf, SHT_DYNSYM, &sh)))
+		from = elf;
+	if (!from)
+		return NULL;
+	x = xcalloc(1, sizeof(*x));
+	strbuf_init(&x->names, 4096);
+	add_table(x, from, scn, &sh, bias, low);
 	for (int k = 0; k < 2; k++) {
 		QSORT(x->part[k].sized, x->part[k].nsized, by_value);
 		QSORT(x->part[k].labels, x->part[k].nlabels, by_value);

@@ -18,11 +18,12 @@
 struct symidx;
 
 /*
- * Reads mod's symbol table (libdw's choice: .symtab, else the debug file's,
- * else .dynsym) into an index; low is the module's start address in this
- * process.  Returns NULL when the module has no symbols.
+ * Reads mod's symbol table into an index, choosing as libdw does: the
+ * file's own .symtab, else the one of its debug file (debug, the ELF of
+ * the module's loaded DWARF, or NULL), else .dynsym.  low is the module's
+ * start address in this process.  Returns NULL when there is no table.
  */
-struct symidx *symidx_build(Dwfl_Module *mod, uint64_t low);
+struct symidx *symidx_build(Dwfl_Module *mod, uint64_t low, Elf *debug);
 
 /*
  * The name of the symbol holding rel (module-relative), with *off set to

@@ -832,9 +832,12 @@ static void resolve_full(struct dwarf *d, struct loc *l, Dwfl_Module *mod, uint6
 	d->st.lookups++;
 	l->full = true;
 	if (!mi->syms_tried) {
+		Dwarf_Addr dbias;
+		Dwarf *dw = !mi->skipped || d->o.stack_trace ? dwfl_module_getdwarf(mod, &dbias) : NULL;
+
 		mi->syms_tried = true;
 		dwfl_module_info(mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
-		mi->syms = symidx_build(mod, low);
+		mi->syms = symidx_build(mod, low, dw ? dwarf_getelf(dw) : NULL);
 	}
 	sname = symidx_lookup(mi->syms, l->rel, &off);
 	if (sname) {

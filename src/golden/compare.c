@@ -1,5 +1,6 @@
 /* Comparing a trace model with its golden (see compare.h). */
 #include "golden/compare.h"
+#include "sink/env.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 
@@ -12,22 +13,27 @@
 
 /* Distinct new or vanished calls listed per process before "and N more". */
 #define MAX_CALLS_LISTED 8
+/* Syscalls named as where a slowdown went. */
+#define MAX_TIME_LISTED 5
 
 const char *gfind_kind_name(enum gfind_kind k)
 {
 	static const char *const n[] = {
 		"process", "exit", "count", "appeared", "vanished", "call", "failure",
-		"resource", "timing", "confidence", "note", "assertion",
+		"resource", "timing", "confidence", "note", "assertion", "io", "time",
+		"environment", "threads",
 	};
 	return (unsigned)k < GF_NKINDS ? n[k] : "?";
 }
 
-static void add_finding(struct gresult *r, enum gfind_kind k, bool reg, const char *proc,
-			const char *subject, double g, double c, const char *fmt, ...)
+static struct gfinding *add_finding(struct gresult *r, enum gfind_kind k, bool reg,
+				    const char *proc, const char *subject, double g, double c,
+				    const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
 
-static void add_finding(struct gresult *r, enum gfind_kind k, bool reg, const char *proc,
-			const char *subject, double g, double c, const char *fmt, ...)
+static struct gfinding *add_finding(struct gresult *r, enum gfind_kind k, bool reg,
+				    const char *proc, const char *subject, double g, double c,
+				    const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct gfinding *f;
@@ -38,6 +44,7 @@ static void add_finding(struct gresult *r, enum gfind_kind k, bool reg, const ch
 	va_end(ap);
 	ALLOC_GROW(r->f, r->nf + 1, r->af);
 	f = &r->f[r->nf++];
+	memset(f, 0, sizeof(*f));
 	f->kind = k;
 	f->regression = reg;
 	f->proc = proc ? xstrdup(proc) : NULL;
@@ -47,41 +54,7 @@ static void add_finding(struct gresult *r, enum gfind_kind k, bool reg, const ch
 	f->current = c;
 	if (reg)
 		r->regression = true;
-}
-
-/*
- * The calls of p that are compared: not volatile, not ignored, and no
- * memory management when either side of the pair is multi-threaded.
- */
-static uint32_t compared(const struct gproc *p, bool mem_volatile, uint32_t **keys,
-			 uint32_t **idx)
-{
-	uint32_t n = 0;
-
-	*keys = xmalloc((p->ncalls + 1) * sizeof(**keys));
-	*idx = xmalloc((p->ncalls + 1) * sizeof(**idx));
-	for (uint32_t i = 0; i < p->ncalls; i++) {
-		const struct gcall *c = &p->calls[i];
-		if (c->flags & (GC_VOLATILE | GC_IGNORED))
-			continue;
-		if (mem_volatile && (c->flags & GC_MEM))
-			continue;
-		(*keys)[n] = c->key;
-		(*idx)[n++] = i;
-	}
-	return n;
-}
-
-/* "process 1.2 (/usr/bin/sort)" */
-static void proc_desc(struct strbuf *sb, const struct gproc *p)
-{
-	strbuf_addstr(sb, p->is_thread ? "thread " : "process ");
-	strbuf_addstr(sb, p->label);
-	if (p->exe && !p->is_thread) {
-		strbuf_addstr(sb, " (");
-		strbuf_addstr(sb, p->exe);
-		strbuf_addch(sb, ')');
-	}
+	return f;
 }
 
 /* Scratch state for one comparison. */
@@ -91,10 +64,48 @@ struct cmp {
 	struct gresult *r;
 	uint32_t *cname;        /* current name id -> row */
 	uint32_t nrows;
-	uint64_t *gs, *cs, *ga, *ca;  /* per-row counts of one process */
 	uint32_t *stamp_g, *stamp_c, *kcount_g, *kcount_c;
 	uint32_t gen;
+	unsigned stdmask;       /* standard streams whose kind differs */
+	const struct gvar *gvar;   /* the golden's measured variation, or NULL */
+	int32_t *gmatch;        /* golden process -> current process, -1 none */
+	int32_t *cmatch;        /* current process -> golden process, -1 none */
 };
+
+/* Whether call c is left out of sequences, counts and distinct calls. */
+static bool excluded(const struct cmp *x, const struct gcall *c, bool mem_volatile)
+{
+	int sfd;
+
+	if (c->flags & (GC_VOLATILE | GC_IGNORED))
+		return true;
+	if (mem_volatile && (c->flags & GC_MEM))
+		return true;
+	sfd = GCALL_STD(c);
+	return sfd >= 0 && (x->stdmask >> sfd & 1);
+}
+
+/*
+ * The calls of p that are compared in sequence: not volatile, not ignored,
+ * not on a standard stream whose kind differs, and no memory management
+ * when either side of the pair is multi-threaded (its order varies).
+ */
+static uint32_t compared(const struct cmp *x, const struct gproc *p, bool mem_volatile,
+			 uint32_t **keys, uint32_t **idx)
+{
+	uint32_t n = 0;
+
+	*keys = xmalloc((p->ncalls + 1) * sizeof(**keys));
+	*idx = xmalloc((p->ncalls + 1) * sizeof(**idx));
+	for (uint32_t i = 0; i < p->ncalls; i++) {
+		const struct gcall *c = &p->calls[i];
+		if (excluded(x, c, mem_volatile))
+			continue;
+		(*keys)[n] = c->key;
+		(*idx)[n++] = i;
+	}
+	return n;
+}
 
 static const char *err_name(int e)
 {
@@ -102,163 +113,57 @@ static const char *err_name(int e)
 	return n ? n : "error";
 }
 
-static void count_proc(struct cmp *x, const struct gproc *p, bool golden, bool mem_volatile,
-		       uint64_t *stable, uint64_t *all)
+/* Whether task p made a successful execve (its program is its own). */
+static bool did_exec(const struct gmodel *m, const struct gproc *p)
 {
 	for (uint32_t i = 0; i < p->ncalls; i++) {
-		const struct gcall *c = &p->calls[i];
-		uint32_t row = golden ? c->sc : x->cname[c->sc];
-		if (c->flags & GC_IGNORED)
-			continue;
-		all[row]++;
-		if (!(c->flags & GC_VOLATILE) && !(mem_volatile && (c->flags & GC_MEM)))
-			stable[row]++;
+		const char *n = gmodel_name(m, p->calls[i].sc);
+		if (!(p->calls[i].flags & GC_FAILED) &&
+		    (!strcmp(n, "execve") || !strcmp(n, "execveat")))
+			return true;
 	}
+	return false;
 }
 
-static void check_counts(struct cmp *x, const struct gproc_diff *d, bool *name_flagged)
+/* The label of the process that made the process of label ("1.2" -> "1"). */
+static void parent_label(struct strbuf *sb, const char *label)
 {
-	struct gresult *r = x->r;
-	const char *label = d->label;
+	const char *dot = strrchr(label, '.');
 
-	memset(x->gs, 0, x->nrows * sizeof(*x->gs));
-	memset(x->cs, 0, x->nrows * sizeof(*x->cs));
-	memset(x->ga, 0, x->nrows * sizeof(*x->ga));
-	memset(x->ca, 0, x->nrows * sizeof(*x->ca));
-	bool mv = d->g->threaded || d->c->threaded;
-	count_proc(x, d->g, true, mv, x->gs, x->ga);
-	count_proc(x, d->c, false, mv, x->cs, x->ca);
-	for (uint32_t row = 0; row < x->nrows; row++) {
-		const char *name = r->rows[row].name;
-		bool over;
-		double tol = golden_opts_tol(x->o, name, &over);
-		uint64_t g = over ? x->ga[row] : x->gs[row], c = over ? x->ca[row] : x->cs[row];
-
-		if (g == c)
-			continue;
-		if (!g) {
-			name_flagged[row] = true;
-			add_finding(r, GF_APPEARED, true, label, name, 0, (double)c,
-				    "%s appeared: %llu call%s (golden: none)", name,
-				    (unsigned long long)c, c == 1 ? "" : "s");
-		} else if (!c) {
-			name_flagged[row] = true;
-			add_finding(r, GF_VANISHED, true, label, name, (double)g, 0,
-				    "%s vanished: golden made %llu call%s, now none", name,
-				    (unsigned long long)g, g == 1 ? "" : "s");
-		} else {
-			double rel = ((double)c - (double)g) / (double)g;
-			bool reg = fabs(rel) > tol + 1e-9;
-			if (!reg)
-				continue;
-			name_flagged[row] = true;
-			add_finding(r, GF_COUNT, true, label, name, (double)g, (double)c,
-				    "%s: %llu -> %llu calls (%+.1f%%, tolerance \xc2\xb1%.1f%%)",
-				    name, (unsigned long long)g, (unsigned long long)c,
-				    rel * 100, tol * 100);
-		}
-	}
-}
-
-/* Base of a key: the call without " = result". */
-static void key_base(struct strbuf *sb, const char *key)
-{
-	const char *eq = strstr(key, ") = ");
 	strbuf_reset(sb);
-	strbuf_add(sb, key, eq ? (size_t)(eq - key) + 1 : strlen(key));
+	if (dot)
+		strbuf_add(sb, label, dot - label);
 }
 
-static void check_calls(struct cmp *x, const struct gproc_diff *d, const uint32_t *cseq,
-			const bool *name_flagged)
+/* "process 1.2: sort -r (/usr/bin/sort)" or "process 1.1, a fork of 1 (./prog x)". */
+static void proc_desc(struct strbuf *sb, const struct gmodel *m, const struct gproc *p)
 {
-	const struct gproc *gp = d->g, *cp = d->c;
-	const uint32_t ng = d->ng, nc = d->nc;
-	const struct gmodel *g = x->g;
-	struct gresult *r = x->r;
-	uint32_t gen = ++x->gen;
-	size_t listed_new = 0, listed_gone = 0, more_new = 0, more_gone = 0;
-	struct strbuf base = STRBUF_INIT;
+	const struct ggroup *gr = &m->groups[p->group];
 
-	for (uint32_t i = 0; i < ng; i++) {
-		uint32_t k = d->gk[i];
-		if (x->stamp_g[k] != gen) {
-			x->stamp_g[k] = gen;
-			x->kcount_g[k] = 0;
-		}
-		x->kcount_g[k]++;
+	if (p->is_thread) {
+		strbuf_addf(sb, "thread %s", p->label);
+		return;
 	}
-	for (uint32_t j = 0; j < nc; j++) {
-		uint32_t k = cseq[j];
-		if (x->stamp_c[k] != gen) {
-			x->stamp_c[k] = gen;
-			x->kcount_c[k] = 0;
-		}
-		x->kcount_c[k]++;
+	strbuf_addf(sb, "process %s", p->label);
+	if (did_exec(m, p) || !strchr(p->label, '.')) {
+		if (gr->cmdline)
+			strbuf_addf(sb, ": %s", gr->cmdline);
+		if (gr->exe)
+			strbuf_addf(sb, gr->cmdline ? " (%s)" : " (%s)", gr->exe);
+	} else {
+		struct strbuf par = STRBUF_INIT;
+		const struct ggroup *pg;
+		parent_label(&par, p->label);
+		pg = gmodel_group(m, par.buf);
+		if (pg && pg->cmdline)
+			gr = pg;     /* its parent's command line, as long as it is known */
+		strbuf_addf(sb, ", a fork of %s", par.buf);
+		if (gr->cmdline)
+			strbuf_addf(sb, " (%s)", gr->cmdline);
+		else if (gr->exe)
+			strbuf_addf(sb, " (%s)", gr->exe);
+		strbuf_release(&par);
 	}
-	/* failures and new calls, in the current order */
-	for (uint32_t j = 0; j < nc; j++) {
-		uint32_t k = cseq[j];
-		const struct gcall *c = &cp->calls[d->ci[j]];
-		uint32_t gcnt = x->stamp_g[k] == gen ? x->kcount_g[k] : 0;
-		uint32_t ccnt = x->kcount_c[k];
-		const char *text = intern_str(&x->c->keys, d->ck[j]);
-
-		if (x->kcount_c[k] == 0)
-			continue;          /* already reported */
-		if (c->flags & GC_FAILED) {
-			if (ccnt > gcnt) {
-				key_base(&base, text);
-				add_finding(r, GF_FAILURE, true, d->label, text, gcnt, ccnt,
-					    "%s now fails with %s (%u time%s, golden %u)",
-					    base.buf, err_name(c->err), ccnt, ccnt == 1 ? "" : "s",
-					    gcnt);
-			}
-		} else if (!gcnt && !name_flagged[x->cname[c->sc]]) {
-			if (listed_new < MAX_CALLS_LISTED) {
-				listed_new++;
-				add_finding(r, GF_CALL, true, d->label, text, 0, ccnt,
-					    "new call: %s (%u time%s)", text, ccnt,
-					    ccnt == 1 ? "" : "s");
-			} else {
-				more_new++;
-			}
-		}
-		x->kcount_c[k] = 0;
-	}
-	for (uint32_t i = 0; i < ng; i++) {
-		uint32_t k = d->gk[i];
-		const struct gcall *c = &gp->calls[d->gi[i]];
-		uint32_t gcnt = x->kcount_g[k];
-		bool in_c = x->stamp_c[k] == gen;
-		const char *text = intern_str(&g->keys, k);
-
-		if (!gcnt)
-			continue;
-		x->kcount_g[k] = 0;
-		if (in_c || name_flagged[c->sc])
-			continue;
-		if (c->flags & GC_FAILED) {
-			key_base(&base, text);
-			add_finding(r, GF_FAILURE, false, d->label, text, gcnt, 0,
-				    "%s no longer fails with %s", base.buf, err_name(c->err));
-			continue;
-		}
-		if (listed_gone < MAX_CALLS_LISTED) {
-			listed_gone++;
-			add_finding(r, GF_CALL, true, d->label, text, gcnt, 0,
-				    "call gone: %s (golden: %u time%s)", text, gcnt,
-				    gcnt == 1 ? "" : "s");
-		} else {
-			more_gone++;
-		}
-	}
-	if (more_new)
-		add_finding(r, GF_CALL, true, d->label, NULL, 0, more_new,
-			    "... and %zu more new call%s", more_new, more_new == 1 ? "" : "s");
-	if (more_gone)
-		add_finding(r, GF_CALL, true, d->label, NULL, more_gone, 0,
-			    "... and %zu more calls gone", more_gone);
-	strbuf_release(&base);
 }
 
 static void check_exit(struct cmp *x, const struct gproc_diff *d)
@@ -286,13 +191,20 @@ static void check_exit(struct cmp *x, const struct gproc_diff *d)
 	strbuf_release(&b);
 }
 
-static void diff_pair(struct cmp *x, struct gproc_diff *d, bool *name_flagged)
+static bool pair_threaded(const struct cmp *x, const struct gproc_diff *d)
 {
-	bool mv = d->g->threaded || d->c->threaded;
+	return (d->g && x->g->groups[d->g->group].threaded) ||
+	       (d->c && x->c->groups[d->c->group].threaded);
+}
+
+/* Aligns the sequences of a matched task pair; hunks for the report. */
+static void diff_pair(struct cmp *x, struct gproc_diff *d)
+{
+	bool mv = pair_threaded(x, d);
 	uint32_t *cseq;
 
-	d->ng = compared(d->g, mv, &d->gk, &d->gi);
-	d->nc = compared(d->c, mv, &d->ck, &d->ci);
+	d->ng = compared(x, d->g, mv, &d->gk, &d->gi);
+	d->nc = compared(x, d->c, mv, &d->ck, &d->ci);
 	cseq = xmalloc((d->nc + 1) * sizeof(*cseq));
 	for (uint32_t j = 0; j < d->nc; j++)
 		cseq[j] = x->r->cmap[d->ck[j]];
@@ -303,11 +215,573 @@ static void diff_pair(struct cmp *x, struct gproc_diff *d, bool *name_flagged)
 	d->added = d->nc - d->common;
 	d->nhunks = gdiff_hunks(d->chg_g, d->ng, d->chg_c, d->nc, x->o->context_lines,
 				&d->hunks);
-	memset(name_flagged, 0, x->nrows * sizeof(*name_flagged));
 	check_exit(x, d);
-	check_counts(x, d, name_flagged);
-	check_calls(x, d, cseq, name_flagged);
 	free(cseq);
+}
+
+/* --- per process (thread group) --- */
+
+/* One side of a matched process: its tasks' calls, counted and listed. */
+struct side {
+	const struct gmodel *m;
+	const struct ggroup *gr;
+	uint64_t *stable, *all;      /* per row */
+	uint32_t *keys;              /* compared calls: unified key ids */
+	const struct gcall **calls;
+	uint32_t n;
+};
+
+/*
+ * Fills s from process gi of m: counts per row (memory calls left out with
+ * mem_uncounted) and the calls compared one by one (memory calls left out
+ * with mem_unlisted).
+ */
+static void side_fill(struct cmp *x, struct side *s, const struct gmodel *m, size_t gi,
+		      bool golden, bool mem_unlisted, bool mem_uncounted)
+{
+	uint32_t alloc = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->m = m;
+	s->gr = &m->groups[gi];
+	s->stable = xcalloc(x->nrows + 1, sizeof(*s->stable));
+	s->all = xcalloc(x->nrows + 1, sizeof(*s->all));
+	for (size_t t = 0; t < m->nprocs; t++) {
+		const struct gproc *p = &m->procs[t];
+		if (p->group != gi)
+			continue;
+		alloc += p->ncalls;
+	}
+	s->keys = xmalloc((alloc + 1) * sizeof(*s->keys));
+	s->calls = xmalloc((alloc + 1) * sizeof(*s->calls));
+	for (size_t t = 0; t < m->nprocs; t++) {
+		const struct gproc *p = &m->procs[t];
+		if (p->group != gi)
+			continue;
+		for (uint32_t i = 0; i < p->ncalls; i++) {
+			const struct gcall *c = &p->calls[i];
+			uint32_t row = golden ? c->sc : x->cname[c->sc];
+			int sfd = GCALL_STD(c);
+			if (c->flags & GC_IGNORED)
+				continue;
+			if (sfd >= 0 && (x->stdmask >> sfd & 1))
+				continue;
+			s->all[row]++;
+			if (excluded(x, c, mem_uncounted))
+				continue;
+			s->stable[row]++;
+			if (mem_unlisted && (c->flags & GC_MEM))
+				continue;
+			s->keys[s->n] = golden ? c->key : x->r->cmap[c->key];
+			s->calls[s->n++] = c;
+		}
+	}
+}
+
+static void side_release(struct side *s)
+{
+	free(s->stable);
+	free(s->all);
+	free(s->keys);
+	free(s->calls);
+}
+
+/* Base of a key: the call without " = result". */
+static void key_base_of(struct strbuf *sb, const char *key)
+{
+	const char *eq = strstr(key, ") = ");
+	strbuf_reset(sb);
+	strbuf_add(sb, key, eq ? (size_t)(eq - key) + 1 : strlen(key));
+}
+
+/* "20", or "19-21" for a range. */
+static void add_range(struct strbuf *sb, uint64_t lo, uint64_t hi)
+{
+	if (lo == hi)
+		strbuf_addf(sb, "%llu", (unsigned long long)lo);
+	else
+		strbuf_addf(sb, "%llu-%llu", (unsigned long long)lo, (unsigned long long)hi);
+}
+
+/*
+ * Whether value c is outside what golden range [lo, hi] allows: what
+ * varied between the golden's runs is tolerated, with the spread again on
+ * either side, and the relative tolerance (and floor) on top.  alo and ahi
+ * get the allowed range.
+ */
+static bool out_of_range(uint64_t lo, uint64_t hi, uint64_t c, double tol, double floor,
+			 double *alo, double *ahi)
+{
+	double spread = (double)(hi - lo);
+	double margin = fmax(fmax(tol * (double)hi, spread), floor);
+
+	*alo = fmax(0, (double)lo - margin);
+	*ahi = (double)hi + margin;
+	return (double)c > *ahi + 1e-9 || (double)c < *alo - 1e-9;
+}
+
+static void check_group_counts(struct cmp *x, const char *label, const struct side *gs,
+			       const struct side *cs, const struct gvar_proc *vp, bool noisy,
+			       bool *name_flagged)
+{
+	struct gresult *r = x->r;
+	int runs = x->gvar ? x->gvar->runs : 0;
+
+	for (uint32_t row = 0; row < x->nrows; row++) {
+		const char *name = r->rows[row].name;
+		bool over, varied;
+		double tol = golden_opts_tol(x->o, name, &over), alo, ahi;
+		uint64_t lo, hi, c = over ? cs->all[row] : cs->stable[row];
+		struct strbuf why = STRBUF_INIT;
+		struct gfinding *f;
+
+		lo = hi = over ? gs->all[row] : gs->stable[row];
+		if (vp && !over) {
+			struct grange gr = gvar_calls(vp, name);
+			lo = gr.lo < 0 && (uint64_t)-gr.lo > lo ? 0 : lo + gr.lo;
+			hi += gr.hi;
+		}
+		if (!hi && !c)
+			continue;
+		varied = lo != hi;
+		if (!out_of_range(lo, hi, c, tol, 0, &alo, &ahi))
+			continue;
+		name_flagged[row] = true;
+		if (vp && varied)
+			strbuf_addf(&why, "golden %llu-%llu over %d runs, allowed %.0f-%.0f",
+				    (unsigned long long)lo, (unsigned long long)hi, runs, ceil(alo),
+				    floor(ahi));
+		else if (vp && runs > 1)
+			strbuf_addf(&why, "tolerance \xc2\xb1%.1f%%, the same in all %d golden runs",
+				    tol * 100, runs);
+		else
+			strbuf_addf(&why, "tolerance \xc2\xb1%.1f%%", tol * 100);
+		if (!hi) {
+			f = add_finding(r, GF_APPEARED, true, label, name, 0, (double)c,
+					"%s appeared: %llu call%s (golden: none)", name,
+					(unsigned long long)c, c == 1 ? "" : "s");
+		} else if (!c) {
+			f = add_finding(r, GF_VANISHED, true, label, name, (double)hi, 0,
+					"%s vanished: golden made %llu call%s, now none", name,
+					(unsigned long long)hi, hi == 1 ? "" : "s");
+		} else {
+			struct strbuf gtxt = STRBUF_INIT;
+			double rel = c > hi ? ((double)c - (double)hi) / (double)hi
+					    : ((double)c - (double)lo) / (double)(lo ? lo : 1);
+			add_range(&gtxt, lo, hi);
+			f = add_finding(r, GF_COUNT, true, label, name, (double)hi, (double)c,
+					"%s: %s -> %llu calls (%+.1f%%, %s)", name, gtxt.buf,
+					(unsigned long long)c, rel * 100, why.buf);
+			strbuf_release(&gtxt);
+		}
+		f->noisy = noisy || varied;
+		strbuf_release(&why);
+	}
+}
+
+static void check_group_calls(struct cmp *x, const char *label, const struct side *gs,
+			      const struct side *cs, bool noisy, const bool *name_flagged)
+{
+	const struct gmodel *g = x->g, *c = x->c;
+	struct gresult *r = x->r;
+	uint32_t gen = ++x->gen;
+	size_t listed_new = 0, listed_gone = 0, more_new = 0, more_gone = 0;
+	struct strbuf base = STRBUF_INIT;
+	struct gfinding *f;
+
+	for (uint32_t i = 0; i < gs->n; i++) {
+		uint32_t k = gs->keys[i];
+		if (x->stamp_g[k] != gen) {
+			x->stamp_g[k] = gen;
+			x->kcount_g[k] = 0;
+		}
+		x->kcount_g[k]++;
+	}
+	for (uint32_t j = 0; j < cs->n; j++) {
+		uint32_t k = cs->keys[j];
+		if (x->stamp_c[k] != gen) {
+			x->stamp_c[k] = gen;
+			x->kcount_c[k] = 0;
+		}
+		x->kcount_c[k]++;
+	}
+	/* failures and new calls, in the current order */
+	for (uint32_t j = 0; j < cs->n; j++) {
+		uint32_t k = cs->keys[j];
+		const struct gcall *cc = cs->calls[j];
+		uint32_t gcnt = x->stamp_g[k] == gen ? x->kcount_g[k] : 0;
+		uint32_t ccnt = x->kcount_c[k];
+		const char *text = intern_str(&c->keys, cc->key);
+
+		if (x->kcount_c[k] == 0)
+			continue;          /* already reported */
+		if (cc->flags & GC_FAILED) {
+			if (ccnt > gcnt) {
+				key_base_of(&base, text);
+				f = add_finding(r, GF_FAILURE, true, label, text, gcnt, ccnt,
+						"%s now fails with %s (%u time%s, golden %u)",
+						base.buf, err_name(cc->err), ccnt,
+						ccnt == 1 ? "" : "s", gcnt);
+				f->noisy = noisy;
+			}
+		} else if (!gcnt && !name_flagged[x->cname[cc->sc]]) {
+			if (listed_new < MAX_CALLS_LISTED) {
+				listed_new++;
+				f = add_finding(r, GF_CALL, true, label, text, 0, ccnt,
+						"new call: %s (%u time%s)", text, ccnt,
+						ccnt == 1 ? "" : "s");
+				f->noisy = noisy;
+			} else {
+				more_new++;
+			}
+		}
+		x->kcount_c[k] = 0;
+	}
+	for (uint32_t i = 0; i < gs->n; i++) {
+		uint32_t k = gs->keys[i];
+		const struct gcall *gc = gs->calls[i];
+		uint32_t gcnt = x->kcount_g[k];
+		bool in_c = x->stamp_c[k] == gen;
+		const char *text = intern_str(&g->keys, k);
+
+		if (!gcnt)
+			continue;
+		x->kcount_g[k] = 0;
+		if (in_c || name_flagged[gc->sc])
+			continue;
+		if (gc->flags & GC_FAILED) {
+			key_base_of(&base, text);
+			add_finding(r, GF_FAILURE, false, label, text, gcnt, 0,
+				    "%s no longer fails with %s", base.buf, err_name(gc->err));
+			continue;
+		}
+		if (listed_gone < MAX_CALLS_LISTED) {
+			listed_gone++;
+			f = add_finding(r, GF_CALL, true, label, text, gcnt, 0,
+					"call gone: %s (golden: %u time%s)", text, gcnt,
+					gcnt == 1 ? "" : "s");
+			f->noisy = noisy;
+		} else {
+			more_gone++;
+		}
+	}
+	if (more_new) {
+		f = add_finding(r, GF_CALL, true, label, NULL, 0, more_new,
+				"... and %zu more new call%s", more_new, more_new == 1 ? "" : "s");
+		f->noisy = noisy;
+	}
+	if (more_gone) {
+		f = add_finding(r, GF_CALL, true, label, NULL, more_gone, 0,
+				"... and %zu more calls gone", more_gone);
+		f->noisy = noisy;
+	}
+	strbuf_release(&base);
+}
+
+/* "512 B", "4.0 KiB", "32.0 MiB". */
+static void add_bytes(struct strbuf *sb, double b)
+{
+	if (b < 1024)
+		strbuf_addf(sb, "%.0f B", b);
+	else if (b < 1024 * 1024)
+		strbuf_addf(sb, "%.1f KiB", b / 1024);
+	else if (b < 1024.0 * 1024 * 1024)
+		strbuf_addf(sb, "%.1f MiB", b / (1024 * 1024));
+	else
+		strbuf_addf(sb, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+}
+
+/* The I/O bucket fd k of a side counts in (its stream's kind). */
+static int std_bucket(const struct gmodel *m, int k)
+{
+	static const int gk[SK_NKINDS] = {
+		[SK_NULL] = GK_DEVICE, [SK_FILE] = GK_FILE, [SK_PIPE] = GK_PIPE,
+		[SK_SOCKET] = GK_SOCKET, [SK_TTY] = GK_TTY, [SK_DEVICE] = GK_DEVICE,
+		[SK_OTHER] = GK_OTHER, [SK_UNKNOWN] = GK_OTHER, [SK_CLOSED] = GK_OTHER,
+	};
+	int kind = m->has_env && m->env.stdio[k] >= 0 && m->env.stdio[k] < SK_NKINDS ?
+		   gk[m->env.stdio[k]] : GK_OTHER;
+	return GIO_BUCKET(kind, k != 0);
+}
+
+static void check_group_io(struct cmp *x, const char *label, const struct ggroup *gg,
+			   const struct ggroup *cg, const struct gvar_proc *vp, bool noisy)
+{
+	uint64_t gv[GIO_NBUCKETS], cv[GIO_NBUCKETS], lo[GIO_NBUCKETS], hi[GIO_NBUCKETS];
+	int runs = x->gvar ? x->gvar->runs : 0;
+	double btol = x->o->bytes_tolerance >= 0 ? x->o->bytes_tolerance : x->o->count_tolerance;
+
+	for (int b = 0; b < GIO_NBUCKETS; b++) {
+		gv[b] = gg->io[b];
+		cv[b] = cg->io[b];
+		lo[b] = hi[b] = gv[b];
+		if (vp) {
+			lo[b] = vp->io[b].lo < 0 && (uint64_t)-vp->io[b].lo > lo[b] ? 0
+										: lo[b] + vp->io[b].lo;
+			hi[b] += vp->io[b].hi;
+		}
+	}
+	/* bytes through a standard stream whose kind differs are not compared */
+	for (int k = 0; k < 3; k++) {
+		if (!(x->stdmask >> k & 1))
+			continue;
+		int bg = std_bucket(x->g, k), bc = std_bucket(x->c, k);
+		uint64_t d = gg->io_std[k];
+		gv[bg] -= d < gv[bg] ? d : gv[bg];
+		lo[bg] -= d < lo[bg] ? d : lo[bg];
+		hi[bg] -= d < hi[bg] ? d : hi[bg];
+		cv[bc] -= cg->io_std[k] < cv[bc] ? cg->io_std[k] : cv[bc];
+	}
+	for (int b = 0; b < GIO_NBUCKETS; b++) {
+		struct strbuf m = STRBUF_INIT;
+		double alo, ahi;
+		bool varied = lo[b] != hi[b];
+		struct gfinding *f;
+
+		if (!hi[b] && !cv[b])
+			continue;
+		if (!out_of_range(lo[b], hi[b], cv[b], btol, GOLDEN_IO_FLOOR_BYTES, &alo, &ahi))
+			continue;
+		strbuf_addf(&m, "%s: ", gio_bucket_phrase(b));
+		add_bytes(&m, (double)(varied ? lo[b] : gv[b]));
+		if (varied) {
+			strbuf_addstr(&m, "-");
+			add_bytes(&m, (double)hi[b]);
+		}
+		strbuf_addstr(&m, " -> ");
+		add_bytes(&m, (double)cv[b]);
+		if (hi[b] && cv[b])
+			strbuf_addf(&m, " (%.1fx", (double)cv[b] / (double)(cv[b] > hi[b] ? hi[b]
+											     : lo[b] ? lo[b] : 1));
+		else
+			strbuf_addstr(&m, " (");
+		if (varied)
+			strbuf_addf(&m, "%sgolden varied over %d runs", hi[b] && cv[b] ? ", " : "", runs);
+		else
+			strbuf_addf(&m, "%stolerance \xc2\xb1%.1f%%", hi[b] && cv[b] ? ", " : "",
+				    btol * 100);
+		strbuf_addch(&m, ')');
+		f = add_finding(x->r, GF_IO, true, label, gio_bucket_name(b), (double)gv[b],
+				(double)cv[b], "%s", m.buf);
+		f->noisy = noisy || varied;
+		strbuf_release(&m);
+	}
+}
+
+static void check_group_threads(struct cmp *x, const char *label, const struct ggroup *gg,
+				const struct ggroup *cg, const struct gvar_proc *vp)
+{
+	uint64_t lo = gg->nthreads, hi = gg->nthreads;
+	double alo, ahi;
+	struct gfinding *f;
+
+	if (vp) {
+		lo = vp->threads.lo < 0 && (uint64_t)-vp->threads.lo > lo ? 0 : lo + vp->threads.lo;
+		hi += vp->threads.hi;
+	}
+	if (!out_of_range(lo, hi, cg->nthreads, 0, 0, &alo, &ahi))
+		return;
+	struct strbuf g = STRBUF_INIT;
+	add_range(&g, lo, hi);
+	f = add_finding(x->r, GF_THREADS, true, label, "threads", (double)gg->nthreads,
+			(double)cg->nthreads, "process %s runs %u thread%s besides its main one "
+			"(golden: %s)", label, cg->nthreads, cg->nthreads == 1 ? "" : "s", g.buf);
+	f->noisy = true;
+	strbuf_release(&g);
+}
+
+/* --- matching processes --- */
+
+/*
+ * What identifies a process among its siblings: its program, command line
+ * and first compared calls (a fork that does something else differs).
+ */
+static void group_sig(struct strbuf *sb, const struct cmp *x, const struct gmodel *m, size_t gi)
+{
+	const struct ggroup *gr = &m->groups[gi];
+	const struct gproc *p = &m->procs[gr->leader];
+	unsigned n = 0;
+
+	strbuf_reset(sb);
+	strbuf_addstr(sb, gr->exe ? gr->exe : "");
+	strbuf_addch(sb, '\n');
+	strbuf_addstr(sb, gr->cmdline ? gr->cmdline : "");
+	for (uint32_t i = 0; i < p->ncalls && n < 2; i++) {
+		const struct gcall *c = &p->calls[i];
+		if (excluded(x, c, true))
+			continue;
+		strbuf_addch(sb, '\n');
+		strbuf_addstr(sb, intern_str(&m->keys, c->key));
+		n++;
+	}
+}
+
+/* Whether process label is a child of process parent ("1.2.3" of "1.2"). */
+static bool is_child_of(const char *label, const char *parent)
+{
+	size_t n = strlen(parent);
+	return !strncmp(label, parent, n) && label[n] == '.' && !strchr(label + n + 1, '.');
+}
+
+/* Children of process label in m, in creation order (groups are sorted by label). */
+static size_t children_of(const struct gmodel *m, const char *label, size_t *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->ngroups; i++)
+		if (is_child_of(m->groups[i].label, label))
+			out[n++] = i;
+	return n;
+}
+
+/*
+ * Pairs the children of matched processes gi and ci: the longest common
+ * subsequence of their signatures, so that a process added or removed
+ * among its siblings does not shift the others; then recurses.
+ */
+static void match_children(struct cmp *x, size_t gi, size_t ci)
+{
+	const struct gmodel *g = x->g, *c = x->c;
+	size_t *gk = xmalloc((g->ngroups + 1) * sizeof(*gk));
+	size_t *ck = xmalloc((c->ngroups + 1) * sizeof(*ck));
+	size_t ng = children_of(g, g->groups[gi].label, gk);
+	size_t nc = children_of(c, c->groups[ci].label, ck);
+	char **gs = xcalloc(ng + 1, sizeof(*gs)), **cs = xcalloc(nc + 1, sizeof(*cs));
+	struct strbuf sb = STRBUF_INIT;
+
+	x->gmatch[gi] = (int32_t)ci;
+	x->cmatch[ci] = (int32_t)gi;
+	for (size_t i = 0; i < ng; i++) {
+		group_sig(&sb, x, g, gk[i]);
+		gs[i] = xstrdup(sb.buf);
+	}
+	for (size_t j = 0; j < nc; j++) {
+		group_sig(&sb, x, c, ck[j]);
+		cs[j] = xstrdup(sb.buf);
+	}
+	if (ng && nc && ng * nc <= 4000000) {
+		/* LCS table, then walk it; unmatched ones stay -1 */
+		uint32_t *L = xcalloc((ng + 1) * (nc + 1), sizeof(*L));
+#define LCS(i, j) L[(i) * (nc + 1) + (j)]
+		for (size_t i = ng; i-- > 0;)
+			for (size_t j = nc; j-- > 0;)
+				LCS(i, j) = !strcmp(gs[i], cs[j]) ? LCS(i + 1, j + 1) + 1
+					  : LCS(i + 1, j) > LCS(i, j + 1) ? LCS(i + 1, j) : LCS(i, j + 1);
+		size_t i = 0, j = 0;
+		while (i < ng && j < nc) {
+			if (!strcmp(gs[i], cs[j])) {
+				match_children(x, gk[i++], ck[j++]);
+			} else if (LCS(i + 1, j) >= LCS(i, j + 1)) {
+				i++;
+			} else {
+				j++;
+			}
+		}
+#undef LCS
+		free(L);
+		/* what is left unpaired between pairs: by position, when both
+		 * sides have the same number there (a changed child) */
+		size_t a = 0, b = 0;
+		while (a < ng && b < nc) {
+			size_t a2 = a, b2 = b;
+			while (a2 < ng && x->gmatch[gk[a2]] < 0)
+				a2++;
+			while (b2 < nc && x->cmatch[ck[b2]] < 0)
+				b2++;
+			if (a2 - a == b2 - b)
+				for (size_t k = 0; k < a2 - a; k++)
+					match_children(x, gk[a + k], ck[b + k]);
+			a = a2 + 1;
+			b = b2 + 1;
+		}
+	} else if (ng * nc > 4000000) {
+		for (size_t i = 0; i < ng && i < nc; i++)
+			match_children(x, gk[i], ck[i]);
+	}
+	for (size_t i = 0; i < ng; i++)
+		free(gs[i]);
+	for (size_t j = 0; j < nc; j++)
+		free(cs[j]);
+	free(gs);
+	free(cs);
+	free(gk);
+	free(ck);
+	strbuf_release(&sb);
+}
+
+static void match_processes(struct cmp *x)
+{
+	const struct gmodel *g = x->g, *c = x->c;
+
+	x->gmatch = xmalloc((g->ngroups + 1) * sizeof(*x->gmatch));
+	x->cmatch = xmalloc((c->ngroups + 1) * sizeof(*x->cmatch));
+	for (size_t i = 0; i < g->ngroups; i++)
+		x->gmatch[i] = -1;
+	for (size_t i = 0; i < c->ngroups; i++)
+		x->cmatch[i] = -1;
+	/* roots ("1", orphans "?N") by label */
+	for (size_t i = 0; i < g->ngroups; i++) {
+		const char *l = g->groups[i].label;
+		const struct ggroup *cg;
+		if (strchr(l, '.') || !(cg = gmodel_group(c, l)))
+			continue;
+		match_children(x, i, (size_t)(cg - c->groups));
+	}
+}
+
+/* The label task p of the current side goes by on the golden side, or NULL. */
+static char *golden_label_of(const struct cmp *x, const struct gproc *p)
+{
+	const struct ggroup *cg = &x->c->groups[p->group];
+	int32_t gi = x->cmatch[p->group];
+	struct strbuf sb = STRBUF_INIT;
+
+	if (gi < 0)
+		return NULL;
+	strbuf_addstr(&sb, x->g->groups[gi].label);
+	strbuf_addstr(&sb, p->label + strlen(cg->label));
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Compares the processes (thread groups) of both sides, as matched. */
+static void check_groups(struct cmp *x)
+{
+	const struct gmodel *g = x->g, *c = x->c;
+	bool *name_flagged = xcalloc(x->nrows + 1, sizeof(*name_flagged));
+	bool noted_mem = false;
+
+	/* a new or vanished process is reported with its tasks */
+	for (size_t gi = 0; gi < g->ngroups; gi++) {
+		if (x->gmatch[gi] < 0)
+			continue;
+		size_t ci = (size_t)x->gmatch[gi];
+		const struct ggroup *gg = &g->groups[gi], *cg = &c->groups[ci];
+		const struct gvar_proc *vp = gvar_proc(x->gvar, gg->label);
+		bool threaded = gg->threaded || cg->threaded;
+		/* with no measured variation, memory calls of threaded processes
+		 * are left out (as their order); say so once */
+		bool mem_excl = threaded && !vp;
+		struct side gs, cs;
+
+		if (mem_excl && !noted_mem) {
+			noted_mem = true;
+			add_finding(x->r, GF_NOTE, false, gg->label, NULL, 0, 0,
+				    "memory calls (mmap, munmap, ...) of threaded processes are not "
+				    "counted: the golden has no measured variation (capture it with "
+				    "--runs N)");
+		}
+		/* memory calls of a threaded process are counted (their order,
+		 * not their number, depends on scheduling), not listed */
+		side_fill(x, &gs, g, gi, true, threaded, mem_excl);
+		side_fill(x, &cs, c, ci, false, threaded, mem_excl);
+		memset(name_flagged, 0, x->nrows * sizeof(*name_flagged));
+		check_group_counts(x, cg->label, &gs, &cs, vp, threaded, name_flagged);
+		check_group_calls(x, cg->label, &gs, &cs, threaded, name_flagged);
+		check_group_io(x, cg->label, gg, cg, vp, threaded);
+		check_group_threads(x, cg->label, gg, cg, vp);
+		side_release(&gs);
+		side_release(&cs);
+	}
+	free(name_flagged);
 }
 
 static void check_resources(struct cmp *x)
@@ -321,28 +795,83 @@ static void check_resources(struct cmp *x)
 		"file no longer opened", "file no longer created", "file no longer deleted",
 		"program no longer executed", "network endpoint no longer used",
 	};
+	bool threaded = false;
+	struct gfinding *f;
 
+	for (size_t i = 0; i < g->ngroups; i++)
+		threaded |= g->groups[i].threaded;
+	for (size_t i = 0; i < c->ngroups; i++)
+		threaded |= c->groups[i].threaded;
 	for (uint32_t i = 0; i < c->res.n; i++) {
 		const char *s = intern_str(&c->res, i);
 		if (intern_find(&g->res, s, intern_len(&c->res, i)) != UINT32_MAX)
 			continue;
 		enum gres_kind k = gmodel_res_kind(c, i);
-		add_finding(x->r, GF_RESOURCE, true, NULL, s + 2, 0, 1, "%s: %s", added[k], s + 2);
+		f = add_finding(x->r, GF_RESOURCE, true, NULL, s + 2, 0, 1, "%s: %s", added[k], s + 2);
+		f->noisy = threaded;
 	}
 	for (uint32_t i = 0; i < g->res.n; i++) {
 		const char *s = intern_str(&g->res, i);
 		if (intern_find(&c->res, s, intern_len(&g->res, i)) != UINT32_MAX)
 			continue;
 		enum gres_kind k = gmodel_res_kind(g, i);
-		add_finding(x->r, GF_RESOURCE, true, NULL, s + 2, 1, 0, "%s: %s", gone[k], s + 2);
+		f = add_finding(x->r, GF_RESOURCE, true, NULL, s + 2, 1, 0, "%s: %s", gone[k], s + 2);
+		f->noisy = threaded;
 	}
 }
 
-static double fastest(double *v, size_t n)
+/* --- the run environment --- */
+
+static void check_env(struct cmp *x)
 {
-	struct gstat st;
-	gstat_from(&st, v, n);
-	return st.min;
+	const struct gmodel *g = x->g, *c = x->c;
+	static const char *const names[3] = { "stdin", "stdout", "stderr" };
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!g->has_env || !c->has_env)
+		return;
+	for (int k = 0; k < 3; k++) {
+		int a = g->env.stdio[k], b = c->env.stdio[k];
+		if (a == b || a == SK_UNKNOWN || b == SK_UNKNOWN)
+			continue;
+		x->stdmask |= 1u << k;
+		add_finding(x->r, GF_ENV, false, NULL, names[k], a, b,
+			    "%s was %s in the golden run and is %s now: its calls and bytes are "
+			    "not compared", names[k], stdio_kind_phrase(a), stdio_kind_phrase(b));
+	}
+	x->r->std_differs = x->stdmask;
+	/* variables recorded on both sides */
+	for (size_t i = 0; i < g->env.nvars; i++) {
+		const char *v = g->env.vars[i], *eq = strchr(v, '=');
+		size_t n = eq ? (size_t)(eq - v) : strlen(v);
+		bool gset = eq != NULL, cset;
+		const char *cv;
+		strbuf_reset(&sb);
+		strbuf_add(&sb, v, n);
+		cv = trace_env_var(&c->env, sb.buf, &cset);
+		if (!cv || (gset == cset && (!gset || !strcmp(eq + 1, cv))))
+			continue;
+		add_finding(x->r, GF_ENV, false, NULL, sb.buf, 0, 0,
+			    "%s was %s%s%s in the golden run and is %s%s%s now: the run may "
+			    "differ because of it", sb.buf, gset ? "'" : "", gset ? eq + 1 : "unset",
+			    gset ? "'" : "", cset ? "'" : "", cset ? cv : "unset", cset ? "'" : "");
+	}
+	if (g->env.cwd && c->env.cwd && strcmp(g->env.cwd, c->env.cwd))
+		add_finding(x->r, GF_ENV, false, NULL, "cwd", 0, 0,
+			    "the golden ran in '%s' and this run in '%s' (paths under each are "
+			    "compared as $CWD)", g->env.cwd, c->env.cwd);
+	strbuf_release(&sb);
+}
+
+/* --- timing --- */
+
+static double fastest(const double *v, size_t n)
+{
+	double m = v[0];
+	for (size_t i = 1; i < n; i++)
+		if (v[i] < m)
+			m = v[i];
+	return m;
 }
 
 static double slack_for(const struct golden_opts *o, double spread, uint64_t ncalls)
@@ -365,95 +894,301 @@ static double stat_spread(const struct gstat *st)
 	return s;
 }
 
+/* Total time of syscall name in model m, and the task where it is largest. */
+static double sc_time(const struct gmodel *m, const char *name, const char **task,
+		      double *task_us)
+{
+	uint32_t id = intern_find(&m->names, name, strlen(name));
+	double total = 0;
+
+	if (task)
+		*task = NULL;
+	if (task_us)
+		*task_us = 0;
+	if (id == UINT32_MAX)
+		return 0;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct gproc *p = &m->procs[i];
+		double t = 0;
+		for (uint32_t j = 0; j < p->ncalls; j++)
+			if (p->calls[j].sc == id)
+				t += p->calls[j].dur_us;
+		total += t;
+		if (task && t > *task_us) {
+			*task = p->label;
+			*task_us = t;
+		}
+	}
+	return total;
+}
+
+/* Time of syscall name in the first task of model m (the command's main thread). */
+static double root_time(const struct gmodel *m, const char *name)
+{
+	uint32_t id = intern_find(&m->names, name, strlen(name));
+	const struct gproc *p;
+	double t = 0;
+
+	if (id == UINT32_MAX || !m->nprocs)
+		return 0;
+	p = &m->procs[0];        /* "1" sorts first */
+	for (uint32_t j = 0; j < p->ncalls; j++)
+		if (p->calls[j].sc == id)
+			t += p->calls[j].dur_us;
+	return t;
+}
+
+/*
+ * Waits that no load on the machine lengthens: sleeps, and syncs to disk.
+ * (A wait for a child, a thread or a pipe lasts as long as the other side
+ * was held up; that is what the runtime estimate takes out.)
+ */
+static bool own_wait(const char *name)
+{
+	static const char *const names[] = {
+		"clock_nanosleep", "nanosleep", "fsync", "fdatasync", "sync", "syncfs",
+		"sync_file_range", "msync",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * How much longer the command's main thread spent in waits of its own
+ * (own_wait) whose time grew beyond their noise, measured call by call, so
+ * that a miscount of the waits for a CPU cannot hide a longer sleep or a
+ * slower fsync.  The current time of a syscall is its least over the
+ * current runs.
+ */
+static double root_growth(struct cmp *x, const struct gsamples *cs)
+{
+	const struct gmodel *g = x->g, *c = x->c;
+	const struct golden_opts *o = x->o;
+	double total = 0;
+
+	for (size_t i = 0; i < x->r->nrows; i++) {
+		const char *name = x->r->rows[i].name;
+		const struct gtiming_sc *ts = gtiming_sc(&g->timing, name);
+		if (!own_wait(name))
+			continue;
+		double sp = !ts ? 0 : g->timing.runs >= 3 ? ts->us.mad * 1.4826 : stat_spread(&ts->us);
+		double gt = root_time(g, name), ct = root_time(c, name);
+		/* the least the golden runs took, when that is known */
+		if (ts && ts->us.min > 0 && ts->us.min < gt)
+			gt = ts->us.min;
+		if (cs && cs->models)
+			for (size_t k = 0; k < cs->nmodels; k++) {
+				double t = root_time(cs->models[k], name);
+				if (t < ct)
+					ct = t;
+			}
+		if (ct - gt > fmax(o->time_floor_ms * 1000, o->noise_k * sp))
+			total += ct - gt;
+	}
+	return total;
+}
+
+static bool is_time_limit(const struct golden_opts *o, const char *name)
+{
+	for (size_t i = 0; i < o->ntime_limits; i++)
+		if (!strcmp(o->time_limits[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * Where the time went: the syscalls whose total time grew beyond their
+ * noise, largest growth first.  With slow (the run is over its limit) they
+ * explain the regression; alone they are notes, unless the syscall is a
+ * configured time limit.  The current time of a syscall is its least over
+ * the current runs (noise only adds time).
+ */
+static void check_syscall_time(struct cmp *x, const struct gsamples *cs, bool slow,
+			       double slow_by)
+{
+	struct gresult *r = x->r;
+	const struct gmodel *g = x->g, *c = x->c;
+	const struct golden_opts *o = x->o;
+	struct grow {
+		const char *name;
+		double gm, cur, grow;
+		const char *task;
+	} *rows = xcalloc(r->nrows + 1, sizeof(*rows));
+	size_t n = 0, listed = 0;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct gcount_row *row = &r->rows[i];
+		const struct gtiming_sc *ts = gtiming_sc(&g->timing, row->name);
+		double gm = ts ? ts->us.median : row->g_time_us;
+		double sp = !ts ? 0 : g->timing.runs >= 3 ? ts->us.mad * 1.4826 : stat_spread(&ts->us);
+		double cur = row->c_time_us, task_us;
+		const char *task;
+		double lim;
+
+		if (cs && cs->models && cs->nmodels) {
+			for (size_t k = 0; k < cs->nmodels; k++) {
+				double t = sc_time(cs->models[k], row->name, NULL, NULL);
+				if (k == 0 || t < cur)
+					cur = t;
+			}
+		}
+		lim = gm * (1 + o->time_tolerance) + fmax(o->time_floor_ms * 1000, o->noise_k * sp);
+		/* when the run is slow, a syscall that took a quarter of the
+		 * extra time explains it, whatever its own noise */
+		if (cur <= gm || (cur <= lim && !(slow && cur - gm >= 0.25 * slow_by)))
+			continue;
+		sc_time(c, row->name, &task, &task_us);
+		rows[n].name = row->name;
+		rows[n].gm = gm;
+		rows[n].cur = cur;
+		rows[n].grow = cur - gm;
+		rows[n].task = task;
+		n++;
+	}
+	/* largest growth first */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && rows[j].grow > rows[j - 1].grow; j--) {
+			struct grow t = rows[j];
+			rows[j] = rows[j - 1];
+			rows[j - 1] = t;
+		}
+	for (size_t i = 0; i < n; i++) {
+		bool limit = is_time_limit(o, rows[i].name);
+		struct gfinding *f;
+		if (!limit && listed >= MAX_TIME_LISTED)
+			continue;
+		listed++;
+		f = add_finding(r, GF_TIME, slow || limit, rows[i].task, rows[i].name,
+				rows[i].gm / 1000, rows[i].cur / 1000,
+				"time in %s: %.2fms -> %.2fms (+%.2fms, %.1fx)%s", rows[i].name,
+				rows[i].gm / 1000, rows[i].cur / 1000, rows[i].grow / 1000,
+				rows[i].gm > 0 ? rows[i].cur / rows[i].gm : 0.0,
+				limit && !slow ? "; a configured time limit" : "");
+		f->noisy = true;
+	}
+	free(rows);
+}
+
 static void check_timing(struct cmp *x, const struct gsamples *cs)
 {
 	struct gresult *r = x->r;
 	const struct gmodel *g = x->g, *c = x->c;
 	const struct golden_opts *o = x->o;
-	double g_med, spread = 0, cur, limit, g_cpu = -1, c_cpu = -1, cpu_limit = -1;
+	double g_base, spread = 0, cur, limit, g_cpu = -1, c_cpu = -1, g_net = -1, c_net = -1;
+	double wall_cur, c_waits = 0;
 	bool slow;
+	struct gfinding *f;
 
 	/* the fastest run on both sides: noise only ever adds time */
 	if (g->timing.runs > 0) {
-		g_med = g->timing.wall_us.min > 0 ? g->timing.wall_us.min : g->timing.wall_us.median;
+		g_base = g->timing.wall_us.min > 0 ? g->timing.wall_us.min : g->timing.wall_us.median;
 		spread = stat_spread(&g->timing.wall_us);
 		if (g->timing.has_cpu)
 			g_cpu = g->timing.cpu_us.min;
+		if (g->timing.has_net) {
+			/* the median and its deviation: a run's waits can be over-
+			 * or under-counted, and one such run must not widen the limit */
+			g_net = g->timing.net_us.median;
+			spread = g->timing.runs >= 3 ? g->timing.net_us.mad * 1.4826
+						     : stat_spread(&g->timing.net_us);
+		}
 		r->g_runs = g->timing.runs;
 	} else {
-		g_med = (double)g->wall_ns / 1000.0;
+		g_base = (double)g->wall_ns / 1000.0;
 		r->g_runs = 1;
 	}
 	if (cs && cs->n) {
-		double *tmp = xmalloc(cs->n * sizeof(*tmp));
-		memcpy(tmp, cs->wall_us, cs->n * sizeof(*tmp));
-		cur = fastest(tmp, cs->n);
-		if (cs->cpu_us) {
-			memcpy(tmp, cs->cpu_us, cs->n * sizeof(*tmp));
-			c_cpu = fastest(tmp, cs->n);
+		wall_cur = fastest(cs->wall_us, cs->n);
+		if (cs->cpu_us)
+			c_cpu = fastest(cs->cpu_us, cs->n);
+		if (cs->net_us) {
+			size_t best = 0;
+			for (size_t i = 1; i < cs->n; i++)
+				if (cs->net_us[i] < cs->net_us[best])
+					best = i;
+			c_net = cs->net_us[best];
+			c_waits = cs->wall_us[best] - c_net;
 		}
-		free(tmp);
 		r->c_runs = (int)cs->n;
 	} else if (c->timing.runs > 0) {
-		cur = c->timing.wall_us.min > 0 ? c->timing.wall_us.min : c->timing.wall_us.median;
+		wall_cur = c->timing.wall_us.min > 0 ? c->timing.wall_us.min : c->timing.wall_us.median;
 		if (c->timing.has_cpu)
 			c_cpu = c->timing.cpu_us.min;
+		if (c->timing.has_net) {
+			c_net = c->timing.net_us.min;
+			c_waits = c->timing.wall_us.median - c->timing.net_us.median;
+		}
 		r->c_runs = c->timing.runs;
 	} else {
-		cur = (double)c->wall_ns / 1000.0;
+		wall_cur = (double)c->wall_ns / 1000.0;
 		r->c_runs = 1;
 	}
-	r->g_wall_ms = g_med / 1000;
-	r->c_wall_ms = cur / 1000;
-	r->spread_ms = spread / 1000;
+	r->g_wall_ms = g_base / 1000;
+	r->c_wall_ms = wall_cur / 1000;
 	r->g_cpu_ms = g_cpu >= 0 ? g_cpu / 1000 : -1;
 	r->c_cpu_ms = c_cpu >= 0 ? c_cpu / 1000 : -1;
-	r->cpu_limit_ms = -1;
-	if (!o->check_timing || g_med <= 0)
+	r->g_net_ms = g_net >= 0 ? g_net / 1000 : -1;
+	r->c_net_ms = c_net >= 0 ? c_net / 1000 : -1;
+	/*
+	 * With both sides measured, the time that renacer and the command spent
+	 * waiting for a CPU (the machine's load, not the program) is taken out
+	 * of the wall time before it is compared.
+	 */
+	if (g_net >= 0 && c_net >= 0) {
+		g_base = g_net;
+		cur = c_net;
+	} else {
+		cur = wall_cur;
+	}
+	r->spread_ms = spread / 1000;
+	if (!o->check_timing || g_base <= 0) {
+		check_syscall_time(x, cs, false, 0);
 		return;
+	}
 	double slack = slack_for(o, spread, g->ncalls);
-	limit = g_med * (1 + o->time_tolerance) + slack;
+	/* the waits taken out are measured to a few percent */
+	if (g_net >= 0 && c_net >= 0 && c_waits > 0)
+		slack += GOLDEN_WAIT_ERROR * c_waits;
+	limit = g_base * (1 + o->time_tolerance) + slack;
 	r->limit_ms = limit / 1000;
 	r->timing_checked = true;
-	if (g_cpu >= 0 && c_cpu >= 0) {
-		double wide = g_med * GOLDEN_WIDE_FACTOR + GOLDEN_WIDE_MS * 1000;
-		double cpu_slack = slack_for(o, stat_spread(&g->timing.cpu_us), g->ncalls);
-		if (cpu_slack < GOLDEN_CPU_FLOOR_MS * 1000)
-			cpu_slack = GOLDEN_CPU_FLOOR_MS * 1000;
-		cpu_limit = g_cpu * (1 + o->time_tolerance) + cpu_slack;
-		r->cpu_limit_ms = cpu_limit / 1000;
-		slow = (cur > limit && c_cpu > cpu_limit) || cur > wide;
-	} else {
-		slow = cur > limit;
+	/* slower when the runtime passed its limit, or when the main thread's
+	 * syscalls alone took more extra time than the limit allows */
+	slow = cur > limit;
+	if (!slow && root_growth(x, cs) > limit - g_base) {
+		slow = true;
+		cur = fmax(cur, g_base + root_growth(x, cs));
 	}
-	if (!slow)
-		return;
-	if (c_cpu >= 0 && g_cpu >= 0)
-		add_finding(r, GF_TIMING, true, NULL, "runtime", g_med / 1000, cur / 1000,
-			    "runtime %.2fms (CPU %.2fms) is %.1fx the golden's %.2fms (CPU %.2fms); "
-			    "limits %.2fms and %.2fms CPU (+%.0f%% and %.2fms of noise)",
-			    cur / 1000, c_cpu / 1000, cur / g_med, g_med / 1000, g_cpu / 1000,
-			    limit / 1000, cpu_limit / 1000, o->time_tolerance * 100, slack / 1000);
-	else
-		add_finding(r, GF_TIMING, true, NULL, "runtime", g_med / 1000, cur / 1000,
-			    "runtime %.2fms is %.1fx the golden's %.2fms (limit %.2fms: +%.0f%% "
-			    "and %.2fms of noise)", cur / 1000, cur / g_med, g_med / 1000,
+	if (slow) {
+		struct strbuf m = STRBUF_INIT;
+		strbuf_addf(&m, "runtime %.2fms is %.1fx the golden's %.2fms (limit %.2fms: +%.0f%% "
+			    "and %.2fms of noise)", cur / 1000, cur / g_base, g_base / 1000,
 			    limit / 1000, o->time_tolerance * 100, slack / 1000);
-
-	/* per-syscall time: notes only (noisy by nature) */
-	for (size_t i = 0; i < r->nrows; i++) {
-		const struct gcount_row *row = &r->rows[i];
-		const struct gtiming_sc *ts = gtiming_sc(&g->timing, row->name);
-		double gm = ts ? ts->us.median : row->g_time_us;
-		double sp = ts ? ts->us.mad * 1.4826 : 0;
-		double lim = gm * (1 + o->time_tolerance) +
-			     fmax(o->time_floor_ms * 1000, o->noise_k * sp);
-		if (row->c_time_us > lim && gm > 0)
-			add_finding(r, GF_NOTE, false, NULL, row->name, gm / 1000,
-				    row->c_time_us / 1000,
-				    "time in %s: %.2fms (golden %.2fms, %.1fx)", row->name,
-				    row->c_time_us / 1000, gm / 1000, row->c_time_us / gm);
+		if (g_net >= 0 && c_net >= 0)
+			strbuf_addf(&m, "; not counting waits for a CPU (wall %.2fms, golden %.2fms)",
+				    wall_cur / 1000, g->timing.wall_us.min / 1000);
+		f = add_finding(r, GF_TIMING, true, NULL, "runtime", g_base / 1000, cur / 1000,
+				"%s", m.buf);
+		f->noisy = true;
+		strbuf_release(&m);
+		if (g_cpu >= 0 && c_cpu >= 0) {
+			double grow = cur - g_base, cgrow = c_cpu - g_cpu;
+			if (cgrow > 0.5 * grow && cgrow > slack)
+				f = add_finding(r, GF_TIMING, true, NULL, "cpu", g_cpu / 1000,
+						c_cpu / 1000, "the slowdown is CPU-bound: CPU time "
+						"%.2fms -> %.2fms (+%.2fms of the %.2fms)", g_cpu / 1000,
+						c_cpu / 1000, cgrow / 1000, grow / 1000);
+			else
+				f = add_finding(r, GF_TIMING, true, NULL, "waiting", g_cpu / 1000,
+						c_cpu / 1000, "the slowdown is time spent waiting, not "
+						"computing: CPU time %.2fms -> %.2fms", g_cpu / 1000,
+						c_cpu / 1000);
+			f->noisy = true;
+		}
 	}
+	check_syscall_time(x, cs, slow, cur - g_base);
 }
 
 static void check_signals(struct cmp *x)
@@ -476,15 +1211,66 @@ static int row_cmp(const void *a, const void *b)
 	return strcmp(((const struct gcount_row *)a)->name, ((const struct gcount_row *)b)->name);
 }
 
+/* A task new or gone: a process is a regression, a thread a note (its
+ * process's thread count decides). */
+static void task_unmatched(struct cmp *x, struct gproc_diff *d, bool golden)
+{
+	const struct gmodel *m = golden ? x->g : x->c;
+	const struct gproc *p = golden ? d->g : d->c;
+	const struct ggroup *gr = &m->groups[p->group];
+	bool group_elsewhere = (golden ? x->gmatch : x->cmatch)[p->group] >= 0;
+	struct strbuf sb = STRBUF_INIT;
+	struct gfinding *f;
+
+	if (golden) {
+		d->ng = compared(x, p, gr->threaded, &d->gk, &d->gi);
+		d->removed = d->ng;
+	} else {
+		d->nc = compared(x, p, gr->threaded, &d->ck, &d->ci);
+		d->added = d->nc;
+	}
+	if (p->is_thread && !group_elsewhere)
+		return;          /* its process is reported */
+	proc_desc(&sb, m, p);
+	if (p->is_thread) {
+		f = add_finding(x->r, GF_PROCESS, false, d->label, NULL, golden, !golden,
+				golden ? "%s vanished (golden made %u calls)" : "new %s (%u calls)",
+				sb.buf, p->ncalls);
+	} else if (golden) {
+		f = add_finding(x->r, GF_PROCESS, true, d->label, gr->exe, 1, 0,
+				"%s vanished (golden made %u calls)", sb.buf, p->ncalls);
+	} else {
+		f = add_finding(x->r, GF_PROCESS, true, d->label, gr->exe, 0, 1,
+				"new %s (%u calls)", sb.buf, p->ncalls);
+	}
+	f->noisy = gr->threaded || (strchr(p->label, '.') &&
+				    (golden ? x->g : x->c)->groups[p->group].threaded);
+	strbuf_release(&sb);
+}
+
+/* A current task and the label its process has on the golden side. */
+struct cur_task {
+	char *label;            /* NULL: its process is new */
+	size_t idx;
+};
+
+static int cur_cmp(const void *a, const void *b)
+{
+	const struct cur_task *x = a, *y = b;
+	if (!x->label || !y->label)
+		return (x->label == NULL) - (y->label == NULL);
+	return gproc_label_cmp(x->label, y->label);
+}
+
 void golden_compare(const struct gmodel *g, const struct gmodel *c,
-		    const struct golden_opts *o, const struct gsamples *cur,
+		    const struct golden_opts *o, const struct gsamples *samples,
 		    struct gresult *r)
 {
+	struct cur_task *cur;
 	struct cmp x;
 	uint32_t extra = 0;
 	size_t gi = 0, ci = 0;
 	uint64_t seq_total = 0, seq_common = 0;
-	bool *name_flagged;
 	struct strbuf sb = STRBUF_INIT;
 
 	memset(r, 0, sizeof(*r));
@@ -493,6 +1279,7 @@ void golden_compare(const struct gmodel *g, const struct gmodel *c,
 	x.c = c;
 	x.o = o;
 	x.r = r;
+	x.gvar = g->timing.var.runs ? &g->timing.var : NULL;
 	r->min_confidence = o->min_confidence;
 
 	/* unified key ids */
@@ -535,55 +1322,73 @@ void golden_compare(const struct gmodel *g, const struct gmodel *c,
 	r->g_calls = g->ncalls;
 	r->c_calls = c->ncalls;
 
-	x.gs = xcalloc(x.nrows + 1, sizeof(*x.gs));
-	x.cs = xcalloc(x.nrows + 1, sizeof(*x.cs));
-	x.ga = xcalloc(x.nrows + 1, sizeof(*x.ga));
-	x.ca = xcalloc(x.nrows + 1, sizeof(*x.ca));
 	x.stamp_g = xcalloc(r->nids + 1, sizeof(*x.stamp_g));
 	x.stamp_c = xcalloc(r->nids + 1, sizeof(*x.stamp_c));
 	x.kcount_g = xcalloc(r->nids + 1, sizeof(*x.kcount_g));
 	x.kcount_c = xcalloc(r->nids + 1, sizeof(*x.kcount_c));
-	name_flagged = xcalloc(x.nrows + 1, sizeof(*name_flagged));
 
-	/* processes, matched by label */
+	check_env(&x);
+
+	/* processes matched among their siblings; tasks by the label their
+	 * process has on the golden side: sequences, exits, new and gone ones */
+	match_processes(&x);
+	cur = xmalloc((c->nprocs + 1) * sizeof(*cur));
+	for (size_t i = 0; i < c->nprocs; i++) {
+		cur[i].label = golden_label_of(&x, &c->procs[i]);
+		cur[i].idx = i;
+	}
+	QSORT(cur, c->nprocs, cur_cmp);
 	r->pd = xcalloc(g->nprocs + c->nprocs + 1, sizeof(*r->pd));
 	while (gi < g->nprocs || ci < c->nprocs) {
-		struct gproc_diff *d = &r->pd[r->npd++];
-		int cmp = gi >= g->nprocs ? 1 : ci >= c->nprocs ? -1 :
-			  gproc_label_cmp(g->procs[gi].label, c->procs[ci].label);
+		struct gproc_diff *d;
+		int cmp;
+		if (ci < c->nprocs && !cur[ci].label) {
+			ci++;       /* a task of a new process: below */
+			continue;
+		}
+		d = &r->pd[r->npd++];
+		cmp = gi >= g->nprocs ? 1 : ci >= c->nprocs ? -1 :
+		      gproc_label_cmp(g->procs[gi].label, cur[ci].label);
 		strbuf_reset(&sb);
 		d->exact = 1;
 		if (cmp == 0) {
 			d->g = &g->procs[gi++];
-			d->c = &c->procs[ci++];
-			d->label = d->g->label;
-			diff_pair(&x, d, name_flagged);
+			d->c = &c->procs[cur[ci++].idx];
+			d->label = d->c->label;
+			diff_pair(&x, d);
 			seq_total += d->ng + d->nc;
 			seq_common += 2 * d->common;
 		} else if (cmp < 0) {
 			d->g = &g->procs[gi++];
 			d->label = d->g->label;
-			d->ng = compared(d->g, d->g->threaded, &d->gk, &d->gi);
-			d->removed = d->ng;
+			task_unmatched(&x, d, true);
 			seq_total += d->ng;
-			proc_desc(&sb, d->g);
-			add_finding(r, GF_PROCESS, true, d->label, d->g->exe, 1, 0,
-				    "%s vanished (golden made %u calls)", sb.buf, d->g->ncalls);
 		} else {
-			d->c = &c->procs[ci++];
+			d->c = &c->procs[cur[ci++].idx];
 			d->label = d->c->label;
-			d->nc = compared(d->c, d->c->threaded, &d->ck, &d->ci);
-			d->added = d->nc;
+			task_unmatched(&x, d, false);
 			seq_total += d->nc;
-			proc_desc(&sb, d->c);
-			add_finding(r, GF_PROCESS, true, d->label, d->c->exe, 0, 1,
-				    "new %s (%u calls)", sb.buf, d->c->ncalls);
 		}
 	}
+	for (size_t i = 0; i < c->nprocs; i++) {
+		struct gproc_diff *d;
+		if (cur[i].label) {
+			free(cur[i].label);
+			continue;
+		}
+		d = &r->pd[r->npd++];
+		d->exact = 1;
+		d->c = &c->procs[cur[i].idx];
+		d->label = d->c->label;
+		task_unmatched(&x, d, false);
+		seq_total += d->nc;
+	}
+	free(cur);
+	check_groups(&x);
 	check_resources(&x);
 	check_signals(&x);
 	QSORT(r->rows, r->nrows, row_cmp);
-	check_timing(&x, cur);
+	check_timing(&x, samples);
 
 	/* confidence */
 	r->s_seq = seq_total ? (double)seq_common / (double)seq_total : 1.0;
@@ -606,23 +1411,72 @@ void golden_compare(const struct gmodel *g, const struct gmodel *c,
 		r->s_res = uni ? (double)inter / uni : 1.0;
 	}
 	r->confidence = 0.5 * r->s_seq + 0.25 * r->s_cnt + 0.25 * r->s_res;
-	if (r->confidence < o->min_confidence)
-		add_finding(r, GF_CONFIDENCE, true, NULL, NULL, o->min_confidence, r->confidence,
-			    "equivalence confidence %.3f is below min_confidence %.2f",
-			    r->confidence, o->min_confidence);
+	if (r->confidence < o->min_confidence) {
+		struct gfinding *f = add_finding(r, GF_CONFIDENCE, true, NULL, NULL,
+						 o->min_confidence, r->confidence,
+						 "equivalence confidence %.3f is below min_confidence %.2f",
+						 r->confidence, o->min_confidence);
+		f->noisy = gresult_has_noisy(r);
+	}
 	r->pass = !r->regression && r->confidence >= o->min_confidence;
 
 	free(x.cname);
-	free(x.gs);
-	free(x.cs);
-	free(x.ga);
-	free(x.ca);
+	free(x.gmatch);
+	free(x.cmatch);
 	free(x.stamp_g);
 	free(x.stamp_c);
 	free(x.kcount_g);
 	free(x.kcount_c);
-	free(name_flagged);
 	strbuf_release(&sb);
+}
+
+bool gresult_has_noisy(const struct gresult *r)
+{
+	for (size_t i = 0; i < r->nf; i++)
+		if (r->f[i].regression && r->f[i].noisy)
+			return true;
+	return false;
+}
+
+static bool same_finding(const struct gfinding *a, const struct gfinding *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if ((a->proc == NULL) != (b->proc == NULL) || (a->proc && strcmp(a->proc, b->proc)))
+		return false;
+	if (a->kind == GF_TIMING || a->kind == GF_CONFIDENCE)
+		return true;
+	return (a->subject == NULL) == (b->subject == NULL) &&
+	       (!a->subject || !strcmp(a->subject, b->subject));
+}
+
+void gresult_confirm(struct gresult *r, const struct gresult *others, size_t n)
+{
+	r->regression = false;
+	for (size_t i = 0; i < r->nf; i++) {
+		struct gfinding *f = &r->f[i];
+		size_t seen = 1;
+		if (f->regression && f->noisy && f->kind != GF_TIMING && f->kind != GF_TIME) {
+			for (size_t k = 0; k < n; k++)
+				for (size_t j = 0; j < others[k].nf; j++)
+					if (others[k].f[j].regression &&
+					    same_finding(f, &others[k].f[j])) {
+						seen++;
+						break;
+					}
+			if (seen < n + 1) {
+				struct strbuf sb = STRBUF_INIT;
+				strbuf_addf(&sb, "%s (in %zu of %zu runs: not a regression)",
+					    f->message, seen, n + 1);
+				free(f->message);
+				f->message = strbuf_detach(&sb, NULL);
+				f->regression = false;
+			}
+		}
+		if (f->regression)
+			r->regression = true;
+	}
+	r->pass = !r->regression && r->confidence >= r->min_confidence;
 }
 
 void gresult_release(struct gresult *r)
@@ -631,6 +1485,7 @@ void gresult_release(struct gresult *r)
 		free(r->f[i].proc);
 		free(r->f[i].subject);
 		free(r->f[i].message);
+		free(r->f[i].detail);
 	}
 	free(r->f);
 	for (size_t i = 0; i < r->npd; i++) {

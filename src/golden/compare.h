@@ -1,9 +1,12 @@
 /*
- * Comparing a trace with its golden: per process the aligned call
- * sequences (unified diff), per-syscall counts against a tolerance,
- * syscalls that appeared or vanished, new failures, changed sets of files,
- * programs and endpoints, exit statuses and runtime against the golden's
- * timing; then one equivalence confidence (formula in docs/golden.md).
+ * Comparing a trace with its golden: per task the aligned call sequences
+ * (unified diff); per process (threads included) syscall counts and I/O
+ * volume against the measured variation and the tolerance, syscalls that
+ * appeared or vanished, new failures and calls, thread counts; processes
+ * new or gone (with their command lines); changed sets of files, programs
+ * and endpoints; exit statuses; runtime against a noise-aware limit with
+ * where the time went; differences of the run environment; then one
+ * equivalence confidence (formula in docs/golden.md).
  */
 #ifndef RENACER_GOLDEN_COMPARE_H
 #define RENACER_GOLDEN_COMPARE_H
@@ -30,16 +33,29 @@ enum gfind_kind {
 	GF_CONFIDENCE,    /* equivalence confidence below the minimum */
 	GF_NOTE,          /* anything else worth saying */
 	GF_ASSERTION,     /* a renacer.toml assertion failed on the run (validate) */
+	GF_IO,            /* bytes moved per kind of file beyond the tolerance */
+	GF_TIME,          /* time in one syscall grew (where a slowdown went) */
+	GF_ENV,           /* the run environment differs (stdio kinds, variables) */
+	GF_THREADS,       /* a process runs more or fewer threads */
 	GF_NKINDS,
 };
 const char *gfind_kind_name(enum gfind_kind k);   /* "count", "failure", ... */
 
+/*
+ * One finding.  GF_TIME findings name the syscall (subject) and the task
+ * where its time grew most (proc): the calls a source correlation can
+ * annotate, in detail, with the lines they came from.
+ */
 struct gfinding {
 	enum gfind_kind kind;
 	bool regression;        /* a hard regression; else a note */
-	char *proc;             /* process label, or NULL for the whole trace */
+	bool noisy;             /* may come from scheduling: validate re-runs the
+				   command and keeps it only when every run shows it */
+	char *proc;             /* task or process label, or NULL for the whole trace */
 	char *subject;          /* syscall name, path, key...; may be NULL */
 	char *message;          /* one line */
+	char *detail;           /* more lines shown under it (each ending in
+				   '\n'), or NULL */
 	double golden, current; /* numbers where they mean something */
 };
 
@@ -84,15 +100,23 @@ struct gresult {
 	/* timing */
 	bool timing_checked;
 	double g_wall_ms, c_wall_ms, limit_ms, spread_ms;
-	double g_cpu_ms, c_cpu_ms, cpu_limit_ms;   /* < 0: unknown */
+	double g_net_ms, c_net_ms;   /* wall time less the waits for a CPU (< 0: unknown) */
+	double g_cpu_ms, c_cpu_ms;   /* < 0: unknown */
 	int g_runs, c_runs;
 	uint64_t g_calls, c_calls;
+	unsigned std_differs;        /* bit k: fd k's kind differs (calls on it not compared) */
 };
 
-/* Runtimes of the current runs: wall and CPU time (cpu_us may be NULL). */
+/*
+ * Runtimes of the current runs: wall time, CPU time and wall time less the
+ * waits for a CPU (either of the last two may be NULL); models of the runs
+ * (may be NULL) for the time per syscall.
+ */
 struct gsamples {
-	const double *wall_us, *cpu_us;
+	const double *wall_us, *cpu_us, *net_us;
 	size_t n;
+	struct gmodel *const *models;
+	size_t nmodels;
 };
 
 /*
@@ -104,6 +128,17 @@ void golden_compare(const struct gmodel *g, const struct gmodel *c,
 		    const struct golden_opts *o, const struct gsamples *cur,
 		    struct gresult *r);
 void gresult_release(struct gresult *r);
+
+/*
+ * Keeps a noisy regression of r only when every one of the n other
+ * comparisons (of the same golden with other runs) has it too (same kind,
+ * process and subject); the others become notes that say in how many runs
+ * they were seen.  Updates r->regression and r->pass.
+ */
+void gresult_confirm(struct gresult *r, const struct gresult *others, size_t n);
+
+/* True when r has a noisy regression (validate re-runs to confirm it). */
+bool gresult_has_noisy(const struct gresult *r);
 
 
 #endif

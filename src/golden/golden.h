@@ -29,18 +29,21 @@ enum {
 /* Runtime slack per golden syscall (us): cross-CPU ptrace stops cost this much. */
 #define GOLDEN_PER_CALL_NOISE_US 20.0
 /*
- * Wall time alone counts as slower only past WIDE_FACTOR times the golden
- * plus WIDE_MS: on a shared machine a short run's wall time swings 10x.
- * Below that, a run is slower when its wall time and its CPU time both
- * pass their limits.
+ * The time renacer and the command waited for a CPU (run-queue waits,
+ * /proc/PID/schedstat) is the machine's load, not the program: it is taken
+ * out of the wall time, with this fraction of it added to the slack (the
+ * waits of tracer and tracee are measured apart and can overlap).
  */
-#define GOLDEN_WIDE_FACTOR 10.0
-#define GOLDEN_WIDE_MS 50.0
+#define GOLDEN_WAIT_ERROR 0.05
+/* Bytes a process may move more or less per kind of file before the
+ * count tolerance applies: a pid or a date printed takes a few bytes more. */
+#define GOLDEN_IO_FLOOR_BYTES 64
 /*
- * The least CPU-time slack (ms): on a loaded machine a short run's CPU time
- * grows by 10-15 ms too (cache and frequency effects, steal time).
+ * Runs of a command when capture is not told how many: a median of three
+ * runtimes; five for a multi-threaded command, whose counts vary too.
  */
-#define GOLDEN_CPU_FLOOR_MS 20.0
+#define GOLDEN_AUTO_RUNS 3
+#define GOLDEN_THREADED_RUNS 5
 
 /* A user normalization rule: every match of re in a call key is replaced. */
 struct golden_rule {
@@ -57,12 +60,13 @@ struct golden_tol {
 
 struct golden_opts {
 	double count_tolerance;     /* default relative count tolerance (0.05) */
+	double bytes_tolerance;     /* relative I/O volume tolerance; < 0: count_tolerance */
 	struct golden_tol *tols;    /* per-syscall overrides */
 	size_t ntols;
 	double min_confidence;      /* pass only at or above this (0.90) */
 	bool check_timing;          /* compare runtime against the golden (true) */
 	double time_tolerance;      /* relative runtime slack (0.5 = +50%) */
-	double time_floor_ms;       /* absolute runtime slack in ms (5) */
+	double time_floor_ms;       /* absolute runtime slack in ms (20) */
 	double noise_k;             /* spreads of capture noise allowed (3) */
 	struct golden_rule *rules;  /* user normalization rules */
 	size_t nrules;
@@ -72,6 +76,9 @@ struct golden_opts {
 	size_t nignore_paths;
 	char **volatile_syscalls;   /* added to the built-in volatile set */
 	size_t nvolatile;
+	char **time_limits;         /* syscalls whose own time is a limit: growth
+				       beyond its noise is a regression */
+	size_t ntime_limits;
 	unsigned context_lines;     /* unified diff context (3) */
 	unsigned max_diff_lines;    /* per process, 0 = no limit (200) */
 	uint64_t regex_cost;        /* re_cost() budget of a rule's pattern, 0: default */

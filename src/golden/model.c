@@ -5,6 +5,7 @@
  * once per distinct key at gmodel_finalize().
  */
 #include "golden/model.h"
+#include "sink/env.h"
 #include "sink/render.h"
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -44,6 +45,7 @@ enum {
 	P_FCNTL = 1 << 20,    /* fcntl: F_DUPFD returns a descriptor */
 	P_MKDIR = 1 << 21,    /* mkdir, mkdirat (mkdtemp's mode 0700) */
 	P_CREAT = 1 << 22,    /* creat */
+	P_IO = 1 << 23,       /* moves bytes (io_table) */
 };
 
 /* What an argument is, by its name (cached per syscall and position). */
@@ -170,6 +172,104 @@ static uint32_t props_of(const char *name)
 	return r ? r->props : 0;
 }
 
+/*
+ * Calls that move bytes through descriptors: the argument positions of the
+ * descriptor read from (in) and written to (out), -1 for none; the result is
+ * the byte count.  recvmmsg and sendmmsg return a message count and are left
+ * out.
+ */
+static const struct io_row {
+	const char *name;
+	int8_t in, out;
+} io_table[] = {
+	{ "copy_file_range", 0, 2 },
+	{ "pread64", 0, -1 },
+	{ "preadv", 0, -1 },
+	{ "preadv2", 0, -1 },
+	{ "pwrite64", -1, 0 },
+	{ "pwritev", -1, 0 },
+	{ "pwritev2", -1, 0 },
+	{ "read", 0, -1 },
+	{ "readv", 0, -1 },
+	{ "recvfrom", 0, -1 },
+	{ "recvmsg", 0, -1 },
+	{ "sendfile", 1, 0 },
+	{ "sendmsg", -1, 0 },
+	{ "sendto", -1, 0 },
+	{ "splice", 0, 2 },
+	{ "tee", 0, 1 },
+	{ "vmsplice", -1, 0 },
+	{ "write", -1, 0 },
+	{ "writev", -1, 0 },
+};
+
+static int io_cmp(const void *k, const void *e)
+{
+	return strcmp(k, ((const struct io_row *)e)->name);
+}
+
+static const struct io_row *io_row_of(const char *name)
+{
+	return bsearch(name, io_table, ARRAY_SIZE(io_table), sizeof(io_table[0]), io_cmp);
+}
+
+static const char *const gio_kind_names[GK_NKINDS] = {
+	"file", "pipe", "socket", "tty", "device", "other",
+};
+
+const char *gio_bucket_name(int bucket)
+{
+	static char names[GIO_NBUCKETS][24];
+	int k = bucket / 2, out = bucket % 2;
+
+	if (bucket < 0 || bucket >= GIO_NBUCKETS)
+		return "?";
+	if (!names[bucket][0])
+		snprintf(names[bucket], sizeof(names[bucket]), "%s_%s", gio_kind_names[k],
+			 k == GK_SOCKET ? (out ? "sent" : "received") : (out ? "written" : "read"));
+	return names[bucket];
+}
+
+const char *gio_bucket_phrase(int bucket)
+{
+	static const char *const p[GIO_NBUCKETS] = {
+		"bytes read from regular files", "bytes written to regular files",
+		"bytes read from pipes", "bytes written to pipes",
+		"bytes received from sockets", "bytes sent to sockets",
+		"bytes read from terminals", "bytes written to terminals",
+		"bytes read from devices", "bytes written to devices",
+		"bytes read from other files", "bytes written to other files",
+	};
+	return bucket >= 0 && bucket < GIO_NBUCKETS ? p[bucket] : "bytes";
+}
+
+int gio_bucket_parse(const char *s)
+{
+	for (int i = 0; i < GIO_NBUCKETS; i++)
+		if (!strcmp(gio_bucket_name(i), s))
+			return i;
+	return -1;
+}
+
+/* The kind of file a path names (quoted text, as in the trace). */
+static int path_kind(const char *p, size_t len)
+{
+	if (len >= 2 && p[0] == '"') {
+		p++;
+		len -= 2;
+	}
+	if (len > 5 && !memcmp(p, "/dev/", 5)) {
+		if ((len > 9 && !memcmp(p, "/dev/pts/", 9)) || (len >= 8 && !memcmp(p, "/dev/tty", 8)) ||
+		    (len == 12 && !memcmp(p, "/dev/console", 12)) ||
+		    (len == 9 && !memcmp(p, "/dev/ptmx", 9)))
+			return GK_TTY;
+		if (len > 9 && !memcmp(p, "/dev/shm/", 9))
+			return GK_FILE;
+		return GK_DEVICE;
+	}
+	return GK_FILE;
+}
+
 /* Argument names that hold paths (kernel prototype names). */
 static bool is_path_arg(const char *n)
 {
@@ -214,14 +314,23 @@ static bool volatile_errno(int e)
 
 #define FD_STREAM 0x40000000
 #define FD_IGN 0x20000000      /* opened from an ignored path */
-#define FD_FLAGS (FD_STREAM | FD_IGN)
+#define FD_KIND_SHIFT 24       /* bits 24-27: 1 + enum gio_kind, 0 unknown */
+#define FD_KIND_MASK (0xf << FD_KIND_SHIFT)
+#define FD_FLAGS (FD_STREAM | FD_IGN | FD_KIND_MASK)
 #define FD_MAP_MAX (1 << 20)
 
 struct btask {
 	pid_t tid, tgid;
 	int32_t parent;          /* creator task, -1 */
-	uint32_t ordinal;        /* 1-based creation order within the creator */
-	uint32_t nchildren;
+	uint32_t ordinal;        /* 1-based creation order: a process among the
+				    processes its creator's process made, a
+				    thread among its creator's threads */
+	uint32_t nprocs_made;    /* processes made by this task's process (leader) */
+	uint32_t nthreads_made;  /* threads made by this task */
+	uint32_t argv;           /* id in b->strs of the last exec's argv, UINT32_MAX none */
+	uint8_t stdk[3];         /* 1 + enum gio_kind of fds 0-2, 0 unknown */
+	uint64_t io[GIO_NBUCKETS];
+	uint64_t io_std[3];
 	bool linked, is_thread, dead, exited;
 	int exit_code, term_signal;
 	uint32_t exe;            /* id in b->strs, UINT32_MAX none */
@@ -256,6 +365,7 @@ struct build {
 	struct intern randoms;   /* basenames created with O_EXCL (mkstemp) */
 	struct strbuf key, tmp, arg;
 	uint32_t asig;           /* capacity of m->sig_counts */
+	uint8_t env_stdk[3];     /* 1 + enum gio_kind of the first task's fds 0-2 */
 	uint64_t wall_ns;
 	int exit_code, term_signal;
 	bool ended;
@@ -317,6 +427,8 @@ static int32_t task_new(struct build *b, pid_t tid, pid_t tgid)
 	t->tgid = tgid > 0 ? tgid : tid;
 	t->parent = -1;
 	t->exe = UINT32_MAX;
+	t->argv = UINT32_MAX;
+	memcpy(t->stdk, b->env_stdk, sizeof(t->stdk));
 	tid_put(b, tid, (int32_t)b->ntasks);
 	return (int32_t)b->ntasks++;
 }
@@ -409,6 +521,8 @@ static int64_t fd_norm(struct btask *t, int64_t fd)
 static void fd_close(struct btask *t, int64_t fd)
 {
 	int32_t *s;
+	if (fd >= 0 && fd <= 2)
+		t->stdk[fd] = 0;
 	if (fd <= 2 || fd >= (int64_t)t->fdcap || !(s = fd_slot(t, fd)))
 		return;
 	if (*s & ~FD_FLAGS)
@@ -442,6 +556,29 @@ static int64_t fd_fresh(struct btask *t, int64_t fd)
 	return *s - 1;
 }
 
+/* 1 + enum gio_kind of fd, 0 when not known. */
+static int fd_kind(const struct btask *t, int64_t fd)
+{
+	if (fd >= 0 && fd <= 2)
+		return t->stdk[fd];
+	if (fd < 0 || (uint64_t)fd >= t->fdcap)
+		return 0;
+	return (t->fdmap[fd] & FD_KIND_MASK) >> FD_KIND_SHIFT;
+}
+
+/* Sets the kind of fd (1 + enum gio_kind, 0 unknown). */
+static void fd_set_kind(struct btask *t, int64_t fd, int kind)
+{
+	int32_t *s;
+	if (fd >= 0 && fd <= 2) {
+		t->stdk[fd] = (uint8_t)kind;
+		return;
+	}
+	if (!(s = fd_slot(t, fd)))
+		return;
+	*s = (*s & ~FD_KIND_MASK) | (kind << FD_KIND_SHIFT);
+}
+
 static bool fd_is_stream(struct btask *t, int64_t fd)
 {
 	return fd >= 0 && (uint64_t)fd < t->fdcap && (t->fdmap[fd] & FD_STREAM);
@@ -469,6 +606,14 @@ static void fd_inherit(struct btask *c, const struct btask *p)
 
 /* --- linking tasks --- */
 
+/* The task that leads the thread group of task i (i itself for a process). */
+static int32_t leader_of(const struct build *b, int32_t i)
+{
+	while (i >= 0 && b->tasks[i].is_thread && b->tasks[i].parent >= 0)
+		i = b->tasks[i].parent;
+	return i;
+}
+
 static void link_task(struct build *b, int32_t parent, int32_t child, bool is_thread)
 {
 	struct btask *c = &b->tasks[child], *p = &b->tasks[parent];
@@ -477,11 +622,17 @@ static void link_task(struct build *b, int32_t parent, int32_t child, bool is_th
 		return;
 	c->linked = true;
 	c->parent = parent;
-	c->ordinal = ++p->nchildren;
 	c->is_thread = is_thread;
+	if (is_thread)
+		c->ordinal = ++p->nthreads_made;
+	else
+		c->ordinal = ++b->tasks[leader_of(b, parent)].nprocs_made;
 	fd_inherit(c, p);
+	memcpy(c->stdk, p->stdk, sizeof(c->stdk));
 	if (c->exe == UINT32_MAX)
 		c->exe = p->exe;
+	if (c->argv == UINT32_MAX)
+		c->argv = p->argv;
 }
 
 /* --- value text --- */
@@ -696,7 +847,7 @@ static uint16_t name_id(struct build *b, const char *name)
 		b->aprops = n;
 	}
 	if (b->props[id] == UINT32_MAX) {
-		uint32_t pr = props_of(name);
+		uint32_t pr = props_of(name) | (io_row_of(name) ? P_IO : 0);
 		for (size_t i = 0; i < b->o->nignore_syscalls; i++)
 			if (!strcmp(b->o->ignore_syscalls[i], name))
 				pr |= P_IGNORED;
@@ -748,6 +899,11 @@ static void on_syscall(struct build *b, const struct event *ev)
 	const char *paths[2] = { NULL, NULL };
 	size_t plen[2] = { 0, 0 };
 	unsigned npaths = 0;
+	int64_t fdv[EVENT_MAX_ARGS];
+	bool fdok[EVENT_MAX_ARGS] = { false };
+	const char *argvp = NULL;
+	size_t argvlen = 0;
+	int kind0 = 0;
 	unsigned kept_end;
 	struct gcall c;
 
@@ -769,9 +925,12 @@ static void on_syscall(struct build *b, const struct event *ev)
 		t = &b->tasks[ti];
 		uint8_t cls = arg_class(b, sc, pr, i, v->name);
 		if (cls == A_FD && parse_int(p, len, &n)) {
+			fdv[i] = n;
+			fdok[i] = true;
 			if (!have_fd0) {
 				fd0 = n;
 				have_fd0 = true;
+				kind0 = fd_kind(t, n);
 			}
 			strbuf_add_i64(k, fd_norm(t, n));
 		} else if (cls == A_PID && parse_int(p, len, &n)) {
@@ -790,6 +949,8 @@ static void on_syscall(struct build *b, const struct event *ev)
 				if (!failed) {
 					strbuf_add_i64(k, fd_fresh(t, fd));
 					fd_set_stream(t, fd, true);
+					fd_set_kind(t, fd, 1 + (strcmp(name, "socketpair") ? GK_PIPE
+										 : GK_SOCKET));
 				} else {
 					strbuf_addch(k, '_');
 				}
@@ -809,6 +970,8 @@ static void on_syscall(struct build *b, const struct event *ev)
 			}
 		} else if (cls == A_ARGV && len && p[0] == '[') {
 			strbuf_add(k, p, len);
+			argvp = p;
+			argvlen = len;
 		} else if (len > 12 && memmem(p, len, "sa_family=", 10) && (pr & P_ENDPOINT)) {
 			size_t at = k->len;
 			strbuf_addch(k, '{');
@@ -865,6 +1028,17 @@ static void on_syscall(struct build *b, const struct event *ev)
 			fd_set_stream(t, ret, was_stream);
 		else
 			fd_set_stream(t, ret, (pr & P_STREAMRET) != 0);
+		if (pr & P_DUP)
+			fd_set_kind(t, ret, kind0);
+		else if ((pr & P_OPEN) && npaths)
+			fd_set_kind(t, ret, 1 + path_kind(paths[0], plen[0]));
+		else if (pr & P_STREAMRET)
+			fd_set_kind(t, ret, 1 + (!strncmp(name, "socket", 6) ||
+						 !strncmp(name, "accept", 6) ? GK_SOCKET : GK_OTHER));
+		else
+			fd_set_kind(t, ret, 1 + (!strcmp(name, "memfd_create") ||
+						 !strcmp(name, "open_by_handle_at") ? GK_FILE
+										    : GK_OTHER));
 	} else if ((pr & P_WAIT) && (pr & P_PIDRET) && ret > 0) {
 		/* which child a wait for any child reaps depends on scheduling */
 		bool any = true;
@@ -891,8 +1065,25 @@ static void on_syscall(struct build *b, const struct event *ev)
 		fd_close(t, fd0);
 	if (pr & P_DUP2) {
 		/* newfd (second argument) now has oldfd's kind */
-		if (!failed && ret >= 0)
+		if (!failed && ret >= 0) {
 			fd_set_stream(t, ret, have_fd0 && fd_is_stream(t, fd0));
+			fd_set_kind(t, ret, kind0);
+		}
+	}
+	/* bytes moved, by kind of file */
+	if (!failed && !unfinished && ret > 0 && (pr & P_IO) && !(pr & P_IGNORED)) {
+		const struct io_row *io = io_row_of(name);
+		for (int side = 0; io && side < 2; side++) {
+			int pos = side ? io->out : io->in;
+			int kind;
+			if (pos < 0 || !fdok[pos])
+				continue;
+			kind = fd_kind(t, fdv[pos]);
+			kind = kind ? kind - 1 : GK_OTHER;
+			t->io[GIO_BUCKET(kind, side)] += (uint64_t)ret;
+			if (fdv[pos] >= 0 && fdv[pos] <= 2)
+				t->io_std[fdv[pos]] += (uint64_t)ret;
+		}
 	}
 
 	/* the record */
@@ -924,6 +1115,8 @@ static void on_syscall(struct build *b, const struct event *ev)
 		c.flags |= GC_VOLATILE;
 	if (pr & P_MEM)
 		c.flags |= GC_MEM;
+	if (have_fd0 && fd0 >= 0 && fd0 <= 2)
+		c.flags |= (uint8_t)((fd0 + 1) << GC_STD_SHIFT);
 	if (pr & P_IGNORED)
 		c.flags |= GC_IGNORED;
 	ALLOC_GROW(t->calls, t->ncalls + 1, t->acalls);
@@ -953,6 +1146,8 @@ static void on_syscall(struct build *b, const struct event *ev)
 		const char *s = strchr(k->buf, '(') + 1, *e = strrchr(k->buf, ')');
 		add_res(b, GR_EXEC, s, e > s ? (size_t)(e - s) : 0);
 		t->exe = intern_add(&b->strs, paths[0], plen[0]);
+		if (argvp)
+			t->argv = intern_add(&b->strs, argvp, argvlen);
 	}
 	if ((pr & P_CLONE) && ret > 0) {
 		int32_t ci = tid_find(b, (pid_t)ret);
@@ -1037,9 +1232,33 @@ static struct build *sink_build(struct sink *s)
 	return (struct build *)((char *)s - offsetof(struct build, sink));
 }
 
+/* 1 + enum gio_kind of a standard stream of kind k (enum stdio_kind). */
+static uint8_t stdio_gio(int k)
+{
+	switch (k) {
+	case SK_NULL: case SK_DEVICE: return 1 + GK_DEVICE;
+	case SK_FILE: return 1 + GK_FILE;
+	case SK_PIPE: return 1 + GK_PIPE;
+	case SK_SOCKET: return 1 + GK_SOCKET;
+	case SK_TTY: return 1 + GK_TTY;
+	case SK_OTHER: return 1 + GK_OTHER;
+	default: return 0;
+	}
+}
+
 static int mb_begin(struct sink *s, const struct trace_info *ti)
 {
 	struct build *b = sink_build(s);
+	if (ti && ti->env && !b->m->has_env) {
+		trace_env_copy(&b->m->env, ti->env);
+		b->m->has_env = true;
+		for (int i = 0; i < 3; i++)
+			b->env_stdk[i] = stdio_gio(ti->env->stdio[i]);
+		for (uint32_t i = 0; i < b->ntasks; i++)
+			for (int j = 0; j < 3; j++)
+				if (!b->tasks[i].stdk[j])
+					b->tasks[i].stdk[j] = b->env_stdk[j];
+	}
 	if (ti && ti->argv && !b->m->command) {
 		struct strbuf sb = STRBUF_INIT;
 		for (size_t i = 0; ti->argv[i]; i++) {
@@ -1479,10 +1698,13 @@ static void make_label(struct build *b, char **labels, uint32_t i, uint32_t *orp
 		labels[i] = xstrdup(buf);
 		return;
 	}
-	make_label(b, labels, (uint32_t)t->parent, orphan);
+	/* a process is named after its creator's process, a thread after its
+	 * creator: processes and threads are numbered apart */
+	int32_t base = t->is_thread ? t->parent : leader_of(b, t->parent);
+	make_label(b, labels, (uint32_t)base, orphan);
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, labels[t->parent]);
-	strbuf_addch(&sb, '.');
+	strbuf_addstr(&sb, labels[base]);
+	strbuf_addstr(&sb, t->is_thread && !b->tasks[base].is_thread ? "/t" : ".");
 	strbuf_add_u64(&sb, t->ordinal);
 	labels[i] = strbuf_detach(&sb, NULL);
 }
@@ -1534,6 +1756,115 @@ static void mark_threaded(struct build *b, bool *threaded)
 		if (j >= 0 && threaded[j])
 			threaded[i] = true;
 	}
+}
+
+/* "ls -l" from the argv text of a trace (["ls", "-l"]), escapes kept. */
+static void cmdline_of(struct strbuf *out, const char *s, size_t len)
+{
+	const char *e = s + len;
+
+	for (const char *p = s; p < e; p++) {
+		if (*p != '"')
+			continue;
+		const char *q = p + 1;
+		while (q < e && *q != '"') {
+			if (*q == '\\' && q + 1 < e)
+				q++;
+			q++;
+		}
+		if (out->len)
+			strbuf_addch(out, ' ');
+		strbuf_add(out, p + 1, q - p - 1);
+		if (q + 3 < e && !memcmp(q + 1, "...", 3))
+			strbuf_addstr(out, "...");   /* cut at the string limit */
+		p = q < e ? q : e - 1;
+	}
+}
+
+static const char **sort_labels;
+static int group_idx_cmp(const void *a, const void *b)
+{
+	return gproc_label_cmp(sort_labels[*(const uint32_t *)a], sort_labels[*(const uint32_t *)b]);
+}
+
+/*
+ * Fills m->groups (the processes, each with its threads) from the tasks;
+ * m->procs[i] is still task i here.  Sets each proc's group.
+ */
+static void build_groups(struct build *b, struct gmodel *m, const struct norm_ctx *nc,
+			 char **labels)
+{
+	uint32_t *gidx = xmalloc((b->ntasks + 1) * sizeof(*gidx));
+	uint32_t *leaders = xmalloc((b->ntasks + 1) * sizeof(*leaders));
+	uint32_t *order, *rank, n = 0;
+	struct strbuf sb = STRBUF_INIT, cl = STRBUF_INIT;
+
+	for (uint32_t i = 0; i < b->ntasks; i++)
+		gidx[i] = UINT32_MAX;
+	for (uint32_t i = 0; i < b->ntasks; i++) {
+		uint32_t li = (uint32_t)leader_of(b, (int32_t)i);
+		if (gidx[li] == UINT32_MAX) {
+			gidx[li] = n;
+			leaders[n++] = li;
+		}
+	}
+	/* sorted by label */
+	order = xmalloc((n + 1) * sizeof(*order));
+	rank = xmalloc((n + 1) * sizeof(*rank));
+	sort_labels = (const char **)labels;
+	for (uint32_t g = 0; g < n; g++)
+		order[g] = leaders[g];
+	QSORT(order, n, group_idx_cmp);
+	for (uint32_t g = 0; g < n; g++)
+		rank[gidx[order[g]]] = g;
+	m->groups = xcalloc(n + 1, sizeof(*m->groups));
+	m->ngroups = n;
+	for (uint32_t g = 0; g < n; g++) {
+		uint32_t li = order[g];
+		struct ggroup *gr = &m->groups[g];
+		const struct btask *t = &b->tasks[li];
+		gr->label = xstrdup(labels[li]);
+		gr->exe = m->procs[li].exe ? xstrdup(m->procs[li].exe) : NULL;
+		gr->counts = xcalloc(m->names.n + 1, sizeof(*gr->counts));
+		gr->exited = t->exited;
+		gr->exit_code = t->exit_code;
+		gr->term_signal = t->term_signal;
+		if (li == 0 && m->command) {
+			gr->cmdline = xstrdup(m->command);   /* the whole command line */
+		} else if (t->argv != UINT32_MAX) {
+			strbuf_reset(&sb);
+			strbuf_reset(&cl);
+			norm_string(nc, &sb, intern_str(&b->strs, t->argv), intern_len(&b->strs, t->argv));
+			cmdline_of(&cl, sb.buf, sb.len);
+			gr->cmdline = xstrdup(cl.buf);
+		}
+	}
+	for (uint32_t i = 0; i < b->ntasks; i++) {
+		const struct btask *t = &b->tasks[i];
+		struct gproc *p = &m->procs[i];
+		struct ggroup *gr = &m->groups[rank[gidx[leader_of(b, (int32_t)i)]]];
+
+		p->group = rank[gidx[leader_of(b, (int32_t)i)]];
+		if ((uint32_t)leader_of(b, (int32_t)i) != i)
+			gr->nthreads++;
+		for (int k = 0; k < GIO_NBUCKETS; k++)
+			gr->io[k] += t->io[k];
+		for (int k = 0; k < 3; k++)
+			gr->io_std[k] += t->io_std[k];
+		for (uint32_t j = 0; j < p->ncalls; j++) {
+			const struct gcall *c = &p->calls[j];
+			if (!(c->flags & (GC_VOLATILE | GC_IGNORED)))
+				gr->counts[c->sc]++;
+		}
+	}
+	for (uint32_t g = 0; g < n; g++)
+		m->groups[g].threaded = m->groups[g].nthreads > 0;
+	strbuf_release(&sb);
+	strbuf_release(&cl);
+	free(gidx);
+	free(leaders);
+	free(order);
+	free(rank);
 }
 
 int gmodel_finalize(struct gmodel *m, const struct gcontext *ctx)
@@ -1614,8 +1945,6 @@ int gmodel_finalize(struct gmodel *m, const struct gcontext *ctx)
 			if (ignored[c->key])
 				c->flags |= GC_IGNORED;
 			c->key = remap[c->key];
-			if ((c->flags & GC_MEM) && p->threaded)
-				c->flags |= GC_VOLATILE;
 			st->calls++;
 			st->time_us += c->dur_us;
 			if (c->flags & GC_FAILED)
@@ -1629,7 +1958,11 @@ int gmodel_finalize(struct gmodel *m, const struct gcontext *ctx)
 			p->seq[p->nseq++] = c->key;
 		}
 	}
+	build_groups(b, m, &nc, labels);
 	QSORT(m->procs, m->nprocs, proc_cmp);
+	for (size_t j = 0; j < m->nprocs; j++)
+		if (!strcmp(m->procs[j].label, m->groups[m->procs[j].group].label))
+			m->groups[m->procs[j].group].leader = (uint32_t)j;
 	m->wall_ns = b->wall_ns;
 	m->exit_code = b->exit_code;
 	m->term_signal = b->term_signal;
@@ -1680,6 +2013,14 @@ void gmodel_free(struct gmodel *m)
 		free(m->procs[i].seq_idx);
 	}
 	free(m->procs);
+	for (size_t i = 0; i < m->ngroups; i++) {
+		free(m->groups[i].label);
+		free(m->groups[i].exe);
+		free(m->groups[i].cmdline);
+		free(m->groups[i].counts);
+	}
+	free(m->groups);
+	trace_env_release(&m->env);
 	free(m->sc);
 	free(m->sig_counts);
 	free(m->command);
@@ -1705,6 +2046,23 @@ const char *gmodel_res_value(const struct gmodel *m, uint32_t id)
 enum gres_kind gmodel_res_kind(const struct gmodel *m, uint32_t id)
 {
 	return (enum gres_kind)(intern_str(&m->res, id)[0] - '0');
+}
+
+const struct ggroup *gmodel_group(const struct gmodel *m, const char *label)
+{
+	size_t lo = 0, hi = m->ngroups;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = gproc_label_cmp(m->groups[mid].label, label);
+		if (!c)
+			return &m->groups[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 size_t gmodel_mem(const struct gmodel *m)

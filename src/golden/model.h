@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "golden/gio.h"
 #include "golden/golden.h"
 #include "golden/intern.h"
 #include "golden/timing.h"
@@ -20,11 +21,20 @@
 /* Call flags. */
 enum {
 	GC_FAILED = 1 << 0,     /* returned an error */
-	GC_VOLATILE = 1 << 1,   /* count or presence depends on scheduling */
+	GC_VOLATILE = 1 << 1,   /* count or presence random by nature (timing
+				   syscalls, getrandom, EAGAIN...; docs/golden.md) */
 	GC_UNFINISHED = 1 << 2, /* the task died inside the call */
-	GC_MEM = 1 << 3,        /* memory management (volatile when threaded) */
+	GC_MEM = 1 << 3,        /* memory management (its order varies when threaded) */
 	GC_IGNORED = 1 << 4,    /* dropped by an ignore list */
+	GC_STD_SHIFT = 5,       /* bits 5-6: 1 + the standard stream (0-2) the
+				   call works on, 0 for none */
+	GC_STD_MASK = 3 << 5,
 };
+
+/* The standard stream (0-2) call c works on, or -1. */
+#define GCALL_STD(c) ((((c)->flags & GC_STD_MASK) >> GC_STD_SHIFT) - 1)
+
+/* Kinds of file for I/O volume: golden/gio.h. */
 
 /* One syscall as the model keeps it (12 bytes). */
 struct gcall {
@@ -48,7 +58,11 @@ const char *gres_kind_name(enum gres_kind k);   /* "opened", "created", ... */
 
 /* A task (process or thread) after finalization. */
 struct gproc {
-	char *label;            /* "1", "1.2", "1.2.1": creation order per creator */
+	char *label;            /* processes "1", "1.2", "1.2.1": creation order
+				   among the processes each process made; threads
+				   "1/t1", "1/t2", "1/t2.1": creation order among
+				   the threads of their creator */
+	uint32_t group;         /* its process in gmodel.groups */
 	bool is_thread;
 	bool exited;            /* exit seen */
 	bool threaded;          /* its thread group has more than one thread */
@@ -60,6 +74,26 @@ struct gproc {
 	uint32_t *seq;          /* keys of the compared calls (not volatile/ignored) */
 	uint32_t nseq;
 	uint32_t *seq_idx;      /* index in calls of each seq element */
+};
+
+/*
+ * A process (thread group) after finalization: the counts that are compared
+ * per process, threads included, since which thread makes a call can depend
+ * on scheduling.
+ */
+struct ggroup {
+	char *label;            /* the process label ("1", "1.2") */
+	char *exe;              /* last program executed (normalized), or NULL */
+	char *cmdline;          /* its command line ("ls -l"), or NULL */
+	uint32_t leader;        /* index of its first task in gmodel.procs */
+	uint32_t nthreads;      /* threads besides the leader */
+	bool threaded;          /* nthreads > 0 */
+	uint32_t *counts;       /* per name id: calls counted (not ignored, not
+				   volatile by nature) */
+	uint64_t io[GIO_NBUCKETS];   /* bytes per kind of file and direction */
+	uint64_t io_std[3];     /* of those, bytes through fds 0, 1, 2 */
+	bool exited;            /* exit of the leader seen */
+	int exit_code, term_signal;
 };
 
 /* Per-syscall totals over the whole trace (indexed by name id). */
@@ -75,8 +109,12 @@ struct gmodel {
 	struct intern keys;     /* normalized call keys */
 	struct intern names;    /* syscall names */
 	struct intern res;      /* resources, as "<kind>\t<value>" */
-	struct gproc *procs;    /* sorted by label */
+	struct gproc *procs;    /* tasks, sorted by label */
 	size_t nprocs;
+	struct ggroup *groups;  /* processes, sorted by label */
+	size_t ngroups;
+	struct trace_env env;   /* how the command was run (sink.h) */
+	bool has_env;           /* env was recorded */
 	struct gsc_stat *sc;    /* names.n entries */
 	struct intern sigs;     /* signal names delivered */
 	uint64_t *sig_counts;
@@ -120,10 +158,13 @@ static inline const char *gmodel_name(const struct gmodel *m, uint16_t sc)
 const char *gmodel_res_value(const struct gmodel *m, uint32_t id);
 enum gres_kind gmodel_res_kind(const struct gmodel *m, uint32_t id);
 
+/* The process of label, or NULL (binary search). */
+const struct ggroup *gmodel_group(const struct gmodel *m, const char *label);
+
 /* Bytes of memory the model holds (for the scale benchmark). */
 size_t gmodel_mem(const struct gmodel *m);
 
-/* Orders process labels "1" < "1.2" < "1.10" < "?1" (numeric by
+/* Orders task labels "1" < "1.2" < "1.10" < "1/t1" < "?1" (numeric by
  * component); <0, 0 or >0 as strcmp. */
 int gproc_label_cmp(const char *a, const char *b);
 

@@ -14,10 +14,11 @@ void golden_opts_init(struct golden_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->count_tolerance = 0.05;
+	o->bytes_tolerance = -1;
 	o->min_confidence = 0.90;
 	o->check_timing = true;
 	o->time_tolerance = 0.5;
-	o->time_floor_ms = 5;
+	o->time_floor_ms = 20;
 	o->noise_k = 3;
 	o->context_lines = 3;
 	o->max_diff_lines = 200;
@@ -84,5 +85,6 @@ void golden_opts_release(struct golden_opts *o)
 	free_list(o->ignore_syscalls, o->nignore_syscalls);
 	free_list(o->ignore_paths, o->nignore_paths);
 	free_list(o->volatile_syscalls, o->nvolatile);
+	free_list(o->time_limits, o->ntime_limits);
 	golden_opts_init(o);
 }

@@ -286,12 +286,25 @@ int gout_text(FILE *fp, const struct gout_case *k, const struct golden_opts *o, 
 			}
 			add_in(&sb, f->message);
 			strbuf_addch(&sb, '\n');
+			for (const char *p = f->detail; p && *p;) {
+				const char *nl = strchr(p, '\n');
+				size_t len = nl ? (size_t)(nl - p) : strlen(p);
+				strbuf_addstr(&sb, "       ");
+				strbuf_add_cescaped(&sb, p, len, 0, CESC_KEEP_BACKSLASH);
+				strbuf_addch(&sb, '\n');
+				p += len + (nl != NULL);
+			}
 		}
 		if (k->status != GOLDEN_OK) {
 			strbuf_addf(&sb, "   confidence %.3f = 0.50 x sequence %.3f + 0.25 x counts %.3f"
 				    " + 0.25 x resources %.3f (min %.2f)\n", r->confidence,
 				    r->s_seq, r->s_cnt, r->s_res, r->min_confidence);
-			if (r->timing_checked)
+			if (r->timing_checked && r->g_net_ms >= 0 && r->c_net_ms >= 0)
+				strbuf_addf(&sb, "   runtime %.2fms (%.2fms less waits for a CPU); golden "
+					    "%.2fms (%.2fms) over %d run%s (spread %.2fms), limit %.2fms\n",
+					    r->c_wall_ms, r->c_net_ms, r->g_wall_ms, r->g_net_ms, r->g_runs,
+					    r->g_runs == 1 ? "" : "s", r->spread_ms, r->limit_ms);
+			else if (r->timing_checked)
 				strbuf_addf(&sb, "   runtime %.2fms; golden %.2fms over %d run%s "
 					    "(spread %.2fms), limit %.2fms\n", r->c_wall_ms,
 					    r->g_wall_ms, r->g_runs, r->g_runs == 1 ? "" : "s",
@@ -372,16 +385,26 @@ static json_t *case_json(const struct gout_case *k, const struct golden_opts *o)
 			       "checked", r->timing_checked);
 	if (r->timing_checked)
 		json_object_set_new(rt, "limit_ms", json_real(fin(r->limit_ms)));
+	if (r->g_net_ms >= 0 && r->c_net_ms >= 0) {
+		json_object_set_new(rt, "golden_net_ms", json_real(fin(r->g_net_ms)));
+		json_object_set_new(rt, "current_net_ms", json_real(fin(r->c_net_ms)));
+	}
+	if (r->g_cpu_ms >= 0 && r->c_cpu_ms >= 0) {
+		json_object_set_new(rt, "golden_cpu_ms", json_real(fin(r->g_cpu_ms)));
+		json_object_set_new(rt, "current_cpu_ms", json_real(fin(r->c_cpu_ms)));
+	}
 	json_object_set_new(c, "runtime", rt);
 	json_t *fs = json_array();
 	for (size_t i = 0; i < r->nf; i++) {
 		const struct gfinding *f = &r->f[i];
-		json_array_append_new(fs, json_pack("{s:s,s:b,s:o,s:o,s:o,s:f,s:f}",
+		json_array_append_new(fs, json_pack("{s:s,s:b,s:b,s:o,s:o,s:o,s:o,s:f,s:f}",
 						   "kind", gfind_kind_name(f->kind),
 						   "regression", f->regression,
+						   "noisy", f->noisy,
 						   "process", jstr(f->proc),
 						   "subject", jstr(f->subject),
 						   "message", jstr(f->message),
+						   "detail", jstr(f->detail),
 						   "golden", fin(f->golden), "current", fin(f->current)));
 	}
 	json_object_set_new(c, "findings", fs);
@@ -639,6 +662,17 @@ int gout_markdown(FILE *fp, const struct gout_case *k, size_t n, const struct go
 			}
 			md_code(&sb, f->message);
 			strbuf_addch(&sb, '\n');
+			for (const char *p = f->detail; p && *p;) {
+				const char *nl = strchr(p, '\n');
+				size_t len = nl ? (size_t)(nl - p) : strlen(p);
+				char *line = xstrndup(p, len);
+
+				strbuf_addstr(&sb, "  - ");
+				md_code(&sb, line);
+				strbuf_addch(&sb, '\n');
+				free(line);
+				p += len + (nl != NULL);
+			}
 		}
 		for (size_t j = 0; c->r && j < c->r->npd; j++) {
 			const struct gproc_diff *d = &c->r->pd[j];

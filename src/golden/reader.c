@@ -4,6 +4,7 @@
  * streams, plain or zstd-compressed, without holding the syscalls in memory.
  */
 #include "golden/reader.h"
+#include "sink/env.h"
 #include "golden/jv.h"
 #include "config/config.h"
 #include "util/arena.h"
@@ -100,6 +101,7 @@ struct reader {
 	char **argv;
 	const char *version;
 	json_t *timing;          /* "timing", for trace_meta */
+	struct trace_env env;    /* "environment" (ti.env points here when read) */
 	struct trace_info ti;
 	struct trace_end te;
 	bool reported;           /* an error was printed */
@@ -931,6 +933,29 @@ static int conv_errno(struct reader *rd, const struct jv *e, struct event *ev)
 }
 
 /* A syscall record to an EV_SYSCALL event (strings point into o). */
+/* "tamper": ["INJECTED: args", "DELAYED"] (-e inject=) into ev->tamper. */
+static int conv_tamper(struct reader *rd, const struct jv *v, struct event *ev)
+{
+	if (v->type != JV_ARR)
+		return rec_err(rd, "field 'tamper': an array of strings expected");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct jv *e = jv_at(v, i);
+		if (!e || e->type != JV_STR)
+			return rec_err(rd, "field 'tamper': an array of strings expected");
+		if (!strcmp(e->s, "INJECTED"))
+			ev->tamper |= TAMPER_INJECTED;
+		else if (!strcmp(e->s, "INJECTED: args"))
+			ev->tamper |= TAMPER_POKED;
+		else if (!strcmp(e->s, "INJECTED: args, retval"))
+			ev->tamper |= TAMPER_POKED | TAMPER_INJECTED;
+		else if (!strcmp(e->s, "DELAYED"))
+			ev->tamper |= TAMPER_DELAYED;
+		else
+			return rec_err(rd, "field 'tamper': unknown mark '%s'", e->s);
+	}
+	return 1;
+}
+
 static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 {
 	uint64_t dur = 0;
@@ -1015,7 +1040,9 @@ static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 				r = get_str(rd, m, k, &ev->stack_error, NULL, OPT);
 			break;
 		case 't':
-			if (!strcmp(k, "tid"))
+			if (!strcmp(k, "tamper"))
+				r = conv_tamper(rd, m, ev);
+			else if (!strcmp(k, "tid"))
 				r = get_pid(rd, m, k, &ev->tid, OPT);
 			else if (!strcmp(k, "ts_us"))
 				r = get_us(rd, m, k, &ev->ts_ns, OPT);
@@ -1231,10 +1258,52 @@ static int check_format(struct reader *rd, const struct jv *hdr, const char *wan
 	return 0;
 }
 
+/* The "environment" member (sink/env.h); -1 on a malformed one. */
+static int conv_env(struct reader *rd, const struct jv *e)
+{
+	static const char *const names[3] = { "stdin", "stdout", "stderr" };
+	const struct jv *cwd, *stdio, *vars;
+
+	if (e->type != JV_OBJ)
+		return rec_err(rd, "field 'environment': object expected, not %s", jv_kind(e));
+	cwd = jv_get(e, "cwd");
+	stdio = jv_get(e, "stdio");
+	vars = jv_get(e, "variables");
+	if (cwd && cwd->type != JV_STR && cwd->type != JV_NULL)
+		return rec_err(rd, "field 'environment.cwd': string or null expected, not %s",
+			       jv_kind(cwd));
+	if (stdio && stdio->type != JV_OBJ)
+		return rec_err(rd, "field 'environment.stdio': object expected, not %s",
+			       jv_kind(stdio));
+	if (vars && vars->type != JV_OBJ)
+		return rec_err(rd, "field 'environment.variables': object expected, not %s",
+			       jv_kind(vars));
+	if (cwd && cwd->type == JV_STR)
+		rd->env.cwd = xstrdup(cwd->s);
+	for (int i = 0; stdio && i < 3; i++) {
+		const struct jv *k = jv_get(stdio, names[i]);
+		int kind;
+		if (!k)
+			continue;
+		if (k->type != JV_STR || (kind = stdio_kind_parse(k->s)) < 0)
+			return rec_err(rd, "field 'environment.stdio.%s': unknown kind", names[i]);
+		rd->env.stdio[i] = kind;
+	}
+	for (uint32_t i = 0; vars && i < vars->n; i++) {
+		const struct jv *v = &vars->items[i];
+		if (v->type != JV_STR && v->type != JV_NULL)
+			return rec_err(rd, "field 'environment.variables.%s': string or null "
+				       "expected, not %s", esc(v->key), jv_kind(v));
+		trace_env_set_var(&rd->env, v->key, v->type == JV_STR ? v->s : NULL);
+	}
+	rd->ti.env = &rd->env;
+	return 0;
+}
+
 /* Header facts shared by both formats: version, command, follow, start. */
 static int conv_header(struct reader *rd, const struct jv *hdr)
 {
-	const struct jv *cmd;
+	const struct jv *cmd, *env;
 	const char *backend = NULL;
 	int64_t start = 0;
 	bool follow = false;
@@ -1250,6 +1319,9 @@ static int conv_header(struct reader *rd, const struct jv *hdr)
 	    get_int(rd, hfield(rd, hdr, "start_unix_ns"), "start_unix_ns", &start, 0,
 		    INT64_MAX, OPT) < 0 ||
 	    get_bool(rd, hfield(rd, hdr, "follow"), "follow", &follow) < 0)
+		return -1;
+	env = hfield(rd, hdr, "environment");
+	if (env && conv_env(rd, env) < 0)
 		return -1;
 	cmd = hfield(rd, hdr, "command");
 	if (get_obj(rd, cmd, "command", JV_ARR, NUL) < 0)
@@ -1829,6 +1901,7 @@ out:
 	arena_release(&rd.arena);
 	arena_release(&rd.keep);
 	free(rd.members);
+	trace_env_release(&rd.env);
 	free(rd.side);
 	free(rd.errnames);
 	if (rd.argv)

@@ -200,7 +200,13 @@ static int summary_id(const char *path, char *id)
 	return r;
 }
 
-/* The -c table of the trace src, and the id line, into sb; 0 or -1 after error(). */
+/*
+ * NAME_summary.txt: the -c table (wall-clock times, as a saved trace has),
+ * then per-syscall totals in ms and the wall time ("Syscall Summary:").
+ */
+static const struct sink_opts golden_summary_opts = { .timing = true };
+
+/* The summary of the trace src, and the id line, into sb; 0 or -1 after error(). */
 static int summary_text(const char *src, const char *id, struct strbuf *sb)
 {
 	struct sink_list sl = SINK_LIST_INIT;
@@ -212,7 +218,7 @@ static int summary_text(const char *src, const char *id, struct strbuf *sb)
 
 	if (!mf)
 		return error("cannot make the summary of '%s': %s", esc(src), strerror(errno));
-	if (!(s = summary_sink_new(mf, NULL, NULL))) {
+	if (!(s = summary_sink_new(mf, NULL, &golden_summary_opts))) {
 		fclose(mf);
 		free(buf);
 		return -1;

@@ -76,6 +76,8 @@ char *gtiming_to_json(const struct gtiming *t)
 	json_object_set_new(root, "wall_us", stat_json(&t->wall_us));
 	if (t->has_cpu)
 		json_object_set_new(root, "cpu_us", stat_json(&t->cpu_us));
+	if (t->has_net)
+		json_object_set_new(root, "net_us", stat_json(&t->net_us));
 	for (size_t i = 0; i < t->nsc; i++) {
 		json_t *o = stat_json(&t->sc[i].us);
 		json_object_set_new(o, "calls", json_real(t->sc[i].calls));
@@ -89,6 +91,8 @@ char *gtiming_to_json(const struct gtiming *t)
 	if (t->ctx.tmpdir)
 		json_object_set_new(ctx, "tmpdir", json_string(t->ctx.tmpdir));
 	json_object_set_new(root, "context", ctx);
+	if (t->var.runs)
+		gvar_to_json(&t->var, root);
 	s = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(10));
 	json_decref(root);
 	return s ? s : xstrdup("{}");
@@ -143,6 +147,11 @@ int gtiming_from_json(struct gtiming *t, const void *json, const char *file)
 			goto bad;
 		t->has_cpu = 1;
 	}
+	if ((v = json_object_get(root, "net_us"))) {
+		if (stat_from(v, &t->net_us) < 0)
+			goto bad;
+		t->has_net = 1;
+	}
 	scs = json_object_get(root, "syscalls");
 	if (scs && !json_is_object(scs))
 		goto bad;
@@ -162,6 +171,10 @@ int gtiming_from_json(struct gtiming *t, const void *json, const char *file)
 		t->ctx.cwd = str_or_null(ctx, "cwd");
 		t->ctx.home = str_or_null(ctx, "home");
 		t->ctx.tmpdir = str_or_null(ctx, "tmpdir");
+	}
+	if (gvar_from_json(&t->var, json_object_get(root, "variation"), file) < 0) {
+		gtiming_release(t);
+		return -1;
 	}
 	return 0;
 bad:
@@ -183,5 +196,6 @@ void gtiming_release(struct gtiming *t)
 		free(t->sc[i].name);
 	free(t->sc);
 	gcontext_release(&t->ctx);
+	gvar_release(&t->var);
 	memset(t, 0, sizeof(*t));
 }

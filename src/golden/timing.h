@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "golden/variation.h"
+
 /* Context for path normalization: prefixes replaced by $CWD, $HOME, $TMPDIR. */
 struct gcontext {
 	char *cwd, *home, *tmpdir;   /* each may be NULL */
@@ -32,10 +34,14 @@ struct gtiming {
 	struct gstat wall_us;        /* wall time of the run */
 	struct gstat cpu_us;         /* CPU time (user + system) of the traced processes */
 	int has_cpu;
+	struct gstat net_us;         /* wall time less the time renacer and the
+					command waited for a CPU (run-queue waits) */
+	int has_net;
 	struct gtiming_sc *sc;
 	size_t nsc;
 	struct gcontext ctx;
 	int has_ctx;
+	struct gvar var;             /* measured volatility (var.runs 0: none) */
 };
 
 /* Fills st from n samples (sorts them in place); all zero when n == 0. */

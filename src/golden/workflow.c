@@ -14,9 +14,13 @@
 #include <zstd.h>
 
 #include "assert/assert.h"
+#include "core/inject.h"
+#include "core/quals.h"
 #include "core/tracer.h"
 #include "golden/reader.h"
+#include "golden/runio.h"
 #include "golden/workflow.h"
+#include "sink/env.h"
 #include "sink/sinks.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
@@ -42,6 +46,72 @@ static char **copy_list(char *const *l, size_t n)
 	return r;
 }
 
+/* The first message error() printed while inject_set_add() ran. */
+static char inject_msg[512];
+
+static void keep_inject_msg(const char *kind, const char *msg)
+{
+	if (!inject_msg[0] && !*kind)
+		snprintf(inject_msg, sizeof(inject_msg), "%s", msg);
+}
+
+/*
+ * The injections a run of ct gets: w->inject, then ct's inject = [...]
+ * (as -e inject=).  Returns NULL when there are none, or with *bad set
+ * after a spec that does not parse (its message in inject_msg).
+ */
+static struct inject_set *run_injects(const struct gwork *w, const struct config_trace *ct,
+				      bool *bad)
+{
+	struct inject_set *s = NULL;
+	int r = 0;
+
+	*bad = false;
+	inject_msg[0] = '\0';
+	error_set_hook(keep_inject_msg);
+	for (size_t i = 0; r == 0 && i < w->ninject; i++) {
+		const char *spec = w->inject[i];
+		bool fault = !strncmp(spec, "fault=", 6);
+		if (!s)
+			s = inject_set_new();
+		r = inject_set_add(s, spec + (fault ? 6 : strncmp(spec, "inject=", 7) ? 0 : 7), fault);
+	}
+	for (size_t i = 0; r == 0 && ct && i < ct->ninject; i++) {
+		if (!s)
+			s = inject_set_new();
+		r = inject_set_add(s, ct->inject[i], false);
+	}
+	error_set_hook(NULL);
+	if (r < 0) {
+		inject_set_free(s);
+		*bad = true;
+		return NULL;
+	}
+	return s;
+}
+
+/* The injections of the command line and of each declared trace parse. */
+static int check_injects(struct gwork *w)
+{
+	const struct config_golden *cg = &w->cfg.golden;
+	bool bad;
+
+	inject_set_free(run_injects(w, NULL, &bad));
+	if (bad)
+		return error("%s", inject_msg);
+	for (size_t i = 0; i < cg->ntraces; i++) {
+		const struct config_trace *ct = &cg->traces[i];
+		if (!ct->ninject)
+			continue;
+		inject_set_free(run_injects(w, ct, &bad));
+		if (bad)
+			return error("%s:%u:%u: golden trace '%s': %s", w->config_path ?
+				     esc(w->config_path) : "renacer.toml", ct->line, ct->col,
+				     esc(ct->name), inject_msg);
+	}
+	return 0;
+}
+
 int gwork_load_config(struct gwork *w)
 {
 	const struct config_golden *cg;
@@ -50,6 +120,7 @@ int gwork_load_config(struct gwork *w)
 
 	config_init(&w->cfg);
 	golden_opts_init(&w->o);
+	strbuf_init(&w->like_notes, 0);
 	if (w->config_path)
 		r = config_load(w->config_path, &w->cfg);
 	else
@@ -79,6 +150,10 @@ int gwork_load_config(struct gwork *w)
 	w->o.nignore_paths = cg->nignore_paths;
 	w->o.volatile_syscalls = copy_list(cg->volatile_syscalls, cg->nvolatile_syscalls);
 	w->o.nvolatile = cg->nvolatile_syscalls;
+	w->o.time_limits = copy_list(cg->time_limits, cg->ntime_limits);
+	w->o.ntime_limits = cg->ntime_limits;
+	w->o.bytes_tolerance = cg->bytes_tolerance_pct < 0 ? -1 : cg->bytes_tolerance_pct / 100.0;
+	w->env_vars = cg->env_vars;
 	for (size_t i = 0; i < cg->nnormalize; i++)
 		if (golden_opts_add_rule(&w->o, cg->normalize[i].pattern, cg->normalize[i].replace) < 0)
 			return -1;
@@ -87,6 +162,8 @@ int gwork_load_config(struct gwork *w)
 	w->compress_level = cg->compress_level ? cg->compress_level : 3;
 	w->junit_path = w->cfg.ci.junit_path;
 	w->ci = golden_in_ci();
+	if (check_injects(w) < 0)
+		return -1;
 	u = getenv("RENACER_UPDATE_GOLDEN");
 	if (u && *u && strcmp(u, "0") && strcasecmp(u, "false"))
 		w->update = true;
@@ -122,6 +199,7 @@ void gwork_release(struct gwork *w)
 	}
 	golden_opts_release(&w->o);
 	config_release(&w->cfg);
+	strbuf_release(&w->like_notes);
 }
 
 const char *gwork_tmpdir(struct gwork *w)
@@ -143,8 +221,7 @@ const char *gwork_tmpdir(struct gwork *w)
 
 unsigned gwork_runs_for(const struct gwork *w, const struct config_trace *ct)
 {
-	unsigned n = w->runs ? w->runs : ct && ct->runs ? ct->runs : w->cfg.golden.runs;
-	return n ? n : 1;
+	return w->runs ? w->runs : ct && ct->runs ? ct->runs : w->cfg.golden.runs;
 }
 
 char *golden_path(const char *dir, const char *name, bool *exists)
@@ -261,6 +338,131 @@ static double tv_us(const struct timeval *tv)
 	return tv->tv_sec * 1e6 + tv->tv_usec;
 }
 
+/*
+ * The waits for a CPU during a run, per traced task, read at its exit: its
+ * own run-queue wait and renacer's while it stood stopped (event.h), with
+ * its run time and its time inside syscalls.
+ */
+struct wtask {
+	pid_t tid;                   /* 0: empty slot */
+	pid_t pid;                   /* its process */
+	uint64_t calls;
+	uint64_t wait_ns, run_ns;
+	uint64_t held_ns;            /* stopped while renacer waited for a CPU */
+	uint64_t dur_ns;             /* time inside its syscalls */
+};
+
+struct wait_sink {
+	struct sink base;
+	struct wtask *tab;           /* open addressing by tid */
+	size_t cap, used;
+};
+
+static struct wtask *wtask_get(struct wait_sink *ws, pid_t tid)
+{
+	size_t i;
+
+	if ((ws->used + 1) * 2 > ws->cap) {
+		struct wtask *old = ws->tab;
+		size_t oc = ws->cap;
+		ws->cap = oc ? oc * 2 : 64;
+		ws->tab = xcalloc(ws->cap, sizeof(*ws->tab));
+		ws->used = 0;
+		for (size_t k = 0; k < oc; k++)
+			if (old[k].tid)
+				*wtask_get(ws, old[k].tid) = old[k];
+		free(old);
+	}
+	for (i = ((size_t)(uint32_t)tid * 2654435761u) & (ws->cap - 1); ws->tab[i].tid;
+	     i = (i + 1) & (ws->cap - 1))
+		if (ws->tab[i].tid == tid)
+			return &ws->tab[i];
+	ws->tab[i].tid = tid;
+	ws->used++;
+	return &ws->tab[i];
+}
+
+static void wait_event(struct sink *s, const struct event *ev)
+{
+	struct wait_sink *ws = (struct wait_sink *)s;
+	if (ev->type == EV_SYSCALL && ev->tid > 0) {
+		struct wtask *t = wtask_get(ws, ev->tid);
+		t->calls++;
+		if (ev->end_ns > ev->ts_ns)
+			t->dur_ns += ev->end_ns - ev->ts_ns;
+	}
+}
+
+static void wait_exit(struct sink *s, const struct event *ev)
+{
+	struct wait_sink *ws = (struct wait_sink *)s;
+	struct wtask *t;
+	if (ev->tid <= 0)
+		return;
+	t = wtask_get(ws, ev->tid);
+	t->pid = ev->pid;
+	t->wait_ns += ev->rq_wait_ns;
+	t->run_ns += ev->rq_run_ns;
+	t->held_ns += ev->tracer_wait_ns;
+}
+
+static void wait_free(struct sink *s)
+{
+	(void)s;    /* lives on grun_do's stack, which frees its table */
+}
+
+static const struct sink_ops wait_ops = {
+	.name = "run-queue waits", .no_args = 1, .event = wait_event, .proc_exit = wait_exit,
+	.free = wait_free,
+};
+
+/*
+ * The wall time of a run less the waits for a CPU.  A task was held up by
+ * its own run-queue waits and by renacer's while it stood stopped (measured
+ * at each stop).  The threads of a process run side by side, so the most
+ * held-up one counts for it; processes mostly wait for each other (a shell
+ * and its commands), so theirs add up.  The result never goes below what
+ * one task must have taken: its time on a CPU, or its time inside syscalls
+ * less its waits for a CPU.
+ */
+static double net_time(double wall_us, const struct wait_sink *ws, double *held_us)
+{
+	double held = 0, least = 0;
+
+	for (size_t i = 0; i < ws->cap; i++) {
+		const struct wtask *t = &ws->tab[i];
+		double h = 0;
+		bool first = true;
+		if (!t->tid)
+			continue;
+		/* once per process: the most held-up of its tasks */
+		for (size_t j = 0; j < ws->cap; j++) {
+			const struct wtask *u = &ws->tab[j];
+			if (!u->tid || u->pid != t->pid)
+				continue;
+			if (j < i) {
+				first = false;
+				break;
+			}
+			if ((double)u->wait_ns + (double)u->held_ns > h)
+				h = (double)u->wait_ns + (double)u->held_ns;
+		}
+		if (first)
+			held += h;
+		double own = (double)t->dur_ns - (double)t->held_ns - (double)t->wait_ns;
+		if (own < (double)t->run_ns)
+			own = (double)t->run_ns;
+		if (own > least)
+			least = own;
+	}
+	held /= 1000.0;
+	least /= 1000.0;
+	if (least > wall_us)
+		least = wall_us;
+	*held_us = held;
+	return wall_us - held > least ? wall_us - held : least;
+}
+
 struct env_save {
 	char *name;
 	char *old;        /* NULL when unset before */
@@ -271,25 +473,58 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	    const char *summary_path, struct grun *rr)
 {
 	struct tracer_opts to;
+	struct trace_quals q;
+	struct inject_set *inj;
 	struct sink_list sl = SINK_LIST_INIT;
 	struct sink *s;
-	int saved[3] = { -1, -1, -1 }, in = -1, out = -1, cwd_fd = -1, r = -1;
+	struct runio io;
+	bool have_io = false;
+	int saved[3] = { -1, -1, -1 }, cwd_fd = -1, r = -1;
+	bool bad;
 	struct env_save *envs = NULL;
 	size_t nenv = 0;
 	struct rusage ru0, ru1;
+	struct wait_sink ws;
+	struct trace_env env = { { 0 }, NULL, NULL, 0 };
+	struct gcontext ctx;
+	double held_us;
 
 	memset(rr, 0, sizeof(*rr));
 	memset(&to, 0, sizeof(to));
+	memset(&ws, 0, sizeof(ws));
+	ws.base.ops = &wait_ops;
+	sink_list_add(&sl, &ws.base);
 	to.follow = ct ? ct->follow : true;
 	to.dopts.string_limit = 32;
+	/* every golden records what any assertion type measures (peak RSS)
+	 * and the waits for a CPU (the noise of the runtime) */
+	to.collect_rss = true;
+	to.collect_sched = true;
+	/* -e inject= / inject = [...]: the failure path is what is traced */
+	inj = run_injects(w, ct, &bad);
+	if (bad) {
+		sink_list_release(&sl);
+		return error("%s", inject_msg);
+	}
+	memset(&q, 0, sizeof(q));
+	q.inject = inj;
+	if (inj) {
+		to.quals = &q;
+		/* a signal= goes with a syscall-entry stop (core/inject.h) */
+		to.no_seccomp = inject_set_has_signals(inj);
+	}
 	if (json_path) {
-		if (!(s = json_sink_new(NULL, json_path, NULL)))
+		if (!(s = json_sink_new(NULL, json_path, NULL))) {
+			sink_list_release(&sl);
+			inject_set_free(inj);
 			return -1;
+		}
 		sink_list_add(&sl, s);
 	}
 	if (summary_path) {
 		if (!(s = summary_sink_new(NULL, summary_path, NULL))) {
 			sink_list_release(&sl);
+			inject_set_free(inj);
 			return -1;
 		}
 		sink_list_add(&sl, s);
@@ -299,18 +534,35 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	if (an)
 		sink_list_add(&sl, analysis_sink_new(an));
 
-	in = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	out = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (in < 0 || out < 0) {
-		error("cannot open '%s': %s", esc(in < 0 ? "/dev/null" : outfile), strerror(errno));
+	/* the standard streams: of the kinds the golden had when validating */
+	if (runio_open(&io, w->like ? w->like->stdio : NULL, outfile, &w->like_notes) < 0)
 		goto out;
-	}
+	have_io = true;
 	if (ct && ct->cwd) {
 		cwd_fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (cwd_fd < 0 || chdir(ct->cwd) < 0) {
 			error("cannot change to directory '%s': %s", esc(ct->cwd), strerror(errno));
 			goto out;
 		}
+	}
+	/* the recorded variables (locale, PATH, ...) as the golden had them,
+	 * then the trace's own env of renacer.toml */
+	for (size_t i = 0; w->like && i < w->like->nvars; i++) {
+		const char *v = w->like->vars[i], *eq = strchr(v, '=');
+		envs = xreallocarray(envs, nenv + 1, sizeof(*envs));
+		envs[nenv].name = eq ? xstrndup(v, eq - v) : xstrdup(v);
+		envs[nenv].old = getenv(envs[nenv].name) ? xstrdup(getenv(envs[nenv].name)) : NULL;
+		if ((eq != NULL) != (envs[nenv].old != NULL) ||
+		    (eq && strcmp(eq + 1, envs[nenv].old)))
+			strbuf_addf(&w->like_notes, "%s %s%s%s as in the golden run (here it is %s%s%s)\n",
+				    envs[nenv].name, eq ? "set to '" : "unset", eq ? eq + 1 : "",
+				    eq ? "'" : "", envs[nenv].old ? "'" : "",
+				    envs[nenv].old ? envs[nenv].old : "unset", envs[nenv].old ? "'" : "");
+		if (eq)
+			setenv(envs[nenv].name, eq + 1, 1);
+		else
+			unsetenv(envs[nenv].name);
+		nenv++;
 	}
 	for (size_t i = 0; ct && i < ct->nenv; i++) {
 		const char *eq = strchr(ct->env[i], '=');
@@ -324,11 +576,16 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	}
 	fflush(stdout);
 	fflush(stderr);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
 		saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 10);
-	dup2(in, 0);
-	dup2(out, 1);
-	dup2(out, 2);
+		if (io.fds[i] >= 0)
+			dup2(io.fds[i], i);
+		else
+			close(i);
+	}
+	runio_start(&io);
+	trace_env_capture(&env, (const char *const *)w->env_vars);
+	to.env = &env;
 	error_set_hook(hold_msg);
 	getrusage(RUSAGE_CHILDREN, &ru0);
 	r = tracer_run(&to, argv, &sl, &rr->end);
@@ -348,6 +605,8 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	else
 		r = 0;
 out:
+	if (have_io)
+		runio_close(&io);
 	for (size_t i = nenv; i-- > 0;) {
 		if (envs[i].old)
 			setenv(envs[i].name, envs[i].old, 1);
@@ -362,13 +621,16 @@ out:
 			r = error("cannot return to the working directory: %s", strerror(errno));
 		close(cwd_fd);
 	}
-	if (in >= 0)
-		close(in);
-	if (out >= 0)
-		close(out);
 	sink_list_release(&sl);
-	gmodel_finalize(rr->m, NULL);
+	inject_set_free(inj);
+	trace_env_release(&env);
+	gcontext_current(&ctx);
+	gmodel_finalize(rr->m, &ctx);
+	gcontext_release(&ctx);
 	rr->wall_us = rr->end.wall_ns / 1000.0;
+	rr->net_us = net_time(rr->wall_us, &ws, &held_us);
+	free(ws.tab);
+	ws.tab = NULL;
 	rr->ncalls = rr->m->ncalls;
 	return r;
 }
@@ -461,6 +723,9 @@ static void runs_timing(struct gruns *r)
 	memcpy(s, r->cpu_us, r->n * sizeof(*s));
 	gstat_from(&t->cpu_us, s, r->n);
 	t->has_cpu = 1;
+	memcpy(s, r->net_us, r->n * sizeof(*s));
+	gstat_from(&t->net_us, s, r->n);
+	t->has_net = 1;
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct gmodel *m = r->rr[i].m;
 		for (uint32_t k = 0; k < m->names.n; k++)
@@ -485,8 +750,24 @@ static void runs_timing(struct gruns *r)
 	t->nsc = names.n;
 	gcontext_current(&t->ctx);
 	t->has_ctx = 1;
+	{
+		struct gmodel **ms = xcalloc(r->n + 1, sizeof(*ms));
+		for (unsigned i = 0; i < r->n; i++)
+			ms[i] = r->rr[i].m;
+		gvar_from_models(&t->var, ms, r->n, r->median);
+		free(ms);
+	}
 	intern_release(&names);
 	free(s);
+}
+
+/* Whether the run's model has a process with threads. */
+static bool run_threaded(const struct grun *rr)
+{
+	for (size_t i = 0; rr->m && i < rr->m->ngroups; i++)
+		if (rr->m->groups[i].threaded)
+			return true;
+	return false;
 }
 
 int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
@@ -494,16 +775,20 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 {
 	const char *tmp = gwork_tmpdir(w);
 	static unsigned serial;
-	unsigned *idx;
+	unsigned *idx, cap = n ? n : GOLDEN_THREADED_RUNS;
+	bool automatic = n == 0;
 
 	memset(r, 0, sizeof(*r));
 	if (!tmp)
 		return -1;
+	if (automatic)
+		n = GOLDEN_AUTO_RUNS;
 	r->n = n;
-	r->json = xcalloc(n + GOLDEN_CONFIRM_RUNS, sizeof(*r->json));
-	r->wall_us = xcalloc(n + GOLDEN_CONFIRM_RUNS, sizeof(*r->wall_us));
-	r->cpu_us = xcalloc(n + GOLDEN_CONFIRM_RUNS, sizeof(*r->cpu_us));
-	r->rr = xcalloc(n + GOLDEN_CONFIRM_RUNS, sizeof(*r->rr));
+	r->json = xcalloc(cap + GOLDEN_CONFIRM_RUNS, sizeof(*r->json));
+	r->wall_us = xcalloc(cap + GOLDEN_CONFIRM_RUNS, sizeof(*r->wall_us));
+	r->cpu_us = xcalloc(cap + GOLDEN_CONFIRM_RUNS, sizeof(*r->cpu_us));
+	r->net_us = xcalloc(cap + GOLDEN_CONFIRM_RUNS, sizeof(*r->net_us));
+	r->rr = xcalloc(cap + GOLDEN_CONFIRM_RUNS, sizeof(*r->rr));
 	{
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_addf(&sb, "%s/output-%u.txt", tmp, ++serial);
@@ -536,6 +821,10 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 		}
 		r->wall_us[i] = r->rr[i].wall_us;
 		r->cpu_us[i] = r->rr[i].cpu_us;
+		r->net_us[i] = r->rr[i].net_us;
+		/* a multi-threaded command varies: measure how much */
+		if (automatic && i == 0 && run_threaded(&r->rr[0]) && cap > n)
+			r->n = n = cap;
 	}
 	idx = xmalloc(n * sizeof(*idx));
 	for (unsigned i = 0; i < n; i++)
@@ -568,6 +857,7 @@ int gruns_confirm(struct gwork *w, char *const argv[], const struct config_trace
 	}
 	r->wall_us[i] = r->rr[i].wall_us;
 	r->cpu_us[i] = r->rr[i].cpu_us;
+	r->net_us[i] = r->rr[i].net_us;
 	r->n++;
 	r->extra++;
 	return 0;
@@ -586,6 +876,7 @@ void gruns_release(struct gruns *r)
 	free(r->json);
 	free(r->wall_us);
 	free(r->cpu_us);
+	free(r->net_us);
 	free(r->rr);
 	if (r->outfile) {
 		unlink(r->outfile);
@@ -664,13 +955,14 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 	struct gruns r;
 	struct strbuf sb = STRBUF_INIT;
 	const struct grun *med;
+	struct analysis *an = w->cfg.nassertions ? analysis_new() : NULL;
 
 	memset(res, 0, sizeof(*res));
 	strbuf_init(&res->output_tail, 0);
 	res->status = GOLDEN_OK;
 	/* what a renacer killed while storing left behind */
 	golden_pair_recover(w->dir, name);
-	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct), NULL, &r) < 0) {
+	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct), an, &r) < 0) {
 		res->interrupted = r.interrupted;
 		res->status = r.failed || r.interrupted ? GOLDEN_CMD_FAILED : GOLDEN_BAD_CONFIG;
 		res->run_failed = !r.interrupted;
@@ -704,7 +996,17 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 	res->end = med->end;
 	if (med->end.term_signal || med->end.exit_code)
 		golden_output_tail(r.outfile, 10, &res->output_tail);
+	if (an) {
+		res->asserts = xcalloc(1, sizeof(*res->asserts));
+		if (assert_eval(&w->cfg, an, res->asserts) < 0) {
+			assert_results_release(res->asserts);
+			free(res->asserts);
+			res->asserts = NULL;
+		}
+	}
 out:
+	if (an)
+		analysis_free(an);
 	strbuf_release(&sb);
 	gruns_release(&r);
 	return res->status;
@@ -715,6 +1017,10 @@ void gcapture_release(struct gcapture *res)
 	free(res->written);
 	free(res->refused);
 	strbuf_release(&res->output_tail);
+	if (res->asserts) {
+		assert_results_release(res->asserts);
+		free(res->asserts);
+	}
 	memset(res, 0, sizeof(*res));
 }
 
@@ -755,12 +1061,67 @@ static void add_assertions(struct gwork *w, struct analysis *an, struct gresult 
 	assert_results_release(&res);
 }
 
-static bool has_timing_regression(const struct gresult *r)
+/* What could not be made like the golden's run, as notes (once each). */
+static void add_like_notes(struct gwork *w, struct gresult *r)
 {
-	for (size_t i = 0; i < r->nf; i++)
-		if (r->f[i].kind == GF_TIMING && r->f[i].regression)
-			return true;
-	return false;
+	struct strbuf seen = STRBUF_INIT;
+
+	for (const char *p = w->like_notes.buf; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		struct strbuf line = STRBUF_INIT;
+		strbuf_add(&line, p, len);
+		strbuf_addch(&line, '\n');
+		if (!strstr(seen.buf, line.buf)) {
+			struct gfinding *f;
+			strbuf_add(&seen, line.buf, line.len);
+			ALLOC_GROW(r->f, r->nf + 1, r->af);
+			f = &r->f[r->nf++];
+			memset(f, 0, sizeof(*f));
+			f->kind = GF_ENV;
+			f->message = xstrndup(p, len);
+		}
+		strbuf_release(&line);
+		p += len + (nl != NULL);
+	}
+	strbuf_release(&seen);
+}
+
+/*
+ * Compares the golden with the current runs: the median run's trace (read
+ * back like the golden) against the runtimes of every run; a noisy finding
+ * stays a regression only when the comparison of every other run has it.
+ */
+static void compare_runs(struct gwork *w, struct gvalidation *v, struct gruns *runs)
+{
+	struct gmodel **ms = xcalloc(runs->n + 1, sizeof(*ms));
+	struct gresult *others;
+	size_t nothers = 0;
+	struct gsamples gs;
+
+	for (unsigned i = 0; i < runs->n; i++)
+		ms[i] = runs->rr[i].m;
+	gs.wall_us = runs->wall_us;
+	gs.cpu_us = runs->cpu_us;
+	gs.net_us = runs->net_us;
+	gs.n = runs->n;
+	gs.models = ms;
+	gs.nmodels = runs->n;
+	if (v->have_r)
+		gresult_release(&v->r);
+	golden_compare(v->g, v->c, &w->o, &gs, &v->r);
+	v->have_r = true;
+	if (runs->n > 1 && gresult_has_noisy(&v->r)) {
+		others = xcalloc(runs->n, sizeof(*others));
+		for (unsigned i = 0; i < runs->n; i++)
+			if (i != runs->median && ms[i])
+				golden_compare(v->g, ms[i], &w->o, NULL, &others[nothers++]);
+		gresult_confirm(&v->r, others, nothers);
+		for (size_t i = 0; i < nothers; i++)
+			gresult_release(&others[i]);
+		free(others);
+	}
+	free(ms);
 }
 
 /* Writes the run as the golden (update) or as NAME.json.new; sets v->hint. */
@@ -856,7 +1217,13 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		}
 		goto out;
 	}
-	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct), an, &runs) < 0) {
+	/* the command runs the way the golden's did: its stdio kinds and
+	 * recorded variables (locale, PATH, ...) */
+	w->like = v->g && v->g->has_env ? &v->g->env : NULL;
+	strbuf_reset(&w->like_notes);
+	/* one run unless told: a finding that may be noise brings more */
+	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct) ? gwork_runs_for(w, ct) : 1, an,
+		     &runs) < 0) {
 		if (runs.interrupted)
 			goto interrupted;
 		v->k.status = runs.failed ? GOLDEN_CMD_FAILED : GOLDEN_BAD_CONFIG;
@@ -900,17 +1267,14 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		v->error = xstrdup("cannot read back the current trace");
 		goto out;
 	}
-	struct gsamples gs = { runs.wall_us, runs.cpu_us, runs.n };
-	golden_compare(v->g, v->c, &w->o, &gs, &v->r);
-	v->have_r = true;
-	/* noise only ever adds time: re-run before calling the run slow */
-	while (has_timing_regression(&v->r) && gruns_confirm(w, argv, ct, &runs) == 0) {
-		gresult_release(&v->r);
-		gs.n = runs.n;
-		golden_compare(v->g, v->c, &w->o, &gs, &v->r);
-	}
+	compare_runs(w, v, &runs);
+	/* noise only ever adds time, and a threaded program's counts vary:
+	 * re-run before such a finding counts */
+	while (gresult_has_noisy(&v->r) && gruns_confirm(w, argv, ct, &runs) == 0)
+		compare_runs(w, v, &runs);
 	if (runs.interrupted)
 		goto interrupted;
+	add_like_notes(w, &v->r);
 	cmp_ok = v->r.pass;
 	if (an)
 		add_assertions(w, an, &v->r);
@@ -949,6 +1313,7 @@ out:
 			golden_output_tail(runs.outfile, 10, &v->output_tail);
 	}
 	gruns_release(&runs);
+	w->like = NULL;
 	if (an)
 		analysis_free(an);
 	v->k.name = v->name;

@@ -26,6 +26,7 @@
 #include "util/strbuf.h"
 
 struct analysis;
+struct assert_results;
 
 /*
  * The settings of a golden workflow: renacer.toml and what the command line
@@ -42,6 +43,15 @@ struct gwork {
 	const volatile sig_atomic_t *stop; /* set to a signal number (SIGINT, SIGTERM...)
 					  by the caller's handler: no more runs, and
 					  nothing is stored; may be NULL */
+	const struct trace_env *like;  /* run commands the way this environment
+					  says (validate: the golden's), or NULL */
+	struct strbuf like_notes;      /* what could not be made like it, one line
+					  each (filled by grun_do; may be reset) */
+	char *const *inject;           /* -e inject=/fault= of the command line, as
+					  "inject=SPEC" or "fault=SPEC": every run
+					  is tampered with (core/inject.h); added
+					  to a trace's own inject = [...] */
+	size_t ninject;
 	/* filled by gwork_load_config() */
 	struct renacer_config cfg;
 	bool have_cfg;                 /* a renacer.toml was read */
@@ -51,6 +61,8 @@ struct gwork {
 	uint64_t compress_above;
 	int compress_level;
 	const char *junit_path;        /* [ci] junit_path, or NULL */
+	char **env_vars;               /* variables recorded in a run's environment
+					  (patterns; NULL: trace_env_default_vars) */
 	/* private */
 	char *tmpdir;                  /* scratch directory, or NULL */
 };
@@ -58,7 +70,8 @@ struct gwork {
 /*
  * Parses renacer.toml (w->config_path or ./renacer.toml) and fills w->o and
  * the other settings from it; sets w->ci and, from RENACER_UPDATE_GOLDEN,
- * w->update.  Returns 0, or -1 after error().
+ * w->update.  Checks the inject = [...] of every declared trace and
+ * w->inject.  Returns 0, or -1 after error().
  */
 int gwork_load_config(struct gwork *w);
 /* Frees what gwork_load_config() filled and removes the scratch directory. */
@@ -70,7 +83,10 @@ bool golden_in_ci(void);
 /* A private scratch directory (made once, removed by gwork_release), or NULL after error(). */
 const char *gwork_tmpdir(struct gwork *w);
 
-/* The number of runs for a trace: w->runs, else ct's, else the config's, at least 1. */
+/*
+ * The number of runs for a trace: w->runs, else ct's, else the config's;
+ * 0 when none says: automatic (gruns_do).
+ */
 unsigned gwork_runs_for(const struct gwork *w, const struct config_trace *ct);
 
 /*
@@ -97,8 +113,11 @@ struct grun {
 	struct trace_end end;
 	double wall_us;
 	double cpu_us;                 /* user + system time of the traced processes */
+	double net_us;                 /* wall time less the waits for a CPU: renacer's
+					  and the longest of any traced task's */
 	uint64_t ncalls;
-	struct gmodel *m;              /* the run's model (timing per syscall), finalized */
+	struct gmodel *m;              /* the run's model (timing per syscall), finalized
+					  with this process's path context */
 };
 
 /*
@@ -127,6 +146,7 @@ struct gruns {
 	char **json;                   /* per run: its JSON trace (NULL for confirmation runs) */
 	double *wall_us;               /* per run */
 	double *cpu_us;                /* per run */
+	double *net_us;                /* per run */
 	struct grun *rr;               /* per run */
 	unsigned median;               /* index of the run with the median wall time */
 	struct gtiming timing;         /* statistics of the first runs (not the confirmations) */
@@ -138,19 +158,22 @@ struct gruns {
 
 /*
  * Runs argv n times (traces into the scratch directory) and fills r with
- * each run and the timing statistics.  an (may be NULL) sees the first run
- * only.  Returns 0, or -1 after error() (r->failed when the command could
- * not be run), or -1 with r->interrupted set (nothing printed) when renacer
- * got SIGINT, SIGTERM or SIGHUP (the tracer's or w->stop).  Release r with
- * gruns_release() either way.
+ * each run, the timing statistics and the measured variation.  n 0 is
+ * automatic: GOLDEN_AUTO_RUNS runs, or GOLDEN_THREADED_RUNS when the first
+ * run shows threads.  an (may be NULL) sees the first run only.  Returns 0, or -1
+ * after error() (r->failed when the command could not be run), or -1 with
+ * r->interrupted set (nothing printed) when renacer got SIGINT, SIGTERM or
+ * SIGHUP (the tracer's or w->stop).  Release r with gruns_release() either
+ * way.
  */
 int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	     unsigned n, struct analysis *an, struct gruns *r);
 
 /*
- * One more run (at most GOLDEN_CONFIRM_RUNS), to confirm a runtime over the
- * limit: only its runtime is kept.  Returns 0, or -1 when no more runs are
- * allowed or the run failed.
+ * One more run (at most GOLDEN_CONFIRM_RUNS), to confirm a finding that may
+ * be noise (a runtime over the limit, a count of a threaded process): its
+ * runtime and model are kept, not its trace.  Returns 0, or -1 when no more
+ * runs are allowed or the run failed.
  */
 int gruns_confirm(struct gwork *w, char *const argv[], const struct config_trace *ct,
 		  struct gruns *r);
@@ -213,13 +236,16 @@ struct gcapture {
 	int interrupted;               /* renacer got this signal: nothing stored */
 	char *refused;                 /* why the run was not stored (one line), or NULL */
 	struct strbuf output_tail;     /* its last output lines when it did not exit 0 */
+	struct assert_results *asserts; /* renacer.toml's assertions on the first run,
+					   or NULL when it declares none */
 };
 
 /*
  * Captures the golden of name: runs argv (ct: the declared trace, may be
  * NULL) gwork_runs_for() times and stores the median run in w->dir,
- * removing pending .new files of name.  Fills res (release with
- * gcapture_release) and returns res->status.
+ * removing pending .new files of name; evaluates renacer.toml's assertions
+ * on the first run (res->asserts; they do not change the status).  Fills
+ * res (release with gcapture_release) and returns res->status.
  */
 int golden_capture(struct gwork *w, const char *name, char *const argv[],
 		   const struct config_trace *ct, struct gcapture *res);

@@ -3,6 +3,7 @@
  * Syscalls are written as they come; processes, signals and the summary
  * follow the syscalls array at the end.
  */
+#include "sink/env.h"
 #include "sink/sinks.h"
 #include "sink/profile.h"
 #include "sink/sinkout.h"
@@ -270,6 +271,10 @@ static int json_begin(struct sink *s, const struct trace_info *ti)
 	}
 	strbuf_addstr(sb, ",\n  \"follow\": ");
 	strbuf_addstr(sb, ti && ti->follow ? "true" : "false");
+	if (ti && ti->env) {
+		strbuf_addstr(sb, ",\n  \"environment\": ");
+		trace_env_json(sb, ti->env);
+	}
 	strbuf_addstr(sb, ",\n  \"start_unix_ns\": ");
 	strbuf_add_u64(sb, ti ? ti->start_realtime_ns : 0);
 	strbuf_addstr(sb, ",\n  \"syscalls\": [");

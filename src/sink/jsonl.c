@@ -3,6 +3,7 @@
  * "type" (docs/trace-format.md).  Nothing grows with the trace: every record
  * is written when it happens and the counts live in a fixed table.
  */
+#include "sink/env.h"
 #include "sink/sinks.h"
 #include "sink/profile.h"
 #include "sink/sinkout.h"
@@ -99,6 +100,10 @@ static int jsonl_begin(struct sink *s, const struct trace_info *ti)
 	}
 	strbuf_addstr(sb, ", \"follow\": ");
 	strbuf_addstr(sb, ti && ti->follow ? "true" : "false");
+	if (ti && ti->env) {
+		strbuf_addstr(sb, ", \"environment\": ");
+		trace_env_json(sb, ti->env);
+	}
 	strbuf_addstr(sb, ", \"start_unix_ns\": ");
 	strbuf_add_u64(sb, ti ? ti->start_realtime_ns : 0);
 	strbuf_addstr(sb, "}\n");

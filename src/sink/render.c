@@ -4,6 +4,7 @@
  */
 #include "sink/render.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "util/banned.h"
@@ -21,9 +22,33 @@ static inline void sb_commit(struct strbuf *sb, char *end)
 	strbuf_setlen(sb, (size_t)(end - sb->buf));
 }
 
-static char *escape_into(char *s, const unsigned char *p, size_t len,
-			 const char *escape_chars)
+static const char hexdig[] = "0123456789abcdef";
+
+/* strace's -x test: a byte other than printable ASCII and \t\n\v\f\r. */
+static bool needs_hex(const unsigned char *p, size_t len)
 {
+	for (size_t i = 0; i < len; i++)
+		if (p[i] > 0x7e || (p[i] < ' ' && (unsigned)(p[i] - 9) >= 5))
+			return true;
+	return false;
+}
+
+static char *hex_into(char *s, const unsigned char *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		*s++ = '\\';
+		*s++ = 'x';
+		*s++ = hexdig[p[i] >> 4];
+		*s++ = hexdig[p[i] & 15];
+	}
+	return s;
+}
+
+static char *escape_into(char *s, const unsigned char *p, size_t len,
+			 const char *escape_chars, int xstyle)
+{
+	if (xstyle == RX_ALL || (xstyle == RX_NON_ASCII && needs_hex(p, len)))
+		return hex_into(s, p, len);
 	for (size_t i = 0; i < len; i++) {
 		unsigned c = p[i];
 
@@ -43,52 +68,63 @@ static char *escape_into(char *s, const unsigned char *p, size_t len,
 			continue;
 		}
 		*s++ = '\\';
-		if (i + 1 < len && p[i + 1] >= '0' && p[i + 1] <= '7') {
+		if (xstyle == RX_NON_ASCII_CHARS) {
+			*s++ = 'x';
+			*s++ = hexdig[c >> 4];
+			*s++ = hexdig[c & 15];
+		} else if (i + 1 < len && p[i + 1] >= '0' && p[i + 1] <= '7') {
 			*s++ = (char)('0' + (c >> 6));
 			*s++ = (char)('0' + ((c >> 3) & 7));
-		} else if (c >> 3) {
-			if (c >> 6)
-				*s++ = (char)('0' + (c >> 6));
-			*s++ = (char)('0' + ((c >> 3) & 7));
+			*s++ = (char)('0' + (c & 7));
+		} else {
+			if (c >> 3) {
+				if (c >> 6)
+					*s++ = (char)('0' + (c >> 6));
+				*s++ = (char)('0' + ((c >> 3) & 7));
+			}
+			*s++ = (char)('0' + (c & 7));
 		}
-		*s++ = (char)('0' + (c & 7));
 	}
 	return s;
 }
 
-void render_escaped(struct strbuf *sb, const char *p, size_t len, const char *escape_chars)
+void render_escaped_x(struct strbuf *sb, const char *p, size_t len,
+		      const char *escape_chars, int xstyle)
 {
 	char *s = sb_reserve(sb, 4 * len);
 
-	sb_commit(sb, escape_into(s, (const unsigned char *)p, len, escape_chars));
+	sb_commit(sb, escape_into(s, (const unsigned char *)p, len, escape_chars, xstyle));
+}
+
+void render_escaped(struct strbuf *sb, const char *p, size_t len, const char *escape_chars)
+{
+	render_escaped_x(sb, p, len, escape_chars, RX_NONE);
 }
 
 static void render_hexstr(struct strbuf *sb, const char *p, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
 	char *s = sb_reserve(sb, 4 * len + 2);
 
 	*s++ = '"';
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)p[i];
+	s = hex_into(s, (const unsigned char *)p, len);
+	*s++ = '"';
+	sb_commit(sb, s);
+}
 
-		*s++ = '\\';
-		*s++ = 'x';
-		*s++ = hex[c >> 4];
-		*s++ = hex[c & 15];
-	}
+void render_quoted_x(struct strbuf *sb, const char *p, size_t len,
+		     const char *escape_chars, int xstyle)
+{
+	char *s = sb_reserve(sb, 4 * len + 2);
+
+	*s++ = '"';
+	s = escape_into(s, (const unsigned char *)p, len, escape_chars, xstyle);
 	*s++ = '"';
 	sb_commit(sb, s);
 }
 
 void render_quoted(struct strbuf *sb, const char *p, size_t len, const char *escape_chars)
 {
-	char *s = sb_reserve(sb, 4 * len + 2);
-
-	*s++ = '"';
-	s = escape_into(s, (const unsigned char *)p, len, escape_chars);
-	*s++ = '"';
-	sb_commit(sb, s);
+	render_quoted_x(sb, p, len, escape_chars, RX_NONE);
 }
 
 static void add_comment(struct strbuf *sb, const char *text)
@@ -126,7 +162,9 @@ static void add_oct(struct strbuf *sb, uint64_t v)
 	sb_commit(sb, s);
 }
 
-static void render_flags(struct strbuf *sb, const struct val *v)
+/* The names of the bits of v that its table knows, '|'-joined, then any
+ * leftover bits in hex; returns how many names were added. */
+static unsigned flag_names(struct strbuf *sb, const struct val *v)
 {
 	const struct xlat *xl = v->x.xl;
 	uint64_t rem = v->x.v;
@@ -134,7 +172,7 @@ static void render_flags(struct strbuf *sb, const struct val *v)
 
 	if (!rem && v->x.dflt) {
 		strbuf_addstr(sb, v->x.dflt);
-		return;
+		return 1;
 	}
 	if (xl) {
 		for (uint32_t i = 0; i < xl->size && (rem || !n); i++) {
@@ -152,36 +190,76 @@ static void render_flags(struct strbuf *sb, const struct val *v)
 				break;
 		}
 	}
-	if (n) {
-		if (rem) {
-			strbuf_addch(sb, '|');
-			strbuf_add_hex(sb, rem);
+	if (n && rem) {
+		strbuf_addch(sb, '|');
+		strbuf_add_hex(sb, rem);
+	}
+	return n;
+}
+
+static void render_flags(struct strbuf *sb, const struct val *v, int style)
+{
+	size_t start = sb->len;
+	const struct xlat *xl = v->x.xl;
+
+	if (style == XS_RAW) {
+		add_hex0(sb, v->x.v);
+		return;
+	}
+	if (style == XS_VERBOSE) {
+		/* 0x80002 / * O_RDWR|O_CLOEXEC * /, 0 / * O_RDONLY * / */
+		add_hex0(sb, v->x.v);
+		strbuf_addstr(sb, " /* ");
+		size_t names = sb->len;
+		if (flag_names(sb, v)) {
+			strbuf_addstr(sb, " */");
+		} else {
+			strbuf_setlen(sb, names - 4);
+			if (v->x.v && xl && xl->unknown)
+				add_comment(sb, xl->unknown);
 		}
 		return;
 	}
-	add_hex0(sb, rem);
-	if (rem && xl && xl->unknown)
+	if (flag_names(sb, v))
+		return;
+	strbuf_setlen(sb, start);
+	add_hex0(sb, v->x.v);
+	if (v->x.v && xl && xl->unknown)
 		add_comment(sb, xl->unknown);
 }
 
-static void render_enum(struct strbuf *sb, const struct val *v)
+/* The number of an enum: hex, or decimal for VF_DECIMAL (signals). */
+static void enum_number(struct strbuf *sb, const struct val *v)
+{
+	if (v->flags & VF_DECIMAL)
+		strbuf_add_i64(sb, (int64_t)v->x.v);
+	else
+		add_hex0(sb, v->x.v);
+}
+
+static void render_enum(struct strbuf *sb, const struct val *v, int style)
 {
 	const struct xlat *xl = v->x.xl;
 
-	if (xl) {
+	if (xl && style != XS_RAW) {
 		for (uint32_t i = 0; i < xl->size; i++) {
 			if (xl->data[i].val == v->x.v && xl->data[i].str) {
-				strbuf_addstr(sb, xl->data[i].str);
+				if (style == XS_VERBOSE) {
+					enum_number(sb, v);
+					add_comment(sb, xl->data[i].str);
+				} else {
+					strbuf_addstr(sb, xl->data[i].str);
+				}
 				return;
 			}
 		}
 	}
-	add_hex0(sb, v->x.v);
-	if (xl && xl->unknown)
+	enum_number(sb, v);
+	if (style != XS_RAW && xl && xl->unknown)
 		add_comment(sb, xl->unknown);
 }
 
-static void render_sigset(struct strbuf *sb, const struct val *v)
+static void render_sigset(struct strbuf *sb, const struct val *v, int style)
 {
 	uint64_t mask = v->sig.mask;
 	const char *sep = "";
@@ -198,7 +276,12 @@ static void render_sigset(struct strbuf *sb, const struct val *v)
 		mask &= mask - 1;
 		strbuf_addstr(sb, sep);
 		sep = " ";
-		if (name && !strncmp(name, "SIG", 3))
+		if (style != XS_ABBREV) {
+			/* -X raw: [10]; -X verbose: [10 / * USR1 * /] */
+			strbuf_add_u64(sb, (uint64_t)sig);
+			if (style == XS_VERBOSE && name && !strncmp(name, "SIG", 3))
+				add_comment(sb, name + 3);
+		} else if (name && !strncmp(name, "SIG", 3))
 			strbuf_addstr(sb, name + 3);
 		else if (sig > 32)
 			strbuf_addf(sb, "RT_%d", sig - 32);
@@ -228,25 +311,80 @@ static void render_items(struct strbuf *sb, const struct val *v,
 
 /* <path> after an fd; the kernel's " (deleted)" suffix goes after the
  * brackets, as strace prints it: 5</memfd:x>(deleted). */
-static void render_fd_path(struct strbuf *sb, const char *path)
+static void render_fd_path(struct strbuf *sb, const char *path, const char *detail,
+			   int xstyle)
 {
 	static const char del[] = " (deleted)";
-	size_t n = strlen(path), dn = sizeof(del) - 1;
+	size_t n = path ? strlen(path) : 0, dn = sizeof(del) - 1;
 	bool deleted = n > dn && !memcmp(path + n - dn, del, dn);
 
 	if (deleted)
 		n -= dn;
 	strbuf_addch(sb, '<');
-	render_escaped(sb, path, n, "<>");
+	if (path)
+		render_escaped_x(sb, path, n, "<>", xstyle);
+	if (detail)
+		strbuf_addstr(sb, detail);
 	strbuf_addch(sb, '>');
 	if (deleted)
 		strbuf_addstr(sb, "(deleted)");
 }
 
+/*
+ * -X raw/verbose of a "|" expression of named parts (O_RDONLY|O_CLOEXEC,
+ * MAP_PRIVATE|MAP_ANONYMOUS, S_IFREG|0644): the number it stands for, in
+ * octal when a part is octal.  False when a part has no number (a name
+ * printed as text, a shift).
+ */
+static bool op_number(const struct val *v, uint64_t *num, bool *oct)
+{
+	if (v->kind != V_OP || !v->c.op || strcmp(v->c.op, "|") || !v->c.n)
+		return false;
+	*num = 0;
+	*oct = false;
+	for (uint32_t i = 0; i < v->c.n; i++) {
+		const struct val *it = &v->c.items[i];
+		switch (it->kind) {
+		case V_FLAGS: case V_ENUM:
+			*num |= it->x.v;
+			break;
+		case V_OCT:
+			*oct = true;
+			*num |= it->u;
+			break;
+		case V_HEX: case V_UINT:
+			*num |= it->u;
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
 void val_render(struct strbuf *sb, const struct val *v, const struct render_opts *ro)
 {
+	uint64_t num;
+	bool oct;
+
 	if (!ro)
 		ro = &default_opts;
+	if (ro->xlat != XS_ABBREV && op_number(v, &num, &oct)) {
+		static const struct render_opts abbrev_ro = RENDER_OPTS_INIT;
+		struct render_opts inner = abbrev_ro;
+
+		if (oct)
+			add_oct(sb, num);
+		else
+			add_hex0(sb, num);
+		if (ro->xlat == XS_VERBOSE) {
+			inner.xstyle = ro->xstyle;
+			strbuf_addstr(sb, " /* ");
+			val_render(sb, v, &inner);
+			strbuf_addstr(sb, " */");
+		}
+		return;
+	}
 	switch (v->kind) {
 	case V_INT:
 		strbuf_add_i64(sb, v->i);
@@ -270,23 +408,25 @@ void val_render(struct strbuf *sb, const struct val *v, const struct render_opts
 		if (v->flags & VF_HEXSTR)
 			render_hexstr(sb, v->s.p, v->s.len);
 		else
-			render_quoted(sb, v->s.p, v->s.len, NULL);
+			render_quoted_x(sb, v->s.p, v->s.len, NULL, ro->xstyle);
 		if (v->flags & (VF_TRUNC | VF_STR_UNTERM))
 			strbuf_addstr(sb, "...");
 		break;
 	case V_FLAGS:
-		render_flags(sb, v);
+		render_flags(sb, v, ro->xlat);
 		break;
 	case V_ENUM:
-		render_enum(sb, v);
+		render_enum(sb, v, ro->xlat);
 		break;
 	case V_FD:
-		if (v->fd.fd == -100)
+		if (v->fd.fd == -100 && ro->xlat == XS_ABBREV)
 			strbuf_addstr(sb, "AT_FDCWD");
 		else
 			strbuf_add_i64(sb, v->fd.fd);
-		if (v->fd.path)
-			render_fd_path(sb, v->fd.path);
+		if (v->fd.fd == -100 && ro->xlat == XS_VERBOSE)
+			add_comment(sb, "AT_FDCWD");
+		if (v->fd.path || v->fd.detail)
+			render_fd_path(sb, v->fd.path, v->fd.detail, ro->xstyle);
 		break;
 	case V_STRUCT:
 		strbuf_addch(sb, '{');
@@ -299,7 +439,7 @@ void val_render(struct strbuf *sb, const struct val *v, const struct render_opts
 		strbuf_addch(sb, ']');
 		break;
 	case V_SIGSET:
-		render_sigset(sb, v);
+		render_sigset(sb, v, ro->xlat);
 		break;
 	case V_COMMENT:
 		strbuf_addstr(sb, "/* ");
@@ -375,8 +515,8 @@ void event_render_result(struct strbuf *sb, const struct event *ev,
 		strbuf_add_i64(sb, ev->retval);
 		break;
 	}
-	if (ev->rv_fmt == RV_FD && ev->ret_path)
-		render_fd_path(sb, ev->ret_path);
+	if (ev->rv_fmt == RV_FD && (ev->ret_path || ev->ret_detail))
+		render_fd_path(sb, ev->ret_path, ev->ret_detail, ro->xstyle);
 	if (ev->ret_aux) {
 		strbuf_addstr(sb, " (");
 		if (ev->ret_aux->name) {
@@ -417,7 +557,7 @@ static unsigned shown_args(const struct event *ev)
 static void render_tail(struct strbuf *sb, const struct event *ev,
 			const struct render_opts *ro, size_t line_start)
 {
-	unsigned col = ro->acolumn ? ro->acolumn : 40;
+	unsigned col = ro->acolumn;
 	size_t cur;
 
 	strbuf_addstr(sb, ") ");

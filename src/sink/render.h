@@ -8,15 +8,35 @@
 #define RENACER_RENDER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "event.h"
 #include "util/strbuf.h"
 
+/* How strings escape bytes (strace's -x, -xx, --strings-in-hex). */
+enum render_xstyle {
+	RX_NONE = 0,         /* octal escapes (default) */
+	RX_NON_ASCII_CHARS,  /* \xNN instead of octal escapes */
+	RX_NON_ASCII,        /* -x: a string with any non-printable byte other
+				than \t\n\v\f\r is printed all in \xNN */
+	RX_ALL,              /* -xx: every string all in \xNN */
+};
+
+/* How named constants print (strace's -X). */
+enum render_xlat {
+	XS_ABBREV = 0,       /* the name: O_CLOEXEC (default) */
+	XS_RAW,              /* the number: 0x80000 */
+	XS_VERBOSE,          /* both: 0x80000 / * O_CLOEXEC * / */
+};
+
 /* Options of the rendering; a NULL pointer means RENDER_OPTS_INIT. */
 struct render_opts {
-	unsigned acolumn;   /* column of "= result" (strace's -a); 0 means 40 */
+	unsigned acolumn;   /* column of "= result" (strace's -a; 0 is a valid
+			       column: one space before "=") */
+	uint8_t xstyle;     /* enum render_xstyle */
+	uint8_t xlat;       /* enum render_xlat */
 };
-#define RENDER_OPTS_INIT { 40 }
+#define RENDER_OPTS_INIT { 40, RX_NONE, XS_ABBREV }
 
 /*
  * Every function here appends to sb (never resets it), never fails, and
@@ -59,6 +79,12 @@ void val_render(struct strbuf *sb, const struct val *v, const struct render_opts
  */
 void render_quoted(struct strbuf *sb, const char *p, size_t len, const char *escape_chars);
 void render_escaped(struct strbuf *sb, const char *p, size_t len, const char *escape_chars);
+/* The same in an escape style (enum render_xstyle): with RX_NON_ASCII and
+ * RX_ALL the whole string may come out as \xNN bytes. */
+void render_quoted_x(struct strbuf *sb, const char *p, size_t len,
+		     const char *escape_chars, int xstyle);
+void render_escaped_x(struct strbuf *sb, const char *p, size_t len,
+		      const char *escape_chars, int xstyle);
 
 /*
  * The result text after "= ": "3", "3</etc/passwd>" (RV_FD with

@@ -13,6 +13,32 @@
 
 struct sink;
 
+/* Kinds of a standard stream of the traced command (see sink/env.h). */
+enum stdio_kind {
+	SK_UNKNOWN = 0,             /* not recorded */
+	SK_NULL,                    /* /dev/null */
+	SK_FILE,                    /* a regular file */
+	SK_PIPE,                    /* a pipe or FIFO */
+	SK_SOCKET,
+	SK_TTY,                     /* a terminal */
+	SK_DEVICE,                  /* another character or block device */
+	SK_CLOSED,                  /* not open */
+	SK_OTHER,                   /* a directory, an anonymous inode, ... */
+	SK_NKINDS,
+};
+
+/*
+ * How the traced command was run, recorded in a trace so that a later run
+ * can be made the same way (renacer validate) or its differences explained.
+ */
+struct trace_env {
+	int stdio[3];               /* enum stdio_kind of fds 0, 1, 2 */
+	char *cwd;                  /* working directory, or NULL */
+	char **vars;                /* allowlisted variables: "NAME=value", or
+				       "NAME" when unset; sorted by name */
+	size_t nvars;
+};
+
 /* What a sink learns at the start of a trace. */
 struct trace_info {
 	const char *version;        /* renacer version */
@@ -22,6 +48,8 @@ struct trace_info {
 	const char *backend;        /* NULL for the ptrace engine (a record per
 				       call); "ebpf": totals only, no syscall
 				       or signal records (see sc_total) */
+	const struct trace_env *env; /* how the command was run, or NULL
+				       (attached, or not recorded) */
 };
 
 /* What a sink learns at the end. */
@@ -83,7 +111,8 @@ struct sink_ops {
 	 * per syscall instead of delivering EV_SYSCALL records; such an engine
 	 * still delivers process events (EV_PROC_START, EV_EXEC,
 	 * EV_PROC_EXIT).  A sink without it needs the records: the CLI does
-	 * not pick such an engine for it (sink_list.totals_ok). */
+	 * not pick such an engine for it (sink_list_totals_ok()).  tt and
+	 * its rows belong to the engine and are valid during the call only. */
 	void (*totals)(struct sink *s, const struct trace_totals *tt);
 	void (*free)(struct sink *s);  /* frees the sink itself */
 };

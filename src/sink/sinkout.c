@@ -2,9 +2,14 @@
 #include "sink/sinkout.h"
 #include "sys/sysent.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/xmalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +34,80 @@ int sinkout_open(struct sinkout *o, FILE *out, const char *path)
 	return 0;
 }
 
+int sinkout_open_append(struct sinkout *o, const char *path)
+{
+	char buf[65536];
+	FILE *old;
+	size_t n;
+	int ret = 0;
+
+	if (sinkout_open(o, NULL, path) < 0)
+		return -1;
+	if (!o->af.tmp)
+		return 0;       /* not a regular file: written in place */
+	old = fopen(path, "re");
+	if (!old) {
+		if (errno == ENOENT)
+			return 0;
+		ret = error("cannot read '%s': %s", esc(path), strerror(errno));
+		goto out;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), old)) > 0)
+		fwrite(buf, 1, n, o->fp);
+	if (ferror(old))
+		ret = error("cannot read '%s': %s", esc(path), strerror(errno ? errno : EIO));
+	fclose(old);
+out:
+	if (ret < 0)
+		sinkout_abort(o);
+	return ret;
+}
+
+int sinkout_open_pipe(struct sinkout *o, const char *command)
+{
+	int fds[2];
+	pid_t pid;
+
+	memset(o, 0, sizeof(*o));
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return error("cannot create a pipe for '%s': %s", esc(command), strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return error("cannot start '%s': %s", esc(command), strerror(errno));
+	}
+	if (pid == 0) {
+		if (dup2(fds[0], 0) < 0)
+			_exit(127);
+		signal(SIGPIPE, SIG_DFL);
+		execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+	o->fp = fdopen(fds[1], "w");
+	if (!o->fp) {
+		close(fds[1]);
+		waitpid(pid, NULL, 0);
+		return error("cannot open a pipe to '%s': %s", esc(command), strerror(errno));
+	}
+	/* a reader that goes away must not kill renacer: the write fails */
+	signal(SIGPIPE, SIG_IGN);
+	o->pipe_pid = pid;
+	o->name = xstrdup(command);
+	return 0;
+}
+
+/* Closes the pipe of -o '|cmd' and waits for the command. */
+static void close_pipe(struct sinkout *o)
+{
+	fclose(o->fp);
+	/* the tracer's waitpid(-1) may have reaped it already: ECHILD */
+	while (waitpid(o->pipe_pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	o->pipe_pid = 0;
+}
+
 void sinkout_put(struct sinkout *o, struct strbuf *sb)
 {
 	if (sb->len && o->fp)
@@ -44,6 +123,10 @@ int sinkout_close(struct sinkout *o)
 		goto out;
 	if (o->atomic) {
 		ret = atomicfile_commit(&o->af);
+	} else if (o->pipe_pid) {
+		if (fflush(o->fp) != 0 && errno != EPIPE)
+			ret = error("cannot write to '%s': %s", esc(o->name), strerror(errno));
+		close_pipe(o);
 	} else if (fflush(o->fp) != 0 || ferror(o->fp)) {
 		ret = error("cannot write to %s: %s", o->name,
 			    strerror(errno ? errno : EIO));
@@ -60,6 +143,8 @@ void sinkout_abort(struct sinkout *o)
 {
 	if (o->fp && o->atomic)
 		atomicfile_abort(&o->af);
+	else if (o->fp && o->pipe_pid)
+		close_pipe(o);
 	else if (o->fp)
 		fflush(o->fp);
 	o->fp = NULL;
@@ -374,6 +459,20 @@ void json_add_syscall(struct strbuf *sb, struct strbuf *tmp, const struct event 
 	strbuf_add_u64(sb, ev->lamport);
 	if (unfinished)
 		strbuf_addstr(sb, ", \"unfinished\": true");
+	/* -e inject=: the marks strace prints, (INJECTED) and (DELAYED) */
+	if (ev->tamper && !unfinished) {
+		const char *sep = "";
+		strbuf_addstr(sb, ", \"tamper\": [");
+		if (ev->tamper & (TAMPER_INJECTED | TAMPER_POKED)) {
+			strbuf_addstr(sb, (ev->tamper & TAMPER_POKED) ?
+				      ((ev->tamper & TAMPER_INJECTED) ? "\"INJECTED: args, retval\"" :
+				       "\"INJECTED: args\"") : "\"INJECTED\"");
+			sep = ", ";
+		}
+		if (ev->tamper & TAMPER_DELAYED)
+			strbuf_addf(sb, "%s\"DELAYED\"", sep);
+		strbuf_addch(sb, ']');
+	}
 	if (rvf && !unfinished) {
 		strbuf_addstr(sb, ", \"rv_fmt\": ");
 		add_jstr(sb, rvf);

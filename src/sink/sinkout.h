@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "event.h"
 #include "sink/sink.h"
@@ -21,6 +22,7 @@ struct sinkout {
 	struct atomicfile af;    /* in use when path was given */
 	bool atomic;
 	char *name;              /* for messages: the path or "<stdout>" */
+	pid_t pipe_pid;          /* -o '|cmd': the command reading fp, or 0 */
 };
 
 /*
@@ -29,6 +31,18 @@ struct sinkout {
  * exists as something else (/dev/null, /dev/stderr, a FIFO) is opened as is.
  */
 int sinkout_open(struct sinkout *o, FILE *out, const char *path);
+/*
+ * As sinkout_open on a path, but what the file already holds is copied
+ * first, so that the trace is appended (strace -A) and the file is still
+ * replaced whole at sinkout_close.  -1 after error().
+ */
+int sinkout_open_append(struct sinkout *o, const char *path);
+/*
+ * Starts "/bin/sh -c command" with a pipe on its standard input and writes
+ * there (strace's -o '|command'); sinkout_close waits for it.  The write end
+ * is close-on-exec, so tracees never hold it.  -1 after error().
+ */
+int sinkout_open_pipe(struct sinkout *o, const char *command);
 /* Writes sb's bytes and empties sb. */
 void sinkout_put(struct sinkout *o, struct strbuf *sb);
 /* Flushes (and renames into place); -1 after error() on a write failure. */

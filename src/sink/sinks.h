@@ -23,6 +23,20 @@ enum summary_sort {
 	SORT_NOTHING,     /* "nothing": by syscall number */
 };
 
+/* Columns of the summary table (strace's -U names). */
+enum summary_column {
+	COL_END = 0,      /* ends a list shorter than COL_MAX */
+	COL_TIME_PERCENT, /* "% time" */
+	COL_TOTAL_TIME,   /* "seconds" */
+	COL_MIN_TIME,     /* "shortest" */
+	COL_MAX_TIME,     /* "longest" */
+	COL_AVG_TIME,     /* "usecs/call" */
+	COL_CALLS,        /* "calls" */
+	COL_ERRORS,       /* "errors" */
+	COL_NAME,         /* "syscall" */
+	COL_MAX,
+};
+
 /* Options shared by the sinks in this header; zeroed means defaults. */
 struct sink_opts {
 	enum summary_sort sort;  /* -S: row order of the summary table */
@@ -30,10 +44,26 @@ struct sink_opts {
 				    default, system time); else wall-clock (-w) */
 	bool timing;             /* --timing: the summary adds per-syscall times in ms
 				    and the wall time after the table */
+	uint8_t columns[COL_MAX];  /* -U: the table's columns in order, COL_END
+				      after the last; all COL_END: strace's
+				      default (% time, seconds, usecs/call,
+				      calls, errors, syscall) */
+	uint64_t overhead_ns;    /* -O: subtracted from each call's time
+				    (never below 0) */
 	bool source;             /* -s: CSV adds a "source" column (file:line in function) */
 	bool function_profile;   /* --function-time: JSON and JSON Lines add the
 				    function_profile object (sink/profile.h) */
 };
+
+/*
+ * Parses -U COLUMNS as strace 6.1 does (time-percent, total-time, min-time,
+ * max-time, avg-time, calls, errors, name and their aliases; the name
+ * column is added last when missing) into cols (may be NULL to check only).
+ * Returns 0, or -1 after error(): "unknown column name: 'x'", "call summary
+ * column has been provided more than once: 'calls' (-U option residual:
+ * 'calls')".
+ */
+int summary_columns_parse(const char *spec, uint8_t cols[COL_MAX]);
 
 /*
  * Parses a -S key as strace does ("time", "calls", "name", "errors",
@@ -66,5 +96,13 @@ struct sink *csv_sink_new(FILE *out, const char *path, const struct sink_opts *o
  * Memory stays flat: counts live in a fixed table indexed by syscall number.
  */
 struct sink *summary_sink_new(FILE *out, const char *path, const struct sink_opts *o);
+
+/*
+ * The same table appended to dst at end() instead (strace -C writes it
+ * into the trace's own output: a text sink added after this one prints dst
+ * last, see text_opts.trailer).  dst must outlive the sink.
+ */
+struct strbuf;
+struct sink *summary_sink_new_buf(struct strbuf *dst, const struct sink_opts *o);
 
 #endif

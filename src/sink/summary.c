@@ -6,6 +6,8 @@
  */
 #include "sink/sinks.h"
 #include "sink/sinkout.h"
+#include "util/error.h"
+#include "util/quote.h"
 #include "util/xmalloc.h"
 
 #include <inttypes.h>
@@ -22,6 +24,7 @@ struct summary_sink {
 	struct sc_counts counts;
 	struct sc_counts wall;   /* --timing with CPU times: the latencies */
 	bool have_wall;
+	struct strbuf *dst;      /* summary_sink_new_buf: the table goes here */
 };
 
 static const struct {
@@ -68,9 +71,11 @@ static void summary_event(struct sink *s, const struct event *ev)
 	if (!sc_counted_by_strace(ev))
 		return;
 	uint64_t wall = ev->end_ns > ev->ts_ns ? ev->end_ns - ev->ts_ns : 0;
+	uint64_t t = ss->o.cpu_time ? ev->cpu_ns : wall;
 
-	sc_counts_add(&ss->counts, ev->nr, ev->name, ev->err != 0, false,
-		      ss->o.cpu_time ? ev->cpu_ns : wall);
+	/* -O: strace takes the tracing overhead off each call */
+	t = t > ss->o.overhead_ns ? t - ss->o.overhead_ns : 0;
+	sc_counts_add(&ss->counts, ev->nr, ev->name, ev->err != 0, false, t);
 	if (ss->have_wall)
 		sc_counts_add(&ss->wall, ev->nr, ev->name, ev->err != 0, false, wall);
 }
@@ -168,60 +173,197 @@ static size_t max_sz(size_t a, size_t b)
 	return a > b ? a : b;
 }
 
-static void rule(struct strbuf *sb, const size_t *w)
+static const struct {
+	const char *name;
+	enum summary_column col;
+} column_names[] = {
+	{ "time", COL_TIME_PERCENT }, { "time_percent", COL_TIME_PERCENT },
+	{ "time-percent", COL_TIME_PERCENT },
+	{ "time_total", COL_TOTAL_TIME }, { "time-total", COL_TOTAL_TIME },
+	{ "total_time", COL_TOTAL_TIME }, { "total-time", COL_TOTAL_TIME },
+	{ "min_time", COL_MIN_TIME }, { "min-time", COL_MIN_TIME },
+	{ "shortest", COL_MIN_TIME }, { "time_min", COL_MIN_TIME }, { "time-min", COL_MIN_TIME },
+	{ "longest", COL_MAX_TIME }, { "max_time", COL_MAX_TIME }, { "max-time", COL_MAX_TIME },
+	{ "time_max", COL_MAX_TIME }, { "time-max", COL_MAX_TIME },
+	{ "avg_time", COL_AVG_TIME }, { "avg-time", COL_AVG_TIME },
+	{ "time_avg", COL_AVG_TIME }, { "time-avg", COL_AVG_TIME },
+	{ "calls", COL_CALLS }, { "count", COL_CALLS },
+	{ "error", COL_ERRORS }, { "errors", COL_ERRORS },
+	{ "name", COL_NAME }, { "syscall", COL_NAME }, { "syscall_name", COL_NAME },
+	{ "syscall-name", COL_NAME },
+};
+
+int summary_columns_parse(const char *spec, uint8_t cols[COL_MAX])
 {
-	for (int i = 0; i < 6; i++) {
+	uint8_t tmp[COL_MAX] = { 0 }, seen[COL_MAX] = { 0 };
+	const char *p = spec;
+	size_t n = 0;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		bool found = false;
+
+		for (size_t i = 0; i < ARRAY_SIZE(column_names); i++) {
+			if (strncmp(column_names[i].name, p, len) || column_names[i].name[len])
+				continue;
+			if (seen[column_names[i].col])
+				return error("call summary column has been provided more than "
+					     "once: '%s' (-U option residual: '%s')",
+					     column_names[i].name, esc(p));
+			seen[column_names[i].col] = 1;
+			tmp[n++] = (uint8_t)column_names[i].col;
+			found = true;
+			break;
+		}
+		if (!found)
+			return error("unknown column name: '%s'", escn(p, len));
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	if (!seen[COL_NAME])
+		tmp[n++] = COL_NAME;   /* a table without names means nothing */
+	if (cols)
+		memcpy(cols, tmp, sizeof(tmp));
+	return 0;
+}
+
+/* Column heading, minimum width and left alignment (strace's cdesc). */
+static const struct {
+	const char *head;
+	size_t min;
+	bool left;
+} col_desc[COL_MAX] = {
+	[COL_TIME_PERCENT] = { "% time", 6, false },
+	[COL_TOTAL_TIME] = { "seconds", 11, false },
+	[COL_MIN_TIME] = { "shortest", 8, false },
+	[COL_MAX_TIME] = { "longest", 7, false },
+	[COL_AVG_TIME] = { "usecs/call", 11, false },
+	[COL_CALLS] = { "calls", 9, false },
+	[COL_ERRORS] = { "errors", 9, false },
+	[COL_NAME] = { "syscall", 16, true },
+};
+
+static void rule(struct strbuf *sb, const uint8_t *cols, size_t ncols, const size_t *w)
+{
+	for (size_t i = 0; i < ncols; i++) {
 		if (i)
 			strbuf_addch(sb, ' ');
-		strbuf_addchars(sb, '-', w[i]);
+		strbuf_addchars(sb, '-', w[cols[i]]);
+	}
+	strbuf_addch(sb, '\n');
+}
+
+/* One row: the values of r (or of the totals when r is NULL). */
+static void table_row(struct strbuf *sb, const uint8_t *cols, size_t ncols, const size_t *w,
+		      const struct sc_count *r, const struct sc_counts *c,
+		      uint64_t min_all, uint64_t max_all)
+{
+	double total = secs(c->time_ns);
+
+	for (size_t i = 0; i < ncols; i++) {
+		int wi = (int)w[cols[i]];
+		bool last = i + 1 == ncols;
+
+		if (i)
+			strbuf_addch(sb, ' ');
+		switch (cols[i]) {
+		case COL_TIME_PERCENT: {
+			double pct = 100.0;
+			if (r) {
+				pct = 100.0 * secs(r->time_ns);
+				if (pct != 0.0)
+					pct /= total;
+			}
+			strbuf_addf(sb, "%*.2f", wi, pct);
+			break;
+		}
+		case COL_TOTAL_TIME:
+			strbuf_addf(sb, "%*.6f", wi, r ? secs(r->time_ns) : total);
+			break;
+		case COL_MIN_TIME:
+			strbuf_addf(sb, "%*.6f", wi, secs(r ? r->min_ns : min_all));
+			break;
+		case COL_MAX_TIME:
+			strbuf_addf(sb, "%*.6f", wi, secs(r ? r->max_ns : max_all));
+			break;
+		case COL_AVG_TIME:
+			strbuf_addf(sb, "%*" PRIu64, wi, r ? (uint64_t)(secs(avg_ns(r)) * 1e6)
+					: (uint64_t)(total / (double)c->calls * 1e6));
+			break;
+		case COL_CALLS:
+			strbuf_addf(sb, "%*" PRIu64, wi, r ? r->calls : c->calls);
+			break;
+		case COL_ERRORS:
+			strbuf_addf(sb, "%*.0" PRIu64, wi, r ? r->errors : c->errors);
+			break;
+		case COL_NAME:
+			if (last)
+				strbuf_addstr(sb, r ? r->name : "total");
+			else
+				strbuf_addf(sb, "%-*s", wi, r ? r->name : "total");
+			break;
+		}
 	}
 	strbuf_addch(sb, '\n');
 }
 
 /* Appends the table of c to sb; nothing when no call was counted. */
-static void summary_table(struct strbuf *sb, const struct sc_counts *c, enum summary_sort key)
+static void summary_table(struct strbuf *sb, const struct sc_counts *c, enum summary_sort key,
+			  const uint8_t *cols_opt)
 {
-	size_t n, namemax = 0;
+	static const uint8_t dflt[] = { COL_TIME_PERCENT, COL_TOTAL_TIME, COL_AVG_TIME,
+					COL_CALLS, COL_ERRORS, COL_NAME };
+	const uint8_t *cols = cols_opt && cols_opt[0] ? cols_opt : dflt;
+	size_t ncols = 0, n, namemax = 0;
 	struct srow *rows = sorted_rows(c, key, &n);
-	uint64_t avgmax = 0;
-	double total = secs(c->time_ns);
-	size_t w[6];
+	uint64_t avgmax = 0, min_all = UINT64_MAX, minmax = 0, max_all = 0;
+	size_t w[COL_MAX];
 
+	while (ncols < COL_MAX && cols[ncols] != COL_END && (cols != dflt || ncols < ARRAY_SIZE(dflt)))
+		ncols++;
 	if (!n)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t a = (uint64_t)(secs(avg_ns(rows[i].r)) * 1e6);
-		namemax = max_sz(namemax, strlen(rows[i].r->name));
+		const struct sc_count *r = rows[i].r;
+		uint64_t a = (uint64_t)(secs(avg_ns(r)) * 1e6);
+		namemax = max_sz(namemax, strlen(r->name));
 		if (a > avgmax)
 			avgmax = a;
+		if (r->min_ns < min_all)
+			min_all = r->min_ns;
+		if (r->min_ns > minmax)
+			minmax = r->min_ns;
+		if (r->max_ns > max_all)
+			max_all = r->max_ns;
 	}
-	w[0] = 6;
-	w[1] = max_sz(11, width("%.6f", total));
-	w[2] = max_sz(11, width("%" PRIu64, avgmax));
-	w[3] = max_sz(9, width("%" PRIu64, c->calls));
-	w[4] = max_sz(9, width("%" PRIu64, c->errors));
-	w[5] = max_sz(16, namemax + 1);
+	w[COL_TIME_PERCENT] = 6;
+	w[COL_TOTAL_TIME] = max_sz(11, width("%.6f", secs(c->time_ns)));
+	w[COL_MIN_TIME] = max_sz(8, width("%" PRIu64 ".000000", minmax / 1000000000u));
+	w[COL_MAX_TIME] = max_sz(7, width("%" PRIu64 ".000000", max_all / 1000000000u));
+	w[COL_AVG_TIME] = max_sz(11, width("%" PRIu64, avgmax));
+	w[COL_CALLS] = max_sz(9, width("%" PRIu64, c->calls));
+	w[COL_ERRORS] = max_sz(9, width("%" PRIu64, c->errors));
+	w[COL_NAME] = max_sz(16, namemax + 1);
 
-	strbuf_addf(sb, "%*s %*s %*s %*s %*s %s\n", (int)w[0], "% time", (int)w[1], "seconds",
-		    (int)w[2], "usecs/call", (int)w[3], "calls", (int)w[4], "errors", "syscall");
-	rule(sb, w);
-	for (size_t i = 0; i < n; i++) {
-		const struct sc_count *r = rows[i].r;
-		double t = secs(r->time_ns);
-		double pct = 100.0 * t;
-
-		if (pct != 0.0)
-			pct /= total;
-		strbuf_addf(sb, "%*.2f %*.6f %*" PRIu64 " %*" PRIu64 " %*.0" PRIu64 " %s\n",
-			    (int)w[0], pct, (int)w[1], t, (int)w[2],
-			    (uint64_t)(secs(avg_ns(r)) * 1e6), (int)w[3], r->calls,
-			    (int)w[4], r->errors, r->name);
+	for (size_t i = 0; i < ncols; i++) {
+		bool last = i + 1 == ncols;
+		if (i)
+			strbuf_addch(sb, ' ');
+		if (col_desc[cols[i]].left && last)
+			strbuf_addstr(sb, col_desc[cols[i]].head);
+		else if (col_desc[cols[i]].left)
+			strbuf_addf(sb, "%-*s", (int)w[cols[i]], col_desc[cols[i]].head);
+		else
+			strbuf_addf(sb, "%*s", (int)w[cols[i]], col_desc[cols[i]].head);
 	}
-	rule(sb, w);
-	strbuf_addf(sb, "%*.2f %*.6f %*" PRIu64 " %*" PRIu64 " %*.0" PRIu64 " %s\n",
-		    (int)w[0], 100.0, (int)w[1], total, (int)w[2],
-		    (uint64_t)(total / (double)c->calls * 1e6), (int)w[3], c->calls,
-		    (int)w[4], c->errors, "total");
+	strbuf_addch(sb, '\n');
+	rule(sb, cols, ncols, w);
+	for (size_t i = 0; i < n; i++)
+		table_row(sb, cols, ncols, w, rows[i].r, c, min_all, max_all);
+	rule(sb, cols, ncols, w);
+	table_row(sb, cols, ncols, w, NULL, c, min_all, max_all);
 out:
 	free(rows);
 }
@@ -249,9 +391,14 @@ static int summary_end(struct sink *s, const struct trace_end *te)
 	struct summary_sink *ss = (struct summary_sink *)s;
 	struct strbuf sb = STRBUF_INIT;
 
-	summary_table(&sb, &ss->counts, ss->o.sort);
+	summary_table(&sb, &ss->counts, ss->o.sort, ss->o.columns);
 	if (ss->o.timing)
 		summary_timing(&sb, ss->have_wall ? &ss->wall : &ss->counts, ss->o.sort, te);
+	if (ss->dst) {
+		strbuf_add(ss->dst, sb.buf, sb.len);
+		strbuf_release(&sb);
+		return 0;
+	}
 	sinkout_put(&ss->out, &sb);
 	strbuf_release(&sb);
 	return sinkout_close(&ss->out);
@@ -277,6 +424,14 @@ static const struct sink_ops summary_ops = {
 	.end = summary_end,
 	.free = summary_free,
 };
+
+struct sink *summary_sink_new_buf(struct strbuf *dst, const struct sink_opts *o)
+{
+	struct summary_sink *ss = (struct summary_sink *)summary_sink_new(NULL, NULL, o);
+
+	ss->dst = dst;
+	return &ss->base;
+}
 
 struct sink *summary_sink_new(FILE *out, const char *path, const struct sink_opts *o)
 {

@@ -238,7 +238,7 @@ void val_set_fd(struct dctx *c, struct val *v, const char *name, int64_t fd)
 	}
 	val_clear(v, name, V_FD);
 	v->fd.fd = fd;
-	v->fd.path = fd_path(c, fd);
+	fd_describe(c, fd, &v->fd.path, &v->fd.detail);
 }
 
 void val_set_str(struct dctx *c, struct val *v, const char *name,
@@ -400,7 +400,9 @@ void val_read_buf(struct dctx *c, struct val *v, const char *name, uint64_t addr
 
 bool tread(struct dctx *c, uint64_t addr, void *buf, size_t size)
 {
-	if (!addr)
+	/* -e verbose= leaves this call out: structures show as addresses,
+	 * as strace's umove_or_printaddr() when !verbose(tcp) */
+	if (!addr || c->opts->no_deref)
 		return false;
 	return tmem_read(c->tid, addr, buf, size) == (ssize_t)size;
 }
@@ -427,6 +429,9 @@ const char *fd_path(struct dctx *c, int64_t fd)
 	ssize_t n;
 
 	if (!c->opts || !c->opts->decode_fds || (fd < 0 && fd != AT_FDCWD))
+		return NULL;
+	/* -e decode-fds= without path: AT_FDCWD shows no directory */
+	if (fd == AT_FDCWD && c->opts->fd_details && !(c->opts->fd_details & DECODE_FD_PATH))
 		return NULL;
 	memcpy(p, "/proc/", 6);
 	p = put_dec(p + 6, (uint64_t)c->tid);
@@ -484,7 +489,7 @@ void ret_set_fd(struct dctx *c, struct event *ev)
 {
 	ev->rv_fmt = RV_FD;
 	if (ev->retval >= 0 && !ev->err)
-		ev->ret_path = fd_path(c, ev->retval);
+		fd_describe(c, ev->retval, &ev->ret_path, &ev->ret_detail);
 }
 
 bool val_nonzero_bytes(struct dctx *c, struct val *v, uint64_t addr, uint64_t start,

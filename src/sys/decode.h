@@ -15,11 +15,25 @@
 #include "sys/sysent.h"
 #include "util/arena.h"
 
+/* -e decode-fds= details (-y is DECODE_FD_PATH, -yy all of them). */
+enum {
+	DECODE_FD_PATH = 1 << 0,    /* the path: 3</etc/passwd> */
+	DECODE_FD_SOCKET = 1 << 1,  /* socket endpoints: 3<TCP:[1.2.3.4:5->...]> */
+	DECODE_FD_DEV = 1 << 2,     /* device numbers: 0</dev/null<char 1:3>> */
+	DECODE_FD_PIDFD = 1 << 3,   /* a pidfd's process: 3<pid:1234> */
+	DECODE_FD_ALL = 15,
+};
+
 /* Options that change what decoders fetch. */
 struct decode_opts {
 	unsigned string_limit;   /* -s / --string-limit: bytes of strings (32) */
-	bool decode_fds;         /* -y: resolve fd paths */
+	bool decode_fds;         /* -y: resolve fd paths (any DECODE_FD_* bit) */
 	bool verbose;            /* -v: do not abbreviate structures */
+	/* Added for strace's -yy, -e decode-fds= and -e verbose= (sopts): */
+	unsigned fd_details;     /* DECODE_FD_* to show (0: the path, as -y) */
+	bool no_deref;           /* -e verbose= leaves this call out: pointers
+				    to structures print as addresses (tread()
+				    reads nothing), as strace's !verbose() */
 };
 
 /* Context passed to every decoder. */
@@ -152,6 +166,7 @@ void val_read_path(struct dctx *c, struct val *v, const char *name, uint64_t add
 /*
  * Reads a fixed-size structure from the tracee; returns true when all size
  * bytes were read.  On false, the decoder should store the address (arg_ptr).
+ * Always false when opts->no_deref (-e verbose= leaves the call out).
  */
 bool tread(struct dctx *c, uint64_t addr, void *buf, size_t size);
 
@@ -170,6 +185,14 @@ const char *time_text(struct dctx *c, int64_t sec, uint64_t nsec);
  * V_COMMENT), or just x when comment is NULL. */
 void val_set_commented(struct dctx *c, struct val *v, const char *name,
 		       const struct val *x, const char *comment);
+
+/*
+ * -yy / -e decode-fds=: what shows inside <...> for fd: *path (escaped as
+ * a path, NULL when not shown) and *detail (as is: socket endpoints,
+ * "<char 1:3>" after a device path, "pid:N" for a pidfd), both in
+ * c->arena; see src/sys/fdinfo.c.
+ */
+void fd_describe(struct dctx *c, int64_t fd, const char **path, const char **detail);
 
 /* At exit: the return value is a new fd (RV_FD); with -y sets ev->ret_path. */
 void ret_set_fd(struct dctx *c, struct event *ev);

@@ -97,14 +97,34 @@ void val_set_changed(struct dctx *c, struct val *v, const char *name,
 	val_set_op(v, name, it, 2, " => ");
 }
 
+/* Signal names 1..64 as a table, so that -X raw/verbose show numbers. */
+static const struct xlat *signal_xlat(void)
+{
+	static struct xlat_data data[64];
+	static struct xlat xl;
+
+	if (!xl.data) {
+		for (int i = 1; i <= 64; i++) {
+			data[i - 1].val = (uint64_t)i;
+			data[i - 1].str = signal_name(i);
+		}
+		xl.data = data;
+		xl.size = 64;
+		xl.type = XT_ENUM;
+	}
+	return &xl;
+}
+
 void val_set_signal(struct dctx *c, struct val *v, const char *name, int sig)
 {
 	const char *s = sig > 0 ? signal_name(sig) : NULL;
 
-	if (s)
-		val_set_text(c, v, name, s);
-	else
+	if (s) {
+		val_set_enum(v, name, (uint64_t)sig, signal_xlat());
+		v->flags |= VF_DECIMAL;
+	} else {
 		val_set_int(v, name, sig);
+	}
 }
 
 void val_read_int_boxed(struct dctx *c, struct val *v, const char *name, uint64_t addr)

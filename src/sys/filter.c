@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "core/tracer.h"
+#include "sys/compat.h"
 #include "sys/filter.h"
 #include "util/error.h"
 #include "util/quote.h"
@@ -26,10 +27,21 @@ static void set_bit(uint8_t *set, unsigned nr)
 	set[nr >> 3] |= (uint8_t)(1u << (nr & 7));
 }
 
+/* Bytes of a compat personality's bitmap. */
+static size_t compat_bytes(int pers)
+{
+	return (compat_count(pers) + 7) / 8 + 1;
+}
+
 void filter_init(struct trace_filter *f)
 {
 	f->set = xmalloc(filter_set_bytes());
 	memset(f->set, 0xff, filter_set_bytes());
+	f->cset[PERS_64] = NULL;
+	for (int p = PERS_32; p <= PERS_X32; p++) {
+		f->cset[p] = xmalloc(compat_bytes(p));
+		memset(f->cset[p], 0xff, compat_bytes(p));
+	}
 	f->all = true;
 	f->status_mask = STATUS_ALL;
 }
@@ -38,6 +50,10 @@ void filter_release(struct trace_filter *f)
 {
 	free(f->set);
 	f->set = NULL;
+	for (int p = PERS_32; p <= PERS_X32; p++) {
+		free(f->cset[p]);
+		f->cset[p] = NULL;
+	}
 	f->all = false;
 	f->status_mask = 0;
 }
@@ -102,33 +118,121 @@ static bool add_class(uint8_t *set, const char *name)
 	return true;
 }
 
-/* One element of a trace set; 1 when it selects, 0 when not, -1 on error. */
-static int add_token(uint8_t *set, const char *token)
+/*
+ * An element in the i386 or x32 table (strace's @32/@x32): a number, a
+ * /regex, a class (by the class of the 64-bit call of the same name) or a
+ * name.  1 when it selects, 0 when not, -1 on a bad regex.
+ */
+static int add_compat(uint8_t *set, int pers, const char *t)
+{
+	unsigned n = compat_count(pers);
+	bool found = false;
+
+	if (*t >= '0' && *t <= '9') {
+		char *end;
+		long v = strtol(t, &end, 10);
+		if (*end || v < 0 || (unsigned long)v >= n || !compat_get(pers, v))
+			return 0;
+		set_bit(set, (unsigned)v);
+		return 1;
+	}
+	if (*t == '/') {
+		regex_t rx;
+		if (regcomp(&rx, t + 1, REG_EXTENDED | REG_NOSUB))
+			return -1;     /* reported by the 64-bit pass */
+		for (unsigned i = 0; i < n; i++) {
+			const struct compat_sysent *c = compat_get(pers, i);
+			if (c && !regexec(&rx, c->name, 0, NULL, 0)) {
+				set_bit(set, i);
+				found = true;
+			}
+		}
+		regfree(&rx);
+		return found;
+	}
+	uint32_t cls = !strcmp(t, "all") ? ~0u : sysent_class_by_name(t);
+	for (unsigned i = 0; i < n; i++) {
+		const struct compat_sysent *c = compat_get(pers, i);
+		const struct sysent *se;
+		if (!c)
+			continue;
+		if (cls) {
+			long nr = sysent_lookup(c->name);
+			se = nr >= 0 ? sysent_get(nr) : NULL;
+			if (cls != ~0u && !(se && (se->flags & cls)))
+				continue;
+		} else if (strcmp(c->name, t)) {
+			continue;
+		}
+		set_bit(set, i);
+		found = true;
+	}
+	return found || cls;
+}
+
+/*
+ * One element of a trace set, for the personalities it names (an @64,
+ * @32 or @x32 suffix; all without one); 1 when it selects, 0 when not, -1
+ * on error.
+ */
+static int add_token(struct trace_filter *f, const char *token)
 {
 	const char *t = token;
 	bool ignore = false;
+	unsigned pers = (1u << PERS_64) | (1u << PERS_32) | (1u << PERS_X32);
+	char *name = NULL;
+	const char *at;
 	long nr;
-	int r;
+	int r = 0, c;
 
 	while (*t == '?') {
 		t++;
 		ignore = true;
 	}
-	if (*t >= '0' && *t <= '9') {
-		r = add_number(set, t);
-	} else if (*t == '/') {
-		r = add_regex(set, t + 1, token);
-		if (r < 0)
-			return -1;
-	} else if (add_class(set, t)) {
-		r = 1;
-	} else if ((nr = sysent_lookup(t)) >= 0) {
-		set_bit(set, (unsigned)nr);
-		r = 1;
-	} else {
-		r = name_is_compat(t);
+	if ((at = strrchr(t, '@')) && at != t) {
+		if (!strcmp(at, "@64"))
+			pers = 1u << PERS_64;
+		else if (!strcmp(at, "@32"))
+			pers = 1u << PERS_32;
+		else if (!strcmp(at, "@x32"))
+			pers = 1u << PERS_X32;
+		else
+			at = NULL;
+		if (at)
+			t = name = xstrndup(t, (size_t)(at - t));
 	}
-	return r || ignore;
+	if (pers & (1u << PERS_64)) {
+		if (*t >= '0' && *t <= '9') {
+			r = add_number(f->set, t);
+		} else if (*t == '/') {
+			r = add_regex(f->set, t + 1, token);
+		} else if (add_class(f->set, t)) {
+			r = 1;
+		} else if ((nr = sysent_lookup(t)) >= 0) {
+			set_bit(f->set, (unsigned)nr);
+			r = 1;
+		}
+		if (r < 0)
+			goto out;
+	}
+	for (int p = PERS_32; p <= PERS_X32; p++) {
+		if (!(pers & (1u << p)))
+			continue;
+		c = add_compat(f->cset[p], p, t);
+		if (c < 0 && !(pers & (1u << PERS_64))) {
+			r = error("invalid regular expression '%s'", esc(token));
+			goto out;
+		}
+		if (c > 0)
+			r = 1;
+	}
+	/* a name of another personality strace accepts even where it
+	 * selects nothing here */
+	if (!r && pers != (1u << PERS_64))
+		r = name_is_compat(t);
+out:
+	free(name);
+	return r < 0 ? -1 : (r || ignore);
 }
 
 /*
@@ -167,6 +271,13 @@ static int trace_token(void *data, const char *token)
 	return add_token(data, token);
 }
 
+/* Sets (all) or clears every bit of the compat personalities' sets. */
+static void compat_fill(struct trace_filter *f, int byte)
+{
+	for (int p = PERS_32; p <= PERS_X32; p++)
+		memset(f->cset[p], byte, compat_bytes(p));
+}
+
 int filter_trace(struct trace_filter *f, const char *spec)
 {
 	size_t n = filter_set_bytes();
@@ -180,10 +291,12 @@ int filter_trace(struct trace_filter *f, const char *spec)
 		s++;
 	}
 	memset(f->set, 0, n);
+	compat_fill(f, 0);
 	if (!strcmp(s, "all")) {
 		memset(f->set, 0xff, n);
+		compat_fill(f, 0xff);
 	} else if (strcmp(s, "none")) {
-		r = for_each_token(s, trace_token, f->set, &bad);
+		r = for_each_token(s, trace_token, f, &bad);
 		if (r != 1) {
 			if (r == 0)
 				error("invalid system call '%s'", esc(bad ? bad : spec));
@@ -191,9 +304,13 @@ int filter_trace(struct trace_filter *f, const char *spec)
 			return -1;
 		}
 	}
-	if (invert)
+	if (invert) {
 		for (size_t i = 0; i < n; i++)
 			f->set[i] = (uint8_t)~f->set[i];
+		for (int p = PERS_32; p <= PERS_X32; p++)
+			for (size_t i = 0; i < compat_bytes(p); i++)
+				f->cset[p][i] = (uint8_t)~f->cset[p][i];
+	}
 	/* numbers without a row are always traced (strace does so) */
 	f->all = true;
 	for (unsigned i = 0; i < sysent_count; i++) {
@@ -279,4 +396,11 @@ int filter_qualifier(struct trace_filter *f, const char *expr)
 		if (strlen(other_qualifiers[i]) == len && !strncmp(expr, other_qualifiers[i], len))
 			return 1;
 	return filter_trace(f, expr);
+}
+
+bool compat_set_has(const uint8_t *cset, int pers, long pers_nr)
+{
+	if (!cset || pers_nr < 0 || (unsigned long)pers_nr >= compat_count(pers))
+		return true;
+	return cset[pers_nr >> 3] & (1u << (pers_nr & 7));
 }

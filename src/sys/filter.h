@@ -24,6 +24,9 @@
  */
 struct trace_filter {
 	uint8_t *set;            /* owned; filter_set_bytes() bytes */
+	uint8_t *cset[3];        /* [PERS_32], [PERS_X32] of sys/compat.h: the
+				    calls of those personalities (@32, @x32),
+				    by their own numbers; owned; [0] unused */
 	bool all;                /* every syscall is traced: no seccomp needed */
 	unsigned status_mask;    /* STATUS_* of core/tracer.h; never 0 */
 };
@@ -42,7 +45,9 @@ void filter_release(struct trace_filter *f);
  * syscall names, numbers below sysent_count, classes ("%file", "%net",
  * legacy "file", "all"), and /REGEX (POSIX extended, unanchored, matched
  * against names); any number of leading '!' invert the whole set; a '?'
- * before an element ignores it when it names nothing.  Returns 0, or -1
+ * before an element ignores it when it names nothing; an element ending in
+ * @64, @32 or @x32 applies to that personality only (the others' calls
+ * are in f->cset, see sys/compat.h).  Returns 0, or -1
  * after error() naming the element as typed: "invalid system call 'opnat'",
  * "invalid regular expression '/[': ...".  On error f->set is unspecified
  * (but valid).
@@ -76,6 +81,12 @@ static inline const uint8_t *filter_trace_set(const struct trace_filter *f)
 {
 	return f->all ? NULL : f->set;
 }
+
+/*
+ * Whether the i386 (PERS_32) or x32 (PERS_X32) call pers_nr is traced under
+ * the personality's set cset (NULL: all); true beyond the table.
+ */
+bool compat_set_has(const uint8_t *cset, int pers, long pers_nr);
 
 /* Whether nr is traced under set (NULL: all); true for numbers without a row. */
 static inline bool trace_set_has(const uint8_t *set, long nr)

@@ -180,6 +180,12 @@ nsl() { awk '$NF == "clock_nanosleep" || $NF == "nanosleep" {print $2}' "$1"; }
 s1=$(nsl "$d/t1") s2=$(nsl "$d/t2")
 [ "$(echo "$s1 $s2" | awk '{print ($1 < 0.1 && $2 >= 0.2)}')" = 1 ] ||
 	bad "sleep 200 ms: system time '$s1' (want < 0.1), -w '$s2' (want >= 0.2)"
+# -S max-time and min-time order by the longest and shortest call, which
+# the kernel side keeps only when asked: the 200 ms sleep comes first
+"$RENACER" --backend ebpf -c -w -S max-time -o "$d/t3" "$PROGS/engine" sleep 200 > /dev/null 2>&1
+sed -n 3p "$d/t3" | grep -Eq ' (clock_)?nanosleep$' || bad "-S max-time: $(sed -n 3p "$d/t3")"
+"$RENACER" --backend ebpf -c -w -S min-time -o "$d/t4" "$PROGS/engine" sleep 200 > /dev/null 2>&1
+sed -n 3p "$d/t4" | grep -Eq ' (clock_)?nanosleep$' || bad "-S min-time: $(sed -n 3p "$d/t4")"
 rd() { awk '$NF == "read" {print $2}' "$1"; }
 strace -c -o "$d/u.s" dd if=/dev/urandom of=/dev/null bs=1M count=100 2> /dev/null
 "$RENACER" --backend ebpf -c -o "$d/u.e" dd if=/dev/urandom of=/dev/null bs=1M count=100 2> /dev/null

@@ -41,7 +41,7 @@ EOF
 # Options an explicit --backend ebpf cannot serve: exit 1, one line, before
 # anything runs (no BPF needed to say so).
 for opts in "" "-C" "--format csv -c" "--anti-patterns -c" "-p 1 -c" \
-	    "--assert $TMPDIR/path.toml -c" "--assert $TMPDIR/count.toml"; do
+	    "--assert $TMPDIR/path.toml -c" "--assert $TMPDIR/count.toml -o /dev/null"; do
 	cmd=true
 	case "$opts" in -p*) cmd="" ;; esac
 	# shellcheck disable=SC2086
@@ -58,7 +58,7 @@ done
 	bad "--backend nope: $(cat "$TMPDIR/e")"
 
 # ptrace whenever records are needed, whatever the machine
-for opts in "" "-C" "-c --format json" "--assert $TMPDIR/count.toml" \
+for opts in "" "-C" "-c --format json" "-o /dev/null --assert $TMPDIR/count.toml" \
 	    "-c --assert $TMPDIR/path.toml" "-c --anti-patterns" "--backend ptrace -c"; do
 	# shellcheck disable=SC2086
 	set -- $(tracer_pid $opts)
@@ -107,7 +107,9 @@ fi
 # Where eBPF can run, auto picks it for -c and -c with count-only budgets
 # (and the assertion still passes or fails on the counts).
 if "$RENACER" --backend ebpf -c -o /dev/null true 2> /dev/null; then
-	for opts in "-c" "-f -c -S calls" "-c --assert $TMPDIR/count.toml" "--backend ebpf -c"; do
+	# (--assert alone prints only the results: no records needed either)
+	for opts in "-c" "-f -c -S calls" "-c --assert $TMPDIR/count.toml" "--backend ebpf -c" \
+		    "--assert $TMPDIR/count.toml"; do
 		# shellcheck disable=SC2086
 		set -- $(tracer_pid $opts)
 		[ "$1" = 0 ] && [ "${2:-x}" = 0 ] || bad "'$opts': not counted by eBPF (exit $1, TracerPid ${2:-?})"

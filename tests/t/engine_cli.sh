@@ -14,7 +14,7 @@ check() { # want_rc pattern args...
 }
 
 check 1 "unknown option '--bogus'" --bogus -- /bin/true
-check 1 "unknown option '-Z'" -Z /bin/true
+check 1 "unknown option '-W'" -W /bin/true
 check 1 "cannot run 'no-such-program-xyz'" no-such-program-xyz
 check 1 "cannot run '/nonexistent/x'" -o "$TMPDIR/t1" /nonexistent/x
 [ -e "$TMPDIR/t1" ] && bad "a trace file was left for a command that did not start"

@@ -61,8 +61,18 @@ ignore_syscalls = ["close"]
 TOML
 GP_PLANT=--extra-open run 0 "$RENACER" validate --golden golden_traces/fds.json -- "$GP" "$W/gp"
 
-# per-syscall tolerance: doubling the writes passes at +-150%
+# per-syscall tolerance: doubling the writes passes at +-150% as a count,
+# but the bytes written doubled too: that needs bytes_tolerance_pct
 cat > renacer.toml <<'TOML'
+[golden_traces.tolerances]
+write = 150
+TOML
+GP_PLANT=--double run 1 "$RENACER" validate --golden golden_traces/fds.json -- "$GP" "$W/gp"
+has out.txt "bytes written to regular files"
+hasnt out.txt "write:"
+cat > renacer.toml <<'TOML'
+[golden_traces]
+bytes_tolerance_pct = 150
 [golden_traces.tolerances]
 write = 150
 TOML

@@ -1,11 +1,17 @@
 #!/bin/sh
 # A second validate of an unchanged program passes, every time: the shipped
-# examples and real programs (ls, git, python3, a shell pipeline, a
-# multi-threaded program) are each validated GOLDEN_STABILITY_RUNS times
-# (default 20) against a golden captured once, with no false regression.
+# examples and real programs (ls, git, python3, a shell pipeline, a 4-thread
+# worker pool) are each validated GOLDEN_STABILITY_RUNS times (default 20)
+# against a golden captured once, with no false regression, while a CPU hog
+# runs beside them (on top of whatever else loads the machine).
 . "$TOP/tests/golden_lib.sh"
 gp_setup
 N=${GOLDEN_STABILITY_RUNS:-20}
+mkdir -p "$W/pool" && printf 'pool input\n' > "$W/pool/in.txt" || fail "setup"
+
+sh -c 'while :; do :; done' &
+hog=$!
+trap 'kill $hog 2>/dev/null' EXIT
 
 git init -q repo || fail "git init"
 (cd repo && printf 'a\n' > a && git add a &&
@@ -22,7 +28,8 @@ set -- \
 	"git|git --no-pager -C repo log --oneline" \
 	"python3|/usr/bin/python3 -c print(sum(range(1000)))" \
 	"pipeline|sh -c seq_2000_|_sort_-r_|_wc_-l" \
-	"gp_threads|$GP $W/gp --threads 4"
+	"gp_threads|$GP $W/gp --threads 4" \
+	"pool|$PROGS/plant $W/pool --threads 4"
 
 cmd_of() { # the command of an entry, words split; "_" in sh -c scripts are spaces
 	c=${1#*|}

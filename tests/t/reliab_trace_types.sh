@@ -60,8 +60,11 @@ ROW = {"calls": (INT,), "errors": (INT,), "unfinished": (INT,), "total_us": NUM}
 SUMMARY = {"total_syscalls": (INT,), "total_errors": (INT,), "total_unfinished": (INT,),
            "total_time_us": NUM, "wall_time_us": NUM, "exit_code": (INT,),
            "signal": (STR, INT), "detached": (BOOL,), "by_syscall": ("map", ("obj", ROW, False))}
+ENV = {"cwd": (STR, NULL), "stdio": ("obj", {"stdin": (STR,), "stdout": (STR,),
+                                              "stderr": (STR,)}, False),
+       "variables": ("map", (STR, NULL))}
 HEADER = {"version": (STR,), "format": (STR,), "command": ("list", (STR,), True),
-          "follow": (BOOL,), "start_unix_ns": (INT,)}
+          "follow": (BOOL,), "start_unix_ns": (INT,), "environment": ("obj", ENV, False)}
 JSONL = {"process_start": {"pid": (INT,), "tid": (INT,), "ts_us": NUM, "lamport": (INT,),
                            "ppid": (INT,), "is_thread": (BOOL,)},
          "exec": {"pid": (INT,), "tid": (INT,), "ts_us": NUM, "lamport": (INT,),

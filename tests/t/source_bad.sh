@@ -41,6 +41,40 @@ expect sep "= 5 [src/srcexec.c:$L in main]"
 # ... missing: the symbol table's function
 mv sep.debug sep.debug.away
 expect sep "= 5 [in main]"
+# ... and never fetched over the network: a "debuginfod server" that counts
+# connections sees none (libdw's own lookup would connect), while the
+# traced command still sees DEBUGINFOD_URLS
+$PY - port conns <<'PYEOF' &
+import socket, sys
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+open(sys.argv[1] + ".tmp", "w").write(str(s.getsockname()[1]))
+__import__("os").rename(sys.argv[1] + ".tmp", sys.argv[1])
+s.settimeout(20)
+n = 0
+try:
+    while True:
+        c, _ = s.accept()
+        n += 1
+        open(sys.argv[2], "w").write(str(n))
+        c.close()
+        if n > 100:
+            break
+except OSError:
+    pass
+PYEOF
+listener=$!
+i=0
+until [ -f port ]; do i=$((i + 1)); [ $i -lt 100 ] || fail "no listener"; sleep 0.1; done
+url="http://127.0.0.1:$(cat port)"
+DEBUGINFOD_URLS=$url DEBUGINFOD_CACHE_PATH="$W/dcache" "$RENACER" -f -k -s -o net.txt -- \
+	sh -c "\"$W/sep\"; echo \"\$DEBUGINFOD_URLS\"" >net.out 2>net.err || fail "renacer -k failed: $(cat net.err)"
+grep -q "^ > $W/sep(main+0x[0-9a-f]*) \[0x[0-9a-f]*\]\$" net.txt || fail "no frame of sep: $(cat net.txt)"
+[ "$(tail -n 1 net.out)" = "$url" ] || fail "the command lost DEBUGINFOD_URLS: $(cat net.out)"
+kill $listener 2>/dev/null
+wait $listener 2>/dev/null
+[ ! -f conns ] || fail "renacer connected to DEBUGINFOD_URLS $(cat conns) times"
 # ... corrupt: a file of the right name whose CRC does not match
 head -c 4096 sep.debug.away >sep.debug
 expect sep "= 5 [in main]"

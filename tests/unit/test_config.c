@@ -90,12 +90,12 @@ static void test_defaults(void **state)
 	assert_true(cfg.semantic.min_confidence == 0.90);
 	assert_true(cfg.semantic.lamport_clock);
 	assert_string_equal(cfg.golden.dir, "golden_traces");
-	assert_int_equal(cfg.golden.runs, 1);
+	assert_int_equal(cfg.golden.runs, 0);      /* automatic */
 	assert_true(cfg.golden.tolerance_pct == 5);
 	assert_int_equal(cfg.golden.ntolerances, 0);
 	assert_true(cfg.golden.check_runtime);
 	assert_true(cfg.golden.runtime_tolerance_pct == 50);
-	assert_true(cfg.golden.runtime_floor_ms == 5);
+	assert_true(cfg.golden.runtime_floor_ms == 20);
 	assert_true(cfg.golden.noise_factor == 3);
 	assert_int_equal(cfg.golden.nignore_syscalls, 0);
 	assert_int_equal(cfg.golden.nignore_paths, 0);

@@ -160,20 +160,27 @@ static void test_processes(void **state)
 	assert_string_equal(m->procs[0].label, "1");
 	assert_string_equal(m->procs[1].label, "1.1");
 	assert_false(m->procs[1].is_thread);
-	assert_string_equal(m->procs[2].label, "1.2");
+	/* processes and threads are numbered apart */
+	assert_string_equal(m->procs[2].label, "1/t1");
 	assert_true(m->procs[2].is_thread);
 	assert_true(m->procs[0].threaded);
+	assert_int_equal(m->ngroups, 2);
+	assert_string_equal(m->groups[0].label, "1");
+	assert_int_equal(m->groups[0].nthreads, 1);
+	assert_string_equal(m->groups[1].label, "1.1");
+	assert_int_equal(m->groups[1].nthreads, 0);
+	assert_int_equal(m->procs[2].group, 0);
 	k = keys_of(m, "1", true);
 	assert_string_equal(k,
 		"clone(CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=ADDR) = pid:1.1\n"
-		"clone(CLONE_VM|CLONE_THREAD|CLONE_SIGHAND, child_tidptr=ADDR) = pid:1.2\n"
+		"clone(CLONE_VM|CLONE_THREAD|CLONE_SIGHAND, child_tidptr=ADDR) = pid:1/t1\n"
 		"wait4(-1, _, _, NULL) = pid:child\n"
 		"getppid() = pid:?\n");
 	free(k);
 	k = keys_of(m, "1.1", true);
 	assert_string_equal(k, "kill(pid:1, SIGUSR1) = 0\n");
 	free(k);
-	k = keys_of(m, "1.2", false);          /* futex is volatile */
+	k = keys_of(m, "1/t1", false);          /* futex is volatile */
 	assert_string_equal(k, "");
 	free(k);
 	gmodel_free(m);

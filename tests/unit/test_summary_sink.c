@@ -171,6 +171,49 @@ static void test_timing(void **state)
 	free(t);
 }
 
+/* fx_run's calls as an engine without records hands them over: totals. */
+static int run_totals(struct sink_list *l)
+{
+	static const struct sc_total rows[] = {
+		/* nr, name, calls, errors, unfinished, cpu (3), wall, min, max, unfinished wall */
+		{ 0, "read", 0, 0, 1, 0, 0, 0, 0, 0, 0, 2000000 },
+		{ 1, "write", 3, 0, 0, 0, 0, 0, 9000, 2000, 4000, 0 },
+		{ 9, "mmap", 1, 0, 0, 0, 0, 0, 3000, 3000, 3000, 0 },
+		{ 56, "clone", 1, 0, 0, 0, 0, 0, 20000, 20000, 20000, 0 },
+		{ 59, "execve", 1, 0, 0, 0, 0, 0, 300000, 300000, 300000, 0 },
+		{ 61, "wait4", 1, 0, 0, 0, 0, 0, 400000, 400000, 400000, 0 },
+		{ 231, "exit_group", 0, 0, 1, 0, 0, 0, 0, 0, 0, 0 },
+		{ 257, "openat", 1, 1, 0, 0, 0, 0, 12000, 12000, 12000, 0 },
+	};
+	struct trace_totals tt = { rows, sizeof(rows) / sizeof(rows[0]), false, true };
+	struct trace_info ti = { "1", NULL, 0, 1, "ebpf" };
+	struct trace_end te = { 0, 0, 5123456, 0, 0 };
+
+	sink_list_begin(l, &ti);
+	assert_true(sink_list_totals_ok(l));
+	sink_list_totals(l, &tt);
+	return sink_list_end(l, &te);
+}
+
+/* The same table from totals as from records (the eBPF back end's path),
+ * wall-clock times asked for (-w); unfinished calls are not in it. */
+static void test_totals(void **state)
+{
+	struct sink_opts o = { 0 };
+	char *t = table(&o, run_totals);
+	char *want = table(&o, fx_run);
+
+	assert_string_equal(t, want);
+	free(t);
+	free(want);
+	o.sort = summary_sort_parse("min-time");
+	t = table(&o, run_totals);
+	want = table(&o, fx_run);
+	assert_string_equal(t, want);
+	free(t);
+	free(want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_wide),
 		cmocka_unit_test(test_timing),
+		cmocka_unit_test(test_totals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

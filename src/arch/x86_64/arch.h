@@ -24,6 +24,17 @@ struct arch_sc {
  */
 int arch_get_sc(pid_t tid, struct arch_sc *sc);
 
+/*
+ * Tampering (-e inject=): at a syscall-entry stop, replaces the syscall
+ * number (orig_rax; -1 makes the kernel skip the call with ENOSYS); at a
+ * syscall-exit stop, sets the value the call returns (rax).  0 or -1.
+ */
+int arch_set_scno(pid_t tid, long nr);
+int arch_set_rval(pid_t tid, int64_t rval);
+
+/* The instruction pointer of a stopped tracee (-i), or 0 when unknown. */
+uint64_t arch_get_ip(pid_t tid);
+
 /* A stopped thread's registers for a DWARF unwinder (src/dwarf). */
 struct arch_dwarf_regs {
 	uint64_t regs[17];     /* in the DWARF numbering of the process's ABI */

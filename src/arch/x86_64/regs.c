@@ -36,6 +36,27 @@ int arch_get_sc(pid_t tid, struct arch_sc *sc)
 	return 0;
 }
 
+int arch_set_scno(pid_t tid, long nr)
+{
+	return ptrace(PTRACE_POKEUSER, tid, (void *)offsetof(struct user_regs_struct, orig_rax),
+		      (void *)nr) < 0 ? -1 : 0;
+}
+
+int arch_set_rval(pid_t tid, int64_t rval)
+{
+	return ptrace(PTRACE_POKEUSER, tid, (void *)offsetof(struct user_regs_struct, rax),
+		      (void *)rval) < 0 ? -1 : 0;
+}
+
+uint64_t arch_get_ip(pid_t tid)
+{
+	struct user_regs_struct r;
+
+	if (ptrace(PTRACE_GETREGS, tid, NULL, &r) < 0)
+		return 0;
+	return r.rip;
+}
+
 int arch_dwarf_regs(pid_t tid, struct arch_dwarf_regs *d)
 {
 	struct user_regs_struct r;

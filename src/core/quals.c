@@ -1,0 +1,239 @@
+/*
+ * The engine's side of strace's filtering and dumping options (see
+ * quals.h): -P, -e signal=, -e abbrev=/verbose=, -e read=/write=.
+ */
+#include "core/quals.h"
+
+#include <string.h>
+
+#include "core/pathtrace.h"
+#include "core/tmem.h"
+#include "sys/compat.h"
+#include "sys/filter.h"
+#include "sys/qualify.h"
+#include "sys/sysent.h"
+#include "util/arena.h"
+#include "util/banned.h"
+
+bool quals_entry_wanted(const struct trace_quals *q, pid_t pid, pid_t tid,
+			long nr, const uint64_t *args)
+{
+	if (!q || !q->paths)
+		return true;
+	return pathset_match(q->paths, pid, tid, nr, args);
+}
+
+const struct decode_opts *quals_dopts(const struct trace_quals *q,
+				      const struct decode_opts *base, long nr,
+				      struct decode_opts *tmp)
+{
+	bool abbrev, deref;
+
+	if (!q || (!q->abbrev_set && !q->verbose_set))
+		return base;
+	abbrev = q->abbrev_set ? trace_set_has(q->abbrev_set, nr) : !base->verbose;
+	deref = q->verbose_set ? trace_set_has(q->verbose_set, nr) : !base->no_deref;
+	if (abbrev == !base->verbose && deref == !base->no_deref)
+		return base;
+	*tmp = *base;
+	tmp->verbose = !abbrev;
+	tmp->no_deref = !deref;
+	return tmp;
+}
+
+bool quals_compat_traced(const struct trace_quals *q, long nr)
+{
+	long pnr;
+	int pers = compat_personality(nr, &pnr);
+
+	if (pers == PERS_64 || !q)
+		return true;
+	return compat_set_has(q->compat_set[pers], pers, pnr);
+}
+
+const struct compat_sysent *quals_compat_call(long nr, int *pers)
+{
+	long pnr;
+
+	*pers = compat_personality(nr, &pnr);
+	return *pers == PERS_64 ? NULL : compat_get(*pers, pnr);
+}
+
+bool quals_signal_shown(const struct trace_quals *q, int sig)
+{
+	if (!q || !q->signal_filter || sig < 1 || sig > 64)
+		return true;
+	return (q->signal_set >> (sig - 1)) & 1;
+}
+
+/* ---- -e read= / -e write= (strace's dumpio) ---------------------------- */
+
+enum dump_kind {
+	D_NONE = 0,
+	D_WRITE_BUF,    /* write, pwrite64, sendto, mq_timedsend: arg1, arg2 bytes */
+	D_WRITE_IOV,    /* writev, pwritev, pwritev2, vmsplice: iov arg1, count arg2 */
+	D_WRITE_MSG,    /* sendmsg */
+	D_WRITE_MMSG,   /* sendmmsg */
+	D_READ_BUF,     /* read, pread64, recvfrom, mq_timedreceive: arg1, retval */
+	D_READ_IOV,     /* readv, preadv, preadv2 */
+	D_READ_MSG,     /* recvmsg */
+	D_READ_MMSG,    /* recvmmsg */
+};
+
+static const struct {
+	const char *name;
+	enum dump_kind kind;
+} dump_calls[] = {
+	{ "write", D_WRITE_BUF }, { "pwrite64", D_WRITE_BUF }, { "sendto", D_WRITE_BUF },
+	{ "mq_timedsend", D_WRITE_BUF },
+	{ "writev", D_WRITE_IOV }, { "pwritev", D_WRITE_IOV }, { "pwritev2", D_WRITE_IOV },
+	{ "vmsplice", D_WRITE_IOV },
+	{ "sendmsg", D_WRITE_MSG }, { "sendmmsg", D_WRITE_MMSG },
+	{ "read", D_READ_BUF }, { "pread64", D_READ_BUF }, { "recvfrom", D_READ_BUF },
+	{ "mq_timedreceive", D_READ_BUF },
+	{ "readv", D_READ_IOV }, { "preadv", D_READ_IOV }, { "preadv2", D_READ_IOV },
+	{ "recvmsg", D_READ_MSG }, { "recvmmsg", D_READ_MMSG },
+};
+
+static enum dump_kind dump_kind_of(long nr)
+{
+	static long nrs[sizeof(dump_calls) / sizeof(dump_calls[0])];
+	static bool init;
+
+	if (!init) {
+		for (size_t i = 0; i < sizeof(dump_calls) / sizeof(dump_calls[0]); i++)
+			nrs[i] = sysent_lookup(dump_calls[i].name);
+		init = true;
+	}
+	for (size_t i = 0; i < sizeof(dump_calls) / sizeof(dump_calls[0]); i++)
+		if (nrs[i] == nr)
+			return dump_calls[i].kind;
+	return D_NONE;
+}
+
+/* The dumps being gathered for one event. */
+struct dumps {
+	struct dctx *c;
+	struct iodump *d;
+	uint32_t n, alloc;
+};
+
+/* Appends a dump of len bytes at addr (what can be read of them). */
+static struct iodump *add_dump(struct dumps *ds, uint64_t addr, uint64_t len, int iov)
+{
+	struct iodump *d;
+	uint8_t *buf = NULL;
+	uint64_t got = 0;
+
+	if (ds->n == ds->alloc) {
+		uint32_t na = ds->alloc ? ds->alloc * 2 : 4;
+		struct iodump *nd = arena_alloc(ds->c->arena, na * sizeof(*nd));
+		if (ds->n)
+			memcpy(nd, ds->d, ds->n * sizeof(*nd));
+		ds->d = nd;
+		ds->alloc = na;
+	}
+	if (len > (1u << 30))
+		len = 1u << 30;   /* no single buffer of a call is bigger */
+	if (len) {
+		ssize_t r;
+		buf = arena_alloc(ds->c->arena, len);
+		r = tmem_read(ds->c->tid, addr, buf, len);
+		got = r > 0 ? (uint64_t)r : 0;
+	}
+	d = &ds->d[ds->n++];
+	memset(d, 0, sizeof(*d));
+	d->data = buf;
+	d->len = len;
+	d->fetched = got;
+	d->addr = addr;
+	d->iov = iov;
+	d->vec = -1;
+	return d;
+}
+
+/* strace's dumpiov_upto: each iov_base up to what is left of data_size
+ * ((uint64_t)-1: all), " * N bytes in buffer I" before each; stops at the
+ * first empty one. */
+static void dump_iov(struct dumps *ds, uint64_t iov, uint64_t cnt, uint64_t data_size)
+{
+	struct { uint64_t base, len; } v;
+
+	if (cnt > 1024 * 1024)
+		return;
+	for (uint64_t i = 0; i < cnt; i++) {
+		if (tmem_read(ds->c->tid, iov + i * sizeof(v), &v, sizeof(v)) != sizeof(v))
+			return;
+		uint64_t len = v.len < data_size ? v.len : data_size;
+		if (!len)
+			break;
+		data_size -= len;
+		add_dump(ds, v.base, len, (int)i);
+	}
+}
+
+/* struct msghdr (x86_64): msg_iov at 16, msg_iovlen at 24. */
+static void dump_msghdr(struct dumps *ds, uint64_t addr, uint64_t data_size)
+{
+	uint64_t f[7];
+
+	if (tmem_read(ds->c->tid, addr, f, sizeof(f)) != sizeof(f))
+		return;
+	dump_iov(ds, f[2], f[3], data_size);
+}
+
+/* strace's dumpiov_in_mmsghdr: for each of the retval messages,
+ * " = N buffers in vector I" and its iovec up to msg_len. */
+static void dump_mmsghdr(struct dumps *ds, uint64_t addr, uint64_t count)
+{
+	struct { uint64_t f[7]; uint32_t msg_len, pad; } m;
+
+	for (uint64_t i = 0; i < count && i < 1024; i++) {
+		if (tmem_read(ds->c->tid, addr + i * sizeof(m), &m, sizeof(m)) != sizeof(m))
+			return;
+		struct iodump *h = add_dump(ds, 0, 0, -1);
+		h->vec = (int32_t)i;
+		h->nbufs = m.f[3];
+		dump_iov(ds, m.f[2], m.f[3], m.msg_len);
+	}
+}
+
+void quals_dumpio(const struct trace_quals *q, struct dctx *c, struct event *ev)
+{
+	struct dumps ds = { c, NULL, 0, 0 };
+	enum dump_kind k;
+	int fd = (int)ev->raw[0];
+
+	if (!q || (!q->read_fds && !q->write_fds) || ev->state != SC_COMPLETE || fd < 0)
+		return;
+	k = dump_kind_of(ev->nr);
+	if (k == D_NONE)
+		return;
+	if (k <= D_WRITE_MMSG) {
+		if (!q->write_fds || !numset_has(q->write_fds, (uint64_t)fd))
+			return;
+		switch (k) {
+		case D_WRITE_BUF: add_dump(&ds, ev->raw[1], ev->raw[2], -1); break;
+		case D_WRITE_IOV: dump_iov(&ds, ev->raw[1], ev->raw[2], (uint64_t)-1); break;
+		case D_WRITE_MSG: dump_msghdr(&ds, ev->raw[1], (uint64_t)-1); break;
+		/* strace counts the messages sent (the result) here, too */
+		case D_WRITE_MMSG:
+			if (!ev->err)
+				dump_mmsghdr(&ds, ev->raw[1], (uint64_t)ev->retval);
+			break;
+		default: break;
+		}
+	} else {
+		if (ev->err || !q->read_fds || !numset_has(q->read_fds, (uint64_t)fd))
+			return;
+		switch (k) {
+		case D_READ_BUF: add_dump(&ds, ev->raw[1], (uint64_t)ev->retval, -1); break;
+		case D_READ_IOV: dump_iov(&ds, ev->raw[1], ev->raw[2], (uint64_t)ev->retval); break;
+		case D_READ_MSG: dump_msghdr(&ds, ev->raw[1], (uint64_t)ev->retval); break;
+		case D_READ_MMSG: dump_mmsghdr(&ds, ev->raw[1], (uint64_t)ev->retval); break;
+		default: break;
+		}
+	}
+	ev->dumps = ds.d;
+	ev->ndumps = ds.n;
+}
