@@ -275,6 +275,11 @@ struct event {
 	uint64_t tracer_wait_ns; /* EV_PROC_EXIT: time it stood stopped while the
 				    tracer waited for a CPU (same) */
 	const char *exec_path;   /* EV_EXEC: new program path */
+	pid_t exec_old_tid;      /* EV_EXEC: the tid a thread other than the
+				  * leader had when it called execve (it now
+				  * has the leader's, and the old leader is
+				  * gone: strace's "+++ superseded by execve in
+				  * pid N +++"); 0 when the leader exec'ed */
 };
 
 /* errno helpers: name ("ENOENT") and strace's message; NULL if unknown. */

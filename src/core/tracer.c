@@ -659,12 +659,18 @@ static void on_exec(struct tracer *tr, struct tcb *t, uint64_t ts)
 	char path[64], exe[PATH_MAX];
 	ssize_t n;
 
+	pid_t old_tid = 0;
+
 	if (ptrace(PTRACE_GETEVENTMSG, t->tid, NULL, &old) == 0 && (pid_t)old != t->tid) {
 		/* a non-leader thread exec'ed: it takes over the leader's tid */
 		struct tcb *o = tcb_find(tr, (pid_t)old);
 		if (o && o != t) {
 			pid_t newtid = t->tid;
-			/* the leader's own state is gone; keep the exec'ing thread's */
+			/* the leader's own state is gone (a call it was in ends
+			 * unfinished, as strace shows it); keep the exec'ing
+			 * thread's */
+			finish_unfinished(tr, t, ts, STATUS_UNFINISHED);
+			old_tid = (pid_t)old;
 			tcb_drop(tr, t);
 			tcb_rekey(tr, o, newtid);
 			o->pid = newtid;
@@ -685,6 +691,7 @@ static void on_exec(struct tracer *tr, struct tcb *t, uint64_t ts)
 	n = readlink(path, exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = '\0';
 	ev.exec_path = exe;
+	ev.exec_old_tid = old_tid;
 	emit_simple(tr, &ev, ts);
 	/* -b execve: let go of a task at its exec, except the command's own
 	 * first one (strace's TCB_SKIP_DETACH_ON_FIRST_EXEC) */
@@ -1486,6 +1493,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	}
 	tr->lamport = lamport_new();
 	tr->delays = o->quals && inject_set_has_delays(o->quals->inject);
+	tr->all_status = (o->status_mask ? o->status_mask : STATUS_ALL) == STATUS_ALL;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt_signal;   /* no SA_RESTART: waitpid returns EINTR */

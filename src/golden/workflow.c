@@ -20,6 +20,8 @@
 #include "golden/reader.h"
 #include "golden/runio.h"
 #include "golden/workflow.h"
+#include "dwarf/dwarf.h"
+#include "dwarf/skip.h"
 #include "sink/env.h"
 #include "sink/sinks.h"
 #include "util/atomicfile.h"
@@ -468,6 +470,19 @@ struct env_save {
 	char *old;        /* NULL when unset before */
 };
 
+/* The skip patterns of -s: the defaults and renacer.toml's [source]. */
+static struct srcskip *gwork_srcskip(const struct gwork *w)
+{
+	struct srcskip *s = srcskip_new();
+
+	if (w->have_cfg && !w->cfg.source.default_skip)
+		srcskip_add(s, "");
+	/* config_load() checked that they compile */
+	for (size_t i = 0; w->have_cfg && i < w->cfg.source.nskip; i++)
+		srcskip_add(s, w->cfg.source.skip[i]);
+	return s;
+}
+
 int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	    const char *json_path, const char *outfile, struct analysis *an,
 	    const char *summary_path, struct grun *rr)
@@ -488,6 +503,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	struct trace_env env = { { 0 }, NULL, NULL, 0 };
 	struct gcontext ctx;
 	double held_us;
+	struct dwarf *dw = NULL;
 
 	memset(rr, 0, sizeof(*rr));
 	memset(&to, 0, sizeof(to));
@@ -514,12 +530,37 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 		to.no_seccomp = inject_set_has_signals(inj);
 	}
 	if (json_path) {
-		if (!(s = json_sink_new(NULL, json_path, NULL))) {
+		/* -s: the trace keeps each call's source; its stacks go beside */
+		struct sink_opts so = { 0 };
+		so.no_stack = true;
+		if (!(s = json_sink_new(NULL, json_path, &so))) {
 			sink_list_release(&sl);
 			inject_set_free(inj);
 			return -1;
 		}
 		sink_list_add(&sl, s);
+		if (w->source) {
+			struct strbuf sp = STRBUF_INIT;
+			strbuf_addf(&sp, "%s.stacks", json_path);
+			s = json_sink_new(NULL, sp.buf, NULL);
+			strbuf_release(&sp);
+			if (!s) {
+				sink_list_release(&sl);
+				inject_set_free(inj);
+				return -1;
+			}
+			sink_list_add(&sl, s);
+		}
+	}
+	if (w->source) {
+		/* -s: the unwinder, with every stack (NAME_source.json keeps them) */
+		struct dwarf_opts dop = { 0 };
+		dop.source = true;
+		dop.stack_trace = json_path != NULL;
+		dop.skip = gwork_srcskip(w);
+		dw = dwarf_new(&dop);
+		to.enrich = dwarf_enrich;
+		to.enrich_data = dw;
 	}
 	if (summary_path) {
 		if (!(s = summary_sink_new(NULL, summary_path, NULL))) {
@@ -533,6 +574,8 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	sink_list_add(&sl, gmodel_sink(rr->m));
 	if (an)
 		sink_list_add(&sl, analysis_sink_new(an));
+	if (dw)
+		sink_list_add(&sl, dwarf_sink_new(dw));   /* last: forgets the dead */
 
 	/* the standard streams: of the kinds the golden had when validating */
 	if (runio_open(&io, w->like ? w->like->stdio : NULL, outfile, &w->like_notes) < 0)
@@ -622,6 +665,7 @@ out:
 		close(cwd_fd);
 	}
 	sink_list_release(&sl);
+	dwarf_free(dw);
 	inject_set_free(inj);
 	trace_env_release(&env);
 	gcontext_current(&ctx);
@@ -867,6 +911,10 @@ void gruns_release(struct gruns *r)
 {
 	for (unsigned i = 0; i < r->n; i++) {
 		if (r->json && r->json[i]) {
+			struct strbuf sp = STRBUF_INIT;
+			strbuf_addf(&sp, "%s.stacks", r->json[i]);
+			unlink(sp.buf);
+			strbuf_release(&sp);
 			unlink(r->json[i]);
 			free(r->json[i]);
 		}
@@ -895,6 +943,25 @@ static uint64_t file_size(const char *path)
 	return stat(path, &st) ? 0 : (uint64_t)st.st_size;
 }
 
+/*
+ * -s: the same run with every call's stack (docs/source.md) as
+ * DIR/NAME_source.jsonSUFFIX; NAME_source.json.new waits with NAME.json.new
+ * for accept.  0 or -1 after error().
+ */
+static int store_source(struct gwork *w, const char *dir, const char *name, struct gruns *r,
+			const char *suffix)
+{
+	struct strbuf src = STRBUF_INIT, dst = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&src, "%s.stacks", r->json[r->median]);
+	strbuf_addf(&dst, "%s/%s_source.json%s", dir, name, suffix);
+	ret = golden_write_trace(src.buf, dst.buf, &r->timing, false, 0);
+	strbuf_release(&src);
+	strbuf_release(&dst);
+	return ret;
+}
+
 int golden_store(struct gwork *w, const char *dir, const char *name, struct gruns *r,
 		 const char *suffix, char **written)
 {
@@ -904,9 +971,11 @@ int golden_store(struct gwork *w, const char *dir, const char *name, struct grun
 	int ret = -1;
 
 	if (!*suffix) {
-		/* the golden and its -c table, as one unit */
+		/* the golden and its -c table, as one unit; its stacks after */
 		int pr = golden_pair_write(dir, name, src, &r->timing, zst, w->compress_level,
 					   w->stop, written);
+		if (pr == 0 && w->source && store_source(w, dir, name, r, "") < 0)
+			pr = -1;
 		return pr < 0 ? -1 : pr;
 	}
 	if (w->stop && *w->stop)
@@ -916,6 +985,8 @@ int golden_store(struct gwork *w, const char *dir, const char *name, struct grun
 	if (golden_write_trace(src, path.buf, &r->timing, zst, w->compress_level) < 0)
 		goto out;
 	if (golden_unlink(other.buf) < 0)
+		goto out;
+	if (w->source && store_source(w, dir, name, r, suffix) < 0)
 		goto out;
 	*written = strbuf_detach(&path, NULL);
 	ret = 0;
@@ -1217,6 +1288,10 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		}
 		goto out;
 	}
+	/* a golden captured with -s: trace the same way, so that findings
+	 * name the lines their calls come from */
+	if (v->g && v->g->srcs.n)
+		w->source = true;
 	/* the command runs the way the golden's did: its stdio kinds and
 	 * recorded variables (locale, PATH, ...) */
 	w->like = v->g && v->g->has_env ? &v->g->env : NULL;
@@ -1439,7 +1514,8 @@ void golden_list_pending(const char *dir, struct gpending **out, size_t *n)
 			suf = ".json.zst.new";
 		else if (l > 9 && !strcmp(nm + l - 9, ".json.new"))
 			suf = ".json.new";
-		if (!suf)
+		/* NAME_source.json.new goes with NAME.json.new (-s) */
+		if (!suf || (l > 16 && !strcmp(nm + l - 16, "_source.json.new")))
 			continue;
 		ALLOC_GROW(*out, *n + 1, alloc);
 		p = &(*out)[(*n)++];
@@ -1480,6 +1556,7 @@ void gpending_free(struct gpending *p, size_t n)
 int golden_accept(struct gwork *w, const struct gpending *p)
 {
 	bool zst = strstr(p->golden, ".json.zst") != NULL;
+	struct strbuf snew = STRBUF_INIT, sdst = STRBUF_INIT;
 	char *written = NULL;
 	int r;
 
@@ -1495,7 +1572,17 @@ int golden_accept(struct gwork *w, const struct gpending *p)
 		return r == -2 ? GOLDEN_INVALID : GOLDEN_WRITE_FAILED;
 	if (unlink(p->path) < 0 && errno != ENOENT)
 		warning("cannot remove '%s': %s", esc(p->path), strerror(errno));
-	return GOLDEN_OK;
+	/* -s: its stacks, when validate wrote them beside it */
+	strbuf_addf(&snew, "%s/%s_source.json.new", w->dir, p->name);
+	strbuf_addf(&sdst, "%s/%s_source.json", w->dir, p->name);
+	if (access(snew.buf, F_OK) == 0 && rename(snew.buf, sdst.buf) < 0) {
+		error("cannot rename '%s' to '%s': %s", esc(snew.buf), esc(sdst.buf),
+		      strerror(errno));
+		r = -1;
+	}
+	strbuf_release(&snew);
+	strbuf_release(&sdst);
+	return r < 0 ? GOLDEN_WRITE_FAILED : GOLDEN_OK;
 }
 
 int golden_remove_stale(const struct gpending *p)

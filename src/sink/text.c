@@ -349,6 +349,54 @@ static bool signal_shown(const struct text_sink *s, int sig)
 	return sig < 1 || sig > 64 || (s->o.signal_set >> (sig - 1)) & 1;
 }
 
+/*
+ * A thread other than the leader exec'ed and took the leader's tid; the
+ * old leader is gone.  As strace: the thread's execve line, if still open,
+ * ends " <pid changed to LEADER ...>" (execve_line_end), then "+++
+ * superseded by execve in pid OLD +++" (not with -e quiet=thread-execve)
+ * and the call resumes under the leader's pid (superseded).
+ * execve_line_end returns whether the execve's entry was shown, so that
+ * its exit shows as "<... execve resumed>".
+ */
+static bool execve_line_end(struct text_sink *s, const struct event *ev)
+{
+	const struct event *p = s->pending;
+
+	if (p && p->tid == ev->tid) {
+		/* the execve entry (its record already has the leader's tid) */
+		struct event shadow;
+
+		s->pending = NULL;
+		p = raw_view(s, p, &shadow);
+		leader(s, ev->exec_old_tid, p->ts_ns, p->nr, p->ip, false);
+		event_render_entry(&s->line, p, &s->ro);
+		strbuf_addf(&s->line, " <pid changed to %d ...>", (int)ev->pid);
+		put_line(s);
+		return true;
+	}
+	flush_pending(s);
+	return unf_take(s, ev->exec_old_tid);
+}
+
+static void superseded(struct text_sink *s, const struct event *ev, bool resumed)
+{
+	if (resumed)
+		unf_add(s, ev->tid);
+	if (s->o.quiet & QUIET_THREAD_EXECVE)
+		return;
+	leader(s, ev->tid, ev->ts_ns, ev->last_nr, 0, false);
+	strbuf_addf(&s->line, "+++ superseded by execve in pid %d +++", (int)ev->exec_old_tid);
+	put_line(s);
+}
+
+static void thread_execve(struct text_sink *s, const struct event *ev)
+{
+	bool resumed = execve_line_end(s, ev);
+
+	s->nprocs--;       /* the old leader */
+	superseded(s, ev, resumed);
+}
+
 static void text_event(struct sink *sk, const struct event *ev)
 {
 	struct text_sink *s = (struct text_sink *)sk;
@@ -388,6 +436,10 @@ static void text_event(struct sink *sk, const struct event *ev)
 		strbuf_addf(&s->line, "[ Process PID=%d runs in %s mode. ]", (int)ev->tid,
 			    compat_personality_name(ev->personality));
 		put_line(s);
+		return;
+	case EV_EXEC:
+		if (ev->exec_old_tid)
+			thread_execve(s, ev);
 		return;
 	case EV_PROC_START:
 		s->nprocs++;
@@ -584,6 +636,20 @@ static void split_event(struct sink *sk, const struct event *ev)
 
 	if (ev->type == EV_PROC_START) {
 		split_get(s, ev->tid);
+		return;
+	}
+	if (ev->type == EV_EXEC && ev->exec_old_tid) {
+		/* as strace: the thread's file gets its execve line and
+		 * closes; the leader's goes on with the rest */
+		struct split_file *old = split_find(s, ev->exec_old_tid);
+		bool resumed = false;
+
+		if (old) {
+			resumed = execve_line_end((struct text_sink *)old->sink, ev);
+			split_close(s, old, NULL);
+		}
+		if ((f = split_get(s, ev->tid)))
+			superseded((struct text_sink *)f->sink, ev, resumed);
 		return;
 	}
 	f = split_get(s, ev->tid);

@@ -16,9 +16,13 @@
  *            (-yy, -e decode-fds=)
  *   int80    getpid and write through int 0x80 (i386 calls of a 64-bit
  *            program: -e trace=...@32, personality messages), then getppid
+ *   thread-exec  a thread execs "optprog exit" while the leader is in
+ *            pause() ("+++ superseded by execve in pid N +++")
+ *   exit     exits 0
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,6 +37,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void on_sig(int sig)
@@ -164,6 +169,28 @@ static int mode_signals(void)
 	write(1, "signalled\n", 10);
 	kill(getpid(), SIGTERM);
 	return 0;
+}
+
+static char *self;
+
+static void *exec_thread(void *arg)
+{
+	struct timespec ts = { 0, 100000000 };
+	char *argv[] = { self, (char *)"exit", NULL };
+
+	nanosleep(&ts, NULL);      /* the leader is in pause() by then */
+	execve(self, argv, NULL);
+	_exit(127);
+}
+
+static int mode_thread_exec(void)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, exec_thread, NULL))
+		return 1;
+	pause();
+	return 1;
 }
 
 static int mode_fork(void)
@@ -326,6 +353,7 @@ static int mode_int80(void)
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "io";
+	self = argv[0];
 
 	if (!strcmp(mode, "io"))
 		return mode_io();
@@ -345,6 +373,10 @@ int main(int argc, char **argv)
 		return mode_sockets();
 	if (!strcmp(mode, "int80"))
 		return mode_int80();
+	if (!strcmp(mode, "thread-exec"))
+		return mode_thread_exec();
+	if (!strcmp(mode, "exit"))
+		return 0;
 	fprintf(stderr, "optprog: unknown mode '%s'\n", mode);
 	return 2;
 }

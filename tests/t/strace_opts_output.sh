@@ -1,21 +1,29 @@
 #!/bin/sh
 # strace's output options against strace: -ff / --output-separately (one
 # file per task, FILE.PID), -A (append), -o '|command', and the summary's
-# -U columns, -O overhead and -C (the table at the end of the -o file).
+# -U columns, -O overhead and -C (the table at the end of the -o file);
+# a thread's execve ("<pid changed to N ...>", "+++ superseded by execve in
+# pid N +++", -e quiet=thread-execve).
 . "$TOP/tests/lib.sh"
 need_strace
 prog=$(need_prog optprog) || exit 1
 rc=0
-MASK_EXTRA='s/(kill|wait4)\([0-9]+([^)]*\)) += /\1(PID\2 = /'
+MASK_EXTRA='s/(kill|wait4)\([0-9]+([^)]*\)) += /\1(PID\2 = /
+s/<pid changed to [0-9]+ /<pid changed to PID /
+s/superseded by execve in pid [0-9]+/superseded by execve in pid PID/'
 
-# -ff: the same files (by order of pid), each as strace writes it
-for opts in "-ff" "--follow-forks --output-separately"; do
+# -ff: the same files (by order of pid), each as strace writes it; a
+# thread's execve ends its file, the leader's file goes on
+for opts in "-ff" "--follow-forks --output-separately" \
+	"-ff -e trace=execve,pause,exit_group -- thread-exec"; do
+	mode=fork
+	case "$opts" in *" -- "*) mode=${opts##* -- }; opts=${opts% -- *} ;; esac
 	d="$TMPDIR/ff"
 	rm -rf "$d" && mkdir -p "$d/s" "$d/r"
 	# shellcheck disable=SC2086
-	(cd "$d/s" && strace $opts -o out -- "$prog" fork >/dev/null 2>&1)
+	(cd "$d/s" && strace $opts -o out -- "$prog" $mode >/dev/null 2>&1)
 	# shellcheck disable=SC2086
-	(cd "$d/r" && "$RENACER" $opts -o out -- "$prog" fork >/dev/null 2>&1) ||
+	(cd "$d/r" && "$RENACER" $opts -o out -- "$prog" $mode >/dev/null 2>&1) ||
 		{ echo "$opts: renacer failed"; rc=1; }
 	ls "$d/s" | sort -t. -k2 -n > "$d/s.list"
 	ls "$d/r" | sort -t. -k2 -n > "$d/r.list"
@@ -54,4 +62,12 @@ chk -c -w -O 1s -U time-percent,total-time,min-time,max-time,avg-time,calls,erro
 	-S calls -- "$prog" io
 chk -C -O 1s -w -e trace=read,write,close -- "$prog" io
 chk -C -U calls,name -e trace=write -- "$prog" fork
+
+# a thread other than the leader execs: with the leader in a traced call,
+# outside of one, and with -e quiet=thread-execve
+for opts in "-e trace=execve,pause,exit_group" "-e trace=execve,exit_group" \
+	"-e trace=execve,exit_group -e quiet=thread-execve"; do
+	# shellcheck disable=SC2086
+	compare_with_strace -f $opts -- "$prog" thread-exec || rc=1
+done
 exit $rc
