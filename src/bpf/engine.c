@@ -482,6 +482,7 @@ static void wait_all(struct erun *r, struct trace_end *end)
 			stop_all(r);
 			killed = true;
 			end->interrupted = 1;
+			end->interrupt_signal = interrupted;
 		}
 		bpfl.ring_buffer__consume(r->rb);
 		if (!reaped && waitpid(r->leader, &status, WNOHANG) == r->leader) {
