@@ -1551,13 +1551,15 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	tr->delays = o->quals && inject_set_has_delays(o->quals->inject);
 	tr->all_status = (o->status_mask ? o->status_mask : STATUS_ALL) == STATUS_ALL;
 
+	/* (reset before the handlers go in: a signal that comes right after
+	 * must not be forgotten) */
+	interrupt_count = 0;
+	interrupt_sig = 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt_signal;   /* no SA_RESTART: waitpid returns EINTR */
 	sigaction(SIGINT, &sa, &tr->old_int);
 	sigaction(SIGTERM, &sa, &tr->old_term);
 	sigaction(SIGHUP, &sa, &tr->old_hup);
-	interrupt_count = 0;
-	interrupt_sig = 0;
 	/* SIGCHLD stays pending for wait_timed() (sigtimedwait) */
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
