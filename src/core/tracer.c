@@ -1109,17 +1109,6 @@ static void on_interrupt_signal(int sig)
 	interrupt_count++;
 }
 
-/*
- * SIGINT/SIGTERM/SIGHUP (sig), or the end of the grace period (sig 0).
- * Attached tasks (-p, and everything they created) are only ever detached:
- * each is interrupted and detached at its next stop, or at once when it is
- * already held stopped.  A command renacer started gets what a shell's
- * process group would get: sig is passed on to each of its processes,
- * which are traced to their end; what is left when the grace period ends,
- * or at a second interrupt, is killed.
- */
-static void detach_now(struct tracer *tr, struct tcb *t, int sig, uint64_t ts);
-
 /* Detaches t at its next stop, or at once when it is held stopped. */
 static void detach_soon(struct tracer *tr, struct tcb *t)
 {
@@ -1144,6 +1133,15 @@ static void detach_attached(struct tracer *tr)
 	}
 }
 
+/*
+ * SIGINT/SIGTERM/SIGHUP (sig), or the end of the grace period (sig 0).
+ * Attached tasks (-p, and everything they created) are only ever detached:
+ * each is interrupted and detached at its next stop, or at once when it is
+ * already held stopped.  A command renacer started gets what a shell's
+ * process group would get: sig is passed on to each of its processes,
+ * which are traced to their end; what is left when the grace period ends,
+ * or at a second interrupt, is killed.
+ */
 static void stop_tracing(struct tracer *tr, int sig)
 {
 	bool kill_all = sig == 0 || tr->interrupt_sig != 0;
