@@ -441,6 +441,7 @@ static void wait_all(struct erun *r, struct trace_end *end)
 			stop_all(r);
 			killed = true;
 			end->interrupted = 1;
+			end->interrupt_signal = interrupted;
 		}
 		ring_buffer__consume(r->rb);
 		if (!reaped && waitpid(r->leader, &status, WNOHANG) == r->leader) {

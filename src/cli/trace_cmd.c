@@ -238,7 +238,8 @@ OTLP_CLI_USAGE
 "detach -p processes, pass the signal on to the command (killed 2 s later)\n"
 "and end renacer as killed by it; 1 when renacer itself fails (bad\n"
 "option, the command cannot be started); 6 when --backend ebpf was asked\n"
-"for and cannot run here.\n";
+"for and cannot run here; 7 when an output (the trace, -c table, assertion\n"
+"report) could not be written, after the command ran to its end.\n";
 
 enum {
 	OPT_STRING_LIMIT = 1000, OPT_FORMAT, OPT_TRACE, OPT_STATUS, OPT_NO_SECCOMP,
@@ -1228,12 +1229,20 @@ int cmd_trace(int argc, char **argv)
 		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");
 		if (t.assert_file) {
 			assert_status = assert_report(&cfg, an, fmt, stderr, t.assert_file);
+			if (assert_status == ASSERT_WRITE_FAILED)
+				cli_write_failed();
 			if (assert_status < 0)
 				assert_status = 1;
 		}
-		if (t.anti_patterns)
-			anti_patterns_report(an, fmt, stderr);
+		if (t.anti_patterns && anti_patterns_report(an, fmt, stderr) < 0)
+			cli_write_failed();
 	}
+	/* an output that failed (-2: a sink could not write) is its own status,
+	 * now that the command has run to its end */
+	if (r == -2)
+		cli_write_failed();
+	if (r != -1 && cli_outputs_failed())
+		exit(EXIT_WRITE_FAILED);
 	analysis_free(an);
 	config_release(&cfg);
 	trace_opts_release(&t);

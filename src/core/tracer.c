@@ -882,7 +882,7 @@ static int start_child(struct tracer *tr, char *const argv[])
 	char *path = path_search(argv[0]);
 	struct sock_fprog filter = { 0, NULL };
 	int status, pfd[2];
-	pid_t pid;
+	pid_t pid, r;
 
 	if (!path) {
 		tr->end->exit_code = 127;
@@ -952,7 +952,11 @@ static int start_child(struct tracer *tr, char *const argv[])
 	close(pfd[1]);
 	free(filter.filter);
 	free(path);
-	if (waitpid(pid, &status, WSTOPPED) != pid || !WIFSTOPPED(status)) {
+	/* a SIGINT/SIGTERM/SIGHUP now interrupts the wait (no SA_RESTART):
+	 * wait on, the loop then sees the interrupt and ends the command */
+	while ((r = waitpid(pid, &status, WSTOPPED)) < 0 && errno == EINTR)
+		;
+	if (r != pid || !WIFSTOPPED(status)) {
 		close(pfd[0]);
 		kill(pid, SIGKILL);
 		return error("cannot start '%s': child did not stop", argv[0]);
