@@ -321,7 +321,7 @@ static void summary_table(struct strbuf *sb, const struct sc_counts *c, enum sum
 	uint64_t avgmax = 0, min_all = UINT64_MAX, minmax = 0, max_all = 0;
 	size_t w[COL_MAX];
 
-	while (ncols < COL_MAX && cols[ncols] != COL_END && (cols != dflt || ncols < ARRAY_SIZE(dflt)))
+	while (ncols < COL_MAX && (cols != dflt || ncols < ARRAY_SIZE(dflt)) && cols[ncols] != COL_END)
 		ncols++;
 	if (!n)
 		goto out;
