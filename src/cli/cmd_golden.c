@@ -63,7 +63,9 @@ COMMON_TEXT
 "                           tamper with the runs as strace's -e inject= (see\n"
 "                           'man renacer'): keep a golden of a failure path;\n"
 "                           validate it with the same option\n"
-"  -s, --source             also write NAME_source.json (needs source correlation)\n"
+"  -s, --source             source correlation: the golden keeps the line of\n"
+"                           each call, NAME_source.json every call's stack;\n"
+"                           validate then names the lines findings come from\n"
 "  -q, --quiet              print only errors\n"
 "  -h, --help               show this help\n"
 "\n"
@@ -123,6 +125,9 @@ COMMON_TEXT
 "      --tolerance PCT      syscall count tolerance in percent (default 5)\n"
 "      --min-confidence X   pass only at or above X (default 0.90)\n"
 "      --no-timing          do not compare runtimes\n"
+"  -s, --source             trace with source correlation (automatic when the\n"
+"                           golden was captured with -s): findings name the\n"
+"                           lines their calls come from\n"
 "  -q, --quiet              text format: print only failing traces\n"
 "  -h, --help               show this help\n"
 "\n"
@@ -282,7 +287,7 @@ static int parse_opts(struct gcli *g, struct overrides *ov, int argc, char **arg
 		case O_NEWDIR: g->w.new_dir = optarg; break;
 		case O_JUNIT: g->junit_path = optarg; break;
 		case O_ALL: ov->all = true; break;
-		case 's': g->source = true; break;
+		case 's': g->source = true; g->w.source = true; break;
 		case 'q': g->quiet = true; break;
 		case 'h':
 			fputs(usage, stdout);
@@ -356,9 +361,8 @@ static int capture_one(struct gcli *g, const char *name, char *const argv[],
 				a->status == AS_FAILED ? "fails" : "warns",
 				a->summary ? a->summary : "");
 	}
-	if (g->source)
-		warning("source correlation is not available in this build; "
-			"%s/%s_source.json not written", g->w.dir, name);
+	if (g->source && !g->quiet)
+		printf("   with the stack of every call: %s/%s_source.json\n", g->w.dir, name);
 out:
 	gcapture_release(&res);
 	return st;

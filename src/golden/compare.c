@@ -1,5 +1,6 @@
 /* Comparing a trace model with its golden (see compare.h). */
 #include "golden/compare.h"
+#include "golden/srcfind.h"
 #include "sink/env.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
@@ -67,6 +68,8 @@ struct cmp {
 	uint32_t *stamp_g, *stamp_c, *kcount_g, *kcount_c;
 	uint32_t gen;
 	unsigned stdmask;       /* standard streams whose kind differs */
+	uint32_t *gorder, *gfirst;  /* golden tasks by process: gorder[gfirst[p]..gfirst[p+1]) */
+	uint32_t *corder, *cfirst;  /* the same for the current side */
 	const struct gvar *gvar;   /* the golden's measured variation, or NULL */
 	int32_t *gmatch;        /* golden process -> current process, -1 none */
 	int32_t *cmatch;        /* current process -> golden process, -1 none */
@@ -225,6 +228,7 @@ static void diff_pair(struct cmp *x, struct gproc_diff *d)
 struct side {
 	const struct gmodel *m;
 	const struct ggroup *gr;
+	size_t gi;                   /* gr's index in m->groups */
 	uint64_t *stable, *all;      /* per row */
 	uint32_t *keys;              /* compared calls: unified key ids */
 	const struct gcall **calls;
@@ -239,25 +243,22 @@ struct side {
 static void side_fill(struct cmp *x, struct side *s, const struct gmodel *m, size_t gi,
 		      bool golden, bool mem_unlisted, bool mem_uncounted)
 {
+	const uint32_t *order = golden ? x->gorder : x->corder;
+	const uint32_t *first = golden ? x->gfirst : x->cfirst;
 	uint32_t alloc = 0;
 
 	memset(s, 0, sizeof(*s));
 	s->m = m;
 	s->gr = &m->groups[gi];
+	s->gi = gi;
 	s->stable = xcalloc(x->nrows + 1, sizeof(*s->stable));
 	s->all = xcalloc(x->nrows + 1, sizeof(*s->all));
-	for (size_t t = 0; t < m->nprocs; t++) {
-		const struct gproc *p = &m->procs[t];
-		if (p->group != gi)
-			continue;
-		alloc += p->ncalls;
-	}
+	for (uint32_t k = first[gi]; k < first[gi + 1]; k++)
+		alloc += m->procs[order[k]].ncalls;
 	s->keys = xmalloc((alloc + 1) * sizeof(*s->keys));
 	s->calls = xmalloc((alloc + 1) * sizeof(*s->calls));
-	for (size_t t = 0; t < m->nprocs; t++) {
-		const struct gproc *p = &m->procs[t];
-		if (p->group != gi)
-			continue;
+	for (uint32_t k = first[gi]; k < first[gi + 1]; k++) {
+		const struct gproc *p = &m->procs[order[k]];
 		for (uint32_t i = 0; i < p->ncalls; i++) {
 			const struct gcall *c = &p->calls[i];
 			uint32_t row = golden ? c->sc : x->cname[c->sc];
@@ -376,6 +377,12 @@ static void check_group_counts(struct cmp *x, const char *label, const struct si
 		}
 		f->noisy = noisy || varied;
 		strbuf_release(&why);
+		{
+			/* -s: which lines made the calls that came or went */
+			struct gsrc_sel gsel = { gs->m, gs->gi, name, 0, NULL, false };
+			struct gsrc_sel csel = { cs->m, cs->gi, name, 0, NULL, false };
+			gsrc_annotate(f, &gsel, &csel, GSRC_DELTA);
+		}
 	}
 }
 
@@ -423,6 +430,10 @@ static void check_group_calls(struct cmp *x, const char *label, const struct sid
 						base.buf, err_name(cc->err), ccnt,
 						ccnt == 1 ? "" : "s", gcnt);
 				f->noisy = noisy;
+				{
+					struct gsrc_sel csel = { c, cs->gi, NULL, cc->key, NULL, true };
+					gsrc_annotate(f, NULL, &csel, GSRC_CURRENT);
+				}
 			}
 		} else if (!gcnt && !name_flagged[x->cname[cc->sc]]) {
 			if (listed_new < MAX_CALLS_LISTED) {
@@ -431,6 +442,10 @@ static void check_group_calls(struct cmp *x, const char *label, const struct sid
 						"new call: %s (%u time%s)", text, ccnt,
 						ccnt == 1 ? "" : "s");
 				f->noisy = noisy;
+				{
+					struct gsrc_sel csel = { c, cs->gi, NULL, cc->key, NULL, false };
+					gsrc_annotate(f, NULL, &csel, GSRC_CURRENT);
+				}
 			} else {
 				more_new++;
 			}
@@ -461,6 +476,10 @@ static void check_group_calls(struct cmp *x, const char *label, const struct sid
 					"call gone: %s (golden: %u time%s)", text, gcnt,
 					gcnt == 1 ? "" : "s");
 			f->noisy = noisy;
+			{
+				struct gsrc_sel gsel = { g, gs->gi, NULL, gc->key, NULL, false };
+				gsrc_annotate(f, &gsel, NULL, GSRC_GOLDEN);
+			}
 		} else {
 			more_gone++;
 		}
@@ -624,12 +643,19 @@ static bool is_child_of(const char *label, const char *parent)
 }
 
 /* Children of process label in m, in creation order (groups are sorted by label). */
-static size_t children_of(const struct gmodel *m, const char *label, size_t *out)
+static size_t children_of(const struct gmodel *m, size_t gi, size_t *out)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < m->ngroups; i++)
-		if (is_child_of(m->groups[i].label, label))
+	const char *label = m->groups[gi].label;
+	size_t n = 0, len = strlen(label);
+
+	/* sorted by label, the descendants of a process follow it */
+	for (size_t i = gi + 1; i < m->ngroups; i++) {
+		const char *l = m->groups[i].label;
+		if (strncmp(l, label, len) || l[len] != '.')
+			break;
+		if (is_child_of(l, label))
 			out[n++] = i;
+	}
 	return n;
 }
 
@@ -643,8 +669,8 @@ static void match_children(struct cmp *x, size_t gi, size_t ci)
 	const struct gmodel *g = x->g, *c = x->c;
 	size_t *gk = xmalloc((g->ngroups + 1) * sizeof(*gk));
 	size_t *ck = xmalloc((c->ngroups + 1) * sizeof(*ck));
-	size_t ng = children_of(g, g->groups[gi].label, gk);
-	size_t nc = children_of(c, c->groups[ci].label, ck);
+	size_t ng = children_of(g, gi, gk);
+	size_t nc = children_of(c, ci, ck);
 	char **gs = xcalloc(ng + 1, sizeof(*gs)), **cs = xcalloc(nc + 1, sizeof(*cs));
 	struct strbuf sb = STRBUF_INIT;
 
@@ -742,6 +768,25 @@ static char *golden_label_of(const struct cmp *x, const struct gproc *p)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* The tasks of m in order of their process: order[first[p]..first[p+1]). */
+static void tasks_by_group(const struct gmodel *m, uint32_t **order, uint32_t **first)
+{
+	uint32_t *f = xcalloc(m->ngroups + 2, sizeof(*f)), *o, *pos;
+
+	for (size_t t = 0; t < m->nprocs; t++)
+		f[m->procs[t].group + 1]++;
+	for (size_t g = 0; g < m->ngroups; g++)
+		f[g + 1] += f[g];
+	o = xmalloc((m->nprocs + 1) * sizeof(*o));
+	pos = xmalloc((m->ngroups + 1) * sizeof(*pos));
+	memcpy(pos, f, m->ngroups * sizeof(*pos));
+	for (size_t t = 0; t < m->nprocs; t++)
+		o[pos[m->procs[t].group]++] = (uint32_t)t;
+	free(pos);
+	*order = o;
+	*first = f;
+}
+
 /* Compares the processes (thread groups) of both sides, as matched. */
 static void check_groups(struct cmp *x)
 {
@@ -784,6 +829,28 @@ static void check_groups(struct cmp *x)
 	free(name_flagged);
 }
 
+/* -s: the lines whose calls named a resource (its quoted path, when it has one). */
+static void resource_sources(struct gfinding *f, const struct gmodel *m, const char *value,
+			     bool golden)
+{
+	struct strbuf needle = STRBUF_INIT;
+	struct gsrc_sel sel = { m, SIZE_MAX, NULL, 0, NULL, false };
+	const char *p = value;
+
+	if (*p == '"') {
+		for (p++; *p && *p != '"'; p++)
+			if (*p == '\\' && p[1])
+				p++;
+		strbuf_add(&needle, value, (size_t)(p - value) + (*p == '"'));
+	} else {
+		strbuf_addstr(&needle, value);
+	}
+	sel.contains = needle.buf;
+	gsrc_annotate(f, golden ? &sel : NULL, golden ? NULL : &sel,
+		      golden ? GSRC_GOLDEN : GSRC_CURRENT);
+	strbuf_release(&needle);
+}
+
 static void check_resources(struct cmp *x)
 {
 	const struct gmodel *g = x->g, *c = x->c;
@@ -809,6 +876,7 @@ static void check_resources(struct cmp *x)
 		enum gres_kind k = gmodel_res_kind(c, i);
 		f = add_finding(x->r, GF_RESOURCE, true, NULL, s + 2, 0, 1, "%s: %s", added[k], s + 2);
 		f->noisy = threaded;
+		resource_sources(f, c, s + 2, false);
 	}
 	for (uint32_t i = 0; i < g->res.n; i++) {
 		const char *s = intern_str(&g->res, i);
@@ -817,6 +885,7 @@ static void check_resources(struct cmp *x)
 		enum gres_kind k = gmodel_res_kind(g, i);
 		f = add_finding(x->r, GF_RESOURCE, true, NULL, s + 2, 1, 0, "%s: %s", gone[k], s + 2);
 		f->noisy = threaded;
+		resource_sources(f, g, s + 2, true);
 	}
 }
 
@@ -1024,6 +1093,9 @@ static void check_syscall_time(struct cmp *x, const struct gsamples *cs, bool sl
 		double gm = ts ? ts->us.median : row->g_time_us;
 		double sp = !ts ? 0 : g->timing.runs >= 3 ? ts->us.mad * 1.4826 : stat_spread(&ts->us);
 		double cur = row->c_time_us, task_us;
+		/* how long a task took to die is not time in a syscall */
+		if (!strcmp(row->name, "exit_group") || !strcmp(row->name, "exit"))
+			continue;
 		const char *task;
 		double lim;
 
@@ -1067,6 +1139,12 @@ static void check_syscall_time(struct cmp *x, const struct gsamples *cs, bool sl
 				rows[i].gm > 0 ? rows[i].cur / rows[i].gm : 0.0,
 				limit && !slow ? "; a configured time limit" : "");
 		f->noisy = true;
+		{
+			/* -s: the lines whose calls took the extra time */
+			struct gsrc_sel gsel = { g, SIZE_MAX, rows[i].name, 0, NULL, false };
+			struct gsrc_sel csel = { c, SIZE_MAX, rows[i].name, 0, NULL, false };
+			gsrc_annotate(f, &gsel, &csel, GSRC_TIME);
+		}
 	}
 	free(rows);
 }
@@ -1148,21 +1226,40 @@ static void check_timing(struct cmp *x, const struct gsamples *cs)
 		return;
 	}
 	double slack = slack_for(o, spread, g->ncalls);
+	double base_limit = g_base * (1 + o->time_tolerance) + slack;
+	double cpu_limit = -1;
 	/* the waits taken out are measured to a few percent */
 	if (g_net >= 0 && c_net >= 0 && c_waits > 0)
 		slack += GOLDEN_WAIT_ERROR * c_waits;
 	limit = g_base * (1 + o->time_tolerance) + slack;
+	if (g_cpu >= 0)
+		cpu_limit = g_cpu * (1 + o->time_tolerance) +
+			    fmax(o->time_floor_ms * 1000,
+				 o->noise_k * (g->timing.runs >= 3 ? g->timing.cpu_us.mad * 1.4826
+								   : stat_spread(&g->timing.cpu_us)));
 	r->limit_ms = limit / 1000;
 	r->timing_checked = true;
-	/* slower when the runtime passed its limit, or when the main thread's
-	 * syscalls alone took more extra time than the limit allows */
+	/*
+	 * Slower when the runtime passed its limit; or when it passed it but
+	 * for the margin of the waits taken out and a measure that no load
+	 * changes agrees: the CPU time grew past its own limit, or the main
+	 * thread's sleeps and syncs alone took more extra time than allowed.
+	 */
 	slow = cur > limit;
-	if (!slow && root_growth(x, cs) > limit - g_base) {
+	if (!slow && cur > base_limit && c_cpu >= 0 && cpu_limit >= 0 && c_cpu > cpu_limit) {
+		slow = true;
+		limit = base_limit;      /* what the CPU time confirms */
+		slack = slack_for(o, spread, g->ncalls);
+	}
+	if (!slow && root_growth(x, cs) > base_limit - g_base) {
 		slow = true;
 		cur = fmax(cur, g_base + root_growth(x, cs));
+		limit = base_limit;
+		slack = slack_for(o, spread, g->ncalls);
 	}
 	if (slow) {
 		struct strbuf m = STRBUF_INIT;
+		r->limit_ms = limit / 1000;
 		strbuf_addf(&m, "runtime %.2fms is %.1fx the golden's %.2fms (limit %.2fms: +%.0f%% "
 			    "and %.2fms of noise)", cur / 1000, cur / g_base, g_base / 1000,
 			    limit / 1000, o->time_tolerance * 100, slack / 1000);
@@ -1328,6 +1425,8 @@ void golden_compare(const struct gmodel *g, const struct gmodel *c,
 	x.kcount_c = xcalloc(r->nids + 1, sizeof(*x.kcount_c));
 
 	check_env(&x);
+	tasks_by_group(g, &x.gorder, &x.gfirst);
+	tasks_by_group(c, &x.corder, &x.cfirst);
 
 	/* processes matched among their siblings; tasks by the label their
 	 * process has on the golden side: sequences, exits, new and gone ones */
@@ -1423,6 +1522,10 @@ void golden_compare(const struct gmodel *g, const struct gmodel *c,
 	free(x.cname);
 	free(x.gmatch);
 	free(x.cmatch);
+	free(x.gorder);
+	free(x.gfirst);
+	free(x.corder);
+	free(x.cfirst);
 	free(x.stamp_g);
 	free(x.stamp_c);
 	free(x.kcount_g);
@@ -1486,6 +1589,9 @@ void gresult_release(struct gresult *r)
 		free(r->f[i].subject);
 		free(r->f[i].message);
 		free(r->f[i].detail);
+		for (size_t j = 0; j < r->f[i].nsources; j++)
+			free(r->f[i].sources[j].where);
+		free(r->f[i].sources);
 	}
 	free(r->f);
 	for (size_t i = 0; i < r->npd; i++) {

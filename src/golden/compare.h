@@ -57,6 +57,15 @@ struct gfinding {
 	char *detail;           /* more lines shown under it (each ending in
 				   '\n'), or NULL */
 	double golden, current; /* numbers where they mean something */
+	struct gsource *sources;   /* -s: where the calls came from (srcfind.h) */
+	size_t nsources;
+};
+
+/* A source line calls came from, with their golden and current counts (or
+ * time in ms for GF_TIME). */
+struct gsource {
+	char *where;            /* "src/report.c:41 in flush_rows" */
+	double golden, current;
 };
 
 /* The aligned sequences of one process. */

@@ -5,6 +5,7 @@
  * once per distinct key at gmodel_finalize().
  */
 #include "golden/model.h"
+#include "sink/srcloc.h"
 #include "sink/env.h"
 #include "sink/render.h"
 #include "util/error.h"
@@ -336,6 +337,8 @@ struct btask {
 	uint32_t exe;            /* id in b->strs, UINT32_MAX none */
 	struct gcall *calls;
 	uint32_t ncalls, acalls;
+	uint32_t *src;           /* per call: 1 + source id (gmodel.srcs), or NULL */
+	uint32_t asrc;
 	int32_t *fdmap;          /* raw fd -> (normalized + 1) | FD_FLAGS */
 	uint32_t fdcap;
 	uint64_t *used;          /* normalized numbers in use (bits) */
@@ -883,6 +886,30 @@ static uint8_t arg_class(struct build *b, uint16_t sc, uint32_t pr, unsigned i, 
 	return cls;
 }
 
+/*
+ * -s: the call's source as "src/x.c:41 in f" (sink/srcloc.h), kept beside
+ * the call (the array is made at the first call that has one).
+ */
+static void add_source(struct build *b, struct btask *t, const struct event *ev)
+{
+	uint32_t id;
+
+	if (!ev->source && !t->src)
+		return;
+	if (t->asrc < t->acalls) {
+		t->src = xreallocarray(t->src, t->acalls, sizeof(*t->src));
+		memset(t->src + t->asrc, 0, (t->acalls - t->asrc) * sizeof(*t->src));
+		t->asrc = t->acalls;
+	}
+	id = 0;
+	if (ev->source) {
+		strbuf_reset(&b->tmp);
+		srcloc_render(&b->tmp, ev->source);
+		id = intern_add(&b->m->srcs, b->tmp.buf, b->tmp.len) + 1;
+	}
+	t->src[t->ncalls - 1] = id;
+}
+
 static void on_syscall(struct build *b, const struct event *ev)
 {
 	const char *name = ev->name ? ev->name : "?";
@@ -1121,6 +1148,7 @@ static void on_syscall(struct build *b, const struct event *ev)
 		c.flags |= GC_IGNORED;
 	ALLOC_GROW(t->calls, t->ncalls + 1, t->acalls);
 	t->calls[t->ncalls++] = c;
+	add_source(b, t, ev);
 
 	if (failed || unfinished || (pr & P_IGNORED))
 		return;
@@ -1921,6 +1949,8 @@ int gmodel_finalize(struct gmodel *m, const struct gcontext *ctx)
 		p->calls = t->calls;
 		p->ncalls = t->ncalls;
 		t->calls = NULL;
+		p->src = t->src;
+		t->src = NULL;
 		p->seq = xmalloc((p->ncalls + 1) * sizeof(*p->seq));
 		p->seq_idx = xmalloc((p->ncalls + 1) * sizeof(*p->seq_idx));
 		for (uint32_t j = 0; j < p->ncalls; j++) {
@@ -1954,6 +1984,7 @@ int gmodel_finalize(struct gmodel *m, const struct gcontext *ctx)
 	/* the building state goes */
 	for (uint32_t i = 0; i < b->ntasks; i++) {
 		free(b->tasks[i].calls);
+		free(b->tasks[i].src);
 		free(b->tasks[i].fdmap);
 		free(b->tasks[i].used);
 	}
@@ -1993,6 +2024,7 @@ void gmodel_free(struct gmodel *m)
 		free(m->procs[i].label);
 		free(m->procs[i].exe);
 		free(m->procs[i].calls);
+		free(m->procs[i].src);
 		free(m->procs[i].seq);
 		free(m->procs[i].seq_idx);
 	}
@@ -2012,6 +2044,7 @@ void gmodel_free(struct gmodel *m)
 	intern_release(&m->names);
 	intern_release(&m->res);
 	intern_release(&m->sigs);
+	intern_release(&m->srcs);
 	gtiming_release(&m->timing);
 	free(m);
 }

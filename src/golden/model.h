@@ -74,6 +74,9 @@ struct gproc {
 	uint32_t *seq;          /* keys of the compared calls (not volatile/ignored) */
 	uint32_t nseq;
 	uint32_t *seq_idx;      /* index in calls of each seq element */
+	uint32_t *src;          /* per call: 1 + its source's id in gmodel.srcs,
+				   0 for none; NULL when no call of the task has
+				   one (traced without -s) */
 };
 
 /*
@@ -123,6 +126,7 @@ struct gmodel {
 	int exit_code, term_signal;
 	char *command;          /* the traced command, or NULL */
 	struct gtiming timing;  /* from a golden's "timing" key (runs == 0 if none) */
+	struct intern srcs;     /* where calls were made (-s): "src/x.c:41 in f" */
 	void *priv;             /* building state, NULL once finalized */
 };
 

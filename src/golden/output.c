@@ -310,15 +310,26 @@ static json_t *case_json(const struct gout_case *k, const struct golden_opts *o)
 	json_t *fs = json_array();
 	for (size_t i = 0; i < r->nf; i++) {
 		const struct gfinding *f = &r->f[i];
-		json_array_append_new(fs, json_pack("{s:s,s:b,s:b,s:o,s:o,s:s,s:o,s:f,s:f}",
-						   "kind", gfind_kind_name(f->kind),
-						   "regression", f->regression,
-						   "noisy", f->noisy,
-						   "process", jstr(f->proc),
-						   "subject", jstr(f->subject),
-						   "message", f->message,
-						   "detail", jstr(f->detail),
-						   "golden", f->golden, "current", f->current));
+		json_t *fo = json_pack("{s:s,s:b,s:b,s:o,s:o,s:s,s:o,s:f,s:f}",
+				       "kind", gfind_kind_name(f->kind),
+				       "regression", f->regression,
+				       "noisy", f->noisy,
+				       "process", jstr(f->proc),
+				       "subject", jstr(f->subject),
+				       "message", f->message,
+				       "detail", jstr(f->detail),
+				       "golden", f->golden, "current", f->current);
+		if (f->nsources) {
+			/* -s: the lines the calls came from (docs/source.md) */
+			json_t *ss = json_array();
+			for (size_t j = 0; j < f->nsources; j++)
+				json_array_append_new(ss, json_pack("{s:s,s:f,s:f}",
+								    "where", f->sources[j].where,
+								    "golden", f->sources[j].golden,
+								    "current", f->sources[j].current));
+			json_object_set_new(fo, "sources", ss);
+		}
+		json_array_append_new(fs, fo);
 	}
 	json_object_set_new(c, "findings", fs);
 	json_t *ps = json_array();

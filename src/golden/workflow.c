@@ -20,6 +20,8 @@
 #include "golden/reader.h"
 #include "golden/runio.h"
 #include "golden/workflow.h"
+#include "dwarf/dwarf.h"
+#include "dwarf/skip.h"
 #include "sink/env.h"
 #include "sink/sinks.h"
 #include "util/atomicfile.h"
@@ -464,6 +466,19 @@ struct env_save {
 	char *old;        /* NULL when unset before */
 };
 
+/* The skip patterns of -s: the defaults and renacer.toml's [source]. */
+static struct srcskip *gwork_srcskip(const struct gwork *w)
+{
+	struct srcskip *s = srcskip_new();
+
+	if (w->have_cfg && !w->cfg.source.default_skip)
+		srcskip_add(s, "");
+	/* config_load() checked that they compile */
+	for (size_t i = 0; w->have_cfg && i < w->cfg.source.nskip; i++)
+		srcskip_add(s, w->cfg.source.skip[i]);
+	return s;
+}
+
 int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	    const char *json_path, const char *outfile, struct analysis *an,
 	    const char *summary_path, struct grun *rr)
@@ -484,6 +499,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	struct trace_env env = { { 0 }, NULL, NULL, 0 };
 	struct gcontext ctx;
 	double held_us;
+	struct dwarf *dw = NULL;
 
 	memset(rr, 0, sizeof(*rr));
 	memset(&to, 0, sizeof(to));
@@ -510,12 +526,37 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 		to.no_seccomp = inject_set_has_signals(inj);
 	}
 	if (json_path) {
-		if (!(s = json_sink_new(NULL, json_path, NULL))) {
+		/* -s: the trace keeps each call's source; its stacks go beside */
+		struct sink_opts so = { 0 };
+		so.no_stack = true;
+		if (!(s = json_sink_new(NULL, json_path, &so))) {
 			sink_list_release(&sl);
 			inject_set_free(inj);
 			return -1;
 		}
 		sink_list_add(&sl, s);
+		if (w->source) {
+			struct strbuf sp = STRBUF_INIT;
+			strbuf_addf(&sp, "%s.stacks", json_path);
+			s = json_sink_new(NULL, sp.buf, NULL);
+			strbuf_release(&sp);
+			if (!s) {
+				sink_list_release(&sl);
+				inject_set_free(inj);
+				return -1;
+			}
+			sink_list_add(&sl, s);
+		}
+	}
+	if (w->source) {
+		/* -s: the unwinder, with every stack (NAME_source.json keeps them) */
+		struct dwarf_opts dop = { 0 };
+		dop.source = true;
+		dop.stack_trace = json_path != NULL;
+		dop.skip = gwork_srcskip(w);
+		dw = dwarf_new(&dop);
+		to.enrich = dwarf_enrich;
+		to.enrich_data = dw;
 	}
 	if (summary_path) {
 		if (!(s = summary_sink_new(NULL, summary_path, NULL))) {
@@ -529,6 +570,8 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	sink_list_add(&sl, gmodel_sink(rr->m));
 	if (an)
 		sink_list_add(&sl, analysis_sink_new(an));
+	if (dw)
+		sink_list_add(&sl, dwarf_sink_new(dw));   /* last: forgets the dead */
 
 	/* the standard streams: of the kinds the golden had when validating */
 	if (runio_open(&io, w->like ? w->like->stdio : NULL, outfile, &w->like_notes) < 0)
@@ -618,6 +661,7 @@ out:
 		close(cwd_fd);
 	}
 	sink_list_release(&sl);
+	dwarf_free(dw);
 	inject_set_free(inj);
 	trace_env_release(&env);
 	gcontext_current(&ctx);
@@ -862,6 +906,10 @@ void gruns_release(struct gruns *r)
 {
 	for (unsigned i = 0; i < r->n; i++) {
 		if (r->json && r->json[i]) {
+			struct strbuf sp = STRBUF_INIT;
+			strbuf_addf(&sp, "%s.stacks", r->json[i]);
+			unlink(sp.buf);
+			strbuf_release(&sp);
 			unlink(r->json[i]);
 			free(r->json[i]);
 		}
@@ -929,6 +977,16 @@ int golden_store(struct gwork *w, const char *dir, const char *name, struct grun
 		/* the -c table of the golden run */
 		strbuf_addf(&sum, "%s/%s_summary.txt", dir, name);
 		if (write_summary(path.buf, sum.buf) < 0)
+			goto out;
+	}
+	if (w->source) {
+		/* -s: the same run with every call's stack (docs/source.md);
+		 * NAME_source.json.new waits with NAME.json.new for accept */
+		strbuf_reset(&sum);
+		strbuf_addf(&sum, "%s.stacks", src);
+		strbuf_reset(&other);
+		strbuf_addf(&other, "%s/%s_source.json%s", dir, name, suffix);
+		if (golden_write_trace(sum.buf, other.buf, &r->timing, false, 0) < 0)
 			goto out;
 	}
 	*written = strbuf_detach(&path, NULL);
@@ -1170,6 +1228,10 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		}
 		goto out;
 	}
+	/* a golden captured with -s: trace the same way, so that findings
+	 * name the lines their calls come from */
+	if (v->g && v->g->srcs.n)
+		w->source = true;
 	/* the command runs the way the golden's did: its stdio kinds and
 	 * recorded variables (locale, PATH, ...) */
 	w->like = v->g && v->g->has_env ? &v->g->env : NULL;
@@ -1358,7 +1420,8 @@ void golden_list_pending(const char *dir, struct gpending **out, size_t *n)
 			suf = ".json.zst.new";
 		else if (l > 9 && !strcmp(nm + l - 9, ".json.new"))
 			suf = ".json.new";
-		if (!suf)
+		/* NAME_source.json.new goes with NAME.json.new (-s) */
+		if (!suf || (l > 16 && !strcmp(nm + l - 16, "_source.json.new")))
 			continue;
 		ALLOC_GROW(*out, *n + 1, alloc);
 		p = &(*out)[(*n)++];
@@ -1422,6 +1485,15 @@ int golden_accept(struct gwork *w, const struct gpending *p)
 	}
 	strbuf_addf(&other, "%s/%s.json%s", w->dir, p->name, zst ? "" : ".zst");
 	golden_unlink(other.buf);
+	/* -s: its stacks, when validate wrote them beside it */
+	strbuf_reset(&other);
+	strbuf_addf(&other, "%s/%s_source.json.new", w->dir, p->name);
+	strbuf_reset(&sum);
+	strbuf_addf(&sum, "%s/%s_source.json", w->dir, p->name);
+	if (access(other.buf, F_OK) == 0 && rename(other.buf, sum.buf) < 0) {
+		error("cannot rename '%s' to '%s': %s", other.buf, sum.buf, strerror(errno));
+		ret = GOLDEN_BAD_CONFIG;
+	}
 out:
 	sink_list_release(&sl);
 	strbuf_release(&other);

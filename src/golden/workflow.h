@@ -48,6 +48,11 @@ struct gwork {
 					  is tampered with (core/inject.h); added
 					  to a trace's own inject = [...] */
 	size_t ninject;
+	bool source;                   /* -s: runs unwind the stack of every call:
+					  traces carry its source line, and a
+					  stored golden NAME.json gets
+					  NAME_source.json beside it with the
+					  stacks (docs/source.md) */
 	/* filled by gwork_load_config() */
 	struct renacer_config cfg;
 	bool have_cfg;                 /* a renacer.toml was read */

@@ -40,6 +40,9 @@ struct json_sink {
 	struct sinkout out;
 	struct sink_opts o;
 	struct strbuf line, tmp;
+	struct strbuf head;      /* the members before the syscalls, written with
+				    the first syscall or at the end: a command
+				    that never ran leaves nothing on a stream */
 	struct sc_counts counts;
 	uint64_t nsys;           /* syscall records written */
 	struct spool signals;
@@ -257,7 +260,7 @@ static void add_proc(struct strbuf *sb, const struct jproc *p)
 static int json_begin(struct sink *s, const struct trace_info *ti)
 {
 	struct json_sink *js = (struct json_sink *)s;
-	struct strbuf *sb = &js->line;
+	struct strbuf *sb = &js->head;
 
 	js->begun = true;
 	strbuf_addstr(sb, "{\n  \"version\": ");
@@ -278,7 +281,6 @@ static int json_begin(struct sink *s, const struct trace_info *ti)
 	strbuf_addstr(sb, ",\n  \"start_unix_ns\": ");
 	strbuf_add_u64(sb, ti ? ti->start_realtime_ns : 0);
 	strbuf_addstr(sb, ",\n  \"syscalls\": [");
-	sinkout_put(&js->out, sb);
 	return 0;
 }
 
@@ -288,8 +290,16 @@ static void json_event(struct sink *s, const struct event *ev)
 
 	switch (ev->type) {
 	case EV_SYSCALL:
+		if (js->head.len)
+			sinkout_put(&js->out, &js->head);
 		strbuf_addstr(&js->line, js->nsys++ ? ",\n    " : "\n    ");
-		json_add_syscall(&js->line, &js->tmp, ev, NULL);
+		if (js->o.no_stack && ev->stack_trace) {
+			struct event e = *ev;
+			e.stack_trace = false;
+			json_add_syscall(&js->line, &js->tmp, &e, NULL);
+		} else {
+			json_add_syscall(&js->line, &js->tmp, ev, NULL);
+		}
 		sinkout_put(&js->out, &js->line);
 		sc_counts_add(&js->counts, ev->nr, ev->name, ev->err != 0 && ev->state != SC_UNFINISHED,
 			      ev->state == SC_UNFINISHED,
@@ -328,6 +338,8 @@ static int json_end(struct sink *s, const struct trace_end *te)
 
 	if (!js->begun)
 		json_begin(s, NULL);
+	if (js->head.len)
+		sinkout_put(&js->out, &js->head);
 	js->ended = true;
 	strbuf_addstr(sb, js->nsys ? "\n  ],\n  \"processes\": [" : "],\n  \"processes\": [");
 	for (size_t i = 0; i < js->nprocs; i++) {
@@ -362,6 +374,7 @@ static void json_free(struct sink *s)
 	if (js->out.fp)
 		sinkout_abort(&js->out);
 	strbuf_release(&js->line);
+	strbuf_release(&js->head);
 	strbuf_release(&js->tmp);
 	sc_counts_release(&js->counts);
 	profile_free(js->prof);
@@ -403,6 +416,7 @@ struct sink *json_sink_new(FILE *out, const char *path, const struct sink_opts *
 	if (js->o.function_profile)
 		js->prof = profile_new();
 	strbuf_init(&js->line, 4096);
+	strbuf_init(&js->head, 1024);
 	strbuf_init(&js->tmp, 256);
 	strbuf_init(&js->signals.mem, 0);
 	sc_counts_init(&js->counts);

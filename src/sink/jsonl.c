@@ -18,6 +18,9 @@ struct jsonl_sink {
 	struct sink base;
 	struct sinkout out;
 	struct strbuf line, tmp;
+	struct strbuf head;      /* the header line, written with the first record or
+				    at the end: a command that never ran leaves
+				    nothing on a stream */
 	struct sc_counts counts;
 	bool begun;
 	struct profile *prof;    /* --function-time: a function_profile line */
@@ -86,7 +89,7 @@ static void add_proc_record(struct strbuf *sb, const struct event *ev)
 static int jsonl_begin(struct sink *s, const struct trace_info *ti)
 {
 	struct jsonl_sink *js = (struct jsonl_sink *)s;
-	struct strbuf *sb = &js->line;
+	struct strbuf *sb = &js->head;
 	const char *v = ti && ti->version ? ti->version : RENACER_VERSION;
 
 	js->begun = true;
@@ -107,7 +110,6 @@ static int jsonl_begin(struct sink *s, const struct trace_info *ti)
 	strbuf_addstr(sb, ", \"start_unix_ns\": ");
 	strbuf_add_u64(sb, ti ? ti->start_realtime_ns : 0);
 	strbuf_addstr(sb, "}\n");
-	sinkout_put(&js->out, sb);
 	return 0;
 }
 
@@ -116,6 +118,8 @@ static void jsonl_event(struct sink *s, const struct event *ev)
 	struct jsonl_sink *js = (struct jsonl_sink *)s;
 	struct strbuf *sb = &js->line;
 
+	if (js->head.len)
+		sinkout_put(&js->out, &js->head);
 	switch (ev->type) {
 	case EV_SYSCALL:
 		json_add_syscall(sb, &js->tmp, ev, "syscall");
@@ -144,6 +148,8 @@ static int jsonl_end(struct sink *s, const struct trace_end *te)
 
 	if (!js->begun)
 		jsonl_begin(s, NULL);
+	if (js->head.len)
+		sinkout_put(&js->out, &js->head);
 	if (js->prof) {
 		/* before the summary, which stays the last line */
 		profile_json(js->prof, &js->line, "function_profile");
@@ -162,6 +168,7 @@ static void jsonl_free(struct sink *s)
 	if (js->out.fp)
 		sinkout_abort(&js->out);
 	strbuf_release(&js->line);
+	strbuf_release(&js->head);
 	strbuf_release(&js->tmp);
 	sc_counts_release(&js->counts);
 	profile_free(js->prof);
@@ -194,6 +201,7 @@ struct sink *jsonl_sink_new(FILE *out, const char *path, const struct sink_opts 
 	}
 	js->base.ops = &jsonl_ops;
 	strbuf_init(&js->line, 4096);
+	strbuf_init(&js->head, 512);
 	strbuf_init(&js->tmp, 256);
 	sc_counts_init(&js->counts);
 	if (o && o->function_profile)

@@ -53,6 +53,8 @@ struct sink_opts {
 	bool source;             /* -s: CSV adds a "source" column (file:line in function) */
 	bool function_profile;   /* --function-time: JSON and JSON Lines add the
 				    function_profile object (sink/profile.h) */
+	bool no_stack;           /* JSON: leave out "stack" even where events carry
+				    one (a golden keeps the sources only) */
 };
 
 /*

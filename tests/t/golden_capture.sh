@@ -45,10 +45,12 @@ w=$($PY -c "import json; print(sum(1 for s in json.load(open('golden_traces/gp.j
 awk -v w="$w" '$NF == "write" && $(NF-1) == w { ok = 1 } $NF == "write" && $(NF-2) == w { ok = 1 } END { exit !ok }' \
 	golden_traces/gp_summary.txt || fail "summary does not show $w write calls"
 
-# -s: source correlation is not in this build: said, and the golden still written
+# -s: source correlation; the stacks go to NAME_source.json (source_golden.sh
+# checks what both hold)
 run 0 "$RENACER" capture -s gp2 -- "$GP" "$W/gp"
-has err.txt "source correlation"
+has out.txt "golden_traces/gp2_source.json"
 [ -f golden_traces/gp2.json ] || fail "gp2.json not written with -s"
+[ -f golden_traces/gp2_source.json ] || fail "gp2_source.json not written with -s"
 
 # compression above the threshold: NAME.json.zst replaces NAME.json
 cat > renacer.toml <<TOML

@@ -128,6 +128,15 @@ step_json_redirect() {
 	done
 }
 
+# the same when the example was not built: a one-line reason and an empty
+# file, never a fragment of a document
+step_json_missing() {
+	renacer --format json -- ./target/release/examples/not_built > nb.json 2> err.txt &&
+		fail "a missing program traced"
+	[ ! -s nb.json ] || { cat nb.json; fail "nb.json holds something"; }
+	[ "$(wc -l < err.txt)" = 1 ] && has err.txt "cannot run './target/release/examples/not_built'"
+}
+
 # "diff <(jq '.syscalls | length' golden_traces/backend_detection.json)
 #       <(jq '.syscalls | length' current.json)": no difference
 step_diff_lengths() {
@@ -216,7 +225,7 @@ step_other_seeds() {
 		fail "hello_repartir: the JSON trace does not follow its 4 threads"
 }
 
-for step in capture_script summary json_redirect diff_lengths gpu_filter assert summary_timing \
+for step in capture_script summary json_redirect json_missing diff_lengths gpu_filter assert summary_timing \
 	    text_redirect other_seeds; do
 	"step_$step"
 	echo "ok $step"

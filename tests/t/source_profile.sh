@@ -114,6 +114,22 @@ if opened != n:
 print("function_profile, table, folded stacks and speedscope agree with the %d calls" % n)
 PYEOF
 
+# --- JSON Lines: a function_profile line just before the summary, read back
+# shellcheck disable=SC2086
+"$RENACER" -f --function-time --format jsonl -o t.jsonl -- $P $A >/dev/null 2>&1 ||
+	fail "renacer --function-time --format jsonl failed"
+$PY - t.jsonl <<'PYEOF' || exit 1
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+kinds = [l["type"] for l in lines]
+if kinds[-2:] != ["function_profile", "summary"]:
+    sys.exit("FAIL: the last lines are %r" % kinds[-2:])
+n = sum(1 for l in lines if l["type"] == "syscall")
+if lines[-2]["total_syscalls"] != n or sum(f["calls"] for f in lines[-2]["functions"]) != n:
+    sys.exit("FAIL: the function_profile line counts %r calls, the trace %d" % (lines[-2]["total_syscalls"], n))
+PYEOF
+"$RENACER" compare t.jsonl t.jsonl >/dev/null || fail "a JSON Lines trace with a function_profile does not read back"
+
 # --- the seeds' pipe: folded stacks on stdout into flamegraph.pl, time weights
 # shellcheck disable=SC2086
 "$RENACER" -f --function-time --source --flamegraph - --format json -o t2.json -- $P $A \
