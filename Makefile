@@ -62,7 +62,7 @@ EXAMPLE_SRC := $(wildcard examples/*.c)
 EXAMPLE_BIN := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRC))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
-.PHONY: all deps demo test check unit t asan fuzz bench install clean progs examples
+.PHONY: all deps demo test check unit t asan fuzz bench install clean progs examples print-ldlibs
 all: $(BUILD)/renacer
 
 deps:
@@ -166,6 +166,10 @@ asan:
 fuzz: deps
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) sh tests/fuzz/run.sh $(FUZZ_SRC)
+
+# The libraries the binary links with (tests/fuzz/run.sh links the fuzzers so).
+print-ldlibs:
+	@echo $(LDLIBS)
 
 bench: deps
 	@$(MAKE) --no-print-directory all progs examples

@@ -1,149 +1,171 @@
 #!/bin/sh
-# make bench: renacer's overhead measured side by side with strace and the
-# untraced run, in one run, on a syscall-heavy program and a realistic one.
+# make bench: renacer's overhead, side by side in one run with strace and
+# the untraced command (docs/benchmarks.md says how to read it).
+#
+# 1. ptrace overhead and CPU placement.  For each program, in -c and in
+#    full-text mode: strace as it comes (the scheduler's placement), strace
+#    pinned to one CPU (taskset -c 0: tracer and tracee share it), renacer
+#    as it comes (its default co-location) and renacer --no-pin (to show
+#    what co-location buys).  Nothing else is pinned.  Programs: syscall
+#    storms (dd with 1-byte blocks; the cheapest call in a loop), find over
+#    /usr/share, a 4-thread worker pool, make -j2 of a small C project.
+# 2. Filtered runs (a seccomp filter stops only the selected calls:
+#    -f -e trace=%process, and -f -e trace=openat) against the untraced run
+#    and the seccomp floor (the command under an allow-all filter and no
+#    tracer) on real programs, a multi-threaded one included; strace
+#    --seccomp-bpf -e trace=openat beside them.
+# 3. Memory: peak RSS of renacer on 10 million syscalls.
+# 4. The golden compare, eBPF and OTLP benchmarks (their own scripts).
 # Each configuration runs RUNS times, interleaved; the median wall time is
-# reported with its ratio to the untraced run and to strace in the same mode.
-# The -e trace=openat rows also show the seccomp floor: the command under an
-# allow-all seccomp filter with no tracer, what the kernel charges every
-# syscall of a filtered task; then that mode alone on longer syscall-heavy
-# runs (dd with 64-byte blocks, LONG getppid calls), where start-up is <1%.
-# PIN=1 (default) pins everything to CPU 0 (tracer and tracee on one CPU,
-# see FACTS.md); PIN=0 lets the scheduler place them.  Then the memory
-# check: 10 million syscalls in jsonl and summary mode, peak RSS of renacer.
-# The -c rows here are the ptrace back end's (--backend ptrace); the eBPF
-# back end has its own table, scripts/bench_ebpf.sh, run at the end.
+# shown with its ratios.  The -c rows are the ptrace back end's (--backend
+# ptrace); the eBPF back end has its own table (scripts/bench_ebpf.sh).
+# Knobs: RUNS, DD, LOOP, JOBS, BIG; RENACER_PIN=tracer in the environment
+# runs renacer with its "renacer moves, the tracee never" variant instead
+# (docs/architecture.md, CPU placement).
 set -u
 BUILD=${BUILD:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 R="$TOP/$BUILD/renacer"
 ENGINE="$TOP/$BUILD/progs/engine"
+POOL="$TOP/$BUILD/progs/pool"
 FLOOR="$TOP/$BUILD/progs/seccomp_floor"
-RUNS=${RUNS:-7}
-LOOP=${LOOP:-500000}
-LONG=${LONG:-4000000}
-DD=${DD:-200000}
+RUNS=${RUNS:-5}
+DD=${DD:-20000}
+LOOP=${LOOP:-20000}
+JOBS=${JOBS:-5000}
 BIG=${BIG:-10000000}
-PIN=${PIN:-1}
 export LC_ALL=C LANG=C
 T=$(mktemp -d "${TMPDIR:-/tmp}/renacer-bench.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-pin=""
-[ "$PIN" = 1 ] && pin="taskset -c 0"
 
-
-# median wall seconds of RUNS runs of a command
 now() { date +%s.%N; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+ratio() { echo "$1 $2" | awk '{printf "%.2f", $1/$2}'; }
+med() { median < "$T/times.$1"; }
 
-run_cfg() { # name cmd...: appends one timing to $T/times.<name>
+run_cfg() { # name cmd...: appends one wall time to $T/times.<name>
 	name=$1; shift
 	s=$(now)
-	$pin "$@" > /dev/null 2>&1 < /dev/null
+	"$@" > /dev/null 2>&1 < /dev/null
 	e=$(now)
 	echo "$s $e" | awk '{printf "%.6f\n", $2 - $1}' >> "$T/times.$name"
 }
 
-ratio() { echo "$1 $2" | awk '{printf "%.2f", $1/$2}'; }
-med() { median < "$T/times.$1"; }
-
-# The openat mode's rows: the kernel's floor for any seccomp filter (the
-# command under an allow-all filter, no tracer), strace with its default
-# (every call stops; only when $1 is "all") and with --seccomp-bpf, and
-# renacer, whose filter is on by default.  "x strace" is against strace's
-# default where it ran, else against strace --seccomp-bpf.
-openat_rows() { # all|bpf untraced-median
-	u=$2
-	fl=$(med floor)
-	printf '%-24s %10.4f %12s %12s\n' "seccomp floor" "$fl" "$(ratio "$fl" "$u")" -
-	sb=$(med strace_openat_bpf)
-	if [ "$1" = all ]; then
-		s=$(med strace_openat)
-		printf '%-24s %10.4f %12s %12s\n' "strace (openat)" "$s" "$(ratio "$s" "$u")" 1.00
-		printf '%-24s %10.4f %12s %12s\n' "strace --seccomp-bpf" "$sb" "$(ratio "$sb" "$u")" \
-			"$(ratio "$sb" "$s")"
-	else
-		s=$sb
-		printf '%-24s %10.4f %12s %12s\n' "strace --seccomp-bpf" "$sb" "$(ratio "$sb" "$u")" 1.00
-	fi
-	r=$(med renacer_openat)
-	printf '%-24s %10.4f %12s %12s   (%s x floor)\n' "renacer (openat)" "$r" \
-		"$(ratio "$r" "$u")" "$(ratio "$r" "$s")" "$(ratio "$r" "$fl")"
+# A small C project for make -j2: 8 files of arithmetic, built from scratch
+# (-B) at each run.
+make_project() {
+	mkdir -p "$T/proj"
+	i=0
+	while [ $i -lt 8 ]; do
+		{
+			echo "int f$i(int x);"
+			j=0
+			while [ $j -lt 40 ]; do
+				echo "static int g${i}_$j(int x) { int s = 0; for (int k = 0; k < x; k++) s += k * $j ^ (s >> 3); return s; }"
+				j=$((j + 1))
+			done
+			printf 'int f%d(int x) { return 0' "$i"
+			j=0
+			while [ $j -lt 40 ]; do printf ' + g%d_%d(x)' "$i" "$j"; j=$((j + 1)); done
+			echo '; }'
+		} > "$T/proj/f$i.c"
+		i=$((i + 1))
+	done
+	{
+		printf 'int f0(int);\nint main(void) { return f0(3) & 1; }\n'
+	} > "$T/proj/main.c"
+	{
+		echo 'OBJS = main.o f0.o f1.o f2.o f3.o f4.o f5.o f6.o f7.o'
+		echo 'prog: $(OBJS)'
+		printf '\tgcc -o $@ $(OBJS)\n'
+		echo '%.o: %.c'
+		printf '\tgcc -O2 -c -o $@ $<\n'
+	} > "$T/proj/Makefile"
 }
 
-run_openat_cfgs() { # all|bpf cmd...
-	which=$1; shift
-	run_cfg floor "$FLOOR" "$@"
-	[ "$which" = all ] && run_cfg strace_openat strace -f -e trace=openat -o "$T/s.o" "$@"
-	run_cfg strace_openat_bpf strace -f --seccomp-bpf -e trace=openat -o "$T/s.o" "$@"
-	run_cfg renacer_openat "$R" -f -e trace=openat -o "$T/r.o" "$@"
-}
-
-bench_prog() { # label cmd...
+# section 1: label cmd...
+bench_place() {
 	label=$1; shift
 	rm -f "$T"/times.*
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		run_cfg untraced "$@"
 		run_cfg strace_c strace -f -c -o "$T/s.c" "$@"
+		run_cfg strace_c_pin taskset -c 0 strace -f -c -o "$T/s.c" "$@"
 		run_cfg renacer_c "$R" --backend ptrace -f -c -o "$T/r.c" "$@"
+		run_cfg renacer_c_nopin "$R" --backend ptrace --no-pin -f -c -o "$T/r.c" "$@"
 		run_cfg strace_text strace -f -o "$T/s.txt" "$@"
+		run_cfg strace_text_pin taskset -c 0 strace -f -o "$T/s.txt" "$@"
 		run_cfg renacer_text "$R" -f -o "$T/r.txt" "$@"
-		run_cfg renacer_jsonl "$R" -f --format jsonl -o "$T/r.jsonl" "$@"
-		run_openat_cfgs all "$@"
+		run_cfg renacer_text_nopin "$R" --no-pin -f -o "$T/r.txt" "$@"
 		i=$((i + 1))
 	done
 	u=$(med untraced)
 	echo
-	echo "== $label (median of $RUNS, $( [ "$PIN" = 1 ] && echo "pinned to CPU 0" || echo unpinned))"
-	printf '%-24s %10s %12s %12s\n' mode seconds "x untraced" "x strace"
-	printf '%-24s %10.4f %12s %12s\n' untraced "$u" 1.00 -
-	for m in c text jsonl; do
-		s=$(med "strace_$( [ $m = jsonl ] && echo text || echo $m)")
-		r=$(med "renacer_$m")
-		[ $m != jsonl ] && printf '%-24s %10.4f %12s %12s\n' "strace ($m)" "$s" \
-			"$(ratio "$s" "$u")" 1.00
-		printf '%-24s %10.4f %12s %12s\n' "renacer ($m)" "$r" "$(ratio "$r" "$u")" \
-			"$(ratio "$r" "$s")"
+	echo "== $label (median of $RUNS; nothing pinned unless said)"
+	printf '%-28s %10s %10s %10s %10s\n' mode seconds "x untr." "x strace" "x pinned"
+	printf '%-28s %10.4f %10s\n' untraced "$u" 1.00
+	for m in c text; do
+		s=$(med strace_$m) sp=$(med strace_${m}_pin)
+		printf '%-28s %10.4f %10s\n' "strace ($m)" "$s" "$(ratio "$s" "$u")"
+		printf '%-28s %10.4f %10s\n' "strace ($m), taskset -c 0" "$sp" "$(ratio "$sp" "$u")"
+		for v in "" _nopin; do
+			r=$(med renacer_$m$v)
+			printf '%-28s %10.4f %10s %10s %10s\n' \
+				"renacer ($m)$( [ -n "$v" ] && echo ", --no-pin")" "$r" \
+				"$(ratio "$r" "$u")" "$(ratio "$r" "$s")" "$(ratio "$r" "$sp")"
+		done
 	done
-	openat_rows all "$u"
 }
 
-# -e trace=openat alone on a longer loop, so that the fixed start-up of a
-# traced run (a second exec, the fork and seize handshake) is under 1%
-# and what is left is the per-syscall price of the filter.
-bench_filter() { # label cmd...
+# section 2: label cmd...
+bench_filter() {
 	label=$1; shift
 	rm -f "$T"/times.*
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		run_cfg untraced "$@"
-		run_openat_cfgs bpf "$@"
+		run_cfg floor "$FLOOR" "$@"
+		run_cfg renacer_p "$R" -f -e trace=%process -o "$T/r.o" "$@"
+		run_cfg renacer "$R" -f -e trace=openat -o "$T/r.o" "$@"
+		run_cfg strace_bpf strace -f --seccomp-bpf -e trace=openat -o "$T/s.o" "$@"
 		i=$((i + 1))
 	done
-	u=$(med untraced)
-	echo
-	echo "== $label, -e trace=openat only (median of $RUNS)"
-	printf '%-24s %10s %12s %12s\n' mode seconds "x untraced" "x strace"
-	printf '%-24s %10.4f %12s %12s\n' untraced "$u" 1.00 -
-	openat_rows bpf "$u"
+	u=$(med untraced) fl=$(med floor) rp=$(med renacer_p) r=$(med renacer) sb=$(med strace_bpf)
+	printf '%-32s %8.4f %5s %8.4f %5s %8.4f %5s %8.4f %5s\n' "$label" "$u" \
+		"$(ratio "$fl" "$u")" "$rp" "$(ratio "$rp" "$u")" "$r" "$(ratio "$r" "$u")" \
+		"$sb" "$(ratio "$sb" "$u")"
 }
 
-[ -x "$R" ] && [ -x "$ENGINE" ] && [ -x "$FLOOR" ] || { echo "build first: make all progs" >&2; exit 1; }
-echo "renacer $("$R" --version | cut -d' ' -f2) vs $(strace -V | head -n 1); $(nproc) CPUs; kernel $(uname -r)"
-echo "(jsonl is compared with strace's full text output)"
-bench_prog "syscall-heavy: dd bs=64 count=$DD (2 syscalls a block)" \
-	dd if=/dev/zero of=/dev/null bs=64 count="$DD"
-bench_prog "syscall-heavy, cheapest call: $LOOP getppid calls" "$ENGINE" loop "$LOOP"
-bench_filter "syscall-heavy: dd bs=64 count=$((DD * 5))" dd if=/dev/zero of=/dev/null bs=64 count=$((DD * 5))
-bench_filter "syscall-heavy, cheapest call: $LONG getppid calls" "$ENGINE" loop "$LONG"
-bench_prog "realistic: gcc -O2 -c src/sink/render.c" gcc -std=gnu11 -O2 -D_GNU_SOURCE \
+[ -x "$R" ] && [ -x "$ENGINE" ] && [ -x "$POOL" ] && [ -x "$FLOOR" ] ||
+	{ echo "build first: make all progs" >&2; exit 1; }
+make_project
+echo "renacer $("$R" --version | cut -d' ' -f2) vs $(strace -V | head -n 1); $(nproc) CPUs; kernel $(uname -r); load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "(x strace: against strace in the same mode as it comes; x pinned: against strace under taskset -c 0)"
+[ "${RENACER_PIN:-}" = tracer ] && echo "(RENACER_PIN=tracer: renacer moves to the tracee's CPU, the tracee is never pinned)"
+bench_place "syscall storm: dd if=/dev/zero of=/dev/null bs=1 count=$DD" \
+	dd if=/dev/zero of=/dev/null bs=1 count="$DD"
+bench_place "syscall storm, cheapest call: $LOOP getppid calls" "$ENGINE" loop "$LOOP"
+bench_place "find /usr/share -name '*.txt'" find /usr/share -name '*.txt'
+bench_place "4-thread worker pool, $JOBS jobs" "$POOL" 4 "$JOBS"
+bench_place "make -j2 of 9 C files" make -s -B -j2 -C "$T/proj"
+
+echo
+echo "== filtered runs (median of $RUNS; seconds, and x untraced after each)"
+echo "   floor: no tracer, an allow-all filter; then renacer -f -e trace=%process,"
+echo "   renacer -f -e trace=openat, strace -f --seccomp-bpf -e trace=openat"
+printf '%-32s %8s %5s %8s %5s %8s %5s %8s %5s\n' program untraced floor "%proc" x openat x strace x
+bench_filter "find /usr/share -name '*.txt'" find /usr/share -name '*.txt'
+bench_filter "gcc -O2 -c src/sink/render.c" gcc -std=gnu11 -O2 -D_GNU_SOURCE \
 	-I"$TOP/src" -I"$TOP/src/arch/$(uname -m)" -I"$TOP/$BUILD/gen" -c "$TOP/src/sink/render.c" -o "$T/r.o"
-bench_prog "realistic: tar of /usr/include/linux" tar -cf "$T/x.tar" -C /usr/include linux
+bench_filter "4-thread worker pool, $JOBS jobs" "$POOL" 4 "$JOBS"
+bench_filter "make -j2 of 9 C files" make -s -B -j2 -C "$T/proj"
+bench_filter "tar of /usr/include/linux" tar -cf "$T/x.tar" -C /usr/include linux
 
 echo
 echo "== memory: $BIG syscalls (peak RSS of renacer, limit 20 MB)"
 for mode in "-c" "--format jsonl"; do
-	$pin /usr/bin/time -f %M -o "$T/rss" "$R" --backend ptrace $mode -o "$T/big.out" "$ENGINE" loop "$BIG" > /dev/null 2>&1
+	/usr/bin/time -f %M -o "$T/rss" "$R" --backend ptrace $mode -o "$T/big.out" "$ENGINE" loop "$BIG" > /dev/null 2>&1
 	kb=$(tail -n 1 "$T/rss")
 	printf '%-18s %8d KB  %s\n' "$mode" "$kb" "$( [ "$kb" -lt 20480 ] && echo ok || echo OVER)"
 done
@@ -151,7 +173,7 @@ done
 # the -c rows above are the ptrace back end's; the eBPF back end's table
 BUILD=$BUILD sh "$TOP/scripts/bench_ebpf.sh"
 # OpenTelemetry export: 100,000 spans, added time and peak RSS (bench_otlp.sh)
-BUILD=$BUILD PIN=$PIN sh "$TOP/scripts/bench_otlp.sh"
+BUILD=$BUILD PIN=${PIN:-1} sh "$TOP/scripts/bench_otlp.sh"
 # source correlation: -s and -k against the plain traced run (bench_source.sh)
-BUILD=$BUILD PIN=$PIN sh "$TOP/scripts/bench_source.sh"
+BUILD=$BUILD PIN=${PIN:-1} sh "$TOP/scripts/bench_source.sh"
 exit 0

@@ -128,6 +128,11 @@ enum event_type {
 enum {
 	SC_COMPLETE = 0,    /* exit stop seen; retval valid */
 	SC_UNFINISHED,      /* the tracee died or detached inside the call */
+	/* Seen at its entry only (tracer_opts.entry_only, for counting by
+	 * name): retval, err, cpu_ns, ret_aux and every argument decoded at
+	 * exit are unset, end_ns == ts_ns, rv_fmt is RV_NONE.  A sink that
+	 * reads results must not be run with such records. */
+	SC_ENTRY_ONLY,
 };
 
 /* How a return value prints. */

@@ -1166,7 +1166,8 @@ static void on_syscall(struct analysis *a, const struct event *ev)
 	}
 	loop_push(a, t, ev, ni, sig);
 
-	if (ev->state == SC_UNFINISHED || p->exited)
+	/* no result to follow: cut short, or counted at the entry only */
+	if (ev->state == SC_UNFINISHED || ev->state == SC_ENTRY_ONLY || p->exited)
 		goto out;
 
 	switch (info.kind) {

@@ -177,9 +177,10 @@ void assert_format(const struct assert_results *res, enum output_format fmt,
 
 /*
  * assert_eval + assert_format to out.  Returns the exit-status
- * contribution (0 or 1), or -1 after error() when evaluating or writing
- * failed.
+ * contribution (0 or 1), -1 after error() when evaluating failed, or
+ * ASSERT_WRITE_FAILED after error() when out could not be written.
  */
+#define ASSERT_WRITE_FAILED (-2)
 int assert_report(const struct renacer_config *cfg, const struct analysis *a,
 		  enum output_format fmt, FILE *out, const char *source);
 

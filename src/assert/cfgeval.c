@@ -40,6 +40,7 @@ int assert_eval(const struct renacer_config *cfg, const struct analysis *a,
 		s->tracking_mode = c->tracking_mode == TRACKING_RSS ? TM_RSS : TM_ALLOCATIONS;
 		s->pattern = c->pattern_name ? c->pattern_name : config_anti_pattern_name(c->pattern);
 		s->threshold = c->threshold;
+		s->regex_cost = cfg->limits.regex_cost;
 	}
 	int r = assert_eval_specs(specs, n, a, res);
 	free(specs);
@@ -75,7 +76,7 @@ int assert_report(const struct renacer_config *cfg, const struct analysis *a,
 		return -1;
 	}
 	assert_format(&res, fmt, source, &sb);
-	ret = assert_write_out(out, &sb) < 0 ? -1 : assert_exit_status(&res);
+	ret = assert_write_out(out, &sb) < 0 ? ASSERT_WRITE_FAILED : assert_exit_status(&res);
 	strbuf_release(&sb);
 	assert_results_release(&res);
 	return ret;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "assert/internal.h"
+#include "util/relimit.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
@@ -162,7 +163,10 @@ uint64_t analysis_critical_path_ns(const struct analysis *a, const char *pattern
 	struct cp_result r;
 	regex_t re;
 	uint64_t sum = 0;
-	if (pattern && regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB))
+	char msg[256];
+
+	if (pattern && re_compile_bounded(&re, pattern, REG_EXTENDED | REG_NOSUB, 0, msg,
+					  sizeof(msg)))
 		return 0;
 	critical_path(a, &r);
 	for (size_t i = 0; i < r.nsegs; i++) {

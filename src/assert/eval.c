@@ -12,6 +12,7 @@
 #include "assert/internal.h"
 #include "util/error.h"
 #include "util/quote.h"
+#include "util/relimit.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
@@ -38,14 +39,15 @@ static void ev_addf(struct assert_result *r, const char *fmt, ...)
 	ev_add(r, &sb);
 }
 
-static int compile(regex_t *re, const char *pattern, const char *aname, const char *key)
+static int compile(regex_t *re, const char *pattern, const struct assert_spec *s,
+		   const char *key)
 {
-	int rc = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
-	if (rc) {
-		char msg[256];
-		regerror(rc, re, msg, sizeof(msg));
-		return error("assertion '%s': invalid %s '%s': %s", esc(aname), key, esc(pattern), msg);
-	}
+	char msg[256];
+	int rc = re_compile_bounded(re, pattern, REG_EXTENDED | REG_NOSUB, s->regex_cost, msg,
+				    sizeof(msg));
+	if (rc)
+		return error("assertion '%s': invalid %s '%s': %s", esc(s->name), key, esc(pattern),
+			     msg);
 	return 0;
 }
 
@@ -91,7 +93,7 @@ static void eval_critical_path(const struct assert_spec *s, const struct analysi
 	uint64_t sum = 0;
 	size_t matched = 0;
 
-	if (have_re && compile(&re, s->trace_name_pattern, s->name, "trace_name_pattern") < 0) {
+	if (have_re && compile(&re, s->trace_name_pattern, s, "trace_name_pattern") < 0) {
 		r->measured = false;
 		return;
 	}
@@ -157,7 +159,7 @@ static void eval_span_count(const struct assert_spec *s, const struct analysis *
 	uint64_t count = 0;
 	size_t n;
 
-	if (have_re && compile(&re, s->span_name_pattern, s->name, "span_name_pattern") < 0) {
+	if (have_re && compile(&re, s->span_name_pattern, s, "span_name_pattern") < 0) {
 		r->measured = false;
 		return;
 	}

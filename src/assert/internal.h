@@ -284,6 +284,7 @@ struct assert_spec {
 	int tracking_mode;               /* memory_usage: TM_* */
 	const char *pattern;             /* anti_pattern */
 	double threshold;                /* anti_pattern */
+	uint64_t regex_cost;             /* re_cost() budget of the patterns, 0: default */
 };
 
 /* Evaluates n specs into res (appended); -1 after error() on a bad regex. */

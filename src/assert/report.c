@@ -87,21 +87,40 @@ int assert_exit_status(const struct assert_results *res)
 
 /* ---- text ------------------------------------------------------------------- */
 
+/*
+ * Text from renacer.toml or a trace (names, process names, paths) in a
+ * text report: one line, no control characters (util/quote.h).
+ */
+static void add_in(struct strbuf *sb, const char *s)
+{
+	if (s)
+		strbuf_add_cescaped(sb, s, strlen(s), 0, CESC_KEEP_BACKSLASH);
+}
+
 static void text_result(struct strbuf *sb, const struct assert_result *r)
 {
 	switch (r->status) {
 	case AS_PASSED:
-		strbuf_addf(sb, OK_MARK " Assertion '%s' passed (%s)\n", r->name, r->summary);
+		strbuf_addstr(sb, OK_MARK " Assertion '");
+		add_in(sb, r->name);
+		strbuf_addstr(sb, "' passed (");
+		add_in(sb, r->summary);
+		strbuf_addstr(sb, ")\n");
 		return;
 	case AS_SKIPPED:
-		strbuf_addf(sb, SKIP_MARK " Assertion '%s' skipped (disabled)\n", r->name);
+		strbuf_addstr(sb, SKIP_MARK " Assertion '");
+		add_in(sb, r->name);
+		strbuf_addstr(sb, "' skipped (disabled)\n");
 		return;
 	case AS_FAILED:
-		strbuf_addf(sb, FAIL_MARK " Assertion '%s' FAILED\n", r->name);
+		strbuf_addstr(sb, FAIL_MARK " Assertion '");
+		add_in(sb, r->name);
+		strbuf_addstr(sb, "' FAILED\n");
 		break;
 	case AS_WARNING:
-		strbuf_addf(sb, WARN_MARK " Assertion '%s' WARNING (fail_on_violation = false)\n",
-			    r->name);
+		strbuf_addstr(sb, WARN_MARK " Assertion '");
+		add_in(sb, r->name);
+		strbuf_addstr(sb, "' WARNING (fail_on_violation = false)\n");
 		break;
 	}
 	size_t from = 0;
@@ -109,8 +128,11 @@ static void text_result(struct strbuf *sb, const struct assert_result *r)
 		strbuf_addstr(sb, "   Not measured: the trace lacks the data\n");
 	} else if (r->unit == AU_CONFIDENCE) {
 		/* evidence[0] is the detector's headline: "X detected (confidence: 85%)" */
-		if (r->nevidence)
-			strbuf_addf(sb, "   %s\n", r->evidence[from++]);
+		if (r->nevidence) {
+			strbuf_addstr(sb, "   ");
+			add_in(sb, r->evidence[from++]);
+			strbuf_addch(sb, '\n');
+		}
 		strbuf_addstr(sb, "   Threshold: ");
 		add_value(sb, r->unit, r->budget);
 		strbuf_addch(sb, '\n');
@@ -123,10 +145,16 @@ static void text_result(struct strbuf *sb, const struct assert_result *r)
 		add_regression(sb, r->regression_pct);
 		strbuf_addch(sb, '\n');
 	}
-	for (size_t i = from; i < r->nevidence; i++)
-		strbuf_addf(sb, "   %s\n", r->evidence[i]);
-	if (r->recommendation)
-		strbuf_addf(sb, "   Recommendation: %s\n", r->recommendation);
+	for (size_t i = from; i < r->nevidence; i++) {
+		strbuf_addstr(sb, "   ");
+		add_in(sb, r->evidence[i]);
+		strbuf_addch(sb, '\n');
+	}
+	if (r->recommendation) {
+		strbuf_addstr(sb, "   Recommendation: ");
+		add_in(sb, r->recommendation);
+		strbuf_addch(sb, '\n');
+	}
 }
 
 static void text_results(struct strbuf *sb, const struct assert_results *res)
@@ -347,11 +375,19 @@ void anti_patterns_format(const struct analysis *a, enum output_format fmt, stru
 		strbuf_addch(out, '\n');
 		for (size_t i = 0; i < n; i++) {
 			bool hit = f[i].confidence >= AP_REPORT_THRESHOLD;
-			strbuf_addf(out, "%s %s\n", hit ? WARN_MARK : OK_MARK, f[i].headline);
-			for (size_t k = 0; k < f[i].nevidence; k++)
-				strbuf_addf(out, "   %s\n", f[i].evidence[k]);
-			if (hit && f[i].recommendation)
-				strbuf_addf(out, "   Recommendation: %s\n", f[i].recommendation);
+			strbuf_addf(out, "%s ", hit ? WARN_MARK : OK_MARK);
+			add_in(out, f[i].headline);
+			strbuf_addch(out, '\n');
+			for (size_t k = 0; k < f[i].nevidence; k++) {
+				strbuf_addstr(out, "   ");
+				add_in(out, f[i].evidence[k]);
+				strbuf_addch(out, '\n');
+			}
+			if (hit && f[i].recommendation) {
+				strbuf_addstr(out, "   Recommendation: ");
+				add_in(out, f[i].recommendation);
+				strbuf_addch(out, '\n');
+			}
 		}
 		strbuf_addf(out, "%zu anti-pattern%s detected\n", found, found == 1 ? "" : "s");
 	}

@@ -117,6 +117,7 @@ struct erun {
 	pid_t leader;
 	pid_t *procs;             /* live traced processes (to kill on SIGINT) */
 	size_t nprocs, aprocs;
+	struct sigaction old_int, old_term, old_hup;  /* as renacer was given them */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -373,10 +374,11 @@ static pid_t start(struct erun *r, const char *path, char *const argv[], struct 
 		int e[2];
 
 		close(pfd[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
+		/* the command starts with the dispositions renacer was given
+		 * (an ignored SIGINT stays ignored), as with the ptrace engine */
+		sigaction(SIGINT, &r->old_int, NULL);
+		sigaction(SIGTERM, &r->old_term, NULL);
+		sigaction(SIGHUP, &r->old_hup, NULL);
 		/* nothing else is traced yet: the entry is free */
 		if (bpf_map_update_elem(map_fd, &key, &init, BPF_ANY) < 0) {
 			e[0] = 1;
@@ -439,6 +441,7 @@ static void wait_all(struct erun *r, struct trace_end *end)
 			stop_all(r);
 			killed = true;
 			end->interrupted = 1;
+			end->interrupt_signal = interrupted;
 		}
 		ring_buffer__consume(r->rb);
 		if (!reaped && waitpid(r->leader, &status, WNOHANG) == r->leader) {
@@ -537,7 +540,7 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 {
 	struct erun r;
 	struct trace_info ti = { RENACER_VERSION, argv, 0, o->follow, "ebpf", o->env };
-	struct sigaction sa, old_int, old_term, old_hup;
+	struct sigaction sa;
 	struct timespec rt;
 	struct event ev;
 	char *path = NULL;
@@ -556,9 +559,9 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt_signal;   /* no SA_RESTART */
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
+	sigaction(SIGINT, &sa, &r.old_int);
+	sigaction(SIGTERM, &sa, &r.old_term);
+	sigaction(SIGHUP, &sa, &r.old_hup);
 	interrupted = 0;
 
 	clock_gettime(CLOCK_REALTIME, &rt);
@@ -602,9 +605,9 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	if (ret != -1 && sink_list_end(sinks, end) < 0)
 		ret = -2;
 restore:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
+	sigaction(SIGINT, &r.old_int, NULL);
+	sigaction(SIGTERM, &r.old_term, NULL);
+	sigaction(SIGHUP, &r.old_hup, NULL);
 out:
 	free(path);
 	free(r.procs);

@@ -32,24 +32,28 @@ static const char assert_usage[] =
 "Evaluates the [[assertion]] entries of FILE (default renacer.toml) on the\n"
 "saved trace TRACE (.json, .jsonl, plain or .zst).  Exit status: 0 all held,\n"
 "1 an assertion with fail_on_violation = true failed, 2 TRACE missing,\n"
-"3 TRACE unreadable, 5 bad configuration.\n";
+"3 TRACE unreadable, 5 bad configuration, 7 the report could not be written.\n";
 
 static const char analyze_usage[] =
 "usage: renacer analyze [--format text|json] TRACE\n"
 "\n"
 "Runs every anti-pattern detector (TightLoop, GodProcess, PCIeBottleneck,\n"
 "UnbufferedIO, RedundantFileAccess) on the saved trace TRACE and prints\n"
-"what each found.  Exit status: 0, or 2 TRACE missing, 3 TRACE unreadable.\n";
+"what each found.  Exit status: 0, or 2 TRACE missing, 3 TRACE unreadable,\n"
+"7 the report could not be written.\n";
 
-/* Replays path into a new analysis; exits 2/3 when it cannot be read. */
-static struct analysis *analyze_file(const char *path)
+/*
+ * Replays path into a new analysis within lim (NULL: the defaults); exits
+ * 2/3 when it cannot be read.
+ */
+static struct analysis *analyze_file(const char *path, const struct trace_limits *lim)
 {
 	struct analysis *an = analysis_new();
 	struct sink_list sinks = SINK_LIST_INIT;
 	int missing = 0;
 
 	sink_list_add(&sinks, analysis_sink_new(an));
-	if (trace_read(path, &sinks, NULL, &missing) < 0) {
+	if (trace_read_limited(path, &sinks, NULL, &missing, lim) < 0) {
 		sink_list_release(&sinks);
 		analysis_free(an);
 		exit(missing ? EXIT_MISSING : EXIT_UNREADABLE);
@@ -106,10 +110,15 @@ int cmd_assert(int argc, char **argv)
 	if (config_load(config, &cfg) < 0)
 		exit(EXIT_BAD_CONFIG);
 
-	struct analysis *an = analyze_file(trace);
+	struct trace_limits lim = { cfg.limits.string_bytes, cfg.limits.trace_records };
+	struct analysis *an = analyze_file(trace, &lim);
 	int r = assert_report(&cfg, an, (enum output_format)fmt, stdout, trace);
 	analysis_free(an);
 	config_release(&cfg);
+	if (r == ASSERT_WRITE_FAILED) {
+		cli_write_failed();
+		exit(EXIT_WRITE_FAILED);
+	}
 	if (r < 0)
 		exit(EXIT_BAD_CONFIG);
 	return r ? EXIT_VIOLATED : EXIT_OK;
@@ -144,8 +153,10 @@ int cmd_analyze(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		die_status(EXIT_USAGE, "analyze: expected one trace file\n%s", analyze_usage);
-	struct analysis *an = analyze_file(argv[optind]);
+	struct analysis *an = analyze_file(argv[optind], NULL);
 	int r = anti_patterns_report(an, (enum output_format)fmt, stdout);
 	analysis_free(an);
-	return r < 0 ? EXIT_USAGE : EXIT_OK;
+	if (r < 0)
+		cli_write_failed();
+	return r < 0 ? EXIT_WRITE_FAILED : EXIT_OK;
 }

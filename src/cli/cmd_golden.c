@@ -34,7 +34,8 @@
 "  2  golden missing\n" \
 "  3  golden unreadable or invalid (the message names the file and position)\n" \
 "  4  the command failed to run\n" \
-"  5  bad configuration or usage\n"
+"  5  bad configuration or usage\n" \
+"  7  an output (a golden, a .new file, the report, --junit) could not be written\n"
 
 #define COMMON_TEXT \
 "      --config FILE        renacer.toml to read (default: ./renacer.toml if present)\n" \
@@ -149,7 +150,8 @@ COMMON_TEXT
 "  -h, --help               show this help\n"
 "\n"
 "Exit status: 0 accepted (or nothing to do), 2 no NAME.json.new for a NAME,\n"
-"3 a .new file is unreadable, 5 bad usage or CI set.\n";
+"3 a .new file is unreadable, 5 bad usage or CI set, 7 a file could not be\n"
+"written.\n";
 
 /* --- options --- */
 
@@ -199,7 +201,14 @@ static void usage_die(const char *cmd, const char *usage, const char *fmt, ...)
 	va_end(ap);
 	fflush(stdout);
 	(void)usage;
-	fprintf(stderr, "renacer %s: %s (see 'renacer %s --help')\n", cmd, sb.buf, cmd);
+	{
+		/* the message quotes the user's arguments: one line, always */
+		struct strbuf clean = STRBUF_INIT;
+
+		strbuf_add_cescaped(&clean, sb.buf, sb.len, 0, CESC_KEEP_BACKSLASH);
+		fprintf(stderr, "renacer %s: %s (see 'renacer %s --help')\n", cmd, clean.buf, cmd);
+		strbuf_release(&clean);
+	}
 	exit(GOLDEN_BAD_CONFIG);
 }
 
@@ -212,7 +221,7 @@ static double parse_num(const char *cmd, const char *usage, const char *opt, con
 	errno = 0;
 	v = strtod(s, &end);
 	if (errno || end == s || *end || v < lo || v > hi)
-		usage_die(cmd, usage, "bad value '%s' for %s", s, opt);
+		usage_die(cmd, usage, "bad value '%s' for %s", esc(s), opt);
 	return v;
 }
 
@@ -261,7 +270,7 @@ static int parse_opts(struct gcli *g, struct overrides *ov, int argc, char **arg
 		case O_FORMAT:
 			if ((g->fmt = gfmt_parse(optarg)) < 0)
 				usage_die(g->cmd, usage, "unknown format '%s' (text, json, junit, markdown)",
-					  optarg);
+					  esc(optarg));
 			break;
 		case O_COLOR:
 			if (!optarg || !strcmp(optarg, "always"))
@@ -272,7 +281,7 @@ static int parse_opts(struct gcli *g, struct overrides *ov, int argc, char **arg
 				g->color = -1;
 			else
 				usage_die(g->cmd, usage, "bad --color value '%s' (auto, always, never)",
-					  optarg);
+					  esc(optarg));
 			break;
 		case O_NO_COLOR: g->color = 0; break;
 		case O_TOL:
@@ -293,7 +302,7 @@ static int parse_opts(struct gcli *g, struct overrides *ov, int argc, char **arg
 			fputs(usage, stdout);
 			exit(0);
 		default:
-			usage_die(g->cmd, usage, "unknown or incomplete option '%s'", argv[optind - 1]);
+			usage_die(g->cmd, usage, "unknown or incomplete option '%s'", esc(argv[optind - 1]));
 		}
 	}
 	return optind;
@@ -313,6 +322,64 @@ static void load_config_or_die(struct gcli *g, const struct overrides *ov)
 		g->junit_path = g->w.junit_path;
 	if (g->color < 0)
 		g->color = g->fmt == GFMT_TEXT && isatty(1) && !getenv("NO_COLOR");
+}
+
+/*
+ * SIGINT, SIGTERM and SIGHUP while a golden may be written (capture,
+ * validate, accept): the signal is remembered, the work in progress stops
+ * before anything is stored (gwork.stop), and renacer dies by that signal
+ * at the end, after one line saying what was left untouched, so that a
+ * shell or CI sees the interruption.
+ */
+static volatile sig_atomic_t stop_sig;
+
+static void on_stop(int sig)
+{
+	if (!stop_sig)
+		stop_sig = sig;
+}
+
+static void catch_stops(struct gcli *g)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	g->w.stop = &stop_sig;
+}
+
+/* Notes a run stopped by sig (the tracer's own handler saw it). */
+static void stopped_by(int sig)
+{
+	if (!stop_sig && sig)
+		stop_sig = sig;
+}
+
+/* Ends the command: status, or death by the signal that interrupted it. */
+static int finish(struct gcli *g, int st)
+{
+	int sig = stop_sig;
+
+	gwork_release(&g->w);
+	if (sig) {
+		struct sigaction sa;
+		sigset_t set;
+
+		cli_outputs_failed();
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_DFL;
+		sigaction(sig, &sa, NULL);
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(sig);
+		exit(128 + sig);
+	}
+	return st;
 }
 
 /* Prints the last output lines of a command that did not exit 0. */
@@ -337,20 +404,27 @@ static int capture_one(struct gcli *g, const char *name, char *const argv[],
 	struct gcapture res;
 	int st = golden_capture(&g->w, name, argv, ct, &res);
 
-	if (res.run_failed)
-		fprintf(stderr, "renacer: capture of '%s' failed\n", name);
+	if (res.interrupted) {
+		stopped_by(res.interrupted);
+		error("capture of '%s' interrupted by %s: the golden is unchanged", esc(name),
+		      signal_name(res.interrupted) ? signal_name(res.interrupted) : "a signal");
+	} else if (res.refused) {
+		error("%s; the golden is unchanged", res.refused);
+	} else if (res.run_failed) {
+		error("capture of '%s' failed", esc(name));
+	}
 	if (st != GOLDEN_OK)
 		goto out;
 	if (!g->quiet)
-		printf("\xe2\x9c\x85 Captured: %s (%.2fms, %llu syscalls)\n", res.written,
+		printf("\xe2\x9c\x85 Captured: %s (%.2fms, %llu syscalls)\n", esc(res.written),
 		       res.wall_ms, (unsigned long long)res.ncalls);
 	if (res.end.term_signal || res.end.exit_code) {
 		if (res.end.term_signal)
-			warning("'%s' was killed by %s; the golden records that", argv[0],
+			warning("'%s' was killed by %s; the golden records that", esc(argv[0]),
 				signal_name(res.end.term_signal) ? signal_name(res.end.term_signal)
 								 : "a signal");
 		else
-			warning("'%s' exited with status %d; the golden records that", argv[0],
+			warning("'%s' exited with status %d; the golden records that", esc(argv[0]),
 				res.end.exit_code);
 		show_output_tail(&res.output_tail);
 	}
@@ -381,6 +455,7 @@ int cmd_capture(int argc, char **argv)
 	if (g.w.ci)
 		die_status(GOLDEN_BAD_CONFIG, "capture: refusing to write golden traces with CI set "
 			   "in the environment (unset CI to capture)");
+	catch_stops(&g);
 	/* NAME -- COMMAND: one command */
 	for (int i = first; i < argc; i++) {
 		if (strcmp(argv[i], "--"))
@@ -390,12 +465,11 @@ int cmd_capture(int argc, char **argv)
 		if (i + 1 >= argc)
 			usage_die("capture", capture_usage, "expected a command after '--'");
 		if (!golden_valid_name(argv[first]))
-			usage_die("capture", capture_usage, "bad trace name '%s'", argv[first]);
+			usage_die("capture", capture_usage, "bad trace name '%s'", esc(argv[first]));
 		if (golden_mkdir_p(g.w.dir) < 0)
 			exit(GOLDEN_BAD_CONFIG);
 		st = capture_one(&g, argv[first], argv + i + 1, config_trace(&g.w.cfg, argv[first]));
-		gwork_release(&g.w);
-		return st;
+		return finish(&g, st);
 	}
 	/* the declared traces */
 	if (!g.w.cfg.golden.ntraces)
@@ -403,7 +477,7 @@ int cmd_capture(int argc, char **argv)
 			  g.w.cfg.path ? g.w.cfg.path : "renacer.toml ([[golden_traces.trace]])");
 	for (int i = first; i < argc; i++)
 		if (!config_trace(&g.w.cfg, argv[i]))
-			die_status(GOLDEN_BAD_CONFIG, "capture: no trace '%s' declared in %s", argv[i],
+			die_status(GOLDEN_BAD_CONFIG, "capture: no trace '%s' declared in %s", esc(argv[i]),
 				   g.w.cfg.path ? g.w.cfg.path : "renacer.toml");
 	if (golden_mkdir_p(g.w.dir) < 0)
 		exit(GOLDEN_BAD_CONFIG);
@@ -415,12 +489,13 @@ int cmd_capture(int argc, char **argv)
 				wanted = true;
 		if (!wanted)
 			continue;
+		if (stop_sig)
+			break;
 		int s = capture_one(&g, ct->name, ct->argv, ct);
 		if (s > st)
 			st = s;
 	}
-	gwork_release(&g.w);
-	return st;
+	return finish(&g, st);
 }
 
 /* --- compare --- */
@@ -428,23 +503,28 @@ int cmd_capture(int argc, char **argv)
 static void emit_cases(struct gcli *g, struct gout_case *cases, size_t n)
 {
 	const struct golden_opts *o = &g->w.o;
+	int r = 0;
 
 	switch (g->fmt) {
-	case GFMT_JSON: gout_json(stdout, cases, n, o); break;
-	case GFMT_JUNIT: gout_junit(stdout, cases, n, o); break;
-	case GFMT_MARKDOWN: gout_markdown(stdout, cases, n, o); break;
+	case GFMT_JSON: r = gout_json(stdout, cases, n, o); break;
+	case GFMT_JUNIT: r = gout_junit(stdout, cases, n, o); break;
+	case GFMT_MARKDOWN: r = gout_markdown(stdout, cases, n, o); break;
 	default: break;
 	}
+	if (r < 0)
+		cli_stdout_failed(errno);
 	if (g->junit_path) {
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *mf = open_memstream(&buf, &len);
-		if (mf) {
-			gout_junit(mf, cases, n, o);
-			fclose(mf);
-			write_file_atomic(g->junit_path, buf, len);
-			free(buf);
+		/* the report on stdout is checked at exit (cli_outputs_failed) */
+		if (!mf || gout_junit(mf, cases, n, o) < 0 || fclose(mf) != 0 ||
+		    write_file_atomic(g->junit_path, buf, len) < 0) {
+			if (!mf)
+				error("cannot write '%s': %s", esc(g->junit_path), strerror(errno));
+			cli_write_failed();
 		}
+		free(buf);
 	}
 }
 
@@ -492,8 +572,8 @@ int cmd_compare(int argc, char **argv)
 	k.g = res.g;
 	k.c = res.c;
 	k.seconds = now_s() - t0;
-	if (g.fmt == GFMT_TEXT)
-		gout_text(stdout, &k, &g.w.o, g.color);
+	if (g.fmt == GFMT_TEXT && gout_text(stdout, &k, &g.w.o, g.color) < 0)
+		cli_stdout_failed(errno);
 	emit_cases(&g, &k, 1);
 	gcomparison_release(&res);
 	gwork_release(&g.w);
@@ -509,12 +589,19 @@ static int validate_print(struct gcli *g, const char *name, const char *gpath, b
 {
 	int st = golden_validate(&g->w, name, gpath, gexists, argv, ct, v);
 
+	if (v->interrupted) {
+		stopped_by(v->interrupted);
+		error("validation of '%s' interrupted by %s: nothing written", esc(name),
+		      signal_name(v->interrupted) ? signal_name(v->interrupted) : "a signal");
+	}
+
 	if (v->golden_missing && (!g->quiet || g->fmt != GFMT_TEXT))
-		error("golden trace '%s' does not exist", gpath);
+		error("golden trace '%s' does not exist", esc(gpath));
 	if (g->fmt == GFMT_TEXT)
 		show_output_tail(&v->output_tail);
-	if (g->fmt == GFMT_TEXT && (!g->quiet || st))
-		gout_text(stdout, &v->k, &g->w.o, g->color);
+	if (g->fmt == GFMT_TEXT && (!g->quiet || st) &&
+	    gout_text(stdout, &v->k, &g->w.o, g->color) < 0)
+		cli_stdout_failed(errno);
 	return st;
 }
 
@@ -556,8 +643,9 @@ int cmd_validate(int argc, char **argv)
 	if (dashdash >= 0 && (dashdash != first || dashdash + 1 >= argc))
 		usage_die("validate", validate_usage, "expected --golden FILE -- COMMAND [ARGS...]");
 	load_config_or_die(&g, &ov);
+	catch_stops(&g);
 	if (g.w.ci && g.w.update) {
-		warning("CI is set: --update ignored, nothing is written into '%s'", g.w.dir);
+		warning("CI is set: --update ignored, nothing is written into '%s'", esc(g.w.dir));
 		g.w.update = false;
 	}
 
@@ -578,10 +666,10 @@ int cmd_validate(int argc, char **argv)
 		emit_cases(&g, &v[0].k, 1);
 		gvalidation_release(&v[0]);
 		free(v);
-		gwork_release(&g.w);
 		strbuf_release(&name);
 		strbuf_release(&dir);
-		return st;
+		g.w.dir = NULL;
+		return finish(&g, st);
 	}
 
 	if (!g.w.cfg.golden.ntraces)
@@ -589,7 +677,7 @@ int cmd_validate(int argc, char **argv)
 			  "COMMAND", g.w.cfg.path ? g.w.cfg.path : "renacer.toml ([[golden_traces.trace]])");
 	for (int i = first; i < argc; i++)
 		if (!config_trace(&g.w.cfg, argv[i]))
-			die_status(GOLDEN_BAD_CONFIG, "validate: no trace '%s' declared in %s", argv[i],
+			die_status(GOLDEN_BAD_CONFIG, "validate: no trace '%s' declared in %s", esc(argv[i]),
 				   g.w.cfg.path ? g.w.cfg.path : "renacer.toml");
 	v = xcalloc(g.w.cfg.golden.ntraces + 1, sizeof(*v));
 	for (size_t t = 0; t < g.w.cfg.golden.ntraces; t++) {
@@ -603,6 +691,8 @@ int cmd_validate(int argc, char **argv)
 				wanted = true;
 		if (!wanted)
 			continue;
+		if (stop_sig)
+			break;
 		gp = golden_path(g.w.dir, ct->name, &exists);
 		s = validate_print(&g, ct->name, gp, exists, ct->argv, ct, &v[nv]);
 		free(gp);
@@ -628,8 +718,7 @@ int cmd_validate(int argc, char **argv)
 	for (size_t i = 0; i < nv; i++)
 		gvalidation_release(&v[i]);
 	free(v);
-	gwork_release(&g.w);
-	return st;
+	return finish(&g, st);
 }
 
 /* --- accept --- */
@@ -639,7 +728,10 @@ static int accept_print(struct gcli *g, const struct gpending *p)
 	int st = golden_accept(&g->w, p);
 
 	if (st == GOLDEN_OK)
-		printf("\xe2\x9c\x85 Accepted: %s\n", p->golden);
+		printf("\xe2\x9c\x85 Accepted: %s\n", esc(p->golden));
+	else if (st == GOLDEN_CMD_FAILED && stop_sig)
+		error("accept of '%s' interrupted by %s: the golden is unchanged", esc(p->name),
+		      signal_name(stop_sig) ? signal_name(stop_sig) : "a signal");
 	return st;
 }
 
@@ -658,6 +750,7 @@ int cmd_accept(int argc, char **argv)
 	if (g.w.ci)
 		die_status(GOLDEN_BAD_CONFIG, "accept: refusing to write golden traces with CI set "
 			   "in the environment");
+	catch_stops(&g);
 	golden_list_pending(g.w.dir, &p, &np);
 	for (int i = first; i < argc; i++) {
 		bool found = false;
@@ -672,7 +765,7 @@ int cmd_accept(int argc, char **argv)
 		}
 		if (!found) {
 			error("no new trace for '%s' in '%s' (%s/%s.json.new); run 'renacer validate %s' "
-			      "first", argv[i], g.w.dir, g.w.dir, argv[i], argv[i]);
+			      "first", esc(argv[i]), esc(g.w.dir), esc(g.w.dir), esc(argv[i]), esc(argv[i]));
 			if (st < GOLDEN_MISSING)
 				st = GOLDEN_MISSING;
 		}
@@ -694,6 +787,5 @@ int cmd_accept(int argc, char **argv)
 	if (first >= argc && !ov.all && !np)
 		printf("no new traces pending in %s\n", g.w.dir);
 	gpending_free(p, np);
-	gwork_release(&g.w);
-	return st;
+	return finish(&g, st);
 }

@@ -15,9 +15,11 @@
 #include "cli/cmds.h"
 #include "cli/golden_cli.h"
 #include "golden/model.h"
+#include "golden/store.h"
 #include "sys/sysent.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -39,7 +41,7 @@ static const char report_usage[] =
 "is written into the golden directory).\n"
 "\n"
 "Exit status: 0 written, 2 no traces in DIR, 3 a trace is unreadable or\n"
-"invalid, 5 bad configuration or usage.\n";
+"invalid, 5 bad configuration or usage, 7 the report could not be written.\n";
 
 struct rtrace {
 	char *name, *path;
@@ -143,11 +145,25 @@ static int family_of(const char *name)
 	return F_OTHER;
 }
 
+/*
+ * Text from a trace or a file name in the Markdown: one line without
+ * control characters (util/quote.h), no '|' that would end a table cell,
+ * no '`' that would end code.
+ */
+static void md_text(struct strbuf *sb, const char *s)
+{
+	struct strbuf e = STRBUF_INIT;
+
+	strbuf_add_cescaped(&e, s, strlen(s), 0, CESC_KEEP_BACKSLASH);
+	for (const char *p = e.buf; *p; p++)
+		strbuf_addch(sb, *p == '`' ? '\'' : *p == '|' ? '/' : *p);
+	strbuf_release(&e);
+}
+
 static void md_code(struct strbuf *sb, const char *s)
 {
 	strbuf_addch(sb, '`');
-	for (; *s; s++)
-		strbuf_addch(sb, *s == '`' ? '\'' : *s == '|' ? '/' : *s);
+	md_text(sb, s);
 	strbuf_addch(sb, '`');
 }
 
@@ -159,9 +175,12 @@ static double pct(uint64_t a, uint64_t b)
 static void top_list(struct strbuf *sb, const struct rrow *r, size_t n, uint64_t tot_time,
 		     size_t k)
 {
-	for (size_t i = 0; i < n && i < k; i++)
-		strbuf_addf(sb, "%s%s %llu (%.1f%%)", i ? ", " : "", r[i].name,
-			    (unsigned long long)r[i].calls, pct(r[i].time_us, tot_time));
+	for (size_t i = 0; i < n && i < k; i++) {
+		strbuf_addstr(sb, i ? ", " : "");
+		md_text(sb, r[i].name);
+		strbuf_addf(sb, " %llu (%.1f%%)", (unsigned long long)r[i].calls,
+			    pct(r[i].time_us, tot_time));
+	}
 	if (!n)
 		strbuf_addstr(sb, "none");
 }
@@ -196,7 +215,9 @@ static void trace_section(struct strbuf *sb, const struct rtrace *t)
 	for (uint32_t i = 0; i < m->res.n; i++)
 		nres[gmodel_res_kind(m, i)]++;
 
-	strbuf_addf(sb, "\n### %s\n\n", t->name);
+	strbuf_addstr(sb, "\n### ");
+	md_text(sb, t->name);
+	strbuf_addstr(sb, "\n\n");
 	strbuf_addstr(sb, "- File: ");
 	md_code(sb, t->path);
 	strbuf_addf(sb, " (%.1f KB)", t->size / 1024.0);
@@ -246,10 +267,13 @@ static void trace_section(struct strbuf *sb, const struct rtrace *t)
 
 	strbuf_addstr(sb, "\n| Syscall | Calls | Errors | Time (ms) | % time |\n");
 	strbuf_addstr(sb, "|---|---:|---:|---:|---:|\n");
-	for (size_t i = 0; i < n && i < 10; i++)
-		strbuf_addf(sb, "| %s | %llu | %llu | %.3f | %.1f%% |\n", r[i].name,
+	for (size_t i = 0; i < n && i < 10; i++) {
+		strbuf_addstr(sb, "| ");
+		md_text(sb, r[i].name);
+		strbuf_addf(sb, " | %llu | %llu | %.3f | %.1f%% |\n",
 			    (unsigned long long)r[i].calls, (unsigned long long)r[i].errors,
 			    r[i].time_us / 1000.0, pct(r[i].time_us, tt));
+	}
 	if (n > 10)
 		strbuf_addf(sb, "| (%zu more) | | | | |\n", n - 10);
 
@@ -325,9 +349,11 @@ static void trace_section(struct strbuf *sb, const struct rtrace *t)
 			    nprocs - 1 == 1 ? "" : "es", nthreads, nthreads == 1 ? "" : "s");
 	else
 		strbuf_addstr(sb, "- Single process, single thread\n");
-	for (uint32_t i = 0; i < m->sigs.n; i++)
-		strbuf_addf(sb, "%s%s x%llu", i ? ", " : "- Signals delivered: ",
-			    intern_str(&m->sigs, i), (unsigned long long)m->sig_counts[i]);
+	for (uint32_t i = 0; i < m->sigs.n; i++) {
+		strbuf_addstr(sb, i ? ", " : "- Signals delivered: ");
+		md_text(sb, intern_str(&m->sigs, i));
+		strbuf_addf(sb, " x%llu", (unsigned long long)m->sig_counts[i]);
+	}
 	if (m->sigs.n)
 		strbuf_addch(sb, '\n');
 	free(r);
@@ -336,6 +362,9 @@ static void trace_section(struct strbuf *sb, const struct rtrace *t)
 static bool is_trace_name(const char *nm, size_t *stem)
 {
 	size_t l = strlen(nm);
+	/* hidden files: temporaries and pending summaries of renacer's own */
+	if (nm[0] == '.')
+		return false;
 	if (l > 12 && !strcmp(nm + l - 12, "_source.json"))
 		return false;
 	if (l > 5 && !strcmp(nm + l - 5, ".json")) {
@@ -395,7 +424,7 @@ int cmd_report(int argc, char **argv)
 			g.w.dir);
 	}
 	if (!(d = opendir(g.w.dir))) {
-		error("cannot open golden directory '%s': %s", g.w.dir, strerror(errno));
+		error("cannot open golden directory '%s': %s", esc(g.w.dir), strerror(errno));
 		gwork_release(&g.w);
 		return errno == ENOENT ? GOLDEN_MISSING : GOLDEN_INVALID;
 	}
@@ -423,14 +452,16 @@ int cmd_report(int argc, char **argv)
 			t[i + 1] = x;
 		}
 	if (!nt) {
-		error("no golden traces in '%s'", g.w.dir);
+		error("no golden traces in '%s'", esc(g.w.dir));
 		st = GOLDEN_MISSING;
 		goto out;
 	}
 	for (size_t i = 0; i < nt; i++) {
 		if (i && !strcmp(t[i].name, t[i - 1].name))
 			continue;
-		if (gmodel_load(t[i].path, &g.w.o, &t[i].m, NULL) < 0) {
+		golden_pair_recover(g.w.dir, t[i].name);
+		if (gmodel_load(t[i].path, &g.w.o, &t[i].m, NULL) < 0 ||
+		    golden_pair_check(t[i].path) < 0) {
 			st = GOLDEN_INVALID;
 			goto out;
 		}
@@ -443,8 +474,10 @@ int cmd_report(int argc, char **argv)
 		localtime_r(&now, &tm);
 		strftime(date, sizeof(date), "%Y-%m-%d", &tm);
 		strbuf_addstr(&sb, "# Golden Trace Analysis Report\n\n");
-		strbuf_addf(&sb, "Generated by renacer %s on %s from the golden traces in `%s`.\n",
-			    RENACER_VERSION, date, g.w.dir);
+		strbuf_addf(&sb, "Generated by renacer %s on %s from the golden traces in ",
+			    RENACER_VERSION, date);
+		md_code(&sb, g.w.dir);
+		strbuf_addstr(&sb, ".\n");
 		strbuf_addstr(&sb, "Regenerate with `renacer report`; validate with `renacer validate`.\n");
 	}
 	strbuf_addstr(&sb, "\n## Traces\n\n");
@@ -464,7 +497,9 @@ int cmd_report(int argc, char **argv)
 			else
 				np++;
 		}
-		strbuf_addf(&sb, "| `%s` | %.2fms | %llu | %llu | %zu | %zu | ", t[i].name,
+		strbuf_addstr(&sb, "| ");
+		md_code(&sb, t[i].name);
+		strbuf_addf(&sb, " | %.2fms | %llu | %llu | %zu | %zu | ",
 			    runtime_ms(t[i].m), (unsigned long long)tc, (unsigned long long)te, np, nth);
 		top_list(&sb, r, n, tt, 3);
 		strbuf_addstr(&sb, " |\n");
@@ -476,6 +511,7 @@ int cmd_report(int argc, char **argv)
 			trace_section(&sb, &t[i]);
 
 	if (out && !strcmp(out, "-")) {
+		/* a failed stdout is checked at exit (cli_outputs_failed) */
 		fwrite(sb.buf, 1, sb.len, stdout);
 	} else {
 		strbuf_reset(&path);
@@ -484,7 +520,7 @@ int cmd_report(int argc, char **argv)
 		else
 			strbuf_addf(&path, "%s/ANALYSIS.md", g.w.dir);
 		if (write_file_atomic(path.buf, sb.buf, sb.len) < 0) {
-			st = GOLDEN_BAD_CONFIG;
+			st = GOLDEN_WRITE_FAILED;
 			goto out;
 		}
 		printf("\xe2\x9c\x85 Report: %s (%zu trace%s)\n", path.buf, nt, nt == 1 ? "" : "s");

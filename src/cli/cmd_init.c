@@ -26,8 +26,8 @@ static const char init_usage[] =
 "  -f, --force       overwrite FILE if it exists\n"
 "  -h, --help        show this help\n"
 "\n"
-"Exit status: 0 written, 1 FILE exists (without --force) or cannot be\n"
-"written, 2 bad usage.\n";
+"Exit status: 0 written, 1 FILE exists (without --force), 2 bad usage,\n"
+"7 FILE (or standard output) cannot be written.\n";
 
 int cmd_init(int argc, char **argv)
 {
@@ -70,11 +70,12 @@ int cmd_init(int argc, char **argv)
 			die_status(INIT_FAILED, "'%s' already exists (use --force to overwrite it)",
 				   esc(path));
 		if (S_ISDIR(st.st_mode))
-			die_status(INIT_FAILED, "cannot write '%s': %s", esc(path), strerror(EISDIR));
+			die_status(EXIT_WRITE_FAILED, "cannot write '%s': %s", esc(path),
+				   strerror(EISDIR));
 	}
 	text = config_starter_text(&len);
 	if (write_file_atomic(path, text, len) < 0)
-		return INIT_FAILED;
+		return EXIT_WRITE_FAILED;
 	printf("Created %s: edit the budgets, then run 'renacer --assert %s -- COMMAND'\n",
 	       path, path);
 	return INIT_OK;

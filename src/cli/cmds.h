@@ -17,6 +17,25 @@ int cmd_analyze(int argc, char **argv);   /* anti-patterns on a saved trace */
 int cmd_init(int argc, char **argv);
 int cmd_export(int argc, char **argv);    /* send a saved trace over OTLP (cmd_export.c) */      /* write a starter renacer.toml */
 
+/*
+ * Exit status of every command when an output could not be written (a
+ * trace file, a golden, a report, standard output or error): given after
+ * the rest of the work is done, whatever status the work would have had.
+ */
+#define EXIT_WRITE_FAILED 7      /* (6: the trace command's unavailable back end) */
+
+/*
+ * Notes that an output failed (the caller has printed why); the process
+ * then ends with EXIT_WRITE_FAILED.  cli_outputs_failed() flushes standard
+ * output and tells whether any output failed (a failed standard output is
+ * reported here, once).  main() checks it when the command ends, also when
+ * it calls exit().
+ */
+void cli_write_failed(void);
+int cli_outputs_failed(void);
+/* Standard output failed with errno err (0: unknown): says so once, notes it. */
+void cli_stdout_failed(int err);
+
 /* Prints "renacer: <msg>" and exits with status. */
 void die_status(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));

@@ -1,6 +1,8 @@
 /* renacer's entry point: dispatches to a subcommand or traces a command. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cmds.h"
 #include "util/banned.h"
@@ -24,8 +26,16 @@ static const struct subcmd subcmds[] = {
 	{ NULL, NULL },
 };
 
+/* At exit (main's return or exit()): a failed output gives its own status. */
+static void check_outputs(void)
+{
+	if (cli_outputs_failed())
+		_exit(EXIT_WRITE_FAILED);
+}
+
 int main(int argc, char **argv)
 {
+	atexit(check_outputs);
 	if (argc > 1) {
 		for (const struct subcmd *c = subcmds; c->name; c++)
 			if (!strcmp(argv[1], c->name))

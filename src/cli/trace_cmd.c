@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <regex.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -78,8 +79,14 @@ static const char usage_text[] =
 "                             2 waiting (default), 3 never (fatal signals\n"
 "                             ignored), 4 never_tstp (SIGTSTP too)\n"
 "      --no-seccomp           stop at every syscall even when filtering\n"
-"                             (a seccomp-bpf filter is used by default)\n"
+"                             (with -f a seccomp-bpf filter is used by default)\n"
 "      --seccomp-bpf          use the filter (the default; undoes --no-seccomp)\n"
+"      --no-pin               leave every CPU affinity alone (by default renacer\n"
+"                             and the command share one CPU while a single\n"
+"                             task of it runs: each stop is a local switch)\n"
+"      --cpu LIST             keep renacer on the CPUs of LIST (as taskset -c:\n"
+"                             0,2-3) and co-locate the command on one of them;\n"
+"                             LIST must lie in renacer's own affinity\n"
 "\n"
 "Filtering:\n"
 "  -e trace=SET, --trace=SET  trace only SET: names, %classes, /regex, all,\n"
@@ -231,12 +238,15 @@ OTLP_CLI_USAGE
 "detach -p processes, pass the signal on to the command (killed 2 s later)\n"
 "and end renacer as killed by it; 1 when renacer itself fails (bad\n"
 "option, the command cannot be started); 6 when --backend ebpf was asked\n"
-"for and cannot run here.\n";
+"for and cannot run here; 7 when an output (the trace, -c table, assertion\n"
+"report) could not be written, after the command ran to its end.\n";
 
 enum {
 	OPT_STRING_LIMIT = 1000, OPT_FORMAT, OPT_TRACE, OPT_STATUS, OPT_NO_SECCOMP,
 	OPT_SECCOMP, OPT_TIMING, OPT_ASSERT, OPT_ASSERT_FORMAT, OPT_ANTI_PATTERNS,
 	OPT_BACKEND,
+	/* CPU placement */
+	OPT_NO_PIN = 1050, OPT_CPU,
 	/* source correlation */
 	OPT_SOURCE = 1100, OPT_STACK_TRACE, OPT_SOURCE_SKIP, OPT_FUNCTION_TIME,
 	OPT_FLAMEGRAPH, OPT_FLAMEGRAPH_WEIGHT, OPT_FLAMEGRAPH_SVG, OPT_SPEEDSCOPE,
@@ -263,6 +273,8 @@ static const struct option own_long_opts[] = {
 	{ "assert-format", required_argument, NULL, OPT_ASSERT_FORMAT },
 	{ "anti-patterns", no_argument, NULL, OPT_ANTI_PATTERNS },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "no-pin", no_argument, NULL, OPT_NO_PIN },
+	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "source", no_argument, NULL, OPT_SOURCE },
 	{ "stack-trace", optional_argument, NULL, OPT_STACK_TRACE },
 	{ "stack-traces", optional_argument, NULL, OPT_STACK_TRACE },
@@ -509,6 +521,13 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			else
 				return error("unknown backend '%s' (expected ptrace, ebpf or auto)", esc(optarg));
 			continue;
+		case OPT_NO_PIN: t->no_pin = true; continue;
+		case OPT_CPU:
+			if (cpus_parse_list(optarg, &t->cpus) < 0)
+				return error("invalid CPU list '%s' (expected numbers and ranges "
+					     "as taskset -c takes them: 0,2-3)", esc(optarg));
+			t->have_cpus = true;
+			continue;
 		case 'h': t->help = true; return 0;
 		case 'V': t->version = true; return 0;
 		case 's':
@@ -571,6 +590,13 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 		return error("cannot both attach (-p) and start a command");
 	if (!t->npids && !t->argc)
 		return error("must have COMMAND to run or -p PID (see renacer --help)");
+	if (t->no_pin && t->have_cpus)
+		return error("--no-pin and --cpu cannot be used together");
+	if (t->have_cpus) {
+		struct cpu_opts co = { PIN_AUTO, true, t->cpus };
+		if (cpus_check(&co) < 0)
+			return -1;
+	}
 	return strace_opts_finish(t, &st);
 }
 
@@ -609,6 +635,9 @@ void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o)
 	o->dopts.fd_details = t->fd_details;
 	o->dopts.verbose = t->verbose;
 	o->cpu_time = t->summary && !t->wall;
+	o->cpu.mode = t->no_pin ? PIN_OFF : PIN_AUTO;
+	o->cpu.have_cpus = t->have_cpus;
+	o->cpu.cpus = t->cpus;
 	/* -n shows the last syscall on signal and exit lines, -D starts the
 	 * command itself, an injected signal= goes with the resume from a
 	 * syscall-entry stop: all need every syscall stop, as strace has them */
@@ -961,6 +990,62 @@ static void pipe_hint(const struct trace_opts *t)
 }
 
 /*
+ * Count-only runs (every enabled assertion a span_count budget, no
+ * --anti-patterns, and no sink but the analysis and the attach messages:
+ * --assert alone, which prints only its results) need each call's name
+ * and nothing else: the
+ * engine counts it at its entry and never stops at its exit
+ * (tracer_opts.entry_only).  When every budget has a span_name_pattern and
+ * no -e trace= was given, the seccomp filter stops only the calls those
+ * patterns match; *set (free it) then holds them.
+ */
+static bool count_only(const struct trace_opts *t, const struct renacer_config *cfg,
+		       const struct sink_list *sinks, uint8_t **set)
+{
+	size_t nb = (sysent_count + 7) / 8;
+	uint8_t *bits;
+
+	*set = NULL;
+	if (!t->assert_file || t->anti_patterns || !assert_counts_only(cfg) ||
+	    (t->filter.status_mask && t->filter.status_mask != STATUS_ALL))
+		return false;
+	for (size_t i = 0; i < sinks->n; i++) {
+		const char *n = sinks->items[i]->ops->name;
+		if (!n || (strcmp(n, "analysis") && strcmp(n, "messages")))
+			return false;
+	}
+	if (filter_trace_set(&t->filter))
+		return true;
+	bits = xcalloc(1, nb);
+	for (size_t i = 0; i < cfg->nassertions; i++) {
+		const struct config_assertion *a = &cfg->assertions[i];
+		regex_t re;
+
+		if (!a->enabled)
+			continue;
+		if (!a->span_name_pattern ||
+		    regcomp(&re, a->span_name_pattern, REG_EXTENDED | REG_NOSUB) != 0) {
+			free(bits);
+			return true;         /* every call counts */
+		}
+		/* a pattern that could match an unnamed number counts all */
+		if (regexec(&re, "syscall_0x1", 0, NULL, 0) == 0) {
+			regfree(&re);
+			free(bits);
+			return true;
+		}
+		for (size_t nr = 0; nr < sysent_count; nr++) {
+			const struct sysent *se = sysent_get((long)nr);
+			if (se && se->name && regexec(&re, se->name, 0, NULL, 0) == 0)
+				bits[nr >> 3] |= (uint8_t)(1u << (nr & 7));
+		}
+		regfree(&re);
+	}
+	*set = bits;
+	return true;
+}
+
+/*
  * The seeds' `renacer -- prog > current_trace.txt` saves the program's
  * output, not the trace (strace's text goes to stderr): say so, with what
  * to type.  Only when stdout is a regular file that the trace skipped.
@@ -1020,6 +1105,7 @@ int cmd_trace(int argc, char **argv)
 	struct dwarf *dw = NULL;
 	FILE *folded_stream = NULL;
 	struct strbuf title = STRBUF_INIT;
+	uint8_t *count_set = NULL;
 	int r, assert_status = 0;
 
 	if (trace_opts_parse(&t, argc, argv) < 0)
@@ -1118,7 +1204,16 @@ int cmd_trace(int argc, char **argv)
 		exit(1);
 	if (dw)
 		sink_list_add(&sinks, dwarf_sink_new(dw));   /* last: forgets the dead */
+	if (count_only(&t, &cfg, &sinks, &count_set)) {
+		o.entry_only = true;
+		if (count_set)
+			o.trace_set = count_set;
+	}
 	r = trace_run(&t, &o, &cfg, &sinks, &end);
+	free(count_set);
+	/* for tests and benchmarks: how many times the command stopped */
+	if (getenv("RENACER_STOPS") && r != -1)
+		fprintf(stderr, "renacer: %llu ptrace stops\n", (unsigned long long)end.stops);
 	sink_list_release(&sinks);
 	restore_stdout(&moved);
 	trace_env_release(&env);
@@ -1134,12 +1229,20 @@ int cmd_trace(int argc, char **argv)
 		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");
 		if (t.assert_file) {
 			assert_status = assert_report(&cfg, an, fmt, stderr, t.assert_file);
+			if (assert_status == ASSERT_WRITE_FAILED)
+				cli_write_failed();
 			if (assert_status < 0)
 				assert_status = 1;
 		}
-		if (t.anti_patterns)
-			anti_patterns_report(an, fmt, stderr);
+		if (t.anti_patterns && anti_patterns_report(an, fmt, stderr) < 0)
+			cli_write_failed();
 	}
+	/* an output that failed (-2: a sink could not write) is its own status,
+	 * now that the command has run to its end */
+	if (r == -2)
+		cli_write_failed();
+	if (r != -1 && cli_outputs_failed())
+		exit(EXIT_WRITE_FAILED);
 	analysis_free(an);
 	config_release(&cfg);
 	trace_opts_release(&t);

@@ -33,6 +33,9 @@ struct trace_opts {
 	bool help, version, anti_patterns, format_given;
 	int tstamp, quiet, format, sort;
 	int backend;            /* BACKEND_* */
+	bool no_pin;            /* --no-pin */
+	bool have_cpus;         /* --cpu LIST given */
+	cpu_set_t cpus;         /* that LIST (core/cpus.h) */
 	unsigned string_limit;
 	const char *output;     /* -o FILE; NULL for stderr or stdout */
 	bool out_stdout;        /* the trace goes to stdout: -o -, or a machine

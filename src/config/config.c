@@ -7,6 +7,7 @@
 #include "sys/sysent.h"
 #include "util/error.h"
 #include "util/quote.h"
+#include "util/relimit.h"
 #include "util/strbuf.h"
 #include "util/toml.h"
 #include "util/xmalloc.h"
@@ -64,12 +65,15 @@ static void cwarn(struct ctx *c, unsigned line, unsigned col, const char *fmt, .
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
+	/* a file of a million unknown keys gets CONFIG_MAX_WARNINGS lines
+	 * and a count, not a million lines */
+	if (c->cfg->nwarnings++ >= CONFIG_MAX_WARNINGS)
+		return;
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	warning("%s:%u:%u: %s", esc(c->path), line, col, sb.buf);
 	strbuf_release(&sb);
-	c->cfg->nwarnings++;
 }
 
 static const char *article(enum toml_type t)
@@ -262,13 +266,12 @@ static int check_regex(struct ctx *c, const char *label, const char *key,
 		       const struct toml_value *v)
 {
 	regex_t re;
-	int rc = regcomp(&re, v->u.str.s, REG_EXTENDED | REG_NOSUB);
+	char msg[256];
+	int rc = re_compile_bounded(&re, v->u.str.s, REG_EXTENDED | REG_NOSUB,
+				    c->cfg->limits.regex_cost, msg, sizeof(msg));
 
-	if (rc) {
-		char msg[256];
-		regerror(rc, &re, msg, sizeof(msg));
+	if (rc)
 		return cerr(c, v->line, v->col, "%sinvalid regex in '%s': %s", label, key, msg);
-	}
 	regfree(&re);
 	return 0;
 }
@@ -290,6 +293,69 @@ static void free_list(char **l, size_t n)
 	free(l);
 }
 
+/*
+ * The error for the entry of v (an array of n items, or a table) beyond
+ * limit: what names the entries, and the key of [limits] that raises it.
+ */
+static int over_limit(struct ctx *c, const struct toml_value *at, const char *what,
+		      uint64_t limit, const char *key)
+{
+	return cerr(c, at->line, at->col, "more than %llu %s (raise limits.%s to allow more)",
+		    (unsigned long long)limit, what, key);
+}
+
+/* A set of names, to find duplicates in linear time. */
+struct nameset {
+	struct { const char *name; size_t idx; } *slot;
+	size_t cap, n;
+};
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* Adds name (entry idx); returns the entry that had it already, or -1. */
+static long nameset_add(struct nameset *ns, const char *name, size_t idx)
+{
+	size_t i, mask;
+
+	if (2 * (ns->n + 1) > ns->cap) {
+		struct nameset big = { NULL, ns->cap ? ns->cap * 2 : 64, ns->n };
+
+		big.slot = xcalloc(big.cap, sizeof(*big.slot));
+		for (i = 0; i < ns->cap; i++) {
+			size_t j;
+
+			if (!ns->slot[i].name)
+				continue;
+			for (j = name_hash(ns->slot[i].name) & (big.cap - 1); big.slot[j].name;
+			     j = (j + 1) & (big.cap - 1))
+				;
+			big.slot[j] = ns->slot[i];
+		}
+		free(ns->slot);
+		*ns = big;
+	}
+	mask = ns->cap - 1;
+	for (i = name_hash(name) & mask; ns->slot[i].name; i = (i + 1) & mask)
+		if (!strcmp(ns->slot[i].name, name))
+			return (long)ns->slot[i].idx;
+	ns->slot[i].name = name;
+	ns->slot[i].idx = idx;
+	ns->n++;
+	return -1;
+}
+
+static void nameset_release(struct nameset *ns)
+{
+	free(ns->slot);
+	memset(ns, 0, sizeof(*ns));
+}
+
 static int get_strlist(struct ctx *c, const char *label, const struct toml_value *t,
 		       const char *key, char ***out, size_t *n)
 {
@@ -300,6 +366,16 @@ static int get_strlist(struct ctx *c, const char *label, const struct toml_value
 		return 0;
 	if (v->type != TOML_ARRAY)
 		return type_error(c, label, key, v, "an array of strings");
+	if (v->u.arr.n > c->cfg->limits.rules) {
+		struct strbuf what = STRBUF_INIT;
+		int r;
+
+		strbuf_addf(&what, "items in '%s'", key);
+		r = over_limit(c, v->u.arr.items[c->cfg->limits.rules], what.buf,
+			       c->cfg->limits.rules, "rules");
+		strbuf_release(&what);
+		return r;
+	}
 	for (size_t i = 0; i < v->u.arr.n; i++) {
 		const struct toml_value *e = v->u.arr.items[i];
 		if (e->type != TOML_STRING)
@@ -615,25 +691,34 @@ out:
 static int parse_assertions(struct ctx *c, const struct toml_value *v)
 {
 	struct renacer_config *cfg = c->cfg;
+	struct nameset names = { 0 };
+	int ret = 0;
 
 	if (need_table_array(c, "assertion", v))
 		return -1;
+	if (v->u.arr.n > cfg->limits.assertions)
+		return over_limit(c, v->u.arr.items[cfg->limits.assertions], "[[assertion]] entries",
+				  cfg->limits.assertions, "assertions");
 	cfg->assertions = xcalloc(v->u.arr.n ? v->u.arr.n : 1, sizeof(*cfg->assertions));
 	for (size_t i = 0; i < v->u.arr.n; i++) {
 		struct config_assertion *a = &cfg->assertions[i];
+		long j;
 
 		cfg->nassertions = i + 1;
-		if (parse_assertion(c, v->u.arr.items[i], i, a))
-			return -1;
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(cfg->assertions[j].name, a->name)) {
-				const struct toml_value *nv = toml_get(v->u.arr.items[i], "name");
-				return cerr(c, nv->line, nv->col,
-					    "duplicate assertion name '%s' (first defined at %u:%u)",
-					    a->name, cfg->assertions[j].line, cfg->assertions[j].col);
-			}
+		if (parse_assertion(c, v->u.arr.items[i], i, a)) {
+			ret = -1;
+			break;
+		}
+		if ((j = nameset_add(&names, a->name, i)) >= 0) {
+			const struct toml_value *nv = toml_get(v->u.arr.items[i], "name");
+			ret = cerr(c, nv->line, nv->col,
+				   "duplicate assertion name '%s' (first defined at %u:%u)",
+				   esc(a->name), cfg->assertions[j].line, cfg->assertions[j].col);
+			break;
+		}
 	}
-	return 0;
+	nameset_release(&names);
+	return ret;
 }
 
 /* ---- [semantic_equivalence], [lamport_clock] ---- */
@@ -829,25 +914,34 @@ out:
 static int parse_traces(struct ctx *c, const struct toml_value *v)
 {
 	struct config_golden *g = &c->cfg->golden;
+	struct nameset names = { 0 };
+	int ret = 0;
 
 	if (need_table_array(c, "golden_traces.trace", v))
 		return -1;
+	if (v->u.arr.n > c->cfg->limits.rules)
+		return over_limit(c, v->u.arr.items[c->cfg->limits.rules],
+				  "[[golden_traces.trace]] entries", c->cfg->limits.rules, "rules");
 	g->traces = xcalloc(v->u.arr.n ? v->u.arr.n : 1, sizeof(*g->traces));
 	for (size_t i = 0; i < v->u.arr.n; i++) {
 		struct config_trace *tr = &g->traces[i];
+		long j;
 
 		g->ntraces = i + 1;
-		if (parse_trace(c, v->u.arr.items[i], i, tr))
-			return -1;
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(g->traces[j].name, tr->name)) {
-				const struct toml_value *nv = toml_get(v->u.arr.items[i], "name");
-				return cerr(c, nv->line, nv->col,
-					    "duplicate golden trace name '%s' (first defined at %u:%u)",
-					    tr->name, g->traces[j].line, g->traces[j].col);
-			}
+		if (parse_trace(c, v->u.arr.items[i], i, tr)) {
+			ret = -1;
+			break;
+		}
+		if ((j = nameset_add(&names, tr->name, i)) >= 0) {
+			const struct toml_value *nv = toml_get(v->u.arr.items[i], "name");
+			ret = cerr(c, nv->line, nv->col,
+				   "duplicate golden trace name '%s' (first defined at %u:%u)",
+				   esc(tr->name), g->traces[j].line, g->traces[j].col);
+			break;
+		}
 	}
-	return 0;
+	nameset_release(&names);
+	return ret;
 }
 
 static int parse_normalize(struct ctx *c, const struct toml_value *v)
@@ -858,6 +952,9 @@ static int parse_normalize(struct ctx *c, const struct toml_value *v)
 	if (v->type != TOML_ARRAY)
 		return type_error(c, "golden_traces: ", "normalize", v,
 				  "an array of tables ({ pattern = \"...\", replace = \"...\" })");
+	if (v->u.arr.n > c->cfg->limits.rules)
+		return over_limit(c, v->u.arr.items[c->cfg->limits.rules],
+				  "golden_traces.normalize rules", c->cfg->limits.rules, "rules");
 	g->normalize = xcalloc(v->u.arr.n ? v->u.arr.n : 1, sizeof(*g->normalize));
 	for (size_t i = 0; i < v->u.arr.n; i++) {
 		const struct toml_value *t = v->u.arr.items[i];
@@ -898,6 +995,9 @@ static int parse_tolerances(struct ctx *c, const struct toml_value *v)
 	if (v->type != TOML_TABLE)
 		return type_error(c, "golden_traces: ", "tolerances", v,
 				  "a table of syscall = percent");
+	if (v->u.tab.n > c->cfg->limits.rules)
+		return over_limit(c, v->u.tab.kv[c->cfg->limits.rules].value,
+				  "golden_traces.tolerances entries", c->cfg->limits.rules, "rules");
 	g->tolerances = xcalloc(v->u.tab.n ? v->u.tab.n : 1, sizeof(*g->tolerances));
 	for (size_t i = 0; i < v->u.tab.n; i++) {
 		const struct toml_kv *kv = &v->u.tab.kv[i];
@@ -1149,6 +1249,11 @@ void config_init(struct renacer_config *cfg)
 	cfg->otlp.protocol = OTLP_HTTP_PROTOBUF;
 	cfg->otlp.timeout_ms = 10000;
 	cfg->ci.export_format = CI_FORMAT_TEXT;
+	cfg->limits.regex_cost = LIMIT_REGEX_COST;
+	cfg->limits.assertions = LIMIT_ASSERTIONS;
+	cfg->limits.rules = LIMIT_RULES;
+	cfg->limits.string_bytes = LIMIT_STRING_BYTES;
+	cfg->limits.trace_records = LIMIT_TRACE_RECORDS;
 	cfg->source.default_skip = true;
 }
 
@@ -1191,8 +1296,34 @@ void config_release(struct renacer_config *cfg)
 
 static const char *const top_tables[] = {
 	"assertion", "semantic_equivalence", "lamport_clock", "golden_traces", "compression",
-	"otlp", "ci", "source",
+	"otlp", "ci", "limits", "source",
 };
+
+/* [limits], read before everything else: the other tables are checked against it. */
+static int parse_limits(struct ctx *c, const struct toml_value *t)
+{
+	static const char *const keys[] = {
+		"regex_cost", "assertions", "rules", "string_bytes", "trace_records",
+	};
+	struct config_limits *l = &c->cfg->limits;
+	uint64_t *dst[] = {
+		&l->regex_cost, &l->assertions, &l->rules, &l->string_bytes, &l->trace_records,
+	};
+	const char *label = "limits: ";
+
+	if (need_table(c, "limits", t) ||
+	    check_keys(c, label, t, "", keys, ARRAY_SIZE(keys), true, NULL, NULL))
+		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		int64_t iv = (int64_t)*dst[i];
+
+		/* string_bytes below 64 would cut syscall names and paths */
+		if (get_int(c, label, t, keys[i], i == 3 ? 64 : 1, INT64_MAX, &iv) < 0)
+			return -1;
+		*dst[i] = (uint64_t)iv;
+	}
+	return 0;
+}
 
 static int parse_root(struct ctx *c, const struct toml_value *root)
 {
@@ -1203,6 +1334,8 @@ static int parse_root(struct ctx *c, const struct toml_value *root)
 	int ret = -1;
 
 	if (check_keys(c, "", root, "", top_tables, ARRAY_SIZE(top_tables), false, NULL, NULL))
+		goto out;
+	if (toml_get(root, "limits") && parse_limits(c, toml_get(root, "limits")))
 		goto out;
 	for (size_t i = 0; i < root->u.tab.n; i++) {
 		const char *k = root->u.tab.kv[i].key;
@@ -1266,6 +1399,9 @@ int config_parse(const char *path, const char *text, size_t len, struct renacer_
 	cfg->path = xstrdup(path);
 	ret = parse_root(&c, root);
 	toml_free(root);
+	if (cfg->nwarnings > CONFIG_MAX_WARNINGS)
+		warning("%s: %u more warnings not shown", esc(path),
+			cfg->nwarnings - CONFIG_MAX_WARNINGS);
 	if (ret) {
 		unsigned w = cfg->nwarnings;
 		config_release(cfg);

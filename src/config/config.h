@@ -187,6 +187,27 @@ struct config_ci {
 	char *junit_path;              /* also write a JUnit XML report here, or NULL */
 };
 
+/* ---- [limits]: bounds on what input may cost (docs/renacer-toml.md) ---- */
+
+struct config_limits {
+	uint64_t regex_cost;           /* re_cost() budget of each regex, default 20,000,000 */
+	uint64_t assertions;           /* [[assertion]] entries, default 10,000 */
+	uint64_t rules;                /* entries of each golden_traces list or table
+					  (normalize, ignore_*, volatile_syscalls,
+					  tolerances, trace), default 1,000 */
+	uint64_t string_bytes;         /* a string read from a trace is kept up to
+					  this many bytes (then cut, with its true
+					  length), default 65,536 */
+	uint64_t trace_records;        /* records read from one trace, default 50,000,000 */
+};
+
+/* The defaults of struct config_limits (also without a renacer.toml). */
+#define LIMIT_REGEX_COST 20000000ULL
+#define LIMIT_ASSERTIONS 10000ULL
+#define LIMIT_RULES 1000ULL
+#define LIMIT_STRING_BYTES 65536ULL
+#define LIMIT_TRACE_RECORDS 50000000ULL
+
 /* ---- [source] ---- */
 
 /* Which stack frames are not the program's own (-s, -k; docs/source.md). */
@@ -207,9 +228,14 @@ struct renacer_config {
 	struct config_compression compression;
 	struct config_otlp otlp;
 	struct config_ci ci;
+	struct config_limits limits;
 	struct config_source source;
-	unsigned nwarnings;            /* warnings printed while loading */
+	unsigned nwarnings;            /* warnings found while loading (the first
+					  CONFIG_MAX_WARNINGS are printed) */
 };
+
+/* Warnings printed by one load; the rest are counted in one last line. */
+#define CONFIG_MAX_WARNINGS 50
 
 /*
  * Fills cfg with the defaults (no assertions, no traces).  It allocates

@@ -5,6 +5,7 @@
  */
 #include "core/procstat.h"
 #include "core/tracer.h"
+#include "core/cpus.h"
 #include "core/lamport.h"
 
 #include <dirent.h>
@@ -77,6 +78,7 @@ struct tcb {
 	struct tcb *next;         /* hash chain */
 	struct event ev;          /* the syscall in progress */
 	uint64_t held_ns;         /* TCB_HELD since (monotonic ns) */
+	struct cpu_task cpu;      /* its CPU placement (core/cpus.h) */
 	uint64_t stime_entry;     /* -c: process system time at the entry stop */
 	uint64_t sched_held_ns;   /* collect_sched: our run-queue waits while this
 				     task stood stopped */
@@ -124,6 +126,7 @@ struct tracer {
 	bool all_status;          /* no -e status= filter */
 	bool delays;              /* -e inject= may hold tasks (TCB_DELAYED) */
 	struct lamport *lamport;  /* happens-before clocks (core/lamport.h) */
+	struct cpus *cpus;        /* CPU placement (core/cpus.h), or NULL */
 	struct wstat *wq;         /* the current round of wait statuses */
 	size_t wq_head, wq_len, wq_alloc;
 	uint64_t kill_at;         /* interrupted: kill started tasks then (ns) */
@@ -171,6 +174,7 @@ static struct tcb *tcb_new(struct tracer *tr, pid_t tid, pid_t pid, unsigned fla
 	t->next = tr->buckets[b];
 	tr->buckets[b] = t;
 	tr->ntcb++;
+	cpus_task_new(tr->cpus, &t->cpu, tid, NULL);
 	return t;
 }
 
@@ -180,6 +184,7 @@ static void tcb_drop(struct tracer *tr, struct tcb *t)
 
 	if (t->flags & TCB_HELD)
 		tr->nheld--;
+	cpus_task_release(tr->cpus, &t->cpu, false);
 	while (*pp && *pp != t)
 		pp = &(*pp)->next;
 	if (*pp)
@@ -261,6 +266,8 @@ static void resume(struct tracer *tr, struct tcb *t, int sig)
 
 	if (tr->seccomp && !(t->flags & TCB_INSYSCALL))
 		req = PTRACE_CONT;
+	/* co-location: the CPU it runs on next (core/cpus.h) */
+	cpus_resume(tr->cpus, &t->cpu);
 	if (ptrace(req, t->tid, NULL, (void *)(uintptr_t)sig) < 0 && errno != ESRCH)
 		warning("cannot resume process %d: %s", t->tid, strerror(errno));
 }
@@ -466,6 +473,17 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 	lamport_stamp(tr->lamport, ev);
 	/* with -e status= the outcome decides whether the call shows at all,
 	 * so entries are not announced (output waits for the exit, as strace) */
+	if (tr->o->entry_only) {
+		/* counted by name at the entry: the whole record now, and no
+		 * exit for it (tracer.h; SC_ENTRY_ONLY in event.h) */
+		ev->type = EV_SYSCALL;
+		ev->state = SC_ENTRY_ONLY;
+		ev->end_ns = ev->ts_ns;
+		ev->rv_fmt = RV_NONE;
+		emit(tr, ev);
+		t->flags &= ~(TCB_REPORT | TCB_DEC_EXIT);
+		return;
+	}
 	if (tr->sinks->wants_entry && tr->all_status)
 		sink_list_event(tr->sinks, ev);
 }
@@ -573,12 +591,20 @@ static void on_syscall_stop(struct tracer *tr, struct tcb *t, uint64_t ts, bool 
 	if (seccomp_stop && kind == PTRACE_SYSCALL_INFO_EXIT)
 		kind = 0;
 	if (kind == PTRACE_SYSCALL_INFO_ENTRY) {
-		if ((t->flags & TCB_INSYSCALL) && !seccomp_stop && !tr->have_info)
+		if ((t->flags & TCB_INSYSCALL) && !seccomp_stop && !tr->have_info) {
 			kind = PTRACE_SYSCALL_INFO_EXIT;  /* cannot happen with regs path */
-		else
+		} else {
+			bool cpus_exit = cpus_syscall_entry(tr->cpus, &t->cpu, nr, args);
 			syscall_entry(tr, t, nr, args, ip, ts);
+			/* under the filter, a call whose exit nobody needs (only
+			 * seen for placement, or counted at its entry) is
+			 * resumed with PTRACE_CONT: no exit stop */
+			if (tr->seccomp && !cpus_exit && !(t->flags & (TCB_REPORT | TCB_WATCH)))
+				t->flags &= ~TCB_INSYSCALL;
+		}
 	}
 	if (kind == PTRACE_SYSCALL_INFO_EXIT) {
+		cpus_syscall_exit(tr->cpus, &t->cpu, rval);
 		if (t->flags & TCB_IGNORE_EXIT)
 			t->flags &= ~(TCB_IGNORE_EXIT | TCB_INSYSCALL);
 		else
@@ -630,6 +656,8 @@ static void on_new_child(struct tracer *tr, struct tcb *t, int event, uint64_t t
 	c = tcb_find(tr, child);
 	if (!c)
 		c = tcb_new(tr, child, thread ? t->pid : child, TCB_STARTUP);
+	/* its mask is its creator's (core/cpus.c) */
+	cpus_task_new(tr->cpus, &c->cpu, child, &t->cpu);
 	c->pid = thread ? t->pid : child;
 	c->flags &= ~TCB_ORPHAN;
 	c->flags |= (t->flags & TCB_ATTACHED);
@@ -673,6 +701,7 @@ static void on_exec(struct tracer *tr, struct tcb *t, uint64_t ts)
 			old_tid = (pid_t)old;
 			tcb_drop(tr, t);
 			tcb_rekey(tr, o, newtid);
+			o->cpu.tid = newtid;
 			o->pid = newtid;
 			o->ev.pid = o->ev.tid = newtid;
 			t = o;
@@ -853,7 +882,7 @@ static int start_child(struct tracer *tr, char *const argv[])
 	char *path = path_search(argv[0]);
 	struct sock_fprog filter = { 0, NULL };
 	int status, pfd[2];
-	pid_t pid;
+	pid_t pid, r;
 
 	if (!path) {
 		tr->end->exit_code = 127;
@@ -862,9 +891,18 @@ static int start_child(struct tracer *tr, char *const argv[])
 	if (tr->seccomp) {
 		/* the filter stops the watched calls too (tracer_opts.watch_set) */
 		size_t nb = (sysent_count + 7) / 8;
-		uint8_t *set = xmemdup(tr->o->trace_set, nb);
+		uint8_t *set;
+		/* entry_only without a trace set: every call, one stop each */
+		if (tr->o->trace_set) {
+			set = xmemdup(tr->o->trace_set, nb);
+		} else {
+			set = xmalloc(nb);
+			memset(set, 0xff, nb);
+		}
 		for (size_t i = 0; tr->o->watch_set && tr->o->enrich && i < nb; i++)
 			set[i] |= tr->o->watch_set[i];
+		/* and the few calls CPU placement looks at */
+		cpus_add_watched(tr->cpus, set, nb);
 		if (compile_filter(set, &filter) < 0)
 			tr->seccomp = false;
 		free(set);
@@ -888,6 +926,7 @@ static int start_child(struct tracer *tr, char *const argv[])
 		sigaction(SIGTERM, &tr->old_term, NULL);
 		sigaction(SIGHUP, &tr->old_hup, NULL);
 		sigprocmask(SIG_SETMASK, &tr->old_mask, NULL);
+		cpus_child_reset(tr->cpus);
 		raise(SIGSTOP);
 		if (filter.filter && load_filter(&filter) < 0) {
 			/* the tracer saw the filter fail: report and go on unfiltered */
@@ -913,7 +952,11 @@ static int start_child(struct tracer *tr, char *const argv[])
 	close(pfd[1]);
 	free(filter.filter);
 	free(path);
-	if (waitpid(pid, &status, WSTOPPED) != pid || !WIFSTOPPED(status)) {
+	/* a SIGINT/SIGTERM/SIGHUP now interrupts the wait (no SA_RESTART):
+	 * wait on, the loop then sees the interrupt and ends the command */
+	while ((r = waitpid(pid, &status, WSTOPPED)) < 0 && errno == EINTR)
+		;
+	if (r != pid || !WIFSTOPPED(status)) {
 		close(pfd[0]);
 		kill(pid, SIGKILL);
 		return error("cannot start '%s': child did not stop", argv[0]);
@@ -1137,6 +1180,8 @@ static void detach_now(struct tracer *tr, struct tcb *t, int sig, uint64_t ts)
 	struct event ev;
 
 	finish_unfinished(tr, t, ts, STATUS_DETACHED);
+	/* it leaves with its own CPU mask */
+	cpus_task_release(tr->cpus, &t->cpu, true);
 	ptrace(PTRACE_DETACH, t->tid, NULL, (void *)(uintptr_t)sig);
 	memset(&ev, 0, sizeof(ev));
 	ev.type = EV_DETACH;
@@ -1322,6 +1367,7 @@ static int collect_round(struct tracer *tr)
 		int status;
 		pid_t pid;
 		struct wstat *w;
+		struct tcb *t;
 
 		if (timed && !(flags & WNOHANG))
 			pid = wait_timed(&status, tr->o->cpu_time ? &ru : NULL, limit);
@@ -1332,6 +1378,8 @@ static int collect_round(struct tracer *tr)
 				return 0;
 			return -1;
 		}
+		if (tr->cpus && (t = tcb_find(tr, pid)))
+			cpus_stopped(tr->cpus, &t->cpu);    /* it runs no more */
 		ALLOC_GROW(tr->wq, tr->wq_len + 1, tr->wq_alloc);
 		w = &tr->wq[tr->wq_len++];
 		w->tid = pid;
@@ -1474,7 +1522,11 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 		tr->have_info = false;
 	if (getenv("RENACER_NO_VM_READV"))
 		tmem_force_peek(true);
-	tr->seccomp = !o->attach && o->trace_set && !o->no_seccomp;
+	/* the filter is inherited by every thread and child, and one that
+	 * nobody traces gets ENOSYS for the selected calls: so, as strace,
+	 * only with -f (which traces them all) */
+	tr->seccomp = !o->attach && (o->trace_set || o->entry_only) && !o->no_seccomp &&
+		      o->follow;
 	tr->ptrace_opts = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL;
 	if (o->follow)
 		tr->ptrace_opts |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
@@ -1488,6 +1540,18 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 		proc_schedstat_fd(tr->sched_fd, &run, &tr->sched_wait);
 	}
 	tr->lamport = lamport_new();
+	{
+		struct cpu_opts co = o->cpu;
+		const char *pin = getenv("RENACER_PIN");   /* benchmarks */
+		if (pin && !strcmp(pin, "tracer") && co.mode == PIN_AUTO)
+			co.mode = PIN_TRACER;
+		if (pin && !strcmp(pin, "always") && co.mode == PIN_AUTO)
+			co.mode = PIN_ALWAYS;        /* tests */
+		/* -p and -D tasks are never pinned: not killed with renacer
+		 * (no EXITKILL), they could keep a pin after a SIGKILL */
+		tr->cpus = cpus_new(&co, o->attach != NULL ||
+				    (o->quals && o->quals->daemonize), o->follow);
+	}
 	tr->delays = o->quals && inject_set_has_delays(o->quals->inject);
 	tr->all_status = (o->status_mask ? o->status_mask : STATUS_ALL) == STATUS_ALL;
 
@@ -1536,6 +1600,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 				startup_signals(q->interruptible);
 		}
 	}
+	cpus_begin(tr->cpus);   /* --cpu: renacer's own CPUs from now */
 
 	while (tr->ntcb > 0) {
 		if (interrupt_count != (sig_atomic_t)tr->interrupts_seen) {
@@ -1563,6 +1628,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 			continue;
 		}
 		handle_status(tr, &tr->wq[tr->wq_head++], argv);
+		end->stops++;
 	}
 	if (tr->exec_pipe >= 0)
 		close(tr->exec_pipe);
@@ -1589,6 +1655,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	free(tr->wq);
 	arena_release(&tr->scratch);
 	lamport_free(tr->lamport);
+	cpus_free(tr->cpus);
 	if (tr->sched_fd >= 0)
 		close(tr->sched_fd);
 	free(tr);

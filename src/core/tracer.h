@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/cpus.h"
 #include "sink/sink.h"
 #include "sys/decode.h"
 
@@ -37,6 +38,19 @@ struct tracer_opts {
 				      (event.rq_wait_ns; core/procstat.h) */
 	bool cpu_time;             /* fill event.cpu_ns (wait4's rusage) */
 	struct decode_opts dopts;
+	struct cpu_opts cpu;       /* CPU placement (core/cpus.h); zero: the
+				      default co-location */
+	/* Count calls by name only: each reported syscall is delivered once,
+	 * at its entry stop, as EV_SYSCALL with state SC_ENTRY_ONLY (event.h:
+	 * no result, no exit time, nothing decoded at exit), and never as
+	 * EV_SYSCALL_ENTRY.  Under the seccomp filter (a command started with
+	 * -f; all calls when trace_set is NULL) no exit stop is taken at all:
+	 * one stop per call instead of two.  Without it (-p, no -f) the exit
+	 * stop still happens but adds nothing.  Needs status_mask 0; only for
+	 * sinks that read nothing of a call but its name, number, task and
+	 * entry time (the CLI sets it for count-only assertions with no trace
+	 * output). */
+	bool entry_only;
 	/* strace's -P, -e signal=, -e abbrev=/verbose=, -e read=/write=,
 	 * -e inject=, -i, -b, -E, -u, -D, -I (core/quals.h); NULL none */
 	const struct trace_quals *quals;

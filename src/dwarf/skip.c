@@ -7,6 +7,7 @@
 
 #include "util/error.h"
 #include "util/quote.h"
+#include "util/relimit.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
@@ -40,13 +41,11 @@ struct srcskip {
 static int add_one(struct srcskip *s, const char *regex)
 {
 	regex_t re;
-	int r = regcomp(&re, regex, REG_EXTENDED | REG_NOSUB);
+	char msg[256];
+	int r = re_compile_bounded(&re, regex, REG_EXTENDED | REG_NOSUB, 0, msg, sizeof(msg));
 
-	if (r) {
-		char msg[256];
-		regerror(r, &re, msg, sizeof(msg));
+	if (r)
 		return error("invalid --source-skip pattern '%s': %s", esc(regex), msg);
-	}
 	ALLOC_GROW(s->re, s->n + 1, s->alloc);
 	s->re[s->n++] = re;
 	return 0;

@@ -9,6 +9,7 @@
 #include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Exit statuses of capture, compare, validate, accept and report. */
 enum {
@@ -18,7 +19,12 @@ enum {
 	GOLDEN_INVALID = 3,     /* the golden (or a trace) is unreadable or invalid */
 	GOLDEN_CMD_FAILED = 4,  /* the command could not be run */
 	GOLDEN_BAD_CONFIG = 5,  /* bad configuration or usage */
+	GOLDEN_WRITE_FAILED = 7, /* a golden, a .new file or a report could not be
+				    written (EXIT_WRITE_FAILED of every command) */
 };
+
+/* Longest key a normalization rule may make (bytes; longer ones are cut). */
+#define GOLDEN_MAX_KEY 65536
 
 /* Runtime slack per golden syscall (us): cross-CPU ptrace stops cost this much. */
 #define GOLDEN_PER_CALL_NOISE_US 20.0
@@ -75,6 +81,9 @@ struct golden_opts {
 	size_t ntime_limits;
 	unsigned context_lines;     /* unified diff context (3) */
 	unsigned max_diff_lines;    /* per process, 0 = no limit (200) */
+	uint64_t regex_cost;        /* re_cost() budget of a rule's pattern, 0: default */
+	uint64_t string_bytes;      /* strings read from traces kept up to this, 0: default */
+	uint64_t trace_records;     /* records read from one trace, 0: default */
 };
 
 /* Fills o with the defaults. */

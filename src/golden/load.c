@@ -19,7 +19,10 @@ int gmodel_load(const char *path, const struct golden_opts *o, struct gmodel **o
 
 	*out = NULL;
 	sink_list_add(&sl, gmodel_sink(m));
-	ret = trace_read(path, &sl, &meta, missing);
+	{
+		struct trace_limits lim = { o ? o->string_bytes : 0, o ? o->trace_records : 0 };
+		ret = trace_read_limited(path, &sl, &meta, missing, &lim);
+	}
 	sink_list_release(&sl);
 	if (ret < 0) {
 		gmodel_free(m);

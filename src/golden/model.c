@@ -1616,7 +1616,12 @@ static void norm_string(const struct norm_ctx *nc, struct strbuf *out, const cha
 	mask_inodes(out);
 }
 
-/* Applies the user's rules (each to every match, left to right). */
+/*
+ * Applies the user's rules (each to every match, left to right).  A rule
+ * whose replacement is longer than its match grows the key; what grows
+ * past GOLDEN_MAX_KEY bytes is cut ("..."), so that eight rules of "\0\0"
+ * cannot make a key of 256 times its size.
+ */
 static void apply_rules(const struct golden_opts *o, struct strbuf *sb)
 {
 	for (size_t r = 0; r < o->nrules; r++) {
@@ -1628,6 +1633,13 @@ static void apply_rules(const struct golden_opts *o, struct strbuf *sb)
 		bool any = false;
 
 		while (*p && !regexec(&rule->re, p, 10, mt, eflags)) {
+			if (out.len > GOLDEN_MAX_KEY) {
+				/* replacements that grow the text (\0\0) stop at the cap */
+				strbuf_setlen(&out, GOLDEN_MAX_KEY);
+				strbuf_addstr(&out, "...");
+				p += strlen(p);
+				break;
+			}
 			any = true;
 			strbuf_add(&out, p, mt[0].rm_so);
 			for (const char *q = rule->replace; *q; q++) {
@@ -1659,6 +1671,10 @@ static void apply_rules(const struct golden_opts *o, struct strbuf *sb)
 			continue;
 		}
 		strbuf_addstr(&out, p);
+		if (out.len > GOLDEN_MAX_KEY + 3) {
+			strbuf_setlen(&out, GOLDEN_MAX_KEY);
+			strbuf_addstr(&out, "...");
+		}
 		strbuf_release(sb);
 		*sb = out;
 	}

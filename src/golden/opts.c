@@ -2,6 +2,7 @@
 #include "golden/golden.h"
 #include "util/error.h"
 #include "util/quote.h"
+#include "util/relimit.h"
 #include "util/xmalloc.h"
 
 #include <stdlib.h>
@@ -26,13 +27,11 @@ void golden_opts_init(struct golden_opts *o)
 int golden_opts_add_rule(struct golden_opts *o, const char *pattern, const char *replace)
 {
 	struct golden_rule r;
-	int rc = regcomp(&r.re, pattern, REG_EXTENDED);
+	char msg[256];
+	int rc = re_compile_bounded(&r.re, pattern, REG_EXTENDED, o->regex_cost, msg, sizeof(msg));
 
-	if (rc) {
-		char msg[256];
-		regerror(rc, &r.re, msg, sizeof(msg));
+	if (rc)
 		return error("bad normalize pattern '%s': %s", esc(pattern), msg);
-	}
 	r.pattern = xstrdup(pattern);
 	r.replace = xstrdup(replace ? replace : "");
 	o->rules = xreallocarray(o->rules, o->nrules + 1, sizeof(*o->rules));

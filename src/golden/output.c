@@ -4,7 +4,9 @@
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 
+#include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,8 +41,22 @@ const char *golden_status_name(int status)
 	case GOLDEN_INVALID: return "golden invalid";
 	case GOLDEN_CMD_FAILED: return "command failed";
 	case GOLDEN_BAD_CONFIG: return "bad configuration";
+	case GOLDEN_WRITE_FAILED: return "write failed";
 	}
 	return "?";
+}
+
+/*
+ * Appends text that came from a trace or a file (syscall lines, paths,
+ * names, messages quoting them) to a text report: control characters and
+ * bytes that are not UTF-8 are escaped, so that one item is one line and
+ * nothing reaches the terminal as a control sequence.  Backslashes stay:
+ * syscall text is in strace's escaped form already.
+ */
+static void add_in(struct strbuf *sb, const char *s)
+{
+	if (s)
+		strbuf_add_cescaped(sb, s, strlen(s), 0, CESC_KEEP_BACKSLASH);
 }
 
 static const char *gkey(const struct gmodel *g, const struct gproc_diff *d, size_t i)
@@ -56,10 +72,10 @@ static const char *ckey(const struct gmodel *c, const struct gproc_diff *d, size
 static void proc_title(struct strbuf *sb, const struct gproc *p)
 {
 	strbuf_addstr(sb, p->is_thread ? "thread " : "process ");
-	strbuf_addstr(sb, p->label);
+	add_in(sb, p->label);
 	if (p->exe && !p->is_thread) {
 		strbuf_addstr(sb, " ");
-		strbuf_addstr(sb, p->exe);
+		add_in(sb, p->exe);
 	}
 }
 
@@ -74,10 +90,9 @@ static void hunk_range(struct strbuf *sb, size_t start, size_t n)
 
 void gout_unified(struct strbuf *sb, const struct gresult *r, const struct gproc_diff *d,
 		  const struct gmodel *g, const struct gmodel *c, const char *gname,
-		  const char *cname, unsigned max, bool color)
+		  const char *cname, size_t *left, bool color)
 {
-	const struct gproc *gp = d->g, *cp = d->c, *any = gp ? gp : cp;
-	unsigned lines = 0;
+	const struct gproc *gp = d->g, *cp = d->c;
 	size_t skipped = 0;
 
 	(void)r;
@@ -85,13 +100,17 @@ void gout_unified(struct strbuf *sb, const struct gresult *r, const struct gproc
 		return;
 	if (color)
 		strbuf_addstr(sb, C_BOLD);
-	strbuf_addf(sb, "--- %s ", gname);
+	strbuf_addstr(sb, "--- ");
+	add_in(sb, gname);
+	strbuf_addch(sb, ' ');
 	if (gp)
 		proc_title(sb, gp);
 	else
 		strbuf_addstr(sb, "(no such process)");
 	strbuf_addch(sb, '\n');
-	strbuf_addf(sb, "+++ %s ", cname);
+	strbuf_addstr(sb, "+++ ");
+	add_in(sb, cname);
+	strbuf_addch(sb, ' ');
 	if (cp)
 		proc_title(sb, cp);
 	else
@@ -99,7 +118,6 @@ void gout_unified(struct strbuf *sb, const struct gresult *r, const struct gproc
 	if (color)
 		strbuf_addstr(sb, C_RESET);
 	strbuf_addch(sb, '\n');
-	(void)any;
 	if (!gp || !cp) {
 		/* a whole process added or removed */
 		uint32_t np = gp ? d->ng : d->nc;
@@ -112,28 +130,29 @@ void gout_unified(struct strbuf *sb, const struct gresult *r, const struct gproc
 			strbuf_addstr(sb, C_RESET);
 		strbuf_addch(sb, '\n');
 		for (uint32_t i = 0; i < np; i++) {
-			if (max && lines >= max) {
+			if (left && !*left) {
 				skipped = np - i;
 				break;
 			}
 			if (color)
 				strbuf_addstr(sb, gp ? C_RED : C_GREEN);
 			strbuf_addch(sb, sign);
-			strbuf_addstr(sb, gp ? gkey(g, d, i) : ckey(c, d, i));
+			add_in(sb, gp ? gkey(g, d, i) : ckey(c, d, i));
 			if (color)
 				strbuf_addstr(sb, C_RESET);
 			strbuf_addch(sb, '\n');
-			lines++;
+			if (left)
+				--*left;
 		}
 	} else {
-		for (size_t h = 0; h < d->nhunks; h++) {
+		size_t h;
+
+		for (h = 0; h < d->nhunks; h++) {
 			const struct gdiff_hunk *hk = &d->hunks[h];
 			size_t i = hk->a0, j = hk->b0, ie = hk->a0 + hk->na, je = hk->b0 + hk->nb;
-			if (max && lines >= max) {
-				for (size_t k = h; k < d->nhunks; k++)
-					skipped += d->hunks[k].na + d->hunks[k].nb;
+
+			if (left && !*left)
 				break;
-			}
 			if (color)
 				strbuf_addstr(sb, C_CYAN);
 			strbuf_addstr(sb, "@@ -");
@@ -145,11 +164,19 @@ void gout_unified(struct strbuf *sb, const struct gresult *r, const struct gproc
 				strbuf_addstr(sb, C_RESET);
 			strbuf_addch(sb, '\n');
 			while (i < ie || j < je) {
+				if (left && !*left) {
+					/* the changed lines left in this hunk */
+					for (; i < ie; i++)
+						skipped += d->chg_g[i] != 0;
+					for (; j < je; j++)
+						skipped += d->chg_c[j] != 0;
+					break;
+				}
 				if (i < ie && d->chg_g[i]) {
 					if (color)
 						strbuf_addstr(sb, C_RED);
 					strbuf_addch(sb, '-');
-					strbuf_addstr(sb, gkey(g, d, i));
+					add_in(sb, gkey(g, d, i));
 					if (color)
 						strbuf_addstr(sb, C_RESET);
 					i++;
@@ -157,23 +184,34 @@ void gout_unified(struct strbuf *sb, const struct gresult *r, const struct gproc
 					if (color)
 						strbuf_addstr(sb, C_GREEN);
 					strbuf_addch(sb, '+');
-					strbuf_addstr(sb, ckey(c, d, j));
+					add_in(sb, ckey(c, d, j));
 					if (color)
 						strbuf_addstr(sb, C_RESET);
 					j++;
 				} else {
 					strbuf_addch(sb, ' ');
-					strbuf_addstr(sb, gkey(g, d, i < ie ? i : ie - 1));
+					add_in(sb, gkey(g, d, i < ie ? i : ie - 1));
 					i++;
 					j++;
 				}
 				strbuf_addch(sb, '\n');
-				lines++;
+				if (left)
+					--*left;
 			}
+		}
+		/* the changed lines of the hunks never started */
+		for (; h < d->nhunks; h++) {
+			const struct gdiff_hunk *hk = &d->hunks[h];
+
+			for (size_t i = hk->a0; i < hk->a0 + hk->na; i++)
+				skipped += d->chg_g[i] != 0;
+			for (size_t j = hk->b0; j < hk->b0 + hk->nb; j++)
+				skipped += d->chg_c[j] != 0;
 		}
 	}
 	if (skipped)
-		strbuf_addf(sb, "... %zu more diff lines not shown\n", skipped);
+		strbuf_addf(sb, "... %zu more diff lines not shown (golden_traces.max_diff_lines)\n",
+			    skipped);
 }
 
 /* --- text --- */
@@ -183,11 +221,15 @@ static void text_summary_line(struct strbuf *sb, const struct gout_case *k, bool
 	const struct gresult *r = k->r;
 
 	if (k->status == GOLDEN_OK) {
-		strbuf_addf(sb, "\xe2\x9c\x85 %s: equivalent", k->name);
+		strbuf_addstr(sb, "\xe2\x9c\x85 ");
+		add_in(sb, k->name);
+		strbuf_addstr(sb, ": equivalent");
 	} else {
 		if (color)
 			strbuf_addstr(sb, C_RED C_BOLD);
-		strbuf_addf(sb, "\xe2\x9d\x8c %s: %s", k->name, golden_status_name(k->status));
+		strbuf_addstr(sb, "\xe2\x9d\x8c ");
+		add_in(sb, k->name);
+		strbuf_addf(sb, ": %s", golden_status_name(k->status));
 		if (color)
 			strbuf_addstr(sb, C_RESET);
 	}
@@ -199,14 +241,32 @@ static void text_summary_line(struct strbuf *sb, const struct gout_case *k, bool
 	strbuf_addch(sb, '\n');
 }
 
-void gout_text(FILE *fp, const struct gout_case *k, const struct golden_opts *o, bool color)
+/* Writes sb to fp and flushes; 0, or -1 with errno set. */
+static int put(FILE *fp, const struct strbuf *sb)
+{
+	errno = 0;
+	if ((sb->len && fwrite(sb->buf, 1, sb->len, fp) != sb->len) || fflush(fp) != 0 ||
+	    ferror(fp)) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+int gout_text(FILE *fp, const struct gout_case *k, const struct golden_opts *o, bool color)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const struct gresult *r = k->r;
+	size_t left = o->max_diff_lines;
+	int ret;
 
 	text_summary_line(&sb, k, color);
-	if (k->error)
-		strbuf_addf(&sb, "   %s\n", k->error);
+	if (k->error) {
+		strbuf_addstr(&sb, "   ");
+		add_in(&sb, k->error);
+		strbuf_addch(&sb, '\n');
+	}
 	if (r) {
 		size_t nreg = 0;
 		for (size_t i = 0; i < r->nf; i++) {
@@ -219,15 +279,18 @@ void gout_text(FILE *fp, const struct gout_case *k, const struct golden_opts *o,
 				    gfind_kind_name(f->kind));
 			if (color)
 				strbuf_addstr(&sb, C_RESET);
-			if (f->proc)
-				strbuf_addf(&sb, "[%s] ", f->proc);
-			strbuf_addstr(&sb, f->message);
+			if (f->proc) {
+				strbuf_addch(&sb, '[');
+				add_in(&sb, f->proc);
+				strbuf_addstr(&sb, "] ");
+			}
+			add_in(&sb, f->message);
 			strbuf_addch(&sb, '\n');
 			for (const char *p = f->detail; p && *p;) {
 				const char *nl = strchr(p, '\n');
 				size_t len = nl ? (size_t)(nl - p) : strlen(p);
 				strbuf_addstr(&sb, "       ");
-				strbuf_add(&sb, p, len);
+				strbuf_add_cescaped(&sb, p, len, 0, CESC_KEEP_BACKSLASH);
 				strbuf_addch(&sb, '\n');
 				p += len + (nl != NULL);
 			}
@@ -250,27 +313,51 @@ void gout_text(FILE *fp, const struct gout_case *k, const struct golden_opts *o,
 				gout_unified(&sb, r, &r->pd[i], k->g, k->c,
 					     k->golden_path ? k->golden_path : "golden",
 					     k->current_path ? k->current_path : "current",
-					     o->max_diff_lines, color);
+					     o->max_diff_lines ? &left : NULL, color);
 		}
 	}
-	if (k->hint)
-		strbuf_addf(&sb, "   %s\n", k->hint);
-	fwrite(sb.buf, 1, sb.len, fp);
-	fflush(fp);
+	if (k->hint) {
+		strbuf_addstr(&sb, "   ");
+		add_in(&sb, k->hint);
+		strbuf_addch(&sb, '\n');
+	}
+	ret = put(fp, &sb);
 	strbuf_release(&sb);
+	return ret;
 }
 
 /* --- JSON --- */
 
+/*
+ * A JSON string of s (null for NULL).  jansson takes only UTF-8: other
+ * bytes are written as escapes (as in text reports), never dropped.
+ */
 static json_t *jstr(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	struct strbuf sb = STRBUF_INIT;
+	json_t *j;
+
+	if (!s)
+		return json_null();
+	if ((j = json_string(s)))
+		return j;
+	strbuf_add_cescaped(&sb, s, strlen(s), 0, CESC_KEEP_BACKSLASH | CESC_KEEP_NEWLINE);
+	j = json_string(sb.buf);
+	strbuf_release(&sb);
+	return j ? j : json_string("?");
+}
+
+/* jansson refuses NaN and infinities (json_pack then fails whole): 0 instead. */
+static double fin(double d)
+{
+	return isfinite(d) ? d : 0;
 }
 
 static json_t *case_json(const struct gout_case *k, const struct golden_opts *o)
 {
 	const struct gresult *r = k->r;
 	json_t *c = json_object();
+	size_t left = o->max_diff_lines;
 
 	json_object_set_new(c, "name", jstr(k->name));
 	json_object_set_new(c, "golden", jstr(k->golden_path));
@@ -280,53 +367,53 @@ static json_t *case_json(const struct gout_case *k, const struct golden_opts *o)
 	json_object_set_new(c, "pass", json_boolean(k->status == GOLDEN_OK));
 	json_object_set_new(c, "error", jstr(k->error));
 	json_object_set_new(c, "hint", jstr(k->hint));
-	json_object_set_new(c, "seconds", json_real(k->seconds));
+	json_object_set_new(c, "seconds", json_real(fin(k->seconds)));
 	if (!r)
 		return c;
-	json_object_set_new(c, "confidence", json_real(r->confidence));
-	json_object_set_new(c, "min_confidence", json_real(r->min_confidence));
+	json_object_set_new(c, "confidence", json_real(fin(r->confidence)));
+	json_object_set_new(c, "min_confidence", json_real(fin(r->min_confidence)));
 	json_object_set_new(c, "confidence_parts",
-			    json_pack("{s:f,s:f,s:f}", "sequence", r->s_seq, "counts", r->s_cnt,
-				      "resources", r->s_res));
+			    json_pack("{s:f,s:f,s:f}", "sequence", fin(r->s_seq), "counts", fin(r->s_cnt),
+				      "resources", fin(r->s_res)));
 	json_object_set_new(c, "regression", json_boolean(r->regression));
 	json_object_set_new(c, "syscalls", json_pack("{s:I,s:I}", "golden",
 						      (json_int_t)r->g_calls, "current",
 						      (json_int_t)r->c_calls));
-	json_t *rt = json_pack("{s:f,s:f,s:f,s:i,s:i,s:b}", "golden_ms", r->g_wall_ms,
-			       "current_ms", r->c_wall_ms, "spread_ms", r->spread_ms,
+	json_t *rt = json_pack("{s:f,s:f,s:f,s:i,s:i,s:b}", "golden_ms", fin(r->g_wall_ms),
+			       "current_ms", fin(r->c_wall_ms), "spread_ms", fin(r->spread_ms),
 			       "golden_runs", r->g_runs, "current_runs", r->c_runs,
 			       "checked", r->timing_checked);
 	if (r->timing_checked)
-		json_object_set_new(rt, "limit_ms", json_real(r->limit_ms));
+		json_object_set_new(rt, "limit_ms", json_real(fin(r->limit_ms)));
 	if (r->g_net_ms >= 0 && r->c_net_ms >= 0) {
-		json_object_set_new(rt, "golden_net_ms", json_real(r->g_net_ms));
-		json_object_set_new(rt, "current_net_ms", json_real(r->c_net_ms));
+		json_object_set_new(rt, "golden_net_ms", json_real(fin(r->g_net_ms)));
+		json_object_set_new(rt, "current_net_ms", json_real(fin(r->c_net_ms)));
 	}
 	if (r->g_cpu_ms >= 0 && r->c_cpu_ms >= 0) {
-		json_object_set_new(rt, "golden_cpu_ms", json_real(r->g_cpu_ms));
-		json_object_set_new(rt, "current_cpu_ms", json_real(r->c_cpu_ms));
+		json_object_set_new(rt, "golden_cpu_ms", json_real(fin(r->g_cpu_ms)));
+		json_object_set_new(rt, "current_cpu_ms", json_real(fin(r->c_cpu_ms)));
 	}
 	json_object_set_new(c, "runtime", rt);
 	json_t *fs = json_array();
 	for (size_t i = 0; i < r->nf; i++) {
 		const struct gfinding *f = &r->f[i];
-		json_t *fo = json_pack("{s:s,s:b,s:b,s:o,s:o,s:s,s:o,s:f,s:f}",
+		json_t *fo = json_pack("{s:s,s:b,s:b,s:o,s:o,s:o,s:o,s:f,s:f}",
 				       "kind", gfind_kind_name(f->kind),
 				       "regression", f->regression,
 				       "noisy", f->noisy,
 				       "process", jstr(f->proc),
 				       "subject", jstr(f->subject),
-				       "message", f->message,
+				       "message", jstr(f->message),
 				       "detail", jstr(f->detail),
-				       "golden", f->golden, "current", f->current);
+				       "golden", fin(f->golden), "current", fin(f->current));
 		if (f->nsources) {
 			/* -s: the lines the calls came from (docs/source.md) */
 			json_t *ss = json_array();
 			for (size_t j = 0; j < f->nsources; j++)
-				json_array_append_new(ss, json_pack("{s:s,s:f,s:f}",
-								    "where", f->sources[j].where,
-								    "golden", f->sources[j].golden,
-								    "current", f->sources[j].current));
+				json_array_append_new(ss, json_pack("{s:o,s:f,s:f}",
+								    "where", jstr(f->sources[j].where),
+								    "golden", fin(f->sources[j].golden),
+								    "current", fin(f->sources[j].current)));
 			json_object_set_new(fo, "sources", ss);
 		}
 		json_array_append_new(fs, fo);
@@ -336,14 +423,15 @@ static json_t *case_json(const struct gout_case *k, const struct golden_opts *o)
 	for (size_t i = 0; i < r->npd; i++) {
 		const struct gproc_diff *d = &r->pd[i];
 		struct strbuf sb = STRBUF_INIT;
-		gout_unified(&sb, r, d, k->g, k->c, "golden", "current", o->max_diff_lines, false);
-		json_array_append_new(ps, json_pack("{s:s,s:I,s:I,s:I,s:I,s:b,s:s}",
-						   "process", d->label,
+		gout_unified(&sb, r, d, k->g, k->c, "golden", "current",
+			     o->max_diff_lines ? &left : NULL, false);
+		json_array_append_new(ps, json_pack("{s:o,s:I,s:I,s:I,s:I,s:b,s:o}",
+						   "process", jstr(d->label),
 						   "golden_calls", (json_int_t)d->ng,
 						   "current_calls", (json_int_t)d->nc,
 						   "added", (json_int_t)d->added,
 						   "removed", (json_int_t)d->removed,
-						   "exact", d->exact != 0, "diff", sb.buf));
+						   "exact", d->exact != 0, "diff", jstr(sb.buf)));
 		strbuf_release(&sb);
 	}
 	json_object_set_new(c, "processes", ps);
@@ -352,8 +440,8 @@ static json_t *case_json(const struct gout_case *k, const struct golden_opts *o)
 		const struct gcount_row *w = &r->rows[i];
 		if (!w->g_all && !w->c_all)
 			continue;
-		json_array_append_new(rows, json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:I}",
-						     "syscall", w->name,
+		json_array_append_new(rows, json_pack("{s:o,s:I,s:I,s:I,s:I,s:I,s:I}",
+						     "syscall", jstr(w->name),
 						     "golden", (json_int_t)w->g_all,
 						     "current", (json_int_t)w->c_all,
 						     "golden_stable", (json_int_t)w->g_stable,
@@ -374,10 +462,13 @@ static int worst_status(const struct gout_case *k, size_t n)
 	return st;
 }
 
-void gout_json(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o)
+int gout_json(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o)
 {
 	json_t *root = json_object(), *arr = json_array();
+	struct strbuf sb = STRBUF_INIT;
 	size_t pass = 0;
+	char *text;
+	int ret;
 
 	for (size_t i = 0; i < n; i++) {
 		json_array_append_new(arr, case_json(&k[i], o));
@@ -389,10 +480,18 @@ void gout_json(FILE *fp, const struct gout_case *k, size_t n, const struct golde
 						      "passed", (json_int_t)pass,
 						      "failed", (json_int_t)(n - pass),
 						      "status", worst_status(k, n)));
-	json_dumpf(root, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-	fputc('\n', fp);
-	fflush(fp);
+	text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
 	json_decref(root);
+	if (!text) {
+		errno = ENOMEM;
+		return -1;
+	}
+	strbuf_addstr(&sb, text);
+	strbuf_addch(&sb, '\n');
+	free(text);
+	ret = put(fp, &sb);
+	strbuf_release(&sb);
+	return ret;
 }
 
 /* --- JUnit --- */
@@ -403,11 +502,12 @@ static void xml_esc(struct strbuf *sb, const char *s)
 		strbuf_add_xml(sb, s, strlen(s));
 }
 
-void gout_junit(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o)
+int gout_junit(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o)
 {
 	struct strbuf sb = STRBUF_INIT, body = STRBUF_INIT;
 	size_t fail = 0, err = 0;
 	double total = 0;
+	int ret;
 
 	for (size_t i = 0; i < n; i++) {
 		total += k[i].seconds;
@@ -471,30 +571,64 @@ void gout_junit(FILE *fp, const struct gout_case *k, size_t n, const struct gold
 		strbuf_addstr(&sb, "    </testcase>\n");
 	}
 	strbuf_addstr(&sb, "  </testsuite>\n</testsuites>\n");
-	fwrite(sb.buf, 1, sb.len, fp);
-	fflush(fp);
+	ret = put(fp, &sb);
 	strbuf_release(&sb);
 	strbuf_release(&body);
+	return ret;
 }
 
 /* --- Markdown --- */
 
+/* Text in a table cell or a list item: one line, no '|' that ends the cell. */
 static void md_cell(struct strbuf *sb, const char *s)
 {
-	for (; s && *s; s++) {
-		if (*s == '|')
+	struct strbuf e = STRBUF_INIT;
+
+	if (!s)
+		return;
+	strbuf_add_cescaped(&e, s, strlen(s), 0, CESC_KEEP_BACKSLASH);
+	for (const char *p = e.buf; *p; p++) {
+		if (*p == '|')
 			strbuf_addstr(sb, "\\|");
-		else if (*s == '\n')
-			strbuf_addch(sb, ' ');
 		else
-			strbuf_addch(sb, *s);
+			strbuf_addch(sb, *p);
 	}
+	strbuf_release(&e);
 }
 
-void gout_markdown(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o)
+/* Text in `code`: one line, backticks (which would end it) as quotes. */
+static void md_code(struct strbuf *sb, const char *s)
+{
+	struct strbuf e = STRBUF_INIT;
+
+	if (!s)
+		return;
+	strbuf_add_cescaped(&e, s, strlen(s), 0, CESC_KEEP_BACKSLASH);
+	strbuf_addch(sb, '`');
+	for (const char *p = e.buf; *p; p++)
+		strbuf_addch(sb, *p == '`' ? '\'' : *p);
+	strbuf_addch(sb, '`');
+	strbuf_release(&e);
+}
+
+/* A fence longer than any run of backticks in s, so that s cannot end it. */
+static size_t fence_len(const char *s)
+{
+	size_t run = 0, max = 0;
+
+	for (; *s; s++) {
+		run = *s == '`' ? run + 1 : 0;
+		if (run > max)
+			max = run;
+	}
+	return max < 3 ? 3 : max + 1;
+}
+
+int gout_markdown(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t pass = 0;
+	int ret;
 
 	for (size_t i = 0; i < n; i++)
 		pass += k[i].status == GOLDEN_OK;
@@ -517,6 +651,8 @@ void gout_markdown(FILE *fp, const struct gout_case *k, size_t n, const struct g
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct gout_case *c = &k[i];
+		size_t left = o->max_diff_lines;
+
 		if (c->status == GOLDEN_OK)
 			continue;
 		strbuf_addstr(&sb, "\n### \xe2\x9d\x8c ");
@@ -531,19 +667,21 @@ void gout_markdown(FILE *fp, const struct gout_case *k, size_t n, const struct g
 			const struct gfinding *f = &c->r->f[j];
 			strbuf_addf(&sb, "- **%s** %s", gfind_kind_name(f->kind),
 				    f->regression ? "" : "(note) ");
-			if (f->proc)
-				strbuf_addf(&sb, "`%s` ", f->proc);
-			strbuf_addch(&sb, '`');
-			for (const char *p = f->message; *p; p++)
-				strbuf_addch(&sb, *p == '`' ? '\'' : *p);
-			strbuf_addstr(&sb, "`\n");
+			if (f->proc) {
+				md_code(&sb, f->proc);
+				strbuf_addch(&sb, ' ');
+			}
+			md_code(&sb, f->message);
+			strbuf_addch(&sb, '\n');
 			for (const char *p = f->detail; p && *p;) {
 				const char *nl = strchr(p, '\n');
 				size_t len = nl ? (size_t)(nl - p) : strlen(p);
-				strbuf_addstr(&sb, "  - `");
-				for (size_t q = 0; q < len; q++)
-					strbuf_addch(&sb, p[q] == '`' ? '\'' : p[q]);
-				strbuf_addstr(&sb, "`\n");
+				char *line = xstrndup(p, len);
+
+				strbuf_addstr(&sb, "  - ");
+				md_code(&sb, line);
+				strbuf_addch(&sb, '\n');
+				free(line);
 				p += len + (nl != NULL);
 			}
 		}
@@ -551,10 +689,26 @@ void gout_markdown(FILE *fp, const struct gout_case *k, size_t n, const struct g
 			const struct gproc_diff *d = &c->r->pd[j];
 			struct strbuf df = STRBUF_INIT;
 			gout_unified(&df, c->r, d, c->g, c->c, "golden", "current",
-				     o->max_diff_lines, false);
-			if (df.len)
-				strbuf_addf(&sb, "\n<details><summary>diff of process %s</summary>\n\n"
-					    "```diff\n%s```\n\n</details>\n", d->label, df.buf);
+				     o->max_diff_lines ? &left : NULL, false);
+			if (df.len) {
+				size_t fl = fence_len(df.buf);
+
+				strbuf_addstr(&sb, "\n<details><summary>diff of process ");
+				{
+					/* inside HTML: no markup from the label */
+					struct strbuf e = STRBUF_INIT;
+					strbuf_add_cescaped(&e, d->label, strlen(d->label), 0,
+							    CESC_KEEP_BACKSLASH);
+					strbuf_add_xml(&sb, e.buf, e.len);
+					strbuf_release(&e);
+				}
+				strbuf_addstr(&sb, "</summary>\n\n");
+				strbuf_addchars(&sb, '`', fl);
+				strbuf_addstr(&sb, "diff\n");
+				strbuf_add(&sb, df.buf, df.len);
+				strbuf_addchars(&sb, '`', fl);
+				strbuf_addstr(&sb, "\n\n</details>\n");
+			}
 			strbuf_release(&df);
 		}
 		if (c->hint) {
@@ -563,7 +717,7 @@ void gout_markdown(FILE *fp, const struct gout_case *k, size_t n, const struct g
 			strbuf_addch(&sb, '\n');
 		}
 	}
-	fwrite(sb.buf, 1, sb.len, fp);
-	fflush(fp);
+	ret = put(fp, &sb);
 	strbuf_release(&sb);
+	return ret;
 }

@@ -33,20 +33,28 @@ struct gout_case {
 /* Name of a GOLDEN_* status ("equivalent", "regression", "missing", ...). */
 const char *golden_status_name(int status);
 
-/* Text for one case, written as soon as it is known. */
-void gout_text(FILE *fp, const struct gout_case *k, const struct golden_opts *o, bool color);
+/*
+ * Text for one case, written as soon as it is known.  The writers return 0,
+ * or -1 with errno set when fp could not be written (they print nothing).
+ * Everything quoted from traces and files is escaped (util/quote.h): a text
+ * or Markdown item is one line, JSON is UTF-8, JUnit is XML 1.0.
+ */
+int gout_text(FILE *fp, const struct gout_case *k, const struct golden_opts *o, bool color);
 
 /* The other formats take every case at once. */
-void gout_json(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o);
-void gout_junit(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o);
-void gout_markdown(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o);
+int gout_json(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o);
+int gout_junit(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o);
+int gout_markdown(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o);
 
 /*
  * Appends the unified diff of process diff d (golden g, current c) to sb,
- * with colour escapes when color, at most max lines (0: no limit).
+ * with colour escapes when color.  left, when not NULL, is the number of
+ * diff lines the report may still print (golden_traces.max_diff_lines
+ * counts over a whole report, not per hunk or process): it is decreased,
+ * and what does not fit is counted in a "... N more diff lines" line.
  */
 void gout_unified(struct strbuf *sb, const struct gresult *r, const struct gproc_diff *d,
 		  const struct gmodel *g, const struct gmodel *c, const char *gname,
-		  const char *cname, unsigned max, bool color);
+		  const char *cname, size_t *left, bool color);
 
 #endif

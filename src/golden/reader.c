@@ -6,8 +6,10 @@
 #include "golden/reader.h"
 #include "sink/env.h"
 #include "golden/jv.h"
+#include "config/config.h"
 #include "util/arena.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 
@@ -26,7 +28,7 @@
 
 #define SRC_BUF (1u << 16)
 #define MAX_DEPTH 32            /* nesting allowed anywhere in a trace */
-#define MAX_LINE (64u << 20)    /* longest jsonl line */
+#define MAX_SCALAR 1024         /* longest number or literal token */
 #define MAX_US 9.2e15           /* microseconds that fit int64 nanoseconds */
 
 /*
@@ -57,6 +59,21 @@ struct errname {
 struct side {                /* a process or signal event of a .json document */
 	struct event ev;
 	size_t seq;
+};
+
+/*
+ * Cuts long strings out of the bytes of a value as they are copied (see
+ * val_add): a string beyond max decoded bytes keeps its first max bytes and
+ * gets "...<N bytes, cut to max>" instead of the rest.
+ */
+struct cutter {
+	bool on;                 /* the value outgrew max: bytes go through cut_byte */
+	bool str, esc;           /* in a string; after its backslash */
+	uint8_t uhex;            /* hex digits of a \u escape still to come */
+	unsigned ucp;            /* the code point of that escape */
+	bool cut;                /* dropping the rest of the current string */
+	uint64_t dlen;           /* decoded bytes of the current string so far */
+	uint64_t kept;           /* of them, kept */
 };
 
 struct member {              /* a top-level member of a .json document */
@@ -90,6 +107,10 @@ struct reader {
 	bool reported;           /* an error was printed */
 	struct errname *errnames; /* sorted, for errno_by_name() */
 	size_t nerrnames;
+	struct trace_limits lim;  /* with the defaults filled in */
+	uint64_t nrecords;       /* records read so far */
+	struct cutter cut;       /* for the value being copied into val */
+	size_t val_max;          /* most bytes val may hold (after cutting) */
 };
 
 /* --- errors --- */
@@ -108,7 +129,7 @@ static int rd_err_at(struct reader *rd, unsigned long line, unsigned long col,
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	error("cannot read trace '%s': line %lu column %lu: %s", rd->path, line, col, sb.buf);
+	error("cannot read trace '%s': line %lu column %lu: %s", esc(rd->path), line, col, sb.buf);
 	strbuf_release(&sb);
 	return -1;
 }
@@ -125,7 +146,7 @@ static int rd_err(struct reader *rd, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	error("cannot read trace '%s': %s", rd->path, sb.buf);
+	error("cannot read trace '%s': %s", esc(rd->path), sb.buf);
 	strbuf_release(&sb);
 	return -1;
 }
@@ -164,8 +185,12 @@ static int src_open(struct src *s, const char *path)
 		errno = e;
 		return -1;
 	}
-	if (n == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f &&
-	    magic[3] == 0xfd) {
+	/* a zstd frame (28 b5 2f fd), or a skippable frame (5? 2a 4d 18) that
+	 * zstd streams may start with (metadata, seekable-format tables) */
+	if (n == 4 && ((magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f &&
+			magic[3] == 0xfd) ||
+		       ((magic[0] & 0xf0) == 0x50 && magic[1] == 0x2a && magic[2] == 0x4d &&
+			magic[3] == 0x18))) {
 		s->z = ZSTD_createDStream();
 		if (!s->z) {
 			src_close(s);
@@ -311,6 +336,144 @@ static int src_seek(struct reader *rd, uint64_t off, unsigned long line, unsigne
 	return 0;
 }
 
+/* --- long strings --- */
+
+/* UTF-8 bytes of the code point of a \u escape (a surrogate pair: 4, 0). */
+static unsigned ucp_len(unsigned cp)
+{
+	if (cp < 0x80)
+		return 1;
+	if (cp < 0x800)
+		return 2;
+	if (cp >= 0xd800 && cp <= 0xdbff)
+		return 4;
+	if (cp >= 0xdc00 && cp <= 0xdfff)
+		return 0;
+	return 3;
+}
+
+static int hexdig(int c)
+{
+	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+/* Empties val for the next value, which may hold max bytes. */
+static void val_reset(struct reader *rd, size_t max)
+{
+	strbuf_reset(&rd->val);
+	memset(&rd->cut, 0, sizeof(rd->cut));
+	rd->val_max = max;
+}
+
+/* One byte of a value whose strings are being cut. */
+static void cut_byte(struct reader *rd, struct strbuf *out, unsigned char c)
+{
+	struct cutter *k = &rd->cut;
+
+	if (!k->str) {
+		if (c == '"') {
+			k->str = true;
+			k->esc = k->cut = false;
+			k->uhex = 0;
+			k->dlen = k->kept = 0;
+		}
+		strbuf_addch(out, c);
+		return;
+	}
+	if (k->uhex) {
+		k->ucp = (k->ucp << 4) | (unsigned)hexdig(c);
+		if (!--k->uhex)
+			k->dlen += ucp_len(k->ucp);
+		if (!k->cut)
+			strbuf_addch(out, c);
+		return;
+	}
+	if (k->esc) {
+		k->esc = false;
+		if (c == 'u') {
+			k->uhex = 4;
+			k->ucp = 0;
+		} else {
+			k->dlen++;
+		}
+		if (!k->cut)
+			strbuf_addch(out, c);
+		return;
+	}
+	if (c == '"') {
+		k->str = false;
+		if (k->cut)
+			strbuf_addf(out, "...<%" PRIu64 " bytes, cut to %" PRIu64 ">", k->dlen,
+				    rd->lim.string_bytes);
+		strbuf_addch(out, c);
+		return;
+	}
+	/* cut at a character boundary, never inside an escape */
+	if (!k->cut && k->dlen >= rd->lim.string_bytes && (c & 0xc0) != 0x80)
+		k->cut = true;
+	if (c == '\\')
+		k->esc = true;
+	else
+		k->dlen++;
+	if (!k->cut)
+		strbuf_addch(out, c);
+}
+
+/*
+ * Appends n bytes of the value being scanned to out.  While a value is
+ * smaller than the string limit no string in it can be too long, and the
+ * bytes are copied as they are; past that, every byte goes through
+ * cut_byte() (the bytes already copied first).  -1 after error() when the
+ * value, cut, is longer than rd->val_max.
+ */
+static int val_add(struct reader *rd, struct strbuf *out, const unsigned char *p, size_t n)
+{
+	if (!rd->cut.on) {
+		if (out->len + n <= rd->lim.string_bytes) {
+			strbuf_add(out, p, n);
+			return 0;
+		} else {
+			struct strbuf old = STRBUF_INIT;
+
+			strbuf_add(&old, out->buf, out->len);
+			strbuf_reset(out);
+			rd->cut.on = true;
+			for (size_t i = 0; i < old.len; i++)
+				cut_byte(rd, out, (unsigned char)old.buf[i]);
+			strbuf_release(&old);
+		}
+	}
+	for (size_t i = 0; i < n;) {
+		struct cutter *k = &rd->cut;
+
+		if (k->str && k->cut && !k->esc && !k->uhex) {
+			/* the dropped middle of a long string: only counted */
+			size_t j = i;
+
+			while (j < n && p[j] != '"' && p[j] != '\\')
+				j++;
+			k->dlen += j - i;
+			i = j;
+			if (i == n)
+				break;
+		}
+		cut_byte(rd, out, p[i++]);
+	}
+	if (out->len > rd->val_max)
+		return pos_err(rd, "record longer than %zu bytes (after strings longer than "
+			       "limits.string_bytes are cut)", rd->val_max);
+	return 0;
+}
+
+/* Counts one more record against limits.trace_records. */
+static int count_record(struct reader *rd)
+{
+	if (++rd->nrecords > rd->lim.records)
+		return rec_err(rd, "more than %" PRIu64 " records (raise limits.trace_records "
+			       "to read more)", rd->lim.records);
+	return 0;
+}
+
 /* --- scanning a document --- */
 
 static void skip_ws(struct src *s)
@@ -369,8 +532,12 @@ static int scan_value(struct reader *rd, struct strbuf *out, int depth)
 		return unexpected(rd, "a value");
 	if (c != '{' && c != '[' && c != '"') {
 		/* a scalar: jv_parse judges the token */
+		size_t n = 0;
+
 		while ((c = src_peek(s)) >= 0 && c != ',' && c != ']' && c != '}' &&
 		       c != ' ' && c != '\n' && c != '\t' && c != '\r' && c != ':') {
+			if (++n > MAX_SCALAR)
+				return pos_err(rd, "value longer than %d bytes", MAX_SCALAR);
 			if (out)
 				strbuf_addch(out, c);
 			src_get(s);
@@ -420,14 +587,14 @@ static int scan_value(struct reader *rd, struct strbuf *out, int depth)
 				break;
 			}
 		}
-		if (out)
-			strbuf_add(out, b, (size_t)(p - b));
+		if (out && val_add(rd, out, b, (size_t)(p - b)) < 0)
+			return -1;
 		s->pos = s->len;
 		continue;
 done:
 		p++;
-		if (out)
-			strbuf_add(out, b, (size_t)(p - b));
+		if (out && val_add(rd, out, b, (size_t)(p - b)) < 0)
+			return -1;
 		s->pos = (size_t)(p - s->buf);
 		return 0;
 	}
@@ -457,23 +624,62 @@ static struct jv *parse_val(struct reader *rd, struct arena *a, unsigned long li
 
 /* --- field access (errors name the record's position) --- */
 
-enum { OPT = 0, REQ = 1 };
+/*
+ * How a field may be given: OPT may be absent, REQ must be there, NUL may
+ * also be null.  Every other type than the one docs/trace-format.md gives
+ * is an error that names the field.
+ */
+enum { OPT = 0, REQ = 1, NUL = 2 };
 
 static bool jv_null(const struct jv *v)
 {
 	return !v || v->type == JV_NULL;
 }
 
-static int get_int(struct reader *rd, const struct jv *v, const char *key, int64_t *out,
-		   int64_t min, int64_t max, int req)
+/* "null", "true", "an integer", ... for messages. */
+static const char *jv_kind(const struct jv *v)
 {
-	if (jv_null(v)) {
-		if (req)
+	switch (v->type) {
+	case JV_NULL: return "null";
+	case JV_FALSE: return "false";
+	case JV_TRUE: return "true";
+	case JV_INT: return "an integer";
+	case JV_REAL: return "a fraction";
+	case JV_STR: return "a string";
+	case JV_ARR: return "an array";
+	case JV_OBJ: return "an object";
+	}
+	return "?";
+}
+
+/*
+ * 0 when field v is absent (or null where req allows it: nothing to
+ * read), 1 when it is there with type want (or, want_too, that one), -1
+ * after an error ("missing field", or "integer expected, not null").
+ */
+static int field(struct reader *rd, const struct jv *v, const char *key, int req, int want,
+		 int want_too, const char *what)
+{
+	if (!v) {
+		if (req & REQ)
 			return rec_err(rd, "missing field '%s'", key);
 		return 0;
 	}
-	if (v->type != JV_INT)
-		return rec_err(rd, "field '%s': integer expected", key);
+	if (v->type == JV_NULL && (req & NUL))
+		return 0;
+	if (v->type == want || (want_too >= 0 && v->type == want_too) ||
+	    (want == JV_TRUE && v->type == JV_FALSE))
+		return 1;
+	return rec_err(rd, "field '%s': %s expected, not %s", key, what, jv_kind(v));
+}
+
+static int get_int(struct reader *rd, const struct jv *v, const char *key, int64_t *out,
+		   int64_t min, int64_t max, int req)
+{
+	int r = field(rd, v, key, req, JV_INT, -1, req & NUL ? "integer or null" : "integer");
+
+	if (r <= 0)
+		return r;
 	if (v->i < min || v->i > max)
 		return rec_err(rd, "field '%s': %" PRId64 " out of range", key, v->i);
 	*out = v->i;
@@ -492,19 +698,16 @@ static int get_pid(struct reader *rd, const struct jv *v, const char *key, pid_t
 /* A time in microseconds (integer or fraction) as ns. */
 static int get_us(struct reader *rd, const struct jv *v, const char *key, uint64_t *ns, int req)
 {
-	if (jv_null(v)) {
-		if (req)
-			return rec_err(rd, "missing field '%s'", key);
-		return 0;
-	}
+	int r = field(rd, v, key, req, JV_INT, JV_REAL, req & NUL ? "number or null" : "number");
+
+	if (r <= 0)
+		return r;
 	if (v->type == JV_INT) {
 		if (v->i < 0 || v->i > (int64_t)MAX_US)
 			return rec_err(rd, "field '%s': %" PRId64 " out of range", key, v->i);
 		*ns = (uint64_t)v->i * 1000u;
 		return 1;
 	}
-	if (v->type != JV_REAL)
-		return rec_err(rd, "field '%s': number expected", key);
 	if (!(v->d >= 0 && v->d <= MAX_US))
 		return rec_err(rd, "field '%s': %g out of range", key, v->d);
 	*ns = (uint64_t)llround(v->d * 1000.0);
@@ -514,16 +717,14 @@ static int get_us(struct reader *rd, const struct jv *v, const char *key, uint64
 static int get_str(struct reader *rd, const struct jv *v, const char *key, const char **out,
 		   size_t *len, int req)
 {
+	int r;
+
 	*out = NULL;
 	if (len)
 		*len = 0;
-	if (jv_null(v)) {
-		if (req)
-			return rec_err(rd, "missing field '%s'", key);
-		return 0;
-	}
-	if (v->type != JV_STR)
-		return rec_err(rd, "field '%s': string expected", key);
+	r = field(rd, v, key, req, JV_STR, -1, req & NUL ? "string or null" : "string");
+	if (r <= 0)
+		return r;
 	*out = v->s;
 	if (len)
 		*len = v->n;
@@ -532,32 +733,44 @@ static int get_str(struct reader *rd, const struct jv *v, const char *key, const
 
 static int get_bool(struct reader *rd, const struct jv *v, const char *key, bool *out)
 {
-	if (jv_null(v))
-		return 0;
-	if (v->type != JV_TRUE && v->type != JV_FALSE)
-		return rec_err(rd, "field '%s': true or false expected", key);
+	int r = field(rd, v, key, OPT, JV_TRUE, -1, "true or false");
+
+	if (r <= 0)
+		return r;
 	*out = v->type == JV_TRUE;
 	return 1;
 }
 
-/* A signal given as a name ("SIGKILL") or a number. */
+/* A field that must be an object or an array (its members are read apart). */
+static int get_obj(struct reader *rd, const struct jv *v, const char *key, int type, int req)
+{
+	return field(rd, v, key, req, type, -1, type == JV_OBJ ?
+		     (req & NUL ? "object or null" : "object") :
+		     (req & NUL ? "array or null" : "array"));
+}
+
+/* A signal given as a name ("SIGKILL") or, when it has none, a number. */
 static int get_signal(struct reader *rd, const struct jv *v, const char *key, int *out)
 {
-	if (jv_null(v))
-		return 0;
-	if (v->type == JV_INT && v->i > 0 && v->i < 1024) {
-		*out = (int)v->i;
-		return 1;
-	}
-	if (v->type == JV_STR) {
-		int s = signal_by_name(v->s);
-		if (s > 0) {
-			*out = s;
+	int r = field(rd, v, key, OPT, JV_STR, JV_INT, "signal name");
+
+	if (r <= 0)
+		return r;
+	if (v->type == JV_INT) {
+		if (v->i > 0 && v->i < 1024) {
+			*out = (int)v->i;
 			return 1;
 		}
-		return rec_err(rd, "field '%s': unknown signal '%s'", key, v->s);
+		return rec_err(rd, "field '%s': %" PRId64 " out of range", key, v->i);
 	}
-	return rec_err(rd, "field '%s': signal name expected", key);
+	{
+		int sig = signal_by_name(v->s);
+		if (sig > 0) {
+			*out = sig;
+			return 1;
+		}
+		return rec_err(rd, "field '%s': unknown signal '%s'", key, escn(v->s, v->n));
+	}
 }
 
 static int errname_cmp(const void *a, const void *b)
@@ -645,15 +858,16 @@ static int conv_frame(struct reader *rd, const struct jv *f, struct frame *fr)
 	bool b = false;
 
 	if (f->type != JV_OBJ)
-		return rec_err(rd, "field 'stack': objects expected");
+		return rec_err(rd, "field 'stack': objects expected, not %s", jv_kind(f));
+	/* function, file, line, module and symbol are null when unknown */
 	if (get_hex(rd, jv_get(f, "pc"), "pc", &fr->pc) < 0 ||
-	    get_str(rd, jv_get(f, "function"), "function", &fr->function, NULL, OPT) < 0 ||
-	    get_str(rd, jv_get(f, "file"), "file", &fr->file, NULL, OPT) < 0 ||
-	    get_str(rd, jv_get(f, "module"), "module", &fr->module, NULL, OPT) < 0 ||
+	    get_str(rd, jv_get(f, "function"), "function", &fr->function, NULL, NUL) < 0 ||
+	    get_str(rd, jv_get(f, "file"), "file", &fr->file, NULL, NUL) < 0 ||
+	    get_str(rd, jv_get(f, "module"), "module", &fr->module, NULL, NUL) < 0 ||
 	    get_hex(rd, jv_get(f, "offset"), "offset", &fr->offset) < 0 ||
-	    get_str(rd, jv_get(f, "symbol"), "symbol", &fr->symbol, NULL, OPT) < 0 ||
+	    get_str(rd, jv_get(f, "symbol"), "symbol", &fr->symbol, NULL, NUL) < 0 ||
 	    get_hex(rd, jv_get(f, "symbol_offset"), "symbol_offset", &fr->symoff) < 0 ||
-	    get_int(rd, jv_get(f, "line"), "line", &line, 0, UINT32_MAX, OPT) < 0)
+	    get_int(rd, jv_get(f, "line"), "line", &line, 0, UINT32_MAX, NUL) < 0)
 		return -1;
 	fr->line = (uint32_t)line;
 	if (get_bool(rd, jv_get(f, "inlined"), "inlined", &b) < 0)
@@ -672,10 +886,10 @@ static int conv_frames(struct reader *rd, const struct jv *st, struct event *ev)
 {
 	struct frame *fr;
 
-	if (jv_null(st))
-		return 0;
-	if (st->type != JV_ARR)
-		return rec_err(rd, "field 'stack': array expected");
+	int r = get_obj(rd, st, "stack", JV_ARR, OPT);
+
+	if (r <= 0)
+		return r;
 	ev->stack_trace = true;
 	if (!st->n)
 		return 0;
@@ -693,10 +907,10 @@ static int conv_source(struct reader *rd, const struct jv *o, struct event *ev)
 {
 	struct frame *fr;
 
-	if (jv_null(o))
-		return 0;
-	if (o->type != JV_OBJ)
-		return rec_err(rd, "field 'source': object expected");
+	int r = get_obj(rd, o, "source", JV_OBJ, OPT);
+
+	if (r <= 0)
+		return r;
 	fr = arena_calloc(&rd->arena, sizeof(*fr));
 	if (conv_frame(rd, o, fr) < 0)
 		return -1;
@@ -707,18 +921,14 @@ static int conv_source(struct reader *rd, const struct jv *o, struct event *ev)
 
 static int conv_errno(struct reader *rd, const struct jv *e, struct event *ev)
 {
-	if (jv_null(e))
-		return 0;
-	if (e->type == JV_STR) {
-		int n = errno_by_name(rd, e->s);
-		if (n < 0)
-			return rec_err(rd, "field 'errno': unknown error '%s'", e->s);
-		ev->err = n;
-	} else if (e->type == JV_INT && e->i > 0 && e->i < 4096) {
-		ev->err = (int)e->i;
-	} else {
-		return rec_err(rd, "field 'errno': error name expected");
-	}
+	int n, r = field(rd, e, "errno", OPT, JV_STR, -1, "error name");
+
+	if (r <= 0)
+		return r;
+	n = errno_by_name(rd, e->s);
+	if (n < 0)
+		return rec_err(rd, "field 'errno': unknown error '%s'", escn(e->s, e->n));
+	ev->err = n;
 	return 0;
 }
 
@@ -757,7 +967,7 @@ static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 	ev->type = EV_SYSCALL;
 	ev->nr = -1;
 	if (o->type != JV_OBJ)
-		return rec_err(rd, "syscall record: object expected");
+		return rec_err(rd, "field 'syscalls': objects expected, not %s", jv_kind(o));
 	/* one pass over the members: records have a dozen of them */
 	for (uint32_t i = 0; i < o->n && r >= 0; i++) {
 		const struct jv *m = &o->items[i];
@@ -766,10 +976,10 @@ static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 
 		switch (k[0]) {
 		case 'a':
-			if (strcmp(k, "args") || jv_null(m))
+			if (strcmp(k, "args"))
 				break;
-			if (m->type != JV_ARR)
-				return rec_err(rd, "field 'args': array expected");
+			if ((r = get_obj(rd, m, k, JV_ARR, OPT)) <= 0)
+				break;
 			if (m->n > EVENT_MAX_ARGS)
 				return rec_err(rd, "field 'args': more than %d arguments",
 					       EVENT_MAX_ARGS);
@@ -802,16 +1012,17 @@ static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 			break;
 		case 'r':
 			if (!strcmp(k, "result")) {
-				if ((r = get_int(rd, m, k, &v, INT64_MIN, INT64_MAX, OPT)) > 0)
+				if ((r = get_int(rd, m, k, &v, INT64_MIN, INT64_MAX, NUL)) > 0)
 					ev->retval = v;
 			} else if (!strcmp(k, "rv_fmt")) {
 				if ((r = get_str(rd, m, k, &s, NULL, OPT)) > 0) {
 					int f = rv_fmt_by_name(s);
 					if (f < 0)
-						return rec_err(rd, "field 'rv_fmt': unknown format '%s'", s);
+						return rec_err(rd, "field 'rv_fmt': unknown format '%s'",
+							       esc(s));
 					ev->rv_fmt = (uint8_t)f;
 				}
-			} else if (!strcmp(k, "ret_aux") && !jv_null(m)) {
+			} else if (!strcmp(k, "ret_aux")) {
 				struct val *ra = arena_calloc(&rd->arena, sizeof(*ra));
 				if (!text_pair(m, ra))
 					return rec_err(rd, "field 'ret_aux': [name, text] expected");
@@ -863,7 +1074,7 @@ static int conv_signal(struct reader *rd, const struct jv *o, struct event *ev, 
 	ev->type = EV_SIGNAL;
 	ev->nr = -1;
 	if (o->type != JV_OBJ)
-		return rec_err(rd, "signal record: object expected");
+		return rec_err(rd, "field 'signals': objects expected, not %s", jv_kind(o));
 	if (get_pid(rd, jv_get(o, "pid"), "pid", &ev->pid, OPT) < 0 ||
 	    get_pid(rd, jv_get(o, "tid"), "tid", &ev->tid, OPT) < 0 ||
 	    get_us(rd, jv_get(o, "ts_us"), "ts_us", &ev->ts_ns, OPT) < 0 ||
@@ -875,11 +1086,14 @@ static int conv_signal(struct reader *rd, const struct jv *o, struct event *ev, 
 	ev->end_ns = ev->ts_ns;
 	if (get_signal(rd, jv_get(o, "signal"), "signal", &ev->signo) < 0)
 		return -1;
-	if (!ev->signo && get_signal(rd, jv_get(o, "signo"), "signo", &ev->signo) < 0)
+	v = 0;
+	if (get_int(rd, jv_get(o, "signo"), "signo", &v, 1, 1023, OPT) < 0)
 		return -1;
 	if (!ev->signo)
+		ev->signo = (int)v;
+	if (!ev->signo)
 		return rec_err(rd, "missing field 'signal'");
-	if (get_str(rd, jv_get(o, "siginfo"), "siginfo", &si, &len, OPT) < 0)
+	if (get_str(rd, jv_get(o, "siginfo"), "siginfo", &si, &len, NUL) < 0)
 		return -1;
 	if (si)
 		ev->siginfo = text_val(a, NULL, si, len);
@@ -929,25 +1143,74 @@ static int conv_proc_line(struct reader *rd, const struct jv *o, int type, struc
 	case EV_PROC_EXIT:
 		return conv_status(rd, o, ev);
 	case EV_EXEC:
-		return get_str(rd, jv_get(o, "path"), "path", &ev->exec_path, NULL, OPT) < 0 ? -1 : 0;
+		return get_str(rd, jv_get(o, "path"), "path", &ev->exec_path, NULL, NUL) < 0 ? -1 : 0;
 	}
 	return 0;
+}
+
+/*
+ * The counters of a summary or of one of its by_syscall rows (prefix
+ * "by_syscall.NAME" names the row): integers >= 0 and times.  Checked,
+ * not kept (readers count the records themselves).
+ */
+static int check_counts(struct reader *rd, const struct jv *o, const char *prefix)
+{
+	static const char *const ints[] = {
+		"total_syscalls", "total_errors", "total_unfinished", "calls", "errors", "unfinished",
+	};
+	static const char *const times[] = { "total_time_us", "total_us" };
+	struct strbuf key = STRBUF_INIT;
+	int64_t v;
+	uint64_t ns;
+	int r = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ints) && r >= 0; i++) {
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%s%s%s", prefix, *prefix ? "." : "", ints[i]);
+		r = get_int(rd, jv_get(o, ints[i]), key.buf, &v, 0, INT64_MAX, OPT);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(times) && r >= 0; i++) {
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%s%s%s", prefix, *prefix ? "." : "", times[i]);
+		r = get_us(rd, jv_get(o, times[i]), key.buf, &ns, OPT);
+	}
+	strbuf_release(&key);
+	return r < 0 ? -1 : 0;
 }
 
 /* The summary's end facts. */
 static int conv_summary(struct reader *rd, const struct jv *o, struct trace_end *te)
 {
 	struct event ev;
+	const struct jv *by;
 	uint64_t wall = 0;
 	bool det = false;
+	int r;
 
 	memset(&ev, 0, sizeof(ev));
 	if (o->type != JV_OBJ)
-		return rec_err(rd, "field 'summary': object expected");
+		return rec_err(rd, "field 'summary': object expected, not %s", jv_kind(o));
 	if (conv_status(rd, o, &ev) < 0 ||
 	    get_us(rd, jv_get(o, "wall_time_us"), "wall_time_us", &wall, OPT) < 0 ||
-	    get_bool(rd, jv_get(o, "detached"), "detached", &det) < 0)
+	    get_bool(rd, jv_get(o, "detached"), "detached", &det) < 0 ||
+	    check_counts(rd, o, "") < 0)
 		return -1;
+	by = jv_get(o, "by_syscall");
+	if ((r = get_obj(rd, by, "by_syscall", JV_OBJ, OPT)) < 0)
+		return -1;
+	for (uint32_t i = 0; r && i < by->n; i++) {
+		const struct jv *row = &by->items[i];
+		struct strbuf key = STRBUF_INIT;
+
+		strbuf_addf(&key, "by_syscall.%s", esc(row->key));
+		if (row->type != JV_OBJ)
+			r = rec_err(rd, "field '%s': object expected, not %s", key.buf, jv_kind(row));
+		else
+			r = check_counts(rd, row, key.buf);
+		strbuf_release(&key);
+		if (r < 0)
+			return -1;
+	}
 	te->exit_code = ev.exit_code;
 	te->term_signal = ev.term_signal;
 	te->wall_ns = wall;
@@ -988,11 +1251,10 @@ static int check_format(struct reader *rd, const struct jv *hdr, const char *wan
 
 	if (!f)
 		return rec_err(rd, "no \"format\" field: not a renacer trace");
-	if (f->type != JV_STR || strcmp(f->s, want))
-		return rec_err(rd, "unsupported format %s%s%s (expected %s)",
-			       f->type == JV_STR ? "'" : "",
-			       f->type == JV_STR ? f->s : "of wrong type",
-			       f->type == JV_STR ? "'" : "", want);
+	if (f->type != JV_STR)
+		return rec_err(rd, "field 'format': string expected, not %s", jv_kind(f));
+	if (strcmp(f->s, want))
+		return rec_err(rd, "unsupported format '%s' (expected %s)", escn(f->s, f->n), want);
 	return 0;
 }
 
@@ -1003,16 +1265,19 @@ static int conv_env(struct reader *rd, const struct jv *e)
 	const struct jv *cwd, *stdio, *vars;
 
 	if (e->type != JV_OBJ)
-		return rec_err(rd, "field 'environment': object expected");
+		return rec_err(rd, "field 'environment': object expected, not %s", jv_kind(e));
 	cwd = jv_get(e, "cwd");
 	stdio = jv_get(e, "stdio");
 	vars = jv_get(e, "variables");
 	if (cwd && cwd->type != JV_STR && cwd->type != JV_NULL)
-		return rec_err(rd, "field 'environment.cwd': string expected");
+		return rec_err(rd, "field 'environment.cwd': string or null expected, not %s",
+			       jv_kind(cwd));
 	if (stdio && stdio->type != JV_OBJ)
-		return rec_err(rd, "field 'environment.stdio': object expected");
+		return rec_err(rd, "field 'environment.stdio': object expected, not %s",
+			       jv_kind(stdio));
 	if (vars && vars->type != JV_OBJ)
-		return rec_err(rd, "field 'environment.variables': object expected");
+		return rec_err(rd, "field 'environment.variables': object expected, not %s",
+			       jv_kind(vars));
 	if (cwd && cwd->type == JV_STR)
 		rd->env.cwd = xstrdup(cwd->s);
 	for (int i = 0; stdio && i < 3; i++) {
@@ -1028,7 +1293,7 @@ static int conv_env(struct reader *rd, const struct jv *e)
 		const struct jv *v = &vars->items[i];
 		if (v->type != JV_STR && v->type != JV_NULL)
 			return rec_err(rd, "field 'environment.variables.%s': string or null "
-				       "expected", v->key);
+				       "expected, not %s", esc(v->key), jv_kind(v));
 		trace_env_set_var(&rd->env, v->key, v->type == JV_STR ? v->s : NULL);
 	}
 	rd->ti.env = &rd->env;
@@ -1056,16 +1321,17 @@ static int conv_header(struct reader *rd, const struct jv *hdr)
 	    get_bool(rd, hfield(rd, hdr, "follow"), "follow", &follow) < 0)
 		return -1;
 	env = hfield(rd, hdr, "environment");
-	if (!jv_null(env) && conv_env(rd, env) < 0)
+	if (env && conv_env(rd, env) < 0)
 		return -1;
 	cmd = hfield(rd, hdr, "command");
+	if (get_obj(rd, cmd, "command", JV_ARR, NUL) < 0)
+		return -1;
 	if (!jv_null(cmd)) {
-		if (cmd->type != JV_ARR)
-			return rec_err(rd, "field 'command': array expected");
 		rd->argv = xcalloc(cmd->n + 1, sizeof(char *));
 		for (uint32_t i = 0; i < cmd->n; i++) {
 			if (cmd->items[i].type != JV_STR)
-				return rec_err(rd, "field 'command': strings expected");
+				return rec_err(rd, "field 'command': strings expected, not %s",
+					       jv_kind(&cmd->items[i]));
 			rd->argv[i] = xstrdup(cmd->items[i].s);
 		}
 	}
@@ -1154,7 +1420,7 @@ static int read_line(struct reader *rd, bool *eof, bool *nl, size_t max, bool ma
 {
 	struct src *s = &rd->src;
 
-	strbuf_reset(&rd->val);
+	val_reset(rd, max);
 	*eof = *nl = false;
 	for (;;) {
 		unsigned char *p, *q;
@@ -1169,12 +1435,10 @@ static int read_line(struct reader *rd, bool *eof, bool *nl, size_t max, bool ma
 		p = s->buf + s->pos;
 		q = memchr(p, '\n', s->len - s->pos);
 		n = q ? (size_t)(q - p) : s->len - s->pos;
-		if (rd->val.len + n > max) {
-			if (max_ok)
-				return 0;
-			return pos_err(rd, "line longer than %zu bytes", max);
-		}
-		strbuf_add(&rd->val, p, n);
+		if (max_ok && rd->val.len + n > max)
+			return 0;
+		if (val_add(rd, &rd->val, p, n) < 0)
+			return -1;
 		s->pos += n;
 		if (q) {
 			src_get(s);
@@ -1226,6 +1490,8 @@ static int jsonl_record(struct reader *rd, const struct jv *o, bool *summary)
 			return -1;
 	} else if (!strcmp(t->s, "summary")) {
 		*summary = true;
+		if (get_obj(rd, jv_get(o, "timing"), "timing", JV_OBJ, NUL) < 0)
+			return -1;
 		if (jv_get(o, "timing"))
 			keep_timing(rd);
 		return conv_summary(rd, o, &rd->te);
@@ -1253,7 +1519,7 @@ static int read_jsonl(struct reader *rd, const struct jv *header)
 		unsigned long line = rd->src.line;
 		struct jv *o;
 
-		if (read_line(rd, &eof, &nl, MAX_LINE, false) < 0)
+		if (read_line(rd, &eof, &nl, TRACE_MAX_RECORD, false) < 0)
 			return -1;
 		if (eof)
 			break;
@@ -1272,7 +1538,7 @@ static int read_jsonl(struct reader *rd, const struct jv *header)
 		}
 		rd->rline = line;
 		rd->rcol = 1;
-		if (jsonl_record(rd, o, &summary) < 0)
+		if (count_record(rd) < 0 || jsonl_record(rd, o, &summary) < 0)
 			return -1;
 	}
 	if (!summary)
@@ -1314,7 +1580,9 @@ static int conv_process(struct reader *rd, const struct jv *o)
 	memset(&base, 0, sizeof(base));
 	base.nr = -1;
 	if (o->type != JV_OBJ)
-		return rec_err(rd, "field 'processes': objects expected");
+		return rec_err(rd, "field 'processes': objects expected, not %s", jv_kind(o));
+	if (count_record(rd) < 0)
+		return -1;
 	if (get_pid(rd, jv_get(o, "pid"), "pid", &base.pid, REQ) < 0 ||
 	    get_pid(rd, jv_get(o, "tid"), "tid", &base.tid, OPT) < 0 ||
 	    get_pid(rd, jv_get(o, "ppid"), "ppid", &base.ppid, OPT) < 0 ||
@@ -1323,7 +1591,7 @@ static int conv_process(struct reader *rd, const struct jv *o)
 		return -1;
 	if (!base.tid)
 		base.tid = base.pid;
-	if ((r = get_us(rd, jv_get(o, "start_us"), "start_us", &ns, OPT)) < 0)
+	if ((r = get_us(rd, jv_get(o, "start_us"), "start_us", &ns, NUL)) < 0)
 		return -1;
 	if (r) {
 		ev = side_new(rd);
@@ -1332,17 +1600,17 @@ static int conv_process(struct reader *rd, const struct jv *o)
 		ev->ts_ns = ev->end_ns = ns;
 	}
 	ex = jv_get(o, "exec");
-	if (!jv_null(ex) && ex->type != JV_ARR)
-		return rec_err(rd, "field 'exec': array expected");
+	if (get_obj(rd, ex, "exec", JV_ARR, OPT) < 0)
+		return -1;
 	for (uint32_t i = 0; ex && ex->type == JV_ARR && i < ex->n; i++) {
 		const struct jv *x = &ex->items[i];
 		const char *path;
 
 		if (x->type != JV_OBJ)
-			return rec_err(rd, "field 'exec': objects expected");
+			return rec_err(rd, "field 'exec': objects expected, not %s", jv_kind(x));
 		ns = 0;
-		if (get_str(rd, jv_get(x, "path"), "path", &path, NULL, OPT) < 0 ||
-		    get_us(rd, jv_get(x, "ts_us"), "ts_us", &ns, OPT) < 0)
+		if (get_str(rd, jv_get(x, "path"), "exec.path", &path, NULL, NUL) < 0 ||
+		    get_us(rd, jv_get(x, "ts_us"), "exec.ts_us", &ns, OPT) < 0)
 			return -1;
 		ev = side_new(rd);
 		*ev = base;
@@ -1351,8 +1619,16 @@ static int conv_process(struct reader *rd, const struct jv *o)
 		ev->exec_path = path;
 		ev->ts_ns = ev->end_ns = ns;
 	}
-	if ((r = get_us(rd, jv_get(o, "end_us"), "end_us", &ns, OPT)) < 0)
+	if ((r = get_us(rd, jv_get(o, "end_us"), "end_us", &ns, NUL)) < 0)
 		return -1;
+	/* the exit facts are checked also when they are not used */
+	if (!r || det) {
+		struct event tmp;
+
+		memset(&tmp, 0, sizeof(tmp));
+		if (conv_status(rd, o, &tmp) < 0)
+			return -1;
+	}
 	if (r) {
 		ev = side_new(rd);
 		*ev = base;
@@ -1376,19 +1652,23 @@ static int conv_doc(struct reader *rd)
 	if (!rd->sys_line)
 		return rec_err(rd, "no \"syscalls\" array");
 	arr = hfield(rd, NULL, "processes");
-	if (!jv_null(arr) && arr->type != JV_ARR)
-		return rec_err(rd, "field 'processes': array expected");
+	if (get_obj(rd, arr, "processes", JV_ARR, OPT) < 0)
+		return -1;
 	for (uint32_t i = 0; arr && arr->type == JV_ARR && i < arr->n; i++)
 		if (conv_process(rd, &arr->items[i]) < 0)
 			return -1;
 	arr = hfield(rd, NULL, "signals");
-	if (!jv_null(arr) && arr->type != JV_ARR)
-		return rec_err(rd, "field 'signals': array expected");
+	if (get_obj(rd, arr, "signals", JV_ARR, OPT) < 0)
+		return -1;
 	for (uint32_t i = 0; arr && arr->type == JV_ARR && i < arr->n; i++)
-		if (conv_signal(rd, &arr->items[i], side_new(rd), &rd->keep) < 0)
+		if (count_record(rd) < 0 ||
+		    conv_signal(rd, &arr->items[i], side_new(rd), &rd->keep) < 0)
 			return -1;
 	x = hfield(rd, NULL, "summary");
 	if (x && conv_summary(rd, x, &rd->te) < 0)
+		return -1;
+	x = hfield(rd, NULL, "timing");
+	if (get_obj(rd, x, "timing", JV_OBJ, NUL) < 0)
 		return -1;
 	/* stable: equal times keep the order of the file */
 	if (rd->nside)
@@ -1421,7 +1701,7 @@ static int walk_syscalls(struct reader *rd, bool emit_them)
 		}
 		line = s->line;
 		col = src_col(s);
-		strbuf_reset(&rd->val);
+		val_reset(rd, TRACE_MAX_RECORD);
 		if (scan_value(rd, emit_them ? &rd->val : NULL, 2) < 0)
 			return -1;
 		n++;
@@ -1431,7 +1711,7 @@ static int walk_syscalls(struct reader *rd, bool emit_them)
 				return -1;
 			rd->rline = line;
 			rd->rcol = col;
-			if (conv_syscall(rd, o, &ev) < 0)
+			if (count_record(rd) < 0 || conv_syscall(rd, o, &ev) < 0)
 				return -1;
 			emit_side_until(rd, ev.end_ns, false);
 			sink_list_event(rd->sinks, &ev);
@@ -1469,7 +1749,7 @@ static int read_doc_pass1(struct reader *rd)
 			return unexpected(rd, "string or '}'");
 		line = s->line;
 		col = src_col(s);
-		strbuf_reset(&rd->val);
+		val_reset(rd, TRACE_MAX_MEMBER);
 		if (scan_value(rd, &rd->val, 1) < 0 || !(k = parse_val(rd, &rd->keep, line, col, 1)))
 			return -1;
 		skip_ws(s);
@@ -1479,7 +1759,9 @@ static int read_doc_pass1(struct reader *rd)
 		skip_ws(s);
 		line = s->line;
 		col = src_col(s);
-		if (!strcmp(k->s, "syscalls") && src_peek(s) == '[') {
+		if (!strcmp(k->s, "syscalls") && src_peek(s) != '[')
+			return unexpected(rd, "field 'syscalls': array");
+		if (!strcmp(k->s, "syscalls")) {
 			if (rd->sys_line)
 				return rd_err_at(rd, line, col, "a second \"syscalls\" array");
 			rd->sys_off = src_offset(s);
@@ -1489,7 +1771,7 @@ static int read_doc_pass1(struct reader *rd)
 				return -1;
 		} else {
 			struct member *m;
-			strbuf_reset(&rd->val);
+			val_reset(rd, TRACE_MAX_MEMBER);
 			if (scan_value(rd, &rd->val, 1) < 0 ||
 			    !(v = parse_val(rd, &rd->keep, line, col, 1)))
 				return -1;
@@ -1581,6 +1863,12 @@ static int read_any(struct reader *rd)
 int trace_read(const char *path, struct sink_list *sinks, struct trace_meta *meta,
 	       int *missing)
 {
+	return trace_read_limited(path, sinks, meta, missing, NULL);
+}
+
+int trace_read_limited(const char *path, struct sink_list *sinks, struct trace_meta *meta,
+		       int *missing, const struct trace_limits *lim)
+{
 	struct reader rd;
 	int ret;
 
@@ -1592,6 +1880,9 @@ int trace_read(const char *path, struct sink_list *sinks, struct trace_meta *met
 	rd.path = path;
 	rd.sinks = sinks;
 	rd.meta = meta;
+	rd.lim.string_bytes = lim && lim->string_bytes ? lim->string_bytes : LIMIT_STRING_BYTES;
+	rd.lim.records = lim && lim->records ? lim->records : LIMIT_TRACE_RECORDS;
+	rd.val_max = TRACE_MAX_RECORD;
 	strbuf_init(&rd.val, 4096);
 	if (src_open(&rd.src, path) < 0) {
 		if (missing && errno == ENOENT)

@@ -27,6 +27,7 @@
 #include "util/atomicfile.h"
 #include "util/error.h"
 #include "util/quote.h"
+#include "golden/store.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -142,6 +143,9 @@ int gwork_load_config(struct gwork *w)
 	w->o.noise_k = cg->noise_factor;
 	w->o.context_lines = cg->context_lines;
 	w->o.max_diff_lines = cg->max_diff_lines;
+	w->o.regex_cost = w->cfg.limits.regex_cost;
+	w->o.string_bytes = w->cfg.limits.string_bytes;
+	w->o.trace_records = w->cfg.limits.trace_records;
 	w->o.ignore_syscalls = copy_list(cg->ignore_syscalls, cg->nignore_syscalls);
 	w->o.nignore_syscalls = cg->nignore_syscalls;
 	w->o.ignore_paths = copy_list(cg->ignore_paths, cg->nignore_paths);
@@ -209,7 +213,7 @@ const char *gwork_tmpdir(struct gwork *w)
 		return w->tmpdir;
 	strbuf_addf(&sb, "%s/renacer-golden.XXXXXX", base && *base ? base : "/tmp");
 	if (!mkdtemp(sb.buf)) {
-		error("cannot create a temporary directory '%s': %s", sb.buf, strerror(errno));
+		error("cannot create a temporary directory '%s': %s", esc(sb.buf), strerror(errno));
 		strbuf_release(&sb);
 		return NULL;
 	}
@@ -259,7 +263,7 @@ int golden_mkdir_p(const char *dir)
 		char c = sb.buf[i];
 		sb.buf[i] = '\0';
 		if (mkdir(sb.buf, 0777) < 0 && errno != EEXIST) {
-			ret = error("cannot create directory '%s': %s", sb.buf, strerror(errno));
+			ret = error("cannot create directory '%s': %s", esc(sb.buf), strerror(errno));
 			break;
 		}
 		sb.buf[i] = c;
@@ -271,7 +275,7 @@ int golden_mkdir_p(const char *dir)
 int golden_unlink(const char *path)
 {
 	if (unlink(path) < 0 && errno != ENOENT)
-		return error("cannot remove '%s': %s", path, strerror(errno));
+		return error("cannot remove '%s': %s", esc(path), strerror(errno));
 	return 0;
 }
 
@@ -580,7 +584,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	if (ct && ct->cwd) {
 		cwd_fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (cwd_fd < 0 || chdir(ct->cwd) < 0) {
-			error("cannot change to directory '%s': %s", ct->cwd, strerror(errno));
+			error("cannot change to directory '%s': %s", esc(ct->cwd), strerror(errno));
 			goto out;
 		}
 	}
@@ -640,7 +644,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	replay_msgs();
 	rr->started = r != -1;
 	if (r == -1)
-		error("cannot run '%s'", argv[0]);
+		error("cannot run '%s'", esc(argv[0]));
 	else
 		r = 0;
 out:
@@ -719,36 +723,16 @@ int golden_write_trace(const char *src, const char *dst, const struct gtiming *t
 		       int level)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t end;
-	char *tj;
 	int ret = -1;
 
-	if (strbuf_read_file(&sb, src) < 0) {
-		error("cannot read '%s': %s", src, strerror(errno));
+	if (golden_trace_text(src, t, &sb) < 0)
 		goto out;
-	}
-	end = sb.len;
-	while (end && isspace((unsigned char)sb.buf[end - 1]))
-		end--;
-	if (!end || sb.buf[end - 1] != '}') {
-		error("cannot read trace '%s': not a JSON document", src);
-		goto out;
-	}
-	end--;
-	while (end && isspace((unsigned char)sb.buf[end - 1]))
-		end--;
-	strbuf_setlen(&sb, end);
-	tj = gtiming_to_json(t);
-	strbuf_addstr(&sb, ",\n  \"timing\": ");
-	strbuf_addstr(&sb, tj);
-	strbuf_addstr(&sb, "\n}\n");
-	free(tj);
 	if (zst) {
 		size_t cap = ZSTD_compressBound(sb.len);
 		void *z = xmalloc(cap);
 		size_t n = ZSTD_compress(z, cap, sb.buf, sb.len, level);
 		if (ZSTD_isError(n))
-			error("cannot compress '%s': %s", dst, ZSTD_getErrorName(n));
+			error("cannot compress '%s': %s", esc(dst), ZSTD_getErrorName(n));
 		else
 			ret = write_file_atomic(dst, z, n);
 		free(z);
@@ -859,9 +843,23 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 		strbuf_addf(&sb, "%s/run-%u-%u.json", tmp, serial, i);
 		r->json[i] = strbuf_detach(&sb, NULL);
 		/* assertions look at the first run only */
+		if (w->stop && *w->stop) {
+			/* interrupted between two runs */
+			r->interrupted = *w->stop;
+			r->n = i;
+			return -1;
+		}
 		if (grun_do(w, argv, ct, r->json[i], r->outfile, i == 0 ? an : NULL, NULL,
 			    &r->rr[i]) < 0) {
 			r->failed = !r->rr[i].started;
+			r->n = i + 1;
+			return -1;
+		}
+		if (r->rr[i].end.interrupted || (w->stop && *w->stop)) {
+			/* the tracer got SIGINT/SIGTERM/SIGHUP and ended the run */
+			r->interrupted = w->stop && *w->stop ? *w->stop :
+					 r->rr[i].end.interrupt_signal ? r->rr[i].end.interrupt_signal :
+					 SIGINT;
 			r->n = i + 1;
 			return -1;
 		}
@@ -888,9 +886,16 @@ int gruns_confirm(struct gwork *w, char *const argv[], const struct config_trace
 {
 	unsigned i = r->n;
 
-	if (r->extra >= GOLDEN_CONFIRM_RUNS)
+	if (r->extra >= GOLDEN_CONFIRM_RUNS || (w->stop && *w->stop))
 		return -1;
 	if (grun_do(w, argv, ct, NULL, r->outfile, NULL, NULL, &r->rr[i]) < 0) {
+		grun_release(&r->rr[i]);
+		return -1;
+	}
+	if (r->rr[i].end.interrupted) {
+		r->interrupted = w->stop && *w->stop ? *w->stop :
+				 r->rr[i].end.interrupt_signal ? r->rr[i].end.interrupt_signal :
+				 SIGINT;
 		grun_release(&r->rr[i]);
 		return -1;
 	}
@@ -939,63 +944,78 @@ static uint64_t file_size(const char *path)
 }
 
 /*
- * NAME_summary.txt: the -c table (wall-clock times, as a saved trace has),
- * then per-syscall totals in ms and the wall time ("Syscall Summary:").
+ * -s: the same run with every call's stack (docs/source.md) as
+ * DIR/NAME_source.jsonSUFFIX; NAME_source.json.new waits with NAME.json.new
+ * for accept.  0 or -1 after error().
  */
-static const struct sink_opts golden_summary_opts = { .timing = true };
-
-/* Writes the summary of trace file path to sum_path; 0 or -1 after error(). */
-static int write_summary(const char *path, const char *sum_path)
+static int store_source(struct gwork *w, const char *dir, const char *name, struct gruns *r,
+			const char *suffix)
 {
-	struct sink_list sl = SINK_LIST_INIT;
-	struct sink *s;
+	struct strbuf src = STRBUF_INIT, dst = STRBUF_INIT;
 	int ret;
 
-	if (!(s = summary_sink_new(NULL, sum_path, &golden_summary_opts)))
-		return -1;
-	sink_list_add(&sl, s);
-	ret = trace_read(path, &sl, NULL, NULL);
-	sink_list_release(&sl);
-	return ret < 0 ? -1 : 0;
+	strbuf_addf(&src, "%s.stacks", r->json[r->median]);
+	strbuf_addf(&dst, "%s/%s_source.json%s", dir, name, suffix);
+	ret = golden_write_trace(src.buf, dst.buf, &r->timing, false, 0);
+	strbuf_release(&src);
+	strbuf_release(&dst);
+	return ret;
 }
 
 int golden_store(struct gwork *w, const char *dir, const char *name, struct gruns *r,
 		 const char *suffix, char **written)
 {
-	struct strbuf path = STRBUF_INIT, other = STRBUF_INIT, sum = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, other = STRBUF_INIT;
 	const char *src = r->json[r->median];
 	bool zst = gwork_want_zst(w, file_size(src));
 	int ret = -1;
 
+	if (!*suffix) {
+		/* the golden and its -c table, as one unit; its stacks after */
+		int pr = golden_pair_write(dir, name, src, &r->timing, zst, w->compress_level,
+					   w->stop, written);
+		if (pr == 0 && w->source && store_source(w, dir, name, r, "") < 0)
+			pr = -1;
+		return pr < 0 ? -1 : pr;
+	}
+	if (w->stop && *w->stop)
+		return 1;
 	strbuf_addf(&path, "%s/%s.json%s%s", dir, name, zst ? ".zst" : "", suffix);
 	strbuf_addf(&other, "%s/%s.json%s%s", dir, name, zst ? "" : ".zst", suffix);
 	if (golden_write_trace(src, path.buf, &r->timing, zst, w->compress_level) < 0)
 		goto out;
 	if (golden_unlink(other.buf) < 0)
 		goto out;
-	if (!*suffix) {
-		/* the -c table of the golden run */
-		strbuf_addf(&sum, "%s/%s_summary.txt", dir, name);
-		if (write_summary(path.buf, sum.buf) < 0)
-			goto out;
-	}
-	if (w->source) {
-		/* -s: the same run with every call's stack (docs/source.md);
-		 * NAME_source.json.new waits with NAME.json.new for accept */
-		strbuf_reset(&sum);
-		strbuf_addf(&sum, "%s.stacks", src);
-		strbuf_reset(&other);
-		strbuf_addf(&other, "%s/%s_source.json%s", dir, name, suffix);
-		if (golden_write_trace(sum.buf, other.buf, &r->timing, false, 0) < 0)
-			goto out;
-	}
+	if (w->source && store_source(w, dir, name, r, suffix) < 0)
+		goto out;
 	*written = strbuf_detach(&path, NULL);
 	ret = 0;
 out:
 	strbuf_release(&path);
 	strbuf_release(&other);
-	strbuf_release(&sum);
 	return ret;
+}
+
+int golden_killed_from_outside(const struct trace_end *e)
+{
+	switch (e->term_signal) {
+	case SIGINT: case SIGTERM: case SIGHUP: case SIGKILL: case SIGQUIT:
+		return e->term_signal;
+	}
+	return 0;
+}
+
+/* Why a run cannot be stored as a golden (malloc'ed, one line), or NULL. */
+static char *refusal(const char *name, const struct trace_end *e)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int sig = golden_killed_from_outside(e);
+
+	if (!sig)
+		return NULL;
+	strbuf_addf(&sb, "the command of '%s' was killed by %s before its end: not a complete run, "
+		    "nothing stored", esc(name), signal_name(sig) ? signal_name(sig) : "a signal");
+	return strbuf_detach(&sb, NULL);
 }
 
 /* --- capture --- */
@@ -1011,13 +1031,30 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 	memset(res, 0, sizeof(*res));
 	strbuf_init(&res->output_tail, 0);
 	res->status = GOLDEN_OK;
+	/* what a renacer killed while storing left behind */
+	golden_pair_recover(w->dir, name);
 	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct), an, &r) < 0) {
-		res->status = r.failed ? GOLDEN_CMD_FAILED : GOLDEN_BAD_CONFIG;
-		res->run_failed = true;
+		res->interrupted = r.interrupted;
+		res->status = r.failed || r.interrupted ? GOLDEN_CMD_FAILED : GOLDEN_BAD_CONFIG;
+		res->run_failed = !r.interrupted;
 		goto out;
 	}
-	if (golden_store(w, w->dir, name, &r, "", &res->written) < 0) {
-		res->status = GOLDEN_BAD_CONFIG;
+	med = gruns_median(&r);
+	for (unsigned i = 0; i < r.n && !res->refused; i++)
+		res->refused = refusal(name, &r.rr[i].end);
+	if (res->refused) {
+		res->status = GOLDEN_CMD_FAILED;
+		goto out;
+	}
+	switch (golden_store(w, w->dir, name, &r, "", &res->written)) {
+	case 0:
+		break;
+	case 1:
+		res->interrupted = *w->stop;
+		res->status = GOLDEN_CMD_FAILED;
+		goto out;
+	default:
+		res->status = GOLDEN_WRITE_FAILED;
 		goto out;
 	}
 	strbuf_addf(&sb, "%s/%s.json.new", w->dir, name);
@@ -1025,7 +1062,6 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s/%s.json.zst.new", w->dir, name);
 	unlink(sb.buf);
-	med = gruns_median(&r);
 	res->wall_ms = r.timing.wall_us.median / 1000.0;
 	res->ncalls = med->ncalls;
 	res->end = med->end;
@@ -1050,6 +1086,7 @@ out:
 void gcapture_release(struct gcapture *res)
 {
 	free(res->written);
+	free(res->refused);
 	strbuf_release(&res->output_tail);
 	if (res->asserts) {
 		assert_results_release(res->asserts);
@@ -1162,22 +1199,40 @@ static void compare_runs(struct gwork *w, struct gvalidation *v, struct gruns *r
 static void store_after_mismatch(struct gwork *w, struct gvalidation *v, struct gruns *runs)
 {
 	struct strbuf sb = STRBUF_INIT, d = STRBUF_INIT;
-	char *written = NULL;
+	char *written = NULL, *why = NULL;
+	int r;
 
+	for (unsigned i = 0; i < runs->n && !why; i++)
+		why = refusal(v->name, &runs->rr[i].end);
+	if (why) {
+		/* a run killed from outside is neither a golden nor a .new */
+		v->hint = why;
+		return;
+	}
 	if (w->update && !w->ci) {
 		dir_of(&d, v->golden);
-		if (golden_store(w, d.buf, v->name, runs, "", &written) == 0) {
+		r = golden_store(w, d.buf, v->name, runs, "", &written);
+		if (r == 0) {
 			strbuf_addf(&sb, "golden updated: %s", written);
 			v->hint = strbuf_detach(&sb, NULL);
 			v->k.status = GOLDEN_OK;
+		} else if (r == 1) {
+			v->interrupted = *w->stop;
+		} else {
+			v->k.status = GOLDEN_WRITE_FAILED;
 		}
 	} else if (!w->ci || w->new_dir) {
 		if (w->new_dir)
 			strbuf_addstr(&d, w->new_dir);
 		else
 			dir_of(&d, v->golden);
-		if (golden_mkdir_p(d.buf) == 0 &&
-		    golden_store(w, d.buf, v->name, runs, ".new", &written) == 0) {
+		r = golden_mkdir_p(d.buf) < 0 ? -1 :
+		    golden_store(w, d.buf, v->name, runs, ".new", &written);
+		if (r == 1) {
+			v->interrupted = *w->stop;
+		} else if (r < 0) {
+			v->k.status = GOLDEN_WRITE_FAILED;
+		} else {
 			strbuf_addf(&sb, "the new trace is %s", written);
 			if (!w->new_dir) {
 				strbuf_addstr(&sb, "; accept it with: renacer accept ");
@@ -1210,8 +1265,13 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	v->name = xstrdup(name);
 	v->golden = xstrdup(gpath);
 	v->k.status = GOLDEN_OK;
+	/* what a renacer killed while storing left behind */
+	dir_of(&sb, gpath);
+	golden_pair_recover(sb.buf, name);
+	strbuf_reset(&sb);
 	/* the golden first: a missing or broken one needs no run */
-	if (gexists && gmodel_load(gpath, &w->o, &v->g, &missing) < 0) {
+	if (gexists && (gmodel_load(gpath, &w->o, &v->g, &missing) < 0 ||
+			golden_pair_check(gpath) < 0)) {
 		v->k.status = missing ? GOLDEN_MISSING : GOLDEN_INVALID;
 		v->error = xstrdup(missing ? "golden missing" : "golden unreadable or invalid");
 		goto out;
@@ -1239,6 +1299,8 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	/* one run unless told: a finding that may be noise brings more */
 	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct) ? gwork_runs_for(w, ct) : 1, an,
 		     &runs) < 0) {
+		if (runs.interrupted)
+			goto interrupted;
 		v->k.status = runs.failed ? GOLDEN_CMD_FAILED : GOLDEN_BAD_CONFIG;
 		strbuf_addf(&sb, "cannot run '%s'", argv[0]);
 		v->error = strbuf_detach(&sb, NULL);
@@ -1247,9 +1309,20 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	if (!gexists) {
 		/* --update with no golden yet: capture it */
 		char *written = NULL;
-		if (golden_mkdir_p(w->dir) < 0 ||
-		    golden_store(w, w->dir, name, &runs, "", &written) < 0) {
-			v->k.status = GOLDEN_BAD_CONFIG;
+		int r;
+
+		for (unsigned i = 0; i < runs.n && !v->error; i++)
+			v->error = refusal(name, &runs.rr[i].end);
+		if (v->error) {
+			v->k.status = GOLDEN_CMD_FAILED;
+			goto out;
+		}
+		r = golden_mkdir_p(w->dir) < 0 ? -1 :
+		    golden_store(w, w->dir, name, &runs, "", &written);
+		if (r == 1)
+			goto interrupted;
+		if (r < 0) {
+			v->k.status = GOLDEN_WRITE_FAILED;
 			v->error = xstrdup("cannot write the golden");
 			goto out;
 		}
@@ -1274,6 +1347,8 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	 * re-run before such a finding counts */
 	while (gresult_has_noisy(&v->r) && gruns_confirm(w, argv, ct, &runs) == 0)
 		compare_runs(w, v, &runs);
+	if (runs.interrupted)
+		goto interrupted;
 	add_like_notes(w, &v->r);
 	cmp_ok = v->r.pass;
 	if (an)
@@ -1287,6 +1362,23 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		goto out;
 	}
 	store_after_mismatch(w, v, &runs);
+	if (v->interrupted)
+		goto interrupted;
+	goto out;
+interrupted:
+	/* SIGINT, SIGTERM or SIGHUP: a run that did not end on its own is
+	 * neither a golden nor a .new */
+	v->interrupted = runs.interrupted ? runs.interrupted : *w->stop;
+	v->k.status = GOLDEN_CMD_FAILED;
+	free(v->error);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "interrupted by %s: nothing written", signal_name(v->interrupted) ?
+		    signal_name(v->interrupted) : "a signal");
+	v->error = strbuf_detach(&sb, NULL);
+	if (v->have_r) {
+		gresult_release(&v->r);
+		v->have_r = false;
+	}
 out:
 	if (v->k.status == GOLDEN_REGRESSION && runs.n && runs.rr &&
 	    gruns_median(&runs)->started) {
@@ -1416,6 +1508,8 @@ void golden_list_pending(const char *dir, struct gpending **out, size_t *n)
 		struct stat sn, sg;
 		struct gpending *p;
 
+		if (nm[0] == '.')
+			continue;   /* temporaries of renacer's own, and the like */
 		if (l > 13 && !strcmp(nm + l - 13, ".json.zst.new"))
 			suf = ".json.zst.new";
 		else if (l > 9 && !strcmp(nm + l - 9, ".json.new"))
@@ -1461,44 +1555,34 @@ void gpending_free(struct gpending *p, size_t n)
 
 int golden_accept(struct gwork *w, const struct gpending *p)
 {
-	struct strbuf other = STRBUF_INIT, sum = STRBUF_INIT;
-	struct sink_list sl = SINK_LIST_INIT;
-	struct sink *s;
 	bool zst = strstr(p->golden, ".json.zst") != NULL;
-	int ret = GOLDEN_OK;
+	struct strbuf snew = STRBUF_INIT, sdst = STRBUF_INIT;
+	char *written = NULL;
+	int r;
 
-	/* the .new must read back as a trace before it becomes the golden */
-	strbuf_addf(&sum, "%s/%s_summary.txt", w->dir, p->name);
-	if (!(s = summary_sink_new(NULL, sum.buf, &golden_summary_opts))) {
-		ret = GOLDEN_BAD_CONFIG;
-		goto out;
-	}
-	sink_list_add(&sl, s);
-	if (trace_read(p->path, &sl, NULL, NULL) < 0) {
-		ret = GOLDEN_INVALID;
-		goto out;
-	}
-	if (rename(p->path, p->golden) < 0) {
-		error("cannot rename '%s' to '%s': %s", p->path, p->golden, strerror(errno));
-		ret = GOLDEN_BAD_CONFIG;
-		goto out;
-	}
-	strbuf_addf(&other, "%s/%s.json%s", w->dir, p->name, zst ? "" : ".zst");
-	golden_unlink(other.buf);
+	golden_pair_recover(w->dir, p->name);
+	/* the .new must read back as a trace before it becomes the golden:
+	 * the summary is made from it (golden_pair_write reads it) */
+	r = golden_pair_write(w->dir, p->name, p->path, NULL, zst, w->compress_level, w->stop,
+			      &written);
+	free(written);
+	if (r == 1)
+		return GOLDEN_CMD_FAILED;
+	if (r < 0)
+		return r == -2 ? GOLDEN_INVALID : GOLDEN_WRITE_FAILED;
+	if (unlink(p->path) < 0 && errno != ENOENT)
+		warning("cannot remove '%s': %s", esc(p->path), strerror(errno));
 	/* -s: its stacks, when validate wrote them beside it */
-	strbuf_reset(&other);
-	strbuf_addf(&other, "%s/%s_source.json.new", w->dir, p->name);
-	strbuf_reset(&sum);
-	strbuf_addf(&sum, "%s/%s_source.json", w->dir, p->name);
-	if (access(other.buf, F_OK) == 0 && rename(other.buf, sum.buf) < 0) {
-		error("cannot rename '%s' to '%s': %s", other.buf, sum.buf, strerror(errno));
-		ret = GOLDEN_BAD_CONFIG;
+	strbuf_addf(&snew, "%s/%s_source.json.new", w->dir, p->name);
+	strbuf_addf(&sdst, "%s/%s_source.json", w->dir, p->name);
+	if (access(snew.buf, F_OK) == 0 && rename(snew.buf, sdst.buf) < 0) {
+		error("cannot rename '%s' to '%s': %s", esc(snew.buf), esc(sdst.buf),
+		      strerror(errno));
+		r = -1;
 	}
-out:
-	sink_list_release(&sl);
-	strbuf_release(&other);
-	strbuf_release(&sum);
-	return ret;
+	strbuf_release(&snew);
+	strbuf_release(&sdst);
+	return r < 0 ? GOLDEN_WRITE_FAILED : GOLDEN_OK;
 }
 
 int golden_remove_stale(const struct gpending *p)

@@ -13,6 +13,7 @@
 #ifndef RENACER_GOLDEN_WORKFLOW_H
 #define RENACER_GOLDEN_WORKFLOW_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -39,6 +40,9 @@ struct gwork {
 	unsigned runs;                 /* runs per trace, 0: the trace's or [golden_traces] runs */
 	bool update;                   /* validate rewrites goldens that differ */
 	const char *new_dir;           /* where .new traces go (NULL: beside the golden) */
+	const volatile sig_atomic_t *stop; /* set to a signal number (SIGINT, SIGTERM...)
+					  by the caller's handler: no more runs, and
+					  nothing is stored; may be NULL */
 	const struct trace_env *like;  /* run commands the way this environment
 					  says (validate: the golden's), or NULL */
 	struct strbuf like_notes;      /* what could not be made like it, one line
@@ -153,6 +157,7 @@ struct gruns {
 	struct gtiming timing;         /* statistics of the first runs (not the confirmations) */
 	char *outfile;                 /* the command's output (of the last run) */
 	bool failed;                   /* the command could not be run */
+	int interrupted;               /* the signal (SIGINT...) that stopped the runs, or 0 */
 	unsigned extra;                /* confirmation runs added */
 };
 
@@ -161,8 +166,10 @@ struct gruns {
  * each run, the timing statistics and the measured variation.  n 0 is
  * automatic: GOLDEN_AUTO_RUNS runs, or GOLDEN_THREADED_RUNS when the first
  * run shows threads.  an (may be NULL) sees the first run only.  Returns 0, or -1
- * after error() (r->failed when the command could not be run).  Release r
- * with gruns_release() either way.
+ * after error() (r->failed when the command could not be run), or -1 with
+ * r->interrupted set (nothing printed) when renacer got SIGINT, SIGTERM or
+ * SIGHUP (the tracer's or w->stop).  Release r with gruns_release() either
+ * way.
  */
 int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	     unsigned n, struct analysis *an, struct gruns *r);
@@ -200,8 +207,9 @@ bool gwork_want_zst(const struct gwork *w, uint64_t len);
  * Stores the median run of r as the golden of name in dir:
  * DIR/NAME.json[.zst]SUFFIX (suffix "" or ".new"), removing the other
  * compression's file of the same suffix; with suffix "" also
- * DIR/NAME_summary.txt.  *written gets the malloc'ed path of the trace.
- * Returns 0, or -1 after error().
+ * DIR/NAME_summary.txt, the two as one unit (golden/store.h).  *written
+ * gets the malloc'ed path of the trace.  Returns 0, 1 when w->stop was set
+ * before anything changed (nothing printed), or -1 after error().
  */
 int golden_store(struct gwork *w, const char *dir, const char *name, struct gruns *r,
 		 const char *suffix, char **written);
@@ -213,6 +221,14 @@ int golden_store(struct gwork *w, const char *dir, const char *name, struct grun
  */
 unsigned golden_output_tail(const char *outfile, unsigned lines, struct strbuf *sb);
 
+/*
+ * When the traced command did not run to its own end because a signal from
+ * outside killed it (SIGINT, SIGTERM, SIGHUP, SIGKILL, SIGQUIT: a terminal,
+ * a cancelled CI job, timeout(1), the OOM killer): that signal, else 0.  A
+ * crash of its own (SIGSEGV, SIGABRT...) is a run to its end.
+ */
+int golden_killed_from_outside(const struct trace_end *e);
+
 /* --- capture --- */
 
 struct gcapture {
@@ -222,6 +238,8 @@ struct gcapture {
 	double wall_ms;                /* median runtime */
 	uint64_t ncalls;               /* syscalls of the stored run */
 	struct trace_end end;          /* how the stored run's command ended */
+	int interrupted;               /* renacer got this signal: nothing stored */
+	char *refused;                 /* why the run was not stored (one line), or NULL */
 	struct strbuf output_tail;     /* its last output lines when it did not exit 0 */
 	struct assert_results *asserts; /* renacer.toml's assertions on the first run,
 					   or NULL when it declares none */
@@ -250,6 +268,7 @@ struct gvalidation {
 	char *hint, *error;            /* see gout_case; may be NULL */
 	bool golden_missing;           /* status GOLDEN_MISSING because the file is not there */
 	struct strbuf output_tail;     /* last output lines when the exit status changed */
+	int interrupted;               /* renacer got this signal: nothing stored */
 };
 
 /*
@@ -304,8 +323,10 @@ void gpending_free(struct gpending *p, size_t n);
  * Makes pending file p the golden of p->name in dir: checks that it reads
  * back as a trace, writes DIR/NAME_summary.txt from it, renames it over the
  * golden and removes the golden of the other compression.  Returns
- * GOLDEN_OK, GOLDEN_INVALID (unreadable .new) or GOLDEN_BAD_CONFIG (a file
- * could not be written), after error().
+ * GOLDEN_OK, GOLDEN_INVALID (unreadable .new), GOLDEN_WRITE_FAILED (a file
+ * could not be written), after error(), or GOLDEN_CMD_FAILED when w->stop
+ * was set before anything changed.  The golden and its summary are written
+ * as one unit (golden/store.h).
  */
 int golden_accept(struct gwork *w, const struct gpending *p);
 

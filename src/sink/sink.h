@@ -61,6 +61,8 @@ struct trace_end {
 	int interrupted;            /* SIGINT/SIGTERM/SIGHUP ended it */
 	int interrupt_signal;       /* that signal when interrupted, else 0;
 				       renacer then ends as killed by it */
+	uint64_t stops;             /* ptrace stops taken (statuses of tracees
+				       handled; 0 for an engine without them) */
 };
 
 /*

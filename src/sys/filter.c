@@ -13,6 +13,7 @@
 #include "sys/filter.h"
 #include "util/error.h"
 #include "util/quote.h"
+#include "util/relimit.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
@@ -84,14 +85,12 @@ static bool add_number(uint8_t *set, const char *s)
 static int add_regex(uint8_t *set, const char *re, const char *as_typed)
 {
 	regex_t rx;
-	int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
+	char msg[256];
+	int rc = re_compile_bounded(&rx, re, REG_EXTENDED | REG_NOSUB, 0, msg, sizeof(msg));
 	bool found = false;
 
-	if (rc) {
-		char msg[256];
-		regerror(rc, &rx, msg, sizeof(msg));
+	if (rc)
 		return error("invalid regular expression '%s': %s", esc(as_typed), msg);
-	}
 	for (unsigned i = 0; i < sysent_count; i++) {
 		if (!sysent_table[i].name || regexec(&rx, sysent_table[i].name, 0, NULL, 0))
 			continue;

@@ -433,10 +433,12 @@ static int create_tmp(struct atomicfile *af, const char *path)
 		strbuf_addf(&name, TMP_PREFIX "%llu-%ld-%llu-", id->ns, id->pid, id->start);
 		for (i = 0; i < sizeof(rnd); i++)
 			strbuf_addch(&name, digits[rnd[i] % 36]);
-		/* the target's name helps a reader; cut to fit NAME_MAX */
-		room = NAME_MAX > name.len + 1 ? NAME_MAX - name.len - 1 : 0;
+		/* the target's name helps a reader; cut to fit NAME_MAX; ".tmp"
+		 * last, so that no scanner of "*.json" or "*.new" takes it */
+		room = NAME_MAX > name.len + 5 ? NAME_MAX - name.len - 5 : 0;
 		strbuf_addch(&name, '.');
 		strbuf_add(&name, af->base, strlen(af->base) < room ? strlen(af->base) : room);
+		strbuf_addstr(&name, ".tmp");
 		fd = openat(af->dirfd, name.buf,
 			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0600);
 		if (fd < 0 && errno != EEXIST)

@@ -23,7 +23,7 @@
  *  - A regular file, or a name that does not exist: a temporary file is
  *    created beside the target (same directory, so the rename is atomic)
  *    with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600 and an unpredictable name
- *    ".renacer-tmp-NS-PID-START-RANDOM.BASENAME"; atomicfile_commit() gives
+ *    ".renacer-tmp-NS-PID-START-RANDOM.BASENAME.tmp"; atomicfile_commit() gives
  *    it its final mode (that of the file it replaces, else 0666 less the
  *    umask) and renames it over the target.
  *  - A device, FIFO or socket is written in place (renaming over it would

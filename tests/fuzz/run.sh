@@ -57,8 +57,9 @@ if ! make --no-print-directory BUILD="$FB" CC="$CLANG" OPT=-O1 \
 	tail -n 20 "$FB/logs/build.log" >&2
 	exit 1
 fi
-LDLIBS=$(pkg-config --libs libdw jansson libcurl zlib libzstd libseccomp 2>/dev/null ||
-	echo -ldw -lelf -ljansson -lcurl -lz -lzstd -lseccomp)
+# the libraries the Makefile links renacer with (eBPF, libiberty, ... included)
+LDLIBS=$(make --no-print-directory -s print-ldlibs 2>/dev/null) ||
+	LDLIBS="-ldw -lelf -ljansson -lcurl -lz -lzstd -lseccomp -lm -lpthread"
 
 # seed_value FILE KEY: the text after "KEY:" on its first line in FILE.
 seed_value() {

@@ -42,11 +42,42 @@ static void calls(int n)
 	}
 }
 
+/*
+ * A child that says it is ready, then blocks in read until sig kills it.
+ * The parent waits for the word and then 300 ms, so that the child is
+ * inside read (the counts do not depend on how busy the machine is).
+ */
+static void blocked_child(int sig)
+{
+	int p[2], ready[2], status;
+	char buf[1];
+	pid_t c;
+
+	if (pipe(p) < 0 || pipe(ready) < 0)
+		_exit(1);
+	c = fork();
+	if (c == 0) {
+		close(p[1]);
+		if (write(ready[1], "r", 1) != 1 || read(p[0], buf, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(p[0]);
+	close(ready[1]);
+	if (read(ready[0], buf, 1) != 1)
+		_exit(1);
+	sleep_ms(300);
+	kill(c, sig);
+	waitpid(c, &status, 0);
+	close(p[1]);
+	close(ready[0]);
+}
+
 static int tree(void)
 {
 	int p[2], status;
 	char buf[64];
-	pid_t a, b, c;
+	pid_t a, b;
 
 	if (pipe(p) < 0)
 		return 1;
@@ -72,35 +103,10 @@ static int tree(void)
 	}
 	waitpid(b, &status, 0);
 
-	if (pipe(p) < 0)
-		return 1;
-	c = fork();
-	if (c == 0) {           /* blocks in read until killed */
-		close(p[1]);
-		if (read(p[0], buf, 1) < 0)
-			_exit(1);
-		_exit(0);
-	}
-	close(p[0]);
-	sleep_ms(200);
-	kill(c, SIGKILL);
-	waitpid(c, &status, 0);
-	close(p[1]);
-
-	if (pipe(p) < 0)
-		return 1;
-	c = fork();
-	if (c == 0) {           /* blocks in read until SIGTERM (no handler) */
-		close(p[1]);
-		if (read(p[0], buf, 1) < 0)
-			_exit(1);
-		_exit(0);
-	}
-	close(p[0]);
-	sleep_ms(200);
-	kill(c, SIGTERM);
-	waitpid(c, &status, 0);
-	close(p[1]);
+	/* two children that block in read, killed there: by SIGKILL, then by
+	 * SIGTERM (no handler) */
+	blocked_child(SIGKILL);
+	blocked_child(SIGTERM);
 	calls(3);
 	return 0;
 }

@@ -37,6 +37,14 @@ static void *spin_thread(void *arg)
 	return NULL;
 }
 
+static void *loop_thread(void *arg)
+{
+	long n = *(long *)arg;
+	for (long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	return NULL;
+}
+
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -149,6 +157,24 @@ int main(int argc, char **argv)
 			syscall(SYS_getppid);
 		return 0;
 	}
+	if (!strcmp(mode, "calls") && argc == 3) {
+		/* N getppid calls in the process, in a thread and in a child
+		 * (filtered runs never stop for them) */
+		long n = atol(argv[2]);
+		pthread_t t;
+		pid_t pid = fork();
+		if (pid == 0) {
+			for (long i = 0; i < n; i++)
+				syscall(SYS_getppid);
+			_exit(0);
+		}
+		pthread_create(&t, NULL, loop_thread, &n);
+		for (long i = 0; i < n; i++)
+			syscall(SYS_getppid);
+		pthread_join(t, NULL);
+		waitpid(pid, NULL, 0);
+		return 0;
+	}
 	if (!strcmp(mode, "sleep")) {
 		/* sleeps (in nanosleep) for the given ms, printing its pid first */
 		printf("%d\n", (int)getpid());
@@ -157,6 +183,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr, "usage: engine block|orphan|many [N]|thread-exec PROG|vfork|"
-		"signals|badmem|segv|exit N|loop N|sleep MS\n");
+		"signals|badmem|segv|exit N|loop N|calls N|sleep MS\n");
 	return 2;
 }

@@ -49,14 +49,14 @@ cmp -s sub.toml renacer.toml || bad "init --path wrote something else"
 "$RENACER" init -p short.toml > /dev/null 2>&1 || bad "init -p: exit $?"
 [ -f short.toml ] || bad "init -p did not write short.toml"
 
-# I/O errors: exit 1, one message naming the file
+# I/O errors: exit 7 (an output that cannot be written), one message naming the file
 "$RENACER" init --path no/such/dir/r.toml > out 2> err; rc=$?
-[ $rc -eq 1 ] || bad "init into a missing directory: exit $rc, want 1"
+[ $rc -eq 7 ] || bad "init into a missing directory: exit $rc, want 7"
 grep -q "cannot create 'no/such/dir/r.toml': No such file or directory" err ||
 	bad "init into a missing directory: $(cat err)"
 mkdir d.toml
 "$RENACER" init --path d.toml --force > out 2> err; rc=$?
-[ $rc -eq 1 ] || bad "init over a directory: exit $rc, want 1"
+[ $rc -eq 7 ] || bad "init over a directory: exit $rc, want 7"
 
 # usage errors: exit 2
 for args in "--bogus" "extra" "--path"; do

@@ -128,6 +128,14 @@ if "$RENACER" --backend ebpf -c -o /dev/null true 2> /dev/null; then
 	[ $rc = 3 ] || bad "exit 3 under eBPF: renacer exited $rc"
 	"$RENACER" -c -o /dev/null sh -c 'kill -USR1 $$'; rc=$?
 	[ $rc = 138 ] || bad "killed by SIGUSR1 under eBPF: renacer exited $rc (want 138)"
+	# the command starts with the signal dispositions and mask renacer was
+	# given (SIGINT and SIGHUP ignored, SIGUSR1 blocked), as untraced
+	sigs() { /usr/bin/python3 -c 'import signal, os, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN); signal.signal(signal.SIGHUP, signal.SIG_IGN)
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+os.execv(sys.argv[1], sys.argv[1:])' "$@" /bin/grep -E '^Sig(Ign|Blk)' /proc/self/status; }
+	want=$(sigs) got=$(sigs "$RENACER" -c -o /dev/null)
+	[ -n "$want" ] && [ "$got" = "$want" ] || bad "signal state under eBPF: '$got', untraced '$want'"
 	# a command that cannot run: no table, exit 1, as with ptrace
 	"$RENACER" -c -o "$TMPDIR/none" /nonexistent/cmd 2> "$TMPDIR/e"; rc=$?
 	[ $rc = 1 ] && [ ! -e "$TMPDIR/none" ] &&

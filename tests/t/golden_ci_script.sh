@@ -38,9 +38,12 @@ assert r.get('tests') == '3' and r.get('failures') == '0', r.attrib
 has reports/ANALYSIS.md "# Golden Trace Analysis Report"
 has reports/report.md "| file_io |"
 
-# a changed program: the golden of threads now belongs to fork_wait
+# a changed program: the golden of threads now belongs to fork_wait (a
+# golden and its summary go together: one without the other is refused)
 cp golden_traces/fork_wait.json saved.json
+cp golden_traces/fork_wait_summary.txt saved_summary.txt
 cp golden_traces/threads.json golden_traces/fork_wait.json
+cp golden_traces/threads_summary.txt golden_traces/fork_wait_summary.txt
 ls -la --time-style=full-iso golden_traces | sed 1d | grep -v ' \.\.$' > before.txt
 run 1 sh "$TOP/scripts/ci-validate.sh" --reports reports2
 has out.txt "fork_wait"
@@ -53,6 +56,7 @@ assert r.get('failures') == '1', r.attrib
 ls -la --time-style=full-iso golden_traces | sed 1d | grep -v ' \.\.$' > after.txt
 cmp -s before.txt after.txt || fail "ci-validate.sh changed the golden directory"
 cp saved.json golden_traces/fork_wait.json
+cp saved_summary.txt golden_traces/fork_wait_summary.txt
 
 # usage errors: 5
 run 5 sh "$TOP/scripts/ci-validate.sh" --config nosuch.toml

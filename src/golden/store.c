@@ -1,0 +1,482 @@
+/* A golden and its summary as one unit (see store.h). */
+#include "golden/store.h"
+#include "golden/reader.h"
+#include "sink/sinks.h"
+#include "util/atomicfile.h"
+#include "util/error.h"
+#include "util/quote.h"
+#include "util/xmalloc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "util/banned.h"
+
+#define ID_KEY "\"golden_id\": \""
+#define SUM_ID "golden_id: "
+
+/*
+ * Reads path (zstd-compressed or not: by its magic) into sb, at most max
+ * bytes of text when max is not 0.  0, or -1 with errno set.
+ */
+static int read_text(const char *path, struct strbuf *sb, size_t max)
+{
+	ZSTD_DStream *z = NULL;
+	unsigned char in[1 << 14];
+	size_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+	ssize_t r;
+	bool first = true;
+
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		do
+			r = read(fd, in, sizeof(in));
+		while (r < 0 && errno == EINTR);
+		if (r < 0)
+			goto out;
+		if (r == 0)
+			break;
+		n = (size_t)r;
+		if (first && n >= 4 && ((in[0] == 0x28 && in[1] == 0xb5 && in[2] == 0x2f &&
+					 in[3] == 0xfd) ||
+					((in[0] & 0xf0) == 0x50 && in[1] == 0x2a && in[2] == 0x4d &&
+					 in[3] == 0x18))) {
+			z = ZSTD_createDStream();
+			if (!z) {
+				errno = ENOMEM;
+				goto out;
+			}
+			ZSTD_initDStream(z);
+		}
+		first = false;
+		if (!z) {
+			strbuf_add(sb, in, n);
+		} else {
+			ZSTD_inBuffer ib = { in, n, 0 };
+
+			while (ib.pos < ib.size) {
+				ZSTD_outBuffer ob;
+				size_t zr;
+
+				strbuf_grow(sb, 1 << 16);
+				ob.dst = sb->buf + sb->len;
+				ob.size = sb->alloc - sb->len - 1;
+				ob.pos = 0;
+				zr = ZSTD_decompressStream(z, &ob, &ib);
+				if (ZSTD_isError(zr)) {
+					errno = EINVAL;
+					goto out;
+				}
+				strbuf_setlen(sb, sb->len + ob.pos);
+				if (max && sb->len >= max)
+					break;
+			}
+		}
+		if (max && sb->len >= max)
+			break;
+	}
+	ret = 0;
+out:
+	ZSTD_freeDStream(z);
+	close(fd);
+	return ret;
+}
+
+int golden_trace_text(const char *src, const struct gtiming *t, struct strbuf *sb)
+{
+	size_t end;
+	char *tj;
+
+	if (read_text(src, sb, 0) < 0)
+		return error("cannot read '%s': %s", esc(src), strerror(errno));
+	if (!t)
+		return 0;
+	end = sb->len;
+	while (end && isspace((unsigned char)sb->buf[end - 1]))
+		end--;
+	if (!end || sb->buf[end - 1] != '}')
+		return error("cannot read trace '%s': not a JSON document", esc(src));
+	end--;
+	while (end && isspace((unsigned char)sb->buf[end - 1]))
+		end--;
+	strbuf_setlen(sb, end);
+	tj = gtiming_to_json(t);
+	strbuf_addstr(sb, ",\n  \"timing\": ");
+	strbuf_addstr(sb, tj);
+	strbuf_addstr(sb, "\n}\n");
+	free(tj);
+	return 0;
+}
+
+static void new_id(char *id)
+{
+	static const char hx[] = "0123456789abcdef";
+	unsigned char rnd[8];
+
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+		struct timespec ts;
+		unsigned long long x;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		x = ((unsigned long long)ts.tv_sec << 30) ^ (unsigned long long)ts.tv_nsec ^
+		    ((unsigned long long)getpid() << 44);
+		memcpy(rnd, &x, sizeof(rnd));
+	}
+	for (size_t i = 0; i < sizeof(rnd); i++) {
+		id[2 * i] = hx[rnd[i] >> 4];
+		id[2 * i + 1] = hx[rnd[i] & 15];
+	}
+	id[16] = '\0';
+}
+
+/* 16 hex digits at p, copied to id: 1, else 0. */
+static int take_id(const char *p, char *id)
+{
+	for (int i = 0; i < 16; i++)
+		if (!isxdigit((unsigned char)p[i]))
+			return 0;
+	memcpy(id, p, 16);
+	id[16] = '\0';
+	return 1;
+}
+
+int golden_id_of(const char *path, char *id)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	size_t i;
+	int r = 0;
+
+	if (read_text(path, &sb, 4096) < 0) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	/* the first member, right after the opening brace */
+	for (i = 0; i < sb.len && isspace((unsigned char)sb.buf[i]); i++)
+		;
+	if (i < sb.len && sb.buf[i] == '{') {
+		for (i++; i < sb.len && isspace((unsigned char)sb.buf[i]); i++)
+			;
+		p = sb.buf + i;
+		if (!strncmp(p, ID_KEY, strlen(ID_KEY)) &&
+		    sb.len - i >= strlen(ID_KEY) + 17 && p[strlen(ID_KEY) + 16] == '"')
+			r = take_id(p + strlen(ID_KEY), id);
+	}
+	strbuf_release(&sb);
+	return r;
+}
+
+/* The id on the last line of a summary file: 1, 0 (none or no file), -1 on error. */
+static int summary_id(const char *path, char *id)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	int r = 0;
+
+	if (strbuf_read_file(&sb, path) < 0) {
+		int e = errno;
+
+		strbuf_release(&sb);
+		return e == ENOENT ? 0 : -1;
+	}
+	while (sb.len && sb.buf[sb.len - 1] == '\n')
+		strbuf_setlen(&sb, sb.len - 1);
+	p = strrchr(sb.buf, '\n');
+	p = p ? p + 1 : sb.buf;
+	if (!strncmp(p, SUM_ID, strlen(SUM_ID)) && strlen(p) == strlen(SUM_ID) + 16)
+		r = take_id(p + strlen(SUM_ID), id);
+	strbuf_release(&sb);
+	return r;
+}
+
+/*
+ * NAME_summary.txt: the -c table (wall-clock times, as a saved trace has),
+ * then per-syscall totals in ms and the wall time ("Syscall Summary:").
+ */
+static const struct sink_opts golden_summary_opts = { .timing = true };
+
+/* The summary of the trace src, and the id line, into sb; 0 or -1 after error(). */
+static int summary_text(const char *src, const char *id, struct strbuf *sb)
+{
+	struct sink_list sl = SINK_LIST_INIT;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&buf, &len);
+	struct sink *s;
+	int ret;
+
+	if (!mf)
+		return error("cannot make the summary of '%s': %s", esc(src), strerror(errno));
+	if (!(s = summary_sink_new(mf, NULL, &golden_summary_opts))) {
+		fclose(mf);
+		free(buf);
+		return -1;
+	}
+	sink_list_add(&sl, s);
+	ret = trace_read(src, &sl, NULL, NULL);
+	sink_list_release(&sl);
+	fclose(mf);
+	if (ret == 0) {
+		strbuf_add(sb, buf, len);
+		if (sb->len && sb->buf[sb->len - 1] != '\n')
+			strbuf_addch(sb, '\n');
+		strbuf_addf(sb, "\n" SUM_ID "%s\n", id);
+	}
+	free(buf);
+	return ret < 0 ? -1 : 0;
+}
+
+/* Writes len bytes to an opened temporary and closes it; 0 or -1 after error(). */
+static int fill(struct atomicfile *af, const void *p, size_t len)
+{
+	if (len && fwrite(p, 1, len, af->fp) != len) {
+		int e = errno;
+
+		error("cannot write '%s': %s", esc(af->path), strerror(e ? e : EIO));
+		return -1;
+	}
+	return atomicfile_close_tmp(af);
+}
+
+static void block_stops(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
+}
+
+int golden_pair_write(const char *dir, const char *name, const char *src,
+		      const struct gtiming *t, bool zst, int level,
+		      const volatile sig_atomic_t *stop, char **written)
+{
+	struct strbuf text = STRBUF_INIT, sum = STRBUF_INIT, path = STRBUF_INIT,
+		      other = STRBUF_INIT, spath = STRBUF_INIT, staged = STRBUF_INIT;
+	struct atomicfile at, as;
+	bool at_open = false, as_open = false;
+	char id[GOLDEN_ID_SIZE];
+	sigset_t old;
+	size_t i;
+	int ret = -1;
+
+	*written = NULL;
+	new_id(id);
+	if (golden_trace_text(src, t, &text) < 0 || summary_text(src, id, &sum) < 0) {
+		ret = -2;
+		goto out;
+	}
+	/* the id is the document's first member: cheap to read back */
+	for (i = 0; i < text.len && isspace((unsigned char)text.buf[i]); i++)
+		;
+	if (i == text.len || text.buf[i] != '{') {
+		error("cannot read trace '%s': not a JSON document", esc(src));
+		ret = -2;
+		goto out;
+	}
+	{
+		struct strbuf with = STRBUF_INIT;
+
+		strbuf_add(&with, text.buf, i + 1);
+		strbuf_addf(&with, "\n  " ID_KEY "%s\",", id);
+		strbuf_add(&with, text.buf + i + 1, text.len - i - 1);
+		strbuf_release(&text);
+		text = with;
+	}
+	if (zst) {
+		size_t cap = ZSTD_compressBound(text.len);
+		struct strbuf z = STRBUF_INIT;
+		size_t n;
+
+		strbuf_grow(&z, cap);
+		n = ZSTD_compress(z.buf, cap, text.buf, text.len, level);
+		if (ZSTD_isError(n)) {
+			error("cannot compress the golden of '%s': %s", esc(name),
+			      ZSTD_getErrorName(n));
+			strbuf_release(&z);
+			goto out;
+		}
+		strbuf_setlen(&z, n);
+		strbuf_release(&text);
+		text = z;
+	}
+	strbuf_addf(&path, "%s/%s.json%s", dir, name, zst ? ".zst" : "");
+	strbuf_addf(&other, "%s/%s.json%s", dir, name, zst ? "" : ".zst");
+	strbuf_addf(&spath, "%s/%s_summary.txt", dir, name);
+	strbuf_addf(&staged, ".%s_summary.txt.pending", name);
+
+	/* both complete under temporary names first */
+	if (atomicfile_open(&at, path.buf) < 0)
+		goto out;
+	at_open = true;
+	if (fill(&at, text.buf, text.len) < 0)
+		goto out;
+	if (atomicfile_open(&as, spath.buf) < 0)
+		goto out;
+	as_open = true;
+	if (fill(&as, sum.buf, sum.len) < 0)
+		goto out;
+	if (!atomicfile_is_atomic(&at) || !atomicfile_is_atomic(&as)) {
+		error("cannot write the golden of '%s': '%s' or '%s' is not a regular file",
+		      esc(name), esc(path.buf), esc(spath.buf));
+		goto out;
+	}
+
+	/* the commit: no SIGINT/SIGTERM/SIGHUP in between */
+	block_stops(&old);
+	if (stop && *stop) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		ret = 1;
+		goto out;
+	}
+	{
+		int sdir = fcntl(as.dirfd, F_DUPFD_CLOEXEC, 3);
+		char *sbase = xstrdup(as.base);
+
+		as_open = false;
+		if (sdir < 0 || atomicfile_rename_as(&as, staged.buf) < 0) {
+			if (sdir < 0)
+				error("cannot write '%s': %s", esc(spath.buf), strerror(errno));
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			if (sdir >= 0)
+				close(sdir);
+			free(sbase);
+			goto out;
+		}
+		at_open = false;
+		bool renamed = atomicfile_rename_as(&at, NULL) == 0;
+		if (!renamed || (zst && unlink(other.buf) < 0 && errno != ENOENT)) {
+			/* not committed: the old golden is still the golden */
+			if (renamed) {
+				error("cannot remove '%s': %s", esc(other.buf), strerror(errno));
+				unlink(path.buf);
+			}
+			unlinkat(sdir, staged.buf, 0);
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			close(sdir);
+			free(sbase);
+			goto out;
+		}
+		/* committed: the other compression goes first (so that two
+		 * goldens are only ever seen with a pending summary beside
+		 * them), then the summary follows */
+		if (!zst && unlink(other.buf) < 0 && errno != ENOENT)
+			warning("cannot remove '%s': %s", esc(other.buf), strerror(errno));
+		if (renameat(sdir, staged.buf, sdir, sbase) < 0)
+			error("cannot rename the summary of '%s' into place: %s (the next "
+			      "renacer command finishes it)", esc(name), strerror(errno));
+		else
+			ret = 0;
+		close(sdir);
+		free(sbase);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	*written = strbuf_detach(&path, NULL);
+out:
+	if (at_open)
+		atomicfile_abort(&at);
+	if (as_open)
+		atomicfile_abort(&as);
+	strbuf_release(&text);
+	strbuf_release(&sum);
+	strbuf_release(&path);
+	strbuf_release(&other);
+	strbuf_release(&spath);
+	strbuf_release(&staged);
+	return ret;
+}
+
+int golden_pair_recover(const char *dir, const char *name)
+{
+	struct strbuf json = STRBUF_INIT, zst = STRBUF_INIT, sum = STRBUF_INIT,
+		      staged = STRBUF_INIT;
+	char id[GOLDEN_ID_SIZE], sid[GOLDEN_ID_SIZE];
+	int ret = 0;
+
+	strbuf_addf(&json, "%s/%s.json", dir, name);
+	strbuf_addf(&zst, "%s/%s.json.zst", dir, name);
+	strbuf_addf(&sum, "%s/%s_summary.txt", dir, name);
+	strbuf_addf(&staged, "%s/.%s_summary.txt.pending", dir, name);
+	/* nothing pending: nothing to do (and nothing else is ever touched) */
+	if (!exists(staged.buf))
+		goto out;
+	if (summary_id(staged.buf, sid) != 1) {
+		if (unlink(staged.buf) < 0)
+			ret = error("cannot remove '%s': %s", esc(staged.buf), strerror(errno));
+		goto out;
+	}
+	if (golden_id_of(json.buf, id) == 1 && !strcmp(id, sid)) {
+		/* NAME.json was committed: the old .zst goes, the summary follows */
+		if (unlink(zst.buf) < 0 && errno != ENOENT)
+			ret = error("cannot remove '%s': %s", esc(zst.buf), strerror(errno));
+		else if (rename(staged.buf, sum.buf) < 0)
+			ret = error("cannot rename '%s' to '%s': %s", esc(staged.buf),
+				    esc(sum.buf), strerror(errno));
+	} else if (golden_id_of(zst.buf, id) == 1 && !strcmp(id, sid)) {
+		if (exists(json.buf)) {
+			/* the old NAME.json was never removed: not committed */
+			if (unlink(zst.buf) < 0 || unlink(staged.buf) < 0)
+				ret = error("cannot remove '%s': %s", esc(zst.buf), strerror(errno));
+		} else if (rename(staged.buf, sum.buf) < 0) {
+			ret = error("cannot rename '%s' to '%s': %s", esc(staged.buf),
+				    esc(sum.buf), strerror(errno));
+		}
+	} else if (unlink(staged.buf) < 0) {
+		/* the write it belonged to was never committed */
+		ret = error("cannot remove '%s': %s", esc(staged.buf), strerror(errno));
+	}
+out:
+	strbuf_release(&json);
+	strbuf_release(&zst);
+	strbuf_release(&sum);
+	strbuf_release(&staged);
+	return ret;
+}
+
+int golden_pair_check(const char *gpath)
+{
+	struct strbuf sum = STRBUF_INIT;
+	char gid[GOLDEN_ID_SIZE], sid[GOLDEN_ID_SIZE];
+	size_t l = strlen(gpath);
+	int ret = 0, r;
+
+	if (golden_id_of(gpath, gid) != 1)
+		return 0;
+	if (l > 9 && !strcmp(gpath + l - 9, ".json.zst"))
+		l -= 9;
+	else if (l > 5 && !strcmp(gpath + l - 5, ".json"))
+		l -= 5;
+	strbuf_add(&sum, gpath, l);
+	strbuf_addstr(&sum, "_summary.txt");
+	r = summary_id(sum.buf, sid);
+	if (r < 0)
+		ret = error("cannot read '%s': %s", esc(sum.buf), strerror(errno));
+	else if (r == 0)
+		ret = error("golden '%s' has no matching summary '%s' (golden id %s): capture it "
+			    "again", esc(gpath), esc(sum.buf), gid);
+	else if (strcmp(gid, sid))
+		ret = error("golden '%s' and its summary '%s' do not match (golden id %s, summary "
+			    "id %s): capture it again", esc(gpath), esc(sum.buf), gid, sid);
+	strbuf_release(&sum);
+	return ret;
+}

@@ -1,0 +1,141 @@
+#!/bin/sh
+# Limits on what input controls ([limits] in renacer.toml): regex bombs are
+# refused within a second and 100 MB, with file:line:col; 200,000
+# assertions load in linear time (and need limits.assertions); a huge diff
+# prints golden_traces.max_diff_lines lines over the whole report; a
+# million unknown keys give 50 warnings and a count.
+set -u
+. "$TOP/tests/lib.sh"
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+cd "$TMPDIR" || exit 1
+TIME=/usr/bin/time
+[ -x $TIME ] || skip "no /usr/bin/time"
+PY=/usr/bin/python3
+
+"$RENACER" --format json -o t.json true 2>/dev/null || fail "cannot trace true"
+
+# measured: runs "$@" (stdout, stderr to files), fails unless it took under
+# a second and 100 MB; sets RC
+measured() { # label cmd...
+	_l=$1; shift
+	# (a broken renacer must not take the machine's memory with it)
+	(ulimit -v 1000000; exec $TIME -o time.txt -f '%e %M' timeout 20 "$@") > m.out 2> m.err
+	RC=$?
+	read -r secs kb <<EOF
+$(tail -n 1 time.txt)
+EOF
+	awk -v s="$secs" 'BEGIN { exit !(s < 1.0) }' || bad "$_l: took ${secs}s"
+	[ "$kb" -lt 102400 ] || bad "$_l: used ${kb} KB"
+}
+
+# --- regex bombs, in every place a pattern is read ---
+for key in span_name_pattern trace_name_pattern; do
+	type=span_count; extra="max_spans = 5"
+	[ $key = trace_name_pattern ] && type=critical_path && extra="max_duration_ms = 5"
+	for re in 'x{0,32767}{0,32767}' '(x{0,9999}){0,9999}' 'a{0,30000}' '(a|b|c){0,20000}'; do
+		printf '[[assertion]]\nname = "bomb"\ntype = "%s"\n%s\n%s = "%s"\n' \
+			$type "$extra" $key "$re" > bomb.toml
+		measured "$key '$re'" "$RENACER" assert --config bomb.toml t.json
+		[ $RC = 5 ] || bad "$key '$re': exit $RC, want 5"
+		grep -q "^renacer: bomb.toml:5:[0-9]*: assertion 'bomb': invalid regex in '$key': regular expression too large" m.err ||
+			bad "$key '$re': $(cat m.err)"
+	done
+done
+# a back-reference (exponential matching) is refused too
+printf '[[assertion]]\nname = "br"\ntype = "span_count"\nmax_spans = 5\nspan_name_pattern = "(a*)*\\\\1"\n' > br.toml
+"$RENACER" assert --config br.toml t.json > /dev/null 2> br.err; rc=$?
+[ $rc = 5 ] && grep -q "back-references" br.err || bad "back-reference: exit $rc: $(cat br.err)"
+# a normalize rule, read by validate and compare
+mkdir cmp && cd cmp || exit 1
+printf '[golden_traces]\nnormalize = [ { pattern = "x{0,32767}{0,32767}", replace = "y" } ]\n' > renacer.toml
+measured "normalize" "$RENACER" compare ../t.json ../t.json
+[ $RC = 5 ] || bad "normalize bomb: exit $RC, want 5"
+grep -q "renacer.toml:2:[0-9]*: golden_traces.normalize #1: invalid regex in 'pattern': regular expression too large" m.err ||
+	bad "normalize bomb: $(cat m.err)"
+cd .. || exit 1
+# -e trace=/RE/ has the default budget
+measured "-e trace" "$RENACER" -e 'trace=/x{32767}{32767}/' true
+[ $RC = 1 ] && grep -q "too large" m.err || bad "-e trace bomb: exit $RC: $(cat m.err)"
+# what fits the budget works; a raised budget lets a bigger one in
+printf '[[assertion]]\nname = "ok"\ntype = "span_count"\nmax_spans = 5000\nspan_name_pattern = "^(x{0,1000}|mmap|openat)$"\n' > ok.toml
+"$RENACER" assert --config ok.toml t.json > ok.out 2>&1 || bad "a regex within the budget: $(cat ok.out)"
+printf '[limits]\nregex_cost = 100000000\n[[assertion]]\nname = "big"\ntype = "span_count"\nmax_spans = 5000\nspan_name_pattern = "^x{0,3000}$"\n' > raised.toml
+"$RENACER" assert --config raised.toml t.json > raised.out 2>&1 || bad "limits.regex_cost raised: $(cat raised.out)"
+printf '[limits]\nregex_cots = 1\n' > typo.toml
+"$RENACER" assert --config typo.toml t.json > /dev/null 2> typo.err
+grep -q "typo.toml:2:1: limits: unknown key 'regex_cots' (did you mean 'regex_cost'?)" typo.err ||
+	bad "unknown limits key: $(cat typo.err)"
+
+# --- 200,000 assertions: refused by default, linear with the limit raised ---
+$PY - <<'EOF'
+with open("many.toml", "w") as f:
+    for i in range(200000):
+        f.write('[[assertion]]\nname = "a%d"\ntype = "span_count"\nmax_spans = 500\n\n' % i)
+with open("many_ok.toml", "w") as f:
+    f.write("[limits]\nassertions = 200001\n\n")
+    f.write(open("many.toml").read())
+    f.write('[[assertion]]\nname = "a7"\ntype = "span_count"\nmax_spans = 1\n')
+EOF
+# (the TOML tree of 200,000 tables is parsed first: 1 to 2 s, some 250 MB)
+"$RENACER" assert --config many.toml t.json > m.out 2> m.err
+RC=$?
+[ $RC = 5 ] && grep -q "many.toml:50001:1: more than 10000 \[\[assertion\]\] entries (raise limits.assertions to allow more)" m.err ||
+	bad "200000 assertions: exit $RC: $(cat m.err)"
+# with the limit raised: the duplicate at the very end is found, quickly
+# (quadratic loading took minutes)
+$TIME -o time.txt -f '%e %M' timeout 60 "$RENACER" assert --config many_ok.toml t.json > /dev/null 2> many.err
+rc=$?
+read -r secs kb <<EOF
+$(tail -n 1 time.txt)
+EOF
+[ $rc = 5 ] && grep -q "duplicate assertion name 'a7' (first defined at 39:1)" many.err ||
+	bad "200001 assertions: exit $rc: $(head -c 300 many.err)"
+awk -v s="$secs" 'BEGIN { exit !(s < 20) }' || bad "200001 assertions took ${secs}s"
+echo "200001 assertions: ${secs}s, ${kb} KB"
+
+# --- a million unknown keys: 50 warnings and a count ---
+$PY -c '
+with open("keys.toml", "w") as f:
+    f.write("[semantic_equivalence]\n")
+    for i in range(100000):
+        f.write("k%d = 1\n" % i)' 
+"$RENACER" assert --config keys.toml t.json > /dev/null 2> keys.err
+n=$(grep -c "warning: keys.toml:" keys.err)
+[ "$n" = 51 ] && tail -n 1 keys.err | grep -q "keys.toml: 99950 more warnings not shown" ||
+	bad "100000 unknown keys: $n warning lines, last: $(tail -n 1 keys.err)"
+
+# --- max_diff_lines counts lines over a whole report ---
+$PY - <<'EOF'
+import json
+def trace(n, names):
+    sc = [{"name": names[i % len(names)], "args": [], "result": 100, "pid": 100,
+           "tid": 100 + (i % 2) * 0, "nr": 39, "ts_us": i * 1.0, "duration_us": 0.5,
+           "lamport": i} for i in range(n)]
+    return {"version": "0.9.0", "format": "renacer-json-v1", "command": ["./p"],
+            "follow": False, "start_unix_ns": 1, "syscalls": sc,
+            "processes": [{"pid": 100, "tid": 100, "ppid": 1, "is_thread": False,
+                           "start_us": 0.0, "end_us": n + 1.0, "exit_code": 0,
+                           "max_rss_kb": 0, "exec": [{"path": "/p", "ts_us": 0.0}]}],
+            "signals": [], "summary": {"total_syscalls": n, "total_errors": 0,
+            "total_unfinished": 0, "total_time_us": n * 0.5, "wall_time_us": n + 1.0,
+            "exit_code": 0, "by_syscall": {}}}
+json.dump(trace(50000, ["getpid"]), open("g.json", "w"))
+json.dump(trace(50000, ["getppid", "getuid"]), open("c.json", "w"))
+EOF
+"$RENACER" compare --no-color g.json c.json > diff.txt; rc=$?
+[ $rc = 1 ] || bad "one huge hunk: exit $rc, want 1"
+n=$(grep -c '^[-+ ]get' diff.txt)
+[ "$n" = 200 ] || bad "one huge hunk: $n diff lines, want 200 (the default)"
+grep -q '^\.\.\. 99800 more diff lines not shown' diff.txt || bad "no count of the lines left out: $(tail -n 2 diff.txt)"
+[ "$(wc -l < diff.txt)" -lt 230 ] || bad "one huge hunk: $(wc -l < diff.txt) lines"
+mkdir md && cd md && printf '[golden_traces]\nmax_diff_lines = 30\n' > renacer.toml || exit 1
+for f in markdown json; do
+	"$RENACER" compare --format $f ../g.json ../c.json > out.$f
+done
+n=$(grep -c '^[-+ ]get' out.markdown)
+[ "$n" = 30 ] || bad "markdown with max_diff_lines = 30: $n lines"
+n=$($PY -c 'import json; d = json.load(open("out.json")); print(sum(1 for t in d["traces"] for p in t["processes"] for l in p["diff"].splitlines() if l[:4] in ("-get", "+get", " get")))')
+[ "$n" = 30 ] || bad "json with max_diff_lines = 30: $n lines"
+cd .. || exit 1
+exit $fail
