@@ -146,6 +146,18 @@ struct tracer {
 static volatile sig_atomic_t interrupt_sig;     /* last SIGINT/TERM/HUP */
 static volatile sig_atomic_t interrupt_count;   /* how many arrived */
 
+/*
+ * Statuses taken while attaching (see attach_reap): a thread that execs
+ * holds the process's cred_guard_mutex until renacer has reaped the threads
+ * the exec killed, and PTRACE_SEIZE of a thread of that process waits for
+ * the mutex (restarting after any signal), so a tracer that only waits
+ * after attaching never wakes.  A timer's handler reaps meanwhile; the
+ * statuses are handled first by the next round.
+ */
+#define EARLY_MAX 8192
+static struct { pid_t tid; int status; uint64_t stime; } early_q[EARLY_MAX];
+static volatile sig_atomic_t early_n;
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -999,12 +1011,35 @@ static int adopt_command(struct tracer *tr, pid_t pid)
  * Seizes one thread tid of process pid and interrupts it (its first stop is
  * then a PTRACE_EVENT_STOP).  Returns 0, or the errno of PTRACE_SEIZE.
  */
-static int seize_thread(struct tracer *tr, pid_t pid, pid_t tid)
+static int seize_thread(struct tracer *tr, pid_t pid, pid_t *tidp)
 {
+	pid_t tid = *tidp;
+
 	if (ptrace(PTRACE_SEIZE, tid, NULL,
 		   (void *)(uintptr_t)(tr->ptrace_opts & ~PTRACE_O_EXITKILL)) < 0)
 		return errno;
 	ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
+	if (tid != pid) {
+		char path[64];
+		struct tcb *o;
+
+		/* seized after its exec (waiting for the mutex, see early_q):
+		 * the thread is the process's new image and answers to pid;
+		 * the old leader's task is gone without a status.  (A traced
+		 * thread that exits stays a zombie until renacer reaps it,
+		 * so its directory goes only once its status is taken.) */
+		bool reaped = false;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)pid, (int)tid);
+		for (sig_atomic_t i = 0; i < early_n; i++)
+			reaped |= early_q[i].tid == tid;
+		if (!reaped && access(path, F_OK) < 0 && errno == ENOENT &&
+		    kill(pid, 0) == 0) {
+			if ((o = tcb_find(tr, pid)))
+				tcb_drop(tr, o);
+			*tidp = tid = pid;
+		}
+	}
 	tcb_new(tr, tid, pid, TCB_ATTACHED | TCB_STARTUP | TCB_IGNORE_EXIT);
 	return 0;
 }
@@ -1038,7 +1073,67 @@ static void emit_attached(struct tracer *tr, pid_t pid, const pid_t *tids, size_
  * exiting or exec'ing meanwhile is not an error as long as one thread was
  * attached.  Returns 0, or -1 after error() when no thread could be.
  */
+static void attach_reap(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	while (early_n < EARLY_MAX) {
+		struct rusage ru;
+		int status;
+		pid_t p = wait4(-1, &status, __WALL | WNOHANG, &ru);
+
+		if (p <= 0)
+			break;
+		early_q[early_n].tid = p;
+		early_q[early_n].status = status;
+		early_q[early_n].stime = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+					 (uint64_t)ru.ru_stime.tv_usec * 1000u;
+		early_n++;
+	}
+	errno = saved;
+}
+
+/* Arms (on) or disarms the attach_reap timer, every 20 ms; old keeps the
+ * SIGALRM action to put back. */
+static void attach_reaper(bool on, struct sigaction *old)
+{
+	struct itimerval it = { { 0, 20000 }, { 0, 20000 } };
+
+	if (on) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = attach_reap;
+		sa.sa_flags = SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGALRM, &sa, old);
+		setitimer(ITIMER_REAL, &it, NULL);
+	} else {
+		/* an alarm already due is taken by the handler on the way out
+		 * of setitimer, before the old action is back */
+		memset(&it, 0, sizeof(it));
+		setitimer(ITIMER_REAL, &it, NULL);
+		sigaction(SIGALRM, old, NULL);
+	}
+}
+
+static int attach_threads(struct tracer *tr, pid_t pid);
+
 static int attach_one(struct tracer *tr, pid_t pid)
+{
+	struct sigaction old;
+	int ret;
+
+	if (!tr->o->follow)
+		return attach_threads(tr, pid);
+	attach_reaper(true, &old);
+	ret = attach_threads(tr, pid);
+	attach_reaper(false, &old);
+	return ret;
+}
+
+static int attach_threads(struct tracer *tr, pid_t pid)
 {
 	char path[64];
 	int err = 0;
@@ -1046,7 +1141,7 @@ static int attach_one(struct tracer *tr, pid_t pid)
 	size_t attached = 0, alloc = 0;
 
 	if (!tr->o->follow) {
-		err = seize_thread(tr, pid, pid);
+		err = seize_thread(tr, pid, &pid);
 		if (err)
 			return error("cannot attach to process %d: %s", (int)pid, strerror(err));
 		emit_attached(tr, pid, &pid, 1);
@@ -1069,7 +1164,7 @@ static int attach_one(struct tracer *tr, pid_t pid)
 
 			if (tid <= 0 || tcb_find(tr, tid))
 				continue;
-			e = seize_thread(tr, pid, tid);
+			e = seize_thread(tr, pid, &tid);
 			if (e == 0) {
 				if (attached == alloc) {
 					alloc = alloc ? alloc * 2 : 16;
@@ -1360,6 +1455,21 @@ static int collect_round(struct tracer *tr)
 			: tr->next_due - now < limit ? tr->next_due - now : limit;
 
 	tr->wq_head = tr->wq_len = 0;
+	/* statuses reaped while attaching come first, and the round does not
+	 * block then */
+	for (sig_atomic_t i = 0; i < early_n; i++) {
+		struct tcb *t;
+
+		if (tr->cpus && (t = tcb_find(tr, early_q[i].tid)))
+			cpus_stopped(tr->cpus, &t->cpu);
+		ALLOC_GROW(tr->wq, tr->wq_len + 1, tr->wq_alloc);
+		tr->wq[tr->wq_len].tid = early_q[i].tid;
+		tr->wq[tr->wq_len].status = early_q[i].status;
+		tr->wq[tr->wq_len].stime = tr->o->cpu_time ? early_q[i].stime : 0;
+		tr->wq_len++;
+		flags |= WNOHANG;
+	}
+	early_n = 0;
 	for (;;) {
 		struct rusage ru;
 		int status;

@@ -115,6 +115,38 @@ static void *exec_later(void *arg)
 	_exit(99);
 }
 
+/* Whether a tracer has seized the main thread yet (TracerPid). */
+static int leader_traced(void)
+{
+	char line[256];
+	int traced = 0;
+	FILE *f;
+
+	snprintf(line, sizeof(line), "/proc/%d/status", (int)getpid());
+	f = fopen(line, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "TracerPid:", 10))
+			traced = atoi(line + 10) != 0;
+	fclose(f);
+	return traced;
+}
+
+/* exec-on-attach: execs as soon as a tracer has seized the main thread,
+ * that is while it is still seizing the others (this thread is the last
+ * one created, so the last one seized). */
+static void *exec_on_attach(void *arg)
+{
+	char **argv = arg;
+	char *const nargv[] = { argv[0], "busy", "2", argv[3], NULL };
+
+	while (!leader_traced())
+		usleep(50);
+	execv(argv[0], nargv);
+	_exit(99);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -162,6 +194,18 @@ int main(int argc, char **argv)
 		pthread_join(t, NULL);
 		return 98;
 	}
-	fprintf(stderr, "usage: attachee busy N MS [gate] | churn N MS | exec N MS EXEC_MS\n");
+	if (!strcmp(mode, "exec-on-attach") && argc == 4) {
+		/* N busy threads; a non-leader thread execs "attachee busy 2
+		 * MS" while a tracer attaches (the exec waits for the tracer
+		 * to reap the threads it killed) */
+		pthread_t t;
+		start_threads(atoi(argv[2]));
+		pthread_create(&t, NULL, exec_on_attach, argv);
+		say_ready();
+		pthread_join(t, NULL);
+		return 98;
+	}
+	fprintf(stderr, "usage: attachee busy N MS [gate] | churn N MS | exec N MS EXEC_MS"
+		" | exec-on-attach N MS\n");
 	return 2;
 }

@@ -3,7 +3,8 @@
 # execs, while renacer attaches: every run ends on its own within seconds,
 # with exit 0 (or, when the process was gone before one thread could be
 # seized, a one-line "cannot attach" error and exit 1), and the target's own
-# exit status is untouched, and the trace ends with the process's exit.
+# exit status is untouched, and the trace ends with the process's exit;
+# also when the exec starts in the middle of the attach.
 # Repeated at moments spread over the attach.
 set -u
 . "$TOP/tests/lib.sh"
@@ -19,6 +20,9 @@ one() {
 	: > "$_f"
 	if [ "$_mode" = exit ]; then
 		"$P" busy "$_n" "$_ms" > "$_f" &
+		_want=0
+	elif [ "$_mode" = exec-on-attach ]; then
+		"$P" exec-on-attach "$_n" 200 > "$_f" &
 		_want=0
 	else
 		"$P" exec "$_n" 200 "$_ms" > "$_f" &
@@ -59,6 +63,12 @@ one() {
 for ms in 0 5 10 20 40 60 80 120 160 200; do
 	one exit 100 $ms
 	one exec 100 $ms
+done
+# the exec starts once renacer has seized the main thread, so it waits for
+# renacer to reap the threads it killed while renacer seizes the exec'ing
+# thread (the kernel's cred_guard_mutex): without the reaper, a deadlock
+for i in 1 2 3 4 5 6; do
+	one exec-on-attach 50 0
 done
 echo "$runs runs, $attached attached before the target ended"
 # most runs must really attach, or the test proves nothing
