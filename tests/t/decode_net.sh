@@ -13,7 +13,7 @@ MASK_EXTRA='s/htons\([0-9]{4,5}\)/htons(PORT)/g
 s/(pid|nl_pid)=[0-9]+/\1=N/g
 s/renacer-netops-[0-9]+/renacer-netops-N/g
 s/\(left \{tv_sec=[0-9]+, tv_nsec=[0-9]+\}\)/(left {tv_sec=N, tv_nsec=N})/
-/(getpeername|getsockname)\(.*, \[[0-9]+ => (16|28)\]\)/ s/sa_data="[^"]*"/sa_data="PORT"/'
+/(getpeername|getsockname)\(.*, \[[0-9]+ => (16|28)\]\)/ s/sa_data="([^"\\]|\\.)*"/sa_data="PORT"/'
 export MASK_EXTRA
 
 calls=socket,socketpair,bind,connect,listen,accept,accept4,getsockname
