@@ -492,7 +492,11 @@ void cpus_resume(struct cpus *c, struct cpu_task *ct)
 			self_pin(c, x);
 		return;
 	}
-	want = !blocks && !(ct->flags & CT_OWN) && !(in_call && (ct->flags & CT_SENSITIVE));
+	/* into a call that sleeps, alone: masks stay as they are (an event
+	 * loop would otherwise flip them at every poll) */
+	if (blocks)
+		return;
+	want = !(ct->flags & CT_OWN) && !(in_call && (ct->flags & CT_SENSITIVE));
 	if (!want) {
 		unpin(c, ct);
 		return;
@@ -514,6 +518,10 @@ void cpus_resume(struct cpus *c, struct cpu_task *ct)
 	}
 	if (c->self_pin != x) {
 		self_pin(c, x);
+		if (c->self_pin != x) {
+			unpin(c, ct);      /* renacer cannot go there */
+			return;
+		}
 		c->check_at = now + CHECK_NS;
 		c->last_wall = 0;
 	}

@@ -1113,17 +1113,6 @@ static void on_interrupt_signal(int sig)
 	interrupt_count++;
 }
 
-/*
- * SIGINT/SIGTERM/SIGHUP (sig), or the end of the grace period (sig 0).
- * Attached tasks (-p, and everything they created) are only ever detached:
- * each is interrupted and detached at its next stop, or at once when it is
- * already held stopped.  A command renacer started gets what a shell's
- * process group would get: sig is passed on to each of its processes,
- * which are traced to their end; what is left when the grace period ends,
- * or at a second interrupt, is killed.
- */
-static void detach_now(struct tracer *tr, struct tcb *t, int sig, uint64_t ts);
-
 /* Detaches t at its next stop, or at once when it is held stopped. */
 static void detach_soon(struct tracer *tr, struct tcb *t)
 {
@@ -1148,6 +1137,15 @@ static void detach_attached(struct tracer *tr)
 	}
 }
 
+/*
+ * SIGINT/SIGTERM/SIGHUP (sig), or the end of the grace period (sig 0).
+ * Attached tasks (-p, and everything they created) are only ever detached:
+ * each is interrupted and detached at its next stop, or at once when it is
+ * already held stopped.  A command renacer started gets what a shell's
+ * process group would get: sig is passed on to each of its processes,
+ * which are traced to their end; what is left when the grace period ends,
+ * or at a second interrupt, is killed.
+ */
 static void stop_tracing(struct tracer *tr, int sig)
 {
 	bool kill_all = sig == 0 || tr->interrupt_sig != 0;
@@ -1555,13 +1553,15 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	tr->delays = o->quals && inject_set_has_delays(o->quals->inject);
 	tr->all_status = (o->status_mask ? o->status_mask : STATUS_ALL) == STATUS_ALL;
 
+	/* (reset before the handlers go in: a signal that comes right after
+	 * must not be forgotten) */
+	interrupt_count = 0;
+	interrupt_sig = 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt_signal;   /* no SA_RESTART: waitpid returns EINTR */
 	sigaction(SIGINT, &sa, &tr->old_int);
 	sigaction(SIGTERM, &sa, &tr->old_term);
 	sigaction(SIGHUP, &sa, &tr->old_hup);
-	interrupt_count = 0;
-	interrupt_sig = 0;
 	/* SIGCHLD stays pending for wait_timed() (sigtimedwait) */
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);

@@ -219,6 +219,8 @@ int qualify_syscalls(uint8_t **set, const char *spec)
 	}
 	free(*set);
 	*set = f.set;     /* ownership moves to the caller */
+	f.set = NULL;
+	filter_release(&f);
 	return 0;
 }
 

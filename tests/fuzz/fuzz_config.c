@@ -8,7 +8,7 @@
  * exactly one error is printed (one line, no control characters); on
  * success the config holds what the checks promise: budgets in range, every
  * regex within limits.regex_cost, names unique, counts within [limits].
- * (No seeds: the input is choices, not TOML; libFuzzer starts from none.)
+ * (It starts from no seed inputs: its input is choices, not TOML.)
  */
 #include <math.h>
 #include <stddef.h>
@@ -229,7 +229,7 @@ static void check_config(const struct renacer_config *cfg)
 				abort();
 	}
 	if (!(cfg->semantic.min_confidence >= 0 && cfg->semantic.min_confidence <= 1) ||
-	    g->runs < 1 || !(g->tolerance_pct >= 0) || !isfinite(g->tolerance_pct) ||
+	    g->runs > 1000 || !(g->tolerance_pct >= 0) || !isfinite(g->tolerance_pct) ||
 	    cfg->limits.string_bytes < 64 || !cfg->limits.regex_cost)
 		abort();
 }

@@ -27,12 +27,22 @@ rounds() {
 		_r=$(awk -v s="$_it$$" 'BEGIN { srand(s); split("INT TERM HUP", a, " ");
 			printf "%.3f %s\n", rand() * 0.3, a[int(rand() * 3) + 1] }')
 		_d=${_r% *} _sig=${_r#* }
-		# (timeout passes our signal on to renacer, and ends a hang)
-		timeout -s KILL 20 "$RENACER" -f -q -o /dev/null -p "$_apid" 2>"$TMPDIR/err" &
+		# renacer itself gets the signal (a background job of sh would
+		# ignore SIGINT until renacer's handler is in: default it); a
+		# watchdog ends a hang
+		env --default-signal=INT,TERM,HUP "$RENACER" -f -q -o /dev/null -p "$_apid" \
+			2>"$TMPDIR/err" &
 		_rpid=$!
 		sleep "$_d"
 		kill -"$_sig" $_rpid
 		_s=$(date +%s)
+		_i=0
+		while [ $_i -lt 400 ] && [ "$(ps -o stat= -p $_rpid | cut -c1)" = S -o \
+			"$(ps -o stat= -p $_rpid | cut -c1)" = R ]; do
+			sleep 0.05
+			_i=$((_i + 1))
+		done
+		[ $_i -lt 400 ] || kill -KILL $_rpid
 		wait $_rpid
 		_rc=$?
 		_secs=$(( $(date +%s) - _s ))
@@ -52,7 +62,7 @@ rounds() {
 			for _t in /proc/"$_apid"/task/*; do
 				_tp=$(awk '/^TracerPid:/ { print $2 }' "$_t/status")
 				echo "  ${_t##*/}: $(grep '^State:' "$_t/status") tracer $_tp" \
-					"$( [ "$_tp" != 0 ] && tr '\0' ' ' < /proc/"$_tp"/cmdline)"
+					"$( [ "$_tp" != 0 ] && ps -o pid=,ppid=,etime=,stat=,wchan:20=,args= -p "$_tp")"
 			done
 		fi
 		_it=$((_it + 1))
