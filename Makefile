@@ -12,7 +12,10 @@ CC ?= gcc
 BUILD ?= build
 PREFIX ?= /usr/local
 ARCH := $(shell uname -m)
-PKGS := libdw jansson libcurl zlib libzstd libseccomp
+# Linked: what every run may need.  libcurl (OTLP export), libdw/libelf
+# (stacks, source lines) and libbpf (the eBPF back end) are only compiled
+# against: renacer dlopen()s them when a run needs them (util/dynlib.h).
+PKGS := jansson zlib libzstd libseccomp
 
 OPT ?= -O2
 SAN ?=
@@ -41,10 +44,8 @@ EBPF_WHY := $(strip $(if $(filter 0,$(EBPF)),it was disabled (make EBPF=0),\
 	$(if $(wildcard $(BTF_VMLINUX)),$(if $(BPFTOOL),$(if $(shell command -v $(BPF_CLANG) 2>/dev/null),$(if $(shell pkg-config --exists libbpf 2>/dev/null && echo y),,the build machine had no libbpf-dev))))))
 ifeq ($(EBPF_WHY),)
 CFLAGS_BASE_EBPF := -DHAVE_EBPF
-LDLIBS_EBPF := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
 else
 CFLAGS_BASE_EBPF := -DEBPF_MISSING='"this renacer was built without it: $(EBPF_WHY)"'
-LDLIBS_EBPF :=
 endif
 GEN_SRC := $(BUILD)/gen/sysent.c $(BUILD)/gen/errnoent.c $(BUILD)/gen/sysent_compat.c
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(GEN_SRC:.c=.o)
@@ -52,7 +53,7 @@ XLAT_IN := $(wildcard src/sys/xlat/*.in)
 XLAT_H := $(patsubst src/sys/xlat/%.in,$(BUILD)/gen/xlat/%.h,$(XLAT_IN))
 
 CFLAGS += $(CFLAGS_BASE)
-LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ldw -lelf -ljansson -lcurl -lz -lzstd -lseccomp) $(LDLIBS_EBPF) -liberty -lm -lpthread
+LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lz -lzstd -lseccomp) -liberty -lm -lpthread
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))

@@ -15,11 +15,12 @@
 #    tracer) on real programs, a multi-threaded one included; strace
 #    --seccomp-bpf -e trace=openat beside them.
 # 3. Memory: peak RSS of renacer on 10 million syscalls.
-# 4. The golden compare, eBPF and OTLP benchmarks (their own scripts).
+# 4. The golden compare, eBPF, OTLP, source and start-up benchmarks (their
+#    own scripts).
 # Each configuration runs RUNS times, interleaved; the median wall time is
 # shown with its ratios.  The -c rows are the ptrace back end's (--backend
 # ptrace); the eBPF back end has its own table (scripts/bench_ebpf.sh).
-# Knobs: RUNS, DD, LOOP, JOBS, BIG; RENACER_PIN=tracer in the environment
+# Knobs: RUNS, DD, LOOP, JOBS, BIG, STARTUP_RUNS; RENACER_PIN=tracer in the environment
 # runs renacer with its "renacer moves, the tracee never" variant instead
 # (docs/architecture.md, CPU placement).
 set -u
@@ -176,4 +177,6 @@ BUILD=$BUILD sh "$TOP/scripts/bench_ebpf.sh"
 BUILD=$BUILD PIN=${PIN:-1} sh "$TOP/scripts/bench_otlp.sh"
 # source correlation: -s and -k against the plain traced run (bench_source.sh)
 BUILD=$BUILD PIN=${PIN:-1} sh "$TOP/scripts/bench_source.sh"
+# start-up: renacer around /bin/true per kind of run, short real programs
+BUILD=$BUILD RUNS=${STARTUP_RUNS:-30} sh "$TOP/scripts/bench_startup.sh"
 exit 0

@@ -33,8 +33,49 @@
 #include <sys/stat.h>
 
 #include "bpf/abi.h"
+#include "util/dynlib.h"
 #include "util/pathsearch.h"
+
+/*
+ * libbpf (and its libelf) is loaded when the back end runs, not when
+ * renacer starts (util/dynlib.h): calls go through the table bpfl, whose
+ * members have the functions' own types.
+ */
+#define BPF_FUNCS(X) \
+	X(libbpf_set_print) X(libbpf_num_possible_cpus) X(bpf_map__fd) \
+	X(bpf_map__set_max_entries) X(bpf_map_update_elem) \
+	X(bpf_object__open_skeleton) X(bpf_object__load_skeleton) \
+	X(bpf_object__attach_skeleton) X(bpf_object__detach_skeleton) \
+	X(bpf_object__destroy_skeleton) X(ring_buffer__new) X(ring_buffer__free) \
+	X(ring_buffer__consume) X(ring_buffer__epoll_fd)
+
+static struct bpf_api {
+#define BPF_MEMBER(f) __typeof__(&f) f;
+	BPF_FUNCS(BPF_MEMBER)
+#undef BPF_MEMBER
+} bpfl;
+
+static const struct dynlib_sym bpf_syms[] = {
+#define BPF_ROW(f) DYNLIB_SYM(struct bpf_api, f),
+	BPF_FUNCS(BPF_ROW)
+#undef BPF_ROW
+};
+
+/* libbpf's soname since 1.0 (Debian's libbpf1), the headers' version */
+static struct dynlib bpf_lib = { "libbpf.so.1", bpf_syms, ARRAY_SIZE(bpf_syms), &bpfl };
+
+/* The generated skeleton calls these by name: it gets the table's. */
+#define bpf_object__open_skeleton bpfl.bpf_object__open_skeleton
+#define bpf_object__load_skeleton bpfl.bpf_object__load_skeleton
+#define bpf_object__attach_skeleton bpfl.bpf_object__attach_skeleton
+#define bpf_object__detach_skeleton bpfl.bpf_object__detach_skeleton
+#define bpf_object__destroy_skeleton bpfl.bpf_object__destroy_skeleton
 #include "renacer.skel.h"
+#undef bpf_object__open_skeleton
+#undef bpf_object__load_skeleton
+#undef bpf_object__attach_skeleton
+#undef bpf_object__detach_skeleton
+#undef bpf_object__destroy_skeleton
 #include "renacer_minbtf.h"
 #endif
 
@@ -280,7 +321,7 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 	char btf_path[64];
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
 
-	libbpf_set_print(libbpf_print);
+	bpfl.libbpf_set_print(libbpf_print);
 	if (btf_fd >= 0) {
 		snprintf(btf_path, sizeof(btf_path), "/proc/self/fd/%d", btf_fd);
 		oo.btf_custom_path = btf_path;
@@ -295,10 +336,10 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 	/* test knob: a tiny table sends most tasks to the overflow hash */
 	if ((env = getenv("RENACER_EBPF_TASKS")) && (ntasks = strtoul(env, NULL, 10)) &&
 	    ntasks <= RB_TASKS && !(ntasks & (ntasks - 1))) {
-		bpf_map__set_max_entries(skel->maps.tasks, (uint32_t)ntasks);
+		bpfl.bpf_map__set_max_entries(skel->maps.tasks, (uint32_t)ntasks);
 		skel->rodata->tasks_mask = (uint32_t)ntasks - 1;
 	}
-	r->ncpu = libbpf_num_possible_cpus();
+	r->ncpu = bpfl.libbpf_num_possible_cpus();
 	if (r->ncpu <= 0) {
 		strbuf_addf(why, "cannot count the CPUs: %s", strerror(-r->ncpu));
 		renacer_bpf__destroy(skel);
@@ -306,7 +347,7 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 			close(btf_fd);
 		return EBPF_UNAVAILABLE;
 	}
-	bpf_map__set_max_entries(skel->maps.stats, (uint32_t)r->ncpu * RB_SLOTS);
+	bpfl.bpf_map__set_max_entries(skel->maps.stats, (uint32_t)r->ncpu * RB_SLOTS);
 	skel->rodata->follow = o->follow;
 	skel->rodata->want_cpu = o->cpu_time;
 	skel->rodata->want_wall = eo->wall;
@@ -339,7 +380,7 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		return EBPF_UNAVAILABLE;
 	}
 	r->skel = skel;
-	r->rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_rb_event, r, NULL);
+	r->rb = bpfl.ring_buffer__new(bpfl.bpf_map__fd(skel->maps.events), on_rb_event, r, NULL);
 	if (!r->rb) {
 		strbuf_addf(why, "cannot read the eBPF ring buffer: %s", strerror(errno));
 		return EBPF_UNAVAILABLE;
@@ -355,7 +396,7 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
  */
 static pid_t start(struct erun *r, const char *path, char *const argv[], struct trace_end *end)
 {
-	int pfd[2], msg[2] = { 0, 0 }, map_fd = bpf_map__fd(r->skel->maps.tasks);
+	int pfd[2], msg[2] = { 0, 0 }, map_fd = bpfl.bpf_map__fd(r->skel->maps.tasks);
 	ssize_t n;
 	pid_t pid;
 
@@ -380,7 +421,7 @@ static pid_t start(struct erun *r, const char *path, char *const argv[], struct 
 		sigaction(SIGTERM, &r->old_term, NULL);
 		sigaction(SIGHUP, &r->old_hup, NULL);
 		/* nothing else is traced yet: the entry is free */
-		if (bpf_map_update_elem(map_fd, &key, &init, BPF_ANY) < 0) {
+		if (bpfl.bpf_map_update_elem(map_fd, &key, &init, BPF_ANY) < 0) {
 			e[0] = 1;
 			e[1] = errno;
 			if (write(pfd[1], e, sizeof(e)) < 0)
@@ -429,7 +470,7 @@ static void wait_all(struct erun *r, struct trace_end *end)
 	bool reaped = false, killed = false;
 
 	if (ep >= 0) {
-		epoll_ctl(ep, EPOLL_CTL_ADD, ring_buffer__epoll_fd(r->rb), &ee);
+		epoll_ctl(ep, EPOLL_CTL_ADD, bpfl.ring_buffer__epoll_fd(r->rb), &ee);
 		if (pidfd >= 0)
 			epoll_ctl(ep, EPOLL_CTL_ADD, pidfd, &ee);
 	}
@@ -443,7 +484,7 @@ static void wait_all(struct erun *r, struct trace_end *end)
 			end->interrupted = 1;
 			end->interrupt_signal = interrupted;
 		}
-		ring_buffer__consume(r->rb);
+		bpfl.ring_buffer__consume(r->rb);
 		if (!reaped && waitpid(r->leader, &status, WNOHANG) == r->leader) {
 			reaped = true;
 			if (WIFSIGNALED(status))
@@ -459,7 +500,7 @@ static void wait_all(struct erun *r, struct trace_end *end)
 				usleep(10000);
 		}
 	}
-	ring_buffer__consume(r->rb);
+	bpfl.ring_buffer__consume(r->rb);
 	if (pidfd >= 0)
 		close(pidfd);
 	if (ep >= 0)
@@ -475,7 +516,7 @@ static int deliver_totals(struct erun *r)
 	struct trace_totals tt = { NULL, 0, r->o->cpu_time, false };
 	size_t n = 0;
 
-	all = mmap(NULL, len, PROT_READ, MAP_SHARED, bpf_map__fd(r->skel->maps.stats), 0);
+	all = mmap(NULL, len, PROT_READ, MAP_SHARED, bpfl.bpf_map__fd(r->skel->maps.stats), 0);
 	if (all == MAP_FAILED)
 		return error("cannot read the eBPF counters: %s", strerror(errno));
 	rows = xcalloc(RB_SLOTS, sizeof(*rows));
@@ -544,6 +585,7 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	struct timespec rt;
 	struct event ev;
 	char *path = NULL;
+	const char *e;
 	uint64_t ts;
 	int ret;
 
@@ -553,6 +595,10 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	r.sinks = sinks;
 	if (o->attach || ebpf_probe(why) < 0)
 		return EBPF_UNAVAILABLE;
+	if (dynlib_load(&bpf_lib, &e) < 0) {
+		strbuf_addstr(why, e);
+		return EBPF_UNAVAILABLE;
+	}
 	ret = load(&r, eo, why);
 	if (ret < 0)
 		goto out;
@@ -598,7 +644,7 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 		ret = -2;
 	warn_lost(r.skel);
 	/* detach now: every syscall on the machine stops paying for the program */
-	ring_buffer__free(r.rb);
+	bpfl.ring_buffer__free(r.rb);
 	r.rb = NULL;
 	renacer_bpf__destroy(r.skel);
 	r.skel = NULL;
@@ -611,7 +657,7 @@ restore:
 out:
 	free(path);
 	free(r.procs);
-	ring_buffer__free(r.rb);
+	bpfl.ring_buffer__free(r.rb);
 	renacer_bpf__destroy(r.skel);
 	return ret;
 }

@@ -914,7 +914,8 @@ int trace_opts_dwarf(const struct trace_opts *t, const struct config_source *cs,
 	dop.full = t->function_time || t->flamegraph || t->flamegraph_svg || t->speedscope;
 	dop.skip = skip;
 	dop.trace_set = o->trace_set;
-	*d = dwarf_new(&dop);
+	if (!(*d = dwarf_new(&dop)))
+		return -1;   /* skip freed */
 	o->enrich = dwarf_enrich;
 	o->enrich_data = *d;
 	if (o->trace_set)
@@ -1171,6 +1172,9 @@ int cmd_trace(int argc, char **argv)
 	/* a bad configuration stops everything before the command runs */
 	if (t.assert_file && config_load(t.assert_file, &cfg) < 0)
 		exit(5);
+	/* libdw is loaded only for stacks: when it cannot be, nothing starts */
+	if (trace_opts_wants_stacks(&t) && dwarf_load() < 0)
+		exit(1);
 	if (t.out_stdout && t.flamegraph && !strcmp(t.flamegraph, "-")) {
 		error("the trace and --flamegraph - cannot both go to standard output; write "
 		      "the trace with -o FILE");

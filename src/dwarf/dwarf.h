@@ -51,9 +51,18 @@ struct dwarf_stats {
 };
 
 /*
- * A new unwinder.  The options are copied; o->skip becomes its own.
- * Never fails; a process whose stack cannot be read later gets events
- * without frames.
+ * Loads libdw and libelf (dwlib.h) unless done already: only runs that
+ * unwind pay for them.  Returns 0, or -1 after error() with why, as
+ * "cannot unwind stacks: cannot load 'libdw.so.1': libdw.so.1: cannot open
+ * shared object file: No such file or directory".
+ */
+int dwarf_load(void);
+
+/*
+ * A new unwinder.  The options are copied; o->skip becomes its own (freed
+ * on failure too).  Loads libdw and libelf (dwlib.h) the first time;
+ * returns NULL after dwarf_load()'s error when they cannot be loaded.  A process whose stack cannot be read later gets
+ * events without frames.
  */
 struct dwarf *dwarf_new(const struct dwarf_opts *o);
 

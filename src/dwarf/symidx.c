@@ -1,7 +1,7 @@
 /* A sorted index of a module's symbols (see symidx.h). */
 #include "dwarf/symidx.h"
+#include "dwarf/dwlib.h"
 
-#include <gelf.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +66,8 @@ static Elf_Scn *find_section(Elf *elf, GElf_Word type, GElf_Shdr *sh)
 {
 	Elf_Scn *scn = NULL;
 
-	while (elf && (scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
+	while (elf && (scn = dwl.elf_nextscn(elf, scn)))
+		if (dwl.gelf_getshdr(scn, sh) && sh->sh_type == type)
 			return scn;
 	return NULL;
 }
@@ -76,7 +76,7 @@ static Elf_Scn *find_section(Elf *elf, GElf_Word type, GElf_Shdr *sh)
 static void add_table(struct symidx *x, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 		      uint64_t bias, uint64_t low)
 {
-	Elf_Data *data = elf_getdata(scn, NULL);
+	Elf_Data *data = dwl.elf_getdata(scn, NULL);
 	Elf_Data *xndx = NULL;
 	Elf_Scn *s2 = NULL;
 	GElf_Shdr sh2;
@@ -85,10 +85,10 @@ static void add_table(struct symidx *x, Elf *elf, Elf_Scn *scn, const GElf_Shdr 
 	if (!data || !sh->sh_entsize)
 		return;
 	/* the SHT_SYMTAB_SHNDX section of this table, when there is one */
-	while ((s2 = elf_nextscn(elf, s2)))
-		if (gelf_getshdr(s2, &sh2) && sh2.sh_type == SHT_SYMTAB_SHNDX &&
-		    sh2.sh_link == elf_ndxscn(scn))
-			xndx = elf_getdata(s2, NULL);
+	while ((s2 = dwl.elf_nextscn(elf, s2)))
+		if (dwl.gelf_getshdr(s2, &sh2) && sh2.sh_type == SHT_SYMTAB_SHNDX &&
+		    sh2.sh_link == dwl.elf_ndxscn(scn))
+			xndx = dwl.elf_getdata(s2, NULL);
 	n = sh->sh_size / sh->sh_entsize;
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
@@ -99,12 +99,12 @@ static void add_table(struct symidx *x, Elf *elf, Elf_Scn *scn, const GElf_Shdr 
 		struct sym *s;
 		uint64_t value;
 
-		if (!gelf_getsymshndx(data, xndx, (int)i, &sym, &shndx))
+		if (!dwl.gelf_getsymshndx(data, xndx, (int)i, &sym, &shndx))
 			continue;
 		if (sym.st_shndx != SHN_XINDEX)
 			shndx = sym.st_shndx;
 		type = GELF_ST_TYPE(sym.st_info);
-		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		name = dwl.elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name || shndx == SHN_UNDEF || type == STT_SECTION ||
 		    type == STT_FILE || type == STT_TLS)
 			continue;
@@ -118,13 +118,13 @@ static void add_table(struct symidx *x, Elf *elf, Elf_Scn *scn, const GElf_Shdr 
 			if (sym.st_size > p->maxsize)
 				p->maxsize = sym.st_size;
 		} else {
-			Elf_Scn *sscn = shndx < SHN_LORESERVE ? elf_getscn(elf, shndx) : NULL;
+			Elf_Scn *sscn = shndx < SHN_LORESERVE ? dwl.elf_getscn(elf, shndx) : NULL;
 			GElf_Shdr ssh;
 
 			ALLOC_GROW(p->labels, p->nlabels + 1, p->alabels);
 			s = &p->labels[p->nlabels++];
 			s->sec_lo = s->sec_hi = value - low;   /* absolute symbols: exact only */
-			if (sscn && gelf_getshdr(sscn, &ssh)) {
+			if (sscn && dwl.gelf_getshdr(sscn, &ssh)) {
 				s->sec_lo = ssh.sh_addr + bias - low;
 				s->sec_hi = s->sec_lo + ssh.sh_size;
 			}
@@ -141,7 +141,7 @@ static void add_table(struct symidx *x, Elf *elf, Elf_Scn *scn, const GElf_Shdr 
 struct symidx *symidx_build(Dwfl_Module *mod, uint64_t low, Elf *debug)
 {
 	GElf_Addr bias = 0;
-	Elf *elf = dwfl_module_getelf(mod, &bias), *from = NULL;
+	Elf *elf = dwl.dwfl_module_getelf(mod, &bias), *from = NULL;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	struct symidx *x;

@@ -9,12 +9,10 @@
  * interned for the whole run, so frames handed to sinks never dangle.
  */
 #include "dwarf/dwarf.h"
+#include "dwarf/dwlib.h"
 #include "dwarf/skip.h"
 #include "dwarf/symidx.h"
 
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -22,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +29,7 @@
 #include "sys/filter.h"
 #include "sys/sysent.h"
 #include "util/arena.h"
+#include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -222,13 +222,127 @@ static struct dwarf *the_dwarf;
 
 /*
  * libdw's standard lookup (build-id links, .gnu_debuglink next to the file
- * and under /usr/lib/debug), falling back to debuginfod when
- * DEBUGINFOD_URLS is set.  renacer never uses the network: the variable is
+ * and under /usr/lib/debug), called only when a file it may find exists
+ * (debug_file_may_exist), since it falls back to debuginfod.  renacer
+ * never uses the network: the variable DEBUGINFOD_URLS is
  * hidden from libdw for the duration of the lookup (renacer is single
  * threaded and tracees got their environment when they started).  A module
  * that is never shown (libc, ld.so without -k) gets no debug file at all:
  * libc6-dbg's is large, and .eh_frame is enough to unwind through it.
  */
+/* Whether sb names an existing file other than self (the module's own). */
+static bool other_file_at(const struct strbuf *sb, const struct stat *self)
+{
+	struct stat st;
+
+	return stat(sb->buf, &st) == 0 &&
+	       !(st.st_dev == self->st_dev && st.st_ino == self->st_ino);
+}
+
+/*
+ * Whether one of names exists in a directory where the standard lookup
+ * looks for file's debug file: file's own directory, its .debug and .dwz
+ * subdirectories, /usr/lib/debug and its .dwz, and /usr/lib/debug followed
+ * by each tail of file's directory (/usr/lib/debug/usr/bin, .../bin).
+ */
+static bool debug_name_found(const char *file, const char *const *names, size_t n,
+			     const struct stat *self)
+{
+	static const char *const subs[] = { "", "/.debug", "/.dwz" };
+	const char *slash = strrchr(file, '/');
+	struct strbuf dir = STRBUF_INIT, sb = STRBUF_INIT;
+	bool found = false;
+
+	if (slash)
+		strbuf_add(&dir, file, (size_t)(slash - file));
+	else
+		strbuf_addch(&dir, '.');
+	for (size_t i = 0; i < n && !found; i++) {
+		for (size_t j = 0; j < ARRAY_SIZE(subs) && !found; j++) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%s%s/%s", dir.buf, subs[j], names[i]);
+			found = other_file_at(&sb, self);
+		}
+		for (const char *tail = dir.buf; tail && !found; tail = strchr(tail + 1, '/')) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "/usr/lib/debug%s%s/%s", *tail == '/' ? "" : "/", tail,
+				    names[i]);
+			found = other_file_at(&sb, self);
+		}
+		for (size_t j = 0; j < 2 && !found; j++) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "/usr/lib/debug%s/%s", j ? "/.dwz" : "", names[i]);
+			found = other_file_at(&sb, self);
+		}
+	}
+	strbuf_release(&dir);
+	strbuf_release(&sb);
+	return found;
+}
+
+/*
+ * Whether dwfl_standard_find_debuginfo() could find a debug file on this
+ * machine: a superset of the places it looks with the default path
+ * ":.debug:/usr/lib/debug" (elfutils' find-debuginfo.c): the build-id link
+ * under /usr/lib/debug/.build-id, and the .gnu_debuglink name (without
+ * one, NAME.debug and NAME) in the directories of debug_name_found(), for
+ * the file and for its real path.  When it finds nothing it goes on to
+ * debuginfod, which loads libdebuginfod and libcurl's TLS stacks (about 6
+ * ms of start-up) only to learn that DEBUGINFOD_URLS is not set.
+ */
+static bool debug_file_may_exist(Dwfl_Module *mod, const char *file_name,
+				 const char *debuglink_file)
+{
+	const unsigned char *bits = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	struct stat self = { 0 };
+	const char *names[2];
+	size_t nnames = 0;
+	GElf_Addr vaddr;
+	char *canon;
+	bool found = false;
+	int n;
+
+	n = dwl.dwfl_module_build_id(mod, &bits, &vaddr);
+	if (n > 1) {
+		strbuf_addf(&sb, "/usr/lib/debug/.build-id/%02x/", bits[0]);
+		for (int i = 1; i < n; i++)
+			strbuf_addf(&sb, "%02x", bits[i]);
+		strbuf_addstr(&sb, ".debug");
+		found = access(sb.buf, F_OK) == 0;
+	}
+	if (!found && file_name) {
+		const char *base = strrchr(file_name, '/');
+		base = base ? base + 1 : file_name;
+		stat(file_name, &self);
+		if (debuglink_file) {
+			names[nnames++] = debuglink_file;
+		} else {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%s.debug", base);
+			names[nnames++] = sb.buf;
+			names[nnames++] = base;
+		}
+		found = debug_name_found(file_name, names, nnames, &self);
+		if (!found && (canon = realpath(file_name, NULL))) {
+			if (strcmp(canon, file_name)) {
+				struct strbuf cb = STRBUF_INIT;
+				if (!debuglink_file) {
+					const char *cbase = strrchr(canon, '/') + 1;
+					strbuf_addf(&cb, "%s.debug", cbase);
+					names[0] = cb.buf;
+					names[1] = cbase;
+				}
+				found = debug_name_found(canon, names, nnames, &self);
+				strbuf_release(&cb);
+			}
+			free(canon);
+		}
+	}
+	strbuf_release(&sb);
+	return found;
+}
+
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
@@ -242,10 +356,16 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		errno = 0;
 		return -1;
 	}
+	/* a dwz alternate file (no CRC) is left to libdw; else nothing to find */
+	if (!(debuglink_file && !debuglink_crc) &&
+	    !debug_file_may_exist(mod, file_name, debuglink_file)) {
+		errno = 0;
+		return -1;
+	}
 	saved = urls ? xstrdup(urls) : NULL;
 	if (saved)
 		unsetenv("DEBUGINFOD_URLS");
-	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+	fd = dwl.dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
 					  debuglink_file, debuglink_crc, debuginfo_file_name);
 	if (saved) {
 		setenv("DEBUGINFOD_URLS", saved, 1);
@@ -281,7 +401,7 @@ static void cache_clear(struct dproc *p)
 static void proc_free(struct dproc *p)
 {
 	if (p->dwfl)
-		dwfl_end(p->dwfl);
+		dwl.dwfl_end(p->dwfl);
 	free(p->mem);
 	cache_clear(p);
 	arena_release(&p->arena);
@@ -423,7 +543,7 @@ static int module_range_cb(Dwfl_Module *mod, void **ud, const char *name, Dwarf_
 	struct dproc *p = arg;
 	Dwarf_Addr start, end;
 
-	if (dwfl_module_info(mod, NULL, &start, &end, NULL, NULL, NULL, NULL)) {
+	if (dwl.dwfl_module_info(mod, NULL, &start, &end, NULL, NULL, NULL, NULL)) {
 		ALLOC_GROW(p->ranges, p->nranges + 2, p->aranges);
 		p->ranges[p->nranges++] = start;
 		p->ranges[p->nranges++] = end;
@@ -434,16 +554,16 @@ static int module_range_cb(Dwfl_Module *mod, void **ud, const char *name, Dwarf_
 static int report_maps(struct dwarf *d, struct dproc *p)
 {
 	d->st.reports++;
-	dwfl_report_begin(p->dwfl);
-	if (dwfl_linux_proc_report(p->dwfl, p->pid) != 0) {
-		dwfl_report_end(p->dwfl, NULL, NULL);
+	dwl.dwfl_report_begin(p->dwfl);
+	if (dwl.dwfl_linux_proc_report(p->dwfl, p->pid) != 0) {
+		dwl.dwfl_report_end(p->dwfl, NULL, NULL);
 		return -1;
 	}
-	if (dwfl_report_end(p->dwfl, NULL, NULL) != 0)
+	if (dwl.dwfl_report_end(p->dwfl, NULL, NULL) != 0)
 		return -1;
 	p->any_dwarf = -1;
 	p->nranges = 0;
-	dwfl_getmodules(p->dwfl, module_range_cb, p, 0);
+	dwl.dwfl_getmodules(p->dwfl, module_range_cb, p, 0);
 	return 0;
 }
 
@@ -455,7 +575,7 @@ static int report_maps(struct dwarf *d, struct dproc *p)
  */
 static pid_t cb_next_thread(Dwfl *dwfl, void *arg, void **thread_arg)
 {
-	return 0;    /* only dwfl_getthread_frames() is used */
+	return 0;    /* only dwl.dwfl_getthread_frames() is used */
 }
 
 static bool cb_get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_arg)
@@ -536,10 +656,10 @@ static bool cb_set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	struct dproc *p = arg;
 
-	if (arch_dwarf_regs(dwfl_thread_tid(thread), &p->regs) < 0)
+	if (arch_dwarf_regs(dwl.dwfl_thread_tid(thread), &p->regs) < 0)
 		return false;
-	dwfl_thread_state_register_pc(thread, p->regs.pc);
-	return dwfl_thread_state_registers(thread, 0, p->regs.nregs, p->regs.regs);
+	dwl.dwfl_thread_state_register_pc(thread, p->regs.pc);
+	return dwl.dwfl_thread_state_registers(thread, 0, p->regs.nregs, p->regs.regs);
 }
 
 static void cb_detach(Dwfl *dwfl, void *arg)
@@ -567,7 +687,7 @@ static Dwfl *proc_dwfl(struct dwarf *d, struct dproc *p, const char **why)
 
 	if (p->exec_pending) {
 		if (p->dwfl)
-			dwfl_end(p->dwfl);
+			dwl.dwfl_end(p->dwfl);
 		p->dwfl = NULL;
 		p->attach_error = NULL;
 		p->exec_pending = p->stale = false;
@@ -577,8 +697,8 @@ static Dwfl *proc_dwfl(struct dwarf *d, struct dproc *p, const char **why)
 		p->stale = false;
 		cache_clear(p);
 		if (report_maps(d, p) < 0) {
-			*why = intern(&d->strs, dwfl_errmsg(-1));
-			dwfl_end(p->dwfl);
+			*why = intern(&d->strs, dwl.dwfl_errmsg(-1));
+			dwl.dwfl_end(p->dwfl);
 			p->dwfl = NULL;
 			return NULL;
 		}
@@ -589,21 +709,21 @@ static Dwfl *proc_dwfl(struct dwarf *d, struct dproc *p, const char **why)
 		return p->attach_error ? NULL : p->dwfl;
 	}
 	p->stale = false;
-	p->dwfl = dwfl_begin(&d->cb);
+	p->dwfl = dwl.dwfl_begin(&d->cb);
 	if (!p->dwfl) {
-		*why = intern(&d->strs, dwfl_errmsg(-1));
+		*why = intern(&d->strs, dwl.dwfl_errmsg(-1));
 		return NULL;
 	}
 	if (report_maps(d, p) < 0) {
-		*why = intern(&d->strs, dwfl_errmsg(-1));
-		dwfl_end(p->dwfl);
+		*why = intern(&d->strs, dwl.dwfl_errmsg(-1));
+		dwl.dwfl_end(p->dwfl);
 		p->dwfl = NULL;
 		return NULL;
 	}
-	r = dwfl_attach_state(p->dwfl, NULL, p->pid, &thread_callbacks, p) ? 0 : -1;
+	r = dwl.dwfl_attach_state(p->dwfl, NULL, p->pid, &thread_callbacks, p) ? 0 : -1;
 	if (r != 0) {
 		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "cannot attach to process %d: %s", (int)p->pid, dwfl_errmsg(-1));
+		strbuf_addf(&sb, "cannot attach to process %d: %s", (int)p->pid, dwl.dwfl_errmsg(-1));
 		p->attach_error = intern(&d->strs, sb.buf);
 		strbuf_release(&sb);
 		*why = p->attach_error;
@@ -653,10 +773,10 @@ static const char *file_name(struct dwarf *d, const char *f)
 static const char *die_function(struct dwarf *d, Dwarf_Die *die)
 {
 	Dwarf_Attribute a;
-	const char *n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+	const char *n = dwl.dwarf_formstring(dwl.dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
 
 	if (!n)
-		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+		n = dwl.dwarf_formstring(dwl.dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
 	if (n) {
 		/* the linkage name names the function as its symbol does (glibc's
 		 * "__GI___libc_read", C++ with its namespaces), as gdb shows it;
@@ -665,7 +785,7 @@ static const char *die_function(struct dwarf *d, Dwarf_Die *die)
 		if (r && !(r[0] == '_' && (r[1] == 'Z' || r[1] == 'R')))
 			return r;
 	}
-	n = dwarf_diename(die);
+	n = dwl.dwarf_diename(die);
 	return n ? intern(&d->strs, n) : NULL;
 }
 
@@ -680,13 +800,13 @@ static void call_site(struct dwarf *d, Dwarf_Die *cu, Dwarf_Die *inl, const char
 
 	*file = NULL;
 	*line = 0;
-	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &a), &l) != 0 || l > UINT32_MAX)
+	if (dwl.dwarf_formudata(dwl.dwarf_attr(inl, DW_AT_call_line, &a), &l) != 0 || l > UINT32_MAX)
 		return;
-	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &a), &f) != 0)
+	if (dwl.dwarf_formudata(dwl.dwarf_attr(inl, DW_AT_call_file, &a), &f) != 0)
 		return;
-	if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || f >= nfiles)
+	if (dwl.dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || f >= nfiles)
 		return;
-	*file = file_name(d, dwarf_filesrc(files, f, NULL, NULL));
+	*file = file_name(d, dwl.dwarf_filesrc(files, f, NULL, NULL));
 	*line = *file ? (uint32_t)l : 0;
 }
 
@@ -702,19 +822,19 @@ static int find_scopes(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int d
 {
 	Dwarf_Die child;
 
-	if (dwarf_child(parent, &child) != 0)
+	if (dwl.dwarf_child(parent, &child) != 0)
 		return depth;
 	do {
 		int d2;
 
-		switch (dwarf_tag(&child)) {
+		switch (dwl.dwarf_tag(&child)) {
 		case DW_TAG_subprogram:
 		case DW_TAG_inlined_subroutine:
 		case DW_TAG_entry_point:
 		case DW_TAG_lexical_block:
-			if (dwarf_haspc(&child, pc) != 1)
+			if (dwl.dwarf_haspc(&child, pc) != 1)
 				break;
-			if (dwarf_tag(&child) != DW_TAG_lexical_block && depth < max)
+			if (dwl.dwarf_tag(&child) != DW_TAG_lexical_block && depth < max)
 				chain[depth++] = child;
 			/* well-formed scopes nest: nothing else at this level */
 			return find_scopes(&child, pc, chain, depth, max);
@@ -729,7 +849,7 @@ static int find_scopes(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int d
 				return d2;
 			break;
 		}
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (dwl.dwarf_siblingof(&child, &child) == 0);
 	return depth;
 }
 
@@ -737,7 +857,7 @@ static int find_scopes(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int d
 static void resolve_inlines(struct dwarf *d, Dwfl_Module *mod, uint64_t addr, struct loc *l)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+	Dwarf_Die *cu = dwl.dwfl_module_addrdie(mod, addr, &bias);
 	Dwarf_Die chain[MAX_INLINE];
 	struct inl tmp[MAX_INLINE];
 	int n, k = 0, sline = 0;
@@ -747,9 +867,9 @@ static void resolve_inlines(struct dwarf *d, Dwfl_Module *mod, uint64_t addr, st
 
 	if (!cu)
 		return;
-	dl = dwfl_module_getsrc(mod, addr);
+	dl = dwl.dwfl_module_getsrc(mod, addr);
 	if (dl) {
-		const char *f = dwfl_lineinfo(dl, NULL, &sline, NULL, NULL, NULL);
+		const char *f = dwl.dwfl_lineinfo(dl, NULL, &sline, NULL, NULL, NULL);
 		file = file_name(d, f);
 		if (!file || sline <= 0)
 			file = NULL;
@@ -763,10 +883,10 @@ static void resolve_inlines(struct dwarf *d, Dwfl_Module *mod, uint64_t addr, st
 		tmp[k].function = die_function(d, &chain[i]);
 		tmp[k].file = file;
 		tmp[k].line = line;
-		tmp[k].decl_file = file_name(d, dwarf_decl_file(&chain[i]));
+		tmp[k].decl_file = file_name(d, dwl.dwarf_decl_file(&chain[i]));
 		tmp[k].flags = 0;
 		k++;
-		if (dwarf_tag(&chain[i]) == DW_TAG_inlined_subroutine)
+		if (dwl.dwarf_tag(&chain[i]) == DW_TAG_inlined_subroutine)
 			call_site(d, cu, &chain[i], &file, &line);
 	}
 	if (!k && file) {
@@ -826,7 +946,7 @@ static bool mod_has_dwarf(struct modinfo *mi, Dwfl_Module *mod)
 	Dwarf_Addr bias;
 
 	if (mi->has_dwarf < 0)
-		mi->has_dwarf = dwfl_module_getdwarf(mod, &bias) != NULL;
+		mi->has_dwarf = dwl.dwfl_module_getdwarf(mod, &bias) != NULL;
 	return mi->has_dwarf;
 }
 
@@ -843,11 +963,11 @@ static void resolve_full(struct dwarf *d, struct loc *l, Dwfl_Module *mod, uint6
 	l->full = true;
 	if (!mi->syms_tried) {
 		Dwarf_Addr dbias;
-		Dwarf *dw = !mi->skipped || d->o.stack_trace ? dwfl_module_getdwarf(mod, &dbias) : NULL;
+		Dwarf *dw = !mi->skipped || d->o.stack_trace ? dwl.dwfl_module_getdwarf(mod, &dbias) : NULL;
 
 		mi->syms_tried = true;
-		dwfl_module_info(mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
-		mi->syms = symidx_build(mod, low, dw ? dwarf_getelf(dw) : NULL);
+		dwl.dwfl_module_info(mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
+		mi->syms = symidx_build(mod, low, dw ? dwl.dwarf_getelf(dw) : NULL);
 	}
 	sname = symidx_lookup(mi->syms, l->rel, &off);
 	if (sname) {
@@ -869,7 +989,7 @@ static void resolve_full(struct dwarf *d, struct loc *l, Dwfl_Module *mod, uint6
 static struct modinfo *modinfo_of(struct dwarf *d, Dwfl_Module *mod)
 {
 	void **ud = NULL;
-	const char *name = dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	const char *name = dwl.dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
 	const unsigned char *bits = NULL;
 	GElf_Addr vaddr, bias;
 	struct strbuf sb = STRBUF_INIT;
@@ -881,8 +1001,8 @@ static struct modinfo *modinfo_of(struct dwarf *d, Dwfl_Module *mod)
 		return *ud;
 	strbuf_addstr(&sb, name ? name : "?");
 	strbuf_addch(&sb, '\n');
-	dwfl_module_getelf(mod, &bias);
-	n = dwfl_module_build_id(mod, &bits, &vaddr);
+	dwl.dwfl_module_getelf(mod, &bias);
+	n = dwl.dwfl_module_build_id(mod, &bits, &vaddr);
 	for (int i = 0; i < n; i++)
 		strbuf_addf(&sb, "%02x", bits[i]);
 	id = intern(&d->strs, sb.buf);
@@ -916,7 +1036,7 @@ static struct loc *loc_of(struct dwarf *d, struct dproc *p, uint64_t addr, Dwfl_
 	*modp = NULL;
 	if (l)
 		return l;
-	mod = dwfl_addrmodule(p->dwfl, addr);
+	mod = dwl.dwfl_addrmodule(p->dwfl, addr);
 	if (!mod) {
 		l = arena_calloc(&p->arena, sizeof(*l));
 		l->offset = addr;
@@ -926,11 +1046,11 @@ static struct loc *loc_of(struct dwarf *d, struct dproc *p, uint64_t addr, Dwfl_
 	}
 	*modp = mod;
 	mi = modinfo_of(d, mod);
-	dwfl_module_info(mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
+	dwl.dwfl_module_info(mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
 	l = mod_loc(d, mi, addr - low, &made);
 	if (made) {
 		rel = addr;
-		l->offset = dwfl_module_relocate_address(mod, &rel) >= 0 ? rel : addr;
+		l->offset = dwl.dwfl_module_relocate_address(mod, &rel) >= 0 ? rel : addr;
 	}
 	pc_put(p, addr, l);
 	return l;
@@ -972,7 +1092,7 @@ static int any_dwarf_cb(Dwfl_Module *mod, void **ud, const char *name, Dwarf_Add
 static bool any_dwarf(struct dwarf *d, struct dproc *p)
 {
 	if (p->any_dwarf < 0)
-		p->any_dwarf = dwfl_getmodules(p->dwfl, any_dwarf_cb, d, 0) != 0;
+		p->any_dwarf = dwl.dwfl_getmodules(p->dwfl, any_dwarf_cb, d, 0) != 0;
 	return p->any_dwarf;
 }
 
@@ -1003,13 +1123,13 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	struct frame f;
 	size_t first = w->t->nframes;
 
-	if (!dwfl_frame_pc(state, &pc, &activation))
+	if (!dwl.dwfl_frame_pc(state, &pc, &activation))
 		return -1;
 	if (w->nphys >= MAX_PHYS_FRAMES) {
 		w->error = intern(&w->d->strs, "too many stack frames");
 		return DWARF_CB_ABORT;
 	}
-	have_sp = dwfl_frame_reg(state, w->p->regs.sp_regno, &sp) == 0;
+	have_sp = dwl.dwfl_frame_reg(state, w->p->regs.sp_regno, &sp) == 0;
 	if (have_sp && w->have_last && pc == w->last_pc && sp == w->last_sp) {
 		w->error = intern(&w->d->strs, "the stack loops (a frame repeats itself)");
 		return DWARF_CB_ABORT;
@@ -1021,7 +1141,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	w->d->st.frames++;
 	addr = activation || !pc ? pc : pc - 1;
 	l = loc_of(w->d, w->p, addr, &mod);
-	if (!l->full && needs_names(w, l, mod ? mod : (mod = dwfl_addrmodule(w->p->dwfl, addr))))
+	if (!l->full && needs_names(w, l, mod ? mod : (mod = dwl.dwfl_addrmodule(w->p->dwfl, addr))))
 		resolve_full(w->d, l, mod, addr);
 	/* names and lines are those of the call instruction (pc - 1); the
 	 * offsets are of pc itself, as strace, eu-stack and gdb print them */
@@ -1137,9 +1257,9 @@ static void unwind(struct dwarf *d, struct event *ev)
 	if (!dwfl) {
 		w.error = why;
 	} else {
-		r = dwfl_getthread_frames(dwfl, ev->tid, frame_cb, &w);
+		r = dwl.dwfl_getthread_frames(dwfl, ev->tid, frame_cb, &w);
 		if (r != 0 && !w.error && !w.found && !(r < 0 && at_outermost(t)))
-			w.error = intern(&d->strs, r < 0 ? dwfl_errmsg(-1) : "unwinding stopped");
+			w.error = intern(&d->strs, r < 0 ? dwl.dwfl_errmsg(-1) : "unwinding stopped");
 	}
 	/* -s alone stops early: an error past that point is nobody's concern */
 	if (!w.full)
@@ -1265,11 +1385,27 @@ struct sink *dwarf_sink_new(struct dwarf *d)
 
 /* ---- life cycle ------------------------------------------------------- */
 
+int dwarf_load(void)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret = 0;
+
+	if (dwlib_load(&why) < 0)
+		ret = error("cannot unwind stacks: %s", why.buf);
+	strbuf_release(&why);
+	return ret;
+}
+
 struct dwarf *dwarf_new(const struct dwarf_opts *o)
 {
-	struct dwarf *d = xcalloc(1, sizeof(*d));
+	struct dwarf *d;
 	char buf[PATH_MAX];
 
+	if (dwarf_load() < 0) {
+		srcskip_free(o->skip);
+		return NULL;
+	}
+	d = xcalloc(1, sizeof(*d));
 	d->o = *o;
 	d->skip = o->skip ? o->skip : srcskip_new();
 	d->o.skip = NULL;
@@ -1281,7 +1417,7 @@ struct dwarf *dwarf_new(const struct dwarf_opts *o)
 		d->cwdlen = sb.len > 1 ? sb.len : 0;   /* "/" itself: keep absolute */
 		d->cwd = strbuf_detach(&sb, NULL);
 	}
-	d->cb.find_elf = dwfl_linux_proc_find_elf;
+	d->cb.find_elf = dwl.dwfl_linux_proc_find_elf;
 	d->cb.find_debuginfo = find_debuginfo;
 	d->cb.debuginfo_path = &d->debuginfo_path;
 	the_dwarf = d;

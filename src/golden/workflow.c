@@ -559,7 +559,11 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 		dop.source = true;
 		dop.stack_trace = json_path != NULL;
 		dop.skip = gwork_srcskip(w);
-		dw = dwarf_new(&dop);
+		if (!(dw = dwarf_new(&dop))) {
+			sink_list_release(&sl);
+			inject_set_free(inj);
+			return -1;
+		}
 		to.enrich = dwarf_enrich;
 		to.enrich_data = dw;
 	}

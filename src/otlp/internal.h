@@ -98,6 +98,11 @@ void otlp_add_hex(struct strbuf *sb, const uint8_t *p, size_t n);
  */
 struct otlp_sender;
 
+/*
+ * A sender for s, its thread not started yet.  It loads libcurl; when that
+ * fails, every batch pushed is dropped and otlp_sender_finish() reports the
+ * reason ("cannot load 'libcurl.so.4': ...") with the count.
+ */
 struct otlp_sender *otlp_sender_new(const struct otlp_settings *s,
 				    const struct otlp_resource *res);
 /*

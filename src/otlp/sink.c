@@ -1151,6 +1151,9 @@ struct sink *otlp_sink_new(const struct otlp_settings *s)
 		}
 		o->file_open = true;
 	}
+	/* libcurl is loaded now, before the command runs, not at the first batch */
+	if (o->s.send)
+		o->sender = otlp_sender_new(&o->s, &o->res);
 	return &o->base;
 }
 

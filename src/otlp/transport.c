@@ -3,12 +3,16 @@
  * request over libcurl in each of the three OTLP transports (gRPC over
  * HTTP/2 with its length prefix and grpc-status trailer, HTTP/protobuf,
  * HTTP/JSON), gzip bodies, retries with exponential backoff and jitter
- * that honour Retry-After (and gRPC RetryInfo), partial success.
+ * that honour Retry-After (and gRPC RetryInfo), partial success.  libcurl
+ * is loaded when the first sender is made (util/dynlib.h): a run that does
+ * not export over the network never maps it or its TLS stacks.
  */
 #include "otlp/internal.h"
 #include "otlp/pb.h"
 
 #include <ctype.h>
+/* calls go through a table of pointers, not curl's type-checking macros */
+#define CURL_DISABLE_TYPECHECK
 #include <curl/curl.h>
 #include <errno.h>
 #include <jansson.h>
@@ -20,9 +24,34 @@
 #include <time.h>
 #include <zlib.h>
 
+#include "util/dynlib.h"
 #include "util/quote.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
+
+/* The libcurl functions renacer calls, with their own types (dynlib.h). */
+#define CURL_FUNCS(X) \
+	X(curl_global_init) X(curl_getdate) X(curl_easy_init) X(curl_easy_reset) \
+	X(curl_easy_setopt) X(curl_easy_getinfo) X(curl_easy_strerror) \
+	X(curl_easy_cleanup) X(curl_multi_init) X(curl_multi_add_handle) \
+	X(curl_multi_remove_handle) X(curl_multi_perform) X(curl_multi_poll) \
+	X(curl_multi_info_read) X(curl_multi_wakeup) X(curl_multi_cleanup) \
+	X(curl_slist_append) X(curl_slist_free_all)
+
+static struct curl_api {
+#define CURL_MEMBER(f) __typeof__(&f) f;
+	CURL_FUNCS(CURL_MEMBER)
+#undef CURL_MEMBER
+} cu;
+
+static const struct dynlib_sym curl_syms[] = {
+#define CURL_ROW(f) DYNLIB_SYM(struct curl_api, f),
+	CURL_FUNCS(CURL_ROW)
+#undef CURL_ROW
+};
+
+/* libcurl's soname since 7.16 (Debian's libcurl4); the headers are 7.x/8.x */
+static struct dynlib curl_lib = { "libcurl.so.4", curl_syms, ARRAY_SIZE(curl_syms), &cu };
 
 #define BACKOFF_FIRST_MS 200     /* first retry after 100..300 ms */
 #define BACKOFF_MAX_MS 5000
@@ -288,7 +317,7 @@ static size_t on_header(char *buf, size_t size, size_t n, void *data)
 		if (end != tmp && !*end && secs >= 0) {
 			rs->retry_after_ms = (int64_t)secs * 1000;
 		} else {
-			time_t when = curl_getdate(tmp, NULL);
+			time_t when = cu.curl_getdate(tmp, NULL);
 			if (when > 0) {
 				time_t now = time(NULL);
 				rs->retry_after_ms = when > now ? (int64_t)(when - now) * 1000 : 0;
@@ -520,67 +549,67 @@ static void perform(struct otlp_sender *snd, const struct strbuf *body, uint64_t
 	strbuf_reset(&snd->resp);
 	rs.body = &snd->resp;
 
-	curl_easy_reset(h);
-	curl_easy_setopt(h, CURLOPT_URL, s->url);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_POST, 1L);
-	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body->buf);
-	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body->len);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, left_ms);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, left_ms);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(h, CURLOPT_HEADERDATA, &rs);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, &rs);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "renacer/" RENACER_VERSION);
+	cu.curl_easy_reset(h);
+	cu.curl_easy_setopt(h, CURLOPT_URL, s->url);
+	cu.curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	cu.curl_easy_setopt(h, CURLOPT_POST, 1L);
+	cu.curl_easy_setopt(h, CURLOPT_POSTFIELDS, body->buf);
+	cu.curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body->len);
+	cu.curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, left_ms);
+	cu.curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, left_ms);
+	cu.curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	cu.curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+	cu.curl_easy_setopt(h, CURLOPT_HEADERDATA, &rs);
+	cu.curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+	cu.curl_easy_setopt(h, CURLOPT_WRITEDATA, &rs);
+	cu.curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	cu.curl_easy_setopt(h, CURLOPT_USERAGENT, "renacer/" RENACER_VERSION);
 	if (getenv("RENACER_OTLP_DEBUG"))
-		curl_easy_setopt(h, CURLOPT_VERBOSE, 1L);
+		cu.curl_easy_setopt(h, CURLOPT_VERBOSE, 1L);
 	if (s->ca_file)
-		curl_easy_setopt(h, CURLOPT_CAINFO, s->ca_file);
+		cu.curl_easy_setopt(h, CURLOPT_CAINFO, s->ca_file);
 	if (s->client_cert)
-		curl_easy_setopt(h, CURLOPT_SSLCERT, s->client_cert);
+		cu.curl_easy_setopt(h, CURLOPT_SSLCERT, s->client_cert);
 	if (s->client_key)
-		curl_easy_setopt(h, CURLOPT_SSLKEY, s->client_key);
+		cu.curl_easy_setopt(h, CURLOPT_SSLKEY, s->client_key);
 	if (grpc) {
-		curl_easy_setopt(h, CURLOPT_HTTP_VERSION, strncmp(s->url, "https:", 6)
+		cu.curl_easy_setopt(h, CURLOPT_HTTP_VERSION, strncmp(s->url, "https:", 6)
 				 ? (long)CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : (long)CURL_HTTP_VERSION_2TLS);
 		/* libcurl 7.88 fails the second request on a reused HTTP/2
 		 * connection to a gRPC server ("Error in the HTTP2 framing
 		 * layer"): one connection a request */
-		curl_easy_setopt(h, CURLOPT_FORBID_REUSE, 1L);
-		hdrs = curl_slist_append(hdrs, "Content-Type: application/grpc+proto");
-		hdrs = curl_slist_append(hdrs, "TE: trailers");
-		hdrs = curl_slist_append(hdrs, "grpc-accept-encoding: identity,gzip");
+		cu.curl_easy_setopt(h, CURLOPT_FORBID_REUSE, 1L);
+		hdrs = cu.curl_slist_append(hdrs, "Content-Type: application/grpc+proto");
+		hdrs = cu.curl_slist_append(hdrs, "TE: trailers");
+		hdrs = cu.curl_slist_append(hdrs, "grpc-accept-encoding: identity,gzip");
 		if (s->gzip)
-			hdrs = curl_slist_append(hdrs, "grpc-encoding: gzip");
+			hdrs = cu.curl_slist_append(hdrs, "grpc-encoding: gzip");
 		snprintf(line, sizeof(line), "grpc-timeout: %ldm", left_ms);
-		hdrs = curl_slist_append(hdrs, line);
+		hdrs = cu.curl_slist_append(hdrs, line);
 	} else {
-		curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
-		hdrs = curl_slist_append(hdrs, s->proto == OTLP_PROTO_HTTP_JSON
+		cu.curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+		hdrs = cu.curl_slist_append(hdrs, s->proto == OTLP_PROTO_HTTP_JSON
 					 ? "Content-Type: application/json"
 					 : "Content-Type: application/x-protobuf");
 		if (s->gzip)
-			hdrs = curl_slist_append(hdrs, "Content-Encoding: gzip");
+			hdrs = cu.curl_slist_append(hdrs, "Content-Encoding: gzip");
 	}
-	hdrs = curl_slist_append(hdrs, "Expect:");
+	hdrs = cu.curl_slist_append(hdrs, "Expect:");
 	for (size_t i = 0; i < s->nheaders; i++) {
 		snprintf(line, sizeof(line), "%s: %s", s->headers[i].key, s->headers[i].value);
-		hdrs = curl_slist_append(hdrs, line);
+		hdrs = cu.curl_slist_append(hdrs, line);
 	}
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+	cu.curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
 
-	curl_multi_add_handle(snd->multi, h);
+	cu.curl_multi_add_handle(snd->multi, h);
 	while (!done) {
 		int running = 0, nmsg;
 		CURLMsg *m;
-		if (curl_multi_perform(snd->multi, &running) != CURLM_OK) {
+		if (cu.curl_multi_perform(snd->multi, &running) != CURLM_OK) {
 			cc = CURLE_FAILED_INIT;
 			break;
 		}
-		while ((m = curl_multi_info_read(snd->multi, &nmsg)))
+		while ((m = cu.curl_multi_info_read(snd->multi, &nmsg)))
 			if (m->msg == CURLMSG_DONE && m->easy_handle == h) {
 				cc = m->data.result;
 				done = true;
@@ -592,13 +621,13 @@ static void perform(struct otlp_sender *snd, const struct strbuf *body, uint64_t
 			snprintf(errbuf, sizeof(errbuf), "cut off when the run ended");
 			break;
 		}
-		curl_multi_poll(snd->multi, NULL, 0, 100, NULL);
+		cu.curl_multi_poll(snd->multi, NULL, 0, 100, NULL);
 	}
-	curl_multi_remove_handle(snd->multi, h);
-	curl_slist_free_all(hdrs);
+	cu.curl_multi_remove_handle(snd->multi, h);
+	cu.curl_slist_free_all(hdrs);
 
 	if (cc != CURLE_OK) {
-		const char *what = *errbuf ? errbuf : curl_easy_strerror(cc);
+		const char *what = *errbuf ? errbuf : cu.curl_easy_strerror(cc);
 		if (cc == CURLE_OPERATION_TIMEDOUT)
 			snprintf(res->reason, sizeof(res->reason), "no answer within the %u ms timeout (%s)",
 				 s->timeout_ms, what);
@@ -613,7 +642,7 @@ static void perform(struct otlp_sender *snd, const struct strbuf *body, uint64_t
 	res->http_status = rs.status;
 	if (grpc && !strncmp(s->url, "https:", 6)) {
 		long ver = 0;
-		curl_easy_getinfo(h, CURLINFO_HTTP_VERSION, &ver);
+		cu.curl_easy_getinfo(h, CURLINFO_HTTP_VERSION, &ver);
 		if (ver != CURL_HTTP_VERSION_2_0) {
 			snprintf(res->reason, sizeof(res->reason),
 				 "the server did not agree to HTTP/2, which gRPC needs");
@@ -778,9 +807,9 @@ static void *sender_main(void *arg)
 {
 	struct otlp_sender *snd = arg;
 
-	snd->easy = curl_easy_init();
+	snd->easy = cu.curl_easy_init();
 	pthread_mutex_lock(&snd->mu);
-	snd->multi = curl_multi_init();
+	snd->multi = cu.curl_multi_init();
 	for (;;) {
 		struct otlp_batch *b;
 		while (!snd->qhead && !snd->finishing && !aborted(snd))
@@ -833,6 +862,7 @@ struct otlp_sender *otlp_sender_new(const struct otlp_settings *s,
 {
 	struct otlp_sender *snd = xcalloc(1, sizeof(*snd));
 	pthread_condattr_t ca;
+	const char *why;
 
 	snd->s = s;
 	snd->res = res;
@@ -849,7 +879,13 @@ struct otlp_sender *otlp_sender_new(const struct otlp_settings *s,
 	pthread_condattr_destroy(&ca);
 	snd->hold_left_ns = (int64_t)s->timeout_ms * 1000000;
 	snd->rng = mono_ns() ^ (uint64_t)(uintptr_t)snd;
-	curl_global_init(CURL_GLOBAL_DEFAULT);
+	if (dynlib_load(&curl_lib, &why) < 0) {
+		/* every span is dropped, and the run's end says why */
+		record_failure(snd, why);
+		snd->done = true;
+	} else {
+		cu.curl_global_init(CURL_GLOBAL_DEFAULT);
+	}
 	return snd;
 }
 
@@ -935,7 +971,7 @@ void otlp_sender_finish(struct otlp_sender *snd, struct otlp_stats *st, char **m
 			if (!snd->done) {
 				__atomic_store_n(&snd->abort, 1, __ATOMIC_RELEASE);
 				if (snd->multi)
-					curl_multi_wakeup(snd->multi);
+					cu.curl_multi_wakeup(snd->multi);
 				pthread_cond_broadcast(&snd->cv_work);
 				while (!snd->done)
 					pthread_cond_wait(&snd->cv_done, &snd->mu);
@@ -994,9 +1030,9 @@ void otlp_sender_free(struct otlp_sender *snd)
 		otlp_batch_free(b);
 	}
 	if (snd->multi)
-		curl_multi_cleanup(snd->multi);
+		cu.curl_multi_cleanup(snd->multi);
 	if (snd->easy)
-		curl_easy_cleanup(snd->easy);
+		cu.curl_easy_cleanup(snd->easy);
 	strbuf_release(&snd->enc);
 	strbuf_release(&snd->body);
 	strbuf_release(&snd->resp);

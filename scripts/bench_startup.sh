@@ -1,0 +1,121 @@
+#!/bin/sh
+# make bench, start-up part: what renacer costs before and around a command
+# that does nothing (/bin/true), per kind of run (--version, a text trace,
+# -c with each back end, -s, OTLP to a file), and the eBPF summary's cost
+# on short real programs (python3 -c pass, git status) against the
+# untraced run.  Each configuration runs RUNS times, interleaved; the
+# median wall time and the median CPU time (user + system of every process
+# the run started) are shown, in milliseconds.  BASE=/path/to/renacer adds
+# the same rows for another build (a "before" column).
+set -u
+BUILD=${BUILD:-build}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+R="$TOP/$BUILD/renacer"
+RUNS=${RUNS:-30}
+BASE=${BASE:-}
+export LC_ALL=C LANG=C
+unset DEBUGINFOD_URLS
+T=$(mktemp -d "${TMPDIR:-/tmp}/renacer-bench-startup.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+[ -x "$R" ] || { echo "build first: make" >&2; exit 1; }
+
+# bench.py RUNS: reads "label<TAB>command words..." lines on stdin, runs
+# them round-robin RUNS times, prints "label wall_ms cpu_ms" medians.
+cat > "$T/bench.py" <<'PY'
+import os, resource, statistics, subprocess, sys, time
+runs = int(sys.argv[1])
+cfgs = [l.rstrip("\n").split("\t") for l in sys.stdin if l.strip()]
+res = {c[0]: ([], []) for c in cfgs}
+for _ in range(runs):
+    for c in cfgs:
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.monotonic()
+        subprocess.run(c[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        t1 = time.monotonic()
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        res[c[0]][0].append((t1 - t0) * 1e3)
+        res[c[0]][1].append((r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime) * 1e3)
+for c in cfgs:
+    w, u = res[c[0]]
+    print("%s %.3f %.3f" % (c[0], statistics.median(w), statistics.median(u)))
+PY
+
+ebpf=0
+"$R" --backend ebpf -c -o /dev/null true 2> "$T/why" && ebpf=1
+
+# rows BIN PREFIX: the start-up configurations of renacer binary BIN
+rows() {
+	b=$1 p=$2
+	printf '%s\t%s\t--version\n' "$p.version" "$b"
+	printf '%s\t%s\t-o\t/dev/null\t--\t/bin/true\n' "$p.text" "$b"
+	printf '%s\t%s\t--backend\tptrace\t-c\t-o\t/dev/null\t--\t/bin/true\n' "$p.ptrace_c" "$b"
+	printf '%s\t%s\t-c\t-o\t/dev/null\t--\t/bin/true\n' "$p.auto_c" "$b"
+	[ $ebpf = 1 ] && printf '%s\t%s\t--backend\tebpf\t-c\t-o\t/dev/null\t--\t/bin/true\n' "$p.ebpf_c" "$b"
+	printf '%s\t%s\t-s\t-o\t/dev/null\t--\t/bin/true\n' "$p.source" "$b"
+	printf '%s\t%s\t--otlp-file\t%s\t-o\t/dev/null\t--\t/bin/true\n' "$p.otlp_file" "$b" "$T/spans.jsonl"
+}
+{
+	printf 'true\t/bin/true\n'
+	rows "$R" new
+	[ -n "$BASE" ] && rows "$BASE" base
+} > "$T/cfg"
+/usr/bin/python3 "$T/bench.py" "$RUNS" < "$T/cfg" > "$T/res" || exit 1
+get() { awk -v k="$1" -v c="$2" '$1 == k { print $c }' "$T/res"; }
+
+echo
+echo "== start-up (median of $RUNS; wall and CPU milliseconds, CPU of every process)"
+echo "renacer $("$R" --version | cut -d' ' -f2); $(nproc) CPUs; kernel $(uname -r);" \
+	"renacer maps $(ldd "$R" | grep -c '=>') shared libraries at start (ldd)"
+[ -n "$BASE" ] && echo "base: $BASE, $(ldd "$BASE" | grep -c '=>') shared libraries"
+if [ -n "$BASE" ]; then
+	printf '%-44s %8s %8s %10s %10s\n' run wall cpu "base wall" "base cpu"
+else
+	printf '%-44s %8s %8s\n' run wall cpu
+fi
+printf '%-44s %8.2f %8.2f\n' "/bin/true (untraced)" "$(get true 2)" "$(get true 3)"
+for r in version text ptrace_c auto_c ebpf_c source otlp_file; do
+	[ -n "$(get "new.$r" 2)" ] || continue
+	case $r in
+	version) l="renacer --version" ;;
+	text) l="renacer -o /dev/null -- true" ;;
+	ptrace_c) l="renacer --backend ptrace -c -- true" ;;
+	auto_c) l="renacer -c -- true (auto)" ;;
+	ebpf_c) l="renacer --backend ebpf -c -- true" ;;
+	source) l="renacer -s -o /dev/null -- true" ;;
+	otlp_file) l="renacer --otlp-file F -o /dev/null -- true" ;;
+	esac
+	if [ -n "$BASE" ]; then
+		printf '%-44s %8.2f %8.2f %10.2f %10.2f\n' "$l" "$(get "new.$r" 2)" "$(get "new.$r" 3)" \
+			"$(get "base.$r" 2)" "$(get "base.$r" 3)"
+	else
+		printf '%-44s %8.2f %8.2f\n' "$l" "$(get "new.$r" 2)" "$(get "new.$r" 3)"
+	fi
+done
+
+# short real programs: untraced against the eBPF summary (and ptrace -c)
+[ $ebpf = 1 ] || { echo "(eBPF rows skipped: $(cat "$T/why"))"; exit 0; }
+git -C "$TOP" status --short > /dev/null 2>&1   # a fresh index for every run
+{
+	printf 'py.untraced\t/usr/bin/python3\t-c\tpass\n'
+	printf 'py.ebpf\t%s\t-f\t--backend\tebpf\t-c\t-o\t/dev/null\t/usr/bin/python3\t-c\tpass\n' "$R"
+	printf 'py.ptrace\t%s\t-f\t--backend\tptrace\t-c\t-o\t/dev/null\t/usr/bin/python3\t-c\tpass\n' "$R"
+	printf 'git.untraced\tgit\t-C\t%s\tstatus\t--short\n' "$TOP"
+	printf 'git.ebpf\t%s\t-f\t--backend\tebpf\t-c\t-o\t/dev/null\tgit\t-C\t%s\tstatus\t--short\n' "$R" "$TOP"
+	printf 'git.ptrace\t%s\t-f\t--backend\tptrace\t-c\t-o\t/dev/null\tgit\t-C\t%s\tstatus\t--short\n' "$R" "$TOP"
+} > "$T/cfg2"
+/usr/bin/python3 "$T/bench.py" "$RUNS" < "$T/cfg2" > "$T/res" || exit 1
+ratio() { echo "$1 $2" | awk '{printf "%.2f", $1/$2}'; }
+echo
+echo "-- short real programs: untraced, renacer -f -c --backend ebpf, --backend ptrace"
+printf '%-24s %9s %9s %9s %6s %9s %6s %9s %6s %9s %6s\n' program "wall" "cpu" \
+	"ebpf wall" x "cpu" x "ptrace" x "cpu" x
+for p in py git; do
+	case $p in py) l="python3 -c pass" ;; git) l="git status (this repo)" ;; esac
+	uw=$(get $p.untraced 2) uc=$(get $p.untraced 3)
+	ew=$(get $p.ebpf 2) ec=$(get $p.ebpf 3) pw=$(get $p.ptrace 2) pc=$(get $p.ptrace 3)
+	printf '%-24s %9.2f %9.2f %9.2f %6s %9.2f %6s %9.2f %6s %9.2f %6s\n' "$l" "$uw" "$uc" \
+		"$ew" "$(ratio "$ew" "$uw")" "$ec" "$(ratio "$ec" "$uc")" \
+		"$pw" "$(ratio "$pw" "$uw")" "$pc" "$(ratio "$pc" "$uc")"
+done
+exit 0
