@@ -325,13 +325,14 @@ start_receiver() {
 	PORT=$(cat "$_pf")
 }
 
-# The spans of the last trace a receiver log holds: NAME COMMAND_ARGS SPANS
-# (the root process span's name and args, and its syscall spans)
+# The last trueno-benchmarks trace a receiver log holds (another test's run
+# may reach 4317 too): NAME COMMAND_ARGS SPANS SERVICE (the root process
+# span's name and args, and its syscall spans)
 last_trace() {
 	"$PY" - "$1" <<'PYEOF'
 import json, sys
 spans = [s for l in open(sys.argv[1]) for r in [json.loads(l)] if r.get("answer", "ok") == "ok"
-         for s in r["spans"]]
+         for s in r["spans"] if s["resource"].get("service.name") == "trueno-benchmarks"]
 last = max(spans, key=lambda s: s["start"])["trace_id"]
 mine = [s for s in spans if s["trace_id"] == last]
 ids = {s["span_id"] for s in mine}
