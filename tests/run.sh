@@ -15,6 +15,11 @@ export BUILD TOP
 export RENACER="$TOP/$BUILD/renacer" PROGS="$TOP/$BUILD/progs" EXAMPLES="$TOP/$BUILD/examples"
 export LC_ALL=C LANG=C
 unset DEBUGINFOD_URLS
+# The environment of a CI job or a user's shell must not change what the
+# tests see: CI=true makes capture/accept refuse (golden_ci.sh sets it where
+# it is the subject), NO_COLOR and OTEL_* change output and export.
+unset CI RENACER_UPDATE_GOLDEN NO_COLOR TRACEPARENT TRACESTATE
+for v in $(env | sed -n 's/^\(OTEL_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
 # Tracees inherit this; leak checks cannot run under ptrace (FACTS.md).
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 pass=0 fail=0 skip=0 failed=""
