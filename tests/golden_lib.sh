@@ -1,7 +1,7 @@
 # Helpers for the golden-trace tests (tests/t/golden_*.sh); sourced.
 # Every test works in its own $TMPDIR/w and starts from a clean environment:
 # CI and RENACER_UPDATE_GOLDEN would change what renacer writes.
-unset CI RENACER_UPDATE_GOLDEN NO_COLOR GP_PLANT
+unset CI RENACER_UPDATE_GOLDEN NO_COLOR GP_PLANT SEED_PLANT
 export LC_ALL=C LANG=C
 PY=/usr/bin/python3
 GP="$PROGS/golden_prog"

@@ -654,6 +654,8 @@ void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o)
 struct msg_sink {
 	struct sink base;
 	pid_t last;              /* -p -f: process whose threads were counted */
+	bool follow;             /* -f was given: new tasks are announced (not
+				    when only --assert follows them) */
 };
 
 static void msg_event(struct sink *s, const struct event *ev)
@@ -672,7 +674,7 @@ static void msg_event(struct sink *s, const struct event *ev)
 			fprintf(stderr, "renacer: Process %d attached\n", (int)ev->pid);
 		return;
 	}
-	if (ev->type == EV_PROC_START && ev->ppid != getpid())
+	if (ev->type == EV_PROC_START && ev->ppid != getpid() && m->follow)
 		fprintf(stderr, "renacer: Process %d attached\n", (int)ev->tid);
 	else if (ev->type == EV_DETACH)
 		fprintf(stderr, "renacer: Process %d detached\n", (int)ev->tid);
@@ -781,6 +783,7 @@ int trace_opts_add_sinks(struct trace_opts *t, struct sink_list *sinks)
 	if (!(t->quiet_mask & QUIET_ATTACH)) {
 		struct msg_sink *m = xcalloc(1, sizeof(*m));
 		m->base.ops = &msg_ops;
+		m->follow = t->follow;
 		sink_list_add(sinks, &m->base);
 	}
 	/* --assert and --anti-patterns alone print only their results */
@@ -977,17 +980,59 @@ static FILE *take_stdout(void)
 }
 
 /*
- * The seeds' `renacer --function-time --source -- prog | flamegraph.pl`
- * pipes the program's output, not stacks: say how to get them.
+ * The seeds' `renacer --function-time --source -- cargo bench | flamegraph.pl`
+ * pipes the program's output, not stacks: say what to add.  Printed after
+ * the run, where the trace above cannot scroll it away.
  */
 static void pipe_hint(const struct trace_opts *t)
 {
 	struct stat st;
 
 	if (t->function_time && !t->flamegraph && fstat(1, &st) == 0 && S_ISFIFO(st.st_mode))
-		fprintf(stderr, "renacer: hint: standard output is a pipe; --flamegraph - sends the "
-			"folded stacks there (flamegraph.pl's input) and the command's output to "
-			"standard error\n");
+		fprintf(stderr, "renacer: hint: standard output is a pipe and got the command's "
+			"output, not the folded stacks flamegraph.pl reads; add --flamegraph - to "
+			"send the stacks there (and the command's output to standard error)\n");
+}
+
+/*
+ * Profiles without -f: the processes and threads the command started
+ * (cargo bench runs each benchmark as a child) are not in them.  Counts
+ * the command's successful clone/fork calls, for profile_hint().
+ */
+struct kids_sink {
+	struct sink base;
+	unsigned long n;
+};
+
+static void kids_event(struct sink *s, const struct event *ev)
+{
+	if (ev->type == EV_SYSCALL && ev->state == SC_COMPLETE && !ev->err && ev->retval > 0 &&
+	    ev->name && (!strcmp(ev->name, "clone") || !strcmp(ev->name, "clone3") ||
+			 !strcmp(ev->name, "fork") || !strcmp(ev->name, "vfork")))
+		((struct kids_sink *)s)->n++;
+}
+
+static void kids_free(struct sink *s)
+{
+	free(s);
+}
+
+static const struct sink_ops kids_ops = {
+	.name = "kids", .no_args = 1, .event = kids_event, .free = kids_free,
+};
+
+static bool wants_profile(const struct trace_opts *t)
+{
+	return t->function_time || t->flamegraph || t->flamegraph_svg || t->speedscope;
+}
+
+static void profile_hint(unsigned long n)
+{
+	if (n)
+		fprintf(stderr, "renacer: hint: the command started %lu process%s or thread%s that "
+			"%s not traced, so %s not in the profile; -f follows them\n", n,
+			n == 1 ? "" : "es", n == 1 ? "" : "s", n == 1 ? "was" : "were",
+			n == 1 ? "its calls are" : "their calls are");
 }
 
 /*
@@ -1057,7 +1102,9 @@ static void file_hint(const struct trace_opts *t)
 	struct stat st;
 	ssize_t n;
 
+	/* --flamegraph - took standard output: fd 1 is standard error now */
 	if (t->format != FMT_TEXT || t->output_given || t->out_stdout ||
+	    (t->flamegraph && !strcmp(t->flamegraph, "-")) ||
 	    (t->summary_only && !t->format_given) || t->npids || !t->argc ||
 	    ((t->assert_file || t->anti_patterns) && !t->summary) ||
 	    fstat(1, &st) < 0 || !S_ISREG(st.st_mode))
@@ -1107,6 +1154,8 @@ int cmd_trace(int argc, char **argv)
 	FILE *folded_stream = NULL;
 	struct strbuf title = STRBUF_INIT;
 	uint8_t *count_set = NULL;
+	struct kids_sink *kids = NULL;   /* freed with the sinks */
+	unsigned long nkids;
 	int r, assert_status = 0;
 
 	if (trace_opts_parse(&t, argc, argv) < 0)
@@ -1150,7 +1199,6 @@ int cmd_trace(int argc, char **argv)
 		restore_stdout(&moved);
 		exit(1);
 	}
-	pipe_hint(&t);
 	if (trace_opts_add_sinks(&t, &sinks) < 0) {
 		restore_stdout(&moved);
 		exit(1);
@@ -1204,6 +1252,11 @@ int cmd_trace(int argc, char **argv)
 		o.follow = true;   /* assertions measure the whole process tree */
 		o.collect_rss = t.assert_file && assert_needs_rss(&cfg);
 	}
+	if (wants_profile(&t) && !o.follow) {
+		kids = xcalloc(1, sizeof(*kids));
+		kids->base.ops = &kids_ops;
+		sink_list_add(&sinks, &kids->base);
+	}
 	if (trace_opts_dwarf(&t, &cfg.source, &o, &dw) < 0)
 		exit(1);
 	if (dw)
@@ -1218,6 +1271,7 @@ int cmd_trace(int argc, char **argv)
 	/* for tests and benchmarks: how many times the command stopped */
 	if (getenv("RENACER_STOPS") && r != -1)
 		fprintf(stderr, "renacer: %llu ptrace stops\n", (unsigned long long)end.stops);
+	nkids = kids ? kids->n : 0;
 	sink_list_release(&sinks);
 	restore_stdout(&moved);
 	trace_env_release(&env);
@@ -1227,8 +1281,11 @@ int cmd_trace(int argc, char **argv)
 	if (folded_stream && fclose(folded_stream) != 0 && r >= 0)
 		r = error("cannot write the folded stacks: %s", strerror(errno));
 	strbuf_release(&title);
-	if (r != -1)
+	if (r != -1) {
 		file_hint(&t);
+		pipe_hint(&t);
+		profile_hint(nkids);
+	}
 	if (r != -1 && an) {
 		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");
 		if (t.assert_file) {

@@ -44,6 +44,10 @@ struct dwarf_stats {
 	uint64_t unwind_ns;      /* time spent unwinding, lookups included */
 	uint64_t lookup_ns;      /* of which resolving addresses */
 	uint64_t report_ns;      /* of which reading mappings, attaching */
+	uint64_t unwind_cpu_ns;  /* renacer's CPU time unwinding (unwind_ns less
+				    its waits for a CPU): the time the tracee
+				    stood stopped for it, which a golden run's
+				    timing leaves out */
 };
 
 /*

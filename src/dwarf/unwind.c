@@ -205,6 +205,16 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* CPU time of the calling thread in ns (its waits for a CPU left out). */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* ---- debug info: local only ------------------------------------------ */
 
 /* libdw's callbacks carry no context: the run's one unwinder */
@@ -1231,7 +1241,7 @@ static void unwind(struct dwarf *d, struct event *ev)
 	const char *why = NULL;
 	Dwfl *dwfl;
 	int r;
-	uint64_t t0 = mono_ns(), t1;
+	uint64_t t0 = mono_ns(), t1, c0 = thread_cpu_ns();
 
 	memset(&w, 0, sizeof(w));
 	w.d = d;
@@ -1262,6 +1272,7 @@ static void unwind(struct dwarf *d, struct event *ev)
 	ev->stack_trace = d->o.stack_trace;
 	ev->source = d->o.source ? pick_source(t->frames, t->nframes, &t->source) : NULL;
 	d->st.unwind_ns += mono_ns() - t0;
+	d->st.unwind_cpu_ns += thread_cpu_ns() - c0;
 }
 
 /* ---- noticing changes of the address space --------------------------- */
@@ -1442,9 +1453,10 @@ void dwarf_print_stats(const struct dwarf *d)
 
 	fprintf(stderr, "renacer: dwarf: %" PRIu64 " stacks, %" PRIu64 " frames, %" PRIu64
 		" lookups, %" PRIu64 " reports, %" PRIu64 " errors; %.3f ms unwinding"
-		" (%.3f ms lookups, %.3f ms reports), %.2f us a stack\n",
+		" (%.3f ms lookups, %.3f ms reports, %.3f ms on a CPU), %.2f us a stack\n",
 		st->stacks, st->frames, st->lookups, st->reports, st->errors,
 		st->unwind_ns / 1e6, st->lookup_ns / 1e6, st->report_ns / 1e6,
+		st->unwind_cpu_ns / 1e6,
 		st->stacks ? st->unwind_ns / 1e3 / (double)st->stacks : 0.0);
 }
 

@@ -1132,11 +1132,13 @@ static void check_syscall_time(struct cmp *x, const struct gsamples *cs, bool sl
 		if (!limit && listed >= MAX_TIME_LISTED)
 			continue;
 		listed++;
+		char ratio[32] = "none in the golden";  /* a call the golden never waited in */
+		if (rows[i].gm > 0)
+			snprintf(ratio, sizeof(ratio), "%.1fx", rows[i].cur / rows[i].gm);
 		f = add_finding(r, GF_TIME, slow || limit, rows[i].task, rows[i].name,
 				rows[i].gm / 1000, rows[i].cur / 1000,
-				"time in %s: %.2fms -> %.2fms (+%.2fms, %.1fx)%s", rows[i].name,
-				rows[i].gm / 1000, rows[i].cur / 1000, rows[i].grow / 1000,
-				rows[i].gm > 0 ? rows[i].cur / rows[i].gm : 0.0,
+				"time in %s: %.2fms -> %.2fms (+%.2fms, %s)%s", rows[i].name,
+				rows[i].gm / 1000, rows[i].cur / 1000, rows[i].grow / 1000, ratio,
 				limit && !slow ? "; a configured time limit" : "");
 		f->noisy = true;
 		{

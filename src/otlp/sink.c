@@ -59,6 +59,7 @@ struct task {
 	char *exe;                /* executable path, or NULL */
 	char **argv;              /* command line, or NULL */
 	uint32_t argc;
+	bool argv_exact;          /* argv is the traced command's own, uncut */
 	/* processes only */
 	struct pcount *counts;
 	size_t ncounts, acounts;
@@ -327,6 +328,7 @@ static struct task *task_new(struct osink *o, pid_t tid, pid_t pid, pid_t ppid, 
 		if (cp->argv) {
 			t->argv = argv_copy(cp->argv, cp->argc);
 			t->argc = cp->argc;
+			t->argv_exact = cp->argv_exact;
 		}
 	} else if (o->s.have_parent) {
 		memcpy(t->parent_id, o->s.parent.span_id, 8);
@@ -338,6 +340,7 @@ static struct task *task_new(struct osink *o, pid_t tid, pid_t pid, pid_t ppid, 
 		if (o->argv0) {
 			t->argv = argv_copy(o->argv0, o->argc0);
 			t->argc = o->argc0;
+			t->argv_exact = true;
 		}
 	} else {
 		new_span_id(o, t->span_id);
@@ -844,6 +847,35 @@ static int parse_argv_text(const char *p, size_t len, char ***out)
 	return (int)n;
 }
 
+/*
+ * Whether a decoded execve argv (cut at the string limit) is the exact
+ * argv the task already has: the traced command's own first execve.
+ */
+static bool argv_same(const struct task *p, const struct val *av)
+{
+	if (!p->argv_exact || av->kind != V_ARRAY || (av->flags & VF_MORE) || av->c.n != p->argc)
+		return false;
+	for (uint32_t i = 0; i < av->c.n; i++) {
+		const struct val *it = &av->c.items[i];
+		size_t l = p->argv[i] ? strlen(p->argv[i]) : 0;
+		if (it->kind != V_STR || it->s.len > l || memcmp(it->s.p, p->argv[i], it->s.len) ||
+		    (it->s.len < l && !(it->flags & VF_TRUNC)))
+			return false;
+	}
+	return true;
+}
+
+/* The same for a saved trace's argv text, parsed: each item a prefix. */
+static bool argv_text_same(const struct task *p, char **v, uint32_t k)
+{
+	if (!p->argv_exact || k != p->argc)
+		return false;
+	for (uint32_t i = 0; i < k; i++)
+		if (!p->argv[i] || strncmp(v[i], p->argv[i], strlen(v[i])))
+			return false;
+	return true;
+}
+
 static void on_syscall(struct osink *o, const struct event *ev)
 {
 	struct task *t = task_get(o, ev->tid, ev->pid, ev->ts_ns), *p = task_process(o, t);
@@ -854,11 +886,14 @@ static void on_syscall(struct osink *o, const struct event *ev)
 	if (ev->state == SC_COMPLETE && !ev->err && ev->retval == 0 && ev->nargs >= 2 &&
 	    (!strcmp(ev->name, "execve") || !strcmp(ev->name, "execveat"))) {
 		const struct val *av = &ev->args[!strcmp(ev->name, "execve") ? 1 : 2];
-		if (av->kind == V_ARRAY) {
+		if (argv_same(p, av)) {
+			/* keep the command's own, not cut at --string-limit */
+		} else if (av->kind == V_ARRAY) {
 			uint32_t k = av->c.n < MAX_CMD_ARGS ? av->c.n : MAX_CMD_ARGS;
 			argv_free(p->argv, p->argc);
 			p->argv = xcalloc(k ? k : 1, sizeof(char *));
 			p->argc = k;
+			p->argv_exact = false;
 			for (uint32_t i = 0; i < k; i++) {
 				const struct val *it = &av->c.items[i];
 				if (it->kind == V_STR)
@@ -872,10 +907,13 @@ static void on_syscall(struct osink *o, const struct event *ev)
 		} else if (av->kind == V_TEXT) {
 			char **v;
 			int k = parse_argv_text(av->s.p, av->s.len, &v);
-			if (k > 0) {
+			if (k > 0 && argv_text_same(p, v, (uint32_t)k)) {
+				argv_free(v, (uint32_t)k);
+			} else if (k > 0) {
 				argv_free(p->argv, p->argc);
 				p->argv = v;
 				p->argc = (uint32_t)k;
+				p->argv_exact = false;
 			}
 		}
 	}

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "util/error.h"
@@ -68,6 +69,12 @@ struct spanset {
 	size_t ntraces, atraces;
 	uint64_t nspans;
 	size_t nservices;
+	/* after: the traces also in before (a Jaeger export taken after a
+	 * second run still holds the first), left out of the comparison */
+	const struct spanset *exclude;
+	char **left;                /* distinct trace ids left out */
+	size_t nleft, aleft;
+	uint64_t nleft_spans;
 };
 
 static struct op *op_get(struct spanset *s, const char *service, const char *name)
@@ -82,12 +89,42 @@ static struct op *op_get(struct spanset *s, const char *service, const char *nam
 	return &s->ops[s->nops++];
 }
 
+/*
+ * Whether two trace ids are the same trace: Jaeger prints a 128-bit id
+ * without the leading zeros of its high half, OTLP JSON all 32 digits.
+ */
+static bool same_trace(const char *a, const char *b)
+{
+	while (*a == '0')
+		a++;
+	while (*b == '0')
+		b++;
+	return !strcasecmp(a, b);
+}
+
+static bool has_trace(char *const *ids, size_t n, const char *trace)
+{
+	for (size_t i = 0; i < n; i++)
+		if (same_trace(ids[i], trace))
+			return true;
+	return false;
+}
+
 static void add_span(struct spanset *s, const char *trace, const char *service, const char *name,
 		     double dur_us)
 {
-	struct op *o = op_get(s, service, name);
+	struct op *o;
 	size_t i;
 
+	if (s->exclude && has_trace(s->exclude->traces, s->exclude->ntraces, trace)) {
+		s->nleft_spans++;
+		if (!has_trace(s->left, s->nleft, trace)) {
+			ALLOC_GROW(s->left, s->nleft + 1, s->aleft);
+			s->left[s->nleft++] = xstrdup(trace);
+		}
+		return;
+	}
+	o = op_get(s, service, name);
 	o->count++;
 	o->total_us += dur_us;
 	if (dur_us > o->max_us)
@@ -112,6 +149,9 @@ static void spanset_release(struct spanset *s)
 	for (size_t i = 0; i < s->ntraces; i++)
 		free(s->traces[i]);
 	free(s->traces);
+	for (size_t i = 0; i < s->nleft; i++)
+		free(s->left[i]);
+	free(s->left);
 }
 
 static int bad(const struct spanset *s, const char *what)
@@ -250,7 +290,11 @@ static int load_otlp(struct spanset *s, const char *text, size_t len)
 	}
 }
 
-static int load(struct spanset *s, const char *path)
+/*
+ * Reads path into s; with exclude, the spans of traces exclude also has
+ * are counted apart (s->left) instead.
+ */
+static int load(struct spanset *s, const char *path, const struct spanset *exclude)
 {
 	struct strbuf sb = STRBUF_INIT;
 	json_error_t je;
@@ -259,6 +303,7 @@ static int load(struct spanset *s, const char *path)
 
 	memset(s, 0, sizeof(*s));
 	s->path = path;
+	s->exclude = exclude;
 	if (strbuf_read_file(&sb, path) < 0) {
 		int e = errno;
 		error("cannot read '%s': %s", esc(path), strerror(e));
@@ -276,8 +321,18 @@ static int load(struct spanset *s, const char *path)
 		r = error("'%s' is neither a Jaeger export nor OTLP JSON", esc(path));
 	}
 	strbuf_release(&sb);
-	if (r < 0)
+	if (r < 0) {
+		spanset_release(s);
 		return SPANCMP_UNREADABLE;
+	}
+	/* Jaeger answers a query for a service it never saw with no traces */
+	if (!s->nspans && !s->nleft_spans) {
+		error("%s '%s' holds no spans%s", spanfile_kind_name(s->kind), esc(path),
+		      s->kind == SPANFILE_JAEGER ? " (is the query's service the service.name "
+		      "the spans were sent with?)" : "");
+		spanset_release(s);
+		return SPANCMP_UNREADABLE;
+	}
 	for (size_t i = 0; i < s->nops; i++) {
 		size_t j;
 		for (j = 0; j < i; j++)
@@ -353,8 +408,12 @@ static void print_side(FILE *out, const char *key, const struct spanset *s)
 {
 	fprintf(out, "  \"%s\": {\"path\": ", key);
 	json_str(out, s->path);
-	fprintf(out, ", \"kind\": \"%s\", \"traces\": %zu, \"spans\": %llu},\n",
+	fprintf(out, ", \"kind\": \"%s\", \"traces\": %zu, \"spans\": %llu",
 		s->kind == SPANFILE_JAEGER ? "jaeger" : "otlp", s->ntraces, (unsigned long long)s->nspans);
+	if (s->nleft)
+		fprintf(out, ", \"left_out_traces\": %zu, \"left_out_spans\": %llu", s->nleft,
+			(unsigned long long)s->nleft_spans);
+	fprintf(out, "},\n");
 }
 
 static void print_json(FILE *out, const struct spanset *a, const struct spanset *b,
@@ -402,9 +461,13 @@ static void print_text(FILE *out, const struct spanset *a, const struct spanset 
 	fprintf(out, "%sbefore: %s (%s, %zu trace%s, %llu spans)\n", md ? "- " : "", a->path,
 		spanfile_kind_name(a->kind), a->ntraces, a->ntraces == 1 ? "" : "s",
 		(unsigned long long)a->nspans);
-	fprintf(out, "%safter:  %s (%s, %zu trace%s, %llu spans)\n\n", md ? "- " : "", b->path,
+	fprintf(out, "%safter:  %s (%s, %zu trace%s, %llu spans", md ? "- " : "", b->path,
 		spanfile_kind_name(b->kind), b->ntraces, b->ntraces == 1 ? "" : "s",
 		(unsigned long long)b->nspans);
+	if (b->nleft)
+		fprintf(out, "; %zu more trace%s also in before, left out", b->nleft,
+			b->nleft == 1 ? "" : "s");
+	fprintf(out, ")\n\n");
 	if (md)
 		fprintf(out, "| operation | spans/trace before | after | change | ms/trace before | after | change | |\n"
 			     "|---|---:|---:|---:|---:|---:|---:|---|\n");
@@ -453,9 +516,15 @@ int spancmp_files(const char *before, const char *after, const struct spancmp_op
 	size_t n = 0, alloc = 0, nbad = 0;
 	int st;
 
-	if ((st = load(&a, before)))
+	if ((st = load(&a, before, NULL)))
 		return st;
-	if ((st = load(&b, after))) {
+	st = load(&b, after, &a);
+	/* every trace of after is also in before: compare them as they are */
+	if (!st && !b.nspans) {
+		spanset_release(&b);
+		st = load(&b, after, NULL);
+	}
+	if (st) {
 		spanset_release(&a);
 		return st;
 	}

@@ -4,6 +4,9 @@
  * request a line as --otlp-file and the Collector's file exporter write).
  * Spans are grouped by operation (service and span name) and compared per
  * trace: how many, and how long in total; the seeds' pre-release check.
+ * The traces of the second export that the first one also holds are left
+ * out of it (Jaeger keeps the baseline's trace: an export taken after the
+ * change holds both), unless that would leave nothing.
  */
 #ifndef RENACER_SPANCMP_H
 #define RENACER_SPANCMP_H
@@ -41,7 +44,8 @@ enum { SPANCMP_SAME = 0, SPANCMP_DIFFERS = 1, SPANCMP_MISSING = 2, SPANCMP_UNREA
 /*
  * Loads before and after, compares them and prints the report to out.
  * Returns SPANCMP_SAME or SPANCMP_DIFFERS, or SPANCMP_MISSING /
- * SPANCMP_UNREADABLE after error() naming the file.
+ * SPANCMP_UNREADABLE after error() naming the file (an export without
+ * spans is SPANCMP_UNREADABLE).
  */
 int spancmp_files(const char *before, const char *after, const struct spancmp_opts *o,
 		  FILE *out);

@@ -18,6 +18,10 @@
       Decodes an --otlp-file (OTLP JSON lines) into the receiver's format.
   otlptest.py tree FILE
       Prints the process and thread tree of the spans a receiver got.
+  otlptest.py jaeger FILE [--service NAME]
+      Prints what Jaeger's query API (GET /api/traces?service=NAME) returns
+      for the spans a receiver got: every trace holding a span of the
+      service, in Jaeger's JSON model (the seeds' curl of localhost:16686).
 
 The .proto files come from the npm package
 @opentelemetry/otlp-grpc-exporter-base@0.38.0 (tests/npm/otel, pinned by
@@ -306,7 +310,7 @@ def serve_http(args, pb2, rpc, log, script):
             else:
                 self.reply(code, st.SerializeToString(), "application/x-protobuf", extra)
 
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     srv.daemon_threads = True
     if args.tls:
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -362,15 +366,20 @@ def serve_grpc(args, pb2, rpc, log, script):
         {"Export": grpc.unary_unary_rpc_method_handler(
             export, request_deserializer=deserialize,
             response_serializer=lambda m: m.SerializeToString())})
+    # a fixed --port is ours alone: without SO_REUSEPORT, another receiver
+    # on it makes the bind fail instead of taking half the connections
     srv = grpc.server(futures.ThreadPoolExecutor(max_workers=4),
-                      options=[("grpc.max_receive_message_length", 64 << 20)])
+                      options=[("grpc.max_receive_message_length", 64 << 20),
+                               ("grpc.so_reuseport", 0 if args.port else 1)])
     srv.add_generic_rpc_handlers((handler,))
     if args.tls:
         with open(args.tls[0], "rb") as c, open(args.tls[1], "rb") as k:
             creds = grpc.ssl_server_credentials(((k.read(), c.read()),))
-        port = srv.add_secure_port("127.0.0.1:0", creds)
+        port = srv.add_secure_port("127.0.0.1:%d" % args.port, creds)
     else:
-        port = srv.add_insecure_port("127.0.0.1:0")
+        port = srv.add_insecure_port("127.0.0.1:%d" % args.port)
+    if not port:    # older grpcio returns 0 when the port is taken
+        raise OSError("cannot listen on port %d" % args.port)
     srv.start()
     KEEP.append(srv)     # a grpc server that is garbage collected stops
     return port
@@ -380,7 +389,11 @@ def cmd_serve(args):
     pb2, rpc = compile_protos()
     log = Log(args.out)
     script = Script(args.script)
-    port = (serve_grpc if args.protocol == "grpc" else serve_http)(args, pb2, rpc, log, script)
+    try:
+        port = (serve_grpc if args.protocol == "grpc" else serve_http)(args, pb2, rpc, log, script)
+    except (OSError, RuntimeError) as e:   # --port N taken: the caller picks another
+        print("otlptest: cannot serve on port %d: %s" % (args.port, e), file=sys.stderr)
+        sys.exit(3)
     tmp = args.port_file + ".tmp"
     with open(tmp, "w") as f:
         f.write("%d\n" % port)
@@ -645,6 +658,72 @@ def cmd_tree(args):
             show(s, 0)
 
 
+def jaeger_tags(kvs):
+    """Attributes as Jaeger's model has them (arrays become JSON strings)."""
+    tags = []
+    for k, v in kvs.items():
+        if isinstance(v, bool):
+            tags.append({"key": k, "type": "bool", "value": v})
+        elif isinstance(v, int):
+            tags.append({"key": k, "type": "int64", "value": v})
+        elif isinstance(v, float):
+            tags.append({"key": k, "type": "float64", "value": v})
+        elif isinstance(v, str):
+            tags.append({"key": k, "type": "string", "value": v})
+        else:
+            tags.append({"key": k, "type": "string", "value": json.dumps(v)})
+    return tags
+
+
+def jaeger_trace_id(h):
+    """Jaeger prints a 128-bit id without the high half's leading zeros."""
+    hi, lo = int(h[:16], 16), h[16:]
+    return lo if hi == 0 else "%x%s" % (hi, lo)
+
+
+def cmd_jaeger(args):
+    """GET /api/traces?service=NAME of a Jaeger that received these spans."""
+    spans = spans_of(args.spans)
+    traces = {}
+    for s in spans:
+        traces.setdefault(s["trace_id"], []).append(s)
+    kinds = {0: "unspecified", 1: "internal", 2: "server", 3: "client", 4: "producer", 5: "consumer"}
+    data = []
+    for tid, tspans in traces.items():
+        if args.service and not any(s["resource"].get("service.name") == args.service for s in tspans):
+            continue
+        procs, pids, out = {}, {}, []
+        for s in sorted(tspans, key=lambda s: s["start"]):
+            res = s["resource"]
+            key = json.dumps(res, sort_keys=True)
+            if key not in pids:
+                pids[key] = "p%d" % (len(pids) + 1)
+                procs[pids[key]] = {"serviceName": res.get("service.name", ""),
+                                    "tags": jaeger_tags({k: v for k, v in res.items() if k != "service.name"})}
+            tags = jaeger_tags(s["attrs"])
+            tags.append({"key": "otel.scope.name", "type": "string", "value": s["scope"][0]})
+            tags.append({"key": "span.kind", "type": "string", "value": kinds.get(s["kind"], "unspecified")})
+            if s["status"][0] == 2:
+                tags.append({"key": "error", "type": "bool", "value": True})
+                tags.append({"key": "otel.status_code", "type": "string", "value": "ERROR"})
+                if s["status"][1]:
+                    tags.append({"key": "otel.status_description", "type": "string", "value": s["status"][1]})
+            out.append({
+                "traceID": jaeger_trace_id(tid), "spanID": s["span_id"], "flags": s["flags"] & 0xff,
+                "operationName": s["name"],
+                "references": [{"refType": "CHILD_OF", "traceID": jaeger_trace_id(tid), "spanID": s["parent"]}]
+                if s["parent"] else [],
+                "startTime": s["start"] // 1000, "duration": (s["end"] - s["start"]) // 1000,
+                "tags": tags,
+                "logs": [{"timestamp": e["time"] // 1000,
+                          "fields": [{"key": "event", "type": "string", "value": e["name"]}] +
+                          jaeger_tags(e["attrs"])} for e in s["events"]],
+                "processID": pids[key], "warnings": None})
+        data.append({"traceID": jaeger_trace_id(tid), "spans": out, "processes": procs, "warnings": None})
+    json.dump({"data": data, "total": 0, "limit": 0, "offset": 0, "errors": None}, sys.stdout)
+    sys.stdout.write("\n")
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -655,6 +734,7 @@ def main():
     s.add_argument("--script")
     s.add_argument("--tls", nargs=2)
     s.add_argument("--lifetime", type=float, default=240)
+    s.add_argument("--port", type=int, default=0, help="listen on this port (default: any free one)")
     s.add_argument("--count-only", action="store_true",
                    help="decode every request but log only its span count (make bench)")
     c = sub.add_parser("check")
@@ -671,8 +751,12 @@ def main():
     f.add_argument("path")
     t = sub.add_parser("tree")
     t.add_argument("spans")
+    j = sub.add_parser("jaeger")
+    j.add_argument("spans")
+    j.add_argument("--service")
     args = ap.parse_args()
-    {"serve": cmd_serve, "check": cmd_check, "file": cmd_file, "tree": cmd_tree}[args.cmd](args)
+    {"serve": cmd_serve, "check": cmd_check, "file": cmd_file, "tree": cmd_tree,
+     "jaeger": cmd_jaeger}[args.cmd](args)
 
 
 if __name__ == "__main__":
