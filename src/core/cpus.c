@@ -538,11 +538,13 @@ void cpus_resume(struct cpus *c, struct cpu_task *ct)
 	}
 }
 
-/* True when the path is a file that shows a task's CPU mask
- * (/proc/PID/status, /proc/self/task/TID/status, "status" from a dirfd). */
-static bool shows_mask(pid_t tid, uint64_t addr)
+/* True when the path opened (relative to dirfd) is a /proc file that shows
+ * a task's CPU mask: /proc/PID/status, /proc/self/task/TID/status, "status"
+ * from a dirfd or working directory under /proc.  A "status" elsewhere (an
+ * icon theme's directory) is not one.  Unreadable: assumed to be one. */
+static bool shows_mask(pid_t tid, long dirfd, uint64_t addr)
 {
-	char buf[PATH_MAX + 1];
+	char buf[PATH_MAX + 1], link[64], dir[PATH_MAX + 1];
 	bool term;
 	ssize_t n = tmem_read_str(tid, addr, buf, PATH_MAX, &term);
 	const char *base;
@@ -551,7 +553,20 @@ static bool shows_mask(pid_t tid, uint64_t addr)
 		return true;           /* cannot tell: be safe */
 	base = strrchr(buf, '/');
 	base = base ? base + 1 : buf;
-	return !strcmp(base, "status");
+	if (strcmp(base, "status"))
+		return false;
+	if (buf[0] == '/')
+		return strstr(buf, "/proc/") != NULL;
+	if ((int)dirfd == AT_FDCWD)
+		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tid);
+	else
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, (int)dirfd);
+	n = readlink(link, dir, sizeof(dir) - 2);
+	if (n <= 0)
+		return true;
+	dir[n] = '/';
+	dir[n + 1] = '\0';
+	return strstr(dir, "/proc/") != NULL || strstr(buf, "proc/") != NULL;
 }
 
 bool cpus_syscall_entry(struct cpus *c, struct cpu_task *ct, long nr, const uint64_t *args)
@@ -590,8 +605,9 @@ bool cpus_syscall_entry(struct cpus *c, struct cpu_task *ct, long nr, const uint
 		unpin_all(c);
 		return true;
 	}
-	if ((nr == c->nr_open && shows_mask(ct->tid, args[0])) ||
-	    ((nr == c->nr_openat || nr == c->nr_openat2) && shows_mask(ct->tid, args[1]))) {
+	if ((nr == c->nr_open && shows_mask(ct->tid, AT_FDCWD, args[0])) ||
+	    ((nr == c->nr_openat || nr == c->nr_openat2) &&
+	     shows_mask(ct->tid, (long)(int)args[0], args[1]))) {
 		/* it reads a status file: never pinned again */
 		ct->flags |= CT_OWN | CT_SENSITIVE;
 		unpin_all(c);

@@ -4,6 +4,7 @@
  * say in the process, a thread and a child, after a burst of syscalls; and
  * busy tasks whose masks the test samples from outside.  See usage().
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -112,11 +113,20 @@ int main(int argc, char **argv)
 		waitpid(pid, NULL, 0);
 		return 0;
 	}
-	if (!strcmp(mode, "busy") && argc == 4) {
+	if (!strcmp(mode, "busy") && (argc == 4 || argc == 5)) {
 		/* N tasks (the main thread and N-1 more) compute and make calls
-		 * for MS ms; prints its pid first */
+		 * for MS ms; prints its pid first.  With DIR, first opens
+		 * DIR/status, and "status" relative to DIR (not /proc files) */
 		int n = atoi(argv[2]);
 		pthread_t t;
+		if (argc == 5) {
+			char path[4096];
+			int d = open(argv[4], O_RDONLY | O_DIRECTORY);
+			snprintf(path, sizeof(path), "%s/status", argv[4]);
+			close(open(path, O_RDONLY));
+			close(openat(d, "status", O_RDONLY));
+			close(d);
+		}
 		until = now() + atol(argv[3]) / 1000.0;
 		printf("%d\n", (int)getpid());
 		fflush(stdout);
@@ -125,6 +135,6 @@ int main(int argc, char **argv)
 		busy(NULL);
 		return 0;
 	}
-	fprintf(stderr, "usage: cpumask show | busy N MS\n");
+	fprintf(stderr, "usage: cpumask show | busy N MS [DIR]\n");
 	return 2;
 }
