@@ -246,6 +246,14 @@ def serve_http(args, pb2, rpc, log, script):
         def log_message(self, *a):
             pass
 
+        def setup(self):
+            super().setup()
+            # headers and body go out in two writes: without NODELAY the
+            # body waits for the client's delayed ACK (40 ms a request),
+            # which is this receiver's cost, not the exporter's
+            import socket
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
         def reply(self, code, body=b"", ctype="application/x-protobuf", extra=()):
             self.send_response(code)
             self.send_header("Content-Type", ctype)
