@@ -1120,6 +1120,28 @@ static void attach_reaper(bool on, struct sigaction *old)
 
 static int attach_threads(struct tracer *tr, pid_t pid);
 
+/* Whether renacer traces tid now (TracerPid in /proc/TID/status); true
+ * when that cannot be read (the task is gone: nothing to seize). */
+static bool traced_by_me(pid_t tid)
+{
+	char path[64], buf[1024];
+	const char *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	p = strstr(buf, "\nTracerPid:");
+	return !p || atoi(p + 11) == (int)getpid();
+}
+
 static int attach_one(struct tracer *tr, pid_t pid)
 {
 	struct sigaction old;
@@ -1162,8 +1184,18 @@ static int attach_threads(struct tracer *tr, pid_t pid)
 			pid_t tid = (pid_t)atoi(de->d_name);
 			int e;
 
-			if (tid <= 0 || tcb_find(tr, tid))
+			struct tcb *known;
+
+			if (tid <= 0)
 				continue;
+			/* the leader seen again after a thread's exec may be
+			 * the new image, which nobody traces yet: the old
+			 * leader's entry is stale then */
+			if ((known = tcb_find(tr, tid))) {
+				if (tid != pid || traced_by_me(tid))
+					continue;
+				tcb_drop(tr, known);
+			}
 			e = seize_thread(tr, pid, &tid);
 			if (e == 0) {
 				if (attached == alloc) {
