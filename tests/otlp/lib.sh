@@ -3,7 +3,8 @@
 #
 #   otlp_serve KIND OUT [SCRIPT [TLS_CERT TLS_KEY]]
 #       starts tests/otlp/otlptest.py serve (KIND grpc or http), decoded
-#       requests go to OUT; sets PORT; the receiver is killed at exit
+#       requests go to OUT; sets PORT; the receiver is killed at exit.
+#       On port OTLP_PORT when set (returns 1 when that port is taken)
 #   otlp_check ARGS...   otlptest.py check
 #   PY                   Debian's python3 (python3-protobuf, python3-grpcio)
 
@@ -24,19 +25,21 @@ otlp_serve() {
 	_kind=$1 _out=$2 _script=${3:-ok}
 	shift 2
 	[ $# -gt 0 ] && shift
+	[ $# -ge 2 ] && set -- --tls "$1" "$2"
 	_pf="$TMPDIR/port.$$.$(date +%s%N)"
-	if [ $# -ge 2 ]; then
-		"$PY" "$OTLPTEST" serve --protocol "$_kind" --out "$_out" --port-file "$_pf" \
-			--script "$_script" --tls "$1" "$2" --lifetime 200 &
-	else
-		"$PY" "$OTLPTEST" serve --protocol "$_kind" --out "$_out" --port-file "$_pf" \
-			--script "$_script" --lifetime 200 &
-	fi
-	_otlp_pids="$_otlp_pids $!"
+	"$PY" "$OTLPTEST" serve --protocol "$_kind" --out "$_out" --port-file "$_pf" \
+		--script "$_script" --port "${OTLP_PORT:-0}" --lifetime 200 "$@" 2> "$_pf.err" &
+	_p=$!
+	_otlp_pids="$_otlp_pids $_p"
 	_i=0
 	while [ ! -s "$_pf" ]; do
+		if ! kill -0 $_p 2> /dev/null; then
+			grep -q "cannot serve on port" "$_pf.err" && return 1
+			cat "$_pf.err"
+			fail "the test receiver did not start"
+		fi
 		_i=$((_i + 1))
-		[ $_i -gt 300 ] && fail "the test receiver did not start"
+		[ $_i -gt 400 ] && fail "the test receiver did not start"
 		sleep 0.05
 	done
 	PORT=$(cat "$_pf")

@@ -310,19 +310,11 @@ step_capture_source() {
 # A receiver standing in for Jaeger's OTLP port: RECV_OUT PORT (0: any).
 # Returns 1 when PORT is taken; sets PORT.
 start_receiver() {
-	_pf="$W/port.$(date +%s%N)"
-	"$PY" "$OTLPTEST" serve --protocol grpc --out "$1" --port-file "$_pf" --port "$2" --lifetime 200 \
-		2> "$_pf.err" &
-	_p=$!
-	_otlp_pids="$_otlp_pids $_p"
-	_i=0
-	while [ ! -s "$_pf" ]; do
-		kill -0 $_p 2> /dev/null || { grep -q "cannot serve on port" "$_pf.err" && return 1; cat "$_pf.err"; fail "the receiver did not start"; }
-		_i=$((_i + 1))
-		[ $_i -gt 400 ] && fail "the test receiver did not start"
-		sleep 0.05
-	done
-	PORT=$(cat "$_pf")
+	OTLP_PORT=$2
+	otlp_serve grpc "$1"
+	_r=$?
+	OTLP_PORT=
+	return $_r
 }
 
 # The last trueno-benchmarks trace a receiver log holds (another test's run
