@@ -16,6 +16,7 @@
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 
+#include "golden_events.h"
 #include "util/banned.h"
 
 static struct golden_opts opts;
@@ -24,41 +25,11 @@ static struct golden_opts opts;
 static void sys(struct sink *s, pid_t tid, const char *name, int64_t ret, int err,
 		int nargs, ...)
 {
-	struct event ev;
 	va_list ap;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.type = EV_SYSCALL;
-	ev.pid = ev.tid = tid;
-	ev.name = name;
-	ev.nr = 1;
-	ev.retval = err ? -err : ret;
-	ev.err = err;
-	ev.ts_ns = 1000;
-	ev.end_ns = 3000;
 	va_start(ap, nargs);
-	for (int i = 0; i < nargs; i++) {
-		const char *an = va_arg(ap, const char *), *av = va_arg(ap, const char *);
-		ev.args[i].kind = V_TEXT;
-		ev.args[i].name = an;
-		ev.args[i].s.p = av;
-		ev.args[i].s.len = (uint32_t)strlen(av);
-	}
+	ge_vsys(s, tid, tid, name, ret, err, 3000, nargs, ap);
 	va_end(ap);
-	ev.nargs = (uint8_t)nargs;
-	s->ops->event(s, &ev);
-}
-
-static void start(struct sink *s, pid_t tid, pid_t pid, pid_t creator, bool thread)
-{
-	struct event ev;
-	memset(&ev, 0, sizeof(ev));
-	ev.type = EV_PROC_START;
-	ev.tid = tid;
-	ev.pid = pid;
-	ev.ppid = creator;
-	ev.is_thread = thread;
-	s->ops->event(s, &ev);
 }
 
 /* The keys of process label, joined by '\n'. */
@@ -143,14 +114,14 @@ static void test_processes(void **state)
 	char *k;
 	(void)state;
 
-	start(s, 100, 100, 1, false);
+	ge_start(s, 100, 100, 1, false);
 	sys(s, 100, "clone", 4242, 0, 2, "flags", "CLONE_CHILD_SETTID|SIGCHLD", "child_tidptr",
 	    "child_tidptr=0x7ffd12345678");
-	start(s, 4242, 4242, 100, false);
+	ge_start(s, 4242, 4242, 100, false);
 	sys(s, 4242, "kill", 0, 0, 2, "pid", "100", "sig", "SIGUSR1");
 	sys(s, 100, "clone", 777, 0, 2, "flags", "CLONE_VM|CLONE_THREAD|CLONE_SIGHAND",
 	    "child_tidptr", "child_tidptr=0x7ffd12345678");
-	start(s, 777, 100, 100, true);
+	ge_start(s, 777, 100, 100, true);
 	sys(s, 777, "futex", 0, 0, 2, "uaddr", "0x7f0000001000", "op", "FUTEX_WAKE_PRIVATE");
 	sys(s, 100, "wait4", 4242, 0, 4, "pid", "-1", "stat_addr", "0x7ffd0000", "options", "0",
 	    "ru", "NULL");

@@ -19,6 +19,7 @@
 #include "golden/variation.h"
 #include "util/xmalloc.h"
 
+#include "golden_events.h"
 #include "util/banned.h"
 
 static struct golden_opts opts;
@@ -26,40 +27,11 @@ static struct golden_opts opts;
 static void sys(struct sink *s, pid_t pid, pid_t tid, const char *name, int64_t ret,
 		int nargs, ...)
 {
-	struct event ev;
 	va_list ap;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.type = EV_SYSCALL;
-	ev.pid = pid;
-	ev.tid = tid;
-	ev.name = name;
-	ev.nr = 1;
-	ev.retval = ret;
-	ev.ts_ns = 1000;
-	ev.end_ns = 2000;
 	va_start(ap, nargs);
-	for (int i = 0; i < nargs; i++) {
-		ev.args[i].kind = V_TEXT;
-		ev.args[i].name = va_arg(ap, const char *);
-		ev.args[i].s.p = va_arg(ap, const char *);
-		ev.args[i].s.len = (uint32_t)strlen(ev.args[i].s.p);
-	}
+	ge_vsys(s, pid, tid, name, ret, 0, 2000, nargs, ap);
 	va_end(ap);
-	ev.nargs = (uint8_t)nargs;
-	s->ops->event(s, &ev);
-}
-
-static void start(struct sink *s, pid_t tid, pid_t pid, pid_t creator, bool thread)
-{
-	struct event ev;
-	memset(&ev, 0, sizeof(ev));
-	ev.type = EV_PROC_START;
-	ev.tid = tid;
-	ev.pid = pid;
-	ev.ppid = creator;
-	ev.is_thread = thread;
-	s->ops->event(s, &ev);
 }
 
 /*
@@ -77,10 +49,10 @@ static struct gmodel *run(int nmmap, int64_t wbytes, bool fork)
 	struct gcontext ctx = { (char *)"/p", NULL, NULL };
 
 	s->ops->begin(s, &ti);
-	start(s, 100, 100, 1, false);
+	ge_start(s, 100, 100, 1, false);
 	if (fork) {
 		sys(s, 100, 100, "clone", 300, 1, "flags", "CLONE_CHILD_SETTID|SIGCHLD");
-		start(s, 300, 300, 100, false);
+		ge_start(s, 300, 300, 100, false);
 		sys(s, 300, 300, "write", 5, 3, "fd", "1", "buf", "\"child\"", "count", "6");
 	}
 	sys(s, 100, 100, "openat", 3, 4, "dfd", "AT_FDCWD", "filename", "\"/p/out\"", "flags",
@@ -88,7 +60,7 @@ static struct gmodel *run(int nmmap, int64_t wbytes, bool fork)
 	snprintf(n, sizeof(n), "%lld", (long long)wbytes);
 	sys(s, 100, 100, "write", wbytes, 3, "fd", "3", "buf", "\"x\"", "count", n);
 	sys(s, 100, 100, "clone3", 200, 1, "cl_args", "{flags=CLONE_VM|CLONE_THREAD}");
-	start(s, 200, 100, 100, true);
+	ge_start(s, 200, 100, 100, true);
 	for (int i = 0; i < nmmap; i++) {
 		sys(s, 100, 200, "mmap", 0x7f0000000000, 6, "addr", "NULL", "length", "65536",
 		    "prot", "PROT_READ|PROT_WRITE", "flags", "MAP_PRIVATE|MAP_ANONYMOUS", "fd", "-1",
