@@ -174,10 +174,7 @@ void trace_env_json(struct strbuf *sb, const struct trace_env *e)
 	static const char *const names[3] = { "stdin", "stdout", "stderr" };
 
 	strbuf_addstr(sb, "{\"cwd\": ");
-	if (e->cwd)
-		strbuf_add_json_str(sb, e->cwd, strlen(e->cwd));
-	else
-		strbuf_addstr(sb, "null");
+	strbuf_add_json_cstr(sb, e->cwd);
 	strbuf_addstr(sb, ", \"stdio\": {");
 	for (int i = 0; i < 3; i++)
 		strbuf_addf(sb, "%s\"%s\": \"%s\"", i ? ", " : "", names[i],
@@ -190,10 +187,7 @@ void trace_env_json(struct strbuf *sb, const struct trace_env *e)
 			strbuf_addstr(sb, ", ");
 		strbuf_add_json_str(sb, v, n);
 		strbuf_addstr(sb, ": ");
-		if (eq)
-			strbuf_add_json_str(sb, eq + 1, strlen(eq + 1));
-		else
-			strbuf_addstr(sb, "null");
+		strbuf_add_json_cstr(sb, eq ? eq + 1 : NULL);
 	}
 	strbuf_addstr(sb, "}}");
 }

@@ -72,10 +72,7 @@ static void add_proc_record(struct strbuf *sb, const struct event *ev)
 	case EV_EXEC:
 		add_common(sb, "exec", ev);
 		strbuf_addstr(sb, ", \"path\": ");
-		if (ev->exec_path)
-			strbuf_add_json_str(sb, ev->exec_path, strlen(ev->exec_path));
-		else
-			strbuf_addstr(sb, "null");
+		strbuf_add_json_cstr(sb, ev->exec_path);
 		break;
 	case EV_DETACH:
 		add_common(sb, "detach", ev);

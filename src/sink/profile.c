@@ -433,14 +433,6 @@ void profile_table(const struct profile *p, struct strbuf *sb)
 	free(ed);
 }
 
-static void jstr(struct strbuf *sb, const char *s)
-{
-	if (s)
-		strbuf_add_json_str(sb, s, strlen(s));
-	else
-		strbuf_addstr(sb, "null");
-}
-
 /* The names from the root's child down to n as a JSON array. */
 static void path_json(struct strbuf *sb, const struct pnode *n)
 {
@@ -450,7 +442,7 @@ static void path_json(struct strbuf *sb, const struct pnode *n)
 		path_json(sb, n->parent);
 		strbuf_addstr(sb, ", ");
 	}
-	jstr(sb, n->name);
+	strbuf_add_json_cstr(sb, n->name);
 }
 
 /* Before item i of a list: ", " on one line (JSON Lines), else a new line. */
@@ -477,7 +469,7 @@ void profile_json(const struct profile *p, struct strbuf *sb, const char *type)
 	strbuf_addch(sb, '{');
 	if (type) {
 		strbuf_addstr(sb, "\"type\": ");
-		jstr(sb, type);
+		strbuf_add_json_cstr(sb, type);
 		strbuf_addstr(sb, ", ");
 	}
 	strbuf_addstr(sb, "\"total_syscalls\": ");
@@ -489,9 +481,9 @@ void profile_json(const struct profile *p, struct strbuf *sb, const char *type)
 		const struct fstat *f = fn[i];
 		item(sb, i, type);
 		strbuf_addstr(sb, "{\"function\": ");
-		jstr(sb, f->name);
+		strbuf_add_json_cstr(sb, f->name);
 		strbuf_addstr(sb, ", \"file\": ");
-		jstr(sb, f->file);
+		strbuf_add_json_cstr(sb, f->file);
 		strbuf_addstr(sb, ", \"calls\": ");
 		strbuf_add_u64(sb, f->calls);
 		strbuf_addstr(sb, ", \"total_us\": ");
@@ -523,9 +515,9 @@ void profile_json(const struct profile *p, struct strbuf *sb, const char *type)
 	for (size_t i = 0; i < p->nedges; i++) {
 		item(sb, i, type);
 		strbuf_addstr(sb, "{\"caller\": ");
-		jstr(sb, ed[i]->caller);
+		strbuf_add_json_cstr(sb, ed[i]->caller);
 		strbuf_addstr(sb, ", \"callee\": ");
-		jstr(sb, ed[i]->callee);
+		strbuf_add_json_cstr(sb, ed[i]->callee);
 		strbuf_addstr(sb, ", \"calls\": ");
 		strbuf_add_u64(sb, ed[i]->calls);
 		strbuf_addstr(sb, ", \"total_us\": ");

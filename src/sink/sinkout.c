@@ -311,14 +311,6 @@ static void add_key(struct strbuf *sb, const char *key)
 	strbuf_addstr(sb, "\": ");
 }
 
-static void add_jstr(struct strbuf *sb, const char *s)
-{
-	if (s)
-		strbuf_add_json_str(sb, s, strlen(s));
-	else
-		strbuf_addstr(sb, "null");
-}
-
 /* Appends v's text as a JSON string, rendered in tmp first. */
 static void add_val_json(struct strbuf *sb, struct strbuf *tmp, const struct val *v)
 {
@@ -352,14 +344,14 @@ static void add_frames(struct strbuf *sb, const struct event *ev)
 
 	if (src) {
 		strbuf_addstr(sb, ", \"source\": {\"file\": ");
-		add_jstr(sb, src->file);
+		strbuf_add_json_cstr(sb, src->file);
 		strbuf_addstr(sb, ", \"line\": ");
 		if (src->line)
 			strbuf_add_u64(sb, src->line);
 		else
 			strbuf_addstr(sb, "null");
 		strbuf_addstr(sb, ", \"function\": ");
-		add_jstr(sb, src->function);
+		strbuf_add_json_cstr(sb, src->function);
 		strbuf_addch(sb, '}');
 	}
 	if (!ev->stack_trace)
@@ -372,19 +364,19 @@ static void add_frames(struct strbuf *sb, const struct event *ev)
 		strbuf_addstr(sb, "{\"pc\": ");
 		add_hexstr(sb, f->pc);
 		strbuf_addstr(sb, ", \"module\": ");
-		add_jstr(sb, f->module);
+		strbuf_add_json_cstr(sb, f->module);
 		strbuf_addstr(sb, ", \"offset\": ");
 		add_hexstr(sb, f->offset);
 		strbuf_addstr(sb, ", \"symbol\": ");
-		add_jstr(sb, f->symbol);
+		strbuf_add_json_cstr(sb, f->symbol);
 		if (f->symbol) {
 			strbuf_addstr(sb, ", \"symbol_offset\": ");
 			add_hexstr(sb, f->symoff);
 		}
 		strbuf_addstr(sb, ", \"function\": ");
-		add_jstr(sb, f->function);
+		strbuf_add_json_cstr(sb, f->function);
 		strbuf_addstr(sb, ", \"file\": ");
-		add_jstr(sb, f->file);
+		strbuf_add_json_cstr(sb, f->file);
 		strbuf_addstr(sb, ", \"line\": ");
 		if (f->line)
 			strbuf_add_u64(sb, f->line);
@@ -399,7 +391,7 @@ static void add_frames(struct strbuf *sb, const struct event *ev)
 	strbuf_addch(sb, ']');
 	if (ev->stack_error) {
 		strbuf_addstr(sb, ", \"stack_error\": ");
-		add_jstr(sb, ev->stack_error);
+		strbuf_add_json_cstr(sb, ev->stack_error);
 	}
 }
 
@@ -408,7 +400,7 @@ static void add_type(struct strbuf *sb, const char *type)
 	strbuf_addch(sb, '{');
 	if (type) {
 		add_key(sb, "type");
-		add_jstr(sb, type);
+		strbuf_add_json_cstr(sb, type);
 		strbuf_addstr(sb, ", ");
 	}
 }
@@ -421,13 +413,13 @@ void json_add_syscall(struct strbuf *sb, struct strbuf *tmp, const struct event 
 
 	add_type(sb, type);
 	add_key(sb, "name");
-	add_jstr(sb, ev->name ? ev->name : "?");
+	strbuf_add_json_cstr(sb, ev->name ? ev->name : "?");
 	strbuf_addstr(sb, ", \"args\": [");
 	for (unsigned i = 0; i < ev->nargs && i < EVENT_MAX_ARGS; i++) {
 		if (i)
 			strbuf_addstr(sb, ", ");
 		strbuf_addch(sb, '[');
-		add_jstr(sb, ev->args[i].name);
+		strbuf_add_json_cstr(sb, ev->args[i].name);
 		strbuf_addstr(sb, ", ");
 		add_val_json(sb, tmp, &ev->args[i]);
 		strbuf_addch(sb, ']');
@@ -441,7 +433,7 @@ void json_add_syscall(struct strbuf *sb, struct strbuf *tmp, const struct event 
 		const char *en = errno_name(ev->err);
 		strbuf_addstr(sb, ", \"errno\": ");
 		if (en)
-			add_jstr(sb, en);
+			strbuf_add_json_cstr(sb, en);
 		else
 			strbuf_add_i64(sb, ev->err);
 	}
@@ -475,18 +467,18 @@ void json_add_syscall(struct strbuf *sb, struct strbuf *tmp, const struct event 
 	}
 	if (rvf && !unfinished) {
 		strbuf_addstr(sb, ", \"rv_fmt\": ");
-		add_jstr(sb, rvf);
+		strbuf_add_json_cstr(sb, rvf);
 	}
 	if (ev->ret_aux && !unfinished) {
 		strbuf_addstr(sb, ", \"ret_aux\": [");
-		add_jstr(sb, ev->ret_aux->name);
+		strbuf_add_json_cstr(sb, ev->ret_aux->name);
 		strbuf_addstr(sb, ", ");
 		add_val_json(sb, tmp, ev->ret_aux);
 		strbuf_addch(sb, ']');
 	}
 	if (ev->ret_path && !unfinished) {
 		strbuf_addstr(sb, ", \"ret_path\": ");
-		add_jstr(sb, ev->ret_path);
+		strbuf_add_json_cstr(sb, ev->ret_path);
 	}
 	add_frames(sb, ev);
 	strbuf_addch(sb, '}');
@@ -504,7 +496,7 @@ void json_add_signal(struct strbuf *sb, struct strbuf *tmp, const struct event *
 	strbuf_add_i64(sb, ev->tid);
 	strbuf_addstr(sb, ", \"signal\": ");
 	if (sn)
-		add_jstr(sb, sn);
+		strbuf_add_json_cstr(sb, sn);
 	else
 		strbuf_add_i64(sb, ev->signo);
 	strbuf_addstr(sb, ", \"signo\": ");
@@ -531,7 +523,7 @@ void json_add_argv(struct strbuf *sb, char *const *argv)
 	for (size_t i = 0; argv[i]; i++) {
 		if (i)
 			strbuf_addstr(sb, ", ");
-		add_jstr(sb, argv[i]);
+		strbuf_add_json_cstr(sb, argv[i]);
 	}
 	strbuf_addch(sb, ']');
 }
@@ -568,7 +560,7 @@ void json_add_summary(struct strbuf *sb, const struct sc_counts *c,
 	if (te && te->term_signal) {
 		strbuf_addstr(sb, ", \"signal\": ");
 		if ((sn = signal_name(te->term_signal)))
-			add_jstr(sb, sn);
+			strbuf_add_json_cstr(sb, sn);
 		else
 			strbuf_add_i64(sb, te->term_signal);
 	}
@@ -578,7 +570,7 @@ void json_add_summary(struct strbuf *sb, const struct sc_counts *c,
 	for (size_t i = 0; i < n; i++) {
 		strbuf_addstr(sb, i ? "," : "");
 		strbuf_addstr(sb, *nl ? nl : (i ? " " : ""));
-		add_jstr(sb, rows[i]->name);
+		strbuf_add_json_cstr(sb, rows[i]->name);
 		strbuf_addstr(sb, ": {\"calls\": ");
 		strbuf_add_u64(sb, rows[i]->calls);
 		strbuf_addstr(sb, ", \"errors\": ");

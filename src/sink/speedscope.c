@@ -149,11 +149,6 @@ static void number(const struct pnode *nd, struct frames *f)
 	}
 }
 
-static void jstr(struct strbuf *sb, const char *s)
-{
-	strbuf_add_json_str(sb, s, strlen(s));
-}
-
 /* Microseconds with three decimals, as the trace formats write them. */
 static void at(struct strbuf *sb, uint64_t ns)
 {
@@ -179,16 +174,16 @@ int speedscope_write(struct speedscope *s, const struct profile *p, FILE *out, c
 
 	strbuf_addstr(&sb, "{\"$schema\": \"https://www.speedscope.app/file-format-schema.json\",\n");
 	strbuf_addstr(&sb, " \"name\": ");
-	jstr(&sb, title && *title ? title : "renacer");
+	strbuf_add_json_cstr(&sb, title && *title ? title : "renacer");
 	strbuf_addstr(&sb, ",\n \"exporter\": \"renacer " RENACER_VERSION "\",\n \"activeProfileIndex\": 0,\n");
 	strbuf_addstr(&sb, " \"shared\": {\"frames\": [");
 	for (uint32_t k = 0; k < f.n; k++) {
 		strbuf_addstr(&sb, k ? ",\n  " : "\n  ");
 		strbuf_addstr(&sb, "{\"name\": ");
-		jstr(&sb, f.first[k]->name);
+		strbuf_add_json_cstr(&sb, f.first[k]->name);
 		if (f.first[k]->file) {
 			strbuf_addstr(&sb, ", \"file\": ");
-			jstr(&sb, f.first[k]->file);
+			strbuf_add_json_cstr(&sb, f.first[k]->file);
 		}
 		strbuf_addch(&sb, '}');
 	}
@@ -209,7 +204,7 @@ int speedscope_write(struct speedscope *s, const struct profile *p, FILE *out, c
 				strbuf_addf(&nm, "pid %d, thread %d", (int)t->pid, (int)t->tid);
 			if (pr->name)
 				strbuf_addf(&nm, " (%s)", pr->name);
-			jstr(&sb, nm.buf);
+			strbuf_add_json_cstr(&sb, nm.buf);
 			strbuf_release(&nm);
 		}
 		strbuf_addstr(&sb, ", \"unit\": \"microseconds\", \"startValue\": ");

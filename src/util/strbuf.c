@@ -146,6 +146,14 @@ void strbuf_add_hex(struct strbuf *sb, uint64_t v)
 	strbuf_add(sb, tmp + i, sizeof(tmp) - (size_t)i);
 }
 
+void strbuf_add_json_cstr(struct strbuf *sb, const char *s)
+{
+	if (s)
+		strbuf_add_json_str(sb, s, strlen(s));
+	else
+		strbuf_addstr(sb, "null");
+}
+
 void strbuf_add_json_str(struct strbuf *sb, const char *str, size_t len)
 {
 	static const char hx[] = "0123456789abcdef";

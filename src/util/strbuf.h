@@ -51,6 +51,8 @@ void strbuf_add_hex(struct strbuf *sb, uint64_t v);  /* "0x" lowercase */
  * result always parses and every byte can be recovered.
  */
 void strbuf_add_json_str(struct strbuf *sb, const char *s, size_t len);
+/* The same for a C string; NULL is written as null. */
+void strbuf_add_json_cstr(struct strbuf *sb, const char *s);
 
 /* Appends s quoted for CSV (RFC 4180) when it needs quoting, else as is. */
 void strbuf_add_csv_field(struct strbuf *sb, const char *s, size_t len);
