@@ -22,7 +22,14 @@ struct ebpf_opts {
 	bool minmax; /* each syscall's shortest and longest call (-S min-time,
 		      * max-time, -U min-time,max-time); else sc_total's
 		      * *_min_ns/_max_ns are 0 */
+	bool record; /* record every call (bpf/record.h): the sinks get
+		      * EV_SYSCALL records decoded from the recording, as from
+		      * the ptrace engine, and no totals */
 };
+
+/* The recorder copies strings and buffers of at most this many bytes
+ * (string limit -s plus what decoders read past it). */
+#define EBPF_STRING_MAX 8190
 
 /* ebpf_run()'s result when the back end cannot run here (nothing ran). */
 #define EBPF_UNAVAILABLE (-3)

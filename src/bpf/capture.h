@@ -1,0 +1,20 @@
+/*
+ * The recorder's capture table (src/bpf/capture.c): which user memory the
+ * kernel side copies with each call, per syscall number (bpf/abi.h's
+ * struct rb_spec).
+ */
+#ifndef RENACER_BPF_CAPTURE_H
+#define RENACER_BPF_CAPTURE_H
+
+#include <linux/types.h>
+
+#include "bpf/abi.h"
+
+/*
+ * Fills specs (RB_NR rows, by x86_64 syscall number) from the table;
+ * rows of calls this machine's table does not know are left out.
+ * Returns how many were.
+ */
+int capture_fill(struct rb_spec specs[RB_NR]);
+
+#endif
