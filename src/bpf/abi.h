@@ -60,7 +60,21 @@ struct rb_stat {
 
 /* Records sent through the ring buffer: process events (rare: forks,
  * execs, exits) always; calls and signals when recording (want_record). */
-enum { RB_EV_FORK = 1, RB_EV_EXEC, RB_EV_EXIT, RB_EV_CALL, RB_EV_ENTRY, RB_EV_SIGNAL };
+enum { RB_EV_FORK = 1, RB_EV_EXEC, RB_EV_EXIT, RB_EV_CALL, RB_EV_ENTRY, RB_EV_SIGNAL,
+       RB_EV_EXECARGS };
+
+/* A signal delivered to a traced task (RB_EV_SIGNAL), or one the kernel
+ * dropped as ignored (RBS_IGNORED), which a ptrace tracer sees delivered. */
+enum { RBS_IGNORED = 1 };
+struct rb_signal {
+	__u32 type;         /* RB_EV_SIGNAL */
+	__u32 size;         /* sizeof(struct rb_signal) */
+	__u32 pid, tid;
+	__u32 signo;
+	__u32 flags;        /* RBS_* */
+	__u64 ts_ns;        /* monotonic */
+	__u8 info[48];      /* the kernel's siginfo (struct kernel_siginfo) */
+};
 
 #define RB_PATH_MAX 256
 struct rb_event {
@@ -83,6 +97,13 @@ struct rb_event {
  * sets) sends an RB_EV_ENTRY record with those first, and its RB_EV_CALL
  * has RBC_ENTRY.  Both are struct rb_call followed by nregions regions,
  * each a struct rb_region and its data, padded to 8 bytes.
+ *
+ * RB_EV_EXECARGS (same layout), after the RB_EV_EXEC of a successful
+ * execve: the strings the kernel copied into the new image, for those of
+ * the entry record that could not be read (a page the program never
+ * touched: the kernel faults it in only inside the call): region 0 the
+ * arguments (mm->arg_start..arg_end, NUL-separated), region 1 the file
+ * name (RBR_KSTR, bprm->filename).
  */
 enum {
 	RBC_UNFINISHED = 1, /* the task died inside the call: no result */
@@ -104,7 +125,8 @@ struct rb_call {
 };
 
 enum { RBR_ENTRY = 1, RBR_EXIT = 2 };           /* rb_region.phase */
-enum { RBR_BYTES = 0, RBR_STR = 1 };            /* rb_region.kind */
+enum { RBR_BYTES = 0, RBR_STR = 1, RBR_KSTR = 2 }; /* rb_region.kind (KSTR: a
+						      string of the kernel's) */
 enum {
 	RBR_OK = 0,         /* len bytes read (a string: its NUL included) */
 	RBR_FAULT = 1,      /* nothing could be read there (len 0) */
@@ -137,10 +159,21 @@ enum {
 	RBO_DEREF,          /* size bytes at the pointer found at the
 			       argument + sarg (a structure's pointer field) */
 	RBO_SP,             /* n bytes at the stack pointer (rt_sigreturn) */
+	RBO_MSG,            /* a struct msghdr at the argument, and its name,
+			       iovecs and their buffers (RBF_RET: as much as
+			       the result), control data (up to size) */
+	RBO_MMSG,           /* sarg struct mmsghdr at the argument (at most
+			       the string limit + 1), and each one's parts as
+			       RBO_MSG (RBF_RET: as much as its msg_len) */
 };
-enum { RBW_ENTRY = 1, RBW_EXIT = 2, RBW_OK = 4 };  /* rb_op.when: RBW_OK with
-						      RBW_EXIT: only when the
-						      call succeeded */
+/*
+ * rb_op.when: RBW_OK with RBW_EXIT: only when the call succeeded.
+ * RBW_BLOCK: at the entry when an entry record is sent anyway: a call that
+ * may block, while other tasks run (the entry half then shows first, as
+ * "<unfinished ...>" under ptrace), reads its input memory there.
+ */
+enum { RBW_ENTRY = 1, RBW_EXIT = 2, RBW_OK = 4, RBW_BLOCK = 8, RBW_ERR = 16 };
+/* (RBW_ERR with RBW_EXIT: only when the call failed) */
 enum {
 	RBZ_CONST = 0,      /* n = size */
 	RBZ_ARG,            /* n = args[sarg] */
@@ -149,11 +182,15 @@ enum {
 	RBZ_RETN,           /* n = the result * size */
 	RBZ_PATH,           /* n = RB_PATH_BYTES */
 	RBZ_DEREF4,         /* n = the int at args[sarg] (accept's *addrlen) */
+	RBZ_PAGES,          /* n = pages in args[sarg] bytes (mincore) */
+	RBZ_BITS,           /* n = bytes of args[sarg] bits in longs (nodemasks) */
+	RBZ_IOC,            /* n = _IOC_SIZE(args[sarg]), or size when 0 */
 };
 enum {
 	RBF_LIMIT = 1,      /* at most the string limit + 1 bytes */
 	RBF_STRS = 2,       /* RBO_PTRS: the strings too */
-	RBF_RET = 4,        /* RBO_IOV: data bytes bounded by the result */
+	RBF_RET = 4,        /* RBO_IOV, RBO_MSG: data bytes bounded by the result */
+	RBF_PLUS8 = 8,      /* 8 bytes more after the limit (msgsnd's mtype) */
 };
 struct rb_op {
 	__u8 kind;          /* RBO_* */

@@ -6,6 +6,7 @@
 #ifndef RENACER_BPF_CAPTURE_H
 #define RENACER_BPF_CAPTURE_H
 
+#include <stdint.h>
 #include <linux/types.h>
 
 #include "bpf/abi.h"
@@ -16,5 +17,13 @@
  * Returns how many were.
  */
 int capture_fill(struct rb_spec specs[RB_NR]);
+
+/*
+ * Fills the bitmaps (RB_NR bits) of the calls that may block (an entry
+ * record is sent while other tasks run, so that their calls show in
+ * between, as under ptrace) and of those that wait for a child they start
+ * (vfork, clone, clone3: an entry record always).
+ */
+void capture_sets(uint8_t block_set[RB_NR / 8], uint8_t fork_set[RB_NR / 8]);
 
 #endif

@@ -245,7 +245,8 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(uint32_t))
 		return 0;
-	if (e->type == RB_EV_CALL || e->type == RB_EV_ENTRY || e->type == RB_EV_SIGNAL) {
+	if (e->type == RB_EV_CALL || e->type == RB_EV_ENTRY || e->type == RB_EV_SIGNAL ||
+	    e->type == RB_EV_EXECARGS) {
 		if (r->rc)
 			recorder_record(r->rc, data, size);
 		return 0;
@@ -405,9 +406,12 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		skel->rodata->maxptrs = o->dopts.verbose || o->dopts.string_limit >= 255 ? 256
 					: o->dopts.string_limit + 1;
 		capture_fill((struct rb_spec *)skel->rodata->specs);
+		capture_sets((uint8_t *)skel->rodata->block_set, (uint8_t *)skel->rodata->fork_set);
 	} else {
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_enter, false);
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_exit, false);
+		bpfl.bpf_program__set_autoload(skel->progs.rec_signal_deliver, false);
+		bpfl.bpf_program__set_autoload(skel->progs.rec_signal_generate, false);
 		bpfl.bpf_map__set_max_entries(skel->maps.stats, (uint32_t)r->ncpu * RB_SLOTS);
 	}
 	skel->rodata->follow = o->follow;

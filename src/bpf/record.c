@@ -9,6 +9,7 @@
 #include "bpf/record.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,12 @@
 
 #define NBUCKETS 1024
 
+/* A signal the kernel dropped as ignored, shown where a ptrace tracer
+ * would have seen it delivered. */
+struct sig_note {
+	struct rb_signal s;
+};
+
 /* Per traced thread: the call whose entry half is delivered, if any. */
 struct rtask {
 	pid_t tid, pid;
@@ -34,14 +41,22 @@ struct rtask {
 	struct event ev;          /* the call (the sinks may keep the entry
 				     until the exit of the same thread) */
 	struct arena arena;       /* its decoded values */
-	bool in_call;             /* ev is an entry waiting for its RB_EV_CALL */
+	bool in_call;             /* an RB_EV_ENTRY record (entry) waits for its
+				     RB_EV_CALL */
+	bool entry_shown;         /* ...and its entry half was delivered */
+	struct rtask *pend_next;  /* list of tasks with an entry not shown */
+	struct sig_note *sigs;    /* ignored signals to show (see on_signal) */
+	size_t nsigs, asigs;
 	bool reported;            /* ev's call goes to the sinks */
 	bool dec_exit;            /* its decoder wants the exit (RVAL_EXIT) */
 	const struct sysent *se;  /* the row it is decoded with */
 	struct sysent se_tmp;     /* a row for calls of another personality */
 	uint8_t pers;             /* personality of its last call (PERS_*) */
+	long last_nr;             /* its last call (-n on signal and exit lines) */
 	uint8_t *entry;           /* the RB_EV_ENTRY record of ev's call */
 	size_t entry_len, entry_alloc;
+	uint8_t *exec;            /* the RB_EV_EXECARGS record of its execve */
+	size_t exec_len, exec_alloc;
 };
 
 struct recorder {
@@ -53,8 +68,13 @@ struct recorder {
 	bool all_status;          /* no -e status= filter */
 	struct recorder_stats st;
 	uint64_t gaps[RB_SLOTS], faults[RB_SLOTS];
+	struct rtask *pending;    /* tasks whose entry is not shown yet, the
+				     latest first */
+	struct arena sigarena;    /* siginfo values of the signal being shown */
 	struct tmem_region *regs; /* the current view's regions */
 	size_t nregs, aregs;
+	struct tmem_region *extra; /* regions added to the view last (execve's) */
+	size_t nextra, aextra;
 	struct tmem_view view;
 };
 
@@ -74,6 +94,8 @@ static void task_free(struct rtask *t)
 {
 	arena_release(&t->arena);
 	free(t->entry);
+	free(t->exec);
+	free(t->sigs);
 	free(t);
 }
 
@@ -89,7 +111,9 @@ void recorder_free(struct recorder *rc)
 		}
 	}
 	lamport_free(rc->lamport);
+	arena_release(&rc->sigarena);
 	free(rc->regs);
+	free(rc->extra);
 	free(rc);
 }
 
@@ -121,10 +145,23 @@ static struct rtask *task_get(struct recorder *rc, pid_t tid, pid_t pid)
 	return t;
 }
 
+/* Takes t off the list of tasks whose entry is not shown. */
+static void pending_del(struct recorder *rc, struct rtask *t)
+{
+	struct rtask **pp = &rc->pending;
+
+	while (*pp && *pp != t)
+		pp = &(*pp)->pend_next;
+	if (*pp)
+		*pp = t->pend_next;
+	t->pend_next = NULL;
+}
+
 static void task_unlink(struct recorder *rc, struct rtask *t)
 {
 	struct rtask **pp = &rc->buckets[(unsigned)t->tid % NBUCKETS];
 
+	pending_del(rc, t);
 	while (*pp && *pp != t)
 		pp = &(*pp)->next;
 	if (*pp)
@@ -133,8 +170,39 @@ static void task_unlink(struct recorder *rc, struct rtask *t)
 
 /* ---- delivering -------------------------------------------------------- */
 
+static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_call *h,
+		       const uint8_t *entry, size_t elen, const uint8_t *call, size_t clen);
+
+/*
+ * Before an event of task tid goes to the sinks: the entry halves of other
+ * tasks' calls still in progress (RB_EV_ENTRY records not yet shown) go
+ * first, in the order they came, as a ptrace tracer would have shown
+ * them ("<unfinished ...>").  A call that ends before anything else
+ * happens shows whole, decoded from its entry and exit records at once.
+ */
+static void flush_entries(struct recorder *rc, pid_t tid)
+{
+	struct rtask **pp = &rc->pending;
+
+	while (*pp) {
+		struct rtask *t = *pp;
+
+		if (t->tid == tid) {
+			pp = &t->pend_next;
+			continue;
+		}
+		*pp = t->pend_next;
+		t->pend_next = NULL;
+		t->entry_shown = true;
+		call_begin(rc, t, (const struct rb_call *)t->entry, t->entry, t->entry_len, NULL, 0);
+		pp = &rc->pending;     /* (the list may have changed) */
+	}
+}
+
 static void emit(struct recorder *rc, struct event *ev)
 {
+	if (rc->pending)
+		flush_entries(rc, ev->tid);
 	lamport_stamp(rc->lamport, ev);
 	sink_list_event(rc->sinks, ev);
 }
@@ -171,6 +239,8 @@ void recorder_process_event(struct recorder *rc, struct event *ev)
 		t->next = rc->buckets[(unsigned)t->tid % NBUCKETS];
 		rc->buckets[(unsigned)t->tid % NBUCKETS] = t;
 	}
+	if (ev->type == EV_PROC_EXIT && !ev->last_nr && (t = task_find(rc, ev->tid)))
+		ev->last_nr = t->last_nr;
 	emit(rc, ev);
 	if (ev->type == EV_PROC_EXIT && (t = task_find(rc, ev->tid))) {
 		task_unlink(rc, t);
@@ -223,8 +293,14 @@ static void view_set(struct recorder *rc, const uint8_t *entry, size_t elen,
 		add_regions(rc, call, clen, RBR_ENTRY);
 		add_regions(rc, call, clen, RBR_EXIT);
 	}
+	for (size_t i = 0; i < rc->nextra; i++) {
+		ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
+		rc->regs[rc->nregs++] = rc->extra[i];
+	}
 	rc->view.r = rc->regs;
 	rc->view.n = rc->nregs;
+	rc->view.sp = entry ? ((const struct rb_call *)entry)->sp
+			    : call ? ((const struct rb_call *)call)->sp : 0;
 	tmem_set_view(&rc->view);
 }
 
@@ -282,6 +358,7 @@ static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_cal
 
 	t->reported = false;
 	t->dec_exit = false;
+	t->last_nr = nr;
 	/* strace's "[ Process PID=N runs in 32 bit mode. ]" at a change */
 	cse = quals_compat_call(nr, &pers);
 	if (pers != t->pers) {
@@ -331,6 +408,8 @@ static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_cal
 		view_set(rc, entry, elen, call, clen, false);
 		t->dec_exit = decode(rc, t, h->slot, 0) == RVAL_EXIT;
 	}
+	if (rc->pending)
+		flush_entries(rc, ev->tid);
 	lamport_stamp(rc->lamport, ev);
 	if (rc->sinks->wants_entry && rc->all_status)
 		sink_list_event(rc->sinks, ev);
@@ -366,42 +445,237 @@ static void call_end(struct recorder *rc, struct rtask *t, const struct rb_call 
 		emit(rc, ev);
 }
 
+static void signals_before(struct recorder *rc, struct rtask *t, uint64_t ts);
+
 static void on_entry(struct recorder *rc, const uint8_t *data, size_t size)
 {
 	const struct rb_call *h = (const void *)data;
-	struct rtask *t = task_get(rc, (pid_t)h->tid, (pid_t)h->pid);
+	struct rtask *t = task_get(rc, (pid_t)h->tid, (pid_t)h->pid), **pp;
 
 	rc->st.entries++;
-	/* kept for the exit half, which reads its regions too */
+	signals_before(rc, t, h->enter_ns);
+	/* kept for the exit half, which reads its regions too; shown when
+	 * another task's event comes first (flush_entries) */
 	ALLOC_GROW(t->entry, size, t->entry_alloc);
 	memcpy(t->entry, data, size);
 	t->entry_len = size;
-	call_begin(rc, t, h, t->entry, size, NULL, 0);
 	t->in_call = true;
+	t->entry_shown = false;
+	pending_del(rc, t);
+	for (pp = &rc->pending; *pp; pp = &(*pp)->pend_next)
+		;
+	*pp = t;
+}
+
+/* The region of record data (size bytes) at addr, or NULL. */
+static const struct rb_region *find_region(const uint8_t *data, size_t size, uint64_t addr,
+					   const uint8_t **bytes)
+{
+	const struct rb_call *h = (const void *)data;
+	size_t off = sizeof(*h);
+
+	for (unsigned i = 0; i < h->nregions; i++) {
+		const struct rb_region *r = (const void *)(data + off);
+
+		if (off + sizeof(*r) > size || r->len > size - off - sizeof(*r))
+			return NULL;
+		if (r->addr == addr) {
+			*bytes = data + off + sizeof(*r);
+			return r;
+		}
+		off += sizeof(*r) + ((r->len + 7) & ~7u);
+	}
+	return NULL;
+}
+
+/* The i-th region of record data, or NULL. */
+static const struct rb_region *nth_region(const uint8_t *data, size_t size, unsigned n,
+					  const uint8_t **bytes)
+{
+	const struct rb_call *h = (const void *)data;
+	size_t off = sizeof(*h);
+
+	for (unsigned i = 0; i < h->nregions; i++) {
+		const struct rb_region *r = (const void *)(data + off);
+
+		if (off + sizeof(*r) > size || r->len > size - off - sizeof(*r))
+			return NULL;
+		if (i == n) {
+			*bytes = data + off + sizeof(*r);
+			return r;
+		}
+		off += sizeof(*r) + ((r->len + 7) & ~7u);
+	}
+	return NULL;
+}
+
+static void extra_add(struct recorder *rc, uint64_t addr, const uint8_t *data, size_t len)
+{
+	struct tmem_region *v;
+
+	ALLOC_GROW(rc->extra, rc->nextra + 1, rc->aextra);
+	v = &rc->extra[rc->nextra++];
+	memset(v, 0, sizeof(*v));
+	v->addr = addr;
+	v->data = data;
+	v->len = (uint32_t)len;
+}
+
+/*
+ * A successful execve whose entry record could not read some of its
+ * strings (pages the program never touched, which the kernel faults in
+ * only inside the call): those strings are the ones the kernel copied
+ * into the new image (t's RB_EV_EXECARGS record), in order.
+ */
+static void exec_strings(struct recorder *rc, struct rtask *t)
+{
+	const struct rb_call *e = (const void *)t->entry;
+	const uint8_t *args, *file, *ptrs, *b;
+	const struct rb_region *ra, *rf, *rp, *r;
+	long nr = e->slot;
+	unsigned argi = nr == 322 /* execveat */ ? 2 : 1;
+	size_t pos = 0;
+
+	rc->nextra = 0;
+	if (!t->exec_len || (nr != 59 && nr != 322) ||
+	    !(ra = nth_region(t->exec, t->exec_len, 0, &args)) ||
+	    !(rf = nth_region(t->exec, t->exec_len, 1, &file)))
+		return;
+	r = find_region(t->entry, t->entry_len, e->args[argi - 1], &b);
+	if (nr == 59 && (!r || r->status == RBR_FAULT) && rf->status == RBR_OK)
+		extra_add(rc, e->args[0], file, rf->len);
+	rp = find_region(t->entry, t->entry_len, e->args[argi], &ptrs);
+	for (uint32_t i = 0; rp && i + 8 <= rp->len; i += 8) {
+		uint64_t p;
+		size_t n;
+
+		memcpy(&p, ptrs + i, sizeof(p));
+		if (!p || pos >= ra->len)
+			break;
+		n = strnlen((const char *)args + pos, ra->len - pos);
+		if (pos + n < ra->len)
+			n++;       /* its NUL */
+		r = find_region(t->entry, t->entry_len, p, &b);
+		if (!r || r->status == RBR_FAULT)
+			extra_add(rc, p, args + pos, n);
+		pos += n;
+	}
 }
 
 static void on_call(struct recorder *rc, const uint8_t *data, size_t size)
 {
 	const struct rb_call *h = (const void *)data;
 	struct rtask *t = task_get(rc, (pid_t)h->tid, (pid_t)h->pid);
+	bool paired = (h->flags & RBC_ENTRY) && t->in_call &&
+		      ((const struct rb_call *)t->entry)->slot == h->slot;
 
 	rc->st.calls++;
 	if (h->flags & RBC_CUT)
 		rc->st.cut++;
-	/* the entry half was delivered with the RB_EV_ENTRY record, unless
-	 * that one was lost */
-	if (!((h->flags & RBC_ENTRY) && t->in_call && t->ev.nr >= -1 &&
-	      ((const struct rb_call *)t->entry)->slot == h->slot)) {
+	if (!paired) {
+		/* (an entry record lost, or none sent) */
+		pending_del(rc, t);
 		t->in_call = false;
+		signals_before(rc, t, h->enter_ns);
 		call_begin(rc, t, h, NULL, 0, data, size);
+	} else {
+		exec_strings(rc, t);
+		if (!t->entry_shown) {
+			/* (the entry record's registers: execve's are gone at
+			 * the exit) */
+			pending_del(rc, t);
+			call_begin(rc, t, (const struct rb_call *)t->entry, t->entry, t->entry_len,
+				   data, size);
+		}
 	}
 	call_end(rc, t, h, data, size);
+	rc->nextra = 0;
+	t->exec_len = 0;
+	signals_before(rc, t, h->exit_ns + 1);
+}
+
+/* EV_SIGNAL of t from a signal record. */
+static void show_signal(struct recorder *rc, struct rtask *t, const struct rb_signal *g)
+{
+	struct dctx ctx = { t->pid, t->tid, &rc->sigarena, &rc->o->dopts, NULL };
+	struct event ev;
+	siginfo_t si;
+	struct val *v;
+
+	if (!quals_signal_shown(rc->o->quals, (int)g->signo))
+		return;
+	memset(&si, 0, sizeof(si));
+	memcpy(&si, g->info, sizeof(g->info) < sizeof(si) ? sizeof(g->info) : sizeof(si));
+	arena_reset(&rc->sigarena);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = EV_SIGNAL;
+	ev.pid = t->pid;
+	ev.tid = t->tid;
+	ev.nr = -1;
+	ev.signo = (int)g->signo;
+	ev.last_nr = t->last_nr;
+	ev.ts_ns = ev.end_ns = g->ts_ns > rc->t0 ? g->ts_ns - rc->t0 : 0;
+	v = arena_calloc(&rc->sigarena, sizeof(*v));
+	decode_siginfo_val(&ctx, v, &si);
+	ev.siginfo = v;
+	emit(rc, &ev);
+}
+
+/*
+ * The ignored signals noted for t that came before time ts: a ptrace
+ * tracer would have shown them at t's next return to user space, so
+ * before t's next call that began after them, or after the call they
+ * came during.
+ */
+static void signals_before(struct recorder *rc, struct rtask *t, uint64_t ts)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < t->nsigs; i++) {
+		if (t->sigs[i].s.ts_ns < ts)
+			show_signal(rc, t, &t->sigs[i].s);
+		else
+			t->sigs[k++] = t->sigs[i];
+	}
+	t->nsigs = k;
+}
+
+static void on_signal(struct recorder *rc, const uint8_t *data, size_t size)
+{
+	const struct rb_signal *g = (const void *)data;
+	struct rtask *t;
+
+	if (size < sizeof(*g)) {
+		rc->st.bad++;
+		return;
+	}
+	rc->st.signals++;
+	t = task_get(rc, (pid_t)g->tid, (pid_t)g->pid);
+	if (g->flags & RBS_IGNORED) {
+		ALLOC_GROW(t->sigs, t->nsigs + 1, t->asigs);
+		t->sigs[t->nsigs++].s = *g;
+		return;
+	}
+	signals_before(rc, t, g->ts_ns);
+	show_signal(rc, t, g);
 }
 
 void recorder_record(struct recorder *rc, const void *data, size_t size)
 {
 	const struct rb_call *h = data;
 
+	if (size >= sizeof(struct rb_signal) && h->type == RB_EV_SIGNAL) {
+		on_signal(rc, data, size);
+		return;
+	}
+	if (size >= sizeof(*h) && h->size <= size && h->type == RB_EV_EXECARGS) {
+		struct rtask *t = task_get(rc, (pid_t)h->tid, (pid_t)h->pid);
+
+		ALLOC_GROW(t->exec, size, t->exec_alloc);
+		memcpy(t->exec, data, size);
+		t->exec_len = size;
+		return;
+	}
 	if (size < sizeof(*h) || h->size > size) {
 		rc->st.bad++;
 		return;
@@ -412,6 +686,9 @@ void recorder_record(struct recorder *rc, const void *data, size_t size)
 		break;
 	case RB_EV_CALL:
 		on_call(rc, data, size);
+		break;
+	case RB_EV_SIGNAL:
+		on_signal(rc, data, size);
 		break;
 	default:
 		rc->st.bad++;

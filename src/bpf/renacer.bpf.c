@@ -45,6 +45,12 @@ const volatile __u32 strlim = 33;       /* bytes of a buffer: string limit + 1 *
 const volatile __u32 strcap = 34;       /* bytes of a C string: string limit + 2 */
 const volatile __u32 maxptrs = 33;      /* pointers of an argv array (<= 256) */
 const volatile struct rb_spec specs[RB_NR] = {};   /* capture ops per number */
+const volatile __u8 block_set[RB_NR / 8] = {};  /* calls that may block: an
+						   entry record while other
+						   tasks run */
+const volatile __u8 fork_set[RB_NR / 8] = {};   /* calls that wait for a child
+						   (vfork): an entry record
+						   always */
 
 /* Read by the loader (mmap'ed .bss). */
 __u64 live = 0;         /* traced tasks alive */
@@ -393,7 +399,12 @@ __noinline int region(struct cap *c, __u64 addr, __u32 len, __u32 kind)
 	}
 	r = (struct rb_region *)(buf + (off & (RB_REC_MAX - 1)));
 	c->last = off + hl;
-	if (kind == RBR_STR) {
+	if (kind == RBR_KSTR) {
+		n = bpf_probe_read_kernel_str(buf + ((off + hl) & (RB_REC_MAX - 1)),
+					      len & (2 * RB_REGION_MAX - 1), (void *)addr);
+		r->status = n > 0 ? RBR_OK : RBR_FAULT;
+		addr = 0;
+	} else if (kind == RBR_STR) {
 		/* one byte more: a string that fills it has no NUL in len */
 		n = bpf_probe_read_user_str(buf + ((off + hl) & (RB_REC_MAX - 1)),
 					    (len + 1) & (2 * RB_REGION_MAX - 1), (void *)addr);
@@ -488,6 +499,65 @@ static long iov_one(__u32 i, void *ctx)
 	return 0;
 }
 
+/*
+ * A struct msghdr at addr (recorded), its name, iovecs and buffers (data:
+ * bytes the call moved, -1 for each whole iov_len; at most the string
+ * limit + 1 of each), and control data (at most ctl bytes).
+ */
+__noinline int msg(struct cap *c, __u64 addr, __s64 data, __u32 ctl)
+{
+	struct iov_ctx p = { c, 0, 0, data >= 0 };
+	__u64 name, iov, iovlen, control, controllen;
+	__u32 base, namelen;
+
+	if (!c || region(c, addr, 56, RBR_BYTES) < 0)
+		return 0;
+	base = c->last;
+	name = rec_u64(base);
+	namelen = (__u32)rec_u64(base + 8);
+	iov = rec_u64(base + 16);
+	iovlen = rec_u64(base + 24);
+	control = rec_u64(base + 32);
+	controllen = rec_u64(base + 40);
+	if (name && namelen)
+		region(c, name, namelen > 128 ? 128 : namelen, RBR_BYTES);
+	if (iov && iovlen) {
+		if (iovlen > strlim)
+			iovlen = strlim;
+		if (iovlen > 64)
+			iovlen = 64;
+		if (region(c, iov, iovlen * 16, RBR_BYTES) >= 0) {
+			p.base = c->last;
+			p.n = iovlen;
+			c->left = data > 0 ? (__u64)data : 0;
+			bpf_loop(64, iov_one, &p, 0);
+		}
+	}
+	if (control && controllen)
+		region(c, control, controllen > ctl ? ctl : controllen, RBR_BYTES);
+	return 0;
+}
+
+/* RBO_MMSG: each message of an mmsghdr array (recorded at base) */
+struct mmsg_ctx {
+	struct cap *c;
+	__u64 addr;
+	__u32 base, ret, ctl, n;
+};
+
+static long mmsg_one(__u32 i, void *ctx)
+{
+	struct mmsg_ctx *p = ctx;
+	__s64 data = -1;
+
+	if (i >= p->n)
+		return 1;
+	if (p->ret)
+		data = (__u32)rec_u64(p->base + 64 * i + 56);
+	msg(p->c, p->addr + 64 * (__u64)i, data, p->ctl);
+	return 0;
+}
+
 /* The user int at addr, or 0. */
 static __always_inline __u64 user_int(__u64 addr)
 {
@@ -515,6 +585,13 @@ __noinline int run_op(struct cap *c, __u64 bits)
 	case RBZ_RETN: n = c->ret > 0 ? (__u64)c->ret * op.size : 0; break;
 	case RBZ_PATH: n = RB_PATH_BYTES; break;
 	case RBZ_DEREF4: n = user_int(c->args[op.sarg & 7]); break;
+	case RBZ_PAGES: n = (c->args[op.sarg & 7] + 4095) >> 12; break;
+	case RBZ_BITS: n = ((c->args[op.sarg & 7] + 63) >> 6) * 8; break;
+	case RBZ_IOC:
+		n = (c->args[op.sarg & 7] >> 16) & 0x3fff;
+		if (!n)
+			n = op.size;
+		break;
 	}
 	/* size is the most of a count read from the call, when not 0 */
 	if ((op.sz == RBZ_ARG || op.sz == RBZ_RET || op.sz == RBZ_DEREF4) && op.size &&
@@ -522,6 +599,8 @@ __noinline int run_op(struct cap *c, __u64 bits)
 		n = op.size;
 	if ((op.flags & RBF_LIMIT) && n > strlim)
 		n = strlim;
+	if (op.flags & RBF_PLUS8)
+		n += 8;
 	switch (op.kind) {
 	case RBO_BYTES:
 		if (addr && n)
@@ -568,6 +647,30 @@ __noinline int run_op(struct cap *c, __u64 bits)
 		if (c->sp && n)
 			region(c, c->sp, n > RB_REGION_MAX ? RB_REGION_MAX : n, RBR_BYTES);
 		break;
+	case RBO_MSG:
+		if (addr)
+			msg(c, addr, op.flags & RBF_RET ? (c->ret > 0 ? c->ret : 0) : -1,
+			    op.size);
+		break;
+	case RBO_MMSG: {
+		struct mmsg_ctx p = { c, addr, 0, op.flags & RBF_RET, op.size, 0 };
+		__u64 cnt = c->args[op.sarg & 7];
+
+		if (op.flags & RBF_RET)
+			cnt = c->ret > 0 ? (__u64)c->ret : 0;
+		if (!addr || !cnt)
+			break;
+		if (cnt > strlim)
+			cnt = strlim;
+		if (cnt > 64)
+			cnt = 64;
+		p.n = cnt;
+		if (region(c, addr, cnt * 64, RBR_BYTES) < 0)
+			break;
+		p.base = c->last;
+		bpf_loop(64, mmsg_one, &p, 0);
+		break;
+	}
 	}
 	return 0;
 }
@@ -593,7 +696,8 @@ static __always_inline void regs_args(struct cap *c, const struct pt_regs *r, __
 	c->sp = r->sp;
 }
 
-/* Runs the ops of slot for this phase (RBW_ENTRY, RBW_EXIT). */
+/* Runs the ops of slot for this phase (when: RBW_ENTRY, with RBW_BLOCK;
+ * RBW_EXIT). */
 static __always_inline void run_ops(struct cap *c, __u32 slot, __u32 when)
 {
 	if (slot >= RB_NR)
@@ -608,6 +712,8 @@ static __always_inline void run_ops(struct cap *c, __u32 slot, __u32 when)
 		if (!(op->when & when))
 			continue;
 		if ((op->when & RBW_OK) && c->ret < 0)
+			continue;
+		if ((op->when & RBW_ERR) && c->ret >= 0)
 			continue;
 		o.kind = op->kind;
 		o.arg = op->arg;
@@ -652,6 +758,12 @@ static __always_inline bool rec_send(struct cap *c, __u8 *buf, __u32 type, struc
 	if (c->flags & RBC_CUT)
 		__sync_fetch_and_add(&cut_calls, 1);
 	return true;
+}
+
+/* Whether slot (< RB_NR) is in a bitmap of the loader's. */
+static __always_inline bool in_set(const volatile __u8 *set, __u32 slot)
+{
+	return set[(slot / 8) & (RB_NR / 8 - 1)] & (1u << (slot & 7));
 }
 
 /* Whether the ops of slot include entry ones. */
@@ -706,14 +818,16 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		t->enter_sum = task->se.sum_exec_runtime;
 		t->enter_on = bpf_get_smp_processor_id();
 	}
-	if (!has_entry_ops(slot) || !(buf = scratch_buf()) ||
-	    bpf_probe_read_kernel(&r, sizeof(r), regs) < 0)
+	if (!has_entry_ops(slot) && !(slot < RB_NR && in_set(fork_set, slot)) &&
+	    !(slot < RB_NR && in_set(block_set, slot) && live > 1))
+		return 0;
+	if (!(buf = scratch_buf()) || bpf_probe_read_kernel(&r, sizeof(r), regs) < 0)
 		return 0;
 	__builtin_memset(&c, 0, sizeof(c));
 	c.off = sizeof(struct rb_call);
 	c.phase = RBR_ENTRY;
 	regs_args(&c, &r, slot);
-	run_ops(&c, slot, RBW_ENTRY);
+	run_ops(&c, slot, RBW_ENTRY | RBW_BLOCK);
 	if (rec_send(&c, buf, RB_EV_ENTRY, task, t, slot, now, &r))
 		t->flags |= RBT_ENTRY;
 	return 0;
@@ -750,6 +864,125 @@ int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
+/* A signal record for task (its tid, tgid); info NULL: none given. */
+static __always_inline void rec_signal(__u32 pid, __u32 tid, int sig, const void *info,
+				       __u32 flags)
+{
+	struct rb_signal *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		__sync_fetch_and_add(&lost_calls, 1);
+		return;
+	}
+	e->type = RB_EV_SIGNAL;
+	e->size = sizeof(*e);
+	e->pid = pid;
+	e->tid = tid;
+	e->signo = sig;
+	e->flags = flags;
+	e->ts_ns = bpf_ktime_get_ns();
+	__builtin_memset(e->info, 0, sizeof(e->info));
+	if ((unsigned long)info > 1)
+		bpf_probe_read_kernel(e->info, sizeof(e->info), info);
+	else
+		*(int *)e->info = sig;
+	bpf_ringbuf_submit(e, 0);
+}
+
+/*
+ * A fatal signal with no handler (SIGTERM, SIGINT, SIGUSR1, ...) is turned
+ * into a SIGKILL of the whole group when it is sent, for an untraced
+ * process only: a ptrace tracer sees the signal itself delivered.  Its
+ * siginfo is kept here by thread group until that SIGKILL is delivered.
+ */
+struct fatal_sig {
+	__u32 sig;
+	__u8 info[48];
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct fatal_sig);
+} fatal SEC(".maps");
+
+/* Whether sig kills by default without a core dump (what the kernel
+ * turns into a group SIGKILL at once). */
+static __always_inline bool kills_quietly(int sig)
+{
+	const __u32 m = (1u << 1) | (1u << 2) | (1u << 10) | (1u << 12) | (1u << 13) |
+			(1u << 14) | (1u << 15) | (1u << 16) | (1u << 26) | (1u << 27) |
+			(1u << 29) | (1u << 30);
+
+	return sig >= 32 || (sig > 0 && (m & (1u << sig)));
+}
+
+/* A signal is delivered to the current task (its handler runs next, or
+ * its default action): what a ptrace tracer sees at the signal stop.
+ * SIGKILL never stops a tracee, but one that stands for a fatal signal
+ * (see fatal) shows as that signal. */
+SEC("raw_tp/signal_deliver")
+int BPF_PROG(rec_signal_deliver, int sig, struct kernel_siginfo *info, struct k_sigaction *ka)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct rb_task *t = task_find((__u32)task->pid);
+	__u32 tgid = task->tgid;
+	struct fatal_sig *f;
+
+	if (!t || (t->flags & RBT_HIDE))
+		return 0;
+	if (sig != 9) {
+		rec_signal(tgid, task->pid, sig, info, 0);
+		return 0;
+	}
+	if (!info && (f = bpf_map_lookup_elem(&fatal, &tgid))) {
+		struct fatal_sig v = *f;
+
+		bpf_map_delete_elem(&fatal, &tgid);
+		rec_signal(tgid, task->pid, v.sig, v.info, 0);
+	}
+	return 0;
+}
+
+/* A signal sent to a traced task.  One the kernel drops at once as
+ * ignored (SIGCHLD with no handler) is never delivered, but a ptrace
+ * tracer's tracee gets it queued and stops for it, so it shows under
+ * ptrace: it is recorded now.  A fatal one is kept (see fatal). */
+SEC("raw_tp/signal_generate")
+int BPF_PROG(rec_signal_generate, int sig, struct kernel_siginfo *info, struct task_struct *task,
+	     int group, int result)
+{
+	__u32 tid, tgid;
+	struct rb_task *t;
+
+	if ((result != 0 && result != 1) || sig == 9)
+		return 0;
+	tid = BPF_CORE_READ(task, pid);
+	t = task_find(tid);
+	if (!t || (t->flags & RBT_HIDE))
+		return 0;
+	tgid = BPF_CORE_READ(task, tgid);
+	if (result == 1) {       /* TRACE_SIGNAL_IGNORED */
+		rec_signal(tgid, tid, sig, info, RBS_IGNORED);
+	} else if (kills_quietly(sig) &&
+		   !(BPF_CORE_READ(task, blocked.sig[0]) & (1ul << (sig - 1)))) {
+		struct sighand_struct *sh = BPF_CORE_READ(task, sighand);
+		struct fatal_sig v = { (__u32)sig };
+		void *h = (void *)1;
+
+		bpf_core_read(&h, sizeof(h), &sh->action[(sig - 1) & 63].sa.sa_handler);
+		if (h)           /* not SIG_DFL */
+			return 0;
+		if ((unsigned long)info > 1)
+			bpf_probe_read_kernel(v.info, sizeof(v.info), info);
+		else
+			*(int *)v.info = sig;
+		bpf_map_update_elem(&fatal, &tgid, &v, BPF_ANY);
+	}
+	return 0;
+}
+
 /* rec_exit's part: the call task died inside, as an unfinished record. */
 static __always_inline void rec_unfinished(struct task_struct *task, struct rb_task *t)
 {
@@ -767,6 +1000,24 @@ static __always_inline void rec_unfinished(struct task_struct *task, struct rb_t
 	regs_args(&c, &r, t->slot);
 	rec_send(&c, buf, RB_EV_CALL, task, t, t->slot, bpf_ktime_get_ns(), &r);
 	t->slot = RB_NO_CALL;
+}
+
+/* An RB_EV_EXECARGS record (abi.h) of the current task, which exec'ed. */
+static __always_inline void rec_execargs(struct task_struct *task, struct rb_task *t,
+					 struct linux_binprm *bprm)
+{
+	__u64 start = BPF_CORE_READ(task, mm, arg_start), end = BPF_CORE_READ(task, mm, arg_end);
+	__u8 *buf = scratch_buf();
+	struct cap c;
+
+	if (!buf)
+		return;
+	__builtin_memset(&c, 0, sizeof(c));
+	c.off = sizeof(struct rb_call);
+	c.phase = RBR_EXIT;
+	region(&c, start, end > start ? end - start : 0, RBR_BYTES);
+	region(&c, (__u64)BPF_CORE_READ(bprm, filename), RB_PATH_BYTES, RBR_KSTR);
+	rec_send(&c, buf, RB_EV_EXECARGS, task, t, 0, bpf_ktime_get_ns(), NULL);
 }
 
 /* A new task (process or thread) is born, before it first runs; run by its
@@ -813,6 +1064,8 @@ int BPF_PROG(rb_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	if (!t)
 		return 0;
 	send(RB_EV_EXEC, task->tgid, tid, (__u32)old_pid, 0, 0, BPF_CORE_READ(bprm, interp));
+	if (want_record)
+		rec_execargs(task, t, bprm);
 	return 0;
 }
 

@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <stddef.h>
 #include <sys/uio.h>
+#include <sys/user.h>
 
 #include "util/banned.h"
 
@@ -15,6 +17,32 @@ static struct tmem_view *view;  /* recorded memory instead of a process */
 void tmem_set_view(struct tmem_view *v)
 {
 	view = v;
+}
+
+int tmem_stack_pointer(pid_t tid, uint64_t *sp)
+{
+	long v;
+
+	if (view) {
+		*sp = view->sp;
+		if (!view->sp) {
+			errno = EFAULT;
+			return -1;
+		}
+		return 0;
+	}
+#if defined(__x86_64__)
+	errno = 0;
+	v = ptrace(PTRACE_PEEKUSER, tid, (void *)offsetof(struct user_regs_struct, rsp), NULL);
+	if (errno)
+		return -1;
+	*sp = (uint64_t)v;
+	return 0;
+#else
+	(void)v;
+	errno = ENOSYS;
+	return -1;
+#endif
 }
 
 /* The region of the view that holds addr, or NULL. */

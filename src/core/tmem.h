@@ -61,10 +61,17 @@ struct tmem_view {
 	 * recorder leaves out: gaps where it read nothing (or less than the
 	 * decoder wanted), faults where it tried and the kernel refused. */
 	uint64_t gaps, faults;
+	uint64_t sp;        /* the stack pointer at the call's entry, 0 unknown */
 };
 
 /* Sets the view reads come from until the next call; NULL: the live
  * process again.  The view must stay valid while it is set. */
 void tmem_set_view(struct tmem_view *v);
+
+/*
+ * The stack pointer of tid, stopped at a syscall (PTRACE_PEEKUSER), or
+ * the view's.  Returns 0, or -1 when unknown (errno set).
+ */
+int tmem_stack_pointer(pid_t tid, uint64_t *sp);
 
 #endif
