@@ -163,7 +163,7 @@ enum {
 			       iovecs and their buffers (RBF_RET: as much as
 			       the result), control data (up to size) */
 	RBO_MMSG,           /* sarg struct mmsghdr at the argument (at most
-			       the string limit + 1), and each one's parts as
+			       64), and each one's parts as
 			       RBO_MSG (RBF_RET: as much as its msg_len) */
 };
 /*
@@ -190,7 +190,8 @@ enum {
 	RBF_LIMIT = 1,      /* at most the string limit + 1 bytes */
 	RBF_STRS = 2,       /* RBO_PTRS: the strings too */
 	RBF_RET = 4,        /* RBO_IOV, RBO_MSG: data bytes bounded by the result */
-	RBF_PLUS8 = 8,      /* 8 bytes more after the limit (msgsnd's mtype) */
+	RBF_PLUS8 = 8,      /* 8 bytes more after the limit, 16 at least (a
+			       struct msgbuf: its mtype, then the text) */
 };
 struct rb_op {
 	__u8 kind;          /* RBO_* */

@@ -13,6 +13,7 @@
  */
 #include "bpf/capture.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "sys/sysent.h"
@@ -281,7 +282,7 @@ static const struct cap_row rows[] = {
 	{ "shmctl", { FIX(2, X, 112) } },
 	{ "msgctl", { FIX(2, X, 120) } },
 	{ "msgsnd", { { RBO_BYTES, 1, XB, RBZ_ARG, 2, RBF_LIMIT | RBF_PLUS8, 0 } } },
-	{ "msgrcv", { { RBO_BYTES, 1, X, RBZ_RET, 0, RBF_LIMIT | RBF_PLUS8, 0 } } },
+	{ "msgrcv", { { RBO_BYTES, 1, X, RBZ_ARG, 2, RBF_LIMIT | RBF_PLUS8, 0 } } },
 	{ "sethostname", { ARGSZ(0, X, 1, 256) } },
 	{ "setdomainname", { ARGSZ(0, X, 1, 256) } },
 };
@@ -317,7 +318,7 @@ void capture_sets(uint8_t block_set[RB_NR / 8], uint8_t fork_set[RB_NR / 8])
 	set_bits(fork_set, forking, sizeof(forking) / sizeof(forking[0]));
 }
 
-int capture_fill(struct rb_spec specs[RB_NR])
+int capture_fill(struct rb_spec specs[RB_NR], bool verbose)
 {
 	int unknown = 0;
 
@@ -330,6 +331,10 @@ int capture_fill(struct rb_spec specs[RB_NR])
 			continue;
 		}
 		memcpy(specs[nr].op, rows[i].op, sizeof(rows[i].op));
+		/* -v shows the environment's strings too */
+		for (int k = 0; verbose && k < RB_OPS; k++)
+			if (specs[nr].op[k].kind == RBO_PTRS)
+				specs[nr].op[k].flags |= RBF_STRS;
 	}
 	return unknown;
 }

@@ -6,17 +6,18 @@
 #ifndef RENACER_BPF_CAPTURE_H
 #define RENACER_BPF_CAPTURE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <linux/types.h>
 
 #include "bpf/abi.h"
 
 /*
- * Fills specs (RB_NR rows, by x86_64 syscall number) from the table;
- * rows of calls this machine's table does not know are left out.
- * Returns how many were.
+ * Fills specs (RB_NR rows, by x86_64 syscall number) from the table (with
+ * verbose, -v: the strings of execve's environment too); rows of calls
+ * this machine's table does not know are left out.  Returns how many were.
  */
-int capture_fill(struct rb_spec specs[RB_NR]);
+int capture_fill(struct rb_spec specs[RB_NR], bool verbose);
 
 /*
  * Fills the bitmaps (RB_NR bits) of the calls that may block (an entry

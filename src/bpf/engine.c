@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/quals.h"
 #include "sys/filter.h"
 #include "sys/sysent.h"
 #include "util/error.h"
@@ -52,7 +53,7 @@
 	X(bpf_object__attach_skeleton) X(bpf_object__detach_skeleton) \
 	X(bpf_object__destroy_skeleton) X(ring_buffer__new) X(ring_buffer__free) \
 	X(ring_buffer__consume) X(ring_buffer__epoll_fd) X(bpf_map_get_next_key) \
-	X(bpf_program__set_autoload)
+	X(bpf_program__set_autoload) X(bpf_program__fd) X(bpf_obj_get_info_by_fd)
 
 static struct bpf_api {
 #define BPF_MEMBER(f) __typeof__(&f) f;
@@ -405,7 +406,8 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		skel->rodata->strcap = o->dopts.string_limit + 2;
 		skel->rodata->maxptrs = o->dopts.verbose || o->dopts.string_limit >= 255 ? 256
 					: o->dopts.string_limit + 1;
-		capture_fill((struct rb_spec *)skel->rodata->specs);
+		capture_fill((struct rb_spec *)skel->rodata->specs,
+			     o->dopts.verbose || (o->quals && o->quals->abbrev_set));
 		capture_sets((uint8_t *)skel->rodata->block_set, (uint8_t *)skel->rodata->fork_set);
 	} else {
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_enter, false);
@@ -757,8 +759,34 @@ static int deliver_totals(struct erun *r)
 	return 0;
 }
 
+/* Times the kernel skipped one of the recording programs (it never runs
+ * a program inside another on one CPU: a timer's signal while a call is
+ * being recorded). */
+static uint64_t recursion_misses(const struct renacer_bpf *skel)
+{
+	const struct bpf_program *progs[] = {
+		skel->progs.rec_sys_enter, skel->progs.rec_sys_exit,
+		skel->progs.rec_signal_deliver, skel->progs.rec_signal_generate,
+		skel->progs.rb_fork, skel->progs.rb_exec, skel->progs.rb_exit,
+	};
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(progs); i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpfl.bpf_program__fd(progs[i]);
+
+		memset(&info, 0, sizeof(info));
+		if (fd >= 0 && bpfl.bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
+			n += info.recursion_misses;
+	}
+	return n;
+}
+
 static void warn_lost(const struct renacer_bpf *skel)
 {
+	uint64_t missed = skel->rodata->want_record ? recursion_misses(skel) : 0;
+
 	if (skel->bss->lost_tasks)
 		warning("eBPF: %llu new tasks could not be followed (no room for their state)",
 			(unsigned long long)skel->bss->lost_tasks);
@@ -768,6 +796,9 @@ static void warn_lost(const struct renacer_bpf *skel)
 	if (skel->bss->lost_calls)
 		warning("eBPF: %llu calls and signals were lost (ring buffer full): "
 			"the trace misses them", (unsigned long long)skel->bss->lost_calls);
+	if (missed)
+		warning("eBPF: %llu events were missed (the kernel skipped the recorder "
+			"inside another program): the trace may miss them", (unsigned long long)missed);
 	if (skel->bss->cut_calls)
 		warning("eBPF: %llu calls had more memory than a record holds: "
 			"some arguments show as addresses", (unsigned long long)skel->bss->cut_calls);

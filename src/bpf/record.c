@@ -187,7 +187,10 @@ static void flush_entries(struct recorder *rc, pid_t tid)
 	while (*pp) {
 		struct rtask *t = *pp;
 
-		if (t->tid == tid) {
+		/* (an execve waits for its end: strings its entry could not
+		 * read come from the new image, RB_EV_EXECARGS) */
+		if (t->tid == tid || ((const struct rb_call *)t->entry)->slot == 59 ||
+		    ((const struct rb_call *)t->entry)->slot == 322) {
 			pp = &t->pend_next;
 			continue;
 		}
@@ -447,12 +450,30 @@ static void call_end(struct recorder *rc, struct rtask *t, const struct rb_call 
 
 static void signals_before(struct recorder *rc, struct rtask *t, uint64_t ts);
 
+/* Counts the regions of a record the kernel could not read. */
+static void count_faults(struct recorder *rc, const uint8_t *data, size_t size)
+{
+	const struct rb_call *h = (const void *)data;
+	size_t off = sizeof(*h);
+
+	for (unsigned i = 0; i < h->nregions; i++) {
+		const struct rb_region *r = (const void *)(data + off);
+
+		if (off + sizeof(*r) > size || r->len > size - off - sizeof(*r))
+			return;
+		if (r->status == RBR_FAULT)
+			rc->st.kfaults++;
+		off += sizeof(*r) + ((r->len + 7) & ~7u);
+	}
+}
+
 static void on_entry(struct recorder *rc, const uint8_t *data, size_t size)
 {
 	const struct rb_call *h = (const void *)data;
 	struct rtask *t = task_get(rc, (pid_t)h->tid, (pid_t)h->pid), **pp;
 
 	rc->st.entries++;
+	count_faults(rc, data, size);
 	signals_before(rc, t, h->enter_ns);
 	/* kept for the exit half, which reads its regions too; shown when
 	 * another task's event comes first (flush_entries) */
@@ -570,6 +591,7 @@ static void on_call(struct recorder *rc, const uint8_t *data, size_t size)
 		      ((const struct rb_call *)t->entry)->slot == h->slot;
 
 	rc->st.calls++;
+	count_faults(rc, data, size);
 	if (h->flags & RBC_CUT)
 		rc->st.cut++;
 	if (!paired) {
@@ -708,10 +730,12 @@ void recorder_get_stats(const struct recorder *rc, struct recorder_stats *st)
 void recorder_print_gaps(const struct recorder *rc, FILE *fp)
 {
 	fprintf(fp, "renacer: eBPF recorder: %llu calls (%llu with entry records, %llu cut), "
-		"%llu bad records, %llu reads not recorded, %llu unreadable\n",
+		"%llu bad records, %llu reads not recorded, %llu unreadable, "
+		"%llu regions the kernel could not read\n",
 		(unsigned long long)rc->st.calls, (unsigned long long)rc->st.entries,
 		(unsigned long long)rc->st.cut, (unsigned long long)rc->st.bad,
-		(unsigned long long)rc->view.gaps, (unsigned long long)rc->view.faults);
+		(unsigned long long)rc->view.gaps, (unsigned long long)rc->view.faults,
+		(unsigned long long)rc->st.kfaults);
 	for (unsigned s = 0; s < RB_SLOTS; s++) {
 		char buf[40];
 		long nr = s < RB_NR ? (long)s : -1 - (long)(s - RB_COMPAT);

@@ -45,6 +45,7 @@ void recorder_process_event(struct recorder *rc, struct event *ev);
  * RENACER_EBPF_STATS set. */
 struct recorder_stats {
 	uint64_t calls, entries, signals, bad, gaps, faults, cut;
+	uint64_t kfaults;   /* regions the kernel side could not read */
 };
 void recorder_get_stats(const struct recorder *rc, struct recorder_stats *st);
 /* Prints the per-syscall gaps and faults (for development). */

@@ -415,8 +415,17 @@ __noinline int region(struct cap *c, __u64 addr, __u32 len, __u32 kind)
 			r->status = n > 0 ? RBR_OK : RBR_FAULT;
 		}
 	} else {
+		/* (long: -1 and a __u32 would make an unsigned -1) */
 		n = bpf_probe_read_user(buf + ((off + hl) & (RB_REC_MAX - 1)),
-					len & (2 * RB_REGION_MAX - 1), (void *)addr) ? -1 : len;
+					len & (2 * RB_REGION_MAX - 1), (void *)addr) ? -1L : (long)len;
+		/* the part on the first page, when the rest is unmapped (an
+		 * array that runs into it shows its first elements) */
+		if (n < 0 && 4096 - (addr & 4095) < len) {
+			__u32 part = 4096 - (addr & 4095);
+
+			n = bpf_probe_read_user(buf + ((off + hl) & (RB_REC_MAX - 1)),
+						part & (2 * RB_REGION_MAX - 1), (void *)addr) ? -1L : (long)part;
+		}
 		r->status = n >= 0 ? RBR_OK : RBR_FAULT;
 	}
 	if (n < 0)
@@ -522,8 +531,6 @@ __noinline int msg(struct cap *c, __u64 addr, __s64 data, __u32 ctl)
 	if (name && namelen)
 		region(c, name, namelen > 128 ? 128 : namelen, RBR_BYTES);
 	if (iov && iovlen) {
-		if (iovlen > strlim)
-			iovlen = strlim;
 		if (iovlen > 64)
 			iovlen = 64;
 		if (region(c, iov, iovlen * 16, RBR_BYTES) >= 0) {
@@ -600,7 +607,7 @@ __noinline int run_op(struct cap *c, __u64 bits)
 	if ((op.flags & RBF_LIMIT) && n > strlim)
 		n = strlim;
 	if (op.flags & RBF_PLUS8)
-		n += 8;
+		n = n + 8 < 16 ? 16 : n + 8;
 	switch (op.kind) {
 	case RBO_BYTES:
 		if (addr && n)
@@ -621,10 +628,10 @@ __noinline int run_op(struct cap *c, __u64 bits)
 		struct iov_ctx p = { c, 0, 0, op.flags & RBF_RET };
 		__u64 cnt = c->args[op.sarg & 7];
 
+		/* (64 at most: arrays are cut at the string limit, but not
+		 * with -v) */
 		if (!addr || !cnt)
 			break;
-		if (cnt > strlim)
-			cnt = strlim;
 		if (cnt > 64)
 			cnt = 64;
 		if (region(c, addr, cnt * 16, RBR_BYTES) < 0)
@@ -660,8 +667,6 @@ __noinline int run_op(struct cap *c, __u64 bits)
 			cnt = c->ret > 0 ? (__u64)c->ret : 0;
 		if (!addr || !cnt)
 			break;
-		if (cnt > strlim)
-			cnt = strlim;
 		if (cnt > 64)
 			cnt = 64;
 		p.n = cnt;

@@ -74,7 +74,7 @@ static int ebpf_count_unsuited(const struct trace_opts *t, const struct renacer_
 		strbuf_addstr(why, "cannot write --format csv from counts");
 		return -1;
 	}
-	if (!sink_list_totals_ok(sinks)) {
+	if (!sink_list_totals_ok(sinks) || !(t->summary || t->assert_file)) {
 		strbuf_addstr(why, "counts syscalls and cannot print the trace: "
 			      "use it with -c (a table; with --format json or jsonl a JSON summary)");
 		return -1;
@@ -107,6 +107,17 @@ static int ebpf_record_unsuited(const struct trace_opts *t, struct strbuf *why)
 		return -1;
 	}
 	return 0;
+}
+
+int trace_backend_precheck(const struct trace_opts *t)
+{
+	struct strbuf why = STRBUF_INIT;
+	int r = 0;
+
+	if (t->backend == BACKEND_EBPF && ebpf_common_unsuited(t, &why) < 0)
+		r = error("--backend ebpf %s", why.buf);
+	strbuf_release(&why);
+	return r;
 }
 
 /* auto picks eBPF for -c and count-only --assert when no trace is asked for. */

@@ -1237,6 +1237,10 @@ int cmd_trace(int argc, char **argv)
 		}
 		o.env = &env;
 	}
+	if (trace_backend_precheck(&t) < 0) {
+		restore_stdout(&moved);
+		exit(1);
+	}
 	/* -D: from here on this process is the tracer, a grandchild of the
 	 * one that becomes the command */
 	if (t.daemonize && startup_daemonize(t.daemonize, NULL, t.argv,
