@@ -1,10 +1,12 @@
 /*
  * The eBPF back end: a second engine behind the same seam as the ptrace one
- * (core/tracer.h).  The kernel counts calls, errors and time per syscall for
- * the traced process tree (src/bpf/renacer.bpf.c); nothing stops the
- * tracee.  It delivers process events (EV_PROC_START, EV_EXEC,
- * EV_PROC_EXIT) and, at the end, per-syscall totals (sink_ops.totals), never
- * EV_SYSCALL records: only sinks with a totals callback can be served by it.
+ * (core/tracer.h); nothing stops the tracee.  Counting, the kernel keeps
+ * calls, errors and time per syscall for the traced process tree
+ * (src/bpf/renacer.bpf.c) and the engine delivers process events
+ * (EV_PROC_START, EV_EXEC, EV_PROC_EXIT) and, at the end, per-syscall
+ * totals (sink_ops.totals).  Recording (ebpf_opts.record), it delivers
+ * every call, signal and process event as the ptrace engine does
+ * (bpf/record.h).
  */
 #ifndef RENACER_BPF_ENGINE_H
 #define RENACER_BPF_ENGINE_H
