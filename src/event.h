@@ -179,7 +179,8 @@ enum {
 	FRAME_TAILCALL = 1 << 3, /* rebuilt from DWARF call-site information:
 				    a function that ended in a tail call and
 				    so left no frame (pc: the address after
-				    its jump); gdb's "tail call frame" */
+				    its jump, or the jump's own when DWARF
+				    gives only that); gdb's "tail call frame" */
 };
 
 #define EVENT_MAX_ARGS 6

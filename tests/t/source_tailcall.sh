@@ -11,8 +11,8 @@
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/source_lib.sh"
 need_strace
-for t in gdb gcore setarch readelf; do
-	command -v $t >/dev/null 2>&1 || fail "$t is missing (make deps installs gdb, util-linux, binutils)"
+for t in gdb gcore setarch readelf clang; do
+	command -v $t >/dev/null 2>&1 || fail "$t is missing (make deps installs gdb, util-linux, binutils, clang)"
 done
 gcc -g -O2 -fPIC -shared -o libsrctail.so src/srctaillib.c &&
 gcc -g -O2 -o srctail src/srctail.c src/srctail2.c -L. -lsrctail -Wl,-rpath,"$W" ||
@@ -30,6 +30,18 @@ check_source s.txt 'write(1, "other\n"' srctail2.c tail_other other_say
 check_source s.txt 'write(1, "lib\n"' srctaillib.c tail_lib lib_say
 # two chains could lead to this write: nothing is rebuilt, the caller is named
 check_source s.txt 'write(1, "either b\n"' srctail.c tail_main_either main
+# clang's forms: DW_TAG_GNU_call_site with DW_AT_GNU_tail_call (DWARF 4),
+# DW_TAG_call_site with only DW_AT_call_pc for tail calls (DWARF 5).
+# (-gdwarf-aranges: the libdw of Debian 12 finds no CU without the table)
+for v in 4 5; do
+	clang -gdwarf-$v -gdwarf-aranges -O2 -o srctail_clang$v src/srctail.c src/srctail2.c \
+		-L. -lsrctail -Wl,-rpath,"$W" || fail "cannot build srctail with clang -gdwarf-$v"
+	"$RENACER" -s -e trace=write -o clang$v.txt -- "$W/srctail_clang$v" >/dev/null ||
+		fail "renacer -s failed on the clang build"
+	check_source clang$v.txt 'write(1, "relay\n"' srctail.c tail_say say
+	check_source clang$v.txt 'write(1, "other\n"' srctail2.c tail_other other_say
+	check_source clang$v.txt 'write(1, "either b\n"' srctail.c tail_main_either main
+done
 # the same unfiltered (every call unwound, the tail calls of the C library's
 # start-up and exit too)
 "$RENACER" -s -o s_all.txt -- "$W/srctail" >/dev/null || fail "renacer -s (all calls) failed"
