@@ -71,6 +71,13 @@ enum {
 	/* V_ENUM: the number prints in decimal where it shows (an unknown
 	 * value, -X raw and -X verbose): signal numbers, as strace. */
 	VF_DECIMAL = 1 << 10,
+	/* V_OP of three forms of one value, shown by strace's -X style:
+	 * c.items[0] with -X abbrev (the default), [1] with -X raw, [2] with
+	 * -X verbose (ioctl decoders whose text changes shape with -X:
+	 * "EVIOCGBIT(0x1f / * EV_??? * /, 8)" against "0x8008453f / *
+	 * EVIOCGBIT(0x1f, 8) * /").  Sinks that read values, not text, take
+	 * items[0]. */
+	VF_XALT = 1 << 11,
 };
 
 struct val {
