@@ -16,7 +16,6 @@ LIMIT=60
 # whether the child's SIGCHLD comes before or after the parent's wait4 is
 # the scheduler's choice
 MASK_EXTRA='/^--- SIGCHLD /d'
-xfail_hang=
 
 "$RENACER" --backend ebpf -c -o /dev/null true > /dev/null 2>&1
 have_ebpf=$?
@@ -26,20 +25,12 @@ run() {
 	label=$1 want=$2; shift 2
 	out="$TMPDIR/out.$n"
 	n=$((n + 1))
-	limit=$LIMIT
-	# a known hang costs less of the suite's time
-	[ -n "$xfail_hang" ] && limit=10
-	timeout -k 5 $limit "$RENACER" "$@" -o "$out" "$H" "$mode" \
+	timeout -k 5 $LIMIT "$RENACER" "$@" -o "$out" "$H" "$mode" \
 		> /dev/null 2> "$out.err" < /dev/null
 	rc=$?
 	if [ $rc = 124 ] || [ $rc = 137 ]; then
 		rc=hang
-		msg="$label: renacer $* $mode did not end in ${limit}s"
-		if [ -n "${xfail_hang:-}" ]; then
-			echo "XFAIL: $msg ($xfail_hang)"
-		else
-			bad "$msg"
-		fi
+		bad "$label: renacer $* $mode did not end in ${LIMIT}s"
 	elif [ "$rc" != "$want" ]; then
 		bad "$label: renacer $* $mode: exit $rc, want $want (strace's); stderr: $(head -c 300 "$out.err")"
 	fi
@@ -71,16 +62,8 @@ for mode in clone-ptrace vfork-ptrace traceme-signal traceme-child; do
 	run "ptrace -f -c" "$want" --backend ptrace -f -c
 	[ "$have_ebpf" = 0 ] || continue
 	for opts in "-c" "-f -c"; do
-		xfail_hang=
-		# KNOWN: PTRACE_TRACEME under the eBPF back end (issue 18
-		# item 1, the eBPF engineer's part): renacer becomes the
-		# program's ptrace tracer and never continues its signal
-		# stop.  A hang there is expected to fail until that fix
-		# lands; remove this line then.
-		[ "$mode" = traceme-signal ] && xfail_hang="PTRACE_TRACEME under the eBPF back end, issue 18"
 		# shellcheck disable=SC2086
 		run "ebpf $opts" "$want" --backend ebpf $opts
-		xfail_hang=
 	done
 done
 for f in "$TMPDIR"/out.*; do
