@@ -14,7 +14,8 @@
 #   #from <hdr.h> RE [!EX] every object-like macro of hdr.h (in the system
 #                          include directories) whose name matches the Perl
 #                          regular expression RE and not EX, in the header's
-#                          order; hdr.h is included
+#                          order, but those defined as another macro's name;
+#                          hdr.h is included
 # Blank lines are ignored.  Entries keep file order: flag rendering tries
 # them in that order, so list multi-bit values sensibly (or decode them in
 # the decoder) and put zero-valued names in an enum, not a flag set.
@@ -80,7 +81,9 @@ sub header_macros {
 	open(my $h, '<', $file) or die "gen_xlat: cannot open '$file': $!\n";
 	my @names;
 	while (my $l = <$h>) {
-		push @names, $1 if $l =~ /^\s*#\s*define\s+([A-Za-z_]\w*)\s+\S/;
+		# not another name for a macro (#define KEY_HANGUEL KEY_HANGEUL)
+		push @names, $1 if $l =~ /^\s*#\s*define\s+([A-Za-z_]\w*)\s+(\S+)/ &&
+			$2 !~ /^[A-Za-z_]\w*$/;
 	}
 	close $h;
 	return @names;

@@ -84,10 +84,17 @@ int ioc_arg_val(struct ioc *io, int fmt);
 /* A number into v in a format. */
 void ioc_set_num(struct val *v, const char *name, uint64_t x, size_t size, int fmt);
 
+/* x cut to size bytes, zero-extended (strace prints a signed field
+ * with PRINT_FIELD_U as its unsigned value). */
+static inline uint64_t ioc_zx(uint64_t x, size_t size)
+{
+	return size >= 8 ? x : x & ((UINT64_C(1) << (size * 8)) - 1);
+}
+
 /* "name=value" field helpers for structure items (it[n++]). */
-#define FLD_U(it, s, f) val_set_uint((it), #f, (uint64_t)(s).f)
+#define FLD_U(it, s, f) val_set_uint((it), #f, ioc_zx((uint64_t)(s).f, sizeof((s).f)))
 #define FLD_D(it, s, f) val_set_int((it), #f, (int64_t)(s).f)
-#define FLD_X(it, s, f) val_set_hex((it), #f, (uint64_t)(s).f)
+#define FLD_X(it, s, f) val_set_hex((it), #f, ioc_zx((uint64_t)(s).f, sizeof((s).f)))
 #define FLD_PTR(it, s, f) val_set_ptr((it), #f, (uint64_t)(s).f)
 
 /*
