@@ -14,8 +14,15 @@
 #   #from <hdr.h> RE [!EX] every object-like macro of hdr.h (in the system
 #                          include directories) whose name matches the Perl
 #                          regular expression RE and not EX, in the header's
-#                          order, but those defined as another macro's name;
-#                          hdr.h is included
+#                          order, but those defined as another macro's name,
+#                          and the members of its enums; hdr.h is included
+#   #from-kernel PATH RE [!EX]  the same from a header of the kernel's own
+#                          include tree (PATH relative to the newest
+#                          /usr/src/linux-headers-*-common, which deps.sh
+#                          installs), for constants no uapi header has
+#                          (include/linux/ata.h's ATA_CMD_*): #defines and
+#                          enum members with a literal number only, whose
+#                          values are copied (the header is not included)
 # Blank lines are ignored.  Entries keep file order: flag rendering tries
 # them in that order, so list multi-bit values sensibly (or decode them in
 # the decoder) and put zero-valued names in an enum, not a flag set.
@@ -56,6 +63,15 @@ while (my $line = <$fh>) {
 			next if $seen{$c}++;
 			push @items, [$c, undef];
 		}
+	} elsif ($line =~ /^#from-kernel\s+(\S+)\s+(\S+)(?:\s+!(\S+))?$/) {
+		my ($path, $re, $ex) = ($1, $2, $3);
+		for my $nv (kernel_constants($path)) {
+			my ($c, $v) = @$nv;
+			next unless $c =~ /$re/;
+			next if defined $ex && $c =~ /$ex/;
+			next if $seen{$c}++;
+			push @items, [$c, $v];
+		}
 	} elsif ($line =~ /^#(?:value_only|sorted|val_type\b.*)$/) {
 		# accepted for strace compatibility; no effect
 	} elsif ($line =~ /^#/) {
@@ -80,13 +96,41 @@ sub header_macros {
 	die "gen_xlat: $in: cannot find <$hdr>\n" unless $file;
 	open(my $h, '<', $file) or die "gen_xlat: cannot open '$file': $!\n";
 	my @names;
+	my $in_enum = 0;
 	while (my $l = <$h>) {
 		# not another name for a macro (#define KEY_HANGUEL KEY_HANGEUL)
 		push @names, $1 if $l =~ /^\s*#\s*define\s+([A-Za-z_]\w*)\s+(\S+)/ &&
 			$2 !~ /^[A-Za-z_]\w*$/;
+		# enum members (gpio.h's GPIO_V2_LINE_FLAG_USED = _BITULL(0),)
+		$in_enum = 1 if $l =~ /^\s*enum\b[^;]*$/;
+		if ($in_enum) {
+			push @names, $1 if $l =~ /^\s*([A-Za-z_]\w*)\s*(?:=[^,]*)?,?\s*(?:\/[*\/].*)?$/;
+			$in_enum = 0 if $l =~ /\}/;
+		}
 	}
 	close $h;
 	return @names;
+}
+
+# [name, value] of the literal-valued #defines and enum members of a header
+# of the kernel's include tree, in its order.
+sub kernel_constants {
+	my ($path) = @_;
+	my @trees = reverse sort glob('/usr/src/linux-headers-*-common');
+	my ($file) = grep { -f } map { "$_/$path" } @trees;
+	die "gen_xlat: $in: cannot find $path under /usr/src/linux-headers-*-common\n"
+		unless $file;
+	open(my $h, '<', $file) or die "gen_xlat: cannot open '$file': $!\n";
+	my @out;
+	my $num = qr/(?:0[xX][0-9A-Fa-f]+|\d+)[uUlL]*/;
+	while (my $l = <$h>) {
+		if ($l =~ /^\s*#\s*define\s+([A-Za-z_]\w*)\s+\(?($num)\)?\s*(?:$|\/[*\/])/ ||
+		    $l =~ /^\s*([A-Za-z_]\w*)\s*=\s*($num)\s*,?\s*(?:$|\/[*\/])/) {
+			push @out, [$1, $2];
+		}
+	}
+	close $h;
+	return @out;
 }
 
 my $guard = 'RENACER_XLAT_' . uc($name) . '_H';

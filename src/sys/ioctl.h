@@ -112,6 +112,25 @@ bool ioc_array(struct ioc *io, struct val *v, const char *name, uint64_t addr, u
 void ioc_set_flags_nz(struct dctx *c, struct val *v, const char *name, uint64_t x,
 		      const struct xlat *xl);
 
+/*
+ * strace's "in => out" structures: at entry the structure of size bytes at
+ * the argument is read (or the address shown) and in() fills the third
+ * argument from it, returning whether the exit stop should add " => out";
+ * at exit, unless the call failed, the structure is read again and out()
+ * fills the part after " => " (the address when unreadable).  in and out
+ * set v (its name NULL for out) from buf.  Returns the IOC_* result.
+ */
+typedef bool (*ioc_struct_fn)(struct ioc *io, struct val *v, const void *buf);
+int ioc_changed(struct ioc *io, size_t size, ioc_struct_fn in, ioc_struct_fn out);
+
+/* A local array of n integers (print_local_array: cut to the string limit
+ * with "..." unless -v). */
+void ioc_set_local_array(struct ioc *io, struct val *v, const char *name, const void *p,
+			 unsigned n, size_t elem_size, int fmt);
+
+/* Whether n bytes at p are all zero (strace's IS_ARRAY_ZERO). */
+bool ioc_all_zero(const void *p, size_t n);
+
 /* Text "..." as an item of a structure (strace's tprint_more_data_follows
  * where it is not the last item). */
 void ioc_more(struct dctx *c, struct val *v);

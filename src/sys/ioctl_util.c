@@ -256,3 +256,48 @@ void ioc_set_flags_nz(struct dctx *c, struct val *v, const char *name, uint64_t 
 	else
 		val_set_text(c, v, name, "");
 }
+
+int ioc_changed(struct ioc *io, size_t size, ioc_struct_fn in, ioc_struct_fn out)
+{
+	void *buf = arena_alloc(io->c->arena, size ? size : 1);
+	struct val *v, after = { .name = NULL };
+
+	if (!io->exiting) {
+		v = ioc_val(io);
+		if (!ioc_read(io, v, io->arg, buf, size))
+			return IOC_DONE;
+		return in(io, v, buf) ? IOC_EXIT : IOC_DONE;
+	}
+	if (io->ev->err)
+		return IOC_DONE;
+	if (ioc_read(io, &after, io->arg, buf, size))
+		out(io, &after, buf);
+	ioc_set_after(io, &after);
+	return IOC_DONE;
+}
+
+void ioc_set_local_array(struct ioc *io, struct val *v, const char *name, const void *p,
+			 unsigned n, size_t elem_size, int fmt)
+{
+	struct dctx *c = io->c;
+	struct val *it = val_new_array(c, n);
+	const unsigned char *b = p;
+
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t x = 0;
+
+		memcpy(&x, b + (size_t)i * elem_size, elem_size);
+		ioc_set_num(&it[i], NULL, x, elem_size, fmt);
+	}
+	val_set_local_array(c, v, name, it, n);
+}
+
+bool ioc_all_zero(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		if (b[i])
+			return false;
+	return true;
+}
