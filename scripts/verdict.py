@@ -558,7 +558,13 @@ def report(a, m, b, unchanged, progs, total, t_cases, t_unch):
         say("FAIL %-8s %-26s %s (%s): %s" % (r["kind"], r["id"], what, tally, r["change"]))
         if worst["verdict"] != "missed":
             say("     %s" % short(worst))
-        elif worst.get("runtime"):
+        if worst["verdict"] in ("missed", "misnamed") and r.get("names"):
+            rx = re.compile(r["names"], re.I)
+            notes = [f for f in worst["findings"] if not f.get("regression") and
+                     rx.search("%s %s %s" % (f.get("kind"), f.get("subject") or "", f.get("message") or ""))]
+            if notes:
+                say("     named only in a note: %s" % "; ".join(finding_text(f) for f in notes[:2]))
+        if worst["verdict"] == "missed" and worst.get("runtime"):
             rt = worst["runtime"]
             say("     runtime %s ms, golden %s ms, limit %s ms (net %s / %s)" % (
                 rt.get("current_ms"), rt.get("golden_ms"), rt.get("limit_ms"),
