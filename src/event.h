@@ -185,6 +185,10 @@ enum {
  * wrote through a descriptor of the set, hex-dumped after the call's line.
  * A call can carry several (readv, sendmsg): one per buffer that moved data.
  */
+/* What one call's dumps keep at most (src/core/quals.c): bytes, buffers. */
+#define IODUMP_MAX_BYTES (16u << 20)
+#define IODUMP_MAX_BUFS 4096u
+
 struct iodump {
 	const uint8_t *data;     /* the bytes (the task's arena) */
 	uint64_t len;            /* bytes transferred in this buffer */
@@ -197,6 +201,9 @@ struct iodump {
 				    " = NBUFS buffers in vector VEC" is shown
 				    first (such an entry may have len 0) */
 	uint64_t nbufs;          /* with vec: the message's iovec length */
+	bool capped;             /* renacer's dump limit was reached after
+				    fetched bytes of this entry: nothing more
+				    of the call is dumped (core/quals.h) */
 };
 
 /* event.tamper bits: what -e inject= did to a syscall (src/core/inject.c). */
