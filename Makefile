@@ -5,6 +5,7 @@
 # make asan     build with ASan/UBSan and run the tests
 # make fuzz     run the fuzzers (FUZZ_SECONDS each)
 # make bench    overhead against strace and the untraced run
+# make verdict  the golden verdict as a classifier (VERDICT_ARGS=...)
 # make install  PREFIX=/usr/local DESTDIR=
 
 VERSION := 0.9.0
@@ -64,7 +65,7 @@ EXAMPLE_SRC := $(wildcard examples/*.c)
 EXAMPLE_BIN := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRC))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
-.PHONY: all deps demo test check unit t asan fuzz bench install clean progs examples print-ldlibs
+.PHONY: all deps demo test check unit t asan fuzz bench verdict install clean progs examples print-ldlibs
 all: $(BUILD)/renacer
 
 deps:
@@ -182,6 +183,13 @@ print-ldlibs:
 bench: deps
 	@$(MAKE) --no-print-directory all progs examples
 	@BUILD=$(BUILD) sh scripts/bench.sh
+
+# The golden verdict measured as a classifier: planted changes caught and
+# named, harmless ones passed, unchanged programs never flagged (about 30 min;
+# fetches Debian sources once; docs/benchmarks.md, "Verdict benchmark").
+verdict: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) sh scripts/verdict.sh $(VERDICT_ARGS)
 
 install: $(BUILD)/renacer
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
