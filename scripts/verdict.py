@@ -382,6 +382,8 @@ class Bench:
             rec["error"] = "capture failed (exit %d): %s" % (rc, text.strip()[-500:])
             return rec
         self.install(prog, casedir, c, hc)
+        for name in case.get("touch", []):
+            os.utime(os.path.join(casedir, name))
         hogs = case.get("hogs", self.a.hogs)
         for _ in range(self.a.reps):
             v = self.validate(prog, casedir, cmd, self.base_env(prog, case.get("env")), hogs)
@@ -452,10 +454,10 @@ def main():
     ap.add_argument("--build", default=os.environ.get("BUILD", "build"), help="renacer's build directory")
     ap.add_argument("--fast", action="store_true", help="the fast subset (cases marked fast, small programs)")
     ap.add_argument("--only", default=None, help="regex: only the cases (and unchanged programs) it matches")
-    ap.add_argument("--reps", type=int, default=None, help="validations per case (default 3, fast 1)")
+    ap.add_argument("--reps", type=int, default=None, help="validations per case (default 5, fast 1)")
     ap.add_argument("--unchanged", type=int, default=None,
-                    help="validations of unchanged programs in all (default 500, fast 30)")
-    ap.add_argument("--goldens", type=int, default=5, help="fresh goldens per unchanged program (default 5)")
+                    help="validations of unchanged programs in all (default 1000, fast 30)")
+    ap.add_argument("--goldens", type=int, default=10, help="fresh goldens per unchanged program (default 10)")
     ap.add_argument("--hogs", type=int, default=1, help="CPU hogs beside every validation (default 1)")
     ap.add_argument("--keep", action="store_true", help="keep the case directories")
     ap.add_argument("--out", default=None, help="results directory (default BUILD/verdict/results/STAMP)")
@@ -464,9 +466,9 @@ def main():
                     help="the cases (default tests/verdict/manifest.toml; sources and patches stay there)")
     a = ap.parse_args()
     if a.reps is None:
-        a.reps = 1 if a.fast else 3
+        a.reps = 1 if a.fast else 5
     if a.unchanged is None:
-        a.unchanged = 30 if a.fast else 500
+        a.unchanged = 30 if a.fast else 1000
     with open(a.manifest, "rb") as f:
         m = tomllib.load(f)
     cases = m["case"]
