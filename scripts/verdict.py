@@ -171,6 +171,7 @@ class Builder:
 
     def get(self, prog, patch=None, defines=(), cflags=None):
         """Path of the binary of prog with the change applied (None: unchanged)."""
+        prog = self.m["program"][prog].get("build_of", prog)
         p = self.m["program"][prog]
         if "system" in p:
             return p["system"]
@@ -281,9 +282,15 @@ class Bench:
         env.update(extra or {})
         return env
 
+    def binname(self, prog):
+        """The name of prog's binary in a case's bin/."""
+        p = self.m["program"][prog]
+        b = self.m["program"][p.get("build_of", prog)]
+        return os.path.basename(b.get("system") or b.get("binary") or prog)
+
     def command(self, prog, cmd, casedir):
         p = self.m["program"][prog]
-        binname = os.path.basename(p.get("system") or p.get("binary") or prog)
+        binname = self.binname(prog)
         words = []
         for w in cmd:
             w = w.replace("@bin", os.path.join(casedir, "bin", binname))
@@ -297,7 +304,7 @@ class Bench:
         p = self.m["program"][prog]
         bindir = os.path.join(casedir, "bin")
         os.makedirs(bindir, exist_ok=True)
-        pairs = [(binary, os.path.basename(p.get("system") or p.get("binary") or prog))]
+        pairs = [(binary, self.binname(prog))]
         if helper_binary:
             pairs.append((helper_binary, p["helper"]))
         for src, name in pairs:
@@ -434,6 +441,8 @@ class Bench:
 
 def needs_download(m, prog):
     p = m["program"][prog]
+    if "build_of" in p:
+        return needs_download(m, p["build_of"])
     return "debian" in p or ("helper" in p and needs_download(m, p["helper"]))
 
 
