@@ -3,9 +3,9 @@
  * docs/trace-format.md): renacer-json-v1 documents and renacer-jsonl-v1
  * streams, plain or zstd-compressed, without holding the syscalls in memory.
  */
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "sink/env.h"
-#include "golden/jv.h"
+#include "replay/jv.h"
 #include "config/config.h"
 #include "util/arena.h"
 #include "util/error.h"
