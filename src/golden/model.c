@@ -643,6 +643,11 @@ static void link_task(struct build *b, int32_t parent, int32_t child, bool is_th
 /* The text of an argument: as read back (V_TEXT) or rendered. */
 static void arg_text(struct build *b, const struct val *v, const char **p, size_t *len)
 {
+	if (v->text) {
+		*p = v->text;
+		*len = v->text_len;
+		return;
+	}
 	if (v->kind == V_TEXT) {
 		*p = v->s.p ? v->s.p : "";
 		*len = v->s.p ? v->s.len : 0;
