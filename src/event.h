@@ -347,6 +347,13 @@ bool val_int(const struct val *v, int64_t *out);
 bool val_has_flag(const struct val *v, uint64_t bit, const char *name);
 /* The field called name of a V_STRUCT (one level), or NULL. */
 const struct val *val_field(const struct val *v, const char *name);
+/*
+ * Whether a value given as text (V_TEXT from a decoder, or the names of a
+ * value read back from a text-only trace) is a symbolic name or names
+ * ("MS_MGC_VAL", "O_RDONLY|O_CLOEXEC", "S_IFREG|0644"), as opposed to an
+ * expression, a number or a quoted string.
+ */
+bool text_is_symbolic(const char *p, size_t len);
 
 /* errno helpers: name ("ENOENT") and strace's message; NULL if unknown. */
 const char *errno_name(int err);

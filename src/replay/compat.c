@@ -381,6 +381,20 @@ void compat_val(struct arena *a, struct val *out, const char *name, const char *
 	struct cur c = { text, text + len, a };
 
 	if (!parse_value(&c, out, name, 0) || c.p != c.e) {
+		const char *cut = len > 1 && text[0] == '"' ? strstr(text, "...<") : NULL;
+		if (cut && text[len - 1] == '>' && strstr(cut, " bytes, cut to ")) {
+			/* a string the reader cut ([limits] string_bytes): its
+			 * bytes, then the cut and its true length, so that strings
+			 * of other lengths still differ */
+			memset(out, 0, sizeof(*out));
+			out->kind = V_STR;
+			out->flags = VF_TRUNC;
+			out->s.p = unescape(a, text + 1, text + len, &out->s.len);
+			out->name = name;
+			out->text = text;
+			out->text_len = (uint32_t)len;
+			return;
+		}
 		memset(out, 0, sizeof(*out));
 		out->kind = V_TEXT;
 		out->name = name;

@@ -24,7 +24,8 @@ const struct val *ev_arg(const struct event *ev, unsigned i)
 		if (ev->args[j].kind != V_NONE && ev->args[j].name &&
 		    !strcmp(ev->args[j].name, want))
 			return &ev->args[j];
-	return NULL;
+	/* a trace that named it otherwise: by position */
+	return i < ev->nargs && ev->args[i].kind != V_NONE ? &ev->args[i] : NULL;
 }
 
 bool val_int(const struct val *v, int64_t *out)
@@ -124,4 +125,14 @@ const struct val *val_field(const struct val *v, const char *name)
 		if (v->c.items[k].name && !strcmp(v->c.items[k].name, name))
 			return &v->c.items[k];
 	return NULL;
+}
+
+bool text_is_symbolic(const char *p, size_t len)
+{
+	if (!len || !(((p[0] | 0x20) >= 'a' && (p[0] | 0x20) <= 'z') || p[0] == '_'))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (p[i] == '"' || p[i] == '{' || p[i] == '(' || p[i] == ' ')
+			return false;
+	return true;
 }

@@ -23,8 +23,23 @@
 #endif
 #define CLOSE_RANGE_CLOEXEC_BIT 4u   /* <linux/close_range.h> */
 
-/* A descriptor table: fd -> struct tobj *, with the close-on-exec bit in
- * bit 0 of the value (objects are aligned). */
+/*
+ * A descriptor number.  Calls are seen when they end, and the threads of a
+ * process share its table, so a call can end after another thread already
+ * reused its descriptor's number (close(3) still running while another
+ * thread's open returned 3): a slot keeps what the number referred to
+ * before and when that changed, and a call that began earlier is taken to
+ * mean the earlier object.
+ */
+struct tslot {
+	struct tobj *obj;
+	struct tobj *prev;       /* what the number referred to before, or NULL */
+	uint64_t since_ns;       /* when obj took the number (the end of the call
+				    that installed it), 0 when always */
+	bool cloexec;
+};
+
+/* A descriptor table: fd -> struct tslot *. */
 struct tfdtab {
 	struct intmap fds;
 	uint32_t users;          /* processes sharing it */
@@ -88,8 +103,12 @@ static void tab_release(struct tracker *t, struct tfdtab *tab)
 
 	if (!tab || --tab->users)
 		return;
-	while (intmap_next(&tab->fds, &i, NULL, &v))
-		obj_unref(t, (struct tobj *)(uintptr_t)(v & ~1ull));
+	while (intmap_next(&tab->fds, &i, NULL, &v)) {
+		struct tslot *sl = (struct tslot *)(uintptr_t)v;
+		obj_unref(t, sl->obj);
+		obj_unref(t, sl->prev);
+		free(sl);
+	}
 	intmap_release(&tab->fds);
 	free(tab);
 }
@@ -239,41 +258,72 @@ static struct tobj *obj_new(struct tracker *t, uint8_t kind, const char *made_by
 	return o;
 }
 
-/* Installs o as fd in tab (replacing what fd was). */
+static struct tslot *slot_get(const struct tfdtab *tab, int64_t fd)
+{
+	uint64_t *v = fd >= 0 ? intmap_get(&tab->fds, (uint64_t)fd) : NULL;
+	return v ? (struct tslot *)(uintptr_t)*v : NULL;
+}
+
+/* Installs o as fd in tab at time ns (replacing what fd was). */
 static void fd_install(struct tracker *t, struct tfdtab *tab, int64_t fd, struct tobj *o,
-		   bool cloexec)
+		       bool cloexec, uint64_t ns)
 {
 	uint64_t *v;
+	struct tslot *sl;
+
 	if (fd < 0 || !o)
 		return;
 	v = intmap_put(&tab->fds, (uint64_t)fd, NULL);
-	if (*v)
-		obj_unref(t, (struct tobj *)(uintptr_t)(*v & ~1ull));
+	if (!*v)
+		*v = (uint64_t)(uintptr_t)xcalloc(1, sizeof(struct tslot));
+	sl = (struct tslot *)(uintptr_t)*v;
+	obj_unref(t, sl->prev);
+	sl->prev = sl->obj;          /* its reference moves with it */
 	o->refs++;
-	*v = (uint64_t)(uintptr_t)o | (cloexec ? 1 : 0);
+	sl->obj = o;
+	sl->since_ns = ns;
+	sl->cloexec = cloexec;
 }
 
-static void fd_close(struct tracker *t, struct tfdtab *tab, int64_t fd)
+/* The object of slot sl for a call that began at ns. */
+static struct tobj *slot_obj(const struct tslot *sl, uint64_t ns)
 {
-	uint64_t *v;
-	if (fd < 0 || !(v = intmap_get(&tab->fds, (uint64_t)fd)))
+	if (sl->prev && sl->since_ns > ns)
+		return sl->prev;
+	return sl->obj;
+}
+
+/* A close of fd by a call that began at ns. */
+static void fd_close(struct tracker *t, struct tfdtab *tab, int64_t fd, uint64_t ns)
+{
+	struct tslot *sl = slot_get(tab, fd);
+
+	if (!sl)
 		return;
-	obj_unref(t, (struct tobj *)(uintptr_t)(*v & ~1ull));
+	if (sl->prev && sl->since_ns > ns) {
+		/* the number was reused while the close ran: it closed the old one */
+		obj_unref(t, sl->prev);
+		sl->prev = NULL;
+		return;
+	}
+	obj_unref(t, sl->obj);
+	obj_unref(t, sl->prev);
+	free(sl);
 	intmap_del(&tab->fds, (uint64_t)fd);
 }
 
 /* The object fd refers to in task's process; an inherited one is made on
  * first sight (resolved when a resolver is set, by kind for 0-2). */
-static struct tobj *fd_get(struct tracker *t, struct ttask *task, int64_t fd)
+static struct tobj *fd_get(struct tracker *t, struct ttask *task, int64_t fd, uint64_t ns)
 {
 	struct tfdtab *tab = proc_of(t, task)->tab;
-	uint64_t *v;
+	struct tslot *sl;
 	struct tobj tmp, *o;
 
-	if (fd < 0 || fd > INT32_MAX)
+	if (fd < 0 || fd > INT32_MAX || !tab)
 		return NULL;
-	if ((v = intmap_get(&tab->fds, (uint64_t)fd)))
-		return (struct tobj *)(uintptr_t)(*v & ~1ull);
+	if ((sl = slot_get(tab, fd)))
+		return slot_obj(sl, ns);
 	memset(&tmp, 0, sizeof(tmp));
 	if (t->resolve && t->resolve(t->resolve_data, task->pid, (int)fd, &tmp)) {
 		o = obj_new(t, tmp.kind, NULL, UINT32_MAX);
@@ -284,7 +334,7 @@ static struct tobj *fd_get(struct tracker *t, struct ttask *task, int64_t fd)
 		o = obj_new(t, fd <= 2 ? t->stdio_kind[fd] : FDK_UNKNOWN, NULL, UINT32_MAX);
 	}
 	o->flags |= TOBJ_INHERITED;
-	fd_install(t, tab, fd, o, false);
+	fd_install(t, tab, fd, o, false, 0);
 	return o;
 }
 
@@ -316,13 +366,12 @@ static void link_task(struct tracker *t, struct ttask *creator, struct ttask *ch
 	child->ordinal = ++cp->nprocs_made;
 	/* a new process starts with a copy of its creator's descriptors (the
 	 * table it made on its own first sight, if any, goes) */
-	if (p->tab && !p->tab->fds.n) {
+	if (p->tab && !p->tab->fds.n && cp->tab) {
 		uint32_t i = 0;
 		uint64_t k, v;
 		while (intmap_next(&cp->tab->fds, &i, &k, &v)) {
-			struct tobj *o = (struct tobj *)(uintptr_t)(v & ~1ull);
-			o->refs++;
-			*intmap_put(&p->tab->fds, k, NULL) = v;
+			struct tslot *sl = (struct tslot *)(uintptr_t)v;
+			fd_install(t, p->tab, (int64_t)k, sl->obj, sl->cloexec, 0);
 		}
 	}
 	if (!p->cwd && cp->cwd)
@@ -503,7 +552,7 @@ static void on_syscall(struct tracker *t, struct ttask *task, struct event *ev)
 			continue;           /* newfd: about to be replaced */
 		if (i > 0 && (sem & SEM_CLOSE_RANGE))
 			continue;
-		ev->fd_obj[i] = fd_get(t, task, fd);
+		ev->fd_obj[i] = fd_get(t, task, fd, ev->ts_ns);
 	}
 	if (!ok || !tab)
 		return;
@@ -526,7 +575,7 @@ static void on_syscall(struct tracker *t, struct ttask *task, struct event *ev)
 			cloexec = flag_arg(ev, se, "flags", O_CLOEXEC, "O_CLOEXEC");
 		}
 		if (o) {
-			fd_install(t, tab, ret, o, cloexec);
+			fd_install(t, tab, ret, o, cloexec, ev->end_ns);
 			ev->ret_obj[0] = o;
 		}
 	} else if ((sem & SEM_FDPAIR)) {
@@ -539,14 +588,14 @@ static void on_syscall(struct tracker *t, struct ttask *task, struct event *ev)
 				       flag_arg(ev, se, "type", SOCK_CLOEXEC, "SOCK_CLOEXEC");
 			if (a->kind == FDK_PIPE)
 				a->pipe = b->pipe = a->id;
-			fd_install(t, tab, fds[0], a, cloexec);
-			fd_install(t, tab, fds[1], b, cloexec);
+			fd_install(t, tab, fds[0], a, cloexec, ev->end_ns);
+			fd_install(t, tab, fds[1], b, cloexec, ev->end_ns);
 			ev->ret_obj[0] = a;
 			ev->ret_obj[1] = b;
 		}
 	} else if (sem & SEM_CLOSE) {
 		if (ev_arg_int(ev, 0, &fd))
-			fd_close(t, tab, fd);
+			fd_close(t, tab, fd, ev->ts_ns);
 	} else if (sem & SEM_CLOSE_RANGE) {
 		int64_t lo, hi, flags = 0;
 		if (ev_arg_int(ev, 0, &lo) && ev_arg_int(ev, 1, &hi)) {
@@ -562,9 +611,9 @@ static void on_syscall(struct tracker *t, struct ttask *task, struct event *ev)
 				}
 			for (size_t j = 0; j < nd; j++) {
 				if (flags & CLOSE_RANGE_CLOEXEC_BIT)
-					*intmap_get(&tab->fds, (uint64_t)doomed[j]) |= 1;
+					slot_get(tab, doomed[j])->cloexec = true;
 				else
-					fd_close(t, tab, doomed[j]);
+					fd_close(t, tab, doomed[j], ev->ts_ns);
 			}
 			free(doomed);
 		}
@@ -572,13 +621,14 @@ static void on_syscall(struct tracker *t, struct ttask *task, struct event *ev)
 		int64_t cmd;
 		if (ev_arg_int(ev, 1, &cmd) && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) &&
 		    ev->fd_obj[0]) {
-			fd_install(t, tab, ret, (struct tobj *)ev->fd_obj[0], cmd == F_DUPFD_CLOEXEC);
+			fd_install(t, tab, ret, (struct tobj *)ev->fd_obj[0], cmd == F_DUPFD_CLOEXEC,
+				   ev->end_ns);
 			ev->ret_obj[0] = ev->fd_obj[0];
 		} else if (ev_arg_int(ev, 1, &cmd) && cmd == F_SETFD && ev_arg_int(ev, 0, &fd)) {
 			int64_t arg;
-			uint64_t *v = intmap_get(&tab->fds, (uint64_t)fd);
-			if (v && ev_arg_int(ev, 2, &arg))
-				*v = (*v & ~1ull) | ((arg & FD_CLOEXEC) ? 1 : 0);
+			struct tslot *sl = slot_get(tab, fd);
+			if (sl && ev_arg_int(ev, 2, &arg))
+				sl->cloexec = (arg & FD_CLOEXEC) != 0;
 		}
 	}
 
@@ -590,8 +640,9 @@ static void on_syscall(struct tracker *t, struct ttask *task, struct event *ev)
 		uint64_t *v = intmap_get(&t->by_tid, (uint64_t)(uint32_t)ret);
 		bool thread = clone_makes_thread(ev, sem);
 		struct ttask *child;
-		/* a child that started before this event is linked already */
-		if (v && !t->tasks[*v]->dead)
+		/* a child that started (and maybe ended) before this event is
+		 * there already: a tid used again was renamed by its start */
+		if (v)
 			child = t->tasks[*v];
 		else
 			child = task_new(t, (pid_t)ret, thread ? ev->pid : (pid_t)ret);
@@ -614,12 +665,12 @@ static void on_syscall(struct tracker *t, struct ttask *task, struct event *ev)
 		int64_t *doomed = NULL;
 		size_t nd = 0, ad = 0;
 		while (intmap_next(&tab->fds, &i, &k, &v))
-			if (v & 1) {
+			if (((struct tslot *)(uintptr_t)v)->cloexec) {
 				ALLOC_GROW(doomed, nd + 1, ad);
 				doomed[nd++] = (int64_t)k;
 			}
 		for (size_t j = 0; j < nd; j++)
-			fd_close(t, tab, doomed[j]);
+			fd_close(t, tab, doomed[j], UINT64_MAX);
 		free(doomed);
 	}
 }
@@ -661,6 +712,6 @@ void tracker_event(struct tracker *t, struct event *ev)
 		for (int i = 0; se && i < se->nargs && i < EVENT_MAX_ARGS; i++)
 			if ((se->argrole[i] == ROLE_FD || se->argrole[i] == ROLE_DIRFD) &&
 			    ev_arg_int(ev, (unsigned)i, &fd) && fd >= 0)
-				ev->fd_obj[i] = fd_get(t, task, fd);
+				ev->fd_obj[i] = fd_get(t, task, fd, ev->ts_ns);
 	}
 }
