@@ -71,10 +71,17 @@ enum {
 	/* V_ENUM: the number prints in decimal where it shows (an unknown
 	 * value, -X raw and -X verbose): signal numbers, as strace. */
 	VF_DECIMAL = 1 << 10,
+	/* V_OP of three forms of one value, shown by strace's -X style:
+	 * c.items[0] with -X abbrev (the default), [1] with -X raw, [2] with
+	 * -X verbose (ioctl decoders whose text changes shape with -X:
+	 * "EVIOCGBIT(0x1f / * EV_??? * /, 8)" against "0x8008453f / *
+	 * EVIOCGBIT(0x1f, 8) * /").  Sinks that read values, not text, take
+	 * items[0]. */
+	VF_XALT = 1 << 11,
 	/* Read back from a trace that kept only text (renacer-json-v1): the
 	 * number of a V_FLAGS/V_ENUM/V_SIGSET is unknown, its names are in
 	 * x.sym (sig.mask is 0 and the names are in text). */
-	VF_NOVAL = 1 << 11,
+	VF_NOVAL = 1 << 12,
 };
 
 struct val {
@@ -188,6 +195,11 @@ enum {
 				    inlined into it from a skipped file with no
 				    inline record (Rust std): -s shows the
 				    function without a line */
+	FRAME_TAILCALL = 1 << 3, /* rebuilt from DWARF call-site information:
+				    a function that ended in a tail call and
+				    so left no frame (pc: the address after
+				    its jump, or the jump's own when DWARF
+				    gives only that); gdb's "tail call frame" */
 };
 
 #define EVENT_MAX_ARGS 6
@@ -200,6 +212,10 @@ struct tobj;
  * wrote through a descriptor of the set, hex-dumped after the call's line.
  * A call can carry several (readv, sendmsg): one per buffer that moved data.
  */
+/* What one call's dumps keep at most (src/core/quals.c): bytes, buffers. */
+#define IODUMP_MAX_BYTES (16u << 20)
+#define IODUMP_MAX_BUFS 4096u
+
 struct iodump {
 	const uint8_t *data;     /* the bytes (the task's arena) */
 	uint64_t len;            /* bytes transferred in this buffer */
@@ -212,6 +228,9 @@ struct iodump {
 				    " = NBUFS buffers in vector VEC" is shown
 				    first (such an entry may have len 0) */
 	uint64_t nbufs;          /* with vec: the message's iovec length */
+	bool capped;             /* renacer's dump limit was reached after
+				    fetched bytes of this entry: nothing more
+				    of the call is dumped (core/quals.h) */
 };
 
 /* event.tamper bits: what -e inject= did to a syscall (src/core/inject.c). */

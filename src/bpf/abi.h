@@ -36,9 +36,10 @@ struct rb_task {
 	__u32 tid;          /* owner (kernel tid), 0 when free */
 	__u32 flags;        /* RBT_* */
 	__u32 slot;         /* slot of the call in progress, or RB_NO_CALL */
-	__u32 pad;
-	__u64 enter_ns;     /* monotonic time at the entry (want_wall) */
-	__u64 enter_stime;  /* task->stime at the entry (want_cpu) */
+	__u32 enter_on;     /* CPU of the entry (want_cpu) */
+	__u64 enter_ns;     /* monotonic time at the entry (want_wall, want_cpu) */
+	__u64 enter_stime;  /* CPU time run at the entry (want_cpu; cpu_now()) */
+	__u64 enter_sum;    /* the scheduler's total of it then (want_cpu) */
 };
 
 /* Per slot and CPU: what every counted call updates first, in one cache

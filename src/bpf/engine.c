@@ -30,6 +30,8 @@
 #include <bpf/libbpf.h>
 
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 
 #include "bpf/abi.h"
@@ -47,7 +49,7 @@
 	X(bpf_object__open_skeleton) X(bpf_object__load_skeleton) \
 	X(bpf_object__attach_skeleton) X(bpf_object__detach_skeleton) \
 	X(bpf_object__destroy_skeleton) X(ring_buffer__new) X(ring_buffer__free) \
-	X(ring_buffer__consume) X(ring_buffer__epoll_fd)
+	X(ring_buffer__consume) X(ring_buffer__epoll_fd) X(bpf_map_get_next_key)
 
 static struct bpf_api {
 #define BPF_MEMBER(f) __typeof__(&f) f;
@@ -156,9 +158,15 @@ struct erun {
 	uint64_t t0;              /* monotonic ns at the start */
 	int ncpu;                 /* rows of the counters (possible CPUs) */
 	pid_t leader;
+	pid_t tracer;             /* renacer's pid */
+	pid_t watchdog;           /* kills the tree if renacer dies, or 0 */
+	int watchdog_fd;          /* its pipe (renacer's end), or -1 */
+	const struct rb_task *tasks; /* the kernel's table of traced tasks
+				      (mmap'ed, read by the watchdog) */
+	size_t ntasks;
 	pid_t *procs;             /* live traced processes (to kill on SIGINT) */
 	size_t nprocs, aprocs;
-	struct sigaction old_int, old_term, old_hup;  /* as renacer was given them */
+	struct sigaction old_int, old_term, old_hup, old_chld;  /* as renacer was given them */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -166,6 +174,13 @@ static volatile sig_atomic_t interrupted;
 static void on_interrupt_signal(int sig)
 {
 	interrupted = sig;
+}
+
+/* SIGCHLD only interrupts the wait (a stop of the command, see
+ * traceme_stop) */
+static void on_sigchld(int sig)
+{
+	(void)sig;
 }
 
 /* libbpf's messages are kept quiet: the reason reaches the user in one line.
@@ -380,6 +395,14 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		return EBPF_UNAVAILABLE;
 	}
 	r->skel = skel;
+	if (o->follow) {
+		size_t len = (size_t)(skel->rodata->tasks_mask + 1) * sizeof(struct rb_task);
+		void *m = mmap(NULL, len, PROT_READ, MAP_SHARED, bpfl.bpf_map__fd(skel->maps.tasks), 0);
+		if (m != MAP_FAILED) {
+			r->tasks = m;
+			r->ntasks = skel->rodata->tasks_mask + 1;
+		}
+	}
 	r->rb = bpfl.ring_buffer__new(bpfl.bpf_map__fd(skel->maps.events), on_rb_event, r, NULL);
 	if (!r->rb) {
 		strbuf_addf(why, "cannot read the eBPF ring buffer: %s", strerror(errno));
@@ -410,16 +433,23 @@ static pid_t start(struct erun *r, const char *path, char *const argv[], struct 
 		return error("cannot fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
-		struct rb_task init = { (uint32_t)getpid(), RBT_HIDE, RB_NO_CALL, 0, 0, 0 };
+		struct rb_task init = { .tid = (uint32_t)getpid(), .flags = RBT_HIDE, .slot = RB_NO_CALL };
 		uint32_t key = init.tid & r->skel->rodata->tasks_mask;
 		int e[2];
 
 		close(pfd[0]);
+		/* killed with renacer, as PTRACE_O_EXITKILL does for the
+		 * ptrace engine's tracees (the watchdog kills the rest of the
+		 * tree, see watchdog_start) */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != r->tracer)
+			_exit(1);
 		/* the command starts with the dispositions renacer was given
 		 * (an ignored SIGINT stays ignored), as with the ptrace engine */
 		sigaction(SIGINT, &r->old_int, NULL);
 		sigaction(SIGTERM, &r->old_term, NULL);
 		sigaction(SIGHUP, &r->old_hup, NULL);
+		sigaction(SIGCHLD, &r->old_chld, NULL);
 		/* nothing else is traced yet: the entry is free */
 		if (bpfl.bpf_map_update_elem(map_fd, &key, &init, BPF_ANY) < 0) {
 			e[0] = 1;
@@ -461,6 +491,115 @@ static void stop_all(struct erun *r)
 		kill(r->procs[i], SIGKILL);
 }
 
+/*
+ * The command made renacer, its parent, its tracer (PTRACE_TRACEME) and
+ * now stops for it: renacer is no debugger, so it lets go at once, with
+ * the signal the stop was for, and the program goes on as it would
+ * untraced (under the ptrace engine or strace the request fails instead).
+ * The SIGTRAP that an exec sends a task traced that way is not the
+ * program's own: it is dropped, as it would never have been sent.
+ */
+static void traceme_stop(pid_t pid, int status)
+{
+	int sig = WSTOPSIG(status);
+	siginfo_t si;
+
+	if (sig == SIGTRAP && ptrace(PTRACE_GETSIGINFO, pid, NULL, &si) == 0 &&
+	    si.si_code == SI_USER && si.si_pid == pid)
+		sig = 0;
+	ptrace(PTRACE_DETACH, pid, NULL, (void *)(uintptr_t)sig);
+}
+
+/*
+ * In the watchdog, once renacer is gone: SIGKILL to every traced task
+ * until none is left (those forked meanwhile are in the table too: the
+ * watchdog holds the program), for 5 s at most.
+ */
+static void watchdog_kill(struct erun *r)
+{
+	int ovf = bpfl.bpf_map__fd(r->skel->maps.overflow);
+
+	for (int pass = 0; pass < 5000; pass++) {
+		uint32_t key, next, *prev = NULL;
+		struct timespec ms = { 0, 1000000 };
+
+		for (size_t i = 0; i < r->ntasks; i++) {
+			uint32_t tid = __atomic_load_n(&r->tasks[i].tid, __ATOMIC_RELAXED);
+			if (tid)
+				kill((pid_t)tid, SIGKILL);
+		}
+		while (bpfl.bpf_map_get_next_key(ovf, prev, &next) == 0) {
+			kill((pid_t)next, SIGKILL);
+			key = next;
+			prev = &key;
+		}
+		if (__atomic_load_n(&r->skel->bss->live, __ATOMIC_ACQUIRE) == 0)
+			return;
+		nanosleep(&ms, NULL);
+	}
+}
+
+/*
+ * With -f: a child of renacer that keeps the program attached (it holds
+ * its descriptors) and waits on a pipe.  renacer writes one byte when it
+ * ends as it should (watchdog_stop); when renacer dies instead (kill -9)
+ * the pipe ends without it, and the watchdog kills the traced tree, as
+ * PTRACE_O_EXITKILL does for the ptrace engine's tracees.  The command
+ * alone needs none: it has PR_SET_PDEATHSIG.  Nothing happens when the
+ * watchdog cannot be made.
+ */
+static void watchdog_start(struct erun *r)
+{
+	int p[2];
+	pid_t pid;
+
+	if (!r->o->follow || !r->tasks || pipe2(p, O_CLOEXEC) < 0)
+		return;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	if (pid == 0) {
+		char c;
+		ssize_t n;
+
+		close(p[1]);
+		for (int fd = 0; fd < 3; fd++)
+			close(fd);
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGQUIT, SIG_IGN);
+		do {
+			n = read(p[0], &c, 1);
+		} while (n < 0 && errno == EINTR);
+		if (n != 1)
+			watchdog_kill(r);
+		_exit(0);
+	}
+	close(p[0]);
+	r->watchdog = pid;
+	r->watchdog_fd = p[1];
+}
+
+/* renacer ends as it should: the watchdog exits (and lets go of the program). */
+static void watchdog_stop(struct erun *r)
+{
+	char c = 'q';
+
+	if (r->watchdog_fd < 0)
+		return;
+	if (write(r->watchdog_fd, &c, 1) < 0)
+		kill(r->watchdog, SIGKILL);
+	close(r->watchdog_fd);
+	r->watchdog_fd = -1;
+	while (waitpid(r->watchdog, NULL, 0) < 0 && errno == EINTR)
+		;
+	r->watchdog = 0;
+}
+
 /* Waits for the command and, with -f, every traced task to end. */
 static void wait_all(struct erun *r, struct trace_end *end)
 {
@@ -486,6 +625,10 @@ static void wait_all(struct erun *r, struct trace_end *end)
 		}
 		bpfl.ring_buffer__consume(r->rb);
 		if (!reaped && waitpid(r->leader, &status, WNOHANG) == r->leader) {
+			if (WIFSTOPPED(status)) {
+				traceme_stop(r->leader, status);
+				continue;
+			}
 			reaped = true;
 			if (WIFSIGNALED(status))
 				end->term_signal = WTERMSIG(status);
@@ -591,6 +734,8 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 
 	memset(end, 0, sizeof(*end));
 	memset(&r, 0, sizeof(r));
+	r.watchdog_fd = -1;
+	r.tracer = getpid();
 	r.o = o;
 	r.sinks = sinks;
 	if (o->attach || ebpf_probe(why) < 0)
@@ -608,6 +753,8 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	sigaction(SIGINT, &sa, &r.old_int);
 	sigaction(SIGTERM, &sa, &r.old_term);
 	sigaction(SIGHUP, &sa, &r.old_hup);
+	sa.sa_handler = on_sigchld;
+	sigaction(SIGCHLD, &sa, &r.old_chld);
 	interrupted = 0;
 
 	clock_gettime(CLOCK_REALTIME, &rt);
@@ -637,8 +784,10 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	ev.ts_ns = ev.end_ns = ts - r.t0;
 	sink_list_event(sinks, &ev);
 	procs_add(&r, r.leader);
+	watchdog_start(&r);
 
 	wait_all(&r, end);
+	watchdog_stop(&r);
 	end->wall_ns = now_ns() - r.t0;
 	if (deliver_totals(&r) < 0)
 		ret = -2;
@@ -654,7 +803,11 @@ restore:
 	sigaction(SIGINT, &r.old_int, NULL);
 	sigaction(SIGTERM, &r.old_term, NULL);
 	sigaction(SIGHUP, &r.old_hup, NULL);
+	sigaction(SIGCHLD, &r.old_chld, NULL);
 out:
+	watchdog_stop(&r);
+	if (r.tasks)
+		munmap((void *)r.tasks, r.ntasks * sizeof(struct rb_task));
 	free(path);
 	free(r.procs);
 	bpfl.ring_buffer__free(r.rb);

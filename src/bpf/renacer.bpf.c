@@ -47,8 +47,10 @@ __u64 lost_events = 0;  /* process events the ring buffer had no room for */
 __u64 lost_nr = 0;      /* calls with a number outside the slots */
 __u64 noverflow = 0;    /* entries in overflow */
 
+/* (mmap'able: the loader's watchdog reads it, see engine.c) */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, RB_TASKS);
 	__type(key, __u32);
 	__type(value, struct rb_task);
@@ -97,6 +99,39 @@ static __always_inline struct rb_stat *stat_of(__u32 slot)
 	return bpf_map_lookup_elem(&stats, &k);
 }
 
+/*
+ * The CPU time task has run, as of now (bpf_ktime_get_ns()): the
+ * scheduler's total, brought up to date with the part of the current
+ * slice it has not yet added.  The two clocks differ by an offset, but on
+ * one CPU a difference of two readings is the time the task ran in
+ * between: its time off the CPU (a sleep, a wait for the disk) counts for
+ * nothing.  (task->stime, what rusage gives, moves by whole ticks: a call
+ * shorter than a tick mostly shows 0 there.)
+ */
+static __always_inline __u64 cpu_now(struct task_struct *task, __u64 now)
+{
+	return task->se.sum_exec_runtime + (now - task->se.exec_start);
+}
+
+/*
+ * The CPU time of a call that began at enter_cpu (cpu_now() on CPU
+ * enter_on, when the scheduler's total was enter_sum) and lasted wall ns.
+ * A call that ends on another CPU cannot subtract clocks of two CPUs: the
+ * scheduler's total alone is taken then (off by the parts of a slice
+ * before and after the call).  Never more than the wall time.
+ */
+static __always_inline __u64 call_cpu(struct task_struct *task, const struct rb_task *t,
+				      __u64 now, __u64 wall)
+{
+	__u64 d;
+
+	if (t->enter_on == bpf_get_smp_processor_id())
+		d = cpu_now(task, now) - t->enter_stime;
+	else
+		d = task->se.sum_exec_runtime - t->enter_sum;
+	return (__s64)d < 0 ? 0 : d > wall ? wall : d;
+}
+
 static __always_inline bool wanted(__u32 bit)
 {
 	return !status_mask || (status_mask & bit);
@@ -120,7 +155,7 @@ static __always_inline bool task_add(__u32 tid, __u32 flags)
 {
 	__u32 k = tid & tasks_mask;
 	struct rb_task *t = bpf_map_lookup_elem(&tasks, &k);
-	struct rb_task n = { tid, flags, RB_NO_CALL, 0, 0, 0 };
+	struct rb_task n = { tid, flags, RB_NO_CALL };
 
 	if (t && __sync_val_compare_and_swap(&t->tid, 0, tid) == 0) {
 		t->flags = flags;
@@ -173,10 +208,15 @@ int BPF_PROG(rb_sys_enter, struct pt_regs *regs, long id)
 	if (use_set && !(trace_set[(slot / 8) & (RB_SLOTS / 8 - 1)] & (1u << (slot & 7))))
 		return 0;
 	t->slot = slot;
-	if (want_wall)
-		t->enter_ns = bpf_ktime_get_ns();
-	if (want_cpu)
-		t->enter_stime = task->stime;
+	if (want_wall || want_cpu) {
+		__u64 now = bpf_ktime_get_ns();
+		t->enter_ns = now;
+		if (want_cpu) {
+			t->enter_stime = cpu_now(task, now);
+			t->enter_sum = task->se.sum_exec_runtime;
+			t->enter_on = bpf_get_smp_processor_id();
+		}
+	}
 	return 0;
 }
 
@@ -215,6 +255,7 @@ int BPF_PROG(rb_sys_exit, struct pt_regs *regs, long ret)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct rb_task *t = task_find((__u32)task->pid);
 	struct rb_stat *s;
+	__u64 now = 0;
 	__u32 slot;
 	bool failed;
 
@@ -233,14 +274,16 @@ int BPF_PROG(rb_sys_exit, struct pt_regs *regs, long ret)
 	s->calls++;
 	if (failed)
 		s->errors++;
+	if (want_wall || want_cpu)
+		now = bpf_ktime_get_ns();
 	if (want_cpu) {
-		__u64 d = task->stime - t->enter_stime;
+		__u64 d = call_cpu(task, t, now, now - t->enter_ns);
 		s->cpu_ns += d;
 		if (want_minmax)
 			minmax(&s->cpu_min_ns, &s->cpu_max_ns, d, s->calls == 1);
 	}
 	if (want_wall) {
-		__u64 d = bpf_ktime_get_ns() - t->enter_ns;
+		__u64 d = now - t->enter_ns;
 		s->wall_ns += d;
 		if (want_minmax)
 			minmax(&s->wall_min_ns, &s->wall_max_ns, d, s->calls == 1);
@@ -310,6 +353,8 @@ int BPF_PROG(rb_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 			t->slot = n.slot;
 			t->enter_ns = n.enter_ns;
 			t->enter_stime = n.enter_stime;
+			t->enter_sum = n.enter_sum;
+			t->enter_on = n.enter_on;
 		}
 	}
 	if (!t)

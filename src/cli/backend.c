@@ -94,8 +94,15 @@ int trace_run(const struct trace_opts *t, const struct tracer_opts *o,
 	if (t->backend == BACKEND_PTRACE ||
 	    (t->backend == BACKEND_AUTO && !auto_wants_ebpf(t, cfg, sinks)))
 		return tracer_run(o, t->argv, sinks, end);
-	if (t->backend == BACKEND_EBPF && ebpf_unsuited(t, cfg, sinks, &why) < 0)
-		die_status(1, "--backend ebpf %s", why.buf);
+	/* refusals return (-1 with the status in end) rather than exit: the
+	 * caller then releases the sinks, which removes their temporary files */
+	if (t->backend == BACKEND_EBPF && ebpf_unsuited(t, cfg, sinks, &why) < 0) {
+		error("--backend ebpf %s", why.buf);
+		strbuf_release(&why);
+		memset(end, 0, sizeof(*end));
+		end->exit_code = 1;
+		return -1;
+	}
 	/* wall-clock times: -w, --timing and the JSON summaries show them */
 	eo.wall = t->wall || t->timing || t->format_given;
 	/* the shortest and longest call: a -S key or a -U column */
@@ -113,8 +120,13 @@ int trace_run(const struct trace_opts *t, const struct tracer_opts *o,
 		strbuf_release(&why);
 		return r;
 	}
-	if (t->backend == BACKEND_EBPF)
-		die_status(EXIT_NO_BACKEND, "cannot use --backend ebpf: %s", why.buf);
+	if (t->backend == BACKEND_EBPF) {
+		error("cannot use --backend ebpf: %s", why.buf);
+		strbuf_release(&why);
+		memset(end, 0, sizeof(*end));
+		end->exit_code = EXIT_NO_BACKEND;
+		return -1;
+	}
 	warning("eBPF back end unavailable (%s): counting with ptrace", why.buf);
 	strbuf_release(&why);
 	return tracer_run(o, t->argv, sinks, end);

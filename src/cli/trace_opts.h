@@ -122,9 +122,10 @@ struct renacer_config;
  * eBPF back end (bpf/engine.h) when asked for, or under auto when nothing
  * requested needs a record of each call (see docs/architecture.md).  An
  * auto choice the machine cannot honour falls back to ptrace with one
- * warning; an explicit --backend ebpf that cannot serve the options exits
- * 1, one that cannot run here exits EXIT_NO_BACKEND (after one error
- * line).  cfg holds the --assert configuration (may be empty).  Returns as
+ * warning; an explicit --backend ebpf that cannot serve the options
+ * returns -1 with end->exit_code 1, one that cannot run here -1 with
+ * EXIT_NO_BACKEND (after one error line; nothing ran, no sink began: the
+ * caller releases them, which removes their temporary files).  cfg holds the --assert configuration (may be empty).  Returns as
  * tracer_run().
  */
 int trace_run(const struct trace_opts *t, const struct tracer_opts *o,

@@ -1620,6 +1620,16 @@ static void handle_status(struct tracer *tr, const struct wstat *w, char *const 
 	if (!t) {
 		if (!WIFSTOPPED(status))
 			return;          /* not a tracee of ours, or one already gone */
+		if (!tr->o->follow) {
+			/* without -f the only way to get a task nobody asked
+			 * for is a clone(CLONE_PTRACE) of a tracee: the kernel
+			 * makes the child ours and stops it.  No event of its
+			 * creator will come, so it is let go at this first stop
+			 * (strace's "unknown pid"), else it stays stopped and
+			 * its parent waits for it forever */
+			ptrace(PTRACE_DETACH, w->tid, NULL, NULL);
+			return;
+		}
 		/* a new child whose creator's event has not arrived yet; one
 		 * created by an attached process is attached too, and once
 		 * renacer lets go of them (the creator may be gone already,

@@ -11,6 +11,7 @@
 #ifndef RENACER_GOLDEN_COMPARE_H
 #define RENACER_GOLDEN_COMPARE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -145,6 +146,14 @@ void gresult_release(struct gresult *r);
  * they were seen.  Updates r->regression and r->pass.
  */
 void gresult_confirm(struct gresult *r, const struct gresult *others, size_t n);
+
+/*
+ * Appends a finding to r with its message formatted from fmt and ap; a
+ * regression sets r->regression.  Returns the finding (owned by r, valid
+ * until the next one is added).
+ */
+struct gfinding *gresult_vadd(struct gresult *r, enum gfind_kind k, bool reg, const char *proc,
+			      const char *subject, double g, double c, const char *fmt, va_list ap);
 
 /* True when r has a noisy regression (validate re-runs to confirm it). */
 bool gresult_has_noisy(const struct gresult *r);

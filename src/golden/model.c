@@ -337,6 +337,10 @@ static void add_other(struct strbuf *k, const struct val *v)
 	static const struct render_opts ro = RENDER_OPTS_INIT;
 	size_t at = k->len;
 
+	if (v->kind == V_OP && (v->flags & VF_XALT) && v->c.n == 3 && !v->text) {
+		add_other(k, &v->c.items[0]);   /* the value, not its -X forms */
+		return;
+	}
 	switch (v->kind) {
 	case V_FLAGS:
 	case V_ENUM:

@@ -88,6 +88,34 @@ static inline int64_t karg_s(const struct dctx *c, const struct event *ev, unsig
 			  : (int64_t)(ev->karg[i] << (64 - bits)) >> (64 - bits);
 }
 
+/*
+ * Caps that keep an event's memory bounded by the options, whatever the
+ * tracee claims (issue 18): an array shows at most DECODE_MAX_ELEMS
+ * elements, then "..." (strace prints all of them with -v, and -s of them
+ * without), and arrays stop with "..." once the event's values take
+ * DECODE_MAX_EVENT_BYTES (nested arrays: sendmmsg's iovecs, netlink
+ * attributes, argv's strings).  Each string is cut at the string limit
+ * (-s) as strace does.  docs/renacer.1 lists them with strace's
+ * differences.
+ */
+#define DECODE_MAX_ELEMS 4096u
+#define DECODE_MAX_EVENT_BYTES (8u << 20)
+
+/* Whether the event's values already take DECODE_MAX_EVENT_BYTES: an
+ * array being decoded should end with "..." (VF_MORE). */
+bool decode_over_budget(const struct dctx *c);
+
+/* Elements an array of n shows: all of them with -v, else at most the
+ * string limit (strace's abbrev()), never more than DECODE_MAX_ELEMS. */
+unsigned decode_elem_limit(const struct dctx *c, uint64_t n);
+
+/*
+ * Reads an array of n 64-bit words at addr into buf, a page at a time
+ * (one read of the tracee per page, not per word); returns how many
+ * leading words could be read (0 when none, or when opts->no_deref).
+ */
+size_t tread_words(struct dctx *c, uint64_t addr, uint64_t *buf, size_t n);
+
 /* Simple scalar arguments (i: argument index), all from ev->karg.  */
 void arg_int(struct dctx *c, struct event *ev, unsigned i);   /* int (32-bit signed) */
 void arg_long(struct dctx *c, struct event *ev, unsigned i);  /* signed at the C width */

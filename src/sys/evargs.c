@@ -32,6 +32,8 @@ bool val_int(const struct val *v, int64_t *out)
 {
 	if (!v)
 		return false;
+	if (v->kind == V_OP && (v->flags & VF_XALT) && v->c.n == 3)
+		v = &v->c.items[0];
 	switch (v->kind) {
 	case V_INT:
 		*out = v->i;

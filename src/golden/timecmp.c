@@ -1,0 +1,404 @@
+/* The timing part of a golden comparison (see timecmp.h). */
+#include "golden/timecmp.h"
+#include "golden/srcfind.h"
+#include "util/strbuf.h"
+#include "util/xmalloc.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/banned.h"
+
+/* Syscalls named as where a slowdown went. */
+#define MAX_TIME_LISTED 5
+
+/* What the checks below read and fill. */
+struct cmp {
+	const struct gmodel *g, *c;
+	const struct golden_opts *o;
+	struct gresult *r;
+};
+
+static struct gfinding *add_finding(struct gresult *r, enum gfind_kind k, bool reg,
+				    const char *proc, const char *subject, double g, double c,
+				    const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
+
+static struct gfinding *add_finding(struct gresult *r, enum gfind_kind k, bool reg,
+				    const char *proc, const char *subject, double g, double c,
+				    const char *fmt, ...)
+{
+	struct gfinding *f;
+	va_list ap;
+
+	va_start(ap, fmt);
+	f = gresult_vadd(r, k, reg, proc, subject, g, c, fmt, ap);
+	va_end(ap);
+	return f;
+}
+
+static double fastest(const double *v, size_t n)
+{
+	double m = v[0];
+	for (size_t i = 1; i < n; i++)
+		if (v[i] < m)
+			m = v[i];
+	return m;
+}
+
+static double slack_for(const struct golden_opts *o, double spread, uint64_t ncalls)
+{
+	double slack = o->noise_k * spread;
+	if (slack < o->time_floor_ms * 1000)
+		slack = o->time_floor_ms * 1000;
+	/* a traced syscall costs tens of microseconds more when the scheduler
+	 * puts tracer and tracee on different CPUs */
+	if (slack < GOLDEN_PER_CALL_NOISE_US * (double)ncalls)
+		slack = GOLDEN_PER_CALL_NOISE_US * (double)ncalls;
+	return slack;
+}
+
+static double stat_spread(const struct gstat *st)
+{
+	double s = st->mad * 1.4826;
+	if ((st->max - st->min) / 2 > s)
+		s = (st->max - st->min) / 2;
+	return s;
+}
+
+/* Total time of syscall name in model m, and the task where it is largest. */
+static double sc_time(const struct gmodel *m, const char *name, const char **task,
+		      double *task_us)
+{
+	uint32_t id = intern_find(&m->names, name, strlen(name));
+	double total = 0;
+
+	if (task)
+		*task = NULL;
+	if (task_us)
+		*task_us = 0;
+	if (id == UINT32_MAX)
+		return 0;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct gproc *p = &m->procs[i];
+		double t = 0;
+		for (uint32_t j = 0; j < p->ncalls; j++)
+			if (p->calls[j].sc == id)
+				t += p->calls[j].dur_us;
+		total += t;
+		if (task && t > *task_us) {
+			*task = p->label;
+			*task_us = t;
+		}
+	}
+	return total;
+}
+
+/* Time of syscall name in the first task of model m (the command's main thread). */
+static double root_time(const struct gmodel *m, const char *name)
+{
+	uint32_t id = intern_find(&m->names, name, strlen(name));
+	const struct gproc *p;
+	double t = 0;
+
+	if (id == UINT32_MAX || !m->nprocs)
+		return 0;
+	p = &m->procs[0];        /* "1" sorts first */
+	for (uint32_t j = 0; j < p->ncalls; j++)
+		if (p->calls[j].sc == id)
+			t += p->calls[j].dur_us;
+	return t;
+}
+
+/*
+ * Waits that no load on the machine lengthens: sleeps, and syncs to disk.
+ * (A wait for a child, a thread or a pipe lasts as long as the other side
+ * was held up; that is what the runtime estimate takes out.)
+ */
+static bool own_wait(const char *name)
+{
+	static const char *const names[] = {
+		"clock_nanosleep", "nanosleep", "fsync", "fdatasync", "sync", "syncfs",
+		"sync_file_range", "msync",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * How much longer the command's main thread spent in waits of its own
+ * (own_wait) whose time grew beyond their noise, measured call by call, so
+ * that a miscount of the waits for a CPU cannot hide a longer sleep or a
+ * slower fsync.  The current time of a syscall is its least over the
+ * current runs.
+ */
+static double root_growth(struct cmp *x, const struct gsamples *cs)
+{
+	const struct gmodel *g = x->g, *c = x->c;
+	const struct golden_opts *o = x->o;
+	double total = 0;
+
+	for (size_t i = 0; i < x->r->nrows; i++) {
+		const char *name = x->r->rows[i].name;
+		const struct gtiming_sc *ts = gtiming_sc(&g->timing, name);
+		if (!own_wait(name))
+			continue;
+		double sp = !ts ? 0 : g->timing.runs >= 3 ? ts->us.mad * 1.4826 : stat_spread(&ts->us);
+		double gt = root_time(g, name), ct = root_time(c, name);
+		/* the least the golden runs took, when that is known */
+		if (ts && ts->us.min > 0 && ts->us.min < gt)
+			gt = ts->us.min;
+		if (cs && cs->models)
+			for (size_t k = 0; k < cs->nmodels; k++) {
+				double t = root_time(cs->models[k], name);
+				if (t < ct)
+					ct = t;
+			}
+		if (ct - gt > fmax(o->time_floor_ms * 1000, o->noise_k * sp))
+			total += ct - gt;
+	}
+	return total;
+}
+
+static bool is_time_limit(const struct golden_opts *o, const char *name)
+{
+	for (size_t i = 0; i < o->ntime_limits; i++)
+		if (!strcmp(o->time_limits[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * Where the time went: the syscalls whose total time grew beyond their
+ * noise, largest growth first.  With slow (the run is over its limit) they
+ * explain the regression; alone they are notes, unless the syscall is a
+ * configured time limit.  The current time of a syscall is its least over
+ * the current runs (noise only adds time).
+ */
+static void check_syscall_time(struct cmp *x, const struct gsamples *cs, bool slow,
+			       double slow_by)
+{
+	struct gresult *r = x->r;
+	const struct gmodel *g = x->g, *c = x->c;
+	const struct golden_opts *o = x->o;
+	struct grow {
+		const char *name;
+		double gm, cur, grow;
+		const char *task;
+	} *rows = xcalloc(r->nrows + 1, sizeof(*rows));
+	size_t n = 0, listed = 0;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct gcount_row *row = &r->rows[i];
+		const struct gtiming_sc *ts = gtiming_sc(&g->timing, row->name);
+		double gm = ts ? ts->us.median : row->g_time_us;
+		double sp = !ts ? 0 : g->timing.runs >= 3 ? ts->us.mad * 1.4826 : stat_spread(&ts->us);
+		double cur = row->c_time_us, task_us;
+		/* how long a task took to die is not time in a syscall */
+		if (!strcmp(row->name, "exit_group") || !strcmp(row->name, "exit"))
+			continue;
+		const char *task;
+		double lim;
+
+		if (cs && cs->models && cs->nmodels) {
+			for (size_t k = 0; k < cs->nmodels; k++) {
+				double t = sc_time(cs->models[k], row->name, NULL, NULL);
+				if (k == 0 || t < cur)
+					cur = t;
+			}
+		}
+		lim = gm * (1 + o->time_tolerance) + fmax(o->time_floor_ms * 1000, o->noise_k * sp);
+		/* when the run is slow, a syscall that took a quarter of the
+		 * extra time explains it, whatever its own noise */
+		if (cur <= gm || (cur <= lim && !(slow && cur - gm >= 0.25 * slow_by)))
+			continue;
+		sc_time(c, row->name, &task, &task_us);
+		rows[n].name = row->name;
+		rows[n].gm = gm;
+		rows[n].cur = cur;
+		rows[n].grow = cur - gm;
+		rows[n].task = task;
+		n++;
+	}
+	/* largest growth first */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && rows[j].grow > rows[j - 1].grow; j--) {
+			struct grow t = rows[j];
+			rows[j] = rows[j - 1];
+			rows[j - 1] = t;
+		}
+	for (size_t i = 0; i < n; i++) {
+		bool limit = is_time_limit(o, rows[i].name);
+		struct gfinding *f;
+		if (!limit && listed >= MAX_TIME_LISTED)
+			continue;
+		listed++;
+		char ratio[32] = "none in the golden";  /* a call the golden never waited in */
+		if (rows[i].gm > 0)
+			snprintf(ratio, sizeof(ratio), "%.1fx", rows[i].cur / rows[i].gm);
+		f = add_finding(r, GF_TIME, slow || limit, rows[i].task, rows[i].name,
+				rows[i].gm / 1000, rows[i].cur / 1000,
+				"time in %s: %.2fms -> %.2fms (+%.2fms, %s)%s", rows[i].name,
+				rows[i].gm / 1000, rows[i].cur / 1000, rows[i].grow / 1000, ratio,
+				limit && !slow ? "; a configured time limit" : "");
+		f->noisy = true;
+		{
+			/* -s: the lines whose calls took the extra time */
+			struct gsrc_sel gsel = { g, SIZE_MAX, rows[i].name, 0, NULL, false };
+			struct gsrc_sel csel = { c, SIZE_MAX, rows[i].name, 0, NULL, false };
+			gsrc_annotate(f, &gsel, &csel, GSRC_TIME);
+		}
+	}
+	free(rows);
+}
+
+static void check_timing(struct cmp *x, const struct gsamples *cs)
+{
+	struct gresult *r = x->r;
+	const struct gmodel *g = x->g, *c = x->c;
+	const struct golden_opts *o = x->o;
+	double g_base, spread = 0, cur, limit, g_cpu = -1, c_cpu = -1, g_net = -1, c_net = -1;
+	double wall_cur, c_waits = 0;
+	bool slow;
+	struct gfinding *f;
+
+	/* the fastest run on both sides: noise only ever adds time */
+	if (g->timing.runs > 0) {
+		g_base = g->timing.wall_us.min > 0 ? g->timing.wall_us.min : g->timing.wall_us.median;
+		spread = stat_spread(&g->timing.wall_us);
+		if (g->timing.has_cpu)
+			g_cpu = g->timing.cpu_us.min;
+		if (g->timing.has_net) {
+			/* the median and its deviation: a run's waits can be over-
+			 * or under-counted, and one such run must not widen the limit */
+			g_net = g->timing.net_us.median;
+			spread = g->timing.runs >= 3 ? g->timing.net_us.mad * 1.4826
+						     : stat_spread(&g->timing.net_us);
+		}
+		r->g_runs = g->timing.runs;
+	} else {
+		g_base = (double)g->wall_ns / 1000.0;
+		r->g_runs = 1;
+	}
+	if (cs && cs->n) {
+		wall_cur = fastest(cs->wall_us, cs->n);
+		if (cs->cpu_us)
+			c_cpu = fastest(cs->cpu_us, cs->n);
+		if (cs->net_us) {
+			size_t best = 0;
+			for (size_t i = 1; i < cs->n; i++)
+				if (cs->net_us[i] < cs->net_us[best])
+					best = i;
+			c_net = cs->net_us[best];
+			c_waits = cs->wall_us[best] - c_net;
+		}
+		r->c_runs = (int)cs->n;
+	} else if (c->timing.runs > 0) {
+		wall_cur = c->timing.wall_us.min > 0 ? c->timing.wall_us.min : c->timing.wall_us.median;
+		if (c->timing.has_cpu)
+			c_cpu = c->timing.cpu_us.min;
+		if (c->timing.has_net) {
+			c_net = c->timing.net_us.min;
+			c_waits = c->timing.wall_us.median - c->timing.net_us.median;
+		}
+		r->c_runs = c->timing.runs;
+	} else {
+		wall_cur = (double)c->wall_ns / 1000.0;
+		r->c_runs = 1;
+	}
+	r->g_wall_ms = g_base / 1000;
+	r->c_wall_ms = wall_cur / 1000;
+	r->g_cpu_ms = g_cpu >= 0 ? g_cpu / 1000 : -1;
+	r->c_cpu_ms = c_cpu >= 0 ? c_cpu / 1000 : -1;
+	r->g_net_ms = g_net >= 0 ? g_net / 1000 : -1;
+	r->c_net_ms = c_net >= 0 ? c_net / 1000 : -1;
+	/*
+	 * With both sides measured, the time that renacer and the command spent
+	 * waiting for a CPU (the machine's load, not the program) is taken out
+	 * of the wall time before it is compared.
+	 */
+	if (g_net >= 0 && c_net >= 0) {
+		g_base = g_net;
+		cur = c_net;
+	} else {
+		cur = wall_cur;
+	}
+	r->spread_ms = spread / 1000;
+	if (!o->check_timing || g_base <= 0) {
+		check_syscall_time(x, cs, false, 0);
+		return;
+	}
+	double slack = slack_for(o, spread, g->ncalls);
+	double base_limit = g_base * (1 + o->time_tolerance) + slack;
+	double cpu_limit = -1;
+	/* the waits taken out are measured to a few percent */
+	if (g_net >= 0 && c_net >= 0 && c_waits > 0)
+		slack += GOLDEN_WAIT_ERROR * c_waits;
+	limit = g_base * (1 + o->time_tolerance) + slack;
+	if (g_cpu >= 0)
+		cpu_limit = g_cpu * (1 + o->time_tolerance) +
+			    fmax(o->time_floor_ms * 1000,
+				 o->noise_k * (g->timing.runs >= 3 ? g->timing.cpu_us.mad * 1.4826
+								   : stat_spread(&g->timing.cpu_us)));
+	r->limit_ms = limit / 1000;
+	r->timing_checked = true;
+	/*
+	 * Slower when the runtime passed its limit; or when it passed it but
+	 * for the margin of the waits taken out and a measure that no load
+	 * changes agrees: the CPU time grew past its own limit, or the main
+	 * thread's sleeps and syncs alone took more extra time than allowed.
+	 */
+	slow = cur > limit;
+	if (!slow && cur > base_limit && c_cpu >= 0 && cpu_limit >= 0 && c_cpu > cpu_limit) {
+		slow = true;
+		limit = base_limit;      /* what the CPU time confirms */
+		slack = slack_for(o, spread, g->ncalls);
+	}
+	if (!slow && root_growth(x, cs) > base_limit - g_base) {
+		slow = true;
+		cur = fmax(cur, g_base + root_growth(x, cs));
+		limit = base_limit;
+		slack = slack_for(o, spread, g->ncalls);
+	}
+	if (slow) {
+		struct strbuf m = STRBUF_INIT;
+		r->limit_ms = limit / 1000;
+		strbuf_addf(&m, "runtime %.2fms is %.1fx the golden's %.2fms (limit %.2fms: +%.0f%% "
+			    "and %.2fms of noise)", cur / 1000, cur / g_base, g_base / 1000,
+			    limit / 1000, o->time_tolerance * 100, slack / 1000);
+		if (g_net >= 0 && c_net >= 0)
+			strbuf_addf(&m, "; not counting waits for a CPU (wall %.2fms, golden %.2fms)",
+				    wall_cur / 1000, g->timing.wall_us.min / 1000);
+		f = add_finding(r, GF_TIMING, true, NULL, "runtime", g_base / 1000, cur / 1000,
+				"%s", m.buf);
+		f->noisy = true;
+		strbuf_release(&m);
+		if (g_cpu >= 0 && c_cpu >= 0) {
+			double grow = cur - g_base, cgrow = c_cpu - g_cpu;
+			if (cgrow > 0.5 * grow && cgrow > slack)
+				f = add_finding(r, GF_TIMING, true, NULL, "cpu", g_cpu / 1000,
+						c_cpu / 1000, "the slowdown is CPU-bound: CPU time "
+						"%.2fms -> %.2fms (+%.2fms of the %.2fms)", g_cpu / 1000,
+						c_cpu / 1000, cgrow / 1000, grow / 1000);
+			else
+				f = add_finding(r, GF_TIMING, true, NULL, "waiting", g_cpu / 1000,
+						c_cpu / 1000, "the slowdown is time spent waiting, not "
+						"computing: CPU time %.2fms -> %.2fms", g_cpu / 1000,
+						c_cpu / 1000);
+			f->noisy = true;
+		}
+	}
+	check_syscall_time(x, cs, slow, cur - g_base);
+}
+
+void gtiming_check(struct gresult *r, const struct gmodel *g, const struct gmodel *c,
+		   const struct golden_opts *o, const struct gsamples *cs)
+{
+	struct cmp x = { g, c, o, r };
+	check_timing(&x, cs);
+}
