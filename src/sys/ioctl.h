@@ -30,6 +30,7 @@ struct ioc {
 	uint32_t code;      /* the request (32 bits, as the kernel reads it) */
 	uint64_t arg;       /* the third argument, all of the register */
 	bool exiting;       /* called at the exit stop */
+	bool noarg;         /* ioc_none(): the call shows no third argument */
 };
 
 typedef int (*ioctl_fn)(struct ioc *io);
@@ -42,7 +43,8 @@ struct val *ioc_val(struct ioc *io);
 /* At exit: " => after" right after the third argument (a slot of its own,
  * VF_CONT|VF_EXIT), strace's tprint_value_changed(); after is copied. */
 void ioc_set_after(struct ioc *io, const struct val *after);
-/* The request has no argument shown: "ioctl(3, TIOCSBRK)". */
+/* The request has no argument shown: "ioctl(3, TIOCSBRK)" (also when
+ * the decoder still returns IOC_EXIT to set the result). */
 int ioc_none(struct ioc *io);
 
 /* Whether structures are abbreviated (no -v): strace's abbrev(tcp). */
@@ -130,6 +132,9 @@ void ioc_set_local_array(struct ioc *io, struct val *v, const char *name, const 
 
 /* Whether n bytes at p are all zero (strace's IS_ARRAY_ZERO). */
 bool ioc_all_zero(const void *p, size_t n);
+
+/* A device number as strace prints it: makedev(0x8, 0x1). */
+void ioc_set_dev(struct dctx *c, struct val *v, const char *name, uint64_t dev);
 
 /* Text "..." as an item of a structure (strace's tprint_more_data_follows
  * where it is not the last item). */

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "sys/ioctl.h"
 #include "util/arena.h"
@@ -35,6 +36,7 @@ void ioc_set_after(struct ioc *io, const struct val *after)
 
 int ioc_none(struct ioc *io)
 {
+	io->noarg = true;
 	if (io->ev->nargs > 2)
 		io->ev->nargs = 2;
 	return IOC_DONE;
@@ -300,4 +302,9 @@ bool ioc_all_zero(const void *p, size_t n)
 		if (b[i])
 			return false;
 	return true;
+}
+
+void ioc_set_dev(struct dctx *c, struct val *v, const char *name, uint64_t dev)
+{
+	val_set_text(c, v, name, ioc_printf(c, "makedev(%#x, %#x)", major(dev), minor(dev)));
 }
