@@ -286,6 +286,14 @@ void decode_array(struct dctx *c, struct val *v, const char *name, uint64_t addr
 bool val_nonzero_bytes(struct dctx *c, struct val *v, uint64_t addr, uint64_t start,
 		       uint64_t total);
 
+/*
+ * A struct perf_event_attr at addr as strace's print_perf_event_attr
+ * (abbreviated without -v), or the address when its size is below 64 or it
+ * cannot be read; src/sys/perf.c (perf_event_open, the
+ * PERF_EVENT_IOC_MODIFY_ATTRIBUTES ioctl).
+ */
+void decode_perf_attr(struct dctx *c, struct val *v, const char *name, uint64_t addr);
+
 /* The default decoder: every argument in hex, as strace prints unknown calls. */
 int decode_default(struct dctx *c, struct event *ev, int exiting);
 

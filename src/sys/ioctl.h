@@ -93,9 +93,18 @@ static inline uint64_t ioc_zx(uint64_t x, size_t size)
 	return size >= 8 ? x : x & ((UINT64_C(1) << (size * 8)) - 1);
 }
 
+/* x cut to size bytes, sign-extended (PRINT_FIELD_D of an unsigned field
+ * prints it as the signed type of its size). */
+static inline int64_t ioc_sx(uint64_t x, size_t size)
+{
+	unsigned sh = size >= 8 ? 0 : (unsigned)(64 - size * 8);
+
+	return (int64_t)(x << sh) >> sh;
+}
+
 /* "name=value" field helpers for structure items (it[n++]). */
 #define FLD_U(it, s, f) val_set_uint((it), #f, ioc_zx((uint64_t)(s).f, sizeof((s).f)))
-#define FLD_D(it, s, f) val_set_int((it), #f, (int64_t)(s).f)
+#define FLD_D(it, s, f) val_set_int((it), #f, ioc_sx((uint64_t)(s).f, sizeof((s).f)))
 #define FLD_X(it, s, f) val_set_hex((it), #f, ioc_zx((uint64_t)(s).f, sizeof((s).f)))
 #define FLD_PTR(it, s, f) val_set_ptr((it), #f, (uint64_t)(s).f)
 

@@ -6,26 +6,11 @@
 
 #include "sys/ioctl.h"
 #include "xlat/rtc_backup_switch_modes.h"
+#include "xlat/rtc_features.h"
 #include "xlat/rtc_params.h"
 #include "xlat/rtc_vl_flags.h"
 
 #include "util/banned.h"
-
-/* RTC_PARAM_FEATURES bits: the header numbers them. */
-static const struct xlat_data features_data[] = {
-	{ 1ULL << RTC_FEATURE_ALARM, "1<<RTC_FEATURE_ALARM" },
-	{ 1ULL << RTC_FEATURE_ALARM_RES_MINUTE, "1<<RTC_FEATURE_ALARM_RES_MINUTE" },
-	{ 1ULL << RTC_FEATURE_NEED_WEEK_DAY, "1<<RTC_FEATURE_NEED_WEEK_DAY" },
-	{ 1ULL << RTC_FEATURE_ALARM_RES_2S, "1<<RTC_FEATURE_ALARM_RES_2S" },
-	{ 1ULL << RTC_FEATURE_UPDATE_INTERRUPT, "1<<RTC_FEATURE_UPDATE_INTERRUPT" },
-	{ 1ULL << RTC_FEATURE_CORRECTION, "1<<RTC_FEATURE_CORRECTION" },
-	{ 1ULL << RTC_FEATURE_BACKUP_SWITCH_MODE, "1<<RTC_FEATURE_BACKUP_SWITCH_MODE" },
-	{ 1ULL << RTC_FEATURE_ALARM_WAKEUP_ONLY, "1<<RTC_FEATURE_ALARM_WAKEUP_ONLY" },
-};
-static const struct xlat rtc_features[1] = { {
-	features_data, sizeof(features_data) / sizeof(features_data[0]), XT_FLAGS,
-	"1<<RTC_FEATURE_???",
-} };
 
 static void rtc_time(struct ioc *io, struct val *v, const char *name, const struct rtc_time *t)
 {
