@@ -145,6 +145,14 @@ bool ioc_all_zero(const void *p, size_t n);
 /* A device number as strace prints it: makedev(0x8, 0x1). */
 void ioc_set_dev(struct dctx *c, struct val *v, const char *name, uint64_t dev);
 
+/*
+ * strace's printstr_ex(addr, len, QUOTE_0_TERMINATED): the string at addr
+ * up to its NUL, at most len bytes and the string limit, "..." when no NUL
+ * was among them; the address when they cannot be read.
+ */
+void ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t addr,
+		     uint64_t len);
+
 /* Text "..." as an item of a structure (strace's tprint_more_data_follows
  * where it is not the last item). */
 void ioc_more(struct dctx *c, struct val *v);

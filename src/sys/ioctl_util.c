@@ -9,6 +9,7 @@
 #include <sys/sysmacros.h>
 
 #include "sys/ioctl.h"
+#include "core/tmem.h"
 #include "util/arena.h"
 
 #include "util/banned.h"
@@ -307,4 +308,26 @@ bool ioc_all_zero(const void *p, size_t n)
 void ioc_set_dev(struct dctx *c, struct val *v, const char *name, uint64_t dev)
 {
 	val_set_text(c, v, name, ioc_printf(c, "makedev(%#x, %#x)", major(dev), minor(dev)));
+}
+
+void ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t addr,
+		     uint64_t len)
+{
+	struct dctx *c = io->c;
+	uint64_t max = c->opts->string_limit < len ? c->opts->string_limit : len;
+	char *buf;
+	bool term = false;
+	ssize_t n;
+
+	if (!addr) {
+		val_set_ptr(v, name, 0);
+		return;
+	}
+	buf = arena_alloc(c->arena, max + 1);
+	n = c->opts->no_deref ? -1 : tmem_read_str(c->tid, addr, buf, max, &term);
+	if (n < 0 || (!term && (uint64_t)n < max)) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	val_set_str(c, v, name, buf, (size_t)n, !term);
 }
