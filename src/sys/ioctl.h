@@ -142,7 +142,8 @@ void ioc_set_local_array(struct ioc *io, struct val *v, const char *name, const 
 /* Whether n bytes at p are all zero (strace's IS_ARRAY_ZERO). */
 bool ioc_all_zero(const void *p, size_t n);
 
-/* A device number as strace prints it: makedev(0x8, 0x1). */
+/* A device number as strace prints it: makedev(0x8, 0x1) (-X raw: 0x801,
+ * -X verbose: 0x801 / * makedev(0x8, 0x1) * /). */
 void ioc_set_dev(struct dctx *c, struct val *v, const char *name, uint64_t dev);
 
 /*

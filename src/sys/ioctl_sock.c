@@ -252,10 +252,24 @@ static void ifindex(struct dctx *c, struct val *v, const char *name, int idx)
 	char ifname[IF_NAMESIZE + 1];
 
 	if (idx > 0 && if_indextoname((unsigned)idx, ifname)) {
-		struct val *it = val_new_array(c, 1);
+		/* -X raw: 1; -X verbose: 1 / * if_nametoindex("lo") * / */
+		struct val *it = val_new_array(c, 1), ab, raw, vb, *vi = val_new_array(c, 2);
 
 		val_set_str(c, it, NULL, ifname, strlen(ifname), false);
-		val_set_call(c, v, name, "if_nametoindex", it, 1);
+		val_set_call(c, &ab, NULL, "if_nametoindex", it, 1);
+		val_set_uint(&raw, NULL, (unsigned)idx);
+		vi[0] = raw;
+		val_set_text(c, &vi[1], NULL, " /* ");
+		val_set_op(&vb, NULL, vi, 2, NULL);
+		{
+			struct val *w = val_new_array(c, 3);
+
+			w[0] = vb;
+			w[1] = ab;
+			val_set_text(c, &w[2], NULL, " */");
+			val_set_op(&vb, NULL, w, 3, NULL);
+		}
+		ioc_set_xalt(c, v, name, &ab, &raw, &vb);
 	} else {
 		val_set_uint(v, name, (unsigned)idx);
 	}

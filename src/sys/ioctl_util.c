@@ -307,7 +307,13 @@ bool ioc_all_zero(const void *p, size_t n)
 
 void ioc_set_dev(struct dctx *c, struct val *v, const char *name, uint64_t dev)
 {
-	val_set_text(c, v, name, ioc_printf(c, "makedev(%#x, %#x)", major(dev), minor(dev)));
+	const char *text = ioc_printf(c, "makedev(%#x, %#x)", major(dev), minor(dev));
+	struct val ab, raw, vb;
+
+	val_set_text(c, &ab, NULL, text);
+	val_set_hex(&raw, NULL, dev);
+	val_set_commented(c, &vb, NULL, &raw, text);
+	ioc_set_xalt(c, v, name, &ab, &raw, &vb);
 }
 
 void ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t addr,

@@ -57,6 +57,15 @@ static void val_set_precise_ip(struct dctx *c, struct val *v, unsigned ip)
 	val_set_commented(c, v, "precise_ip", &x, skid[ip & 3]);
 }
 
+/* A comment's text with one number, in c->arena. */
+static const char *ioc_hex_comment(struct dctx *c, const char *fmt, unsigned x)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), fmt, x);
+	return arena_strndup(c->arena, buf, strlen(buf));
+}
+
 /* The bit fields after read_format, in the order of the structure. */
 static const char *const attr_bits[] = {
 	"disabled", "inherit", "pinned", "exclusive", "exclude_user", "exclude_kernel",
@@ -139,8 +148,23 @@ static unsigned attr_verbose(struct dctx *c, struct val *f, unsigned n,
 	CHECK(sample_max_stack);
 	val_set_uint(&f[n++], "sample_max_stack", a->sample_max_stack);
 	CHECK(__reserved_2);
+	if (a->__reserved_2) {
+		struct val x = f[n - 1];
+
+		val_set_commented(c, &f[n - 1], x.name, &x,
+				  ioc_hex_comment(c, "bytes 110..111: %#x", a->__reserved_2));
+	}
 	CHECK(aux_sample_size);
 	val_set_uint(&f[n++], "aux_sample_size", a->aux_sample_size);
+	CHECK(__reserved_3);
+	if (a->__reserved_3) {
+		struct val x = f[n - 1];
+
+		val_set_commented(c, &f[n - 1], x.name, &x,
+				  ioc_hex_comment(c, "bytes 116..119: %#x", a->__reserved_3));
+	}
+	CHECK(sig_data);
+	val_set_hex(&f[n++], "sig_data", a->sig_data);
 #undef CHECK
 	return n;
 }
