@@ -183,6 +183,11 @@ enum {
 				    inlined into it from a skipped file with no
 				    inline record (Rust std): -s shows the
 				    function without a line */
+	FRAME_TAILCALL = 1 << 3, /* rebuilt from DWARF call-site information:
+				    a function that ended in a tail call and
+				    so left no frame (pc: the address after
+				    its jump, or the jump's own when DWARF
+				    gives only that); gdb's "tail call frame" */
 };
 
 #define EVENT_MAX_ARGS 6
