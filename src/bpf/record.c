@@ -320,6 +320,7 @@ static int decode(struct recorder *rc, struct rtask *t, uint32_t slot, int exiti
 	ctx.arena = &t->arena;
 	ctx.opts = quals_dopts(rc->o->quals, &rc->o->dopts, t->ev.nr, &dtmp);
 	ctx.se = t->se;
+	ctx.ev = &t->ev;
 	if (t->se->decode)
 		r = t->se->decode(&ctx, &t->ev, exiting);
 	else
