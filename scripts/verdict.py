@@ -171,6 +171,7 @@ class Builder:
 
     def get(self, prog, patch=None, defines=(), cflags=None):
         """Path of the binary of prog with the change applied (None: unchanged)."""
+        prog = self.m["program"][prog].get("build_of", prog)
         p = self.m["program"][prog]
         if "system" in p:
             return p["system"]
@@ -281,9 +282,15 @@ class Bench:
         env.update(extra or {})
         return env
 
+    def binname(self, prog):
+        """The name of prog's binary in a case's bin/."""
+        p = self.m["program"][prog]
+        b = self.m["program"][p.get("build_of", prog)]
+        return os.path.basename(b.get("system") or b.get("binary") or prog)
+
     def command(self, prog, cmd, casedir):
         p = self.m["program"][prog]
-        binname = os.path.basename(p.get("system") or p.get("binary") or prog)
+        binname = self.binname(prog)
         words = []
         for w in cmd:
             w = w.replace("@bin", os.path.join(casedir, "bin", binname))
@@ -297,7 +304,7 @@ class Bench:
         p = self.m["program"][prog]
         bindir = os.path.join(casedir, "bin")
         os.makedirs(bindir, exist_ok=True)
-        pairs = [(binary, os.path.basename(p.get("system") or p.get("binary") or prog))]
+        pairs = [(binary, self.binname(prog))]
         if helper_binary:
             pairs.append((helper_binary, p["helper"]))
         for src, name in pairs:
@@ -382,6 +389,8 @@ class Bench:
             rec["error"] = "capture failed (exit %d): %s" % (rc, text.strip()[-500:])
             return rec
         self.install(prog, casedir, c, hc)
+        for name in case.get("touch", []):
+            os.utime(os.path.join(casedir, name))
         hogs = case.get("hogs", self.a.hogs)
         for _ in range(self.a.reps):
             v = self.validate(prog, casedir, cmd, self.base_env(prog, case.get("env")), hogs)
@@ -432,6 +441,8 @@ class Bench:
 
 def needs_download(m, prog):
     p = m["program"][prog]
+    if "build_of" in p:
+        return needs_download(m, p["build_of"])
     return "debian" in p or ("helper" in p and needs_download(m, p["helper"]))
 
 
@@ -452,10 +463,10 @@ def main():
     ap.add_argument("--build", default=os.environ.get("BUILD", "build"), help="renacer's build directory")
     ap.add_argument("--fast", action="store_true", help="the fast subset (cases marked fast, small programs)")
     ap.add_argument("--only", default=None, help="regex: only the cases (and unchanged programs) it matches")
-    ap.add_argument("--reps", type=int, default=None, help="validations per case (default 3, fast 1)")
+    ap.add_argument("--reps", type=int, default=None, help="validations per case (default 5, fast 1)")
     ap.add_argument("--unchanged", type=int, default=None,
-                    help="validations of unchanged programs in all (default 500, fast 30)")
-    ap.add_argument("--goldens", type=int, default=5, help="fresh goldens per unchanged program (default 5)")
+                    help="validations of unchanged programs in all (default 1000, fast 30)")
+    ap.add_argument("--goldens", type=int, default=10, help="fresh goldens per unchanged program (default 10)")
     ap.add_argument("--hogs", type=int, default=1, help="CPU hogs beside every validation (default 1)")
     ap.add_argument("--keep", action="store_true", help="keep the case directories")
     ap.add_argument("--out", default=None, help="results directory (default BUILD/verdict/results/STAMP)")
@@ -464,9 +475,9 @@ def main():
                     help="the cases (default tests/verdict/manifest.toml; sources and patches stay there)")
     a = ap.parse_args()
     if a.reps is None:
-        a.reps = 1 if a.fast else 3
+        a.reps = 1 if a.fast else 5
     if a.unchanged is None:
-        a.unchanged = 30 if a.fast else 500
+        a.unchanged = 30 if a.fast else 1000
     with open(a.manifest, "rb") as f:
         m = tomllib.load(f)
     cases = m["case"]
