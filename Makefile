@@ -48,7 +48,8 @@ CFLAGS_BASE_EBPF := -DHAVE_EBPF
 else
 CFLAGS_BASE_EBPF := -DEBPF_MISSING='"this renacer was built without it: $(EBPF_WHY)"'
 endif
-GEN_SRC := $(BUILD)/gen/sysent.c $(BUILD)/gen/errnoent.c $(BUILD)/gen/sysent_compat.c
+GEN_SRC := $(BUILD)/gen/sysent.c $(BUILD)/gen/errnoent.c $(BUILD)/gen/sysent_compat.c \
+	$(BUILD)/gen/ioctlent.c
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(GEN_SRC:.c=.o)
 XLAT_IN := $(wildcard src/sys/xlat/*.in)
 XLAT_H := $(patsubst src/sys/xlat/%.in,$(BUILD)/gen/xlat/%.h,$(XLAT_IN))
@@ -87,6 +88,12 @@ $(BUILD)/gen/sysent_compat.c: scripts/gen_compat.pl
 $(BUILD)/gen/errnoent.c: scripts/gen_errnoent.pl
 	@mkdir -p $(@D)
 	perl scripts/gen_errnoent.pl > $@.tmp && mv $@.tmp $@
+
+# ioctl request names from the kernel's uapi headers (the script compiles
+# the table with $(CC) to leave out what this system cannot build).
+$(BUILD)/gen/ioctlent.c: scripts/gen_ioctlent.pl
+	@mkdir -p $(@D)
+	CC="$(CC)" perl scripts/gen_ioctlent.pl > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/xlat/%.h: src/sys/xlat/%.in scripts/gen_xlat.pl
 	@mkdir -p $(@D)

@@ -875,6 +875,11 @@ static int conv_frame(struct reader *rd, const struct jv *f, struct frame *fr)
 	if (b)
 		fr->flags |= FRAME_INLINED;
 	b = false;
+	if (get_bool(rd, jv_get(f, "tail_call"), "tail_call", &b) < 0)
+		return -1;
+	if (b)
+		fr->flags |= FRAME_TAILCALL;
+	b = false;
 	if (get_bool(rd, jv_get(f, "own"), "own", &b) < 0)
 		return -1;
 	if (b)

@@ -1,0 +1,7 @@
+/* nbd ioctls: not decoded yet. */
+#include "sys/ioctl.h"
+
+int ioctl_nbd(struct ioc *io)
+{
+	return IOC_DEFAULT;
+}

@@ -1,0 +1,7 @@
+/* watchdog ioctls: not decoded yet. */
+#include "sys/ioctl.h"
+
+int ioctl_watchdog(struct ioc *io)
+{
+	return IOC_DEFAULT;
+}
