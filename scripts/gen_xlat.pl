@@ -11,6 +11,9 @@
 #   NAME                   a constant the included headers define
 #   NAME VALUE             VALUE (a C expression) is used when the headers
 #                          do not define NAME (#ifdef NAME ... #else VALUE)
+#   "TEXT" EXPR            an entry shown as TEXT whose value is the C
+#                          expression EXPR (a bit number's flag:
+#                          "1<<_UFFDIO_API" (1ULL << _UFFDIO_API))
 #   #from <hdr.h> RE [!EX] every object-like macro of hdr.h (in the system
 #                          include directories) whose name matches the Perl
 #                          regular expression RE and not EX, in the header's
@@ -76,6 +79,10 @@ while (my $line = <$fh>) {
 		# accepted for strace compatibility; no effect
 	} elsif ($line =~ /^#/) {
 		next;   # comment
+	} elsif ($line =~ /^\s*"([^"\\]+)"\s+(\S.*)$/) {
+		my ($t, $e) = ($1, $2);
+		die "gen_xlat: $in:$.: '$t' listed twice\n" if $seen{$t}++;
+		push @items, [$t, $e, 1];
 	} elsif ($line =~ /^\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+(\S.*))?$/) {
 		my ($c, $v) = ($1, $2);
 		die "gen_xlat: $in:$.: '$c' listed twice\n" if $seen{$c}++;
@@ -141,8 +148,10 @@ print "$_\n" for @includes;
 print "#include \"event.h\"\n\n";
 print "static const struct xlat_data ${name}_data[] = {\n";
 for my $it (@items) {
-	my ($c, $v) = @$it;
-	if (defined $v) {
+	my ($c, $v, $text) = @$it;
+	if ($text) {
+		print "\t{ (uint64_t)($v), \"$c\" },\n";
+	} elsif (defined $v) {
 		print "#ifdef $c\n\t{ (uint64_t)($c), \"$c\" },\n#else\n",
 			"\t{ (uint64_t)($v), \"$c\" },\n#endif\n";
 	} else {

@@ -228,6 +228,10 @@ void ret_set_fd(struct dctx *c, struct event *ev);
 /* Shared structure decoders (src/sys/): each fills v from tracee memory at addr. */
 void decode_sigset(struct dctx *c, struct val *v, const char *name, uint64_t addr, uint64_t size);
 void decode_sockaddr(struct dctx *c, struct val *v, const char *name, uint64_t addr, uint64_t len);
+/* The same of a sockaddr of len bytes already read (strace's print_sockaddr
+ * of a structure field: struct ifreq's ifr_addr). */
+void decode_sockaddr_buf(struct dctx *c, struct val *v, const char *name, const void *buf,
+			 size_t len);
 void decode_timespec(struct dctx *c, struct val *v, const char *name, uint64_t addr);
 void decode_siginfo_val(struct dctx *c, struct val *v, const void *siginfo);
 /* A siginfo_t in tracee memory, or its address (src/sys/signal.c). */
@@ -285,6 +289,14 @@ void decode_array(struct dctx *c, struct val *v, const char *name, uint64_t addr
  */
 bool val_nonzero_bytes(struct dctx *c, struct val *v, uint64_t addr, uint64_t start,
 		       uint64_t total);
+
+/*
+ * A struct perf_event_attr at addr as strace's print_perf_event_attr
+ * (abbreviated without -v), or the address when its size is below 64 or it
+ * cannot be read; src/sys/perf.c (perf_event_open, the
+ * PERF_EVENT_IOC_MODIFY_ATTRIBUTES ioctl).
+ */
+void decode_perf_attr(struct dctx *c, struct val *v, const char *name, uint64_t addr);
 
 /* The default decoder: every argument in hex, as strace prints unknown calls. */
 int decode_default(struct dctx *c, struct event *ev, int exiting);

@@ -228,7 +228,8 @@ SYS_FUNC(ioctl)
 	if (fn)
 		rc = fn(&io);
 	if (rc == IOC_EXIT && !exiting) {
-		arg_count(ev, 3);
+		if (!io.noarg)
+			arg_count(ev, 3);
 		return RVAL_EXIT;
 	}
 	if (rc == IOC_DEFAULT)

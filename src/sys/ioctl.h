@@ -30,6 +30,7 @@ struct ioc {
 	uint32_t code;      /* the request (32 bits, as the kernel reads it) */
 	uint64_t arg;       /* the third argument, all of the register */
 	bool exiting;       /* called at the exit stop */
+	bool noarg;         /* ioc_none(): the call shows no third argument */
 };
 
 typedef int (*ioctl_fn)(struct ioc *io);
@@ -42,7 +43,8 @@ struct val *ioc_val(struct ioc *io);
 /* At exit: " => after" right after the third argument (a slot of its own,
  * VF_CONT|VF_EXIT), strace's tprint_value_changed(); after is copied. */
 void ioc_set_after(struct ioc *io, const struct val *after);
-/* The request has no argument shown: "ioctl(3, TIOCSBRK)". */
+/* The request has no argument shown: "ioctl(3, TIOCSBRK)" (also when
+ * the decoder still returns IOC_EXIT to set the result). */
 int ioc_none(struct ioc *io);
 
 /* Whether structures are abbreviated (no -v): strace's abbrev(tcp). */
@@ -91,9 +93,18 @@ static inline uint64_t ioc_zx(uint64_t x, size_t size)
 	return size >= 8 ? x : x & ((UINT64_C(1) << (size * 8)) - 1);
 }
 
+/* x cut to size bytes, sign-extended (PRINT_FIELD_D of an unsigned field
+ * prints it as the signed type of its size). */
+static inline int64_t ioc_sx(uint64_t x, size_t size)
+{
+	unsigned sh = size >= 8 ? 0 : (unsigned)(64 - size * 8);
+
+	return (int64_t)(x << sh) >> sh;
+}
+
 /* "name=value" field helpers for structure items (it[n++]). */
 #define FLD_U(it, s, f) val_set_uint((it), #f, ioc_zx((uint64_t)(s).f, sizeof((s).f)))
-#define FLD_D(it, s, f) val_set_int((it), #f, (int64_t)(s).f)
+#define FLD_D(it, s, f) val_set_int((it), #f, ioc_sx((uint64_t)(s).f, sizeof((s).f)))
 #define FLD_X(it, s, f) val_set_hex((it), #f, ioc_zx((uint64_t)(s).f, sizeof((s).f)))
 #define FLD_PTR(it, s, f) val_set_ptr((it), #f, (uint64_t)(s).f)
 
@@ -130,6 +141,18 @@ void ioc_set_local_array(struct ioc *io, struct val *v, const char *name, const 
 
 /* Whether n bytes at p are all zero (strace's IS_ARRAY_ZERO). */
 bool ioc_all_zero(const void *p, size_t n);
+
+/* A device number as strace prints it: makedev(0x8, 0x1) (-X raw: 0x801,
+ * -X verbose: 0x801 / * makedev(0x8, 0x1) * /). */
+void ioc_set_dev(struct dctx *c, struct val *v, const char *name, uint64_t dev);
+
+/*
+ * strace's printstr_ex(addr, len, QUOTE_0_TERMINATED): the string at addr
+ * up to its NUL, at most len bytes and the string limit, "..." when no NUL
+ * was among them; the address when they cannot be read.
+ */
+void ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t addr,
+		     uint64_t len);
 
 /* Text "..." as an item of a structure (strace's tprint_more_data_follows
  * where it is not the last item). */

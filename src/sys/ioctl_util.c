@@ -6,8 +6,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "sys/ioctl.h"
+#include "core/tmem.h"
 #include "util/arena.h"
 
 #include "util/banned.h"
@@ -35,6 +37,7 @@ void ioc_set_after(struct ioc *io, const struct val *after)
 
 int ioc_none(struct ioc *io)
 {
+	io->noarg = true;
 	if (io->ev->nargs > 2)
 		io->ev->nargs = 2;
 	return IOC_DONE;
@@ -300,4 +303,37 @@ bool ioc_all_zero(const void *p, size_t n)
 		if (b[i])
 			return false;
 	return true;
+}
+
+void ioc_set_dev(struct dctx *c, struct val *v, const char *name, uint64_t dev)
+{
+	const char *text = ioc_printf(c, "makedev(%#x, %#x)", major(dev), minor(dev));
+	struct val ab, raw, vb;
+
+	val_set_text(c, &ab, NULL, text);
+	val_set_hex(&raw, NULL, dev);
+	val_set_commented(c, &vb, NULL, &raw, text);
+	ioc_set_xalt(c, v, name, &ab, &raw, &vb);
+}
+
+void ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t addr,
+		     uint64_t len)
+{
+	struct dctx *c = io->c;
+	uint64_t max = c->opts->string_limit < len ? c->opts->string_limit : len;
+	char *buf;
+	bool term = false;
+	ssize_t n;
+
+	if (!addr) {
+		val_set_ptr(v, name, 0);
+		return;
+	}
+	buf = arena_alloc(c->arena, max + 1);
+	n = c->opts->no_deref ? -1 : tmem_read_str(c->tid, addr, buf, max, &term);
+	if (n < 0 || (!term && (uint64_t)n < max)) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	val_set_str(c, v, name, buf, (size_t)n, !term);
 }

@@ -215,6 +215,17 @@ static void sockaddr_val(struct dctx *c, struct val *v, const char *name,
 	val_set_struct(v, name, f.it, f.n, false);
 }
 
+void decode_sockaddr_buf(struct dctx *c, struct val *v, const char *name, const void *buf,
+			 size_t len)
+{
+	char *copy = arena_calloc(c->arena, sizeof(struct sockaddr_storage) + 1);
+
+	if (len > sizeof(struct sockaddr_storage))
+		len = sizeof(struct sockaddr_storage);
+	memcpy(copy, buf, len);
+	sockaddr_val(c, v, name, copy, (int)len);
+}
+
 void decode_sockaddr(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 		     uint64_t len)
 {
