@@ -1,6 +1,6 @@
 /* A golden and its summary as one unit (see store.h). */
 #include "golden/store.h"
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "sink/sinks.h"
 #include "util/atomicfile.h"
 #include "util/error.h"

@@ -3,9 +3,11 @@
  * docs/trace-format.md): renacer-json-v1 documents and renacer-jsonl-v1
  * streams, plain or zstd-compressed, without holding the syscalls in memory.
  */
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "sink/env.h"
-#include "golden/jv.h"
+#include "replay/compat.h"
+#include "sys/sysent.h"
+#include "replay/jv.h"
 #include "config/config.h"
 #include "util/arena.h"
 #include "util/error.h"
@@ -997,9 +999,12 @@ static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 			if (m->n > EVENT_MAX_ARGS)
 				return rec_err(rd, "field 'args': more than %d arguments",
 					       EVENT_MAX_ARGS);
-			for (uint32_t j = 0; j < m->n; j++)
+			for (uint32_t j = 0; j < m->n; j++) {
 				if (!text_pair(&m->items[j], &ev->args[j]))
 					return rec_err(rd, "field 'args': [name, text] pairs expected");
+				compat_val(&rd->arena, &ev->args[j], ev->args[j].name,
+					   ev->args[j].s.p, ev->args[j].s.len);
+			}
 			ev->nargs = (uint8_t)m->n;
 			break;
 		case 'd':
@@ -1040,6 +1045,7 @@ static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 				struct val *ra = arena_calloc(&rd->arena, sizeof(*ra));
 				if (!text_pair(m, ra))
 					return rec_err(rd, "field 'ret_aux': [name, text] expected");
+				compat_val(&rd->arena, ra, ra->name, ra->s.p, ra->s.len);
 				ev->ret_aux = ra;
 			} else if (!strcmp(k, "ret_path")) {
 				r = get_str(rd, m, k, &ev->ret_path, NULL, OPT);
@@ -1073,6 +1079,11 @@ static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 		return rec_err(rd, "missing field 'name'");
 	if (!ev->tid)
 		ev->tid = ev->pid;
+	ev->replayed = true;
+	if (ev->nr < 0)
+		ev->nr = sysent_lookup(ev->name);
+	if (!ev->endpoint)
+		ev->endpoint = compat_endpoint(&rd->arena, ev);
 	ev->state = unfinished ? SC_UNFINISHED : SC_COMPLETE;
 	ev->end_ns = ev->ts_ns + dur;
 	return 0;
