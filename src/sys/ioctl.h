@@ -111,9 +111,10 @@ static inline int64_t ioc_sx(uint64_t x, size_t size)
 /*
  * strace's print_array with an element limit: decode_array's array of
  * nmemb elements, of which max at most show, then "..." (max UINT64_MAX:
- * no limit but decode_array's own).  Returns false when an element could
- * not be read (the array ends "... / * 0xADDR * /" or is its address),
- * which strace's decoders take as "stop decoding".
+ * no limit but decode_array's own).  Returns false, as strace's
+ * print_array, when nothing or not all could be shown: NULL, no elements,
+ * the array's address, or "... / * 0xADDR * /" after an unreadable element
+ * (strace's decoders take it as "stop decoding").
  */
 bool ioc_array(struct ioc *io, struct val *v, const char *name, uint64_t addr, uint64_t nmemb,
 	       size_t elem_size, uint64_t max, array_elem_fn fn, void *arg);
@@ -153,6 +154,24 @@ void ioc_set_dev(struct dctx *c, struct val *v, const char *name, uint64_t dev);
  */
 void ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t addr,
 		     uint64_t len);
+
+/*
+ * Structures shown open at entry and continued at exit ("{type=..., "
+ * then "fmt=...}"): ioc_open_struct() sets the third argument to a
+ * structure with room for cap items and none shown; ioc_next() is its next
+ * item (v->c.n grows); at exit ioc_reopen() returns it, or NULL when the
+ * entry showed something else (an address).
+ */
+struct val *ioc_open_struct(struct ioc *io, unsigned cap);
+struct val *ioc_reopen(struct ioc *io);
+static inline struct val *ioc_next(struct val *st)
+{
+	return &st->c.items[st->c.n++];
+}
+
+/* A character as strace's print_char with quotes: 'a', '\'', '\x01' (with
+ * esc_ws '\n' and friends); buf holds 8 bytes; returns buf. */
+char *ioc_char_text(char *buf, unsigned char ch, bool esc_ws);
 
 /* Text "..." as an item of a structure (strace's tprint_more_data_follows
  * where it is not the last item). */

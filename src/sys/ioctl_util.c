@@ -239,8 +239,8 @@ bool ioc_array(struct ioc *io, struct val *v, const char *name, uint64_t addr, u
 	/* one element more than is shown: strace reads it before it prints
 	 * "..." in its place */
 	decode_array(io->c, v, name, addr, cut ? max + 1 : nmemb, elem_size, fn, arg);
-	if (v->kind != V_ARRAY)
-		return !addr ? true : false;
+	if (v->kind != V_ARRAY || !nmemb)
+		return false;   /* NULL, [] or the address: strace's print_array */
 	last = v->c.n ? &v->c.items[v->c.n - 1] : NULL;
 	if (last && last->kind == V_OP && last->c.n == 2 && last->c.items[1].kind == V_COMMENT)
 		return false;   /* "... / * 0xADDR * /": an element could not be read */
@@ -336,4 +336,43 @@ void ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t a
 		return;
 	}
 	val_set_str(c, v, name, buf, (size_t)n, !term);
+}
+
+struct val *ioc_open_struct(struct ioc *io, unsigned cap)
+{
+	struct val *v = ioc_val(io);
+
+	val_set_struct(v, v->name, val_new_array(io->c, cap), 0, false);
+	return v;
+}
+
+struct val *ioc_reopen(struct ioc *io)
+{
+	struct val *v = &io->ev->args[2];
+
+	return v->kind == V_STRUCT ? v : NULL;
+}
+
+char *ioc_char_text(char *buf, unsigned char ch, bool esc_ws)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *p = buf;
+
+	*p++ = '\'';
+	if (ch >= ' ' && ch <= '~') {
+		if (ch == '\'' || ch == '\\')
+			*p++ = '\\';
+		*p++ = (char)ch;
+	} else if (esc_ws && ch >= '\t' && ch <= '\r') {
+		*p++ = '\\';
+		*p++ = "tnvfr"[ch - '\t'];
+	} else {
+		*p++ = '\\';
+		*p++ = 'x';
+		*p++ = hex[ch >> 4];
+		*p++ = hex[ch & 15];
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return buf;
 }
