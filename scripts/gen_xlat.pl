@@ -22,6 +22,8 @@
 #                          order, but those defined as another macro's name,
 #                          and the members of its enums; hdr.h is included
 #   #from-defines <hdr.h> RE [!EX]  the same without the enum members
+#   #from <hdr.h> RE [!EX] @VRE  only the #defines whose value (spaces
+#                          removed) matches VRE (keyboard.h's K(KT_FN,...))
 #   #from-kernel PATH RE [!EX]  the same from a header of the kernel's own
 #                          include tree (PATH relative to the newest
 #                          /usr/src/linux-headers-*-common, which deps.sh
@@ -62,12 +64,16 @@ while (my $line = <$fh>) {
 		$type = 'XT_ENUM';
 	} elsif ($line =~ /^#unknown\s+(\S+)$/) {
 		$unknown = $1;
-	} elsif ($line =~ /^#from(-defines)?\s+<([^>]+)>\s+(\S+)(?:\s+!(\S+))?$/) {
-		my ($only_defines, $hdr, $re, $ex) = ($1, $2, $3, $4);
+	} elsif ($line =~ /^#from(-defines)?\s+<([^>]+)>\s+(\S+)(?:\s+!(\S+))?(?:\s+@(\S+))?$/) {
+		my ($only_defines, $hdr, $re, $ex, $valre) = ($1, $2, $3, $4, $5);
 		push @includes, "#include <$hdr>";
 		for my $c (header_macros($hdr, !$only_defines)) {
 			next unless $c =~ /$re/;
 			next if defined $ex && $c =~ /$ex/;
+			if (defined $valre) {
+				(my $hv = $header_value{$c} // '') =~ s/\s+//g;
+				next unless $hv =~ /$valre/;
+			}
 			next if $seen{$c}++;
 			push @items, [$c, undef];
 		}

@@ -114,7 +114,8 @@ static inline int64_t ioc_sx(uint64_t x, size_t size)
  * no limit but decode_array's own).  Returns false, as strace's
  * print_array, when nothing or not all could be shown: NULL, no elements,
  * the array's address, or "... / * 0xADDR * /" after an unreadable element
- * (strace's decoders take it as "stop decoding").
+ * (strace's decoders take it as "stop decoding").  At the exit of a
+ * failed call the array shows as its address (strace's tfetch_mem).
  */
 bool ioc_array(struct ioc *io, struct val *v, const char *name, uint64_t addr, uint64_t nmemb,
 	       size_t elem_size, uint64_t max, array_elem_fn fn, void *arg);
@@ -148,12 +149,13 @@ bool ioc_all_zero(const void *p, size_t n);
 void ioc_set_dev(struct dctx *c, struct val *v, const char *name, uint64_t dev);
 
 /*
- * strace's printstr_ex(addr, len, QUOTE_0_TERMINATED): the string at addr
- * up to its NUL, at most len bytes and the string limit, "..." when no NUL
- * was among them; the address when they cannot be read.
+ * strace's printstr_ex(addr, len, QUOTE_0_TERMINATED [| QUOTE_EXPECT_TRAILING_0]):
+ * the string at addr up to its NUL, at most len bytes (len - 1 with
+ * expect_nul, the last byte being the NUL's place) and the string limit,
+ * "..." when it goes on; the address when it cannot be read.
  */
 void ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t addr,
-		     uint64_t len);
+		     uint64_t len, bool expect_nul);
 
 /*
  * Structures shown open at entry and continued at exit ("{type=..., "

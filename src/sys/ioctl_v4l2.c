@@ -851,9 +851,9 @@ static int ext_controls(struct ioc *io, bool get)
 		ioc_set_after(io, &after);
 		target = &io->ev->args[3].c.items[1];
 	}
-	/* strace reads the array even after a failure: tread, not ioc_read */
-	ioc_array(io, ioc_next(target), "controls", (uint64_t)(uintptr_t)ec.controls, ec.count,
-		  sizeof(struct v4l2_ext_control), UINT64_MAX, ext_control_elem, &ea);
+	/* strace reads the array even after a failure (tfetch_mem_ignore_syserror) */
+	decode_array(c, ioc_next(target), "controls", (uint64_t)(uintptr_t)ec.controls, ec.count,
+		     sizeof(struct v4l2_ext_control), ext_control_elem, &ea);
 	if (io->ev->err)
 		FLD_U(ioc_next(target), ec, error_idx);
 	return IOC_DONE;
