@@ -7,7 +7,7 @@
 #include "cli/cmds.h"
 #include "cli/otlp_cli.h"
 #include "config/config.h"
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "otlp/otlp.h"
 #include "util/error.h"
 #include "util/quote.h"

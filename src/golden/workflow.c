@@ -17,7 +17,7 @@
 #include "core/inject.h"
 #include "core/quals.h"
 #include "core/tracer.h"
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "golden/runio.h"
 #include "golden/workflow.h"
 #include "dwarf/dwarf.h"

@@ -42,6 +42,9 @@ struct dctx {
 	struct arena *arena;            /* all values live here until the event ends */
 	const struct decode_opts *opts;
 	const struct sysent *se;        /* row of this syscall (never NULL) */
+	struct event *ev;               /* the event being decoded, or NULL (a
+					   decoder's helpers that describe the
+					   call as a whole set ev->endpoint) */
 };
 
 /*

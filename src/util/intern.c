@@ -1,5 +1,5 @@
 /* String interning (see intern.h): FNV-1a hashing, linear probing. */
-#include "golden/intern.h"
+#include "util/intern.h"
 #include "util/xmalloc.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Arena-backed strict JSON parser for trace records (see jv.h). */
-#include "golden/jv.h"
+#include "replay/jv.h"
 
 #include <errno.h>
 #include <math.h>

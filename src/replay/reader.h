@@ -4,8 +4,8 @@
  * event record again and goes to sinks, so every consumer works the same
  * on a live run and on a saved trace.
  */
-#ifndef RENACER_READER_H
-#define RENACER_READER_H
+#ifndef RENACER_REPLAY_READER_H
+#define RENACER_REPLAY_READER_H
 
 #include "sink/sink.h"
 

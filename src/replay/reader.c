@@ -3,15 +3,18 @@
  * docs/trace-format.md): renacer-json-v1 documents and renacer-jsonl-v1
  * streams, plain or zstd-compressed, without holding the syscalls in memory.
  */
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "sink/env.h"
-#include "golden/jv.h"
+#include "replay/compat.h"
+#include "sys/sysent.h"
+#include "replay/jv.h"
 #include "config/config.h"
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
+#include "util/zlimit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +44,7 @@ struct src {
 	unsigned char *zin;
 	size_t zin_len, zin_pos;
 	size_t zret;             /* last ZSTD_decompressStream result */
+	uint64_t zin_total;      /* compressed bytes read (util/zlimit.h) */
 	unsigned char *buf;
 	size_t len, pos;
 	uint64_t off;            /* bytes consumed before buf */
@@ -249,6 +253,7 @@ static bool src_fill(struct src *s)
 			}
 			s->zin_len = (size_t)r;
 			s->zin_pos = 0;
+			s->zin_total += (uint64_t)r;
 		}
 		in.src = s->zin;
 		in.size = s->zin_len;
@@ -262,6 +267,12 @@ static bool src_fill(struct src *s)
 		}
 		if (out.pos) {
 			s->len = out.pos;
+			if (!zlimit_ok(s->zin_total, s->off + s->len)) {
+				s->len = 0;
+				s->zerr = ZLIMIT_MESSAGE;
+				s->eof = true;
+				return false;
+			}
 			return true;
 		}
 	}
@@ -988,9 +999,12 @@ static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 			if (m->n > EVENT_MAX_ARGS)
 				return rec_err(rd, "field 'args': more than %d arguments",
 					       EVENT_MAX_ARGS);
-			for (uint32_t j = 0; j < m->n; j++)
+			for (uint32_t j = 0; j < m->n; j++) {
 				if (!text_pair(&m->items[j], &ev->args[j]))
 					return rec_err(rd, "field 'args': [name, text] pairs expected");
+				compat_val(&rd->arena, &ev->args[j], ev->args[j].name,
+					   ev->args[j].s.p, ev->args[j].s.len);
+			}
 			ev->nargs = (uint8_t)m->n;
 			break;
 		case 'd':
@@ -1031,6 +1045,7 @@ static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 				struct val *ra = arena_calloc(&rd->arena, sizeof(*ra));
 				if (!text_pair(m, ra))
 					return rec_err(rd, "field 'ret_aux': [name, text] expected");
+				compat_val(&rd->arena, ra, ra->name, ra->s.p, ra->s.len);
 				ev->ret_aux = ra;
 			} else if (!strcmp(k, "ret_path")) {
 				r = get_str(rd, m, k, &ev->ret_path, NULL, OPT);
@@ -1064,6 +1079,11 @@ static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 		return rec_err(rd, "missing field 'name'");
 	if (!ev->tid)
 		ev->tid = ev->pid;
+	ev->replayed = true;
+	if (ev->nr < 0)
+		ev->nr = sysent_lookup(ev->name);
+	if (!ev->endpoint)
+		ev->endpoint = compat_endpoint(&rd->arena, ev);
 	ev->state = unfinished ? SC_UNFINISHED : SC_COMPLETE;
 	ev->end_ns = ev->ts_ns + dur;
 	return 0;

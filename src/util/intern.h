@@ -1,10 +1,10 @@
 /*
- * String interning for the golden trace model: every distinct string is
+ * String interning: every distinct string is
  * stored once and named by a small integer, so a million calls cost a
  * million ids, not a million strings.
  */
-#ifndef RENACER_GOLDEN_INTERN_H
-#define RENACER_GOLDEN_INTERN_H
+#ifndef RENACER_UTIL_INTERN_H
+#define RENACER_UTIL_INTERN_H
 
 #include <stddef.h>
 #include <stdint.h>
