@@ -12,7 +12,7 @@
 #include <linux/keyboard.h>
 
 #include "core/tmem.h"
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/kd_default_led_flags.h"
 #include "xlat/kd_font_flags.h"
 #include "xlat/kd_font_ops.h"

@@ -4,7 +4,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/perf_ioctl_flags.h"
 
 #include "util/banned.h"

@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 #include <linux/sockios.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/arp_hardware_types.h"
 #include "xlat/iffflags.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "core/tmem.h"
 #include "util/arena.h"
 

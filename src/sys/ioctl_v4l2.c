@@ -9,7 +9,7 @@
 #include <string.h>
 #include <linux/videodev2.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/v4l2_buf_flags.h"
 #include "xlat/v4l2_buf_flags_ts_src.h"
 #include "xlat/v4l2_buf_flags_ts_type.h"

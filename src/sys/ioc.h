@@ -4,8 +4,8 @@
  * request's type byte, as strace does.  Each decodes the third argument of
  * the requests it knows into ev->args[2] and says when it is done.
  */
-#ifndef RENACER_IOCTL_H
-#define RENACER_IOCTL_H
+#ifndef RENACER_IOC_H
+#define RENACER_IOC_H
 
 #include <stdbool.h>
 #include <stdint.h>
