@@ -1,5 +1,5 @@
 /* dm ioctls: not decoded yet. */
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 
 int ioctl_dm(struct ioc *io)
 {

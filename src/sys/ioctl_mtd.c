@@ -1,5 +1,5 @@
 /* mtd ioctls: not decoded yet. */
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 
 int ioctl_mtd(struct ioc *io)
 {

@@ -1,5 +1,5 @@
 /* scsi ioctls: not decoded yet. */
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 
 int ioctl_scsi(struct ioc *io)
 {

@@ -1,5 +1,5 @@
 /* ubi ioctls: not decoded yet. */
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 
 int ioctl_ubi(struct ioc *io)
 {
