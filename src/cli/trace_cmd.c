@@ -1168,6 +1168,10 @@ int cmd_trace(int argc, char **argv)
 		printf("renacer %s\n", RENACER_VERSION);
 		return 0;
 	}
+	/* an explicit --backend that cannot serve the options: said before
+	 * anything is made (-D splits the process; outputs are created) */
+	if (trace_backend_precheck(&t) < 0)
+		exit(1);
 	config_init(&cfg);
 	/* a bad configuration stops everything before the command runs */
 	if (t.assert_file && config_load(t.assert_file, &cfg) < 0)
