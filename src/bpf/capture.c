@@ -29,7 +29,7 @@
 #define XB (RBW_EXIT | RBW_BLOCK)
 
 /* a path (up to PATH_MAX), a string (up to the string limit) */
-#define PATH(a) { RBO_STR, a, X, RBZ_PATH, 0, 0, 0 }
+#define PATH(a) { RBO_STR, a, XB, RBZ_PATH, 0, 0, 0 }
 #define PATH_E(a) { RBO_STR, a, E, RBZ_PATH, 0, 0, 0 }
 #define PATH_ERR(a) { RBO_STR, a, RBW_EXIT | RBW_ERR, RBZ_PATH, 0, 0, 0 }
 #define CSTR(a, w) { RBO_STR, a, w, RBZ_CONST, 0, 0, 0 }
