@@ -228,16 +228,25 @@ static void eval_memory(const struct assert_spec *s, const struct analysis *a,
 		fmt_bytes(&sb, a->mem_peak);
 		strbuf_addstr(&sb, " / ");
 		fmt_bytes(&sb, s->max_bytes);
-		strbuf_addstr(&sb, " mapped");
+		strbuf_addstr(&sb, " committed");
 		r->summary = strbuf_detach(&sb, NULL);
-		strbuf_addstr(&sb, "peak of mmap/mremap/brk memory of the tree ");
+		strbuf_addstr(&sb, "peak of committed memory of the tree (writable private mappings, "
+			    "thread stacks included, and the heap) ");
 		fmt_ms(&sb, a->mem_peak_ns);
 		strbuf_addf(&sb, " into the trace; process %d held ", (int)a->mem_peak_pid);
 		fmt_bytes(&sb, a->mem_peak_pid_bytes);
 		ev_add(r, &sb);
-		ev_addf(r, "%llu mmap, %llu munmap, %llu mremap, %llu brk calls",
+		if (a->resv_at_peak) {
+			strbuf_addstr(&sb, "not counted: ");
+			fmt_bytes(&sb, a->resv_at_peak);
+			strbuf_addstr(&sb, " reserved without write access at the peak "
+				    "(malloc arenas' reservations)");
+			ev_add(r, &sb);
+		}
+		ev_addf(r, "%llu mmap, %llu munmap, %llu mremap, %llu mprotect, %llu brk calls",
 			(unsigned long long)a->mmap_calls, (unsigned long long)a->munmap_calls,
-			(unsigned long long)a->mremap_calls, (unsigned long long)a->brk_calls);
+			(unsigned long long)a->mremap_calls, (unsigned long long)a->mprotect_calls,
+			(unsigned long long)a->brk_calls);
 	}
 	if (r->actual > r->budget)
 		r->recommendation = xstrdup("Find the largest allocations (renacer -f -e trace=%memory) "

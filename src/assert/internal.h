@@ -39,9 +39,10 @@ struct mapset {
 
 /* The address space of a process, as far as its calls showed it. */
 struct pmem {
-	struct mapset priv;      /* private or anonymous mappings the kernel
-				    commits memory for when they are writable */
-	struct mapset commit;    /* the part of priv that was made writable */
+	struct mapset priv;      /* anonymous mappings and writable private
+				    ones of files: memory once made writable */
+	struct mapset commit;    /* the part of priv that is or was writable
+				    (committed) */
 	uint64_t brk_base, brk_cur;  /* 0 until the first brk */
 	uint64_t now;            /* committed bytes now: commit + heap */
 	uint64_t resv;           /* reserved, not committed: priv - commit */

@@ -234,10 +234,12 @@ static void on_map(struct pmem *m, const struct event *ev, uint64_t ret)
 	/* what it replaces (MAP_FIXED) goes */
 	mapset_remove(&m->priv, lo, hi);
 	mapset_remove(&m->commit, lo, hi);
-	if ((shared && !anon) || noreserve)
-		return;      /* file pages, or memory the kernel does not commit */
+	if (!anon && (shared || !writable))
+		return;      /* a file's pages (a private copy only of what is written) */
 	mapset_add(&m->priv, lo, hi);
-	if (writable)
+	/* writable with MAP_NORESERVE: sparse by declaration (sanitizer
+	 * shadows, JIT heaps); what mprotect makes writable of it counts */
+	if (writable && !noreserve)
 		mapset_add(&m->commit, lo, hi);
 }
 

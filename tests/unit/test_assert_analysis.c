@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -152,6 +153,115 @@ static void memory_run(bool text)
 
 static void test_memory_typed(void **state) { memory_run(false); }
 static void test_memory_text(void **state) { memory_run(true); }
+
+/* mmap(addr, len, prot, flags, fd, 0) = ret, typed or as text. */
+static void do_map(struct analysis *a, uint64_t ts, uint64_t ret, uint64_t len, int prot,
+		   int flags, const char *prot_text, const char *flags_text, bool text)
+{
+	struct event ev = gen_sc(100, "mmap", ts, 1000, (int64_t)ret);
+	char lbuf[32];
+	if (text) {
+		snprintf(lbuf, sizeof(lbuf), "%llu", (unsigned long long)len);
+		gen_text(&ev, 0, "NULL");
+		gen_text(&ev, 1, lbuf);
+		gen_text(&ev, 2, prot_text);
+		gen_text(&ev, 3, flags_text);
+		gen_text(&ev, 4, flags & MAP_ANONYMOUS ? "-1" : "3</tmp/f>");
+		gen_text(&ev, 5, "0");
+	} else {
+		gen_hex(&ev, 0, 0);
+		gen_int(&ev, 1, (int64_t)len);
+		gen_int(&ev, 2, prot);
+		gen_int(&ev, 3, flags);
+		gen_int(&ev, 4, flags & MAP_ANONYMOUS ? -1 : 3);
+		gen_int(&ev, 5, 0);
+	}
+	gen_feed(a, &ev);
+}
+
+static void do_protect(struct analysis *a, uint64_t ts, uint64_t addr, uint64_t len, bool write,
+		       bool text)
+{
+	struct event ev = gen_sc(100, "mprotect", ts, 1000, 0);
+	char abuf[32], lbuf[32];
+	if (text) {
+		snprintf(abuf, sizeof(abuf), "0x%llx", (unsigned long long)addr);
+		snprintf(lbuf, sizeof(lbuf), "%llu", (unsigned long long)len);
+		gen_text(&ev, 0, abuf);
+		gen_text(&ev, 1, lbuf);
+		gen_text(&ev, 2, write ? "PROT_READ|PROT_WRITE" : "PROT_NONE");
+	} else {
+		gen_hex(&ev, 0, addr);
+		gen_int(&ev, 1, (int64_t)len);
+		gen_int(&ev, 2, write ? PROT_READ | PROT_WRITE : PROT_NONE);
+	}
+	gen_feed(a, &ev);
+}
+
+/*
+ * Committed memory: reservations without write access count nothing until
+ * mprotect makes part of them writable (glibc's arenas), and keep what was
+ * committed when write access goes; MAP_NORESERVE, shared and read-only
+ * file mappings count nothing; mremap moves what it was.
+ */
+static void committed_run(bool text)
+{
+	struct analysis *a = analysis_new();
+	const uint64_t M = 1 << 20, A = 0x7f0000000000;
+	gen_proc(a, EV_PROC_START, 100, 1, 0);
+	/* an arena: 64M reserved, 132K made writable, grown by 1M */
+	do_map(a, 1 * MS, A, 64 * M, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+	       "PROT_NONE", "MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE", text);
+	assert_int_equal(a->mem_now, 0);
+	assert_int_equal(a->resv_now, 64 * M);
+	do_protect(a, 2 * MS, A, 132 * 1024, true, text);
+	assert_int_equal(a->mem_now, 132 * 1024);
+	do_protect(a, 3 * MS, A + 132 * 1024, M, true, text);
+	assert_int_equal(a->mem_now, 132 * 1024 + M);
+	do_protect(a, 4 * MS, A, 132 * 1024, false, text);   /* stays committed */
+	assert_int_equal(a->mem_now, 132 * 1024 + M);
+	/* a sparse writable mapping, a shared and a read-only file mapping */
+	do_map(a, 5 * MS, A + 128 * M, 1024 * M, PROT_READ | PROT_WRITE,
+	       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, "PROT_READ|PROT_WRITE",
+	       "MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE", text);
+	do_map(a, 6 * MS, A + 2048 * M, 8 * M, PROT_READ | PROT_WRITE, MAP_SHARED,
+	       "PROT_READ|PROT_WRITE", "MAP_SHARED", text);
+	do_map(a, 7 * MS, A + 2056 * M, 8 * M, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+	       "PROT_READ|PROT_EXEC", "MAP_PRIVATE", text);
+	assert_int_equal(a->mem_now, 132 * 1024 + M);
+	/* a writable private mapping of a file (data) and a shared anonymous one count */
+	do_map(a, 8 * MS, A + 2064 * M, 2 * M, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+	       "PROT_READ|PROT_WRITE", "MAP_PRIVATE", text);
+	do_map(a, 9 * MS, A + 2066 * M, 3 * M, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+	       "PROT_READ|PROT_WRITE", "MAP_SHARED|MAP_ANONYMOUS", text);
+	assert_int_equal(a->mem_now, 132 * 1024 + 6 * M);
+	/* MAP_FIXED PROT_NONE over the arena's committed part gives it back */
+	do_map(a, 10 * MS, A, 64 * 1024, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+	       "PROT_NONE", "MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED", text);
+	assert_int_equal(a->mem_now, 68 * 1024 + 6 * M);
+	/* mremap moves the committed 2M of the file's data, grown to 5M */
+	struct event r = gen_sc(100, "mremap", 11 * MS, 1000, (int64_t)(A + 4096 * M));
+	if (text) {
+		gen_text(&r, 0, "0x7f0081000000");
+		gen_text(&r, 1, "2097152");
+		gen_text(&r, 2, "5242880");
+		gen_text(&r, 3, "MREMAP_MAYMOVE");
+	} else {
+		gen_hex(&r, 0, A + 2064 * M);
+		gen_int(&r, 1, 2 * (int64_t)M);
+		gen_int(&r, 2, 5 * (int64_t)M);
+		gen_int(&r, 3, 1);
+	}
+	gen_feed(a, &r);
+	assert_int_equal(a->mem_now, 68 * 1024 + 9 * M);
+	gen_exit(a, 100, 12 * MS, 0);
+	assert_int_equal(a->mem_now, 0);
+	assert_int_equal(analysis_mem_peak(a), 68 * 1024 + 9 * M);
+	gen_free(a);
+}
+
+static void test_committed_typed(void **state) { committed_run(false); }
+static void test_committed_text(void **state) { committed_run(true); }
 
 static void test_vfork_shares(void **state)
 {
@@ -336,6 +446,8 @@ int main(void)
 		cmocka_unit_test(test_mapset),
 		cmocka_unit_test(test_memory_typed),
 		cmocka_unit_test(test_memory_text),
+		cmocka_unit_test(test_committed_typed),
+		cmocka_unit_test(test_committed_text),
 		cmocka_unit_test(test_vfork_shares),
 		cmocka_unit_test(test_rss_peak),
 		cmocka_unit_test(test_critical_path),
