@@ -14,6 +14,7 @@
 #include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
+#include "util/zlimit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +44,7 @@ struct src {
 	unsigned char *zin;
 	size_t zin_len, zin_pos;
 	size_t zret;             /* last ZSTD_decompressStream result */
+	uint64_t zin_total;      /* compressed bytes read (util/zlimit.h) */
 	unsigned char *buf;
 	size_t len, pos;
 	uint64_t off;            /* bytes consumed before buf */
@@ -251,6 +253,7 @@ static bool src_fill(struct src *s)
 			}
 			s->zin_len = (size_t)r;
 			s->zin_pos = 0;
+			s->zin_total += (uint64_t)r;
 		}
 		in.src = s->zin;
 		in.size = s->zin_len;
@@ -264,6 +267,12 @@ static bool src_fill(struct src *s)
 		}
 		if (out.pos) {
 			s->len = out.pos;
+			if (!zlimit_ok(s->zin_total, s->off + s->len)) {
+				s->len = 0;
+				s->zerr = ZLIMIT_MESSAGE;
+				s->eof = true;
+				return false;
+			}
 			return true;
 		}
 	}
