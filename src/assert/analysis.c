@@ -1068,7 +1068,8 @@ void analysis_totals(struct analysis *a, const struct trace_totals *tt)
 
 		if (!n)
 			continue;
-		struct sc_stat *nm = &a->stats[name_id(a, r->name)];
+		uint32_t id = name_id(a, r->name);     /* may move a->stats */
+		struct sc_stat *nm = &a->stats[id];
 		nm->calls += n;
 		nm->errors += r->errors;
 		nm->time_ns += ns;
