@@ -503,18 +503,6 @@ static bool flag_arg(const struct event *ev, const struct sysent *se, const char
 	return false;
 }
 
-/* Whether argument i is the constant n (read back from a text-only trace:
- * named name). */
-static bool arg_is(const struct event *ev, unsigned i, int64_t n, const char *name)
-{
-	const struct val *v;
-	int64_t x;
-	if (ev_arg_int(ev, i, &x))
-		return x == n;
-	v = ev_arg(ev, i);
-	return v && (v->flags & VF_NOVAL) && v->x.sym && !strcmp(v->x.sym, name);
-}
-
 /* The two descriptors of pipe()/socketpair() (their array argument). */
 static bool fd_pair(const struct event *ev, int ai, int64_t out[2])
 {
@@ -610,9 +598,10 @@ static void on_syscall(struct tracker *t, struct ttask *task, struct event *ev)
 			fd_close(t, tab, fd, ev->ts_ns);
 	} else if (sem & SEM_CLOSE_RANGE) {
 		int64_t lo, hi;
-		bool to_cloexec = flag_arg(ev, se, "flags", CLOSE_RANGE_CLOEXEC_BIT,
-					   "CLOSE_RANGE_CLOEXEC");
 		if (ev_arg_int(ev, 0, &lo) && ev_arg_int(ev, 1, &hi)) {
+			bool only_cloexec = ev->replayed ? val_has_flag(ev_arg(ev, 2),
+						CLOSE_RANGE_CLOEXEC_BIT, "CLOSE_RANGE_CLOEXEC")
+							 : (ev->karg[2] & CLOSE_RANGE_CLOEXEC_BIT) != 0;
 			uint32_t i = 0;
 			uint64_t k;
 			int64_t *doomed = NULL;
@@ -623,7 +612,7 @@ static void on_syscall(struct tracker *t, struct ttask *task, struct event *ev)
 					doomed[nd++] = (int64_t)k;
 				}
 			for (size_t j = 0; j < nd; j++) {
-				if (to_cloexec)
+				if (only_cloexec)
 					slot_get(tab, doomed[j])->cloexec = true;
 				else
 					fd_close(t, tab, doomed[j], ev->ts_ns);
@@ -631,16 +620,22 @@ static void on_syscall(struct tracker *t, struct ttask *task, struct event *ev)
 			free(doomed);
 		}
 	} else if ((sem & SEM_FCNTL) && ret >= 0) {
-		bool dupfd = arg_is(ev, 1, F_DUPFD, "F_DUPFD");
-		bool dupfd_cloexec = arg_is(ev, 1, F_DUPFD_CLOEXEC, "F_DUPFD_CLOEXEC");
-		if ((dupfd || dupfd_cloexec) && ev->fd_obj[0]) {
-			fd_install(t, tab, ret, (struct tobj *)ev->fd_obj[0], dupfd_cloexec,
-				   ev->end_ns);
-			ev->ret_obj[0] = ev->fd_obj[0];
-		} else if (arg_is(ev, 1, F_SETFD, "F_SETFD") && ev_arg_int(ev, 0, &fd)) {
+		const struct val *cmd = ev_arg(ev, 1);
+		bool cl = false;
+		if (ev->replayed ? (val_is(cmd, F_DUPFD, "F_DUPFD") ||
+				    (cl = val_is(cmd, F_DUPFD_CLOEXEC, "F_DUPFD_CLOEXEC")))
+				 : ((cl = ev->karg[1] == F_DUPFD_CLOEXEC) || ev->karg[1] == F_DUPFD)) {
+			if (ev->fd_obj[0]) {
+				fd_install(t, tab, ret, (struct tobj *)ev->fd_obj[0], cl, ev->end_ns);
+				ev->ret_obj[0] = ev->fd_obj[0];
+			}
+		} else if ((ev->replayed ? val_is(cmd, F_SETFD, "F_SETFD") : ev->karg[1] == F_SETFD) &&
+			   ev_arg_int(ev, 0, &fd)) {
 			struct tslot *sl = slot_get(tab, fd);
 			if (sl)
-				sl->cloexec = flag_arg(ev, se, "arg", FD_CLOEXEC, "FD_CLOEXEC");
+				sl->cloexec = ev->replayed ? val_has_flag(ev_arg(ev, 2), FD_CLOEXEC,
+									  "FD_CLOEXEC")
+							   : (ev->karg[2] & FD_CLOEXEC) != 0;
 		}
 	}
 
