@@ -22,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/banned.h"
 
@@ -1536,6 +1537,107 @@ int config_load_if_exists(const char *path, struct renacer_config *cfg)
 		return limits_env(&cfg->limits, true) < 0 ? -1 : 1;
 	}
 	return config_load(path, cfg);
+}
+
+/*
+ * The absolute, canonical form of path: its longest existing prefix through
+ * realpath() (links resolved), the rest added lexically ("." dropped, ".."
+ * taking off one name).  0, or -1 with errno set.
+ */
+static int canonical(const char *path, struct strbuf *out)
+{
+	struct strbuf abs = STRBUF_INIT, rest = STRBUF_INIT;
+	char *real = NULL;
+	size_t cut;
+	int ret = -1;
+
+	if (path[0] != '/') {
+		char *cwd = getcwd(NULL, 0);
+
+		if (!cwd)
+			goto out;
+		strbuf_addstr(&abs, cwd);
+		strbuf_addch(&abs, '/');
+		free(cwd);
+	}
+	strbuf_addstr(&abs, path);
+	/* shorten from the end until what is left exists */
+	cut = abs.len;
+	for (;;) {
+		char save = abs.buf[cut];
+
+		abs.buf[cut] = '\0';
+		real = realpath(cut ? abs.buf : "/", NULL);
+		abs.buf[cut] = save;
+		if (real)
+			break;
+		if (errno != ENOENT && errno != ENOTDIR)
+			goto out;
+		while (cut > 0 && abs.buf[cut - 1] != '/')
+			cut--;
+		while (cut > 0 && abs.buf[cut - 1] == '/')
+			cut--;
+	}
+	strbuf_addstr(out, real);
+	strbuf_addstr(&rest, abs.buf + cut);
+	for (char *p = rest.buf; *p;) {
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (!n)
+			break;
+		if (n == 2 && !strncmp(p, "..", 2)) {
+			char *slash = strrchr(out->buf, '/');
+			strbuf_setlen(out, slash && slash != out->buf ? (size_t)(slash - out->buf) : 1);
+		} else if (!(n == 1 && *p == '.')) {
+			if (out->len > 1)
+				strbuf_addch(out, '/');
+			strbuf_add(out, p, n);
+		}
+		p += n;
+	}
+	ret = 0;
+out:
+	free(real);
+	strbuf_release(&abs);
+	strbuf_release(&rest);
+	return ret;
+}
+
+int config_check_path(const struct renacer_config *cfg, const char *key, const char *path)
+{
+	struct strbuf base = STRBUF_INIT, dir = STRBUF_INIT, got = STRBUF_INIT;
+	const char *slash;
+	int ret = -1;
+
+	/* no file, or a built-in default the file did not name */
+	if (!cfg->path || path == default_dir)
+		return 0;
+	slash = strrchr(cfg->path, '/');
+	if (slash)
+		strbuf_add(&dir, cfg->path, slash == cfg->path ? 1 : (size_t)(slash - cfg->path));
+	else
+		strbuf_addch(&dir, '.');
+	if (canonical(dir.buf, &base) < 0 || canonical(path, &got) < 0) {
+		error("%s: cannot resolve %s '%s': %s", esc(cfg->path), key, esc(path),
+		      strerror(errno));
+		goto out;
+	}
+	if (strcmp(base.buf, "/") &&
+	    (strncmp(got.buf, base.buf, base.len) || (got.buf[base.len] && got.buf[base.len] != '/'))) {
+		error("%s: %s '%s' is outside '%s', the directory of the file: a renacer.toml may "
+		      "only name paths inside its own directory (name it on the command line to "
+		      "use it)", esc(cfg->path), key, esc(path), esc(base.buf));
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&base);
+	strbuf_release(&dir);
+	strbuf_release(&got);
+	return ret;
 }
 
 const struct config_assertion *config_assertion(const struct renacer_config *cfg,

@@ -283,6 +283,18 @@ int config_load_if_exists(const char *path, struct renacer_config *cfg);
 /* Like config_load() on len bytes of text; path only names it in messages. */
 int config_parse(const char *path, const char *text, size_t len, struct renacer_config *cfg);
 
+/*
+ * The trust boundary of a renacer.toml (docs/ci.md): a path the file at
+ * cfg->path names for renacer to write or delete in (key says which, e.g.
+ * "golden_traces.dir") must resolve, as renacer will use it (relative to
+ * the working directory, symbolic links followed as far as they exist),
+ * inside the directory that holds the file.  A checked-out repository
+ * cannot make renacer write elsewhere; the command line can (--dir,
+ * --junit).  Returns 0 (also when cfg was read from no file, or for a
+ * built-in default the file does not set), or -1 after error().
+ */
+int config_check_path(const struct renacer_config *cfg, const char *key, const char *path);
+
 /* The assertion or declared trace called name, or NULL. */
 const struct config_assertion *config_assertion(const struct renacer_config *cfg,
 						const char *name);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "sys/ioctlent.h"
 #include "util/arena.h"
 #include "util/xmalloc.h"

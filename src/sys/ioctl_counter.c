@@ -1,7 +1,7 @@
 /* Counter character device ioctls ('>', linux/counter.h): watches. */
 #include <linux/counter.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/counter_ioctl_component_types.h"
 #include "xlat/counter_ioctl_event_types.h"
 #include "xlat/counter_ioctl_scopes.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <linux/hdreg.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/hdio_busstates.h"
 #include "xlat/hdio_drive_cmds.h"
 #include "xlat/hdio_ide_nice.h"

@@ -1,7 +1,7 @@
 /* inotify's one ioctl ('I', linux/inotify.h): INOTIFY_IOC_SETNEXTWD. */
 #include <linux/inotify.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 
 #include "util/banned.h"
 

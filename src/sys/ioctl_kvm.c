@@ -1,5 +1,5 @@
 /* kvm ioctls: not decoded yet. */
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 
 int ioctl_kvm(struct ioc *io)
 {

@@ -1,7 +1,7 @@
 /* Infrared remote control ioctls ('i', linux/lirc.h): one u32 each. */
 #include <linux/lirc.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/lirc_features.h"
 #include "xlat/lirc_modes.h"
 

@@ -4,7 +4,7 @@
  */
 #include <linux/loop.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/loop_crypt_type_options.h"
 #include "xlat/loop_flags_options.h"
 

@@ -1,7 +1,7 @@
 /* Network block device ioctls (type 0xab, linux/nbd.h). */
 #include <linux/nbd.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/nbd_ioctl_flags.h"
 
 #include "util/banned.h"

@@ -4,7 +4,7 @@
  */
 #include <linux/nsfs.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/setns_types.h"
 
 #include "util/banned.h"

@@ -4,7 +4,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/perf_ioctl_flags.h"
 
 #include "util/banned.h"
@@ -73,7 +73,7 @@ int ioctl_perf(struct ioc *io)
 		return ioc_arg_val(io, NUM_U);
 	case PERF_EVENT_IOC_SET_FILTER:
 		v = ioc_val(io);
-		ioc_read_cstr_n(io, v, v->name, io->arg, (uint64_t)sysconf(_SC_PAGESIZE));
+		ioc_read_cstr_n(io, v, v->name, io->arg, (uint64_t)sysconf(_SC_PAGESIZE), false);
 		return IOC_DONE;
 	case PERF_EVENT_IOC_ID:
 		if (!io->exiting)

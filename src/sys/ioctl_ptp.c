@@ -5,7 +5,7 @@
  */
 #include <linux/ptp_clock.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/ptp_extts_flags.h"
 #include "xlat/ptp_perout_flags.h"
 #include "xlat/ptp_pin_funcs.h"

@@ -2,7 +2,7 @@
 #include <stddef.h>
 #include <linux/random.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 
 #include "util/banned.h"
 

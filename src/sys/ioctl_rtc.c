@@ -4,7 +4,7 @@
  */
 #include <linux/rtc.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/rtc_backup_switch_modes.h"
 #include "xlat/rtc_features.h"
 #include "xlat/rtc_params.h"

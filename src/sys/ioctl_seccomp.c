@@ -7,7 +7,7 @@
 #include <linux/seccomp.h>
 
 #include "sys/compat.h"
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/audit_arch.h"
 #include "xlat/open_mode_flags.h"
 #include "xlat/seccomp_ioctl_addfd_flags.h"

@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 #include <linux/sockios.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/arp_hardware_types.h"
 #include "xlat/iffflags.h"
 
@@ -286,7 +286,7 @@ int ioctl_sock(struct ioc *io)
 		return ifconf(io);
 	case SIOCBRADDBR: case SIOCBRDELBR:
 		v = ioc_val(io);
-		ioc_read_cstr_n(io, v, v->name, io->arg, sizeof(r.ifr_name));
+		ioc_read_cstr_n(io, v, v->name, io->arg, sizeof(r.ifr_name), false);
 		return IOC_DONE;
 	case FIOGETOWN: case SIOCATMARK: case SIOCGIFENCAP: case SIOCGPGRP: case SIOCOUTQNSD:
 		if (!io->exiting)

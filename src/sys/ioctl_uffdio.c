@@ -6,7 +6,7 @@
  */
 #include <linux/userfaultfd.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/uffd_api_features.h"
 #include "xlat/uffd_api_flags.h"
 #include "xlat/uffd_copy_flags.h"

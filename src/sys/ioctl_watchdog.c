@@ -1,7 +1,7 @@
 /* Watchdog ioctls ('W', linux/watchdog.h): the ints they take and return. */
 #include <linux/watchdog.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 
 #include "util/banned.h"
 

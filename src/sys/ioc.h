@@ -4,8 +4,8 @@
  * request's type byte, as strace does.  Each decodes the third argument of
  * the requests it knows into ev->args[2] and says when it is done.
  */
-#ifndef RENACER_IOCTL_H
-#define RENACER_IOCTL_H
+#ifndef RENACER_IOC_H
+#define RENACER_IOC_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -111,9 +111,11 @@ static inline int64_t ioc_sx(uint64_t x, size_t size)
 /*
  * strace's print_array with an element limit: decode_array's array of
  * nmemb elements, of which max at most show, then "..." (max UINT64_MAX:
- * no limit but decode_array's own).  Returns false when an element could
- * not be read (the array ends "... / * 0xADDR * /" or is its address),
- * which strace's decoders take as "stop decoding".
+ * no limit but decode_array's own).  Returns false, as strace's
+ * print_array, when nothing or not all could be shown: NULL, no elements,
+ * the array's address, or "... / * 0xADDR * /" after an unreadable element
+ * (strace's decoders take it as "stop decoding").  At the exit of a
+ * failed call the array shows as its address (strace's tfetch_mem).
  */
 bool ioc_array(struct ioc *io, struct val *v, const char *name, uint64_t addr, uint64_t nmemb,
 	       size_t elem_size, uint64_t max, array_elem_fn fn, void *arg);
@@ -147,12 +149,33 @@ bool ioc_all_zero(const void *p, size_t n);
 void ioc_set_dev(struct dctx *c, struct val *v, const char *name, uint64_t dev);
 
 /*
- * strace's printstr_ex(addr, len, QUOTE_0_TERMINATED): the string at addr
- * up to its NUL, at most len bytes and the string limit, "..." when no NUL
- * was among them; the address when they cannot be read.
+ * strace's printstr_ex(addr, len, QUOTE_0_TERMINATED [| QUOTE_EXPECT_TRAILING_0]):
+ * the string at addr up to its NUL, at most len bytes (len - 1 with
+ * expect_nul, the last byte being the NUL's place) and the string limit,
+ * "..." when it goes on; the address when it cannot be read.  Returns as
+ * strace's umovestr: the length with its NUL when one was read, 0 when
+ * none, -1 when unreadable.
  */
-void ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t addr,
-		     uint64_t len);
+int ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t addr,
+		    uint64_t len, bool expect_nul);
+
+/*
+ * Structures shown open at entry and continued at exit ("{type=..., "
+ * then "fmt=...}"): ioc_open_struct() sets the third argument to a
+ * structure with room for cap items and none shown; ioc_next() is its next
+ * item (v->c.n grows); at exit ioc_reopen() returns it, or NULL when the
+ * entry showed something else (an address).
+ */
+struct val *ioc_open_struct(struct ioc *io, unsigned cap);
+struct val *ioc_reopen(struct ioc *io);
+static inline struct val *ioc_next(struct val *st)
+{
+	return &st->c.items[st->c.n++];
+}
+
+/* A character as strace's print_char with quotes: 'a', '\'', '\x01' (with
+ * esc_ws '\n' and friends); buf holds 8 bytes; returns buf. */
+char *ioc_char_text(char *buf, unsigned char ch, bool esc_ws);
 
 /* Text "..." as an item of a structure (strace's tprint_more_data_follows
  * where it is not the last item). */
