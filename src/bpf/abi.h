@@ -85,6 +85,9 @@ struct rb_event {
 	__u32 is_thread;    /* FORK: the new task shares its creator's group */
 	__u32 exit_code;    /* EXIT: wait status (exit code << 8, or signal) */
 	__u64 ts_ns;        /* monotonic */
+	__u64 max_rss_kb;   /* EXIT: the process's peak RSS so far (signal->maxrss) */
+	__u64 run_ns;       /* EXIT: time the task ran on a CPU */
+	__u64 wait_ns;      /* EXIT: time it waited on a run queue for one */
 	char path[RB_PATH_MAX]; /* EXEC: the program run (the interpreter of a script) */
 };
 

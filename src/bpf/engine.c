@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/quals.h"
+#include "core/startup.h"
 #include "sys/filter.h"
 #include "sys/sysent.h"
 #include "util/error.h"
@@ -289,6 +290,14 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 		}
 		if (ev.tid == ev.pid)
 			procs_del(r, ev.pid);
+		/* (the ptrace engine's collect_rss and collect_sched: no
+		 * tracer held the task, so tracer_wait_ns stays 0) */
+		if (r->o->collect_rss && ev.tid == ev.pid)
+			ev.max_rss_kb = e->max_rss_kb;
+		if (r->o->collect_sched) {
+			ev.rq_run_ns = e->run_ns;
+			ev.rq_wait_ns = e->wait_ns;
+		}
 		break;
 	default:
 		return 0;
@@ -909,6 +918,9 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	else
 		sink_list_event(sinks, &ev);
 	procs_add(&r, r.leader);
+	/* -I: once the command has its own dispositions */
+	if (o->quals)
+		startup_signals(o->quals->interruptible);
 	watchdog_start(&r);
 
 	wait_all(&r, end);

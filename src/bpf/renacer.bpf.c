@@ -342,6 +342,15 @@ static __always_inline void send(__u32 type, __u32 pid, __u32 tid, __u32 ppid,
 	e->is_thread = is_thread;
 	e->exit_code = code;
 	e->ts_ns = bpf_ktime_get_ns();
+	e->max_rss_kb = e->run_ns = e->wait_ns = 0;
+	if (type == RB_EV_EXIT) {
+		struct task_struct *task = bpf_get_current_task_btf();
+
+		/* (pages: set from the mm just before this tracepoint) */
+		e->max_rss_kb = BPF_CORE_READ(task, signal, maxrss) * 4;
+		e->run_ns = task->se.sum_exec_runtime;
+		e->wait_ns = task->sched_info.run_delay;
+	}
 	e->path[0] = 0;
 	if (path)
 		bpf_probe_read_kernel_str(e->path, sizeof(e->path), path);
