@@ -139,6 +139,47 @@ int ebpf_probe(struct strbuf *why)
 	return ret;
 }
 
+bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why)
+{
+	const struct trace_quals *q = o->quals;
+	const char *no = NULL;
+
+	if (o->attach)
+		no = "it cannot attach (-p)";
+	else if (o->enrich)
+		no = "it cannot unwind stacks";
+	else if (o->dopts.decode_fds || o->dopts.fd_details)
+		no = "it cannot show what descriptors refer to (-y)";
+	else if (o->dopts.string_limit >= EBPF_STRING_MAX)
+		no = "its strings are shorter than -s";
+	else if (q && (q->inject || q->paths || q->read_fds || q->write_fds))
+		no = "it cannot tamper, filter by path or dump data";
+	else if (q && (q->user || q->envp || q->daemonize || q->daemon_tracee ||
+		       q->detach_on_execve))
+		no = "it cannot start the command as -u, -E, -D or -b ask";
+	if (no && why)
+		strbuf_addstr(why, no);
+	return !no;
+}
+
+int engine_run(const struct tracer_opts *o, char *const argv[], struct sink_list *sinks,
+	       struct trace_end *end, unsigned ring_scale)
+{
+	struct ebpf_opts eo = { 0 };
+	struct strbuf why = STRBUF_INIT;
+	const char *b = getenv("RENACER_BACKEND");
+	int r = EBPF_UNAVAILABLE;
+
+	eo.record = true;
+	eo.ring_scale = ring_scale;
+	if (!(b && !strcmp(b, "ptrace")) && ebpf_can_record(o, NULL) && ebpf_probe(&why) == 0)
+		r = ebpf_run(o, &eo, argv, sinks, end, &why);
+	strbuf_release(&why);
+	if (r != EBPF_UNAVAILABLE)
+		return r;
+	return tracer_run(o, argv, sinks, end);
+}
+
 #ifndef HAVE_EBPF
 
 int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *const argv[],
@@ -358,14 +399,16 @@ static int min_btf_fd(void)
 
 /* Bytes of the ring buffer when recording: RENACER_EBPF_RINGBUF (a power
  * of two, 4 KiB at least: for tests), else 8 MiB. */
-static uint32_t ringbuf_size(void)
+static uint32_t ringbuf_size(unsigned scale)
 {
 	const char *env = getenv("RENACER_EBPF_RINGBUF");
 	unsigned long n = env ? strtoul(env, NULL, 0) : 0;
 
-	if (n >= 4096 && n <= (1ul << 30) && !(n & (n - 1)))
-		return (uint32_t)n;
-	return 8u << 20;
+	if (!(n >= 4096 && n <= (1ul << 30) && !(n & (n - 1))))
+		n = 8u << 20;
+	while (scale-- && n < (1ul << 28))
+		n *= 4;
+	return (uint32_t)n;
 }
 
 /* Opens, configures and loads the program; EBPF_UNAVAILABLE with why. */
@@ -413,11 +456,11 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		bpfl.bpf_program__set_autoload(skel->progs.rb_sys_exit, false);
 		bpfl.bpf_map__set_max_entries(skel->maps.stats, 1);
 		bpfl.bpf_map__set_max_entries(skel->maps.scratch, (uint32_t)r->ncpu);
-		bpfl.bpf_map__set_max_entries(skel->maps.events, ringbuf_size());
+		bpfl.bpf_map__set_max_entries(skel->maps.events, ringbuf_size(eo->ring_scale));
 		skel->rodata->want_record = true;
 		/* the reader is woken with an eighth of the buffer waiting,
 		 * and reads every RECORD_POLL_MS anyway */
-		skel->rodata->wake_bytes = ringbuf_size() / 8;
+		skel->rodata->wake_bytes = ringbuf_size(eo->ring_scale) / 8;
 		skel->rodata->strlim = o->dopts.string_limit + 1;
 		skel->rodata->strcap = o->dopts.string_limit + 2;
 		skel->rodata->maxptrs = o->dopts.verbose || o->dopts.string_limit >= 255 ? 256
@@ -929,6 +972,7 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	if (!r.rc && deliver_totals(&r) < 0)
 		ret = -2;
 	warn_lost(r.skel);
+	end->lost = r.skel->bss->lost_calls + r.skel->bss->lost_events;
 	if (r.rc && getenv("RENACER_EBPF_STATS"))
 		recorder_print_gaps(r.rc, stderr);
 	/* detach now: every syscall on the machine stops paying for the program */
