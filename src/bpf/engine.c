@@ -162,17 +162,23 @@ bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why)
 	return !no;
 }
 
+bool ebpf_record_default(void)
+{
+	const char *b = getenv("RENACER_BACKEND");
+
+	return b && !strcmp(b, "ebpf");
+}
+
 int engine_run(const struct tracer_opts *o, char *const argv[], struct sink_list *sinks,
 	       struct trace_end *end, unsigned ring_scale)
 {
 	struct ebpf_opts eo = { 0 };
 	struct strbuf why = STRBUF_INIT;
-	const char *b = getenv("RENACER_BACKEND");
 	int r = EBPF_UNAVAILABLE;
 
 	eo.record = true;
 	eo.ring_scale = ring_scale;
-	if (!(b && !strcmp(b, "ptrace")) && ebpf_can_record(o, NULL) && ebpf_probe(&why) == 0)
+	if (ebpf_record_default() && ebpf_can_record(o, NULL) && ebpf_probe(&why) == 0)
 		r = ebpf_run(o, &eo, argv, sinks, end, &why);
 	strbuf_release(&why);
 	if (r != EBPF_UNAVAILABLE)
@@ -217,7 +223,12 @@ struct erun {
 	struct sigaction old_int, old_term, old_hup, old_chld;  /* as renacer was given them */
 };
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted;       /* the last SIGINT/TERM/HUP */
+static volatile sig_atomic_t interrupt_count;   /* how many came */
+
+/* How long the command has, after renacer's own SIGINT, SIGTERM or SIGHUP
+ * was passed on to it, to end before it is killed (as the ptrace engine) */
+#define INTERRUPT_GRACE_MS 2000
 
 /* Recording: how often the ring buffer is read when the kernel side has not
  * woken the reader (it does once an eighth of it is full). */
@@ -226,6 +237,7 @@ static volatile sig_atomic_t interrupted;
 static void on_interrupt_signal(int sig)
 {
 	interrupted = sig;
+	interrupt_count++;
 }
 
 /* SIGCHLD only interrupts the wait (a stop of the command, see
@@ -617,12 +629,13 @@ static pid_t start(struct erun *r, const char *path, char *const argv[], struct 
 	return pid;
 }
 
-/* Kills what was started (SIGINT, SIGTERM, SIGHUP), as the ptrace engine does. */
-static void stop_all(struct erun *r)
+/* Sends sig to every process started (the command and, with -f, its
+ * children), as a shell's process group would get it. */
+static void signal_all(struct erun *r, int sig)
 {
-	kill(r->leader, SIGKILL);
+	kill(r->leader, sig);
 	for (size_t i = 0; i < r->nprocs; i++)
-		kill(r->procs[i], SIGKILL);
+		kill(r->procs[i], sig);
 }
 
 /*
@@ -740,7 +753,9 @@ static void wait_all(struct erun *r, struct trace_end *end)
 	int ep = epoll_create1(EPOLL_CLOEXEC);
 	int pidfd = (int)syscall(SYS_pidfd_open, r->leader, 0);
 	struct epoll_event ee = { .events = EPOLLIN };
-	bool reaped = false, killed = false;
+	bool reaped = false;
+	sig_atomic_t seen = 0;
+	uint64_t kill_at = 0;
 
 	if (ep >= 0) {
 		epoll_ctl(ep, EPOLL_CTL_ADD, bpfl.ring_buffer__epoll_fd(r->rb), &ee);
@@ -751,11 +766,24 @@ static void wait_all(struct erun *r, struct trace_end *end)
 		struct epoll_event evs[2];
 		int status;
 
-		if (interrupted && !killed) {
-			stop_all(r);
-			killed = true;
-			end->interrupted = 1;
-			end->interrupt_signal = interrupted;
+		/* SIGINT/SIGTERM/SIGHUP: passed on to what was started, which
+		 * is recorded to its end; killed when the grace period ends
+		 * or at a second one, as the ptrace engine does */
+		if (interrupt_count != seen) {
+			seen = interrupt_count;
+			if (!end->interrupted) {
+				end->interrupted = 1;
+				end->interrupt_signal = interrupted;
+				signal_all(r, interrupted);
+				kill_at = now_ns() + INTERRUPT_GRACE_MS * 1000000ull;
+			} else {
+				signal_all(r, SIGKILL);
+				kill_at = 0;
+			}
+		}
+		if (kill_at && now_ns() >= kill_at) {
+			signal_all(r, SIGKILL);
+			kill_at = 0;
 		}
 		bpfl.ring_buffer__consume(r->rb);
 		if (!reaped && waitpid(r->leader, &status, WNOHANG) == r->leader) {
@@ -928,6 +956,7 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	sa.sa_handler = on_sigchld;
 	sigaction(SIGCHLD, &sa, &r.old_chld);
 	interrupted = 0;
+	interrupt_count = 0;
 
 	clock_gettime(CLOCK_REALTIME, &rt);
 	ti.start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;

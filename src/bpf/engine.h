@@ -72,10 +72,17 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why);
 
 /*
+ * Whether runs that need a record of each call are recorded in the kernel
+ * unless asked otherwise: RENACER_BACKEND=ebpf in the environment (until
+ * the recorder serves every decoder as the ptrace engine does, ptrace
+ * stays the default; RENACER_BACKEND=ptrace says so explicitly).
+ */
+bool ebpf_record_default(void);
+
+/*
  * For callers other than the command line (the golden workflow): runs argv
- * as tracer_run() does, recorded in the kernel when ebpf_can_record(o)
- * and the machine allows it (RENACER_BACKEND=ptrace in the environment
- * turns it off), else with tracer_run().  ring_scale > 0 makes the ring
+ * as tracer_run() does, recorded in the kernel when ebpf_record_default(),
+ * ebpf_can_record(o) and the machine allows it, else with tracer_run().  ring_scale > 0 makes the ring
  * buffer 4 times larger that many times (a run that lost records, retried:
  * end->lost).  Returns as tracer_run().
  */

@@ -1034,7 +1034,13 @@ int BPF_PROG(rec_signal_deliver, int sig, struct kernel_siginfo *info, struct k_
 	if (!t || (t->flags & RBT_HIDE))
 		return 0;
 	if (sig != 9) {
-		rec_signal(tgid, task->pid, sig, info, 0);
+		/* SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU with no handler stop */
+		__u32 flags = 0;
+
+		if (sig == 19 || ((sig == 20 || sig == 21 || sig == 22) &&
+				  !BPF_CORE_READ(ka, sa.sa_handler)))
+			flags = RBS_STOP;
+		rec_signal(tgid, task->pid, sig, info, flags);
 		return 0;
 	}
 	if (!info && (f = bpf_map_lookup_elem(&fatal, &tgid))) {

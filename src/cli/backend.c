@@ -148,7 +148,8 @@ int trace_run(const struct trace_opts *t, const struct tracer_opts *o,
 	 * recorded in the kernel, unless an option needs the command stopped
 	 * (then ptrace, without a word: it is what the options ask for) */
 	if (t->backend == BACKEND_AUTO && !auto_wants_ebpf(t, cfg, sinks)) {
-		if (ebpf_common_unsuited(t, &why) < 0 || ebpf_record_unsuited(t, &why) < 0) {
+		if (!ebpf_record_default() || ebpf_common_unsuited(t, &why) < 0 ||
+		    ebpf_record_unsuited(t, &why) < 0) {
 			strbuf_release(&why);
 			return tracer_run(o, t->argv, sinks, end);
 		}

@@ -889,8 +889,8 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 				break;
 			if (run_ring_scale == 2) {
 				error("the recording lost %llu calls even with a ring buffer 16 times "
-				      "larger: the golden would miss them (--backend ptrace, or "
-				      "RENACER_BACKEND=ptrace, stops at each call instead)",
+				      "larger: the golden would miss them (RENACER_BACKEND=ptrace "
+				      "stops at each call instead)",
 				      (unsigned long long)r->rr[i].end.lost);
 				r->n = i + 1;
 				run_ring_scale = 0;
