@@ -71,6 +71,16 @@ enum {
 	/* V_ENUM: the number prints in decimal where it shows (an unknown
 	 * value, -X raw and -X verbose): signal numbers, as strace. */
 	VF_DECIMAL = 1 << 10,
+	/* ev->ret_aux as strace's auxstr: left out under -X raw, shown
+	 * abbreviated (names only) under -X verbose ("= 0x1 (SECBIT_NOROOT)"). */
+	VF_AUXSTR = 1 << 11,
+	/* V_ENUM/V_FLAGS shown as under -X verbose unless -X raw: strace's
+	 * "0 / * PIDTYPE_PID * /" of prctl(PR_SCHED_CORE, ...). */
+	VF_XVERBOSE = 1 << 12,
+	/* ev->ret_aux printed right after the result, without " (...)": the
+	 * -Y command and pid namespace translation of a returned id,
+	 * "= 5<cat> / * 1234 in strace's PID NS * /". */
+	VF_RET_SUFFIX = 1 << 13,
 };
 
 struct val {
