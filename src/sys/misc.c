@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "sys/decode_extra.h"
+#include "sys/pidns.h"
 #include "xlat/cap.h"
 #include "xlat/cap_version.h"
 #include "xlat/membarrier_cmd_bits.h"
@@ -205,7 +206,7 @@ SYS_FUNC(sched_getaffinity)
 	struct val *v;
 
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TGID);
 		arg_uint(ctx, ev, 1);
 		arg_count(ev, 3);
 		return RVAL_EXIT;
@@ -223,7 +224,7 @@ SYS_FUNC(sched_setaffinity)
 {
 	struct val *v;
 
-	arg_int(ctx, ev, 0);
+	arg_pid(ctx, ev, 0, PT_TGID);
 	arg_uint(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
 	cpuset_val(ctx, v, v->name, ev->karg[2], ev->karg[1]);
@@ -255,7 +256,7 @@ SYS_FUNC(sched_getscheduler)
 	const char *s;
 
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TGID);
 		return RVAL_EXIT;
 	}
 	if (!ev->err && (s = xlat_name(schedulers, (uint64_t)ev->retval & ~0x40000000ULL))) {
@@ -271,7 +272,7 @@ SYS_FUNC(sched_setscheduler)
 {
 	struct val *v;
 
-	arg_int(ctx, ev, 0);
+	arg_pid(ctx, ev, 0, PT_TGID);
 	arg_policy(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
 	param_val(ctx, v, v->name, ev->karg[2]);
@@ -281,7 +282,7 @@ SYS_FUNC(sched_setscheduler)
 SYS_FUNC(sched_getparam)
 {
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TGID);
 		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
@@ -293,7 +294,7 @@ SYS_FUNC(sched_setparam)
 {
 	struct val *v;
 
-	arg_int(ctx, ev, 0);
+	arg_pid(ctx, ev, 0, PT_TGID);
 	v = arg_slot(ctx, ev, 1);
 	param_val(ctx, v, v->name, ev->karg[1]);
 	return RVAL_DONE;
@@ -304,7 +305,7 @@ SYS_FUNC(sched_rr_get_interval)
 	struct val *v;
 
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TGID);
 		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
@@ -387,7 +388,7 @@ SYS_FUNC(sched_setattr)
 	struct val *v;
 
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TGID);
 		v = arg_slot(ctx, ev, 1);
 		sched_attr_val(ctx, v, v->name, ev->karg[1], 0);
 		arg_count(ev, 3);
@@ -422,7 +423,7 @@ SYS_FUNC(sched_getattr)
 	struct val *v;
 
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TGID);
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
@@ -451,22 +452,39 @@ SYS_FUNC(sched_get_priority_min)
 
 /* ---- process groups and namespaces ---------------------------------------- */
 
+/* Calls that return an id: with -Y or --pidns-translation it is shown at
+ * exit with its command or translation (strace's RVAL_TGID, ...). */
+static int ret_pid(struct dctx *c, struct event *ev, int exiting, enum pid_type type)
+{
+	if (!exiting)
+		return c->opts->decode_pids ? RVAL_EXIT : RVAL_DONE;
+	ret_set_pid(c, ev, type);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(getpid) { return ret_pid(ctx, ev, exiting, PT_TGID); }
+SYS_FUNC(getppid) { return ret_pid(ctx, ev, exiting, PT_TGID); }
+SYS_FUNC(gettid) { return ret_pid(ctx, ev, exiting, PT_TID); }
+SYS_FUNC(getpgrp) { return ret_pid(ctx, ev, exiting, PT_PGID); }
+
 SYS_FUNC(getpgid)
 {
-	arg_int(ctx, ev, 0);
-	return RVAL_DONE;
+	if (!exiting)
+		arg_pid(ctx, ev, 0, PT_TGID);
+	return ret_pid(ctx, ev, exiting, PT_PGID);
 }
 
 SYS_FUNC(getsid)
 {
-	arg_int(ctx, ev, 0);
-	return RVAL_DONE;
+	if (!exiting)
+		arg_pid(ctx, ev, 0, PT_TGID);
+	return ret_pid(ctx, ev, exiting, PT_SID);
 }
 
 SYS_FUNC(setpgid)
 {
-	arg_int(ctx, ev, 0);
-	arg_int(ctx, ev, 1);
+	arg_pid(ctx, ev, 0, PT_TGID);
+	arg_pid(ctx, ev, 1, PT_PGID);
 	return RVAL_DONE;
 }
 
@@ -562,13 +580,29 @@ void val_set_ioprio(struct dctx *c, struct val *v, const char *name, uint32_t x)
 	val_set_call(c, v, name, "IOPRIO_PRIO_VALUE", it, 2);
 }
 
+/* ioprio's who: a process or a process group by which (strace's
+ * ioprio.c), else a number (a user id). */
+static void arg_ioprio_who(struct dctx *c, struct event *ev)
+{
+	switch ((int)ev->karg[0]) {
+	case 1: /* IOPRIO_WHO_PROCESS */
+		arg_pid(c, ev, 1, PT_TGID);
+		break;
+	case 2: /* IOPRIO_WHO_PGRP */
+		arg_pid(c, ev, 1, PT_PGID);
+		break;
+	default:
+		arg_int(c, ev, 1);
+	}
+}
+
 /* ioprio_set(which, who, ioprio) */
 SYS_FUNC(ioprio_set)
 {
 	struct val *v;
 
 	arg_enum(ctx, ev, 0, ioprio_who);
-	arg_int(ctx, ev, 1);
+	arg_ioprio_who(ctx, ev);
 	v = arg_slot(ctx, ev, 2);
 	val_set_ioprio(ctx, v, v->name, (uint32_t)ev->karg[2]);
 	return RVAL_DONE;
@@ -579,7 +613,7 @@ SYS_FUNC(ioprio_get)
 {
 	if (!exiting) {
 		arg_enum(ctx, ev, 0, ioprio_who);
-		arg_int(ctx, ev, 1);
+		arg_ioprio_who(ctx, ev);
 		return RVAL_EXIT;
 	}
 	if (!ev->err) {
@@ -640,7 +674,7 @@ static bool cap_header_val(struct dctx *c, struct event *ev, uint32_t *version)
 	}
 	f = val_new_array(c, 2);
 	val_set_enum(&f[0], "version", h.version, cap_version);
-	val_set_int(&f[1], "pid", h.pid);
+	val_set_pid(c, &f[1], "pid", h.pid, PT_TGID);
 	val_set_struct(v, v->name, f, 2, false);
 	*version = h.version;
 	return true;

@@ -343,6 +343,15 @@ void val_set_pid(struct dctx *c, struct val *v, const char *name, int pid,
 	val_set_op(v, name, it, n + 1, NULL);
 }
 
+void arg_pid(struct dctx *c, struct event *ev, unsigned i, enum pid_type type)
+{
+	struct val *v = arg_slot(c, ev, i);
+
+	val_set_pid(c, v, v->name, (int)ev->karg[i], type);
+	if (ev->type == EV_SYSCALL)
+		v->flags |= VF_EXIT;
+}
+
 void val_set_pid_tgid_pgid(struct dctx *c, struct val *v, const char *name, int pid)
 {
 	if (pid > 0) {

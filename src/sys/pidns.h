@@ -35,6 +35,9 @@ const char *pidns_comm(struct dctx *c, int pid);
 void val_set_pid(struct dctx *c, struct val *v, const char *name, int pid,
 		 enum pid_type type);
 
+/* Argument i is an id of type (val_set_pid). */
+void arg_pid(struct dctx *c, struct event *ev, unsigned i, enum pid_type type);
+
 /* strace's printpid_tgid_pgid: a positive id is a process, below -1 a
  * process group (kill, wait4's pid). */
 void val_set_pid_tgid_pgid(struct dctx *c, struct val *v, const char *name, int pid);
