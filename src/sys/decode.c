@@ -327,6 +327,21 @@ void val_set_named_num(struct dctx *c, struct val *v, const char *name, uint64_t
 	val_set_enum(v, name, x, xl);
 }
 
+void val_set_or(struct dctx *c, struct val *v, const char *name, const struct val *items,
+		unsigned n)
+{
+	struct val *it = val_new_array(c, n ? 2 * n - 1 : 1);
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			val_set_text(c, &it[k++], NULL, "|");
+		it[k] = items[i];
+		it[k++].name = NULL;
+	}
+	val_set_op(v, name, it, k, NULL);
+}
+
 void val_set_text(struct dctx *c, struct val *v, const char *name, const char *text)
 {
 	size_t n = strlen(text);

@@ -190,6 +190,13 @@ void val_set_op(struct val *v, const char *name, struct val *items,
  */
 void val_set_named_num(struct dctx *c, struct val *v, const char *name, uint64_t x,
 		       const char *text);
+/*
+ * v = the n items joined by "|", each shown in its own -X style (strace
+ * prints "0x1200000|17" under -X raw for clone's flags and exit signal,
+ * where a V_OP "|" would show one number).  items are copied.
+ */
+void val_set_or(struct dctx *c, struct val *v, const char *name, const struct val *items,
+		unsigned n);
 /* V_TEXT: literal text printed as is (text copied into c->arena). */
 void val_set_text(struct dctx *c, struct val *v, const char *name, const char *text);
 /*

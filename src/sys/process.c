@@ -223,11 +223,11 @@ static void clone_flags_val(struct dctx *c, struct val *v, uint64_t raw)
 		val_set_flags(v, NULL, flags, clone_flags, NULL);
 		return;
 	}
-	struct val *it = val_new_array(c, 2);
+	struct val it[2];
 
 	val_set_flags(&it[0], NULL, flags, clone_flags, NULL);
 	val_set_signal(c, &it[1], NULL, sig);
-	val_set_op(v, NULL, it, 2, "|");
+	val_set_or(c, v, NULL, it, 2);
 }
 
 /* clone(flags, stack, parent_tid, child_tid, tls) on x86_64, printed
