@@ -134,4 +134,12 @@ int trace_run(const struct trace_opts *t, const struct tracer_opts *o,
 	      const struct renacer_config *cfg, struct sink_list *sinks,
 	      struct trace_end *end);
 
+/*
+ * What trace_run() would refuse of an explicit --backend ebpf whatever the
+ * sinks (-p, -P, -e inject=, -u, -E, -D, -b), said before anything is
+ * started (-D splits the process first: a refusal after that would leave
+ * the command waiting).  Returns 0, or -1 after error().
+ */
+int trace_backend_precheck(const struct trace_opts *t);
+
 #endif
