@@ -73,6 +73,7 @@ struct trace_opts {
 	unsigned fd_details;    /* -yy / -e decode-fds=: DECODE_FD_* */
 	unsigned decode_pids;   /* -Y, --pidns-translation, --decode-pids=:
 				   DECODE_PID_* */
+	bool kvm_vcpu;          /* -e kvm=vcpu / --kvm=vcpu */
 	const char **paths;     /* -P PATH... */
 	size_t npaths, apaths;
 	char **env_changes;     /* -E VAR=VAL / -E VAR, in order */

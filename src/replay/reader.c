@@ -482,7 +482,7 @@ static int count_record(struct reader *rd)
 {
 	if (++rd->nrecords > rd->lim.records)
 		return rec_err(rd, "more than %" PRIu64 " records (raise limits.trace_records "
-			       "to read more)", rd->lim.records);
+			       "with RENACER_LIMITS to read more)", rd->lim.records);
 	return 0;
 }
 

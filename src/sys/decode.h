@@ -41,6 +41,7 @@ struct decode_opts {
 				    to structures print as addresses (tread()
 				    reads nothing), as strace's !verbose() */
 	unsigned decode_pids;    /* DECODE_PID_* (-Y, --pidns-translation) */
+	bool kvm_vcpu;           /* -e kvm=vcpu: KVM_RUN's exit reason */
 };
 
 /* Context passed to every decoder. */
