@@ -195,6 +195,8 @@ void analysis_free(struct analysis *a)
 	}
 	free(a->procs);
 	free(a->pid_hash);
+	free(a->rt_net_us);
+	free(a->rt_wall_us);
 	for (size_t i = 0; i < a->ntasks; i++)
 		if (a->tasks[i].loop) {
 			for (int p = 0; p <= LOOP_MAXP; p++)

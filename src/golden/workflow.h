@@ -22,6 +22,7 @@
 #include "golden/golden.h"
 #include "golden/model.h"
 #include "golden/output.h"
+#include "measure/measure.h"
 #include "sink/sink.h"
 #include "util/strbuf.h"
 
@@ -52,6 +53,9 @@ struct gwork {
 					  is tampered with (core/inject.h); added
 					  to a trace's own inject = [...] */
 	size_t ninject;
+	struct measure *measure;       /* set: grun_do() runs the command untraced
+					  through it and fills grun.ms (the
+					  timing runs, golden/timerun.h) */
 	bool source;                   /* -s: runs unwind the stack of every call:
 					  traces carry its source line, and a
 					  stored golden NAME.json gets
@@ -123,6 +127,7 @@ struct grun {
 	uint64_t ncalls;
 	struct gmodel *m;              /* the run's model (timing per syscall), finalized
 					  with this process's path context */
+	struct msample ms;             /* an untraced run (gwork.measure): its numbers */
 };
 
 /*
@@ -243,6 +248,8 @@ struct gcapture {
 	struct strbuf output_tail;     /* its last output lines when it did not exit 0 */
 	struct assert_results *asserts; /* renacer.toml's assertions on the first run,
 					   or NULL when it declares none */
+	char *timing;                  /* one line on the untraced timing runs, or NULL */
+	char *no_counters;             /* why there are no hardware counts, or NULL */
 };
 
 /*
