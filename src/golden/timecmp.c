@@ -438,6 +438,18 @@ void gtime_judge(const struct gmeasured *g, const struct gmeasured *c,
 	}
 	out->cpu_bound = gnet > 0 && gcpu >= GTIME_CPU_BOUND * gnet;
 	mtest_run(g->net_us, g->runs, cnet, c->runs, &mo, &out->net);
+	if ((g->net_low_us || c->net_low_us) && out->net.v == MV_SLOWER) {
+		/* a tree: its waits overlap, the truth lies between the bounds */
+		double *clow = adjust(c->net_low_us ? c->net_low_us : c->net_us, c->runs,
+				      g->ref_net_us, g->runs, c->ref_net_us);
+		mtest_run(g->net_low_us ? g->net_low_us : g->net_us, g->runs, clow, c->runs, &mo,
+			  &out->net_low);
+		if (out->net_low.v != MV_SLOWER) {
+			out->net.v = MV_INCONCLUSIVE;
+			out->tree_doubt = true;
+		}
+		free(clow);
+	}
 	out->v = out->net.v;
 	out->metric = "net";
 	if (out->cpu_bound) {
@@ -451,13 +463,16 @@ void gtime_judge(const struct gmeasured *g, const struct gmeasured *c,
 			out->metric = "cpu";
 		}
 	}
-	/* the runs made a pause later must show the slowdown on their own */
-	if (out->v == MV_SLOWER && c->later_from && c->later_from < c->runs) {
-		unsigned k = c->later_from;
-		const double *later = !strcmp(out->metric, "cpu") ? ccpu : cnet;
-		mtest_run(!strcmp(out->metric, "cpu") ? g->cpu_us : g->net_us, g->runs, later + k,
-			  c->runs - k, &mo, &out->later);
-		if (out->later.v != MV_SLOWER) {
+	/* each batch made a pause later must show the slowdown on its own */
+	for (unsigned b = 0; out->v == MV_SLOWER && b < 2 && c->later[b]; b++) {
+		unsigned k = c->later[b], end = b + 1 < 2 && c->later[b + 1] ? c->later[b + 1] : c->runs;
+		bool cpu = !strcmp(out->metric, "cpu");
+		struct mtest_opts lo = mo;
+		lo.alpha = GTIME_CONFIRM_ALPHA;
+		mtest_run(cpu ? g->cpu_us : g->net_us, g->runs, (cpu ? ccpu : cnet) + k, end - k,
+			  &lo, &out->later);
+		if (!(out->later.p < lo.alpha && out->later.ratio >= mo.min_ratio &&
+		      out->later.c_median - out->later.g_median >= mo.min_abs)) {
 			out->v = MV_INCONCLUSIVE;
 			out->unconfirmed = true;
 		}
@@ -561,8 +576,12 @@ static bool check_untraced(struct cmp *x, bool judge)
 	add_interval(&m, t, o->timing_alpha);
 	strbuf_addch(&m, ')');
 	add_reference(&m, &tv);
-	if (tv.unconfirmed)
-		strbuf_addf(&m, " over %zu runs and the golden's %zu: slower at first, but the %zu runs "
+	if (tv.tree_doubt && !strcmp(tv.metric, "net"))
+		strbuf_addf(&m, " over %zu runs and the golden's %zu: with the waits of every thread and "
+			    "process added up it is %.2fx (p %.2g): their waits for a CPU, which "
+			    "overlap, may explain it", t->nc, t->ng, tv.net_low.ratio, tv.net_low.p);
+	else if (tv.unconfirmed)
+		strbuf_addf(&m, " over %zu runs and the golden's %zu: slower at first, but %zu runs "
 			    "made a pause later were %.2fx (p %.2g): the machine's load changed", t->nc,
 			    t->ng, tv.later.nc, tv.later.ratio, tv.later.p);
 	else if (t->too_few)

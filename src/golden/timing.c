@@ -87,6 +87,14 @@ void gmeasured_add(struct gmeasured *m, const struct gmrun *r)
 	m->net_us[n] = r->net;
 	m->wait_us[n] = r->wait;
 	m->maxrss_kb[n] = r->maxrss_kb;
+	/* kept only once a run differs */
+	if (r->net_low >= 0 && r->net_low != r->net && !m->net_low_us && n) {
+		m->net_low_us = xmemdup(m->net_us, n * sizeof(double));
+	}
+	if (m->net_low_us || (r->net_low >= 0 && r->net_low != r->net)) {
+		m->net_low_us = xreallocarray(m->net_low_us, n + 1, sizeof(double));
+		m->net_low_us[n] = r->net_low >= 0 ? r->net_low : r->net;
+	}
 	opt_add(&m->instructions, n, r->instructions >= 0 && r->cycles >= 0 ? r->instructions : -1);
 	opt_add(&m->cycles, n, r->instructions >= 0 && r->cycles >= 0 ? r->cycles : -1);
 	opt_add(&m->ref_net_us, n, r->ref_net >= 0 && r->ref_cpu >= 0 ? r->ref_net : -1);
@@ -99,6 +107,7 @@ void gmeasured_release(struct gmeasured *m)
 	free(m->wall_us);
 	free(m->cpu_us);
 	free(m->net_us);
+	free(m->net_low_us);
 	free(m->wait_us);
 	free(m->maxrss_kb);
 	free(m->instructions);
@@ -127,6 +136,8 @@ static json_t *measured_json(const struct gmeasured *m)
 	json_object_set_new(o, "wall_us", array_json(m->wall_us, m->runs));
 	json_object_set_new(o, "cpu_us", array_json(m->cpu_us, m->runs));
 	json_object_set_new(o, "net_us", array_json(m->net_us, m->runs));
+	if (m->net_low_us)
+		json_object_set_new(o, "net_low_us", array_json(m->net_low_us, m->runs));
 	json_object_set_new(o, "wait_us", array_json(m->wait_us, m->runs));
 	json_object_set_new(o, "maxrss_kb", array_json(m->maxrss_kb, m->runs));
 	if (m->instructions) {
@@ -141,8 +152,12 @@ static json_t *measured_json(const struct gmeasured *m)
 	}
 	if (m->callgrind_ir > 0)
 		json_object_set_new(o, "callgrind_instructions", json_real(m->callgrind_ir));
-	if (m->later_from)
-		json_object_set_new(o, "later_from", json_integer(m->later_from));
+	if (m->later[0]) {
+		json_t *a = json_array();
+		for (unsigned i = 0; i < 2 && m->later[i]; i++)
+			json_array_append_new(a, json_integer(m->later[i]));
+		json_object_set_new(o, "later", a);
+	}
 	return o;
 }
 
@@ -175,6 +190,9 @@ static int measured_from(json_t *o, struct gmeasured *m)
 	    array_from(json_object_get(o, "wait_us"), m->runs, &m->wait_us) < 0 ||
 	    array_from(json_object_get(o, "maxrss_kb"), m->runs, &m->maxrss_kb) < 0)
 		return -1;
+	if (json_object_get(o, "net_low_us") &&
+	    array_from(json_object_get(o, "net_low_us"), m->runs, &m->net_low_us) < 0)
+		return -1;
 	if (json_object_get(o, "instructions") &&
 	    (array_from(json_object_get(o, "instructions"), m->runs, &m->instructions) < 0 ||
 	     array_from(json_object_get(o, "cycles"), m->runs, &m->cycles) < 0))
@@ -187,11 +205,17 @@ static int measured_from(json_t *o, struct gmeasured *m)
 		m->waits = xstrdup(json_string_value(s));
 	if ((s = json_object_get(o, "no_counters")) && json_is_string(s))
 		m->no_counters = xstrdup(json_string_value(s));
-	if ((s = json_object_get(o, "later_from"))) {
-		if (!json_is_integer(s) || json_integer_value(s) < 0 ||
-		    json_integer_value(s) >= m->runs)
+	if ((s = json_object_get(o, "later"))) {
+		unsigned prev = 0;
+		if (!json_is_array(s) || json_array_size(s) > 2)
 			return -1;
-		m->later_from = (unsigned)json_integer_value(s);
+		for (size_t i = 0; i < json_array_size(s); i++) {
+			json_t *e = json_array_get(s, i);
+			if (!json_is_integer(e) || json_integer_value(e) <= prev ||
+			    json_integer_value(e) >= m->runs)
+				return -1;
+			m->later[i] = prev = (unsigned)json_integer_value(e);
+		}
 	}
 	if ((s = json_object_get(o, "callgrind_instructions"))) {
 		if (!json_is_number(s) || json_number_value(s) < 0)

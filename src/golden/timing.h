@@ -40,6 +40,8 @@ struct gmeasured {
 	double *wall_us;             /* per run: wall time */
 	double *cpu_us;              /* user + system CPU time of the tree */
 	double *net_us;              /* wall time less the waits for a CPU */
+	double *net_low_us;          /* the same with every task's waits added up
+					(measure.h), or NULL when it is net_us */
 	double *wait_us;             /* those waits */
 	double *maxrss_kb;           /* peak resident set of the largest process */
 	double *instructions;        /* hardware counts per run, or NULL when the */
@@ -51,14 +53,14 @@ struct gmeasured {
 					task), "main" (the main thread), "none" */
 	char *no_counters;           /* why there are no hardware counts, or NULL */
 	double callgrind_ir;         /* instructions under callgrind; 0: not counted */
-	unsigned later_from;         /* runs from this index on were measured a pause
-					after the others, to confirm a slowdown
-					(0: none) */
+	unsigned later[2];           /* batches measured a pause after the others,
+					to confirm a slowdown: the first run of
+					each (0: none) */
 };
 
 /* One untraced run's numbers; < 0: not known. */
 struct gmrun {
-	double wall, cpu, net, wait, maxrss_kb;
+	double wall, cpu, net, net_low, wait, maxrss_kb;
 	double instructions, cycles;
 	double ref_net, ref_cpu;
 };

@@ -48,6 +48,10 @@ struct msample {
 	double wait_us;          /* time the tree was held up waiting for a CPU
 				    (enum mwait says how); 0 when not measured */
 	double net_us;           /* wall_us - wait_us */
+	double net_low_us;       /* the same less every task's waits added up
+				    (MW_TREE): a tree's waits overlap, and
+				    the truth lies between the two; for one
+				    task they are equal */
 	enum mwait how;          /* how wait_us was measured in this run */
 	unsigned tasks;          /* tasks seen exiting (MW_TREE), else 1 */
 	uint64_t maxrss_kb;      /* peak resident set of the largest process */
