@@ -235,9 +235,11 @@ static void text_summary_line(struct strbuf *sb, const struct gout_case *k, bool
 			strbuf_addstr(sb, C_RESET);
 	}
 	if (r) {
+		/* the time capture printed: the untraced runs' median net time */
 		strbuf_addf(sb, " (confidence %.3f, %llu syscalls, golden %llu; %.2fms, golden %.2fms)",
 			    r->confidence, (unsigned long long)r->c_calls,
-			    (unsigned long long)r->g_calls, r->c_wall_ms, r->g_wall_ms);
+			    (unsigned long long)r->g_calls, r->untraced ? r->c_net_ms : r->c_wall_ms,
+			    r->untraced ? r->g_net_ms : r->g_wall_ms);
 	}
 	strbuf_addch(sb, '\n');
 }
@@ -675,8 +677,9 @@ int gout_markdown(FILE *fp, const struct gout_case *k, size_t n, const struct go
 		if (c->r)
 			strbuf_addf(&sb, " %.3f | %llu (%llu) | %.2fms (%.2fms) |\n", c->r->confidence,
 				    (unsigned long long)c->r->c_calls,
-				    (unsigned long long)c->r->g_calls, c->r->c_wall_ms,
-				    c->r->g_wall_ms);
+				    (unsigned long long)c->r->g_calls,
+				    c->r->untraced ? c->r->c_net_ms : c->r->c_wall_ms,
+				    c->r->untraced ? c->r->g_net_ms : c->r->g_wall_ms);
 		else
 			strbuf_addstr(&sb, " - | - | - |\n");
 	}

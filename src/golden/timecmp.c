@@ -536,7 +536,7 @@ static bool check_untraced(struct cmp *x, bool judge)
 	r->g_wall_ms = mstat_median(gm->wall_us, gm->runs) / 1000;
 	r->c_wall_ms = mstat_median(cm->wall_us, cm->runs) / 1000;
 	r->g_net_ms = tv.net.g_median / 1000;
-	r->c_net_ms = tv.net.c_median / 1000;
+	r->c_net_ms = mstat_median(cm->net_us, cm->runs) / 1000;   /* as measured */
 	r->g_cpu_ms = mstat_median(gm->cpu_us, gm->runs) / 1000;
 	r->c_cpu_ms = mstat_median(cm->cpu_us, cm->runs) / 1000;
 	r->limit_ms = t->g_median * (1 + o->min_slowdown) / 1000;

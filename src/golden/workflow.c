@@ -1143,7 +1143,8 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s/%s.json.zst.new", w->dir, name);
 	unlink(sb.buf);
-	res->wall_ms = (r.timing.meas.runs ? mstat_median(r.timing.meas.wall_us, r.timing.meas.runs)
+	/* what validate's header shows: the untraced runs' median net time */
+	res->wall_ms = (r.timing.meas.runs ? mstat_median(r.timing.meas.net_us, r.timing.meas.runs)
 					   : r.timing.wall_us.median) / 1000.0;
 	res->ncalls = med->ncalls;
 	res->end = med->end;
@@ -1420,7 +1421,9 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 			goto out;
 		}
 		strbuf_addf(&sb, "golden created: %s (%.2fms, %llu syscalls)", written,
-			    runs.timing.wall_us.median / 1000.0,
+			    (runs.timing.meas.runs ? mstat_median(runs.timing.meas.net_us,
+								  runs.timing.meas.runs)
+						   : runs.timing.wall_us.median) / 1000.0,
 			    (unsigned long long)gruns_median(&runs)->ncalls);
 		v->hint = strbuf_detach(&sb, NULL);
 		free(written);

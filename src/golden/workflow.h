@@ -240,7 +240,8 @@ struct gcapture {
 	int status;                    /* GOLDEN_* */
 	bool run_failed;               /* the runs failed (else storing failed, if status != 0) */
 	char *written;                 /* the golden written, or NULL */
-	double wall_ms;                /* median runtime */
+	double wall_ms;                /* median runtime: of the untraced runs net of
+					  waits for a CPU, else of the traced runs */
 	uint64_t ncalls;               /* syscalls of the stored run */
 	struct trace_end end;          /* how the stored run's command ended */
 	int interrupted;               /* renacer got this signal: nothing stored */

@@ -43,8 +43,11 @@ for key in ("wall_us", "cpu_us", "net_us", "wait_us", "maxrss_kb"):
 if any(n > w_ + 0.01 for n, w_ in zip(u["net_us"], u["wall_us"])):
     sys.exit("FAIL: a net time above its wall time: %r %r" % (u["net_us"], u["wall_us"]))
 med = statistics.median(u["wall_us"]) / 1000
-if abs(float(m.group(1)) - med) > 0.01 or abs(float(tm.group(2)) - med) > 0.01:
-    sys.exit("FAIL: line runtime %s, untraced median %.3f" % (m.group(1), med))
+if abs(float(tm.group(2)) - med) > 0.01:
+    sys.exit("FAIL: line wall %s, untraced median %.3f" % (tm.group(2), med))
+# the first line's time is what validate judges and shows: the net time
+if abs(float(m.group(1)) - statistics.median(u["net_us"]) / 1000) > 0.01:
+    sys.exit("FAIL: line runtime %s, untraced net median %.3f" % (m.group(1), statistics.median(u["net_us"]) / 1000))
 if abs(float(tm.group(3)) - statistics.median(u["net_us"]) / 1000) > 0.01:
     sys.exit("FAIL: net %s, untraced median %.3f" % (tm.group(3), statistics.median(u["net_us"]) / 1000))
 if abs(float(tm.group(4)) - statistics.median(u["cpu_us"]) / 1000) > 0.01:
