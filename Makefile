@@ -5,6 +5,7 @@
 # make asan     build with ASan/UBSan and run the tests
 # make fuzz     run the fuzzers (FUZZ_SECONDS each)
 # make bench    overhead against strace and the untraced run
+# make verdict  the golden verdict as a classifier (VERDICT_ARGS=...)
 # make install  PREFIX=/usr/local DESTDIR=
 
 VERSION := 0.9.0
@@ -47,7 +48,8 @@ CFLAGS_BASE_EBPF := -DHAVE_EBPF
 else
 CFLAGS_BASE_EBPF := -DEBPF_MISSING='"this renacer was built without it: $(EBPF_WHY)"'
 endif
-GEN_SRC := $(BUILD)/gen/sysent.c $(BUILD)/gen/errnoent.c $(BUILD)/gen/sysent_compat.c
+GEN_SRC := $(BUILD)/gen/sysent.c $(BUILD)/gen/errnoent.c $(BUILD)/gen/sysent_compat.c \
+	$(BUILD)/gen/ioctlent.c
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(GEN_SRC:.c=.o)
 XLAT_IN := $(wildcard src/sys/xlat/*.in)
 XLAT_H := $(patsubst src/sys/xlat/%.in,$(BUILD)/gen/xlat/%.h,$(XLAT_IN))
@@ -63,13 +65,13 @@ EXAMPLE_SRC := $(wildcard examples/*.c)
 EXAMPLE_BIN := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRC))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
-.PHONY: all deps demo test check unit t asan fuzz bench install clean progs examples print-ldlibs
+.PHONY: all deps demo test check unit t asan fuzz bench verdict install clean progs examples print-ldlibs
 all: $(BUILD)/renacer
 
 deps:
 	@sh scripts/deps.sh
 
-$(BUILD)/gen/sysent.c: scripts/gen_sysent.pl src/sys/classes.in $(wildcard src/sys/*.c) \
+$(BUILD)/gen/sysent.c: scripts/gen_sysent.pl src/sys/classes.in src/sys/semantics.in $(wildcard src/sys/*.c) \
 		$(wildcard src/arch/$(ARCH)/prototypes.in)
 	@mkdir -p $(@D)
 	perl scripts/gen_sysent.pl --arch $(ARCH) --classes src/sys/classes.in --decoders src/sys > $@.tmp && mv $@.tmp $@
@@ -86,6 +88,12 @@ $(BUILD)/gen/sysent_compat.c: scripts/gen_compat.pl
 $(BUILD)/gen/errnoent.c: scripts/gen_errnoent.pl
 	@mkdir -p $(@D)
 	perl scripts/gen_errnoent.pl > $@.tmp && mv $@.tmp $@
+
+# ioctl request names from the kernel's uapi headers (the script compiles
+# the table with $(CC) to leave out what this system cannot build).
+$(BUILD)/gen/ioctlent.c: scripts/gen_ioctlent.pl
+	@mkdir -p $(@D)
+	CC="$(CC)" perl scripts/gen_ioctlent.pl > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/xlat/%.h: src/sys/xlat/%.in scripts/gen_xlat.pl
 	@mkdir -p $(@D)
@@ -175,6 +183,13 @@ print-ldlibs:
 bench: deps
 	@$(MAKE) --no-print-directory all progs examples
 	@BUILD=$(BUILD) sh scripts/bench.sh
+
+# The golden verdict measured as a classifier: planted changes caught and
+# named, harmless ones passed, unchanged programs never flagged (about 30 min;
+# fetches Debian sources once; docs/benchmarks.md, "Verdict benchmark").
+verdict: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) sh scripts/verdict.sh $(VERDICT_ARGS)
 
 install: $(BUILD)/renacer
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

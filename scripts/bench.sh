@@ -16,11 +16,12 @@
 #    --seccomp-bpf -e trace=openat beside them.
 # 3. Memory: peak RSS of renacer on 10 million syscalls.
 # 4. The golden compare, eBPF, OTLP, source and start-up benchmarks (their
-#    own scripts).
+#    own scripts), and the golden verdict's rates (scripts/verdict.sh, a
+#    shorter run than make verdict's; VERDICT_ARGS=skip leaves it out).
 # Each configuration runs RUNS times, interleaved; the median wall time is
 # shown with its ratios.  The -c rows are the ptrace back end's (--backend
 # ptrace); the eBPF back end has its own table (scripts/bench_ebpf.sh).
-# Knobs: RUNS, DD, LOOP, JOBS, BIG, STARTUP_RUNS; RENACER_PIN=tracer in the environment
+# Knobs: RUNS, DD, LOOP, JOBS, BIG, STARTUP_RUNS, VERDICT_ARGS; RENACER_PIN=tracer in the environment
 # runs renacer with its "renacer moves, the tracee never" variant instead
 # (docs/architecture.md, CPU placement).
 set -u
@@ -179,4 +180,11 @@ BUILD=$BUILD PIN=${PIN:-1} sh "$TOP/scripts/bench_otlp.sh"
 BUILD=$BUILD PIN=${PIN:-1} sh "$TOP/scripts/bench_source.sh"
 # start-up: renacer around /bin/true per kind of run, short real programs
 BUILD=$BUILD RUNS=${STARTUP_RUNS:-30} sh "$TOP/scripts/bench_startup.sh"
+# the golden verdict as a classifier, a shorter run (make verdict: the full one)
+if [ "${VERDICT_ARGS:-}" != skip ]; then
+	va=${VERDICT_ARGS:---reps 1 --unchanged 100}
+	echo
+	echo "== golden verdict (scripts/verdict.sh $va; make verdict for the full run)"
+	BUILD=$BUILD sh "$TOP/scripts/verdict.sh" $va 2> /dev/null | sed -n '/^recall/,$p'
+fi
 exit 0

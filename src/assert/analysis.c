@@ -1049,7 +1049,7 @@ static void note_path_access(struct analysis *a, struct proc *p, const struct ev
 			     unsigned patharg, int dirarg, bool is_open, uint64_t dur,
 			     struct strbuf *path)
 {
-	if (!ev_arg_str(ev, patharg, path) || !path->len)
+	if (!an_arg_str(ev, patharg, path) || !path->len)
 		return;   /* "" with AT_EMPTY_PATH is an fstat of the dirfd */
 	if (dirarg >= 0)
 		resolve_at(p, ev, (unsigned)dirarg, path);
@@ -1361,7 +1361,7 @@ static void on_syscall(struct analysis *a, const struct event *ev)
 	case K_EXECVE: case K_EXECVEAT:
 		if (fail)
 			break;
-		if (ev_arg_str(ev, info.kind == K_EXECVE ? 0 : 1, &sb))
+		if (an_arg_str(ev, info.kind == K_EXECVE ? 0 : 1, &sb))
 			proc_exec(a, p, sb.buf, sb.len, end);
 		else
 			proc_exec(a, p, NULL, 0, end);

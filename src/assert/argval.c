@@ -164,7 +164,7 @@ bool unquote_strace(const char *p, size_t len, struct strbuf *out)
 	return i < len;  /* closing quote found */
 }
 
-bool ev_arg_str(const struct event *ev, unsigned i, struct strbuf *out)
+bool an_arg_str(const struct event *ev, unsigned i, struct strbuf *out)
 {
 	if (i >= ev->nargs || i >= EVENT_MAX_ARGS)
 		return false;
@@ -221,7 +221,7 @@ static bool has_token(const char *p, size_t len, const char *name)
 	return false;
 }
 
-static bool val_has_flag(const struct val *v, const char *name, uint64_t bit)
+static bool an_val_has_flag(const struct val *v, const char *name, uint64_t bit)
 {
 	switch (v->kind) {
 	case V_TEXT:
@@ -234,11 +234,11 @@ static bool val_has_flag(const struct val *v, const char *name, uint64_t bit)
 		/* clone3's struct: only its flags field holds flags */
 		for (uint32_t k = 0; k < v->c.n; k++)
 			if (v->c.items[k].name && !strcmp(v->c.items[k].name, "flags"))
-				return val_has_flag(&v->c.items[k], name, bit);
+				return an_val_has_flag(&v->c.items[k], name, bit);
 		return false;
 	case V_ARRAY: case V_OP:
 		for (uint32_t k = 0; k < v->c.n; k++)
-			if (val_has_flag(&v->c.items[k], name, bit))
+			if (an_val_has_flag(&v->c.items[k], name, bit))
 				return true;
 		return false;
 	default:
@@ -251,13 +251,13 @@ bool ev_arg_has_flag(const struct event *ev, unsigned i, const char *name, uint6
 	if (i >= EVENT_MAX_ARGS)
 		return false;
 	if (i < ev->nargs && ev->args[i].kind != V_NONE)
-		return val_has_flag(&ev->args[i], name, bit);
+		return an_val_has_flag(&ev->args[i], name, bit);
 	if (ev_is_text(ev))
 		return false;
 	return (ev->karg[i] & bit) != 0;
 }
 
-static bool val_field(const struct val *v, const char *name, int64_t *out)
+static bool an_val_field(const struct val *v, const char *name, int64_t *out)
 {
 	if (v->kind == V_STRUCT || v->kind == V_ARRAY) {
 		for (uint32_t k = 0; k < v->c.n; k++) {
@@ -278,7 +278,7 @@ static bool val_field(const struct val *v, const char *name, int64_t *out)
 				default: return false;
 				}
 			}
-			if (val_field(f, name, out))
+			if (an_val_field(f, name, out))
 				return true;
 		}
 		return false;
@@ -305,5 +305,5 @@ bool ev_arg_field(const struct event *ev, unsigned i, const char *name, int64_t 
 {
 	if (i >= ev->nargs || i >= EVENT_MAX_ARGS)
 		return false;
-	return val_field(&ev->args[i], name, out);
+	return an_val_field(&ev->args[i], name, out);
 }

@@ -33,7 +33,7 @@ bool ev_arg_num(const struct event *ev, unsigned i, uint64_t *out);
  * strace string in V_TEXT unescaped.  Appends to out and returns true; false
  * when the argument is not a string (e.g. an unreadable address).
  */
-bool ev_arg_str(const struct event *ev, unsigned i, struct strbuf *out);
+bool an_arg_str(const struct event *ev, unsigned i, struct strbuf *out);
 
 /*
  * The path shown beside an fd argument (-y: V_FD path, or "3</p>" text),

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/quals.h"
 #include "sys/filter.h"
 #include "sys/sysent.h"
 #include "util/error.h"
@@ -30,9 +31,13 @@
 #include <bpf/libbpf.h>
 
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 
 #include "bpf/abi.h"
+#include "bpf/capture.h"
+#include "bpf/record.h"
 #include "util/dynlib.h"
 #include "util/pathsearch.h"
 
@@ -47,7 +52,8 @@
 	X(bpf_object__open_skeleton) X(bpf_object__load_skeleton) \
 	X(bpf_object__attach_skeleton) X(bpf_object__detach_skeleton) \
 	X(bpf_object__destroy_skeleton) X(ring_buffer__new) X(ring_buffer__free) \
-	X(ring_buffer__consume) X(ring_buffer__epoll_fd)
+	X(ring_buffer__consume) X(ring_buffer__epoll_fd) X(bpf_map_get_next_key) \
+	X(bpf_program__set_autoload) X(bpf_program__fd) X(bpf_obj_get_info_by_fd)
 
 static struct bpf_api {
 #define BPF_MEMBER(f) __typeof__(&f) f;
@@ -146,6 +152,7 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 #else
 
 _Static_assert(sizeof(struct rb_stat) == 128, "a counter row is two cache lines");
+_Static_assert(EBPF_STRING_MAX + 2 <= RB_REGION_MAX, "a string region holds the limit");
 
 /* The state of one run. */
 struct erun {
@@ -156,9 +163,16 @@ struct erun {
 	uint64_t t0;              /* monotonic ns at the start */
 	int ncpu;                 /* rows of the counters (possible CPUs) */
 	pid_t leader;
+	pid_t tracer;             /* renacer's pid */
+	pid_t watchdog;           /* kills the tree if renacer dies, or 0 */
+	int watchdog_fd;          /* its pipe (renacer's end), or -1 */
+	const struct rb_task *tasks; /* the kernel's table of traced tasks
+				      (mmap'ed, read by the watchdog) */
+	size_t ntasks;
 	pid_t *procs;             /* live traced processes (to kill on SIGINT) */
 	size_t nprocs, aprocs;
-	struct sigaction old_int, old_term, old_hup;  /* as renacer was given them */
+	struct recorder *rc;      /* recording (ebpf_opts.record), else NULL */
+	struct sigaction old_int, old_term, old_hup, old_chld;  /* as renacer was given them */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -166,6 +180,13 @@ static volatile sig_atomic_t interrupted;
 static void on_interrupt_signal(int sig)
 {
 	interrupted = sig;
+}
+
+/* SIGCHLD only interrupts the wait (a stop of the command, see
+ * traceme_stop) */
+static void on_sigchld(int sig)
+{
+	(void)sig;
 }
 
 /* libbpf's messages are kept quiet: the reason reaches the user in one line.
@@ -223,6 +244,14 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 	struct event ev;
 	char path[PATH_MAX];
 
+	if (size < sizeof(uint32_t))
+		return 0;
+	if (e->type == RB_EV_CALL || e->type == RB_EV_ENTRY || e->type == RB_EV_SIGNAL ||
+	    e->type == RB_EV_EXECARGS) {
+		if (r->rc)
+			recorder_record(r->rc, data, size);
+		return 0;
+	}
 	if (size < sizeof(*e))
 		return 0;
 	memset(&ev, 0, sizeof(ev));
@@ -242,6 +271,8 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 		ev.type = EV_EXEC;
 		exec_path(ev.tid, e->path, path);
 		ev.exec_path = path;
+		if (e->ppid != e->tid)
+			ev.exec_old_tid = (pid_t)e->ppid;
 		break;
 	case RB_EV_EXIT:
 		ev.type = EV_PROC_EXIT;
@@ -258,7 +289,10 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 	default:
 		return 0;
 	}
-	sink_list_event(r->sinks, &ev);
+	if (r->rc)
+		recorder_process_event(r->rc, &ev);
+	else
+		sink_list_event(r->sinks, &ev);
 	return 0;
 }
 
@@ -309,6 +343,18 @@ static int min_btf_fd(void)
 	return fd;
 }
 
+/* Bytes of the ring buffer when recording: RENACER_EBPF_RINGBUF (a power
+ * of two, 4 KiB at least: for tests), else 8 MiB. */
+static uint32_t ringbuf_size(void)
+{
+	const char *env = getenv("RENACER_EBPF_RINGBUF");
+	unsigned long n = env ? strtoul(env, NULL, 0) : 0;
+
+	if (n >= 4096 && n <= (1ul << 30) && !(n & (n - 1)))
+		return (uint32_t)n;
+	return 8u << 20;
+}
+
 /* Opens, configures and loads the program; EBPF_UNAVAILABLE with why. */
 static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 {
@@ -347,7 +393,29 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 			close(btf_fd);
 		return EBPF_UNAVAILABLE;
 	}
-	bpfl.bpf_map__set_max_entries(skel->maps.stats, (uint32_t)r->ncpu * RB_SLOTS);
+	if (eo->record) {
+		/* the recorder: its programs, a buffer to build records in per
+		 * CPU, a ring buffer for them, and no counters */
+		bpfl.bpf_program__set_autoload(skel->progs.rb_sys_enter, false);
+		bpfl.bpf_program__set_autoload(skel->progs.rb_sys_exit, false);
+		bpfl.bpf_map__set_max_entries(skel->maps.stats, 1);
+		bpfl.bpf_map__set_max_entries(skel->maps.scratch, (uint32_t)r->ncpu);
+		bpfl.bpf_map__set_max_entries(skel->maps.events, ringbuf_size());
+		skel->rodata->want_record = true;
+		skel->rodata->strlim = o->dopts.string_limit + 1;
+		skel->rodata->strcap = o->dopts.string_limit + 2;
+		skel->rodata->maxptrs = o->dopts.verbose || o->dopts.string_limit >= 255 ? 256
+					: o->dopts.string_limit + 1;
+		capture_fill((struct rb_spec *)skel->rodata->specs,
+			     o->dopts.verbose || (o->quals && o->quals->abbrev_set));
+		capture_sets((uint8_t *)skel->rodata->block_set, (uint8_t *)skel->rodata->fork_set);
+	} else {
+		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_enter, false);
+		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_exit, false);
+		bpfl.bpf_program__set_autoload(skel->progs.rec_signal_deliver, false);
+		bpfl.bpf_program__set_autoload(skel->progs.rec_signal_generate, false);
+		bpfl.bpf_map__set_max_entries(skel->maps.stats, (uint32_t)r->ncpu * RB_SLOTS);
+	}
 	skel->rodata->follow = o->follow;
 	skel->rodata->want_cpu = o->cpu_time;
 	skel->rodata->want_wall = eo->wall;
@@ -359,7 +427,7 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 			if (s >= RB_NR || trace_set_has(o->trace_set, (long)s))
 				skel->rodata->trace_set[s / 8] |= (uint8_t)(1u << (s & 7));
 	}
-	if (m && (m & STATUS_ALL) != STATUS_ALL) {
+	if (m && (m & STATUS_ALL) != STATUS_ALL && !eo->record) {
 		unsigned bm = 0x80000000u;       /* status=none: no bit matches */
 		if (m & STATUS_SUCCESSFUL)
 			bm |= RB_ST_SUCCESSFUL;
@@ -380,6 +448,14 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		return EBPF_UNAVAILABLE;
 	}
 	r->skel = skel;
+	if (o->follow) {
+		size_t len = (size_t)(skel->rodata->tasks_mask + 1) * sizeof(struct rb_task);
+		void *m = mmap(NULL, len, PROT_READ, MAP_SHARED, bpfl.bpf_map__fd(skel->maps.tasks), 0);
+		if (m != MAP_FAILED) {
+			r->tasks = m;
+			r->ntasks = skel->rodata->tasks_mask + 1;
+		}
+	}
 	r->rb = bpfl.ring_buffer__new(bpfl.bpf_map__fd(skel->maps.events), on_rb_event, r, NULL);
 	if (!r->rb) {
 		strbuf_addf(why, "cannot read the eBPF ring buffer: %s", strerror(errno));
@@ -410,16 +486,23 @@ static pid_t start(struct erun *r, const char *path, char *const argv[], struct 
 		return error("cannot fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
-		struct rb_task init = { (uint32_t)getpid(), RBT_HIDE, RB_NO_CALL, 0, 0, 0 };
+		struct rb_task init = { .tid = (uint32_t)getpid(), .flags = RBT_HIDE, .slot = RB_NO_CALL };
 		uint32_t key = init.tid & r->skel->rodata->tasks_mask;
 		int e[2];
 
 		close(pfd[0]);
+		/* killed with renacer, as PTRACE_O_EXITKILL does for the
+		 * ptrace engine's tracees (the watchdog kills the rest of the
+		 * tree, see watchdog_start) */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != r->tracer)
+			_exit(1);
 		/* the command starts with the dispositions renacer was given
 		 * (an ignored SIGINT stays ignored), as with the ptrace engine */
 		sigaction(SIGINT, &r->old_int, NULL);
 		sigaction(SIGTERM, &r->old_term, NULL);
 		sigaction(SIGHUP, &r->old_hup, NULL);
+		sigaction(SIGCHLD, &r->old_chld, NULL);
 		/* nothing else is traced yet: the entry is free */
 		if (bpfl.bpf_map_update_elem(map_fd, &key, &init, BPF_ANY) < 0) {
 			e[0] = 1;
@@ -461,6 +544,115 @@ static void stop_all(struct erun *r)
 		kill(r->procs[i], SIGKILL);
 }
 
+/*
+ * The command made renacer, its parent, its tracer (PTRACE_TRACEME) and
+ * now stops for it: renacer is no debugger, so it lets go at once, with
+ * the signal the stop was for, and the program goes on as it would
+ * untraced (under the ptrace engine or strace the request fails instead).
+ * The SIGTRAP that an exec sends a task traced that way is not the
+ * program's own: it is dropped, as it would never have been sent.
+ */
+static void traceme_stop(pid_t pid, int status)
+{
+	int sig = WSTOPSIG(status);
+	siginfo_t si;
+
+	if (sig == SIGTRAP && ptrace(PTRACE_GETSIGINFO, pid, NULL, &si) == 0 &&
+	    si.si_code == SI_USER && si.si_pid == pid)
+		sig = 0;
+	ptrace(PTRACE_DETACH, pid, NULL, (void *)(uintptr_t)sig);
+}
+
+/*
+ * In the watchdog, once renacer is gone: SIGKILL to every traced task
+ * until none is left (those forked meanwhile are in the table too: the
+ * watchdog holds the program), for 5 s at most.
+ */
+static void watchdog_kill(struct erun *r)
+{
+	int ovf = bpfl.bpf_map__fd(r->skel->maps.overflow);
+
+	for (int pass = 0; pass < 5000; pass++) {
+		uint32_t key, next, *prev = NULL;
+		struct timespec ms = { 0, 1000000 };
+
+		for (size_t i = 0; i < r->ntasks; i++) {
+			uint32_t tid = __atomic_load_n(&r->tasks[i].tid, __ATOMIC_RELAXED);
+			if (tid)
+				kill((pid_t)tid, SIGKILL);
+		}
+		while (bpfl.bpf_map_get_next_key(ovf, prev, &next) == 0) {
+			kill((pid_t)next, SIGKILL);
+			key = next;
+			prev = &key;
+		}
+		if (__atomic_load_n(&r->skel->bss->live, __ATOMIC_ACQUIRE) == 0)
+			return;
+		nanosleep(&ms, NULL);
+	}
+}
+
+/*
+ * With -f: a child of renacer that keeps the program attached (it holds
+ * its descriptors) and waits on a pipe.  renacer writes one byte when it
+ * ends as it should (watchdog_stop); when renacer dies instead (kill -9)
+ * the pipe ends without it, and the watchdog kills the traced tree, as
+ * PTRACE_O_EXITKILL does for the ptrace engine's tracees.  The command
+ * alone needs none: it has PR_SET_PDEATHSIG.  Nothing happens when the
+ * watchdog cannot be made.
+ */
+static void watchdog_start(struct erun *r)
+{
+	int p[2];
+	pid_t pid;
+
+	if (!r->o->follow || !r->tasks || pipe2(p, O_CLOEXEC) < 0)
+		return;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	if (pid == 0) {
+		char c;
+		ssize_t n;
+
+		close(p[1]);
+		for (int fd = 0; fd < 3; fd++)
+			close(fd);
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGQUIT, SIG_IGN);
+		do {
+			n = read(p[0], &c, 1);
+		} while (n < 0 && errno == EINTR);
+		if (n != 1)
+			watchdog_kill(r);
+		_exit(0);
+	}
+	close(p[0]);
+	r->watchdog = pid;
+	r->watchdog_fd = p[1];
+}
+
+/* renacer ends as it should: the watchdog exits (and lets go of the program). */
+static void watchdog_stop(struct erun *r)
+{
+	char c = 'q';
+
+	if (r->watchdog_fd < 0)
+		return;
+	if (write(r->watchdog_fd, &c, 1) < 0)
+		kill(r->watchdog, SIGKILL);
+	close(r->watchdog_fd);
+	r->watchdog_fd = -1;
+	while (waitpid(r->watchdog, NULL, 0) < 0 && errno == EINTR)
+		;
+	r->watchdog = 0;
+}
+
 /* Waits for the command and, with -f, every traced task to end. */
 static void wait_all(struct erun *r, struct trace_end *end)
 {
@@ -486,6 +678,10 @@ static void wait_all(struct erun *r, struct trace_end *end)
 		}
 		bpfl.ring_buffer__consume(r->rb);
 		if (!reaped && waitpid(r->leader, &status, WNOHANG) == r->leader) {
+			if (WIFSTOPPED(status)) {
+				traceme_stop(r->leader, status);
+				continue;
+			}
 			reaped = true;
 			if (WIFSIGNALED(status))
 				end->term_signal = WTERMSIG(status);
@@ -563,14 +759,49 @@ static int deliver_totals(struct erun *r)
 	return 0;
 }
 
+/* Times the kernel skipped one of the recording programs (it never runs
+ * a program inside another on one CPU: a timer's signal while a call is
+ * being recorded). */
+static uint64_t recursion_misses(const struct renacer_bpf *skel)
+{
+	const struct bpf_program *progs[] = {
+		skel->progs.rec_sys_enter, skel->progs.rec_sys_exit,
+		skel->progs.rec_signal_deliver, skel->progs.rec_signal_generate,
+		skel->progs.rb_fork, skel->progs.rb_exec, skel->progs.rb_exit,
+	};
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(progs); i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpfl.bpf_program__fd(progs[i]);
+
+		memset(&info, 0, sizeof(info));
+		if (fd >= 0 && bpfl.bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
+			n += info.recursion_misses;
+	}
+	return n;
+}
+
 static void warn_lost(const struct renacer_bpf *skel)
 {
+	uint64_t missed = skel->rodata->want_record ? recursion_misses(skel) : 0;
+
 	if (skel->bss->lost_tasks)
 		warning("eBPF: %llu new tasks could not be followed (no room for their state)",
 			(unsigned long long)skel->bss->lost_tasks);
 	if (skel->bss->lost_events)
 		warning("eBPF: %llu process events were lost (ring buffer full)",
 			(unsigned long long)skel->bss->lost_events);
+	if (skel->bss->lost_calls)
+		warning("eBPF: %llu calls and signals were lost (ring buffer full): "
+			"the trace misses them", (unsigned long long)skel->bss->lost_calls);
+	if (missed)
+		warning("eBPF: %llu events were missed (the kernel skipped the recorder "
+			"inside another program): the trace may miss them", (unsigned long long)missed);
+	if (skel->bss->cut_calls)
+		warning("eBPF: %llu calls had more memory than a record holds: "
+			"some arguments show as addresses", (unsigned long long)skel->bss->cut_calls);
 	if (skel->bss->lost_nr)
 		warning("eBPF: %llu calls with a syscall number above %d were not counted",
 			(unsigned long long)skel->bss->lost_nr, RB_NR - 1);
@@ -580,7 +811,10 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	     struct sink_list *sinks, struct trace_end *end, struct strbuf *why)
 {
 	struct erun r;
-	struct trace_info ti = { RENACER_VERSION, argv, 0, o->follow, "ebpf", o->env };
+	/* a recording's records read back as the ptrace engine's: no
+	 * backend named in the trace */
+	struct trace_info ti = { RENACER_VERSION, argv, 0, o->follow, eo->record ? NULL : "ebpf",
+				 o->env };
 	struct sigaction sa;
 	struct timespec rt;
 	struct event ev;
@@ -591,6 +825,8 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 
 	memset(end, 0, sizeof(*end));
 	memset(&r, 0, sizeof(r));
+	r.watchdog_fd = -1;
+	r.tracer = getpid();
 	r.o = o;
 	r.sinks = sinks;
 	if (o->attach || ebpf_probe(why) < 0)
@@ -608,11 +844,15 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	sigaction(SIGINT, &sa, &r.old_int);
 	sigaction(SIGTERM, &sa, &r.old_term);
 	sigaction(SIGHUP, &sa, &r.old_hup);
+	sa.sa_handler = on_sigchld;
+	sigaction(SIGCHLD, &sa, &r.old_chld);
 	interrupted = 0;
 
 	clock_gettime(CLOCK_REALTIME, &rt);
 	ti.start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
 	r.t0 = now_ns();
+	if (eo->record)
+		r.rc = recorder_new(o, sinks, r.t0);
 	/* as tracer_run: a sink that cannot begin gets no end() either */
 	ret = sink_list_begin(sinks, &ti) < 0 ? -1 : 0;
 	path = path_search(argv[0]);
@@ -635,14 +875,21 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	ev.ppid = getpid();
 	ev.nr = -1;
 	ev.ts_ns = ev.end_ns = ts - r.t0;
-	sink_list_event(sinks, &ev);
+	if (r.rc)
+		recorder_process_event(r.rc, &ev);
+	else
+		sink_list_event(sinks, &ev);
 	procs_add(&r, r.leader);
+	watchdog_start(&r);
 
 	wait_all(&r, end);
+	watchdog_stop(&r);
 	end->wall_ns = now_ns() - r.t0;
-	if (deliver_totals(&r) < 0)
+	if (!r.rc && deliver_totals(&r) < 0)
 		ret = -2;
 	warn_lost(r.skel);
+	if (r.rc && getenv("RENACER_EBPF_STATS"))
+		recorder_print_gaps(r.rc, stderr);
 	/* detach now: every syscall on the machine stops paying for the program */
 	bpfl.ring_buffer__free(r.rb);
 	r.rb = NULL;
@@ -654,7 +901,12 @@ restore:
 	sigaction(SIGINT, &r.old_int, NULL);
 	sigaction(SIGTERM, &r.old_term, NULL);
 	sigaction(SIGHUP, &r.old_hup, NULL);
+	sigaction(SIGCHLD, &r.old_chld, NULL);
 out:
+	watchdog_stop(&r);
+	recorder_free(r.rc);
+	if (r.tasks)
+		munmap((void *)r.tasks, r.ntasks * sizeof(struct rb_task));
 	free(path);
 	free(r.procs);
 	bpfl.ring_buffer__free(r.rb);

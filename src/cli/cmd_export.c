@@ -7,7 +7,7 @@
 #include "cli/cmds.h"
 #include "cli/otlp_cli.h"
 #include "config/config.h"
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "otlp/otlp.h"
 #include "util/error.h"
 #include "util/quote.h"
@@ -74,13 +74,15 @@ int cmd_export(int argc, char **argv)
 	a.force_send = !a.file || a.endpoint;
 	a.no_propagate = true;
 	config_init(&cfg);
-	otlp_cli_implicit_config(&cfg);
+	a.implicit_cfg = otlp_cli_implicit_config(&cfg);
 	if (otlp_settings_resolve(&s, &a, &cfg.otlp, NULL) < 0) {
 		config_release(&cfg);
 		return EXPORT_USAGE;
 	}
 	config_release(&cfg);
 	sk = otlp_sink_new(&s);
+	if (sk)
+		otlp_cli_say_where(&s);
 	otlp_settings_release(&s);
 	if (!sk)
 		return EXPORT_FAILED;

@@ -459,9 +459,15 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < nt; i++) {
 		if (i && !strcmp(t[i].name, t[i - 1].name))
 			continue;
-		golden_pair_recover(g.w.dir, t[i].name);
-		if (gmodel_load(t[i].path, &g.w.o, &t[i].m, NULL) < 0 ||
-		    golden_pair_check(t[i].path) < 0) {
+		struct golden_lock lk = GOLDEN_LOCK_INIT;
+		bool bad;
+
+		/* read under the directory's lock (golden/store.h) */
+		golden_pair_begin(g.w.dir, t[i].name, NULL, &lk);
+		bad = gmodel_load(t[i].path, &g.w.o, &t[i].m, NULL) < 0 ||
+		      golden_pair_check(t[i].path) < 0;
+		golden_unlock(&lk);
+		if (bad) {
 			st = GOLDEN_INVALID;
 			goto out;
 		}

@@ -1168,6 +1168,10 @@ int cmd_trace(int argc, char **argv)
 		printf("renacer %s\n", RENACER_VERSION);
 		return 0;
 	}
+	/* an explicit --backend that cannot serve the options: said before
+	 * anything is made (-D splits the process; outputs are created) */
+	if (trace_backend_precheck(&t) < 0)
+		exit(1);
 	config_init(&cfg);
 	/* a bad configuration stops everything before the command runs */
 	if (t.assert_file && config_load(t.assert_file, &cfg) < 0)
@@ -1187,13 +1191,16 @@ int cmd_trace(int argc, char **argv)
 	}
 	/* -s, -k: the [source] table of ./renacer.toml, when there is one */
 	if (!t.assert_file && trace_opts_wants_stacks(&t)) {
-		if (config_load_if_exists("renacer.toml", &cfg) < 0) {
+		int r = config_load_if_exists("renacer.toml", &cfg);
+
+		if (r < 0) {
 			restore_stdout(&moved);
 			exit(5);
 		}
+		t.otlp.implicit_cfg = r == 0;   /* found, not named */
 	} else if (!t.assert_file) {
 		/* else only its [otlp] table, quietly (cli/otlp_cli.h) */
-		otlp_cli_implicit_config(&cfg);
+		t.otlp.implicit_cfg = otlp_cli_implicit_config(&cfg);
 	}
 	if (t.flamegraph && !strcmp(t.flamegraph, "-") && !(folded_stream = take_stdout())) {
 		restore_stdout(&moved);

@@ -122,13 +122,22 @@ struct renacer_config;
  * eBPF back end (bpf/engine.h) when asked for, or under auto when nothing
  * requested needs a record of each call (see docs/architecture.md).  An
  * auto choice the machine cannot honour falls back to ptrace with one
- * warning; an explicit --backend ebpf that cannot serve the options exits
- * 1, one that cannot run here exits EXIT_NO_BACKEND (after one error
- * line).  cfg holds the --assert configuration (may be empty).  Returns as
+ * warning; an explicit --backend ebpf that cannot serve the options
+ * returns -1 with end->exit_code 1, one that cannot run here -1 with
+ * EXIT_NO_BACKEND (after one error line; nothing ran, no sink began: the
+ * caller releases them, which removes their temporary files).  cfg holds the --assert configuration (may be empty).  Returns as
  * tracer_run().
  */
 int trace_run(const struct trace_opts *t, const struct tracer_opts *o,
 	      const struct renacer_config *cfg, struct sink_list *sinks,
 	      struct trace_end *end);
+
+/*
+ * What trace_run() would refuse of an explicit --backend ebpf whatever the
+ * sinks (-p, -P, -e inject=, -u, -E, -D, -b), said before anything is
+ * started (-D splits the process first: a refusal after that would leave
+ * the command waiting).  Returns 0, or -1 after error().
+ */
+int trace_backend_precheck(const struct trace_opts *t);
 
 #endif

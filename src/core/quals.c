@@ -4,6 +4,7 @@
  */
 #include "core/quals.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/pathtrace.h"
@@ -13,6 +14,7 @@
 #include "sys/qualify.h"
 #include "sys/sysent.h"
 #include "util/arena.h"
+#include "util/xmalloc.h"
 #include "util/banned.h"
 
 bool quals_entry_wanted(const struct trace_quals *q, pid_t pid, pid_t tid,
@@ -116,15 +118,66 @@ struct dumps {
 	struct dctx *c;
 	struct iodump *d;
 	uint32_t n, alloc;
+	uint64_t bytes;          /* bytes kept so far (IODUMP_MAX_BYTES) */
+	bool full;               /* a limit was reached: add nothing more */
 };
 
-/* Appends a dump of len bytes at addr (what can be read of them). */
+/* Buffers are read this much at a time, as strace's dumpstr does; the
+ * first chunk that cannot be read whole ends the buffer's dump. */
+#define DUMP_CHUNK 65536u
+
+/*
+ * Reads up to len bytes at addr a chunk at a time into the arena, at most
+ * max of them; stops at the first chunk that cannot be read whole.
+ * Returns the bytes read (*out is NULL when none).
+ */
+static uint64_t dump_fetch(struct dctx *c, uint64_t addr, uint64_t len, uint64_t max,
+			   uint8_t **out)
+{
+	uint8_t *buf = NULL;
+	uint64_t got = 0, cap = 0;
+
+	*out = NULL;
+	while (got < len && got < max) {
+		uint64_t want = len - got < DUMP_CHUNK ? len - got : DUMP_CHUNK;
+		ssize_t r;
+
+		if (want > max - got)
+			want = max - got;
+		if (got + want > cap) {
+			/* grown with what is read, never with what is claimed */
+			cap = cap ? cap * 2 : DUMP_CHUNK;
+			if (cap < got + want)
+				cap = got + want;
+			buf = xrealloc(buf, (size_t)cap);
+		}
+		r = tmem_read(c->tid, addr + got, buf + got, (size_t)want);
+		if (r > 0)
+			got += (uint64_t)r;
+		if (r != (ssize_t)want)
+			break;
+	}
+	if (got)
+		*out = arena_memdup(c->arena, buf, (size_t)got);
+	free(buf);
+	return got;
+}
+
+/* Appends a dump of len bytes at addr (what can be read of them, within
+ * the call's limits); NULL when a limit was reached before it. */
 static struct iodump *add_dump(struct dumps *ds, uint64_t addr, uint64_t len, int iov)
 {
 	struct iodump *d;
 	uint8_t *buf = NULL;
-	uint64_t got = 0;
+	uint64_t got = 0, room;
 
+	if (ds->full)
+		return NULL;
+	if (ds->n >= IODUMP_MAX_BUFS) {
+		ds->d[ds->n - 1].capped = true;
+		ds->full = true;
+		return NULL;
+	}
 	if (ds->n == ds->alloc) {
 		uint32_t na = ds->alloc ? ds->alloc * 2 : 4;
 		struct iodump *nd = arena_alloc(ds->c->arena, na * sizeof(*nd));
@@ -133,14 +186,10 @@ static struct iodump *add_dump(struct dumps *ds, uint64_t addr, uint64_t len, in
 		ds->d = nd;
 		ds->alloc = na;
 	}
-	if (len > (1u << 30))
-		len = 1u << 30;   /* no single buffer of a call is bigger */
-	if (len) {
-		ssize_t r;
-		buf = arena_alloc(ds->c->arena, len);
-		r = tmem_read(ds->c->tid, addr, buf, len);
-		got = r > 0 ? (uint64_t)r : 0;
-	}
+	room = IODUMP_MAX_BYTES - ds->bytes;
+	if (len)
+		got = dump_fetch(ds->c, addr, len, room, &buf);
+	ds->bytes += got;
 	d = &ds->d[ds->n++];
 	memset(d, 0, sizeof(*d));
 	d->data = buf;
@@ -149,26 +198,46 @@ static struct iodump *add_dump(struct dumps *ds, uint64_t addr, uint64_t len, in
 	d->addr = addr;
 	d->iov = iov;
 	d->vec = -1;
+	if (got == room && got < len) {
+		d->capped = true;
+		ds->full = true;
+	}
 	return d;
 }
 
+/* iovec entries read at a time */
+#define IOV_CHUNK 256
+
 /* strace's dumpiov_upto: each iov_base up to what is left of data_size
  * ((uint64_t)-1: all), " * N bytes in buffer I" before each; stops at the
- * first empty one. */
+ * first empty one.  As strace, nothing when the iovec array cannot be read
+ * whole. */
 static void dump_iov(struct dumps *ds, uint64_t iov, uint64_t cnt, uint64_t data_size)
 {
-	struct { uint64_t base, len; } v;
+	struct { uint64_t base, len; } v[IOV_CHUNK];
+	uint32_t first = ds->n;
+	uint64_t i = 0;
 
-	if (cnt > 1024 * 1024)
+	/* strace's limit: the array's size in bytes must fit in 32 bits */
+	if (cnt > UINT32_MAX / sizeof(v[0]) || iov + cnt * sizeof(v[0]) < iov)
 		return;
-	for (uint64_t i = 0; i < cnt; i++) {
-		if (tmem_read(ds->c->tid, iov + i * sizeof(v), &v, sizeof(v)) != sizeof(v))
+	while (i < cnt && !ds->full) {
+		uint64_t n = cnt - i < IOV_CHUNK ? cnt - i : IOV_CHUNK;
+
+		if (tmem_read(ds->c->tid, iov + i * sizeof(v[0]), v, n * sizeof(v[0])) !=
+		    (ssize_t)(n * sizeof(v[0]))) {
+			ds->n = first;   /* the array is unreadable: no dump */
+			ds->full = false;
 			return;
-		uint64_t len = v.len < data_size ? v.len : data_size;
-		if (!len)
-			break;
-		data_size -= len;
-		add_dump(ds, v.base, len, (int)i);
+		}
+		for (uint64_t k = 0; k < n; k++, i++) {
+			uint64_t len = v[k].len < data_size ? v[k].len : data_size;
+			if (!len)
+				return;
+			data_size -= len;
+			if (!add_dump(ds, v[k].base, len, (int)i))
+				return;
+		}
 	}
 }
 
@@ -188,10 +257,12 @@ static void dump_mmsghdr(struct dumps *ds, uint64_t addr, uint64_t count)
 {
 	struct { uint64_t f[7]; uint32_t msg_len, pad; } m;
 
-	for (uint64_t i = 0; i < count && i < 1024; i++) {
+	for (uint64_t i = 0; i < count && i < 1024 && !ds->full; i++) {
 		if (tmem_read(ds->c->tid, addr + i * sizeof(m), &m, sizeof(m)) != sizeof(m))
 			return;
 		struct iodump *h = add_dump(ds, 0, 0, -1);
+		if (!h)
+			return;
 		h->vec = (int32_t)i;
 		h->nbufs = m.f[3];
 		dump_iov(ds, m.f[2], m.f[3], m.msg_len);
@@ -200,7 +271,7 @@ static void dump_mmsghdr(struct dumps *ds, uint64_t addr, uint64_t count)
 
 void quals_dumpio(const struct trace_quals *q, struct dctx *c, struct event *ev)
 {
-	struct dumps ds = { c, NULL, 0, 0 };
+	struct dumps ds = { c, NULL, 0, 0, 0, false };
 	enum dump_kind k;
 	int fd = (int)ev->raw[0];
 

@@ -85,7 +85,12 @@ bool quals_signal_shown(const struct trace_quals *q, int sig);
 /*
  * At a reported syscall's exit, after its decoder: with -e read=/write=,
  * copies the data the call moved through a descriptor of the sets into
- * ev->dumps (memory from c->arena), as strace's dumpio.
+ * ev->dumps (memory from c->arena), as strace's dumpio.  What it keeps is
+ * bounded whatever the call claims: a buffer is read 64 KiB at a time up
+ * to its first unreadable chunk (where strace's dump stops too), and a
+ * call keeps at most IODUMP_MAX_BYTES bytes in IODUMP_MAX_BUFS buffers
+ * (event.h);
+ * the entry where a limit was reached is marked capped.
  */
 void quals_dumpio(const struct trace_quals *q, struct dctx *c, struct event *ev);
 

@@ -391,7 +391,7 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 	t->flags |= TCB_INSYSCALL;
 	t->flags &= ~(TCB_REPORT | TCB_DEC_EXIT | TCB_WATCH);
 	if (t->flags & TCB_HIDE) {
-		if (nr != 59 /* execve */ && nr != 322 /* execveat */)
+		if (!(sysent_sem(se) & SEM_EXEC))
 			return;
 		t->flags &= ~TCB_HIDE;
 		launch_exec = true;
@@ -466,6 +466,7 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 		ctx.arena = &t->arena;
 		ctx.opts = quals_dopts(q, &tr->o->dopts, nr, &dtmp);
 		ctx.se = se;
+		ctx.ev = ev;
 		r = se->decode ? se->decode(&ctx, ev, 0) : decode_default(&ctx, ev, 0);
 		if (r == RVAL_EXIT)
 			t->flags |= TCB_DEC_EXIT;
@@ -534,7 +535,7 @@ static void syscall_exit(struct tracer *tr, struct tcb *t, int64_t rval,
 	if (t->flags & TCB_DEC_EXIT) {
 		const struct sysent *se = sysent_get(ev->nr);
 		struct dctx ctx = { t->pid, t->tid, &t->arena,
-				    quals_dopts(q, &tr->o->dopts, ev->nr, &dtmp), se };
+				    quals_dopts(q, &tr->o->dopts, ev->nr, &dtmp), se, ev };
 		if (se && se->decode)
 			se->decode(&ctx, ev, 1);
 	}
@@ -1619,6 +1620,16 @@ static void handle_status(struct tracer *tr, const struct wstat *w, char *const 
 	if (!t) {
 		if (!WIFSTOPPED(status))
 			return;          /* not a tracee of ours, or one already gone */
+		if (!tr->o->follow) {
+			/* without -f the only way to get a task nobody asked
+			 * for is a clone(CLONE_PTRACE) of a tracee: the kernel
+			 * makes the child ours and stops it.  No event of its
+			 * creator will come, so it is let go at this first stop
+			 * (strace's "unknown pid"), else it stays stopped and
+			 * its parent waits for it forever */
+			ptrace(PTRACE_DETACH, w->tid, NULL, NULL);
+			return;
+		}
 		/* a new child whose creator's event has not arrived yet; one
 		 * created by an attached process is attached too, and once
 		 * renacer lets go of them (the creator may be gone already,

@@ -41,6 +41,7 @@ struct dwarf_stats {
 	uint64_t lookups;        /* addresses resolved (cache misses) */
 	uint64_t reports;        /* times a process's mappings were (re)read */
 	uint64_t errors;         /* stacks that stopped on an error */
+	uint64_t tail_frames;    /* frames rebuilt from tail calls (FRAME_TAILCALL) */
 	uint64_t unwind_ns;      /* time spent unwinding, lookups included */
 	uint64_t lookup_ns;      /* of which resolving addresses */
 	uint64_t report_ns;      /* of which reading mappings, attaching */

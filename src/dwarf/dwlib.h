@@ -16,12 +16,14 @@
 /* The functions used, from libdw.so.1 and from libelf.so.1. */
 #define DWLIB_DW_FUNCS(X) \
 	X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_child) X(dwarf_decl_file) \
-	X(dwarf_diename) X(dwarf_filesrc) X(dwarf_formstring) X(dwarf_formudata) \
-	X(dwarf_getelf) X(dwarf_getsrcfiles) X(dwarf_haspc) X(dwarf_siblingof) \
-	X(dwarf_tag) X(dwfl_addrmodule) X(dwfl_attach_state) X(dwfl_begin) \
-	X(dwfl_end) X(dwfl_errmsg) X(dwfl_frame_pc) X(dwfl_frame_reg) \
-	X(dwfl_getmodules) X(dwfl_getthread_frames) X(dwfl_lineinfo) \
-	X(dwfl_linux_proc_find_elf) X(dwfl_linux_proc_report) \
+	X(dwarf_diecu) X(dwarf_diename) X(dwarf_dieoffset) X(dwarf_filesrc) \
+	X(dwarf_formaddr) X(dwarf_formflag) X(dwarf_formref_die) X(dwarf_formstring) \
+	X(dwarf_formudata) X(dwarf_getelf) X(dwarf_getsrcfiles) X(dwarf_haspc) \
+	X(dwarf_lowpc) X(dwarf_siblingof) X(dwarf_tag) X(dwfl_addrmodule) \
+	X(dwfl_attach_state) X(dwfl_begin) X(dwfl_end) X(dwfl_errmsg) \
+	X(dwfl_frame_pc) X(dwfl_frame_reg) X(dwfl_getmodules) \
+	X(dwfl_getthread_frames) X(dwfl_lineinfo) X(dwfl_linux_proc_find_elf) \
+	X(dwfl_linux_proc_report) \
 	X(dwfl_module_addrdie) X(dwfl_module_build_id) X(dwfl_module_getdwarf) \
 	X(dwfl_module_getelf) X(dwfl_module_getsrc) X(dwfl_module_info) \
 	X(dwfl_module_relocate_address) X(dwfl_report_begin) X(dwfl_report_end) \

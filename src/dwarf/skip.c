@@ -35,10 +35,11 @@ const char *const srcskip_default_docs[] = {
 
 struct srcskip {
 	regex_t *re;
-	size_t n, alloc;
+	bool *builtin;           /* re[i] is one of srcskip_defaults */
+	size_t n, alloc, balloc;
 };
 
-static int add_one(struct srcskip *s, const char *regex)
+static int add_one(struct srcskip *s, const char *regex, bool builtin)
 {
 	regex_t re;
 	char msg[256];
@@ -47,6 +48,8 @@ static int add_one(struct srcskip *s, const char *regex)
 	if (r)
 		return error("invalid --source-skip pattern '%s': %s", esc(regex), msg);
 	ALLOC_GROW(s->re, s->n + 1, s->alloc);
+	ALLOC_GROW(s->builtin, s->n + 1, s->balloc);
+	s->builtin[s->n] = builtin;
 	s->re[s->n++] = re;
 	return 0;
 }
@@ -56,7 +59,7 @@ struct srcskip *srcskip_new(void)
 	struct srcskip *s = xcalloc(1, sizeof(*s));
 
 	for (size_t i = 0; srcskip_defaults[i]; i++)
-		if (add_one(s, srcskip_defaults[i]) < 0)
+		if (add_one(s, srcskip_defaults[i], true) < 0)
 			abort();   /* the built-in patterns always compile */
 	return s;
 }
@@ -69,7 +72,7 @@ int srcskip_add(struct srcskip *s, const char *regex)
 		s->n = 0;
 		return 0;
 	}
-	return add_one(s, regex);
+	return add_one(s, regex, false);
 }
 
 bool srcskip_match(const struct srcskip *s, const char *module, const char *function,
@@ -79,6 +82,35 @@ bool srcskip_match(const struct srcskip *s, const char *module, const char *func
 		if ((module && !regexec(&s->re[i], module, 0, NULL, 0)) ||
 		    (function && !regexec(&s->re[i], function, 0, NULL, 0)) ||
 		    (file && !regexec(&s->re[i], file, 0, NULL, 0)))
+			return true;
+	return false;
+}
+
+enum srcskip_by srcskip_module(const struct srcskip *s, const char *path)
+{
+	enum srcskip_by by = SRCSKIP_NONE;
+
+	for (size_t i = 0; path && i < s->n; i++) {
+		if (regexec(&s->re[i], path, 0, NULL, 0))
+			continue;
+		if (!s->builtin[i])
+			return SRCSKIP_ADDED;
+		by = SRCSKIP_BUILTIN;
+	}
+	return by;
+}
+
+bool srcskip_system_path(const char *path)
+{
+	static const char *const dirs[] = {
+		"/lib/", "/lib32/", "/lib64/", "/libx32/",
+		"/usr/lib/", "/usr/lib32/", "/usr/lib64/", "/usr/libx32/",
+	};
+
+	if (!path || path[0] != '/')
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (!strncmp(path, dirs[i], strlen(dirs[i])))
 			return true;
 	return false;
 }
@@ -95,5 +127,6 @@ void srcskip_free(struct srcskip *s)
 	for (size_t i = 0; i < s->n; i++)
 		regfree(&s->re[i]);
 	free(s->re);
+	free(s->builtin);
 	free(s);
 }

@@ -34,6 +34,25 @@ int srcskip_add(struct srcskip *s, const char *regex);
 bool srcskip_match(const struct srcskip *s, const char *module, const char *function,
 		   const char *file);
 
+/* How srcskip_module() found a module's path. */
+enum srcskip_by {
+	SRCSKIP_NONE,            /* no pattern matches it */
+	SRCSKIP_BUILTIN,         /* only built-in patterns do */
+	SRCSKIP_ADDED,           /* a pattern added with srcskip_add() does */
+};
+
+/* Which patterns match a module's path (NULL matches none). */
+enum srcskip_by srcskip_module(const struct srcskip *s, const char *path);
+
+/*
+ * Whether path is a file in the system's library directories: under /lib,
+ * /usr/lib and their 32-, 64- and x32-bit variants (/lib64, /usr/lib32,
+ * ...), where Debian's packages put shared libraries; /usr/local, /opt and
+ * home or build directories are not.  A name that is not an absolute path
+ * ("[vdso]") counts as the system's.
+ */
+bool srcskip_system_path(const char *path);
+
 /* Number of patterns in the list. */
 size_t srcskip_count(const struct srcskip *s);
 

@@ -34,6 +34,16 @@ struct symidx {
 	struct sym *all;         /* all sized symbols by value (for ends) */
 	size_t nall;
 	struct strbuf names;
+	struct byname *byname;   /* every symbol by name, built by symidx_find */
+	size_t nbyname;
+};
+
+/* A symbol in the index of names. */
+struct byname {
+	const char *name;        /* in names; compared up to '@' */
+	size_t len;
+	uint64_t value;
+	uint8_t bind;
 };
 
 static uint8_t binding_rank(const GElf_Sym *s)
@@ -276,10 +286,119 @@ const char *symidx_lookup(const struct symidx *x, uint64_t rel, uint64_t *off)
 	return x->names.buf + s->name;
 }
 
+/* The length of a symbol's name without its "@VERSION". */
+static size_t name_len(const char *s)
+{
+	const char *at = strchr(s, '@');
+	return at && at != s ? (size_t)(at - s) : strlen(s);
+}
+
+static bool name_is(const char *sym, const char *name, size_t len)
+{
+	return name_len(sym) == len && !strncmp(sym, name, len);
+}
+
+/* Whether one of a[0..n) (sorted by value) named name sits at rel. */
+static bool has_at(const struct symidx *x, const struct sym *a, size_t n, const char *name,
+		   size_t len, uint64_t rel)
+{
+	for (size_t i = upto(a, n, rel); i-- > 0 && a[i].value == rel;)
+		if (name_is(x->names.buf + a[i].name, name, len))
+			return true;
+	return false;
+}
+
+bool symidx_has_at(const struct symidx *x, const char *name, uint64_t rel)
+{
+	size_t len = name_len(name);
+
+	if (!x)
+		return false;
+	for (int k = 0; k < 2; k++)
+		if (has_at(x, x->part[k].sized, x->part[k].nsized, name, len, rel) ||
+		    has_at(x, x->part[k].labels, x->part[k].nlabels, name, len, rel))
+			return true;
+	return false;
+}
+
+static int cmp_byname(const void *a, const void *b)
+{
+	const struct byname *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = strncmp(x->name, y->name, n);
+
+	if (c)
+		return c;
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+static void add_byname(struct symidx *x, const struct sym *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct byname *b = &x->byname[x->nbyname++];
+		b->name = x->names.buf + a[i].name;
+		b->len = name_len(b->name);
+		b->value = a[i].value;
+		b->bind = a[i].bind;
+	}
+}
+
+int symidx_find(struct symidx *x, const char *name, bool global_only, uint64_t *rel)
+{
+	struct byname key;
+	size_t lo = 0, hi, total = 0;
+	bool found = false, found_global = false;
+	uint64_t v = 0;
+
+	if (!x)
+		return 0;
+	if (!x->byname) {
+		for (int k = 0; k < 2; k++)
+			total += x->part[k].nsized + x->part[k].nlabels;
+		x->byname = xcalloc(total ? total : 1, sizeof(*x->byname));
+		for (int k = 0; k < 2; k++) {
+			add_byname(x, x->part[k].sized, x->part[k].nsized);
+			add_byname(x, x->part[k].labels, x->part[k].nlabels);
+		}
+		QSORT(x->byname, x->nbyname, cmp_byname);
+	}
+	key.name = name;
+	key.len = name_len(name);
+	hi = x->nbyname;
+	while (lo < hi) {      /* the first entry not below the name */
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_byname(&x->byname[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < x->nbyname && !cmp_byname(&x->byname[i], &key); i++) {
+		const struct byname *b = &x->byname[i];
+		bool global = b->bind >= 2;
+
+		if ((global_only || found_global) && !global)
+			continue;
+		if (global && !found_global) {
+			/* a global of the name outranks the locals seen so far */
+			found_global = true;
+			found = false;
+		}
+		if (found && b->value != v)
+			return -1;
+		found = true;
+		v = b->value;
+	}
+	if (!found)
+		return 0;
+	*rel = v;
+	return 1;
+}
+
 void symidx_free(struct symidx *x)
 {
 	if (!x)
 		return;
+	free(x->byname);
 	for (int k = 0; k < 2; k++) {
 		free(x->part[k].sized);
 		free(x->part[k].labels);

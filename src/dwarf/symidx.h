@@ -11,6 +11,7 @@
 #ifndef RENACER_DWARF_SYMIDX_H
 #define RENACER_DWARF_SYMIDX_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <elfutils/libdwfl.h>
@@ -31,6 +32,22 @@ struct symidx *symidx_build(Dwfl_Module *mod, uint64_t low, Elf *debug);
  * long as the index.
  */
 const char *symidx_lookup(const struct symidx *x, uint64_t rel, uint64_t *off);
+
+/*
+ * Whether a symbol named name (a symbol's "@VERSION" left out) has the
+ * module-relative address rel: one of the names of the function there
+ * ("write" and "__write" in the C library).
+ */
+bool symidx_has_at(const struct symidx *x, const char *name, uint64_t rel);
+
+/*
+ * The module-relative address of the function named name: 1 with *rel set
+ * when the name has one address (global symbols before local ones), 0 when
+ * no symbol has it, -1 when several addresses do (local functions of the
+ * same name in two files).  global_only: local symbols do not count.  The
+ * first call builds an index of the names.
+ */
+int symidx_find(struct symidx *x, const char *name, bool global_only, uint64_t *rel);
 
 void symidx_free(struct symidx *x);
 

@@ -38,6 +38,12 @@
 #define MAX_PHYS_FRAMES 256
 /* inlined levels kept per physical frame */
 #define MAX_INLINE 16
+/* tail-call frames rebuilt between two physical frames, at most */
+#define MAX_TAIL 8
+/* tail calls of one function looked at, at most (more: not followed) */
+#define MAX_TAIL_SITES 32
+/* functions visited in one search for a tail-call chain, at most */
+#define TAIL_BUDGET 64
 
 /* ---- interned strings (stable pointers for the whole run) ------------- */
 
@@ -105,6 +111,15 @@ struct inl {
 
 struct modinfo;
 
+/* The function a call instruction calls, as DWARF call-site information
+ * (DW_TAG_call_site, DW_TAG_GNU_call_site) names it. */
+struct ctarget {
+	uint8_t kind;            /* CT_NONE (unknown: indirect, no DWARF), CT_ADDR, CT_NAME */
+	uint64_t rel;            /* CT_ADDR: its entry, relative to the module's start */
+	const char *name;        /* CT_NAME: its symbol (interned, as in the symbol table) */
+};
+enum { CT_NONE, CT_ADDR, CT_NAME };
+
 /*
  * An address.  Its module and offset are known at once; its names only
  * once resolved (`full`): the symbol, the inlined functions with their
@@ -120,13 +135,18 @@ struct loc {
 	uint8_t ninl;            /* 0: no DWARF; the frame is the symbol alone */
 	uint8_t flags;           /* for ninl == 0: FRAME_OWN */
 	struct inl *inl;
+	bool cs_done;            /* cs is looked up */
+	uint8_t entry_known;     /* 0 not yet, 1 entry is set, 2 no symbol */
+	uint64_t entry;          /* the start of the symbol holding it, module-relative */
+	struct ctarget cs;       /* as a return address less one: the function
+				    the call before it calls */
 };
 
 /* A module file, as mapped by any number of processes. */
 struct modinfo {
 	const char *id;          /* path and build id (interned): the key */
 	const char *name;        /* as shown ("[vdso]" for the vDSO) */
-	bool skipped;            /* its path matches a skip pattern */
+	bool skipped;            /* not the program's own (module_skipped) */
 	int has_dwarf;           /* -1 unknown, 0 no, 1 yes */
 	bool syms_tried;
 	struct symidx *syms;
@@ -141,6 +161,23 @@ struct pcent {
 	struct loc *loc;
 };
 
+/* A frame rebuilt from a tail call: its pc (the address after the jump)
+ * and the address looked up for its names (the jump). */
+struct tailpc {
+	uint64_t pc, addr;
+};
+
+/*
+ * The tail-call frames missing between a caller's return address and the
+ * frame it called (the callee's looked-up address), innermost first;
+ * n == 0 when none are or when that is not known for sure.
+ */
+struct tailres {
+	uint64_t caller_pc, callee;
+	unsigned n;
+	struct tailpc f[];
+};
+
 /* A traced process (address space). */
 struct dproc {
 	pid_t pid;
@@ -150,7 +187,9 @@ struct dproc {
 	const char *attach_error;   /* dwfl_linux_proc_attach failed (interned) */
 	struct pcent *cache;     /* open addressing by addr; loc NULL is empty */
 	size_t ncache, used;
-	struct arena arena;      /* locs of addresses in no module */
+	struct arena arena;      /* locs of addresses in no module, tailres */
+	struct tailres **tails;  /* open addressing by (caller_pc, callee) */
+	size_t ntails, tailused;
 	uint64_t *ranges;        /* [lo, hi) pairs of the reported modules */
 	size_t nranges, aranges;
 	int any_dwarf;           /* a module not skipped has DWARF: -1 unknown */
@@ -343,6 +382,17 @@ static bool debug_file_may_exist(Dwfl_Module *mod, const char *file_name,
 	return found;
 }
 
+/*
+ * Whether a module is skipped whatever its debug information says
+ * (module_skipped): no debug file is looked for when it is never shown.
+ */
+static bool module_skipped_anyway(struct dwarf *d, const char *path)
+{
+	enum srcskip_by by = srcskip_module(d->skip, path);
+
+	return by == SRCSKIP_ADDED || (by == SRCSKIP_BUILTIN && srcskip_system_path(path));
+}
+
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
@@ -351,8 +401,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	char *saved;
 	int fd;
 
-	if (the_dwarf && !the_dwarf->o.stack_trace &&
-	    srcskip_match(the_dwarf->skip, modname, NULL, NULL)) {
+	if (the_dwarf && !the_dwarf->o.stack_trace && module_skipped_anyway(the_dwarf, modname)) {
 		errno = 0;
 		return -1;
 	}
@@ -395,6 +444,9 @@ static void cache_clear(struct dproc *p)
 	free(p->cache);
 	p->cache = NULL;
 	p->ncache = p->used = 0;
+	free(p->tails);
+	p->tails = NULL;
+	p->ntails = p->tailused = 0;
 	arena_reset(&p->arena);
 }
 
@@ -499,6 +551,44 @@ static void pc_put(struct dproc *p, uint64_t addr, struct loc *l)
 	p->cache[i].addr = addr;
 	p->cache[i].loc = l;
 	p->used++;
+}
+
+static size_t hash_pair(uint64_t a, uint64_t b, size_t n)
+{
+	return hash_addr(a ^ (b * 0xff51afd7ed558ccdull), n);
+}
+
+static struct tailres *tail_find(const struct dproc *p, uint64_t caller_pc, uint64_t callee)
+{
+	if (!p->ntails)
+		return NULL;
+	for (size_t i = hash_pair(caller_pc, callee, p->ntails); p->tails[i];
+	     i = (i + 1) & (p->ntails - 1))
+		if (p->tails[i]->caller_pc == caller_pc && p->tails[i]->callee == callee)
+			return p->tails[i];
+	return NULL;
+}
+
+static void tail_put(struct dproc *p, struct tailres *r)
+{
+	size_t i;
+
+	if ((p->tailused + 1) * 2 > p->ntails) {
+		struct tailres **old = p->tails;
+		size_t oldn = p->ntails;
+		p->ntails = oldn ? oldn * 2 : 64;
+		p->tails = xcalloc(p->ntails, sizeof(*p->tails));
+		p->tailused = 0;
+		for (size_t j = 0; j < oldn; j++)
+			if (old[j])
+				tail_put(p, old[j]);
+		free(old);
+	}
+	for (i = hash_pair(r->caller_pc, r->callee, p->ntails); p->tails[i];
+	     i = (i + 1) & (p->ntails - 1))
+		;
+	p->tails[i] = r;
+	p->tailused++;
 }
 
 /* The shared loc of rel in mi, made (unresolved) when new. */
@@ -908,18 +998,18 @@ static void resolve_inlines(struct dwarf *d, Dwfl_Module *mod, uint64_t addr, st
 }
 
 /*
- * Whether a source-level function is the program's own: its module, name
- * and the file it is defined in (else the file of the line) match no skip
- * pattern.  An own function whose line lies in a skipped file (std code
- * inlined with no inline record, as rustc leaves it) keeps its name but
- * not that line: FRAME_FOREIGN_LINE.
+ * Whether a source-level function is the program's own: its module is not
+ * skipped (modinfo_of) and its name and the file it is defined in (else
+ * the file of the line) match no skip pattern.  An own function whose line
+ * lies in a skipped file (std code inlined with no inline record, as rustc
+ * leaves it) keeps its name but not that line: FRAME_FOREIGN_LINE.
  */
-static uint8_t own_flags(struct dwarf *d, const char *module, const struct inl *in)
+static uint8_t own_flags(struct dwarf *d, const struct modinfo *mi, const struct inl *in)
 {
 	bool file_ok = !in->file || !srcskip_match(d->skip, NULL, NULL, in->file);
 	const char *decl = in->decl_file ? in->decl_file : in->file;
 
-	if (!module || srcskip_match(d->skip, module, in->function, NULL))
+	if (!mi->name || mi->skipped || srcskip_match(d->skip, NULL, in->function, NULL))
 		return 0;
 	if (decl && srcskip_match(d->skip, NULL, NULL, decl))
 		return 0;
@@ -950,39 +1040,74 @@ static bool mod_has_dwarf(struct modinfo *mi, Dwfl_Module *mod)
 	return mi->has_dwarf;
 }
 
-/* Fills l's names (l is in mod, at addr in this process). */
-static void resolve_full(struct dwarf *d, struct loc *l, Dwfl_Module *mod, uint64_t addr)
+/* The start of mod in this process (what module-relative addresses are relative to). */
+static uint64_t module_low(Dwfl_Module *mod)
 {
-	uint64_t t0 = mono_ns();
-	struct modinfo *mi = l->mi;
 	Dwarf_Addr low = 0;
-	const char *sname;
-	uint64_t off = 0;
 
-	d->st.lookups++;
-	l->full = true;
+	dwl.dwfl_module_info(mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
+	return low;
+}
+
+/* mi's symbol index (mi is mod's), read the first time it is asked for. */
+static struct symidx *mod_syms(struct dwarf *d, struct modinfo *mi, Dwfl_Module *mod)
+{
 	if (!mi->syms_tried) {
 		Dwarf_Addr dbias;
 		Dwarf *dw = !mi->skipped || d->o.stack_trace ? dwl.dwfl_module_getdwarf(mod, &dbias) : NULL;
 
 		mi->syms_tried = true;
-		dwl.dwfl_module_info(mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
-		mi->syms = symidx_build(mod, low, dw ? dwl.dwarf_getelf(dw) : NULL);
+		mi->syms = symidx_build(mod, module_low(mod), dw ? dwl.dwarf_getelf(dw) : NULL);
 	}
-	sname = symidx_lookup(mi->syms, l->rel, &off);
+	return mi->syms;
+}
+
+/* Fills l's names (l is in mod, at addr in this process). */
+static void resolve_full(struct dwarf *d, struct loc *l, Dwfl_Module *mod, uint64_t addr)
+{
+	uint64_t t0 = mono_ns();
+	struct modinfo *mi = l->mi;
+	const char *sname;
+	uint64_t off = 0;
+
+	d->st.lookups++;
+	l->full = true;
+	sname = symidx_lookup(mod_syms(d, mi, mod), l->rel, &off);
 	if (sname) {
 		l->symbol = symbol_name(d, sname);
 		l->symoff = off;
 	}
 	resolve_inlines(d, mod, addr, l);
 	for (unsigned i = 0; i < l->ninl; i++)
-		l->inl[i].flags = own_flags(d, mi->name, &l->inl[i]);
+		l->inl[i].flags = own_flags(d, mi, &l->inl[i]);
 	/* no line for this address in a module that has debug information:
 	 * start-up code or a compiler shim (Rust's C main), not the program's */
 	if (!mi->skipped && !srcskip_match(d->skip, NULL, l->symbol, NULL) &&
 	    !mod_has_dwarf(mi, mod))
 		l->flags = FRAME_OWN;
 	d->st.lookup_ns += mono_ns() - t0;
+}
+
+/*
+ * Whether a module is not the program's own as a whole.  A pattern added
+ * with --source-skip or [source] decides; the built-in ones (the C library,
+ * ld.so, libstdc++, ...) only for the system's libraries: a module outside
+ * the system's library directories that has debug information is the
+ * program's own whatever its name (a project's libutil.so, a dlopen-ed
+ * plugin built with -g), though its frames are still matched by function
+ * and file (Rust std, /usr/include).
+ */
+static bool module_skipped(struct dwarf *d, struct modinfo *mi, Dwfl_Module *mod)
+{
+	switch (srcskip_module(d->skip, mi->name)) {
+	case SRCSKIP_NONE:
+		return false;
+	case SRCSKIP_ADDED:
+		return true;
+	case SRCSKIP_BUILTIN:
+		break;
+	}
+	return srcskip_system_path(mi->name) || !mod_has_dwarf(mi, mod);
 }
 
 /* The module of mod, found or made by path and build id. */
@@ -1014,8 +1139,8 @@ static struct modinfo *modinfo_of(struct dwarf *d, Dwfl_Module *mod)
 		mi = xcalloc(1, sizeof(*mi));
 		mi->id = id;
 		mi->name = module_name(d, name);
-		mi->skipped = srcskip_match(d->skip, mi->name, NULL, NULL);
 		mi->has_dwarf = -1;
+		mi->skipped = module_skipped(d, mi, mod);
 		mi->next = *pp;
 		*pp = mi;
 	}
@@ -1056,6 +1181,424 @@ static struct loc *loc_of(struct dwarf *d, struct dproc *p, uint64_t addr, Dwfl_
 	return l;
 }
 
+/* ---- tail calls: frames rebuilt from DWARF call-site information ----- */
+
+/*
+ * A function that ends in a tail call (`return write(...)` compiled as a
+ * jump) leaves no frame: its caller's return address is followed by the
+ * frame of the function it jumped to.  As gdb does, the missing frames are
+ * rebuilt from the call sites the compiler describes: the caller's call
+ * site at its return address names the function it called; when that is
+ * not the function of the next frame, the tail calls of the called
+ * function (DW_AT_call_tail_call), and of the functions they call, are
+ * followed to it.  Exactly one chain must lead there: none, or several
+ * (two tail calls to the same function, an indirect call), and nothing is
+ * added.
+ */
+
+/* The start of the function (symbol) holding l, module-relative; false when no symbol does. */
+static bool loc_entry(struct dwarf *d, struct loc *l, Dwfl_Module *mod, uint64_t *entry)
+{
+	uint64_t off;
+
+	if (!l->entry_known) {
+		l->entry_known = 2;
+		if (l->full && l->symbol) {
+			l->entry = l->rel - l->symoff;
+			l->entry_known = 1;
+		} else if (l->mi && symidx_lookup(mod_syms(d, l->mi, mod), l->rel, &off)) {
+			l->entry = l->rel - off;
+			l->entry_known = 1;
+		}
+	}
+	*entry = l->entry;
+	return l->entry_known == 1;
+}
+
+/*
+ * The addresses of a call site (DWARF addresses, before the module's bias):
+ * *ret the return address (DW_AT_call_return_pc; DW_AT_low_pc of the GNU
+ * form), *look the call instruction's (ret - 1; DW_AT_call_pc itself when
+ * only that is given, as clang gives it for tail calls).  *tail: a tail call.
+ */
+static bool site_pcs(Dwarf_Die *site, Dwarf_Addr *ret, Dwarf_Addr *look, bool *tail)
+{
+	Dwarf_Attribute a;
+
+	*tail = false;
+	if (dwl.dwarf_attr(site, DW_AT_call_tail_call, &a) ||
+	    dwl.dwarf_attr(site, DW_AT_GNU_tail_call, &a))
+		dwl.dwarf_formflag(&a, tail);
+	if (dwl.dwarf_formaddr(dwl.dwarf_attr(site, DW_AT_call_return_pc, &a), ret) == 0 ||
+	    dwl.dwarf_formaddr(dwl.dwarf_attr(site, DW_AT_low_pc, &a), ret) == 0) {
+		*look = *ret - 1;
+		return *ret != 0;
+	}
+	if (dwl.dwarf_formaddr(dwl.dwarf_attr(site, DW_AT_call_pc, &a), look) == 0) {
+		*ret = *look;
+		return *look != 0;
+	}
+	return false;
+}
+
+/* A function's name as its symbol has it: the linkage name, else the name. */
+static const char *die_symbol_name(struct dwarf *d, Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *n = dwl.dwarf_formstring(dwl.dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+
+	if (!n)
+		n = dwl.dwarf_formstring(dwl.dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+	if (!n)
+		n = dwl.dwarf_formstring(dwl.dwarf_attr_integrate(die, DW_AT_name, &a));
+	return n && *n ? intern(&d->strs, n) : NULL;
+}
+
+/*
+ * The function a call site calls (DW_AT_call_origin; DW_AT_abstract_origin
+ * in the GNU form) into *t: its address when its DIE, or the one
+ * out-of-line instance of it in its compilation unit, has code; else its
+ * name, for the symbol tables.  An indirect call names none (CT_NONE).
+ */
+static void site_target(struct dwarf *d, Dwarf_Die *site, Dwarf_Addr bias, uint64_t low,
+			struct ctarget *t)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die o, cu, c, r;
+	Dwarf_Addr lo;
+	Dwarf_Off want;
+	int found = 0;
+
+	t->kind = CT_NONE;
+	if (!dwl.dwarf_formref_die(dwl.dwarf_attr(site, DW_AT_call_origin, &a), &o) &&
+	    !dwl.dwarf_formref_die(dwl.dwarf_attr(site, DW_AT_abstract_origin, &a), &o))
+		return;
+	if (dwl.dwarf_lowpc(&o, &lo) == 0) {
+		t->kind = CT_ADDR;
+		t->rel = lo + bias - low;
+		return;
+	}
+	/* abstract (inlined elsewhere) or declared: an instance with code */
+	want = dwl.dwarf_dieoffset(&o);
+	if (dwl.dwarf_diecu(&o, &cu, NULL, NULL) && dwl.dwarf_child(&cu, &c) == 0) {
+		do {
+			if (dwl.dwarf_tag(&c) != DW_TAG_subprogram || dwl.dwarf_lowpc(&c, &lo) != 0)
+				continue;
+			if ((dwl.dwarf_formref_die(dwl.dwarf_attr(&c, DW_AT_abstract_origin, &a), &r) ||
+			     dwl.dwarf_formref_die(dwl.dwarf_attr(&c, DW_AT_specification, &a), &r)) &&
+			    dwl.dwarf_dieoffset(&r) == want) {
+				if (found++)
+					return;      /* clones: which one is not known */
+				t->rel = lo + bias - low;
+			}
+		} while (dwl.dwarf_siblingof(&c, &c) == 0);
+	}
+	if (found) {
+		t->kind = CT_ADDR;
+		return;
+	}
+	if ((t->name = die_symbol_name(d, &o)))
+		t->kind = CT_NAME;
+}
+
+/*
+ * Calls fn on every call site under parent, in its lexical blocks and
+ * inlined calls but not in nested functions; stops when fn returns true
+ * and returns true then.
+ */
+static bool each_site(Dwarf_Die *parent, bool (*fn)(Dwarf_Die *site, void *arg), void *arg)
+{
+	Dwarf_Die c;
+
+	if (dwl.dwarf_child(parent, &c) != 0)
+		return false;
+	do {
+		switch (dwl.dwarf_tag(&c)) {
+		case DW_TAG_call_site:
+		case DW_TAG_GNU_call_site:
+			if (fn(&c, arg))
+				return true;
+			break;
+		case DW_TAG_lexical_block:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_try_block:
+		case DW_TAG_catch_block:
+			if (each_site(&c, fn, arg))
+				return true;
+			break;
+		}
+	} while (dwl.dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
+/* The DIE of the function whose code holds the address abs (mod's). */
+static bool function_die(Dwfl_Module *mod, uint64_t abs, Dwarf_Die *fn, Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = dwl.dwfl_module_addrdie(mod, abs, bias);
+
+	return cu && find_scopes(cu, abs - *bias, fn, 0, 1) == 1;
+}
+
+struct ret_find {
+	Dwarf_Addr ret;
+	Dwarf_Die site;
+};
+
+static bool match_ret(Dwarf_Die *site, void *arg)
+{
+	struct ret_find *rf = arg;
+	Dwarf_Addr ret, look;
+	bool tail;
+
+	if (!site_pcs(site, &ret, &look, &tail) || ret != rf->ret)
+		return false;
+	rf->site = *site;
+	return true;
+}
+
+/* l->cs: what the call that returns to ret (l is at ret - 1, in mod) calls. */
+static void lookup_callsite(struct dwarf *d, struct loc *l, Dwfl_Module *mod, uint64_t ret)
+{
+	struct ret_find rf;
+	Dwarf_Die fn;
+	Dwarf_Addr bias;
+
+	l->cs_done = true;
+	l->cs.kind = CT_NONE;
+	if (!mod_has_dwarf(l->mi, mod) || !function_die(mod, ret - 1, &fn, &bias))
+		return;
+	rf.ret = ret - bias;
+	if (each_site(&fn, match_ret, &rf))
+		site_target(d, &rf.site, bias, module_low(mod), &l->cs);
+}
+
+/* A function of the process: its module and entry (module-relative). */
+struct fnode {
+	Dwfl_Module *mod;
+	uint64_t low, rel;
+};
+
+/* A tail call of a function: where (absolute) and what it calls. */
+struct tsite {
+	struct tailpc at;
+	struct ctarget t;
+};
+
+struct tsites {
+	struct dwarf *d;
+	Dwarf_Addr bias;
+	uint64_t low;
+	struct tsite s[MAX_TAIL_SITES];
+	unsigned n;
+	bool overflow;
+};
+
+static bool add_tail_site(Dwarf_Die *site, void *arg)
+{
+	struct tsites *ts = arg;
+	Dwarf_Addr ret, look;
+	bool tail;
+
+	if (!site_pcs(site, &ret, &look, &tail) || !tail)
+		return false;
+	if (ts->n == MAX_TAIL_SITES) {
+		ts->overflow = true;
+		return true;
+	}
+	ts->s[ts->n].at.pc = ret + ts->bias;
+	ts->s[ts->n].at.addr = look + ts->bias;
+	site_target(ts->d, site, ts->bias, ts->low, &ts->s[ts->n].t);
+	ts->n++;
+	return false;
+}
+
+/* The tail calls of the function at n into ts; false when they are not known. */
+static bool tail_sites(struct dwarf *d, const struct fnode *n, struct tsites *ts)
+{
+	Dwarf_Die fn;
+	Dwarf_Addr entry;
+	struct modinfo *mi = modinfo_of(d, n->mod);
+
+	ts->d = d;
+	ts->low = n->low;
+	ts->n = 0;
+	ts->overflow = false;
+	if (!mod_has_dwarf(mi, n->mod) || !function_die(n->mod, n->low + n->rel, &fn, &ts->bias))
+		return false;
+	/* the function must begin there (not a part of another one) */
+	if (dwl.dwarf_lowpc(&fn, &entry) != 0 || entry + ts->bias != n->low + n->rel)
+		return false;
+	each_site(&fn, add_tail_site, ts);
+	return !ts->overflow;
+}
+
+struct byname_find {
+	struct dwarf *d;
+	const char *name;
+	struct fnode found;
+	int n;                   /* definitions at distinct addresses (2: several) */
+};
+
+static int find_global_cb(Dwfl_Module *mod, void **ud, const char *name, Dwarf_Addr lo,
+			  void *arg)
+{
+	struct byname_find *bf = arg;
+	struct modinfo *mi = modinfo_of(bf->d, mod);
+	uint64_t rel, low = module_low(mod);
+	int r = symidx_find(mod_syms(bf->d, mi, mod), bf->name, true, &rel);
+
+	if (r == 0)
+		return DWARF_CB_OK;
+	if (r < 0 || (bf->n && bf->found.low + bf->found.rel != low + rel)) {
+		bf->n = 2;
+		return DWARF_CB_ABORT;
+	}
+	bf->n = 1;
+	bf->found.mod = mod;
+	bf->found.low = low;
+	bf->found.rel = rel;
+	return DWARF_CB_OK;
+}
+
+/*
+ * The function t names (t is of a call site in mod): by address in mod, or
+ * by name, defined in mod or else by exactly one module of the process.
+ */
+static bool target_node(struct dwarf *d, struct dproc *p, Dwfl_Module *mod, uint64_t low,
+			const struct ctarget *t, struct fnode *n)
+{
+	struct byname_find bf;
+	uint64_t rel;
+
+	if (t->kind == CT_ADDR) {
+		n->mod = mod;
+		n->low = low;
+		n->rel = t->rel;
+		return true;
+	}
+	if (t->kind != CT_NAME)
+		return false;
+	switch (symidx_find(mod_syms(d, modinfo_of(d, mod), mod), t->name, false, &rel)) {
+	case 1:
+		n->mod = mod;
+		n->low = low;
+		n->rel = rel;
+		return true;
+	case -1:
+		return false;
+	}
+	memset(&bf, 0, sizeof(bf));
+	bf.d = d;
+	bf.name = t->name;
+	dwl.dwfl_getmodules(p->dwfl, find_global_cb, &bf, 0);
+	if (bf.n != 1)
+		return false;
+	*n = bf.found;
+	return true;
+}
+
+/* A search for the tail-call chains from a call site's target to a frame's function. */
+struct tsearch {
+	struct dwarf *d;
+	struct dproc *p;
+	uint64_t goal;           /* the frame's function: its entry, absolute */
+	struct modinfo *goal_mi; /* and module */
+	uint64_t goal_rel;
+	struct tailpc path[MAX_TAIL], best[MAX_TAIL];
+	unsigned npaths, nbest;  /* chains found (2: several), the first one's length */
+	int budget;              /* functions that may still be looked at */
+};
+
+static bool reaches_goal(const struct tsearch *s, uint64_t low, const struct ctarget *t)
+{
+	if (t->kind == CT_ADDR)
+		return low + t->rel == s->goal;
+	if (t->kind == CT_NAME)
+		return symidx_has_at(s->goal_mi->syms, t->name, s->goal_rel);
+	return false;
+}
+
+/* Follows t (of a call site in mod) and its tail calls to the goal; depth tail calls so far. */
+static void tail_search(struct tsearch *s, Dwfl_Module *mod, uint64_t low, const struct ctarget *t,
+			unsigned depth)
+{
+	struct tsites *ts;
+	struct fnode n;
+
+	if (s->npaths > 1)
+		return;
+	if (reaches_goal(s, low, t)) {
+		if (!s->npaths++) {
+			memcpy(s->best, s->path, depth * sizeof(*s->path));
+			s->nbest = depth;
+		}
+		return;
+	}
+	if (depth == MAX_TAIL || !target_node(s->d, s->p, mod, low, t, &n))
+		return;
+	if (s->budget-- <= 0) {
+		s->npaths = 2;   /* too many to tell: as if ambiguous */
+		return;
+	}
+	ts = xmalloc(sizeof(*ts));
+	if (!tail_sites(s->d, &n, ts)) {
+		if (ts->overflow)
+			s->npaths = 2;
+		free(ts);
+		return;
+	}
+	for (unsigned i = 0; i < ts->n && s->npaths < 2; i++) {
+		s->path[depth] = ts->s[i].at;
+		tail_search(s, n.mod, n.low, &ts->s[i].t, depth + 1);
+	}
+	free(ts);
+}
+
+/*
+ * The frames missing between the caller's frame (return address pc, its
+ * loc l, in mod or NULL) and the frame it called (looked-up address callee,
+ * its loc cl), found once per process and pair of addresses.
+ */
+static const struct tailres *tail_frames(struct dwarf *d, struct dproc *p, uint64_t pc,
+					 struct loc *l, Dwfl_Module *mod, uint64_t callee,
+					 struct loc *cl)
+{
+	struct tailres *r = tail_find(p, pc, callee);
+	struct tsearch s;
+	Dwfl_Module *cmod;
+	uint64_t t0;
+
+	if (r)
+		return r->n ? r : NULL;
+	t0 = mono_ns();
+	memset(&s, 0, sizeof(s));
+	if (!mod)
+		mod = dwl.dwfl_addrmodule(p->dwfl, pc - 1);
+	if (mod && l->mi && !l->cs_done)
+		lookup_callsite(d, l, mod, pc);
+	if (mod && l->mi && l->cs.kind != CT_NONE && cl->mi &&
+	    (cmod = dwl.dwfl_addrmodule(p->dwfl, callee)) && loc_entry(d, cl, cmod, &s.goal_rel)) {
+		s.d = d;
+		s.p = p;
+		s.goal_mi = cl->mi;
+		s.goal = module_low(cmod) + s.goal_rel;
+		s.budget = TAIL_BUDGET;
+		tail_search(&s, mod, module_low(mod), &l->cs, 0);
+	}
+	if (s.npaths != 1)
+		s.nbest = 0;
+	r = arena_calloc(&p->arena, sizeof(*r) + s.nbest * sizeof(r->f[0]));
+	r->caller_pc = pc;
+	r->callee = callee;
+	r->n = s.nbest;
+	/* innermost first: the last tail call of the chain is the innermost frame */
+	for (unsigned i = 0; i < s.nbest; i++)
+		r->f[i] = s.best[s.nbest - 1 - i];
+	tail_put(p, r);
+	d->st.lookup_ns += mono_ns() - t0;
+	return r->n ? r : NULL;
+}
+
 /* ---- unwinding -------------------------------------------------------- */
 
 struct walk {
@@ -1069,6 +1612,8 @@ struct walk {
 	bool found;              /* -s alone: the source frame is known */
 	bool have_own;           /* an own frame without a line was seen */
 	const char *error;       /* interned, or NULL */
+	struct loc *prev;        /* the physical frame before (inner), or NULL */
+	uint64_t prev_addr;      /* its looked-up address */
 };
 
 static void add_frame(struct dthread *t, const struct frame *f)
@@ -1110,6 +1655,61 @@ static bool needs_names(struct walk *w, struct loc *l, Dwfl_Module *mod)
 	return !w->have_own || mod_has_dwarf(l->mi, mod);
 }
 
+/* Adds the frames of l (a physical frame at pc, looked up at addr), flags added to each. */
+static void add_loc_frames(struct walk *w, const struct loc *l, uint64_t pc, uint64_t addr,
+			   uint8_t flags)
+{
+	struct frame f;
+
+	/* names and lines are those of the call instruction (pc - 1); the
+	 * offsets are of pc itself, as strace, eu-stack and gdb print them */
+	memset(&f, 0, sizeof(f));
+	f.pc = pc;
+	f.module = l->mi ? l->mi->name : NULL;
+	f.offset = l->offset + (pc - addr);
+	f.symbol = l->symbol;
+	f.symoff = l->symoff + (pc - addr);
+	if (!l->ninl) {
+		f.function = l->symbol;
+		f.flags = l->flags | flags;
+		add_frame(w->t, &f);
+	}
+	for (unsigned i = 0; i < l->ninl; i++) {
+		f.function = l->inl[i].function;
+		f.file = l->inl[i].file;
+		f.line = l->inl[i].line;
+		f.flags = l->inl[i].flags | (i + 1 < l->ninl ? FRAME_INLINED : 0) | flags;
+		add_frame(w->t, &f);
+	}
+}
+
+/* Whether one of l's functions is the program's own, with a line. */
+static bool own_line(const struct loc *l)
+{
+	for (unsigned i = 0; i < l->ninl; i++)
+		if ((l->inl[i].flags & (FRAME_OWN | FRAME_FOREIGN_LINE)) == FRAME_OWN &&
+		    l->inl[i].file && l->inl[i].line)
+			return true;
+	return false;
+}
+
+/* Adds the tail-call frames missing between w->prev and l (a caller at return address pc). */
+static void add_tail_frames(struct walk *w, uint64_t pc, struct loc *l, Dwfl_Module *mod)
+{
+	const struct tailres *r = tail_frames(w->d, w->p, pc, l, mod, w->prev_addr, w->prev);
+
+	for (unsigned i = 0; r && i < r->n; i++) {
+		Dwfl_Module *tm;
+		struct loc *tl = loc_of(w->d, w->p, r->f[i].addr, &tm);
+
+		if (!tl->full && tl->mi &&
+		    needs_names(w, tl, tm ? tm : (tm = dwl.dwfl_addrmodule(w->p->dwfl, r->f[i].addr))))
+			resolve_full(w->d, tl, tm, r->f[i].addr);
+		add_loc_frames(w, tl, r->f[i].pc, r->f[i].addr, FRAME_TAILCALL);
+		w->d->st.tail_frames++;
+	}
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct walk *w = arg;
@@ -1120,7 +1720,6 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	uint64_t addr;
 	struct loc *l;
 	Dwfl_Module *mod;
-	struct frame f;
 	size_t first = w->t->nframes;
 
 	if (!dwl.dwfl_frame_pc(state, &pc, &activation))
@@ -1143,26 +1742,13 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	l = loc_of(w->d, w->p, addr, &mod);
 	if (!l->full && needs_names(w, l, mod ? mod : (mod = dwl.dwfl_addrmodule(w->p->dwfl, addr))))
 		resolve_full(w->d, l, mod, addr);
-	/* names and lines are those of the call instruction (pc - 1); the
-	 * offsets are of pc itself, as strace, eu-stack and gdb print them */
-	memset(&f, 0, sizeof(f));
-	f.pc = pc;
-	f.module = l->mi ? l->mi->name : NULL;
-	f.offset = l->offset + (pc - addr);
-	f.symbol = l->symbol;
-	f.symoff = l->symoff + (pc - addr);
-	if (!l->ninl) {
-		f.function = l->symbol;
-		f.flags = l->flags;
-		add_frame(w->t, &f);
-	}
-	for (unsigned i = 0; i < l->ninl; i++) {
-		f.function = l->inl[i].function;
-		f.file = l->inl[i].file;
-		f.line = l->inl[i].line;
-		f.flags = l->inl[i].flags | (i + 1 < l->ninl ? FRAME_INLINED : 0);
-		add_frame(w->t, &f);
-	}
+	/* a caller whose code has lines: did a tail call leave frames out?
+	 * (-s alone asks only of the frame that would be the source) */
+	if (!activation && w->prev && l->mi && l->ninl && (w->full || own_line(l)))
+		add_tail_frames(w, pc, l, mod);
+	add_loc_frames(w, l, pc, addr, 0);
+	w->prev = l;
+	w->prev_addr = addr;
 	if (w->full)
 		return DWARF_CB_OK;
 	for (size_t i = first; i < w->t->nframes; i++) {
@@ -1451,10 +2037,11 @@ void dwarf_print_stats(const struct dwarf *d)
 {
 	const struct dwarf_stats *st = &d->st;
 
-	fprintf(stderr, "renacer: dwarf: %" PRIu64 " stacks, %" PRIu64 " frames, %" PRIu64
-		" lookups, %" PRIu64 " reports, %" PRIu64 " errors; %.3f ms unwinding"
-		" (%.3f ms lookups, %.3f ms reports, %.3f ms on a CPU), %.2f us a stack\n",
-		st->stacks, st->frames, st->lookups, st->reports, st->errors,
+	fprintf(stderr, "renacer: dwarf: %" PRIu64 " stacks, %" PRIu64 " frames (%" PRIu64
+		" from tail calls), %" PRIu64 " lookups, %" PRIu64 " reports, %" PRIu64
+		" errors; %.3f ms unwinding (%.3f ms lookups, %.3f ms reports, %.3f ms on a"
+		" CPU), %.2f us a stack\n",
+		st->stacks, st->frames, st->tail_frames, st->lookups, st->reports, st->errors,
 		st->unwind_ns / 1e6, st->lookup_ns / 1e6, st->report_ns / 1e6,
 		st->unwind_cpu_ns / 1e6,
 		st->stacks ? st->unwind_ns / 1e3 / (double)st->stacks : 0.0);

@@ -1,18 +1,21 @@
 /* A golden and its summary as one unit (see store.h). */
 #include "golden/store.h"
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "sink/sinks.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
 #include "util/quote.h"
 #include "util/xmalloc.h"
+#include "util/zlimit.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -23,6 +26,9 @@
 
 #define ID_KEY "\"golden_id\": \""
 #define SUM_ID "golden_id: "
+#define LOCK_NAME ".renacer.lock"
+#define LOCK_NOTE_MS 2000       /* say that renacer waits after this long */
+#define LOCK_POLL_MS 20
 
 /*
  * Reads path (zstd-compressed or not: by its magic) into sb, at most max
@@ -32,6 +38,7 @@ static int read_text(const char *path, struct strbuf *sb, size_t max)
 {
 	ZSTD_DStream *z = NULL;
 	unsigned char in[1 << 14];
+	uint64_t zin = 0, start = sb->len;
 	size_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
 	ssize_t r;
@@ -65,6 +72,7 @@ static int read_text(const char *path, struct strbuf *sb, size_t max)
 		} else {
 			ZSTD_inBuffer ib = { in, n, 0 };
 
+			zin += n;
 			while (ib.pos < ib.size) {
 				ZSTD_outBuffer ob;
 				size_t zr;
@@ -81,6 +89,10 @@ static int read_text(const char *path, struct strbuf *sb, size_t max)
 				strbuf_setlen(sb, sb->len + ob.pos);
 				if (max && sb->len >= max)
 					break;
+				if (!zlimit_ok(zin, sb->len - start)) {
+					errno = EFBIG;
+					goto out;
+				}
 			}
 		}
 		if (max && sb->len >= max)
@@ -99,7 +111,8 @@ int golden_trace_text(const char *src, const struct gtiming *t, struct strbuf *s
 	char *tj;
 
 	if (read_text(src, sb, 0) < 0)
-		return error("cannot read '%s': %s", esc(src), strerror(errno));
+		return error("cannot read '%s': %s", esc(src),
+			     errno == EFBIG ? ZLIMIT_MESSAGE : strerror(errno));
 	if (!t)
 		return 0;
 	end = sb->len;
@@ -267,15 +280,132 @@ static bool exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
+/* Milliseconds of a monotonic clock. */
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/*
+ * Takes dir's lock (how: LOCK_SH or LOCK_EX) into lk, waiting for another
+ * renacer's hold at most GOLDEN_LOCK_WAIT_S seconds (saying so after
+ * LOCK_NOTE_MS) and giving up early when *stop is set.  A directory that
+ * does not exist or where the lock file can be neither made nor opened
+ * (read-only, not ours) gives no lock and 0: nobody can change a golden
+ * there either.  Returns 0, 1 when stopped, or -1 after error().  The lock
+ * file is opened without following a link and must be a regular file (a
+ * checkout could hold a link or a FIFO there).
+ */
+static int lock_take(const char *dir, int how, const volatile sig_atomic_t *stop,
+		     struct golden_lock *lk)
+{
+	struct strbuf path = STRBUF_INIT;
+	const int fl = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+	uint64_t start = 0;
+	bool noted = false;
+	struct stat st;
+	int fd, ret = -1;
+
+	lk->fd = -1;
+	strbuf_addf(&path, "%s/" LOCK_NAME, dir);
+	fd = open(path.buf, fl | O_CREAT, 0666);
+	if (fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM))
+		fd = open(path.buf, fl);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == EACCES || errno == EROFS || errno == EPERM ||
+		    errno == ENOTDIR)
+			ret = 0;
+		else
+			error("cannot open '%s': %s", esc(path.buf), strerror(errno));
+		goto out;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		error("cannot lock the golden directory '%s': '%s' is not a regular file",
+		      esc(dir), esc(path.buf));
+		close(fd);
+		goto out;
+	}
+	for (;;) {
+		struct timespec ts = { 0, LOCK_POLL_MS * 1000000L };
+		uint64_t waited;
+
+		if (flock(fd, how | LOCK_NB) == 0)
+			break;
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			error("cannot lock '%s': %s", esc(path.buf), strerror(errno));
+			close(fd);
+			goto out;
+		}
+		if (stop && *stop) {
+			close(fd);
+			ret = 1;
+			goto out;
+		}
+		if (!start)
+			start = now_ms();
+		waited = now_ms() - start;
+		if (waited >= GOLDEN_LOCK_WAIT_S * 1000u) {
+			error("cannot lock the golden directory '%s': another renacer has held "
+			      "'%s' for %d s", esc(dir), esc(path.buf), GOLDEN_LOCK_WAIT_S);
+			close(fd);
+			goto out;
+		}
+		if (!noted && waited >= LOCK_NOTE_MS) {
+			warning("waiting for another renacer's lock on the golden directory "
+				"'%s' ('%s')", esc(dir), esc(path.buf));
+			noted = true;
+		}
+		nanosleep(&ts, NULL);
+	}
+	lk->fd = fd;
+	ret = 0;
+out:
+	strbuf_release(&path);
+	return ret;
+}
+
+void golden_unlock(struct golden_lock *lk)
+{
+	if (lk->fd >= 0)
+		close(lk->fd);   /* the last descriptor of it: the lock goes */
+	lk->fd = -1;
+}
+
+/* The identity of name's golden in dir, as golden_pair_begin() says. */
+static void base_of(const char *dir, const char *name, char *base)
+{
+	struct strbuf p = STRBUF_INIT;
+	char id[GOLDEN_ID_SIZE];
+
+	strbuf_addf(&p, "%s/%s.json", dir, name);
+	if (!exists(p.buf)) {
+		strbuf_addstr(&p, ".zst");
+		if (!exists(p.buf)) {
+			base[0] = '\0';
+			strbuf_release(&p);
+			return;
+		}
+	}
+	if (golden_id_of(p.buf, id) == 1)
+		memcpy(base, id, GOLDEN_ID_SIZE);
+	else
+		memcpy(base, "-", 2);
+	strbuf_release(&p);
+}
+
 int golden_pair_write(const char *dir, const char *name, const char *src,
 		      const struct gtiming *t, bool zst, int level,
-		      const volatile sig_atomic_t *stop, char **written)
+		      const volatile sig_atomic_t *stop, const char *base, char **written)
 {
 	struct strbuf text = STRBUF_INIT, sum = STRBUF_INIT, path = STRBUF_INIT,
 		      other = STRBUF_INIT, spath = STRBUF_INIT, staged = STRBUF_INIT;
 	struct atomicfile at, as;
+	struct golden_lock lk = GOLDEN_LOCK_INIT;
 	bool at_open = false, as_open = false;
-	char id[GOLDEN_ID_SIZE];
+	char id[GOLDEN_ID_SIZE], now[GOLDEN_BASE_SIZE];
 	sigset_t old;
 	size_t i;
 	int ret = -1;
@@ -342,7 +472,29 @@ int golden_pair_write(const char *dir, const char *name, const char *src,
 		goto out;
 	}
 
-	/* the commit: no SIGINT/SIGTERM/SIGHUP in between */
+	/* the commit, under the directory's lock: no reader or recovery sees
+	 * it half done, and it replaces only the golden its command began
+	 * with */
+	switch (lock_take(dir, LOCK_EX, stop, &lk)) {
+	case 0:
+		break;
+	case 1:
+		ret = 1;
+		goto out;
+	default:
+		goto out;
+	}
+	if (base) {
+		base_of(dir, name, now);
+		if (strcmp(now, base)) {
+			error("the golden of '%s' in '%s' was stored by another renacer while "
+			      "this one worked: nothing stored (run this again to replace it)",
+			      esc(name), esc(dir));
+			ret = -3;
+			goto out;
+		}
+	}
+	/* no SIGINT/SIGTERM/SIGHUP in between */
 	block_stops(&old);
 	if (stop && *stop) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
@@ -397,6 +549,7 @@ out:
 		atomicfile_abort(&at);
 	if (as_open)
 		atomicfile_abort(&as);
+	golden_unlock(&lk);
 	strbuf_release(&text);
 	strbuf_release(&sum);
 	strbuf_release(&path);
@@ -410,6 +563,7 @@ int golden_pair_recover(const char *dir, const char *name)
 {
 	struct strbuf json = STRBUF_INIT, zst = STRBUF_INIT, sum = STRBUF_INIT,
 		      staged = STRBUF_INIT;
+	struct golden_lock lk = GOLDEN_LOCK_INIT;
 	char id[GOLDEN_ID_SIZE], sid[GOLDEN_ID_SIZE];
 	int ret = 0;
 
@@ -418,6 +572,14 @@ int golden_pair_recover(const char *dir, const char *name)
 	strbuf_addf(&sum, "%s/%s_summary.txt", dir, name);
 	strbuf_addf(&staged, "%s/.%s_summary.txt.pending", dir, name);
 	/* nothing pending: nothing to do (and nothing else is ever touched) */
+	if (!exists(staged.buf))
+		goto out;
+	/* a pending summary is a dead writer's only once the lock is ours: a
+	 * live one holds it from that rename to the last */
+	if (lock_take(dir, LOCK_EX, NULL, &lk) < 0) {
+		ret = -1;
+		goto out;
+	}
 	if (!exists(staged.buf))
 		goto out;
 	if (summary_id(staged.buf, sid) != 1) {
@@ -446,10 +608,26 @@ int golden_pair_recover(const char *dir, const char *name)
 		ret = error("cannot remove '%s': %s", esc(staged.buf), strerror(errno));
 	}
 out:
+	golden_unlock(&lk);
 	strbuf_release(&json);
 	strbuf_release(&zst);
 	strbuf_release(&sum);
 	strbuf_release(&staged);
+	return ret;
+}
+
+int golden_pair_begin(const char *dir, const char *name, char *base, struct golden_lock *lk)
+{
+	struct golden_lock mine = GOLDEN_LOCK_INIT;
+	int ret = golden_pair_recover(dir, name);
+
+	if (!lk)
+		lk = &mine;
+	if (lock_take(dir, LOCK_SH, NULL, lk) < 0)
+		ret = -1;
+	if (base)
+		base_of(dir, name, base);
+	golden_unlock(&mine);
 	return ret;
 }
 

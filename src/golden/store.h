@@ -15,6 +15,17 @@
  * killed after it leaves the new trace and its pending summary, which
  * golden_pair_recover() -- called by every command before it reads or
  * writes a golden -- renames into place.
+ *
+ * Locking: goldens change under flock(2) on DIR/.renacer.lock (an empty
+ * file made when first needed and never removed).  The commit above and
+ * recovery hold it exclusive; golden_pair_begin() returns with it held
+ * shared, so that a reader that loads a golden and checks its summary
+ * under it never sees a pair half committed, and recovery never takes
+ * another process's commit in flight for a dead one's.  A commit also
+ * checks that the golden is still the one its command began with
+ * (golden_pair_begin's base): when another renacer stored the golden
+ * meanwhile, the later one says so and stores nothing.  A process must not
+ * hold the shared lock while it calls a function that takes it exclusive.
  */
 #ifndef RENACER_GOLDEN_STORE_H
 #define RENACER_GOLDEN_STORE_H
@@ -44,11 +55,13 @@ int golden_trace_text(const char *src, const struct gtiming *t, struct strbuf *s
  * stopped (nothing changed, nothing printed), -2 after error() when src is
  * not a readable trace, or -1 after error() when writing failed (the old
  * pair is left as it was, or the new pair is complete but for the summary,
- * which golden_pair_recover() finishes).
+ * which golden_pair_recover() finishes), or -3 after error() when the
+ * golden is no longer base (golden_pair_begin()'s; NULL: not checked)
+ * because another renacer stored one meanwhile (nothing changed).
  */
 int golden_pair_write(const char *dir, const char *name, const char *src,
 		      const struct gtiming *t, bool zst, int level,
-		      const volatile sig_atomic_t *stop, char **written);
+		      const volatile sig_atomic_t *stop, const char *base, char **written);
 
 /*
  * Finishes or undoes what a killed golden_pair_write() left for name in
@@ -61,10 +74,42 @@ int golden_pair_write(const char *dir, const char *name, const char *src,
  */
 int golden_pair_recover(const char *dir, const char *name);
 
+/* A hold on a golden directory's lock (DIR/.renacer.lock). */
+struct golden_lock {
+	int fd;          /* the lock file, -1 when nothing is held */
+};
+#define GOLDEN_LOCK_INIT { -1 }
+
+/* What a golden was when a command began (golden_pair_begin). */
+#define GOLDEN_BASE_SIZE GOLDEN_ID_SIZE
+
+/*
+ * Begins work on the golden of name in dir: golden_pair_recover(), then the
+ * directory's lock taken shared into *lk (when lk is not NULL; release it
+ * with golden_unlock() as soon as the golden is read, and before anything
+ * is stored), and the golden's identity into base (GOLDEN_BASE_SIZE bytes,
+ * when not NULL): its id, "" when there is none, "-" when it has no id.
+ * Pass base to golden_pair_write() to store only over that golden.  A
+ * directory that does not exist, or whose lock file cannot be made or
+ * opened (read-only), is read without a lock.  Returns 0, or -1 after
+ * error() (recovery failed, or the lock was held by another renacer for
+ * GOLDEN_LOCK_WAIT_S seconds: nothing is held then, and a reader may go on
+ * without it).
+ */
+int golden_pair_begin(const char *dir, const char *name, char *base, struct golden_lock *lk);
+
+/* Releases what golden_pair_begin() took into lk (nothing when none). */
+void golden_unlock(struct golden_lock *lk);
+
+/* Longest wait for a golden directory's lock before giving up (seconds). */
+#define GOLDEN_LOCK_WAIT_S 300
+
 /*
  * Checks that the golden at gpath (DIR/NAME.json[.zst]) and
  * DIR/NAME_summary.txt are one pair: both have the same id.  A golden
- * without an id (written before ids, or by hand) is not checked.  Returns
+ * without an id (written before ids, or by hand) is not checked.  Call it
+ * with golden_pair_begin()'s lock held, else a commit in progress can make
+ * a good pair look torn.  Returns
  * 0, or -1 after error() ("golden ... and its summary ... do not match").
  */
 int golden_pair_check(const char *gpath);

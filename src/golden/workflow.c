@@ -17,7 +17,7 @@
 #include "core/inject.h"
 #include "core/quals.h"
 #include "core/tracer.h"
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "golden/runio.h"
 #include "golden/timerun.h"
 #include "golden/workflow.h"
@@ -133,6 +133,9 @@ int gwork_load_config(struct gwork *w)
 		return -1;
 	w->have_cfg = r == 0;
 	cg = &w->cfg.golden;
+	/* what renacer.toml names must lie beside it (config_check_path) */
+	if (!w->dir && cg->dir && config_check_path(&w->cfg, "golden_traces.dir", cg->dir) < 0)
+		return -1;
 	if (!w->dir)
 		w->dir = cg->dir ? cg->dir : "golden_traces";
 	w->o.count_tolerance = cg->tolerance_pct / 100.0;
@@ -172,6 +175,8 @@ int gwork_load_config(struct gwork *w)
 	w->compress_above = cg->compress_above_bytes;
 	w->compress_level = cg->compress_level ? cg->compress_level : 3;
 	w->junit_path = w->cfg.ci.junit_path;
+	if (w->junit_path && config_check_path(&w->cfg, "ci.junit_path", w->junit_path) < 0)
+		return -1;
 	w->ci = golden_in_ci();
 	if (check_injects(w) < 0)
 		return -1;
@@ -1018,7 +1023,7 @@ int golden_store(struct gwork *w, const char *dir, const char *name, struct grun
 	if (!*suffix) {
 		/* the golden and its -c table, as one unit; its stacks after */
 		int pr = golden_pair_write(dir, name, src, &r->timing, zst, w->compress_level,
-					   w->stop, written);
+					   w->stop, w->base, written);
 		if (pr == 0 && w->source && store_source(w, dir, name, r, "") < 0)
 			pr = -1;
 		return pr < 0 ? -1 : pr;
@@ -1110,8 +1115,8 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 	memset(res, 0, sizeof(*res));
 	strbuf_init(&res->output_tail, 0);
 	res->status = GOLDEN_OK;
-	/* what a renacer killed while storing left behind */
-	golden_pair_recover(w->dir, name);
+	/* what a renacer killed while storing left behind; what it replaces */
+	golden_pair_begin(w->dir, name, w->base, NULL);
 	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct), an, &r) < 0) {
 		res->interrupted = r.interrupted;
 		res->status = r.failed || r.interrupted ? GOLDEN_CMD_FAILED : GOLDEN_BAD_CONFIG;
@@ -1339,9 +1344,10 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	struct gruns runs;
 	struct strbuf sb = STRBUF_INIT;
 	struct analysis *an = w->cfg.nassertions ? analysis_new() : NULL;
+	struct golden_lock lk = GOLDEN_LOCK_INIT;
 	char *cur = NULL;
 	int missing = 0, sig = 0;
-	bool cmp_ok;
+	bool cmp_ok, bad;
 	double t0 = now_s();
 
 	memset(v, 0, sizeof(*v));
@@ -1350,13 +1356,16 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	v->name = xstrdup(name);
 	v->golden = xstrdup(gpath);
 	v->k.status = GOLDEN_OK;
-	/* what a renacer killed while storing left behind */
+	/* what a renacer killed while storing left behind; the golden is read
+	 * under the directory's lock (golden/store.h) */
 	dir_of(&sb, gpath);
-	golden_pair_recover(sb.buf, name);
+	golden_pair_begin(sb.buf, name, w->base, &lk);
 	strbuf_reset(&sb);
 	/* the golden first: a missing or broken one needs no run */
-	if (gexists && (gmodel_load(gpath, &w->o, &v->g, &missing) < 0 ||
-			golden_pair_check(gpath) < 0)) {
+	bad = gexists && (gmodel_load(gpath, &w->o, &v->g, &missing) < 0 ||
+			  golden_pair_check(gpath) < 0);
+	golden_unlock(&lk);
+	if (bad) {
 		v->k.status = missing ? GOLDEN_MISSING : GOLDEN_INVALID;
 		v->error = xstrdup(missing ? "golden missing" : "golden unreadable or invalid");
 		goto out;
@@ -1669,11 +1678,11 @@ int golden_accept(struct gwork *w, const struct gpending *p)
 	char *written = NULL;
 	int r;
 
-	golden_pair_recover(w->dir, p->name);
+	golden_pair_begin(w->dir, p->name, w->base, NULL);
 	/* the .new must read back as a trace before it becomes the golden:
 	 * the summary is made from it (golden_pair_write reads it) */
 	r = golden_pair_write(w->dir, p->name, p->path, NULL, zst, w->compress_level, w->stop,
-			      &written);
+			      w->base, &written);
 	free(written);
 	if (r == 1)
 		return GOLDEN_CMD_FAILED;

@@ -22,6 +22,7 @@
 #include "golden/golden.h"
 #include "golden/model.h"
 #include "golden/output.h"
+#include "golden/store.h"
 #include "measure/measure.h"
 #include "sink/sink.h"
 #include "util/strbuf.h"
@@ -74,6 +75,9 @@ struct gwork {
 					  (patterns; NULL: trace_env_default_vars) */
 	/* private */
 	char *tmpdir;                  /* scratch directory, or NULL */
+	char base[GOLDEN_BASE_SIZE];   /* the golden in hand when its capture,
+					  validate or accept began: stored only
+					  over that one (golden/store.h) */
 };
 
 /*

@@ -62,7 +62,8 @@ struct render_opts {
  *                    RT_1..); with VF_SIGSET_NOT, ~[...] of the signals 1..64
  *                    that are NOT in mask
  *   V_COMMENT        / * text * /       V_TEXT  text as is
- *   V_OP             items joined by c.op ("S_IFREG|0644")
+ *   V_OP             items joined by c.op ("S_IFREG|0644"); with VF_XALT
+ *                    the one of its three items for the -X style
  *   V_NONE           "?"
  * The value's own name is never printed by val_render (struct fields print
  * theirs as name=value), so it renders one argument standalone.

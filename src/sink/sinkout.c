@@ -384,6 +384,8 @@ static void add_frames(struct strbuf *sb, const struct event *ev)
 			strbuf_addstr(sb, "null");
 		if (f->flags & FRAME_INLINED)
 			strbuf_addstr(sb, ", \"inlined\": true");
+		if (f->flags & FRAME_TAILCALL)
+			strbuf_addstr(sb, ", \"tail_call\": true");
 		strbuf_addstr(sb, ", \"own\": ");
 		strbuf_addstr(sb, f->flags & FRAME_OWN ? "true" : "false");
 		strbuf_addch(sb, '}');

@@ -46,7 +46,7 @@ void stack_render_strace(struct strbuf *sb, const struct frame *frames, size_t n
 		/* one line per physical frame, with the innermost inlined line */
 		if (i && (frames[i - 1].flags & FRAME_INLINED))
 			continue;
-		if (!f->module)
+		if (!f->module || (!with_source && (f->flags & FRAME_TAILCALL)))
 			continue;
 		strbuf_addstr(sb, " > ");
 		strbuf_addstr(sb, f->module);
@@ -65,6 +65,8 @@ void stack_render_strace(struct strbuf *sb, const struct frame *frames, size_t n
 			strbuf_addch(sb, ':');
 			strbuf_add_u64(sb, f->line);
 		}
+		if (with_source && (f->flags & FRAME_TAILCALL))
+			strbuf_addstr(sb, " (tail call)");
 		strbuf_addch(sb, '\n');
 	}
 	if (error) {

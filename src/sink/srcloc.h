@@ -27,7 +27,9 @@ void srcloc_render(struct strbuf *sb, const struct frame *f);
  *   " > /tmp/prog() [0x1151]"              (no symbol)
  * with " src/main.c:42" added when with_source and the line is known
  * (strace 6.7's -kk), then " > MESSAGE" when unwinding stopped on an
- * error.  Frames outside any module are left out, as strace does.
+ * error.  Frames outside any module are left out, as strace does.  A frame
+ * rebuilt from a tail call (FRAME_TAILCALL), which strace does not know,
+ * ends in " (tail call)" with with_source and is left out without it.
  */
 void stack_render_strace(struct strbuf *sb, const struct frame *frames, size_t n,
 			 const char *error, bool with_source);

@@ -191,6 +191,11 @@ static void dump_bytes(struct text_sink *s, const struct event *ev, const struct
 
 		if (i % CHUNK == 0) {
 			uint64_t want = d->len - i < CHUNK ? d->len - i : CHUNK;
+			/* a long dump goes out a chunk at a time */
+			if (i)
+				sinkout_put(&s->out, sb);
+			if (d->capped && d->fetched <= i)
+				break;
 			if (d->fetched < i + want) {
 				/* a chunk that cannot be read ends the dump,
 				 * silently when nothing was shown yet */
@@ -215,6 +220,9 @@ static void dump_bytes(struct text_sink *s, const struct event *ev, const struct
 		}
 		strbuf_addf(sb, " | %0*" PRIx64 "  %s |\n", offs, i, buf);
 	}
+	if (d->capped)
+		strbuf_addf(sb, " | <renacer dumps at most %u bytes and %u buffers of a call: "
+			    "the rest is left out>\n", IODUMP_MAX_BYTES, IODUMP_MAX_BUFS);
 }
 
 static void dumps(struct text_sink *s, const struct event *ev)
@@ -228,6 +236,8 @@ static void dumps(struct text_sink *s, const struct event *ev)
 		if (d->iov >= 0)
 			strbuf_addf(&s->line, " * %" PRIu64 " bytes in buffer %d\n", d->len, (int)d->iov);
 		dump_bytes(s, ev, d);
+		if (d->capped)
+			break;
 	}
 	if (s->line.len)
 		sinkout_put(&s->out, &s->line);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/tmem.h"
+#include "util/xmalloc.h"
 #include "util/banned.h"
 
 /* Arguments set at the exit stop are output arguments (see event_entry_split). */
@@ -179,6 +180,8 @@ static inline void val_clear(struct val *v, const char *name, uint8_t kind)
 	v->kind = kind;
 	v->flags = 0;
 	v->name = name;
+	v->text = NULL;
+	v->text_len = 0;
 }
 
 void val_set_int(struct val *v, const char *name, int64_t x)
@@ -218,6 +221,7 @@ void val_set_flags(struct val *v, const char *name, uint64_t x,
 	v->x.v = x;
 	v->x.xl = xl;
 	v->x.dflt = zero_name;
+	v->x.sym = NULL;
 }
 
 void val_set_enum(struct val *v, const char *name, uint64_t x, const struct xlat *xl)
@@ -226,6 +230,7 @@ void val_set_enum(struct val *v, const char *name, uint64_t x, const struct xlat
 	v->x.v = x;
 	v->x.xl = xl;
 	v->x.dflt = NULL;
+	v->x.sym = NULL;
 }
 
 void val_set_fd(struct dctx *c, struct val *v, const char *name, int64_t fd)
@@ -321,13 +326,30 @@ void val_set_text(struct dctx *c, struct val *v, const char *name, const char *t
 	v->s.len = (uint32_t)n;
 }
 
-/* A NUL-terminated string of at most max bytes, read straight into the arena. */
+/* A buffer of at least n bytes reused by the string readers, so that a
+ * string takes its length in the arena and not its limit (a -s 4096 argv of
+ * short strings); kept between calls, grown when a larger limit asks. */
+static char *read_scratch(size_t n)
+{
+	static _Thread_local char *buf;
+	static _Thread_local size_t cap;
+
+	if (n > cap) {
+		buf = xrealloc(buf, n);
+		cap = n;
+	}
+	return buf;
+}
+
+/* A NUL-terminated string of at most max bytes; the arena keeps the bytes
+ * shown (and a NUL), not max. */
 static void read_str(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 		     size_t max, uint8_t cut_flag)
 {
 	char *buf;
 	bool term;
 	ssize_t n;
+	size_t len;
 
 	if (!addr) {
 		val_set_ptr(v, name, 0);
@@ -336,15 +358,16 @@ static void read_str(struct dctx *c, struct val *v, const char *name, uint64_t a
 	/* as strace's umovestr, one byte more than is shown, to know whether
 	 * the string goes on: a string that runs into unreadable memory
 	 * before its NUL or those max + 1 bytes is shown by its address */
-	buf = arena_alloc(c->arena, max + 3);
+	buf = read_scratch(max + 3);
 	n = tmem_read_str(c->tid, addr, buf, max + 1, &term);
 	if (n < 0 || (!term && (size_t)n < max + 1)) {
 		val_set_ptr(v, name, addr);
 		return;
 	}
+	len = (size_t)n > max ? max : (size_t)n;
 	val_clear(v, name, V_STR);
-	v->s.p = buf;
-	v->s.len = (uint32_t)((size_t)n > max ? max : (size_t)n);
+	v->s.p = arena_strndup(c->arena, buf, len);
+	v->s.len = (uint32_t)len;
 	if (!term || (size_t)n > max)
 		v->flags |= cut_flag;
 }
@@ -535,8 +558,47 @@ show:
 	return true;
 }
 
-/* Elements an array shows at most with -v (strace has no bound). */
-#define ARRAY_VERBOSE_MAX 4096
+unsigned decode_elem_limit(const struct dctx *c, uint64_t n)
+{
+	uint64_t lim = c->opts->verbose ? DECODE_MAX_ELEMS : c->opts->string_limit;
+
+	if (lim > DECODE_MAX_ELEMS)
+		lim = DECODE_MAX_ELEMS;
+	return (unsigned)(n < lim ? n : lim);
+}
+
+bool decode_over_budget(const struct dctx *c)
+{
+	return c->arena->used >= DECODE_MAX_EVENT_BYTES;
+}
+
+size_t tread_words(struct dctx *c, uint64_t addr, uint64_t *buf, size_t n)
+{
+	size_t done = 0;
+
+	if (!addr || c->opts->no_deref)
+		return 0;
+	while (done < n) {
+		uint64_t cur = addr + done * sizeof(*buf);
+		uint64_t room = (4096 - (cur & 4095)) / sizeof(*buf);
+		size_t want = n - done;
+		ssize_t got;
+
+		if (cur < addr)
+			break;   /* wrapped around */
+		if (!room)   /* a word across the page end */
+			room = 1;
+		if (want > room)
+			want = (size_t)room;
+		got = tmem_read(c->tid, cur, buf + done, want * sizeof(*buf));
+		if (got <= 0)
+			break;
+		done += (size_t)got / sizeof(*buf);
+		if ((size_t)got < want * sizeof(*buf))
+			break;
+	}
+	return done;
+}
 
 void decode_array(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 		  uint64_t nmemb, size_t elem_size, array_elem_fn fn, void *arg)
@@ -559,18 +621,16 @@ void decode_array(struct dctx *c, struct val *v, const char *name, uint64_t addr
 		val_set_ptr(v, name, addr);
 		return;
 	}
-	shown = nmemb;
-	if (!c->opts->verbose && shown > c->opts->string_limit) {
-		shown = c->opts->string_limit;
-		more = true;
-	}
-	if (shown > ARRAY_VERBOSE_MAX) {
-		shown = ARRAY_VERBOSE_MAX;
-		more = true;
-	}
+	shown = decode_elem_limit(c, nmemb);
+	more = shown < nmemb;
 	items = val_new_array(c, (unsigned)shown + 1);
 	for (i = 0; i < shown; i++) {
 		uint64_t cur = addr + i * elem_size;
+
+		if (i && decode_over_budget(c)) {
+			more = true;
+			break;
+		}
 
 		if (!tread(c, cur, elem, elem_size)) {
 			struct val *it;

@@ -42,6 +42,9 @@ struct dctx {
 	struct arena *arena;            /* all values live here until the event ends */
 	const struct decode_opts *opts;
 	const struct sysent *se;        /* row of this syscall (never NULL) */
+	struct event *ev;               /* the event being decoded, or NULL (a
+					   decoder's helpers that describe the
+					   call as a whole set ev->endpoint) */
 };
 
 /*
@@ -84,6 +87,34 @@ static inline int64_t karg_s(const struct dctx *c, const struct event *ev, unsig
 	return bits == 64 ? (int64_t)ev->karg[i]
 			  : (int64_t)(ev->karg[i] << (64 - bits)) >> (64 - bits);
 }
+
+/*
+ * Caps that keep an event's memory bounded by the options, whatever the
+ * tracee claims (issue 18): an array shows at most DECODE_MAX_ELEMS
+ * elements, then "..." (strace prints all of them with -v, and -s of them
+ * without), and arrays stop with "..." once the event's values take
+ * DECODE_MAX_EVENT_BYTES (nested arrays: sendmmsg's iovecs, netlink
+ * attributes, argv's strings).  Each string is cut at the string limit
+ * (-s) as strace does.  docs/renacer.1 lists them with strace's
+ * differences.
+ */
+#define DECODE_MAX_ELEMS 4096u
+#define DECODE_MAX_EVENT_BYTES (8u << 20)
+
+/* Whether the event's values already take DECODE_MAX_EVENT_BYTES: an
+ * array being decoded should end with "..." (VF_MORE). */
+bool decode_over_budget(const struct dctx *c);
+
+/* Elements an array of n shows: all of them with -v, else at most the
+ * string limit (strace's abbrev()), never more than DECODE_MAX_ELEMS. */
+unsigned decode_elem_limit(const struct dctx *c, uint64_t n);
+
+/*
+ * Reads an array of n 64-bit words at addr into buf, a page at a time
+ * (one read of the tracee per page, not per word); returns how many
+ * leading words could be read (0 when none, or when opts->no_deref).
+ */
+size_t tread_words(struct dctx *c, uint64_t addr, uint64_t *buf, size_t n);
 
 /* Simple scalar arguments (i: argument index), all from ev->karg.  */
 void arg_int(struct dctx *c, struct event *ev, unsigned i);   /* int (32-bit signed) */
@@ -200,6 +231,10 @@ void ret_set_fd(struct dctx *c, struct event *ev);
 /* Shared structure decoders (src/sys/): each fills v from tracee memory at addr. */
 void decode_sigset(struct dctx *c, struct val *v, const char *name, uint64_t addr, uint64_t size);
 void decode_sockaddr(struct dctx *c, struct val *v, const char *name, uint64_t addr, uint64_t len);
+/* The same of a sockaddr of len bytes already read (strace's print_sockaddr
+ * of a structure field: struct ifreq's ifr_addr). */
+void decode_sockaddr_buf(struct dctx *c, struct val *v, const char *name, const void *buf,
+			 size_t len);
 void decode_timespec(struct dctx *c, struct val *v, const char *name, uint64_t addr);
 void decode_siginfo_val(struct dctx *c, struct val *v, const void *siginfo);
 /* A siginfo_t in tracee memory, or its address (src/sys/signal.c). */
@@ -257,6 +292,14 @@ void decode_array(struct dctx *c, struct val *v, const char *name, uint64_t addr
  */
 bool val_nonzero_bytes(struct dctx *c, struct val *v, uint64_t addr, uint64_t start,
 		       uint64_t total);
+
+/*
+ * A struct perf_event_attr at addr as strace's print_perf_event_attr
+ * (abbreviated without -v), or the address when its size is below 64 or it
+ * cannot be read; src/sys/perf.c (perf_event_open, the
+ * PERF_EVENT_IOC_MODIFY_ATTRIBUTES ioctl).
+ */
+void decode_perf_attr(struct dctx *c, struct val *v, const char *name, uint64_t addr);
 
 /* The default decoder: every argument in hex, as strace prints unknown calls. */
 int decode_default(struct dctx *c, struct event *ev, int exiting);

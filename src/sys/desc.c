@@ -295,11 +295,13 @@ static void set_dirents(struct dctx *c, struct val *v, const char *name,
 			const char *buf, uint64_t len, unsigned entries, bool d64)
 {
 	const unsigned head = d64 ? 19 : 18;
-	struct val *items = val_new_array(c, entries);
+	/* at most DECODE_MAX_ELEMS entries, then "..." (strace shows all) */
+	unsigned max = entries < DECODE_MAX_ELEMS ? entries : DECODE_MAX_ELEMS;
+	struct val *items = val_new_array(c, max);
 	uint64_t off = 0;
 	unsigned k = 0;
 
-	while (k < entries && off + head <= len) {
+	while (k < max && off + head <= len) {
 		uint64_t ino, room;
 		int64_t doff;
 		uint16_t reclen;
@@ -324,7 +326,7 @@ static void set_dirents(struct dctx *c, struct val *v, const char *name,
 		val_set_struct(&items[k++], NULL, f, 5, false);
 		off += reclen;
 	}
-	val_set_array(v, name, items, k, false);
+	val_set_array(v, name, items, k, k < entries);
 }
 
 /* getdents/getdents64(fd, dirp, count) at exit: the buffer's address and

@@ -188,13 +188,18 @@ SYS_FUNC(mlockall)
 	return RVAL_DONE;
 }
 
-/* mincore(addr, length, vec): vec at exit, one 0/1 per page, cut at the
- * string limit. */
+/* One page's byte of mincore's vector: its residency bit, as strace. */
+static void mincore_elem(struct dctx *c, struct val *item, const void *elem, void *arg)
+{
+	val_set_uint(item, NULL, *(const unsigned char *)elem & 1);
+}
+
+/* mincore(addr, length, vec): vec at exit, one 0/1 per page, as strace's
+ * print_array (cut at the string limit, all with -v). */
 SYS_FUNC(mincore)
 {
-	uint64_t pages, shown;
-	unsigned char *vec;
-	struct val *v, *it;
+	uint64_t pages;
+	struct val *v;
 
 	if (!exiting) {
 		arg_ptr(ctx, ev, 0);
@@ -203,17 +208,11 @@ SYS_FUNC(mincore)
 		return RVAL_EXIT;
 	}
 	pages = ev->karg[1] / 4096 + ((ev->karg[1] & 4095) ? 1 : 0);
-	shown = pages < ctx->opts->string_limit ? pages : ctx->opts->string_limit;
 	v = arg_slot(ctx, ev, 2);
-	vec = arena_alloc(ctx->arena, shown ? (size_t)shown : 1);
-	if (ev->err || !ev->karg[2] || (shown && !tread(ctx, ev->karg[2], vec, (size_t)shown))) {
+	if (ev->err)
 		val_set_ptr(v, v->name, ev->karg[2]);
-	} else {
-		it = val_new_array(ctx, (unsigned)shown);
-		for (uint64_t i = 0; i < shown; i++)
-			val_set_uint(&it[i], NULL, vec[i] & 1);
-		val_set_array(v, v->name, it, (unsigned)shown, pages > shown);
-	}
+	else
+		decode_array(ctx, v, v->name, ev->karg[2], pages, 1, mincore_elem, NULL);
 	v->flags |= VF_EXIT;
 	return RVAL_DONE;
 }

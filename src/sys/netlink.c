@@ -28,7 +28,6 @@
 #include "util/banned.h"
 
 /* Most bytes of one buffer copied from the tracee. */
-#define NL_READ_MAX (4u << 20)
 
 /* ---- which socket --------------------------------------------------------- */
 
@@ -108,11 +107,48 @@ struct val *vl_add(struct dctx *c, struct vlist *l)
 	return &l->it[l->n++];
 }
 
+/* Bytes read from the tracee at a time when the window moves. */
+#define NL_WINDOW 65536u
+
+struct nlwin {
+	uint8_t *buf;       /* c->arena */
+	size_t cap;
+	uint64_t off;       /* buffer offset of buf[0] */
+	uint64_t got;       /* bytes of buf that were read */
+};
+
+const uint8_t *nl_peek(const struct nlctx *n, uint64_t off, size_t size)
+{
+	struct nlwin *w = n->win;
+	uint64_t want;
+	ssize_t r;
+
+	if (off > n->len || size > n->len - off || !n->addr)
+		return NULL;
+	if (!size)
+		return (const uint8_t *)"";
+	if (off >= w->off && off - w->off <= w->got && size <= w->got - (off - w->off))
+		return w->buf + (off - w->off);
+	want = n->len - off < NL_WINDOW ? n->len - off : NL_WINDOW;
+	if (want < size)
+		want = size;
+	if (want > w->cap) {
+		w->buf = arena_alloc(n->c->arena, (size_t)want);
+		w->cap = (size_t)want;
+	}
+	w->off = off;
+	r = want ? tmem_read(n->c->tid, n->addr + off, w->buf, (size_t)want) : 0;
+	w->got = r > 0 ? (uint64_t)r : 0;
+	return size <= w->got ? w->buf : NULL;
+}
+
 bool nl_fetch(const struct nlctx *n, uint64_t off, void *dst, size_t size)
 {
-	if (off > n->got || size > n->got - off)
+	const uint8_t *p = nl_peek(n, off, size);
+
+	if (!p)
 		return false;
-	memcpy(dst, n->p + off, size);
+	memcpy(dst, p, size);
 	return true;
 }
 
@@ -132,11 +168,13 @@ void nl_hexstr(const struct nlctx *n, struct val *v, const char *name, uint64_t 
 		val_set_ptr(v, name, 0);
 		return;
 	}
-	if (off > n->got || need > n->got - off) {
+	const uint8_t *p;
+
+	if (!(p = nl_peek(n, off, (size_t)need))) {
 		nl_addr(n, v, name, off);
 		return;
 	}
-	val_set_str(n->c, v, name, (const char *)n->p + off, (size_t)shown, len > limit);
+	val_set_str(n->c, v, name, (const char *)p, (size_t)shown, len > limit);
 	v->flags |= VF_HEXSTR;
 }
 
@@ -147,11 +185,6 @@ static void more_at(const struct nlctx *n, struct val *v, uint64_t off)
 
 	snprintf(buf, sizeof(buf), "... /* %#llx */", (unsigned long long)(n->addr + off));
 	val_set_text(n->c, v, NULL, buf);
-}
-
-static bool abbrev(const struct nlctx *n)
-{
-	return !n->c->opts->verbose;
 }
 
 void nl_ifindex(const struct nlctx *n, struct val *v, const char *name, uint32_t idx)
@@ -233,10 +266,10 @@ bool nla_str(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 	uint64_t limit = n->c->opts->string_limit;
 	uint64_t need = len < limit + 1 ? len : limit + 1;
 	uint64_t shown = len < limit ? len : limit;
-	const char *s = (const char *)n->p + off;
+	const char *s = (const char *)nl_peek(n, off, (size_t)need);
 	bool nul;
 
-	if (off > n->got || need > n->got - off) {
+	if (!s) {
 		nl_addr(n, v, NULL, off);
 		return true;
 	}
@@ -371,7 +404,8 @@ void nl_attrs(const struct nlctx *n, struct val *v, uint64_t off, uint64_t len,
 				nl_addr(n, e, NULL, off);
 			break;
 		}
-		if (abbrev(n) && elt == n->c->opts->string_limit) {
+		if (elt == decode_elem_limit(n->c, UINT64_MAX) ||
+		    (elt && decode_over_budget(n->c))) {
 			if (is_array) {
 				l.n--;
 				more = true;
@@ -565,17 +599,11 @@ static void nlmsg_with_payload(const struct nlctx *n, struct val *v,
 void decode_netlink(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 		    uint64_t len, int family)
 {
-	struct nlctx n = { c, NULL, addr, len, 0, family };
+	struct nlwin win = { NULL, 0, 0, 0 };
+	struct nlctx n = { c, &win, addr, len, family };
 	struct vlist l = { 0 };
-	uint64_t off = 0, want = len < NL_READ_MAX ? len : NL_READ_MAX;
+	uint64_t off = 0;
 	bool is_array = false, more = false;
-	ssize_t got;
-	uint8_t *buf;
-
-	buf = arena_alloc(c->arena, want ? (size_t)want : 1);
-	got = addr && want ? tmem_read(c->tid, addr, buf, (size_t)want) : 0;
-	n.p = buf;
-	n.got = got > 0 ? (uint64_t)got : 0;
 	if (!addr || len < sizeof(struct nlmsghdr)) {
 		nl_hexstr(&n, v, name, 0, len);
 		return;
@@ -597,7 +625,7 @@ void decode_netlink(struct dctx *c, struct val *v, const char *name, uint64_t ad
 				nl_addr(&n, e, NULL, off);
 			break;
 		}
-		if (abbrev(&n) && elt == c->opts->string_limit) {
+		if (elt == decode_elem_limit(c, UINT64_MAX) || (elt && decode_over_budget(c))) {
 			if (is_array) {
 				l.n--;
 				more = true;

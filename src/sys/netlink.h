@@ -43,14 +43,18 @@ void decode_netlink_iovec(struct dctx *c, struct val *v, const char *name, uint6
 
 /* ---- for the protocol decoders (netlink_*.c) ------------------------------ */
 
-/* A netlink buffer copied from the tracee: bytes [0, got) of the len bytes
- * at addr could be read; offsets below are into it. */
+/* The bytes of a netlink buffer read so far (netlink.c): a window of the
+ * tracee's memory, refilled on demand, so that memory follows what is
+ * decoded and not what the call claims. */
+struct nlwin;
+
+/* A netlink buffer of len bytes at addr in the tracee, read lazily through
+ * win as strace reads it (umove by umove); offsets below are into it. */
 struct nlctx {
 	struct dctx *c;
-	const uint8_t *p;
+	struct nlwin *win;
 	uint64_t addr;
 	uint64_t len;
-	uint64_t got;
 	int family;
 };
 
@@ -63,8 +67,12 @@ struct vlist {
 /* Appends a zeroed value to l and returns it. */
 struct val *vl_add(struct dctx *c, struct vlist *l);
 
-/* Copies size bytes at off into dst; false when they were not all read. */
+/* Copies size bytes at off into dst; false when they are beyond len or
+ * cannot all be read. */
 bool nl_fetch(const struct nlctx *n, uint64_t off, void *dst, size_t size);
+/* The size bytes at off, or NULL as nl_fetch fails; valid until the next
+ * nl_peek or nl_fetch of n. */
+const uint8_t *nl_peek(const struct nlctx *n, uint64_t off, size_t size);
 /* v = the tracee address of offset off (strace's printaddr). */
 void nl_addr(const struct nlctx *n, struct val *v, const char *name, uint64_t off);
 /* v = len bytes at off as a hex string (printstr_ex QUOTE_FORCE_HEX). */

@@ -133,10 +133,10 @@ static bool info_kind(const struct nlctx *n, struct val *v, uint64_t off, unsign
 {
 	uint64_t limit = n->c->opts->string_limit;
 	uint64_t need = len < limit + 1 ? len : limit + 1;
-	const char *s = (const char *)n->p + off;
+	const char *s = (const char *)nl_peek(n, off, (size_t)need);
 	size_t slen;
 
-	if (off > n->got || need > n->got - off) {
+	if (!s) {
 		nl_addr(n, v, NULL, off);
 		return true;
 	}
@@ -513,6 +513,12 @@ static bool rta_multipath(const struct nlctx *n, struct val *v, uint64_t off, un
 		}
 		if (RTNH_ALIGN(rtnh_len) >= left)
 			break;
+		/* a zero rtnh_len never moves on: strace loops for ever, we
+		 * stop after DECODE_MAX_ELEMS entries */
+		if (l.n >= DECODE_MAX_ELEMS || decode_over_budget(n->c)) {
+			val_set_text(n->c, vl_add(n->c, &l), NULL, "...");
+			break;
+		}
 		cur += RTNH_ALIGN(rtnh_len);
 		left -= RTNH_ALIGN(rtnh_len);
 	}

@@ -170,6 +170,15 @@ SYS_FUNC(ppoll)
 	return RVAL_EXIT;
 }
 
+/* select's nfds as strace reads it: negative as 0, at most 1024 * 1024
+ * (select(2^31-1, ...) reads no more). */
+static uint64_t select_nfds(const struct event *ev)
+{
+	int nfds = (int)ev->karg[0];
+
+	return nfds < 0 ? 0 : nfds > 1024 * 1024 ? 1024 * 1024 : (uint64_t)nfds;
+}
+
 /* fd_set bytes for nfds descriptors, rounded up to longs as the kernel does. */
 static uint64_t fdset_bytes(uint64_t nfds)
 {
@@ -185,6 +194,7 @@ static bool set_fdset(struct dctx *c, struct val *v, const char *name, uint64_t 
 	uint64_t *bits;
 	struct val *parts, *fds;
 	unsigned n = 0, cap = 0;
+	bool more = false;
 
 	if (!addr) {
 		val_set_ptr(v, name, 0);
@@ -197,7 +207,13 @@ static bool set_fdset(struct dctx *c, struct val *v, const char *name, uint64_t 
 	}
 	for (uint64_t i = 0; i < bytes / 8; i++)
 		cap += (unsigned)__builtin_popcountll(bits[i]);
-	fds = val_new_array(c, cap);
+	/* at most DECODE_MAX_ELEMS descriptors, then "..." (strace lists
+	 * them all) */
+	if (cap > DECODE_MAX_ELEMS) {
+		cap = DECODE_MAX_ELEMS;
+		more = true;
+	}
+	fds = val_new_array(c, cap + 1);
 	for (uint64_t fd = 0; fd < nfds && n < cap; fd++)
 		if (bits[fd / 64] & (1ull << (fd % 64))) {
 			if (plain)
@@ -205,6 +221,8 @@ static bool set_fdset(struct dctx *c, struct val *v, const char *name, uint64_t 
 			else
 				val_set_fd(c, &fds[n++], NULL, (int64_t)fd);
 		}
+	if (more)
+		val_set_text(c, &fds[n++], NULL, "...");
 	parts = val_new_array(c, 3);
 	val_set_text(c, &parts[0], NULL, "[");
 	val_set_op(&parts[1], NULL, fds, n, " ");
@@ -238,11 +256,9 @@ static bool set_timeval(struct dctx *c, struct val *v, const char *name, uint64_
 /* select/pselect6 at entry: nfds and the three sets. */
 static void select_entry(struct dctx *c, struct event *ev)
 {
-	uint64_t nfds = (uint32_t)ev->karg[0];
+	uint64_t nfds = select_nfds(ev);
 
 	arg_int(c, ev, 0);
-	if ((int)ev->karg[0] < 0)
-		nfds = 0;
 	for (unsigned i = 1; i <= 3; i++) {
 		struct val *v = arg_slot(c, ev, i);
 
@@ -254,7 +270,7 @@ static void select_entry(struct dctx *c, struct event *ev)
 static void select_exit(struct dctx *c, struct event *ev, bool timespec)
 {
 	static const char *const names[] = { "in", "out", "except" };
-	uint64_t nfds = (int)ev->karg[0] < 0 ? 0 : (uint32_t)ev->karg[0];
+	uint64_t nfds = select_nfds(ev);
 	struct val *items, *aux;
 	unsigned k = 0;
 

@@ -36,13 +36,35 @@
 
 /* ---- execve --------------------------------------------------------------- */
 
-/* argv as strace's printargv: at most the string limit of strings (all
+/* "... / * 0xADDR * /": an array that runs into unreadable memory at addr. */
+static void set_unreadable_tail(struct dctx *c, struct val *v, uint64_t addr)
+{
+	struct val *m = val_new_array(c, 2);
+	char text[32];
+
+	val_set_text(c, &m[0], NULL, "...");
+	snprintf(text, sizeof(text), "%#llx", (unsigned long long)addr);
+	val_set_comment(c, &m[1], text);
+	val_set_op(v, NULL, m, 2, " ");
+}
+
+/* Pointers of argv/envp read from the tracee at a time. */
+#define ARGV_WORDS 512
+
+/*
+ * argv as strace's printargv: at most the string limit of strings (all
  * with -v), "..." beyond, and "... / * 0xADDR * /" where the array runs into
- * unreadable memory. */
+ * unreadable memory.  Memory stays bounded whatever the array holds: at
+ * most DECODE_MAX_ELEMS strings, fewer when the event's budget is spent,
+ * then "..." (strace prints every string with -v; decode.h).
+ */
 static void decode_argv(struct dctx *c, struct val *v, const char *name, uint64_t addr)
 {
 	unsigned limit = c->opts->string_limit;
+	unsigned max = c->opts->verbose || limit > DECODE_MAX_ELEMS ? DECODE_MAX_ELEMS : limit;
 	unsigned n = 0, alloc = 16;
+	uint64_t words[ARGV_WORDS];
+	size_t have = 0, pos = 0;
 	struct val *it;
 	bool more = false;
 
@@ -54,24 +76,22 @@ static void decode_argv(struct dctx *c, struct val *v, const char *name, uint64_
 	for (;; addr += sizeof(uint64_t)) {
 		uint64_t p;
 
-		if (!tread(c, addr, &p, sizeof(p))) {
-			struct val *m;
-			char text[32];
-
+		if (pos == have) {
+			have = tread_words(c, addr, words, ARGV_WORDS);
+			pos = 0;
+		}
+		if (!have) {
 			if (!n) {
 				val_set_ptr(v, name, addr);
 				return;
 			}
-			m = val_new_array(c, 2);
-			val_set_text(c, &m[0], NULL, "...");
-			snprintf(text, sizeof(text), "%#llx", (unsigned long long)addr);
-			val_set_comment(c, &m[1], text);
-			val_set_op(&it[n++], NULL, m, 2, " ");
+			set_unreadable_tail(c, &it[n++], addr);
 			break;
 		}
+		p = words[pos++];
 		if (!p)
 			break;
-		if (n >= limit && !c->opts->verbose) {
+		if (n >= max || (n && decode_over_budget(c))) {
 			more = true;
 			break;
 		}
@@ -90,8 +110,8 @@ static void decode_argv(struct dctx *c, struct val *v, const char *name, uint64_
 /* envp: the address and "/ * N vars * /" (the whole array with -v). */
 static void decode_envp(struct dctx *c, struct val *v, const char *name, uint64_t addr)
 {
-	uint64_t a = addr;
-	unsigned count = 0;
+	uint64_t words[ARGV_WORDS];
+	uint64_t count = 0;
 	bool unterminated = false;
 	char buf[64];
 	struct val x;
@@ -104,10 +124,10 @@ static void decode_envp(struct dctx *c, struct val *v, const char *name, uint64_
 		decode_argv(c, v, name, addr);
 		return;
 	}
-	for (;; a += sizeof(uint64_t), count++) {
-		uint64_t p;
+	for (uint64_t a = addr;;) {
+		size_t got = tread_words(c, a, words, ARGV_WORDS), i;
 
-		if (!tread(c, a, &p, sizeof(p))) {
+		if (!got) {
 			if (!count) {
 				val_set_ptr(v, name, addr);
 				return;
@@ -115,11 +135,19 @@ static void decode_envp(struct dctx *c, struct val *v, const char *name, uint64_
 			unterminated = true;
 			break;
 		}
-		if (!p)
+		for (i = 0; i < got && words[i]; i++)
+			;
+		count += i;
+		if (i < got)
 			break;
+		a += got * sizeof(uint64_t);
+		if (a < addr) {   /* wrapped around */
+			unterminated = true;
+			break;
+		}
 	}
-	snprintf(buf, sizeof(buf), "%u var%s%s", count, count == 1 ? "" : "s",
-		 unterminated ? ", unterminated" : "");
+	snprintf(buf, sizeof(buf), "%llu var%s%s", (unsigned long long)count,
+		 count == 1 ? "" : "s", unterminated ? ", unterminated" : "");
 	val_set_ptr(&x, NULL, addr);
 	val_set_commented(c, v, name, &x, buf);
 }

@@ -39,6 +39,7 @@ void *arena_alloc(struct arena *a, size_t n)
 		a->head = c;
 	}
 	c->used += n;
+	a->used += n;
 	return (char *)c->data + c->used - n;
 }
 
@@ -67,6 +68,7 @@ void *arena_memdup(struct arena *a, const void *p, size_t n)
 
 void arena_reset(struct arena *a)
 {
+	a->used = 0;
 	while (a->head) {
 		struct arena_chunk *c = a->head;
 		a->head = c->next;

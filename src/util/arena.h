@@ -13,8 +13,10 @@ struct arena_chunk;
 struct arena {
 	struct arena_chunk *head;   /* chunk being filled */
 	struct arena_chunk *free;   /* chunks kept after reset */
+	size_t used;                /* bytes handed out since the last reset
+				       (decoders bound an event with it) */
 };
-#define ARENA_INIT { NULL, NULL }
+#define ARENA_INIT { NULL, NULL, 0 }
 
 void *arena_alloc(struct arena *a, size_t n);       /* 16-byte aligned */
 void *arena_calloc(struct arena *a, size_t n);

@@ -66,8 +66,11 @@ for call, sframes in st.items():
             sys.exit("FAIL: %s: %s+0x%s, strace %s+0x%s" % (call, r[1], r[2], s[1], s[2]))
         if r[4]:
             sys.exit("FAIL: --stack-trace=symbol printed %r" % r[4])
-    # -k: the same frames, with file:line in the program's own modules
-    kframes = [f for f in rk.get(call, []) if f[0] != "ERROR"]
+    # -k: the same frames, with file:line in the program's own modules, and
+    # the frames rebuilt from tail calls (C library's fopen), which strace
+    # does not know (tests/t/source_tailcall.sh checks them)
+    kframes = [f for f in rk.get(call, []) if f[0] != "ERROR" and
+               not (f[4] or "").endswith(" (tail call)")]
     if [(f[0], f[3]) for f in kframes] != [(f[0], f[3]) for f in rframes]:
         sys.exit("FAIL: %s: -k frames differ from --stack-trace=symbol" % call)
     for f in kframes:

@@ -30,7 +30,7 @@ static void test_argval(void **state)
 	assert_true(ev_is_text(&ev));
 	assert_true(ev_arg_num(&ev, 0, &v));
 	assert_int_equal((int64_t)v, -100);
-	assert_true(ev_arg_str(&ev, 1, &sb));
+	assert_true(an_arg_str(&ev, 1, &sb));
 	assert_string_equal(sb.buf, "/tmp/a\nb\"cAA");
 	assert_false(ev_arg_num(&ev, 2, &v));
 	assert_true(ev_arg_has_flag(&ev, 2, "O_CLOEXEC", 0));

@@ -94,6 +94,19 @@ static void test_strace_stack(void **state)
 	f[0].symbol = NULL;
 	stack_render_strace(&sb, f, 1, NULL, false);
 	assert_string_equal(sb.buf, " > /lib/libc.so.6() [0x1000]\n");
+	/* a frame rebuilt from a tail call, inlined call and all: marked with
+	 * source lines, left out of strace's own format */
+	f[1].flags |= FRAME_TAILCALL;
+	f[2].flags |= FRAME_TAILCALL;
+	f[0].symbol = "__write";
+	strbuf_reset(&sb);
+	stack_render_strace(&sb, f, 3, NULL, true);
+	assert_string_equal(sb.buf,
+		" > /lib/libc.so.6(__write+0x1d) [0x1000]\n"
+		" > /bin/p(main+0x1d) [0x1000] src/a.c:19 (tail call)\n");
+	strbuf_reset(&sb);
+	stack_render_strace(&sb, f, 3, NULL, false);
+	assert_string_equal(sb.buf, " > /lib/libc.so.6(__write+0x1d) [0x1000]\n");
 	strbuf_release(&sb);
 }
 
@@ -206,8 +219,24 @@ static void test_skip(void **state)
 	assert_false(srcskip_match(s, "/usr/lib/libcurl.so.4", "curl_easy_perform", NULL));
 	assert_false(srcskip_match(s, NULL, "<mycrate::Foo as core::fmt::Display>::fmt", "src/foo.rs"));
 	assert_false(srcskip_match(s, "/tmp/libcx.so", NULL, NULL));
+	/* modules: which patterns match, and where the system's libraries are */
+	assert_int_equal(srcskip_module(s, "/usr/lib/x86_64-linux-gnu/libc.so.6"), SRCSKIP_BUILTIN);
+	assert_int_equal(srcskip_module(s, "/home/u/proj/build/libutil.so"), SRCSKIP_BUILTIN);
+	assert_int_equal(srcskip_module(s, "/home/u/proj/build/libplug.so"), SRCSKIP_NONE);
+	assert_int_equal(srcskip_module(s, NULL), SRCSKIP_NONE);
+	assert_true(srcskip_system_path("/usr/lib/x86_64-linux-gnu/libc.so.6"));
+	assert_true(srcskip_system_path("/lib64/ld-linux-x86-64.so.2"));
+	assert_true(srcskip_system_path("/usr/lib32/libm.so.6"));
+	assert_true(srcskip_system_path("[vdso]"));
+	assert_false(srcskip_system_path("/usr/local/lib/libutil.so"));
+	assert_false(srcskip_system_path("/usr/libexec/x"));
+	assert_false(srcskip_system_path("/home/u/lib/libc.so"));
+	assert_false(srcskip_system_path("/opt/lib64x/libm.so"));
 	assert_int_equal(srcskip_add(s, "^log_"), 0);
 	assert_true(srcskip_match(s, NULL, "log_write", NULL));
+	assert_int_equal(srcskip_module(s, "/usr/lib/x86_64-linux-gnu/libc.so.6"), SRCSKIP_BUILTIN);
+	assert_int_equal(srcskip_add(s, "/libc\\."), 0);
+	assert_int_equal(srcskip_module(s, "/usr/lib/x86_64-linux-gnu/libc.so.6"), SRCSKIP_ADDED);
 	assert_int_equal(srcskip_add(s, ""), 0);
 	assert_int_equal(srcskip_count(s), 0);
 	assert_false(srcskip_match(s, "/usr/lib/x86_64-linux-gnu/libc.so.6", "log_write", NULL));

@@ -12,7 +12,7 @@
 #include <jansson.h>
 #include <zstd.h>
 
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "sink/sinks.h"
 #include "util/error.h"
 #include "util/xmalloc.h"

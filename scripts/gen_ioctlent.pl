@@ -1,0 +1,218 @@
+#!/usr/bin/perl
+# Generates the table of ioctl request names (build/gen/ioctlent.c) from the
+# kernel's uapi headers installed by linux-libc-dev (and glibc's scsi/):
+#   perl scripts/gen_ioctlent.pl [--include DIR] [--arch-include DIR] > ioctlent.c
+#
+# A request is a macro whose definition is built with _IO, _IOR, _IOW, _IOWR
+# or _IOC (directly, or through a macro of the same headers that is), or an
+# alias of such a macro; in the few headers that number their requests as
+# plain constants (terminal, socket, cdrom, kd ...) a 0xTTNN constant whose
+# type byte TT is the header's (the table %numeric below).  Macros taking
+# arguments (EVIOCGNAME(len)) are decoded by the ioctl decoders instead.
+# The C compiler computes every value (sizes of structures included): the
+# output is one C file that includes the headers and lists
+#   { NAME, "NAME" }
+# each under #ifdef NAME.  src/sys/ioctlent.c sorts it at run time.
+use strict;
+use warnings;
+use File::Find;
+use Getopt::Long;
+
+my $inc = '/usr/include';
+my $arch_inc;
+GetOptions('include=s' => \$inc, 'arch-include=s' => \$arch_inc)
+	or die "usage: gen_ioctlent.pl [--include DIR] [--arch-include DIR]\n";
+unless (defined $arch_inc) {
+	my $ma = `gcc -print-multiarch 2>/dev/null` // '';
+	chomp $ma;
+	$arch_inc = $ma ne '' ? "$inc/$ma" : $inc;
+}
+
+# Directories scanned (relative to the include roots), recursively.
+my @dirs = qw(linux asm-generic asm mtd rdma sound misc video xen scsi);
+
+# Headers that number requests as plain constants: the type byte of theirs.
+my %numeric = (
+	'asm-generic/ioctls.h' => [0x54],
+	'asm/ioctls.h' => [0x54],
+	'asm-generic/sockios.h' => [0x89],
+	'asm/sockios.h' => [0x89],
+	'linux/sockios.h' => [0x89],
+	'linux/cdrom.h' => [0x53],
+	'linux/fb.h' => [0x46],
+	'linux/hdreg.h' => [0x03],
+	'linux/kd.h' => [0x4b],
+	'linux/loop.h' => [0x4c],
+	'linux/vt.h' => [0x56],
+	'linux/wireless.h' => [0x8b],
+	'scsi/scsi.h' => [0x53],
+	'scsi/scsi_ioctl.h' => [0x53],
+	'scsi/sg.h' => [0x22],
+);
+
+# Headers that cannot be compiled together with the others (or alone).
+my %skip = map { $_ => 1 } qw(
+	linux/coda.h
+);
+
+# Requests left out, as strace leaves them out: those of other
+# architectures in linux/kvm.h, and the v4l2-subdev.h requests that are
+# the same numbers as the VIDIOC_ ones they copy (strace shows VIDIOC_G_STD,
+# not "VIDIOC_G_STD or VIDIOC_SUBDEV_G_STD").
+my @exclude = (
+	qr/^KVM_(?:S390|PPC|ARM|ARM64|RISCV)_/,
+	qr/^VIDIOC_SUBDEV_(?:G_STD|S_STD|ENUMSTD|QUERYSTD|G_EDID|S_EDID|\w*DV_TIMINGS\w*)$/,
+);
+
+my @roots = ($arch_inc, $inc);
+# where <stddef.h> and the compiler's other headers are
+my $cc_inc = `gcc -print-file-name=include 2>/dev/null` // '';
+chomp $cc_inc;
+my (%file_of, @headers);
+for my $root (@roots) {
+	for my $d (@dirs) {
+		next unless -d "$root/$d";
+		find({ no_chdir => 1, wanted => sub {
+			return unless /\.h$/ && -f $_;
+			(my $rel = $_) =~ s{^\Q$root\E/}{};
+			return if $file_of{$rel} || $skip{$rel};
+			$file_of{$rel} = $_;
+		} }, "$root/$d");
+	}
+}
+
+# Pass 1: every object-like #define of every header.
+my (%def, %def_hdr, %enum, @order);
+for my $rel (sort keys %file_of) {
+	open(my $fh, '<', $file_of{$rel}) or die "gen_ioctlent: cannot open '$file_of{$rel}': $!\n";
+	local $/;
+	my $text = <$fh>;
+	close $fh;
+	# a header that includes one this system lacks cannot be compiled
+	my $missing = 0;
+	while ($text =~ /^\s*#\s*include\s*<([^>]+)>/mg) {
+		my $h = $1;
+		$missing = 1 unless grep { -f "$_/$h" } @roots, $cc_inc;
+	}
+	next if $missing;
+	$text =~ s{/\*.*?\*/}{ }gs;
+	$text =~ s{\\\n}{ }g;
+	my $used = 0;
+	for my $line (split /\n/, $text) {
+		# requests that are enum constants (binder.h: BC_ACQUIRE = _IOW(...))
+		if ($line =~ /^\s*([A-Z][A-Z0-9_]*)\s*=\s*(_IO(?:R|W|WR)?\s*\(.*?\))\s*,?\s*$/) {
+			next if exists $def{$1};
+			$def{$1} = $2;
+			$def_hdr{$1} = $rel;
+			$enum{$1} = 1;
+			push @order, $1;
+			next;
+		}
+		next unless $line =~ /^\s*#\s*define\s+([A-Za-z_]\w*)(\(?)\s*(.*?)\s*$/;
+		my ($name, $paren, $val) = ($1, $2, $3);
+		$val =~ s{//.*$}{};
+		if ($paren) {
+			# a function-like macro that builds requests (a wrapper)
+			$def{$name} //= '__WRAPPER__' if $val =~ /\b_IO(?:C|R|W|WR)?\s*\(/;
+			next;
+		}
+		next if exists $def{$name};
+		$def{$name} = $val;
+		$def_hdr{$name} = $rel;
+		push @order, $name;
+	}
+	push @headers, $rel;
+}
+
+# Pass 2: which macros are requests.
+my %wrapper = map { $_ => 1 } grep { $def{$_} eq '__WRAPPER__' } keys %def;
+$wrapper{$_} = 1 for qw(_IO _IOR _IOW _IOWR _IOC);
+# another name for a wrapper (soundcard.h: #define _SIOR _IOR)
+for my $pass (1 .. 3) {
+	for my $name (@order) {
+		$wrapper{$name} = 1 if $def{$name} =~ /^([A-Za-z_]\w*)$/ && $wrapper{$1};
+	}
+}
+my %is_req;
+my %hdr_used;
+for my $name (@order) {
+	my $v = $def{$name};
+	my $rel = $def_hdr{$name};
+	next if $name =~ /^_/ || grep { $name =~ $_ } @exclude;
+	if ($v =~ /^\(?\s*([A-Za-z_]\w*)\s*\(/ && $wrapper{$1}) {
+		$is_req{$name} = 1;
+	} elsif (my $types = $numeric{$rel}) {
+		if ($v =~ /^\(?\s*0x([0-9a-fA-F]{4})\s*\)?$/) {
+			my $type = hex($1) >> 8;
+			$is_req{$name} = 1 if grep { $_ == $type } @$types;
+		}
+	}
+}
+for my $name (keys %is_req) {
+	$hdr_used{$def_hdr{$name}} = 1;
+}
+
+# Headers that declare the types some requests are sized by, although they
+# define no request themselves.
+my @context = qw(asm/termbits.h linux/serial.h linux/blktrace_api.h linux/fiemap.h);
+
+# The C file; entries (or whole headers) the compiler rejects are dropped
+# and the file made again: a request sized by a type of another
+# architecture (kvm's PowerPC structures) or a kernel-only type, a header
+# that needs types no uapi header declares.
+my $cc = $ENV{CC} || 'cc';
+my %drop_hdr;
+my %drop_req;
+my $out;
+for my $try (1 .. 20) {
+	my (@lines, %line_req);
+	push @lines, "/* Generated by scripts/gen_ioctlent.pl from the kernel's uapi headers: do not edit. */";
+	push @lines, "#include <stddef.h>", "#include <stdint.h>", "#include <sys/types.h>", "#include <sys/time.h>";
+	for my $rel (@context, @headers) {
+		next if $drop_hdr{$rel};
+		next unless $hdr_used{$rel} || grep { $_ eq $rel } @context;
+		push @lines, "#include <$rel>";
+	}
+	push @lines, "", "#include \"sys/ioctlent.h\"", "";
+	push @lines, "const struct ioctlent ioctlent_gen[] = {";
+	for my $name (@order) {
+		next unless $is_req{$name} && !$drop_req{$name} && !$drop_hdr{$def_hdr{$name}};
+		push @lines, "#ifdef $name" unless $enum{$name};
+		push @lines, "\t{ (uint32_t)($name), \"$name\" },";
+		$line_req{scalar @lines} = $name;
+		push @lines, "#endif" unless $enum{$name};
+	}
+	push @lines, "};", "";
+	push @lines, "const size_t ioctlent_gen_count = sizeof(ioctlent_gen) / sizeof(ioctlent_gen[0]);";
+	$out = join("\n", @lines) . "\n";
+
+	my $tmp = "/tmp/gen_ioctlent.$$.c";
+	open(my $fh, '>', $tmp) or die "gen_ioctlent: cannot write '$tmp': $!\n";
+	(my $body = $out) =~ s/^#include "sys\/ioctlent.h"$/struct ioctlent { uint32_t code; const char *name; };/m;
+	print $fh $body;
+	close $fh;
+	my $errs = `$cc -std=gnu11 -D_GNU_SOURCE -fsyntax-only -w -fmax-errors=0 -x c $tmp 2>&1`;
+	unlink $tmp;
+	last if $? == 0;
+	my $progress = 0;
+	for my $e (split /\n/, $errs) {
+		next unless $e =~ /^(\S+?):(\d+):\d+: error:/;
+		my ($file, $line) = ($1, $2);
+		if ($file eq $tmp) {
+			my $name = $line_req{$line};
+			if (defined $name) {
+				$drop_req{$name} = 1;
+				$progress = 1;
+			}
+			next;
+		}
+		for my $root (@roots) {
+			if ($file =~ m{^\Q$root\E/(.*)$} && $hdr_used{$1} && !$drop_hdr{$1}) {
+				$drop_hdr{$1} = 1;
+				$progress = 1;
+			}
+		}
+	}
+	die "gen_ioctlent: cannot compile the table:\n$errs" unless $progress;
+}
+print $out;
