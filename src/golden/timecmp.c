@@ -554,7 +554,8 @@ static bool check_untraced(struct cmp *x, bool judge)
 			    t->ng, strcmp(tv.metric, "cpu") ? ", net of waits for a CPU" : "");
 		add_reference(&m, &tv);
 		strbuf_addch(&m, ')');
-		add_finding(r, GF_TIMING, true, NULL, "runtime", t->g_median / 1000, t->c_median / 1000, "%s", m.buf);
+		add_finding(r, GF_TIMING, true, NULL, "runtime", t->g_median / 1000,
+			    t->c_median / 1000, "%s", m.buf);
 		strbuf_reset(&m);
 		bool cpu = r->c_cpu_ms - r->g_cpu_ms > 0.5 * (r->c_net_ms - r->g_net_ms);
 		if (cpu)
@@ -592,7 +593,8 @@ static bool check_untraced(struct cmp *x, bool judge)
 			    "slowdown of +%.0f%%", t->nc, t->ng, 200 * o->min_slowdown);
 	if (o->timing_strict)
 		strbuf_addstr(&m, " (timing = \"strict\": a regression)");
-	add_finding(r, GF_TIMING, o->timing_strict, NULL, "inconclusive", t->g_median / 1000, t->c_median / 1000, "%s", m.buf);
+	add_finding(r, GF_TIMING, o->timing_strict, NULL, "inconclusive", t->g_median / 1000,
+		    t->c_median / 1000, "%s", m.buf);
 	strbuf_release(&m);
 	return false;
 }
