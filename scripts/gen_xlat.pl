@@ -145,7 +145,7 @@ sub kernel_constants {
 		unless $file;
 	open(my $h, '<', $file) or die "gen_xlat: cannot open '$file': $!\n";
 	my @out;
-	my $num = qr/(?:0[xX][0-9A-Fa-f]+|\d+)[uUlL]*/;
+	my $num = qr/-?(?:0[xX][0-9A-Fa-f]+|\d+)[uUlL]*/;
 	while (my $l = <$h>) {
 		if ($l =~ /^\s*#\s*define\s+([A-Za-z_]\w*)\s+\(?($num)\)?\s*(?:$|\/[*\/])/ ||
 		    $l =~ /^\s*([A-Za-z_]\w*)\s*=\s*($num)\s*,?\s*(?:$|\/[*\/])/) {

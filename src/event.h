@@ -364,6 +364,15 @@ bool val_int(const struct val *v, int64_t *out);
  * else by its names (a value read back from a text-only trace).
  */
 bool val_has_flag(const struct val *v, uint64_t bit, const char *name);
+/*
+ * The value itself of a value shown in a special form: a V_OP of -X forms
+ * (VF_XALT) gives its first form, "name=value" (a V_OP "=" of a V_TEXT
+ * name, as clone's arguments show) its value.
+ */
+const struct val *val_unwrap(const struct val *v);
+/* Whether v is the constant n, called name (by its number when known, else
+ * by its name: a value read back from a text-only trace). */
+bool val_is(const struct val *v, int64_t n, const char *name);
 /* The field called name of a V_STRUCT (one level), or NULL. */
 const struct val *val_field(const struct val *v, const char *name);
 /*

@@ -18,7 +18,7 @@ enum { EXPORT_OK = 0, EXPORT_FAILED = 1, EXPORT_USAGE = 1, EXPORT_MISSING = 2, E
 static const char export_usage[] =
 "usage: renacer export [--otlp URL] [--otlp-protocol P] [--otlp-file FILE] TRACE\n"
 "\n"
-"Sends the saved trace TRACE (renacer-json-v1 or -jsonl-v1, plain or zstd)\n"
+"Sends the saved trace TRACE (renacer-json-v2 or -jsonl-v2, or -v1, plain or zstd)\n"
 "to an OTLP collector as one trace, with the times it was recorded at: a\n"
 "span per process, thread and syscall, as a live run with --otlp sends.\n"
 "\n"

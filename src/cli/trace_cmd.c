@@ -57,7 +57,7 @@ static const char usage_text[] =
 "  -e EXPR                    a qualifying expression: QUALIFIER=[!]all or\n"
 "                             QUALIFIER=[!]VAL1[,VAL2]...; qualifiers: trace,\n"
 "                             abbrev, verbose, raw, signal, read, write,\n"
-"                             fault, inject, status, quiet, decode-fds\n"
+"                             fault, inject, status, quiet, decode-fds, kvm\n"
 "\n"
 "Startup:\n"
 "  -E, --env VAR=VAL          put VAR=VAL in the command's environment\n"
@@ -118,6 +118,7 @@ static const char usage_text[] =
 "  -e decode-fds=SET, --decode-fds=SET\n"
 "                             what to show beside descriptors: path, socket,\n"
 "                             dev, pidfd\n"
+"  -e kvm=vcpu, --kvm=vcpu    show the exit reason of each KVM_RUN ioctl\n"
 "  -i, --instruction-pointer  show the instruction pointer of each call\n"
 "  -n, --syscall-number       show the syscall number\n"
 "  -o, --output FILE          write the trace to FILE (default: stderr for text,\n"
@@ -230,7 +231,7 @@ OTLP_CLI_USAGE
 "  -h, --help                 show this help\n"
 "  -V, --version              show the version\n"
 "\n"
-"Not supported (a one-line error says why): -e kvm=, --secontext, -Y,\n"
+"Not supported (a one-line error says why): --secontext, -Y,\n"
 "--decode-pids, --pidns-translation, --tips.\n"
 "\n"
 "Exit status: the traced command's (when it was killed by a signal, renacer\n"
@@ -634,6 +635,7 @@ void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o)
 	o->dopts.decode_fds = t->decode_fds;
 	o->dopts.fd_details = t->fd_details;
 	o->dopts.verbose = t->verbose;
+	o->dopts.kvm_vcpu = t->kvm_vcpu;
 	o->cpu_time = t->summary && !t->wall;
 	o->cpu.mode = t->no_pin ? PIN_OFF : PIN_AUTO;
 	o->cpu.have_cpus = t->have_cpus;

@@ -21,7 +21,7 @@ enum assertion_type {
 };
 
 enum tracking_mode {
-	TRACKING_ALLOCATIONS = 0,   /* peak of mapped memory (mmap/munmap/mremap/brk) */
+	TRACKING_ALLOCATIONS = 0,   /* peak of committed memory (docs/assertions.md) */
 	TRACKING_RSS,               /* peak resident set size */
 };
 

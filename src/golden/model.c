@@ -313,6 +313,12 @@ static void add_fd(struct strbuf *k, int64_t fd, const struct tobj *o)
 	strbuf_addch(k, '>');
 }
 
+/* Whether an enum value has a name (from its table, or read back). */
+static bool enum_named(const struct val *v)
+{
+	return v->x.sym || xlat_name(v->x.xl, v->x.v);
+}
+
 /* Whether every item of a V_OP is symbolic (flags, names, modes). */
 static bool op_symbolic(const struct val *v)
 {
@@ -320,8 +326,7 @@ static bool op_symbolic(const struct val *v)
 		const struct val *it = &v->c.items[i];
 		if (it->kind == V_OP ? !op_symbolic(it)
 				     : !(it->kind == V_FLAGS || it->kind == V_OCT ||
-					 (it->kind == V_ENUM && !(it->flags & VF_NOVAL) &&
-					  it->x.xl)))
+					 (it->kind == V_ENUM && enum_named(it))))
 			return false;
 	}
 	return v->c.n > 0;
@@ -337,8 +342,8 @@ static void add_other(struct strbuf *k, const struct val *v)
 	static const struct render_opts ro = RENDER_OPTS_INIT;
 	size_t at = k->len;
 
-	if (v->kind == V_OP && (v->flags & VF_XALT) && v->c.n == 3 && !v->text) {
-		add_other(k, &v->c.items[0]);   /* the value, not its -X forms */
+	if (v->kind == V_OP && val_unwrap(v) != v) {
+		add_other(k, val_unwrap(v));   /* the value, not how it is shown */
 		return;
 	}
 	switch (v->kind) {
@@ -352,7 +357,7 @@ static void add_other(struct strbuf *k, const struct val *v)
 				strbuf_addch(k, '_');
 			return;
 		}
-		if (v->kind == V_ENUM && !xlat_name(v->x.xl, v->x.v)) {
+		if (v->kind == V_ENUM && !enum_named(v)) {
 			strbuf_addch(k, '_');
 			return;
 		}
@@ -400,6 +405,7 @@ static void add_other(struct strbuf *k, const struct val *v)
 /* An argv argument: ["ls", "-l"] (a "..." item when it was cut). */
 static bool add_argv(struct strbuf *k, const struct val *v)
 {
+	v = val_unwrap(v);
 	if (!v || v->kind != V_ARRAY)
 		return false;
 	strbuf_addch(k, '[');

@@ -147,7 +147,7 @@ static bool sigset_body(const char *s, const char *e)
 		const char *w = s;
 		while (w < e && *w != ' ')
 			w++;
-		if (w == s || (size_t)(w - s) >= sizeof(name))
+		if (w == s || (size_t)(w - s) >= sizeof(name) || !isalpha((unsigned char)*s))
 			return false;
 		memcpy(name, s, (size_t)(w - s));
 		name[w - s] = '\0';
@@ -375,11 +375,42 @@ static bool parse_value(struct cur *c, struct val *v, const char *name, int dept
 	return true;
 }
 
+/* "name=value" at the top (clone's arguments): a V_OP "=" as the decoder
+ * makes it; false when text is not of that form. */
+static bool named_value(struct cur *c, struct val *out, const char *name)
+{
+	const char *q = c->p;
+	struct val *it;
+
+	while (q < c->e && is_ident((unsigned char)*q))
+		q++;
+	if (q == c->p || q >= c->e || *q != '=' || (q + 1 < c->e && q[1] == '=') ||
+	    isdigit((unsigned char)*c->p))
+		return false;
+	it = arena_calloc(c->a, 2 * sizeof(*it));
+	it[0].kind = V_TEXT;
+	it[0].s.p = c->p;
+	it[0].s.len = (uint32_t)(q - c->p);
+	c->p = q + 1;
+	if (!parse_value(c, &it[1], NULL, 1) || c->p != c->e)
+		return false;
+	memset(out, 0, sizeof(*out));
+	out->kind = V_OP;
+	out->name = name;
+	out->c.items = it;
+	out->c.n = 2;
+	out->c.op = "=";
+	return true;
+}
+
 void compat_val(struct arena *a, struct val *out, const char *name, const char *text,
 		size_t len)
 {
 	struct cur c = { text, text + len, a };
 
+	if (named_value(&c, out, name))
+		goto done;
+	c.p = text;
 	if (!parse_value(&c, out, name, 0) || c.p != c.e) {
 		const char *cut = len > 1 && text[0] == '"' ? strstr(text, "...<") : NULL;
 		if (cut && text[len - 1] == '>' && strstr(cut, " bytes, cut to ")) {
@@ -401,6 +432,7 @@ void compat_val(struct arena *a, struct val *out, const char *name, const char *
 		out->s.p = text;
 		out->s.len = (uint32_t)len;
 	}
+done:
 	out->name = name;
 	out->text = text;
 	out->text_len = (uint32_t)len;

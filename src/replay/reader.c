@@ -115,6 +115,7 @@ struct reader {
 	uint64_t nrecords;       /* records read so far */
 	struct cutter cut;       /* for the value being copied into val */
 	size_t val_max;          /* most bytes val may hold (after cutting) */
+	int fmt_version;         /* 1 or 2 (renacer-json-v2: typed values) */
 };
 
 /* --- errors --- */
@@ -481,7 +482,7 @@ static int count_record(struct reader *rd)
 {
 	if (++rd->nrecords > rd->lim.records)
 		return rec_err(rd, "more than %" PRIu64 " records (raise limits.trace_records "
-			       "to read more)", rd->lim.records);
+			       "with RENACER_LIMITS to read more)", rd->lim.records);
 	return 0;
 }
 
@@ -825,14 +826,228 @@ static bool text_pair(const struct jv *p, struct val *out)
 {
 	const struct jv *n = jv_at(p, 0), *t = jv_at(p, 1);
 
-	if (!p || p->type != JV_ARR || p->n != 2 || !(n->type == JV_STR || n->type == JV_NULL) ||
-	    t->type != JV_STR)
+	if (!p || p->type != JV_ARR || (p->n != 2 && p->n != 3) ||
+	    !(n->type == JV_STR || n->type == JV_NULL) || t->type != JV_STR)
 		return false;
 	memset(out, 0, sizeof(*out));
 	out->kind = V_TEXT;
 	out->name = n->type == JV_STR ? n->s : NULL;
 	out->s.p = t->s;
 	out->s.len = t->n;
+	return true;
+}
+
+#define TYPED_MAX_DEPTH 24
+
+static bool typed_op(struct arena *a, const struct jv *o, const char *name, struct val *out,
+		     int depth);
+
+/* An integer member as 64 bits (unsigned values beyond INT64_MAX come as
+ * their two's complement); false when it is not one. */
+static bool jv_bits(const struct jv *v, uint64_t *out)
+{
+	if (!v || v->type != JV_INT)
+		return false;
+	*out = (uint64_t)v->i;
+	return true;
+}
+
+static bool jv_true(const struct jv *o, const char *key)
+{
+	const struct jv *v = jv_get(o, key);
+	return v && v->type == JV_TRUE;
+}
+
+/*
+ * A typed value of renacer-json-v2 (docs/trace-format.md) into out, memory
+ * from a; false when it is malformed.
+ */
+static bool typed_val(struct arena *a, const struct jv *o, const char *name, struct val *out,
+		      int depth)
+{
+	const struct jv *m, *x;
+	uint64_t u;
+
+	memset(out, 0, sizeof(*out));
+	out->name = name;
+	if (o && o->type == JV_NULL)
+		return true;
+	if (!o || o->type != JV_OBJ || !o->n || depth > TYPED_MAX_DEPTH)
+		return false;
+	m = &o->items[0];
+	if (!strcmp(m->key, "op"))
+		return typed_op(a, o, name, out, depth);
+	switch (m->key[0]) {
+	case 'b':
+		if (strcmp(m->key, "bytes") || m->type != JV_STR || m->n % 2)
+			return false;
+		out->kind = V_STR;
+		{
+			char *b = arena_alloc(a, m->n / 2 + 1);
+			for (uint32_t i = 0; i < m->n / 2; i++) {
+				int hi = hexdig(m->s[2 * i]), lo = hexdig(m->s[2 * i + 1]);
+				if (hi < 0 || lo < 0)
+					return false;
+				b[i] = (char)(hi * 16 + lo);
+			}
+			b[m->n / 2] = '\0';
+			out->s.p = b;
+			out->s.len = m->n / 2;
+		}
+		if (jv_true(o, "trunc"))
+			out->flags |= VF_TRUNC;
+		return true;
+	case 'i': case 'u': case 'o': case 'x': case 'p':
+		if (m->key[1] || !jv_bits(m, &u))
+			return false;
+		out->kind = m->key[0] == 'i' ? V_INT : m->key[0] == 'u' ? V_UINT :
+			    m->key[0] == 'o' ? V_OCT : m->key[0] == 'x' ? V_HEX : V_PTR;
+		out->u = u;
+		return true;
+	case 's':
+		if (strcmp(m->key, "s") && strcmp(m->key, "struct") && strcmp(m->key, "sigset"))
+			return false;
+		if (!strcmp(m->key, "s")) {
+			if (m->type != JV_STR)
+				return false;
+			out->kind = V_STR;
+			out->s.p = m->s;
+			out->s.len = m->n;
+			if (jv_true(o, "trunc"))
+				out->flags |= VF_TRUNC;
+			return true;
+		}
+		if (!strcmp(m->key, "sigset")) {
+			out->kind = V_SIGSET;
+			if (m->type == JV_NULL)
+				out->flags |= VF_NOVAL;
+			else if (!jv_bits(m, &out->sig.mask))
+				return false;
+			if (jv_true(o, "not"))
+				out->flags |= VF_SIGSET_NOT;
+			return true;
+		}
+		/* struct: [[name, value], ...] */
+		if (m->type != JV_ARR)
+			return false;
+		out->kind = V_STRUCT;
+		out->c.n = m->n;
+		out->c.items = arena_calloc(a, (m->n ? m->n : 1) * sizeof(struct val));
+		for (uint32_t i = 0; i < m->n; i++) {
+			const struct jv *f = &m->items[i], *fn = jv_at(f, 0);
+			if (!f || f->type != JV_ARR || f->n != 2 ||
+			    !(fn->type == JV_STR || fn->type == JV_NULL) ||
+			    !typed_val(a, jv_at(f, 1), fn->type == JV_STR ? fn->s : NULL,
+				       &out->c.items[i], depth + 1))
+				return false;
+			if (fn->type == JV_NULL)
+				out->c.items[i].flags |= VF_EQ_ONLY;
+		}
+		if (jv_true(o, "more"))
+			out->flags |= VF_MORE;
+		return true;
+	case 'f':
+		if (!strcmp(m->key, "fd")) {
+			if (m->type != JV_INT)
+				return false;
+			out->kind = V_FD;
+			out->fd.fd = m->i;
+			if ((x = jv_get(o, "path")) && x->type == JV_STR)
+				out->fd.path = x->s;
+			return true;
+		}
+		/* fall through */
+	case 'e':
+		if (strcmp(m->key, "flags") && strcmp(m->key, "enum"))
+			return false;
+		out->kind = m->key[0] == 'f' ? V_FLAGS : V_ENUM;
+		if (m->type == JV_NULL)
+			out->flags |= VF_NOVAL;
+		else if (!jv_bits(m, &out->x.v))
+			return false;
+		x = jv_get(o, out->kind == V_FLAGS ? "names" : "name");
+		if (x && x->type == JV_STR)
+			out->x.sym = x->s;
+		return true;
+	case 'a':
+		break;
+	case 'c':
+		if (strcmp(m->key, "comment") || m->type != JV_STR)
+			return false;
+		out->kind = V_COMMENT;
+		out->s.p = m->s;
+		out->s.len = m->n;
+		return true;
+	case 't':
+		if (strcmp(m->key, "text") || m->type != JV_STR)
+			return false;
+		out->kind = V_TEXT;
+		out->s.p = m->s;
+		out->s.len = m->n;
+		return true;
+	default:
+		return false;
+	}
+	/* array or op: items */
+	if (!strcmp(m->key, "array")) {
+		out->kind = V_ARRAY;
+		x = m;
+		if (jv_true(o, "more"))
+			out->flags |= VF_MORE;
+	} else {
+		return false;
+	}
+	if (!x || x->type != JV_ARR)
+		return false;
+	out->c.n = x->n;
+	out->c.items = arena_calloc(a, (x->n ? x->n : 1) * sizeof(struct val));
+	for (uint32_t i = 0; i < x->n; i++)
+		if (!typed_val(a, &x->items[i], NULL, &out->c.items[i], depth + 1))
+			return false;
+	return true;
+}
+
+/* An "op" value: {"op": "|", "items": [...]}; false when malformed. */
+static bool typed_op(struct arena *a, const struct jv *o, const char *name, struct val *out,
+		     int depth)
+{
+	const struct jv *op = jv_get(o, "op"), *it = jv_get(o, "items");
+
+	memset(out, 0, sizeof(*out));
+	out->name = name;
+	if (!op || op->type != JV_STR || !it || it->type != JV_ARR || depth > TYPED_MAX_DEPTH)
+		return false;
+	out->kind = V_OP;
+	out->c.op = op->s;
+	out->c.n = it->n;
+	out->c.items = arena_calloc(a, (it->n ? it->n : 1) * sizeof(struct val));
+	for (uint32_t i = 0; i < it->n; i++)
+		if (!typed_val(a, &it->items[i], NULL, &out->c.items[i], depth + 1))
+			return false;
+	return true;
+}
+
+/*
+ * An argument: [name, text] (renacer-json-v1: the text is read back into a
+ * typed value, replay/compat.h) or [name, text, typed value] (v2).  The
+ * value keeps its text for renderers.  False when malformed.
+ */
+static bool conv_arg(struct reader *rd, const struct jv *p, struct val *out)
+{
+	struct val text;
+	const struct jv *tv;
+
+	if (!text_pair(p, &text) || (int)p->n != (rd->fmt_version == 1 ? 2 : 3))
+		return false;
+	if (p->n == 2) {
+		compat_val(&rd->arena, out, text.name, text.s.p, text.s.len);
+		return true;
+	}
+	tv = jv_at(p, 2);
+	if (!typed_val(&rd->arena, tv, text.name, out, 0))
+		return false;
+	out->text = text.s.p;
+	out->text_len = text.s.len;
 	return true;
 }
 
@@ -999,12 +1214,11 @@ static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 			if (m->n > EVENT_MAX_ARGS)
 				return rec_err(rd, "field 'args': more than %d arguments",
 					       EVENT_MAX_ARGS);
-			for (uint32_t j = 0; j < m->n; j++) {
-				if (!text_pair(&m->items[j], &ev->args[j]))
-					return rec_err(rd, "field 'args': [name, text] pairs expected");
-				compat_val(&rd->arena, &ev->args[j], ev->args[j].name,
-					   ev->args[j].s.p, ev->args[j].s.len);
-			}
+			for (uint32_t j = 0; j < m->n; j++)
+				if (!conv_arg(rd, &m->items[j], &ev->args[j]))
+					return rec_err(rd, rd->fmt_version == 1
+							   ? "field 'args': [name, text] pairs expected"
+							   : "field 'args': [name, text, value] expected");
 			ev->nargs = (uint8_t)m->n;
 			break;
 		case 'd':
@@ -1014,6 +1228,8 @@ static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 		case 'e':
 			if (!strcmp(k, "errno"))
 				r = conv_errno(rd, m, ev);
+			else if (!strcmp(k, "endpoint"))
+				r = get_str(rd, m, k, &ev->endpoint, NULL, OPT);
 			break;
 		case 'l':
 			if (!strcmp(k, "lamport") && (r = get_int(rd, m, k, &v, 0, INT64_MAX, OPT)) > 0)
@@ -1043,12 +1259,21 @@ static int conv_syscall(struct reader *rd, const struct jv *o, struct event *ev)
 				}
 			} else if (!strcmp(k, "ret_aux")) {
 				struct val *ra = arena_calloc(&rd->arena, sizeof(*ra));
-				if (!text_pair(m, ra))
-					return rec_err(rd, "field 'ret_aux': [name, text] expected");
-				compat_val(&rd->arena, ra, ra->name, ra->s.p, ra->s.len);
+				if (!conv_arg(rd, m, ra))
+					return rec_err(rd, rd->fmt_version == 1
+							   ? "field 'ret_aux': [name, text] expected"
+							   : "field 'ret_aux': [name, text, value] expected");
 				ev->ret_aux = ra;
 			} else if (!strcmp(k, "ret_path")) {
 				r = get_str(rd, m, k, &ev->ret_path, NULL, OPT);
+			} else if (!strcmp(k, "ret_ref")) {
+				/* what the descriptors made refer to: the tracker says
+				 * it again from the calls; only its shape is checked */
+				if ((r = get_obj(rd, m, k, JV_ARR, OPT)) > 0)
+					for (uint32_t j = 0; j < m->n; j++)
+						if (m->items[j].type != JV_OBJ)
+							return rec_err(rd, "field 'ret_ref': objects expected, not %s",
+								       jv_kind(&m->items[j]));
 			}
 			break;
 		case 's':
@@ -1270,17 +1495,24 @@ static const struct jv *hfield(struct reader *rd, const struct jv *hdr, const ch
 	return m ? m->v : NULL;
 }
 
-static int check_format(struct reader *rd, const struct jv *hdr, const char *want)
+/* The format of a trace: base ("renacer-json") with -v2 (typed values)
+ * or -v1 (text only). */
+static int check_format(struct reader *rd, const struct jv *hdr, const char *base)
 {
 	const struct jv *f = hfield(rd, hdr, "format");
+	size_t n = strlen(base);
 
 	if (!f)
 		return rec_err(rd, "no \"format\" field: not a renacer trace");
 	if (f->type != JV_STR)
 		return rec_err(rd, "field 'format': string expected, not %s", jv_kind(f));
-	if (strcmp(f->s, want))
-		return rec_err(rd, "unsupported format '%s' (expected %s)", escn(f->s, f->n), want);
-	return 0;
+	if (f->n == n + 3 && !memcmp(f->s, base, n) && f->s[n] == '-' && f->s[n + 1] == 'v' &&
+	    (f->s[n + 2] == '1' || f->s[n + 2] == '2')) {
+		rd->fmt_version = f->s[n + 2] - '0';
+		return 0;
+	}
+	return rec_err(rd, "unsupported format '%s' (expected %s-v2 or %s-v1)", escn(f->s, f->n),
+		       base, base);
 }
 
 /* The "environment" member (sink/env.h); -1 on a malformed one. */
@@ -1536,7 +1768,7 @@ static int read_jsonl(struct reader *rd, const struct jv *header)
 
 	if (t->type != JV_STR || strcmp(t->s, "header"))
 		return rec_err(rd, "the first record is not a \"header\"");
-	if (check_format(rd, header, "renacer-jsonl-v1") < 0 || conv_header(rd, header) < 0)
+	if (check_format(rd, header, "renacer-jsonl") < 0 || conv_header(rd, header) < 0)
 		return -1;
 	if (sink_list_begin(rd->sinks, &rd->ti) < 0)
 		return rd_err(rd, "a sink failed to start");
@@ -1671,7 +1903,7 @@ static int conv_doc(struct reader *rd)
 	const struct jv *arr, *x;
 
 	rd->rline = rd->rcol = 1;
-	if (check_format(rd, NULL, "renacer-json-v1") < 0 || conv_header(rd, NULL) < 0)
+	if (check_format(rd, NULL, "renacer-json") < 0 || conv_header(rd, NULL) < 0)
 		return -1;
 	rd->rline = rd->rcol = 1;
 	if (!rd->sys_line)

@@ -378,6 +378,11 @@ void val_render(struct strbuf *sb, const struct val *v, const struct render_opts
 		val_render(sb, &v->c.items[ro->xlat == XS_RAW ? 1 : ro->xlat == XS_VERBOSE ? 2 : 0], ro);
 		return;
 	}
+	if ((v->kind == V_FLAGS || v->kind == V_ENUM) && !v->x.xl && v->x.sym) {
+		/* read back from a saved trace: its names as they were saved */
+		strbuf_addstr(sb, v->x.sym);
+		return;
+	}
 	if (ro->xlat != XS_ABBREV && op_number(v, &num, &oct)) {
 		static const struct render_opts abbrev_ro = RENDER_OPTS_INIT;
 		struct render_opts inner = abbrev_ro;

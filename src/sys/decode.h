@@ -34,6 +34,7 @@ struct decode_opts {
 	bool no_deref;           /* -e verbose= leaves this call out: pointers
 				    to structures print as addresses (tread()
 				    reads nothing), as strace's !verbose() */
+	bool kvm_vcpu;           /* -e kvm=vcpu: KVM_RUN's exit reason */
 };
 
 /* Context passed to every decoder. */

@@ -28,12 +28,36 @@ const struct val *ev_arg(const struct event *ev, unsigned i)
 	return i < ev->nargs && ev->args[i].kind != V_NONE ? &ev->args[i] : NULL;
 }
 
-bool val_int(const struct val *v, int64_t *out)
+const struct val *val_unwrap(const struct val *v)
 {
+	while (v && v->kind == V_OP) {
+		if ((v->flags & VF_XALT) && v->c.n == 3)
+			v = &v->c.items[0];
+		else if (v->c.n == 2 && v->c.op && !strcmp(v->c.op, "=") &&
+			 v->c.items[0].kind == V_TEXT)
+			v = &v->c.items[1];
+		else
+			break;
+	}
+	return v;
+}
+
+bool val_is(const struct val *v, int64_t n, const char *name)
+{
+	int64_t x;
+	v = val_unwrap(v);
 	if (!v)
 		return false;
-	if (v->kind == V_OP && (v->flags & VF_XALT) && v->c.n == 3)
-		v = &v->c.items[0];
+	if ((v->kind == V_FLAGS || v->kind == V_ENUM) && (v->flags & VF_NOVAL))
+		return v->x.sym && name && !strcmp(v->x.sym, name);
+	return val_int(v, &x) && x == n;
+}
+
+bool val_int(const struct val *v, int64_t *out)
+{
+	v = val_unwrap(v);
+	if (!v)
+		return false;
 	switch (v->kind) {
 	case V_INT:
 		*out = v->i;
@@ -72,7 +96,7 @@ bool ev_arg_int(const struct event *ev, unsigned i, int64_t *out)
 
 bool ev_arg_str(const struct event *ev, unsigned i, const char **p, size_t *len)
 {
-	const struct val *v = ev_arg(ev, i);
+	const struct val *v = val_unwrap(ev_arg(ev, i));
 
 	if (!v || v->kind != V_STR)
 		return false;
@@ -121,6 +145,7 @@ bool val_has_flag(const struct val *v, uint64_t bit, const char *name)
 
 const struct val *val_field(const struct val *v, const char *name)
 {
+	v = val_unwrap(v);
 	if (!v || v->kind != V_STRUCT)
 		return NULL;
 	for (uint32_t k = 0; k < v->c.n; k++)

@@ -152,10 +152,12 @@ void ioc_set_dev(struct dctx *c, struct val *v, const char *name, uint64_t dev);
  * strace's printstr_ex(addr, len, QUOTE_0_TERMINATED [| QUOTE_EXPECT_TRAILING_0]):
  * the string at addr up to its NUL, at most len bytes (len - 1 with
  * expect_nul, the last byte being the NUL's place) and the string limit,
- * "..." when it goes on; the address when it cannot be read.
+ * "..." when it goes on; the address when it cannot be read.  Returns as
+ * strace's umovestr: the length with its NUL when one was read, 0 when
+ * none, -1 when unreadable.
  */
-void ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t addr,
-		     uint64_t len, bool expect_nul);
+int ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t addr,
+		    uint64_t len, bool expect_nul);
 
 /*
  * Structures shown open at entry and continued at exit ("{type=..., "

@@ -322,8 +322,8 @@ void ioc_set_dev(struct dctx *c, struct val *v, const char *name, uint64_t dev)
 	ioc_set_xalt(c, v, name, &ab, &raw, &vb);
 }
 
-void ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t addr,
-		     uint64_t len, bool expect_nul)
+int ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t addr,
+		    uint64_t len, bool expect_nul)
 {
 	struct dctx *c = io->c;
 	uint64_t limit = c->opts->string_limit;
@@ -335,24 +335,29 @@ void ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t a
 
 	if (!addr) {
 		val_set_ptr(v, name, 0);
-		return;
+		return -1;
+	}
+	if (!fetch && !c->opts->no_deref) {   /* nothing to read: "" */
+		val_set_str(c, v, name, "", 0, false);
+		return 0;
 	}
 	buf = arena_alloc(c->arena, fetch + 1);
 	n = c->opts->no_deref ? -1 : tmem_read_str(c->tid, addr, buf, fetch, &term);
 	if (n < 0 || (!term && (uint64_t)n < fetch)) {
 		val_set_ptr(v, name, addr);
-		return;
+		return -1;
 	}
 	shown = fetch < limit ? fetch : limit;
 	if (expect_nul && shown == len && shown)
 		shown--;
 	if (term && (uint64_t)n < shown) {   /* the NUL is among the shown bytes */
 		val_set_str(c, v, name, buf, (size_t)n, false);
-		return;
+		return (int)n + 1;
 	}
 	/* "..." unless the byte after the shown ones is the NUL */
 	next_nul = shown < fetch && term && (uint64_t)n == shown;
 	val_set_str(c, v, name, buf, (size_t)shown, !next_nul && len);
+	return term ? (int)n + 1 : 0;
 }
 
 struct val *ioc_open_struct(struct ioc *io, unsigned cap)

@@ -597,9 +597,11 @@ static void on_syscall(struct tracker *t, struct ttask *task, struct event *ev)
 		if (ev_arg_int(ev, 0, &fd))
 			fd_close(t, tab, fd, ev->ts_ns);
 	} else if (sem & SEM_CLOSE_RANGE) {
-		int64_t lo, hi, flags = 0;
+		int64_t lo, hi;
 		if (ev_arg_int(ev, 0, &lo) && ev_arg_int(ev, 1, &hi)) {
-			ev_arg_int(ev, 2, &flags);
+			bool only_cloexec = ev->replayed ? val_has_flag(ev_arg(ev, 2),
+						CLOSE_RANGE_CLOEXEC_BIT, "CLOSE_RANGE_CLOEXEC")
+							 : (ev->karg[2] & CLOSE_RANGE_CLOEXEC_BIT) != 0;
 			uint32_t i = 0;
 			uint64_t k;
 			int64_t *doomed = NULL;
@@ -610,7 +612,7 @@ static void on_syscall(struct tracker *t, struct ttask *task, struct event *ev)
 					doomed[nd++] = (int64_t)k;
 				}
 			for (size_t j = 0; j < nd; j++) {
-				if (flags & CLOSE_RANGE_CLOEXEC_BIT)
+				if (only_cloexec)
 					slot_get(tab, doomed[j])->cloexec = true;
 				else
 					fd_close(t, tab, doomed[j], ev->ts_ns);
@@ -618,17 +620,22 @@ static void on_syscall(struct tracker *t, struct ttask *task, struct event *ev)
 			free(doomed);
 		}
 	} else if ((sem & SEM_FCNTL) && ret >= 0) {
-		int64_t cmd;
-		if (ev_arg_int(ev, 1, &cmd) && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) &&
-		    ev->fd_obj[0]) {
-			fd_install(t, tab, ret, (struct tobj *)ev->fd_obj[0], cmd == F_DUPFD_CLOEXEC,
-				   ev->end_ns);
-			ev->ret_obj[0] = ev->fd_obj[0];
-		} else if (ev_arg_int(ev, 1, &cmd) && cmd == F_SETFD && ev_arg_int(ev, 0, &fd)) {
-			int64_t arg;
+		const struct val *cmd = ev_arg(ev, 1);
+		bool cl = false;
+		if (ev->replayed ? (val_is(cmd, F_DUPFD, "F_DUPFD") ||
+				    (cl = val_is(cmd, F_DUPFD_CLOEXEC, "F_DUPFD_CLOEXEC")))
+				 : ((cl = ev->karg[1] == F_DUPFD_CLOEXEC) || ev->karg[1] == F_DUPFD)) {
+			if (ev->fd_obj[0]) {
+				fd_install(t, tab, ret, (struct tobj *)ev->fd_obj[0], cl, ev->end_ns);
+				ev->ret_obj[0] = ev->fd_obj[0];
+			}
+		} else if ((ev->replayed ? val_is(cmd, F_SETFD, "F_SETFD") : ev->karg[1] == F_SETFD) &&
+			   ev_arg_int(ev, 0, &fd)) {
 			struct tslot *sl = slot_get(tab, fd);
-			if (sl && ev_arg_int(ev, 2, &arg))
-				sl->cloexec = (arg & FD_CLOEXEC) != 0;
+			if (sl)
+				sl->cloexec = ev->replayed ? val_has_flag(ev_arg(ev, 2), FD_CLOEXEC,
+									  "FD_CLOEXEC")
+							   : (ev->karg[2] & FD_CLOEXEC) != 0;
 		}
 	}
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# renacer capture: the line it prints, NAME.json (renacer-json-v1 with
+# renacer capture: the line it prints, NAME.json (renacer-json-v2 with
 # timing statistics), NAME_summary.txt, compression, declared traces, -s,
 # and the Lamport clocks of the golden.
 . "$TOP/tests/golden_lib.sh"
@@ -22,7 +22,7 @@ if not tm:
 if len(lines) > 2 and not (len(lines) == 3 and lines[2].startswith("   note: ") and "counters" in lines[2]):
     sys.exit("FAIL: more lines: %r" % lines[2:])
 d = json.load(open(sys.argv[2]))
-if d["format"] != "renacer-json-v1":
+if d["format"] != "renacer-json-v2":
     sys.exit("FAIL: format %r" % d["format"])
 n = len(d["syscalls"])
 if int(m.group(2)) != n:
@@ -100,7 +100,7 @@ has out.txt "Captured: golden_traces/gpz.json.zst"
 [ -f golden_traces/gpz.json.zst ] || fail "no gpz.json.zst"
 [ ! -f golden_traces/gpz.json ] || fail "gpz.json written as well as .zst"
 zstd -q -t golden_traces/gpz.json.zst || fail "gpz.json.zst is not zstd"
-zstd -q -dc golden_traces/gpz.json.zst | $PY -c "import json,sys; d=json.load(sys.stdin); assert d['format']=='renacer-json-v1' and 'timing' in d" \
+zstd -q -dc golden_traces/gpz.json.zst | $PY -c "import json,sys; d=json.load(sys.stdin); assert d['format']=='renacer-json-v2' and 'timing' in d" \
 	|| fail "gpz.json.zst does not hold a golden"
 run 0 "$RENACER" validate gpz
 run 0 "$RENACER" compare golden_traces/gpz.json.zst golden_traces/gp.json --no-timing
