@@ -114,11 +114,16 @@ struct modinfo;
 /* The function a call instruction calls, as DWARF call-site information
  * (DW_TAG_call_site, DW_TAG_GNU_call_site) names it. */
 struct ctarget {
-	uint8_t kind;            /* CT_NONE (unknown: indirect, no DWARF), CT_ADDR, CT_NAME */
+	uint8_t kind;            /* CT_NONE (unknown: no DWARF, a target that cannot
+				    be computed), CT_ADDR, CT_NAME, CT_REG */
+	uint8_t reg;             /* CT_REG: a register kept across calls holds
+				    its address, plus off (an indirect call) */
+	bool deref;              /* CT_REG: ... the address of a pointer to it */
+	int64_t off;
 	uint64_t rel;            /* CT_ADDR: its entry, relative to the module's start */
 	const char *name;        /* CT_NAME: its symbol (interned, as in the symbol table) */
 };
-enum { CT_NONE, CT_ADDR, CT_NAME };
+enum { CT_NONE, CT_ADDR, CT_NAME, CT_REG };
 
 /*
  * An address.  Its module and offset are known at once; its names only
@@ -170,10 +175,11 @@ struct tailpc {
 /*
  * The tail-call frames missing between a caller's return address and the
  * frame it called (the callee's looked-up address), innermost first;
- * n == 0 when none are or when that is not known for sure.
+ * n == 0 when none are or when that is not known for sure.  target: the
+ * function an indirect call called, 0 for a direct one.
  */
 struct tailres {
-	uint64_t caller_pc, callee;
+	uint64_t caller_pc, callee, target;
 	unsigned n;
 	struct tailpc f[];
 };
@@ -188,7 +194,7 @@ struct dproc {
 	struct pcent *cache;     /* open addressing by addr; loc NULL is empty */
 	size_t ncache, used;
 	struct arena arena;      /* locs of addresses in no module, tailres */
-	struct tailres **tails;  /* open addressing by (caller_pc, callee) */
+	struct tailres **tails;  /* open addressing by (caller_pc, callee, target) */
 	size_t ntails, tailused;
 	uint64_t *ranges;        /* [lo, hi) pairs of the reported modules */
 	size_t nranges, aranges;
@@ -558,13 +564,15 @@ static size_t hash_pair(uint64_t a, uint64_t b, size_t n)
 	return hash_addr(a ^ (b * 0xff51afd7ed558ccdull), n);
 }
 
-static struct tailres *tail_find(const struct dproc *p, uint64_t caller_pc, uint64_t callee)
+static struct tailres *tail_find(const struct dproc *p, uint64_t caller_pc, uint64_t callee,
+				 uint64_t target)
 {
 	if (!p->ntails)
 		return NULL;
 	for (size_t i = hash_pair(caller_pc, callee, p->ntails); p->tails[i];
 	     i = (i + 1) & (p->ntails - 1))
-		if (p->tails[i]->caller_pc == caller_pc && p->tails[i]->callee == callee)
+		if (p->tails[i]->caller_pc == caller_pc && p->tails[i]->callee == callee &&
+		    p->tails[i]->target == target)
 			return p->tails[i];
 	return NULL;
 }
@@ -1241,6 +1249,45 @@ static bool site_pcs(Dwarf_Die *site, Dwarf_Addr *ret, Dwarf_Addr *look, bool *t
 	return false;
 }
 
+/*
+ * An indirect call's target (DW_AT_call_target, DW_AT_GNU_call_site_target)
+ * into *t when it is a register's value, plus an offset, or the pointer
+ * at that address: DW_OP_regN, DW_OP_bregN OFF, DW_OP_bregN OFF
+ * DW_OP_deref (and their -x forms).  Other expressions stay CT_NONE.
+ */
+static void site_call_target(Dwarf_Die *site, struct ctarget *t)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t n;
+	uint8_t op;
+
+	if (!dwl.dwarf_attr(site, DW_AT_call_target, &a) &&
+	    !dwl.dwarf_attr(site, DW_AT_GNU_call_site_target, &a))
+		return;
+	if (dwl.dwarf_getlocation(&a, &ops, &n) != 0 || n < 1 || n > 2)
+		return;
+	op = ops[0].atom;
+	if (op >= DW_OP_reg0 && op <= DW_OP_reg31 && n == 1) {
+		t->reg = (uint8_t)(op - DW_OP_reg0);
+	} else if (op == DW_OP_regx && n == 1 && ops[0].number < 32) {
+		t->reg = (uint8_t)ops[0].number;
+	} else if (op >= DW_OP_breg0 && op <= DW_OP_breg31) {
+		t->reg = (uint8_t)(op - DW_OP_breg0);
+		t->off = (int64_t)ops[0].number;
+	} else if (op == DW_OP_bregx && ops[0].number < 32) {
+		t->reg = (uint8_t)ops[0].number;
+		t->off = (int64_t)ops[0].number2;
+	} else {
+		return;
+	}
+	if (n == 2 && (ops[1].atom != DW_OP_deref || op == DW_OP_regx ||
+		       (op >= DW_OP_reg0 && op <= DW_OP_reg31)))
+		return;
+	t->deref = n == 2;
+	t->kind = CT_REG;
+}
+
 /* A function's name as its symbol has it: the linkage name, else the name. */
 static const char *die_symbol_name(struct dwarf *d, Dwarf_Die *die)
 {
@@ -1269,10 +1316,13 @@ static void site_target(struct dwarf *d, Dwarf_Die *site, Dwarf_Addr bias, uint6
 	Dwarf_Off want;
 	int found = 0;
 
+	memset(t, 0, sizeof(*t));
 	t->kind = CT_NONE;
 	if (!dwl.dwarf_formref_die(dwl.dwarf_attr(site, DW_AT_call_origin, &a), &o) &&
-	    !dwl.dwarf_formref_die(dwl.dwarf_attr(site, DW_AT_abstract_origin, &a), &o))
+	    !dwl.dwarf_formref_die(dwl.dwarf_attr(site, DW_AT_abstract_origin, &a), &o)) {
+		site_call_target(site, t);
 		return;
+	}
 	if (dwl.dwarf_lowpc(&o, &lo) == 0) {
 		t->kind = CT_ADDR;
 		t->rel = lo + bias - low;
@@ -1412,6 +1462,22 @@ static bool add_tail_site(Dwarf_Die *site, void *arg)
 	return false;
 }
 
+/* Whether the compiler described every (tail) call of fn. */
+static bool all_calls_described(Dwarf_Die *fn)
+{
+	static const unsigned attrs[] = {
+		DW_AT_call_all_calls, DW_AT_call_all_tail_calls,
+		DW_AT_GNU_all_call_sites, DW_AT_GNU_all_tail_call_sites,
+	};
+	Dwarf_Attribute a;
+	bool all;
+
+	for (size_t i = 0; i < ARRAY_SIZE(attrs); i++)
+		if (dwl.dwarf_attr(fn, attrs[i], &a) && dwl.dwarf_formflag(&a, &all) == 0 && all)
+			return true;
+	return false;
+}
+
 /* The tail calls of the function at n into ts; false when they are not known. */
 static bool tail_sites(struct dwarf *d, const struct fnode *n, struct tsites *ts)
 {
@@ -1426,7 +1492,8 @@ static bool tail_sites(struct dwarf *d, const struct fnode *n, struct tsites *ts
 	if (!mod_has_dwarf(mi, n->mod) || !function_die(n->mod, n->low + n->rel, &fn, &ts->bias))
 		return false;
 	/* the function must begin there (not a part of another one) */
-	if (dwl.dwarf_lowpc(&fn, &entry) != 0 || entry + ts->bias != n->low + n->rel)
+	if (dwl.dwarf_lowpc(&fn, &entry) != 0 || entry + ts->bias != n->low + n->rel ||
+	    !all_calls_described(&fn))
 		return false;
 	each_site(&fn, add_tail_site, ts);
 	return !ts->overflow;
@@ -1463,6 +1530,8 @@ static int find_global_cb(Dwfl_Module *mod, void **ud, const char *name, Dwarf_A
 /*
  * The function t names (t is of a call site in mod): by address in mod, or
  * by name, defined in mod or else by exactly one module of the process.
+ * False when that is not known (an indirect call, a name defined nowhere
+ * or at several addresses).
  */
 static bool target_node(struct dwarf *d, struct dproc *p, Dwfl_Module *mod, uint64_t low,
 			const struct ctarget *t, struct fnode *n)
@@ -1518,7 +1587,13 @@ static bool reaches_goal(const struct tsearch *s, uint64_t low, const struct cta
 	return false;
 }
 
-/* Follows t (of a call site in mod) and its tail calls to the goal; depth tail calls so far. */
+/*
+ * Follows t (of a call site in mod) and its tail calls to the goal; depth
+ * tail calls so far.  What cannot be followed (a function whose tail calls
+ * are not known: no DWARF, an indirect tail call, a name that resolves to
+ * no single function, a chain too long) might have led there too: it
+ * counts as a second chain, so that nothing uncertain is rebuilt.
+ */
 static void tail_search(struct tsearch *s, Dwfl_Module *mod, uint64_t low, const struct ctarget *t,
 			unsigned depth)
 {
@@ -1534,16 +1609,13 @@ static void tail_search(struct tsearch *s, Dwfl_Module *mod, uint64_t low, const
 		}
 		return;
 	}
-	if (depth == MAX_TAIL || !target_node(s->d, s->p, mod, low, t, &n))
-		return;
-	if (s->budget-- <= 0) {
-		s->npaths = 2;   /* too many to tell: as if ambiguous */
+	if (depth == MAX_TAIL || s->budget-- <= 0 || !target_node(s->d, s->p, mod, low, t, &n)) {
+		s->npaths = 2;
 		return;
 	}
 	ts = xmalloc(sizeof(*ts));
 	if (!tail_sites(s->d, &n, ts)) {
-		if (ts->overflow)
-			s->npaths = 2;
+		s->npaths = 2;
 		free(ts);
 		return;
 	}
@@ -1555,41 +1627,98 @@ static void tail_search(struct tsearch *s, Dwfl_Module *mod, uint64_t low, const
 }
 
 /*
+ * The address an indirect call of the caller's frame (state) called: t is
+ * CT_REG, and its register one that calls keep (its value at the return
+ * address is the one at the call).  False when it cannot be known.
+ */
+static bool eval_target(struct dproc *p, Dwfl_Frame *state, const struct ctarget *t,
+			uint64_t *target)
+{
+	Dwarf_Word v;
+	uint64_t w64 = 0;
+	uint32_t w32 = 0;
+	bool ok;
+
+	if (t->reg >= 32 || !(p->regs.callee_saved >> t->reg & 1) ||
+	    dwl.dwfl_frame_reg(state, t->reg, &v) != 0)
+		return false;
+	v += (uint64_t)t->off;
+	if (t->deref) {
+		if (!p->mem)
+			p->mem = xcalloc(1, sizeof(*p->mem));
+		if (p->regs.nregs == 9) {
+			ok = mem_byte_range(p, p->pid, v & 0xffffffffu, &w32, sizeof(w32));
+			v = w32;
+		} else {
+			ok = mem_byte_range(p, p->pid, v, &w64, sizeof(w64));
+			v = w64;
+		}
+		if (!ok)
+			return false;
+	}
+	*target = p->regs.nregs == 9 ? v & 0xffffffffu : v;
+	return *target != 0;
+}
+
+/*
  * The frames missing between the caller's frame (return address pc, its
- * loc l, in mod or NULL) and the frame it called (looked-up address callee,
- * its loc cl), found once per process and pair of addresses.
+ * loc l, in mod or NULL; its registers state) and the frame it called
+ * (looked-up address callee, its loc cl), found once per process, pair of
+ * addresses and, for an indirect call, function called.
  */
 static const struct tailres *tail_frames(struct dwarf *d, struct dproc *p, uint64_t pc,
 					 struct loc *l, Dwfl_Module *mod, uint64_t callee,
-					 struct loc *cl)
+					 struct loc *cl, Dwfl_Frame *state)
 {
-	struct tailres *r = tail_find(p, pc, callee);
+	struct tailres *r;
 	struct tsearch s;
-	Dwfl_Module *cmod;
-	uint64_t t0;
+	struct ctarget direct;
+	const struct ctarget *t = &l->cs;
+	Dwfl_Module *cmod, *tmod = NULL;
+	uint64_t t0 = 0, target = 0;
 
-	if (r)
+	if (!l->cs_done) {
+		t0 = mono_ns();
+		if (!mod)
+			mod = dwl.dwfl_addrmodule(p->dwfl, pc - 1);
+		if (!mod)
+			return NULL;
+		lookup_callsite(d, l, mod, pc);
+		d->st.lookup_ns += mono_ns() - t0;
+	}
+	if (l->cs.kind == CT_NONE)
+		return NULL;
+	/* an indirect call: what it called, by address, in its module */
+	if (l->cs.kind == CT_REG) {
+		if (!eval_target(p, state, &l->cs, &target) ||
+		    !(tmod = dwl.dwfl_addrmodule(p->dwfl, target)))
+			return NULL;
+		memset(&direct, 0, sizeof(direct));
+		direct.kind = CT_ADDR;
+		direct.rel = target - module_low(tmod);
+		t = &direct;
+	}
+	if ((r = tail_find(p, pc, callee, target)))
 		return r->n ? r : NULL;
 	t0 = mono_ns();
 	memset(&s, 0, sizeof(s));
-	if (!mod)
-		mod = dwl.dwfl_addrmodule(p->dwfl, pc - 1);
-	if (mod && l->mi && !l->cs_done)
-		lookup_callsite(d, l, mod, pc);
-	if (mod && l->mi && l->cs.kind != CT_NONE && cl->mi &&
-	    (cmod = dwl.dwfl_addrmodule(p->dwfl, callee)) && loc_entry(d, cl, cmod, &s.goal_rel)) {
+	if (!tmod)
+		tmod = mod ? mod : dwl.dwfl_addrmodule(p->dwfl, pc - 1);
+	if (tmod && cl->mi && (cmod = dwl.dwfl_addrmodule(p->dwfl, callee)) &&
+	    loc_entry(d, cl, cmod, &s.goal_rel)) {
 		s.d = d;
 		s.p = p;
 		s.goal_mi = cl->mi;
 		s.goal = module_low(cmod) + s.goal_rel;
 		s.budget = TAIL_BUDGET;
-		tail_search(&s, mod, module_low(mod), &l->cs, 0);
+		tail_search(&s, tmod, module_low(tmod), t, 0);
 	}
 	if (s.npaths != 1)
 		s.nbest = 0;
 	r = arena_calloc(&p->arena, sizeof(*r) + s.nbest * sizeof(r->f[0]));
 	r->caller_pc = pc;
 	r->callee = callee;
+	r->target = target;
 	r->n = s.nbest;
 	/* innermost first: the last tail call of the chain is the innermost frame */
 	for (unsigned i = 0; i < s.nbest; i++)
@@ -1693,10 +1822,14 @@ static bool own_line(const struct loc *l)
 	return false;
 }
 
-/* Adds the tail-call frames missing between w->prev and l (a caller at return address pc). */
-static void add_tail_frames(struct walk *w, uint64_t pc, struct loc *l, Dwfl_Module *mod)
+/*
+ * Adds the tail-call frames missing between w->prev and l (a caller at
+ * return address pc, its registers state).
+ */
+static void add_tail_frames(struct walk *w, uint64_t pc, struct loc *l, Dwfl_Module *mod,
+			    Dwfl_Frame *state)
 {
-	const struct tailres *r = tail_frames(w->d, w->p, pc, l, mod, w->prev_addr, w->prev);
+	const struct tailres *r = tail_frames(w->d, w->p, pc, l, mod, w->prev_addr, w->prev, state);
 
 	for (unsigned i = 0; r && i < r->n; i++) {
 		Dwfl_Module *tm;
@@ -1745,7 +1878,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	/* a caller whose code has lines: did a tail call leave frames out?
 	 * (-s alone asks only of the frame that would be the source) */
 	if (!activation && w->prev && l->mi && l->ninl && (w->full || own_line(l)))
-		add_tail_frames(w, pc, l, mod);
+		add_tail_frames(w, pc, l, mod, state);
 	add_loc_frames(w, l, pc, addr, 0);
 	w->prev = l;
 	w->prev_addr = addr;
