@@ -140,6 +140,8 @@ struct loc {
 	uint8_t ninl;            /* 0: no DWARF; the frame is the symbol alone */
 	uint8_t flags;           /* for ninl == 0: FRAME_OWN */
 	struct inl *inl;
+	uint64_t fn_off;         /* its function's DIE: offset + 1 in the module's
+				    DWARF, 0 when unknown */
 	bool cs_done;            /* cs is looked up */
 	uint8_t entry_known;     /* 0 not yet, 1 entry is set, 2 no symbol */
 	uint64_t entry;          /* the start of the symbol holding it, module-relative */
@@ -157,6 +159,10 @@ struct modinfo {
 	struct symidx *syms;
 	struct loc **locs;       /* open addressing by rel */
 	size_t nlocs, used;
+	struct fsites **fsites;  /* tail calls of its functions, open addressing by entry */
+	size_t nfsites, fsused;
+	struct instance *inst;   /* out-of-line functions by their origin (inst_of) */
+	size_t ninst, instused;
 	struct modinfo *next;    /* hash chain */
 };
 
@@ -975,6 +981,11 @@ static void resolve_inlines(struct dwarf *d, Dwfl_Module *mod, uint64_t addr, st
 			line = (uint32_t)sline;
 	}
 	n = find_scopes(cu, addr - bias, chain, 0, MAX_INLINE);
+	if (n > 0 && dwl.dwarf_tag(cu) == DW_TAG_compile_unit) {
+		Dwarf_Addr b;
+		if (dwl.dwarf_cu_getdwarf(chain[0].cu) == dwl.dwfl_module_getdwarf(mod, &b) && b == bias)
+			l->fn_off = dwl.dwarf_dieoffset(&chain[0]) + 1;
+	}
 	/* innermost first: the line table's file:line, then each inlined
 	 * call's site, out to the physical function */
 	for (int i = n - 1; i >= 0 && k < MAX_INLINE; i--) {
@@ -1158,7 +1169,8 @@ static struct modinfo *modinfo_of(struct dwarf *d, Dwfl_Module *mod)
 }
 
 /* The loc of addr in p (module and offset at least), made when new. */
-static struct loc *loc_of(struct dwarf *d, struct dproc *p, uint64_t addr, Dwfl_Module **modp)
+static inline __attribute__((always_inline)) struct loc *
+loc_of(struct dwarf *d, struct dproc *p, uint64_t addr, Dwfl_Module **modp)
 {
 	struct loc *l = pc_find(p, addr);
 	Dwfl_Module *mod;
@@ -1302,19 +1314,102 @@ static const char *die_symbol_name(struct dwarf *d, Dwarf_Die *die)
 }
 
 /*
- * The function a call site calls (DW_AT_call_origin; DW_AT_abstract_origin
- * in the GNU form) into *t: its address when its DIE, or the one
- * out-of-line instance of it in its compilation unit, has code; else its
- * name, for the symbol tables.  An indirect call names none (CT_NONE).
+ * An entry of a module's index of out-of-line functions: key is the offset
+ * of the DIE they are instances of (DW_AT_abstract_origin or
+ * DW_AT_specification) plus one, or a compilation unit's offset with
+ * INST_CU set when that unit has been indexed; 0 is empty.
  */
-static void site_target(struct dwarf *d, Dwarf_Die *site, Dwarf_Addr bias, uint64_t low,
-			struct ctarget *t)
+struct instance {
+	uint64_t key;
+	uint64_t rel;            /* the instance's entry, module-relative */
+	uint32_t count;          /* instances of that DIE (several: clones) */
+};
+#define INST_CU (1ull << 63)
+
+static struct instance *inst_slot(struct modinfo *mi, uint64_t key, bool make)
+{
+	size_t i;
+
+	if (make && (mi->instused + 1) * 2 > mi->ninst) {
+		struct instance *old = mi->inst;
+		size_t oldn = mi->ninst;
+		mi->ninst = oldn ? oldn * 2 : 256;
+		mi->inst = xcalloc(mi->ninst, sizeof(*mi->inst));
+		mi->instused = 0;
+		for (size_t j = 0; j < oldn; j++)
+			if (old[j].key)
+				*inst_slot(mi, old[j].key, true) = old[j];
+		free(old);
+	}
+	if (!mi->ninst)
+		return NULL;
+	for (i = hash_addr(key, mi->ninst); mi->inst[i].key; i = (i + 1) & (mi->ninst - 1))
+		if (mi->inst[i].key == key)
+			return &mi->inst[i];
+	if (!make)
+		return NULL;
+	mi->inst[i].key = key;
+	mi->instused++;
+	return &mi->inst[i];
+}
+
+/*
+ * The out-of-line instance of the function DIE o (abstract: inlined
+ * elsewhere; or a declaration) in o's compilation unit, whose top-level
+ * functions are indexed the first time one of its DIEs is asked about
+ * (instances of DIEs of other units are left to the symbol tables).
+ * Returns the number of instances, with the entry of the first in *rel.
+ */
+static uint32_t inst_of(struct modinfo *mi, Dwarf_Die *o, Dwarf_Addr bias, uint64_t low,
+			uint64_t *rel)
 {
 	Dwarf_Attribute a;
-	Dwarf_Die o, cu, c, r;
+	Dwarf_Die cu, c, r;
 	Dwarf_Addr lo;
-	Dwarf_Off want;
-	int found = 0;
+	struct instance *e;
+
+	/* (a unit of a dwz file has offsets of its own: not indexed) */
+	if (!dwl.dwarf_diecu(o, &cu, NULL, NULL) || dwl.dwarf_tag(&cu) != DW_TAG_compile_unit)
+		return 0;
+	if (!inst_slot(mi, dwl.dwarf_dieoffset(&cu) | INST_CU, false)) {
+		inst_slot(mi, dwl.dwarf_dieoffset(&cu) | INST_CU, true);
+		if (dwl.dwarf_child(&cu, &c) == 0) {
+			do {
+				if (dwl.dwarf_tag(&c) != DW_TAG_subprogram ||
+				    dwl.dwarf_lowpc(&c, &lo) != 0)
+					continue;
+				if (!dwl.dwarf_formref_die(dwl.dwarf_attr(&c, DW_AT_abstract_origin, &a), &r) &&
+				    !dwl.dwarf_formref_die(dwl.dwarf_attr(&c, DW_AT_specification, &a), &r))
+					continue;
+				if (r.cu != c.cu)
+					continue;    /* in another unit: found by name */
+				e = inst_slot(mi, dwl.dwarf_dieoffset(&r) + 1, true);
+				if (!e->count++)
+					e->rel = lo + bias - low;
+			} while (dwl.dwarf_siblingof(&c, &c) == 0);
+		}
+	}
+	e = inst_slot(mi, dwl.dwarf_dieoffset(o) + 1, false);
+	if (!e)
+		return 0;
+	*rel = e->rel;
+	return e->count;
+}
+
+/*
+ * The function a call site of mi calls (DW_AT_call_origin;
+ * DW_AT_abstract_origin in the GNU form) into *t: its address when its DIE,
+ * or the one out-of-line instance of it in its compilation unit, has code;
+ * else its name, for the symbol tables.  An indirect call names none
+ * (CT_NONE) or where the pointer is (CT_REG).
+ */
+static void site_target(struct dwarf *d, struct modinfo *mi, Dwarf_Die *site, Dwarf_Addr bias,
+			uint64_t low, struct ctarget *t)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die o;
+	Dwarf_Addr lo;
+	uint32_t found;
 
 	memset(t, 0, sizeof(*t));
 	t->kind = CT_NONE;
@@ -1329,20 +1424,9 @@ static void site_target(struct dwarf *d, Dwarf_Die *site, Dwarf_Addr bias, uint6
 		return;
 	}
 	/* abstract (inlined elsewhere) or declared: an instance with code */
-	want = dwl.dwarf_dieoffset(&o);
-	if (dwl.dwarf_diecu(&o, &cu, NULL, NULL) && dwl.dwarf_child(&cu, &c) == 0) {
-		do {
-			if (dwl.dwarf_tag(&c) != DW_TAG_subprogram || dwl.dwarf_lowpc(&c, &lo) != 0)
-				continue;
-			if ((dwl.dwarf_formref_die(dwl.dwarf_attr(&c, DW_AT_abstract_origin, &a), &r) ||
-			     dwl.dwarf_formref_die(dwl.dwarf_attr(&c, DW_AT_specification, &a), &r)) &&
-			    dwl.dwarf_dieoffset(&r) == want) {
-				if (found++)
-					return;      /* clones: which one is not known */
-				t->rel = lo + bias - low;
-			}
-		} while (dwl.dwarf_siblingof(&c, &c) == 0);
-	}
+	found = inst_of(mi, &o, bias, low, &t->rel);
+	if (found > 1)
+		return;      /* clones: which one is not known */
 	if (found) {
 		t->kind = CT_ADDR;
 		return;
@@ -1415,11 +1499,15 @@ static void lookup_callsite(struct dwarf *d, struct loc *l, Dwfl_Module *mod, ui
 
 	l->cs_done = true;
 	l->cs.kind = CT_NONE;
-	if (!mod_has_dwarf(l->mi, mod) || !function_die(mod, ret - 1, &fn, &bias))
+	if (!mod_has_dwarf(l->mi, mod))
+		return;
+	/* the function resolve_inlines found, else a search for it */
+	if (!(l->fn_off && dwl.dwarf_offdie(dwl.dwfl_module_getdwarf(mod, &bias), l->fn_off - 1, &fn)) &&
+	    !function_die(mod, ret - 1, &fn, &bias))
 		return;
 	rf.ret = ret - bias;
 	if (each_site(&fn, match_ret, &rf))
-		site_target(d, &rf.site, bias, module_low(mod), &l->cs);
+		site_target(d, l->mi, &rf.site, bias, module_low(mod), &l->cs);
 }
 
 /* A function of the process: its module and entry (module-relative). */
@@ -1428,14 +1516,25 @@ struct fnode {
 	uint64_t low, rel;
 };
 
-/* A tail call of a function: where (absolute) and what it calls. */
+/* A tail call of a function: where (module-relative) and what it calls. */
 struct tsite {
 	struct tailpc at;
 	struct ctarget t;
 };
 
-struct tsites {
+/* The tail calls of the function at entry (module-relative), shared by the
+ * processes that map the module. */
+struct fsites {
+	uint64_t entry;
+	bool known;              /* false: not known (no DWARF, not all described) */
+	unsigned n;
+	struct tsite s[];
+};
+
+/* Tail calls being collected from a function's DIEs. */
+struct tscan {
 	struct dwarf *d;
+	struct modinfo *mi;
 	Dwarf_Addr bias;
 	uint64_t low;
 	struct tsite s[MAX_TAIL_SITES];
@@ -1445,7 +1544,7 @@ struct tsites {
 
 static bool add_tail_site(Dwarf_Die *site, void *arg)
 {
-	struct tsites *ts = arg;
+	struct tscan *ts = arg;
 	Dwarf_Addr ret, look;
 	bool tail;
 
@@ -1455,9 +1554,9 @@ static bool add_tail_site(Dwarf_Die *site, void *arg)
 		ts->overflow = true;
 		return true;
 	}
-	ts->s[ts->n].at.pc = ret + ts->bias;
-	ts->s[ts->n].at.addr = look + ts->bias;
-	site_target(ts->d, site, ts->bias, ts->low, &ts->s[ts->n].t);
+	ts->s[ts->n].at.pc = ret + ts->bias - ts->low;
+	ts->s[ts->n].at.addr = look + ts->bias - ts->low;
+	site_target(ts->d, ts->mi, site, ts->bias, ts->low, &ts->s[ts->n].t);
 	ts->n++;
 	return false;
 }
@@ -1478,17 +1577,13 @@ static bool all_calls_described(Dwarf_Die *fn)
 	return false;
 }
 
-/* The tail calls of the function at n into ts; false when they are not known. */
-static bool tail_sites(struct dwarf *d, const struct fnode *n, struct tsites *ts)
+/* Whether the function at n begins there and all its calls are described:
+ * then its tail calls into ts. */
+static bool scan_tail_sites(struct modinfo *mi, const struct fnode *n, struct tscan *ts)
 {
 	Dwarf_Die fn;
 	Dwarf_Addr entry;
-	struct modinfo *mi = modinfo_of(d, n->mod);
 
-	ts->d = d;
-	ts->low = n->low;
-	ts->n = 0;
-	ts->overflow = false;
 	if (!mod_has_dwarf(mi, n->mod) || !function_die(n->mod, n->low + n->rel, &fn, &ts->bias))
 		return false;
 	/* the function must begin there (not a part of another one) */
@@ -1497,6 +1592,55 @@ static bool tail_sites(struct dwarf *d, const struct fnode *n, struct tsites *ts
 		return false;
 	each_site(&fn, add_tail_site, ts);
 	return !ts->overflow;
+}
+
+static void fsites_put(struct modinfo *mi, struct fsites *f)
+{
+	size_t i;
+
+	if ((mi->fsused + 1) * 2 > mi->nfsites) {
+		struct fsites **old = mi->fsites;
+		size_t oldn = mi->nfsites;
+		mi->nfsites = oldn ? oldn * 2 : 64;
+		mi->fsites = xcalloc(mi->nfsites, sizeof(*mi->fsites));
+		mi->fsused = 0;
+		for (size_t j = 0; j < oldn; j++)
+			if (old[j])
+				fsites_put(mi, old[j]);
+		free(old);
+	}
+	for (i = hash_addr(f->entry, mi->nfsites); mi->fsites[i]; i = (i + 1) & (mi->nfsites - 1))
+		;
+	mi->fsites[i] = f;
+	mi->fsused++;
+}
+
+/* The tail calls of the function at n, looked up once per module file. */
+static const struct fsites *tail_sites(struct dwarf *d, const struct fnode *n)
+{
+	struct modinfo *mi = modinfo_of(d, n->mod);
+	struct tscan *ts;
+	struct fsites *f;
+	bool known;
+
+	for (size_t i = mi->nfsites ? hash_addr(n->rel, mi->nfsites) : 0;
+	     mi->nfsites && mi->fsites[i]; i = (i + 1) & (mi->nfsites - 1))
+		if (mi->fsites[i]->entry == n->rel)
+			return mi->fsites[i];
+	ts = xcalloc(1, sizeof(*ts));
+	ts->d = d;
+	ts->mi = mi;
+	ts->low = n->low;
+	if (!(known = scan_tail_sites(mi, n, ts)))
+		ts->n = 0;
+	f = arena_calloc(&d->locs, sizeof(*f) + ts->n * sizeof(f->s[0]));
+	f->entry = n->rel;
+	f->known = known;
+	f->n = ts->n;
+	memcpy(f->s, ts->s, ts->n * sizeof(f->s[0]));
+	free(ts);
+	fsites_put(mi, f);
+	return f;
 }
 
 struct byname_find {
@@ -1597,7 +1741,7 @@ static bool reaches_goal(const struct tsearch *s, uint64_t low, const struct cta
 static void tail_search(struct tsearch *s, Dwfl_Module *mod, uint64_t low, const struct ctarget *t,
 			unsigned depth)
 {
-	struct tsites *ts;
+	const struct fsites *fs;
 	struct fnode n;
 
 	if (s->npaths > 1)
@@ -1613,17 +1757,16 @@ static void tail_search(struct tsearch *s, Dwfl_Module *mod, uint64_t low, const
 		s->npaths = 2;
 		return;
 	}
-	ts = xmalloc(sizeof(*ts));
-	if (!tail_sites(s->d, &n, ts)) {
+	fs = tail_sites(s->d, &n);
+	if (!fs->known) {
 		s->npaths = 2;
-		free(ts);
 		return;
 	}
-	for (unsigned i = 0; i < ts->n && s->npaths < 2; i++) {
-		s->path[depth] = ts->s[i].at;
-		tail_search(s, n.mod, n.low, &ts->s[i].t, depth + 1);
+	for (unsigned i = 0; i < fs->n && s->npaths < 2; i++) {
+		s->path[depth].pc = fs->s[i].at.pc + n.low;
+		s->path[depth].addr = fs->s[i].at.addr + n.low;
+		tail_search(s, n.mod, n.low, &fs->s[i].t, depth + 1);
 	}
-	free(ts);
 }
 
 /*
@@ -1785,7 +1928,8 @@ static bool needs_names(struct walk *w, struct loc *l, Dwfl_Module *mod)
 }
 
 /* Adds the frames of l (a physical frame at pc, looked up at addr), flags added to each. */
-static void add_loc_frames(struct walk *w, const struct loc *l, uint64_t pc, uint64_t addr,
+static inline __attribute__((always_inline)) void
+add_loc_frames(struct walk *w, const struct loc *l, uint64_t pc, uint64_t addr,
 			   uint8_t flags)
 {
 	struct frame f;
@@ -2206,6 +2350,8 @@ void dwarf_free(struct dwarf *d)
 			d->mods[i] = mi->next;
 			symidx_free(mi->syms);
 			free(mi->locs);
+			free(mi->fsites);
+			free(mi->inst);
 			free(mi);
 		}
 	arena_release(&d->locs);
