@@ -1211,9 +1211,12 @@ loc_of(struct dwarf *d, struct dproc *p, uint64_t addr, Dwfl_Module **modp)
  * site at its return address names the function it called; when that is
  * not the function of the next frame, the tail calls of the called
  * function (DW_AT_call_tail_call), and of the functions they call, are
- * followed to it.  Exactly one chain must lead there: none, or several
- * (two tail calls to the same function, an indirect call), and nothing is
- * added.
+ * followed to it, by address or by symbol name, across modules; a call
+ * through a pointer is followed when DWARF says where the pointer is
+ * (DW_AT_call_target) and the caller's frame still has it.  Exactly one
+ * chain must lead there: none, or several (two tail calls to the same
+ * function, a function whose tail calls are not all known), and nothing
+ * is added.
  */
 
 /* The start of the function (symbol) holding l, module-relative; false when no symbol does. */
@@ -1484,7 +1487,9 @@ static bool match_ret(Dwarf_Die *site, void *arg)
 	Dwarf_Addr ret, look;
 	bool tail;
 
-	if (!site_pcs(site, &ret, &look, &tail) || ret != rf->ret)
+	/* (a return address is never a tail call's, though clang's DW_AT_call_pc
+	 * of a jump right after a call is that call's return address) */
+	if (!site_pcs(site, &ret, &look, &tail) || tail || ret != rf->ret)
 		return false;
 	rf->site = *site;
 	return true;
