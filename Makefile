@@ -71,7 +71,7 @@ all: $(BUILD)/renacer
 deps:
 	@sh scripts/deps.sh
 
-$(BUILD)/gen/sysent.c: scripts/gen_sysent.pl src/sys/classes.in $(wildcard src/sys/*.c) \
+$(BUILD)/gen/sysent.c: scripts/gen_sysent.pl src/sys/classes.in src/sys/semantics.in $(wildcard src/sys/*.c) \
 		$(wildcard src/arch/$(ARCH)/prototypes.in)
 	@mkdir -p $(@D)
 	perl scripts/gen_sysent.pl --arch $(ARCH) --classes src/sys/classes.in --decoders src/sys > $@.tmp && mv $@.tmp $@

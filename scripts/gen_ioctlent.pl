@@ -50,6 +50,14 @@ my %numeric = (
 	'scsi/sg.h' => [0x22],
 );
 
+# Headers of the kernel's own include tree (/usr/src/linux-headers-*-common,
+# which deps.sh installs) with requests numbered as plain constants that no
+# uapi header has (glibc's scsi/sg.h lacks SG_GET_ACCESS_COUNT): the
+# literal values are copied, for the names the headers above do not define.
+my %kernel_numeric = (
+	'include/scsi/sg.h' => [0x22],
+);
+
 # Headers that cannot be compiled together with the others (or alone).
 my %skip = map { $_ => 1 } qw(
 	linux/coda.h
@@ -148,6 +156,20 @@ for my $name (@order) {
 		}
 	}
 }
+my %literal;   # name -> value of %kernel_numeric's requests
+for my $path (sort keys %kernel_numeric) {
+	my ($file) = grep { -f } map { "$_/$path" } reverse sort glob('/usr/src/linux-headers-*-common');
+	next unless $file;
+	open(my $fh, '<', $file) or die "gen_ioctlent: cannot open '$file': $!\n";
+	while (my $l = <$fh>) {
+		next unless $l =~ /^\s*#\s*define\s+([A-Z]\w*)\s+\(?0x([0-9a-fA-F]{4})\)?\s*(?:$|\/[*\/])/;
+		my ($name, $v) = ($1, hex($2));
+		next if exists $def{$name} || !grep { $_ == $v >> 8 } @{$kernel_numeric{$path}};
+		$literal{$name} = $v;
+	}
+	close $fh;
+}
+
 for my $name (keys %is_req) {
 	$hdr_used{$def_hdr{$name}} = 1;
 }
@@ -181,6 +203,9 @@ for my $try (1 .. 20) {
 		push @lines, "\t{ (uint32_t)($name), \"$name\" },";
 		$line_req{scalar @lines} = $name;
 		push @lines, "#endif" unless $enum{$name};
+	}
+	for my $name (sort keys %literal) {
+		push @lines, sprintf("\t{ %#06x, \"%s\" },", $literal{$name}, $name);
 	}
 	push @lines, "};", "";
 	push @lines, "const size_t ioctlent_gen_count = sizeof(ioctlent_gen) / sizeof(ioctlent_gen[0]);";

@@ -7,17 +7,22 @@
 #    each C type becomes the width and signedness the kernel reads the
 #    register with (ARG_S32 for int, ARG_U16 for umode_t, ...),
 #  - classes from src/sys/classes.in,
+#  - what each call does (struct sysent's sem, argrole, io_in, io_out,
+#    retkind, memop) from src/sys/semantics.in and the prototypes' argument types
+#    and names,
 #  - decoders from SYS_FUNC(name) definitions in src/sys/*.c.
 use strict;
 use warnings;
 
 my ($arch, $classes, $decdir) = ('x86_64', 'src/sys/classes.in', 'src/sys');
+my $semantics = 'src/sys/semantics.in';
 my $arg_list = 0;   # --arg-list: the argument types as an X-macro list (for tests)
 while (@ARGV) {
 	my $a = shift @ARGV;
 	if ($a eq '--arch') { $arch = shift @ARGV; }
 	elsif ($a eq '--arg-list') { $arg_list = 1; }
 	elsif ($a eq '--classes') { $classes = shift @ARGV; }
+	elsif ($a eq '--semantics') { $semantics = shift @ARGV; }
 	elsif ($a eq '--decoders') { $decdir = shift @ARGV; }
 	else { die "gen_sysent: unknown argument '$a'\n"; }
 }
@@ -42,8 +47,8 @@ my @hdrs = sort glob('/usr/src/linux-headers-*-common/include/linux/syscalls.h')
 die "gen_sysent: no include/linux/syscalls.h (install linux-headers-*-common: make deps)\n" unless @hdrs;
 my $sh = $hdrs[-1];
 
-# name -> [argnames], name -> [C types]
-my (%proto, %ptype);
+# name -> [argnames], name -> [enum arg_type], name -> [C types as written]
+my (%proto, %ptype, %pctype);
 
 # How the kernel reads a register passed as C type $t (see enum arg_type in
 # src/sys/sysent.h).  An unknown type stops the build: decide its width here.
@@ -82,7 +87,7 @@ sub add_protos {
 		next if !$override && exists $proto{$name};
 		$args =~ s/\s+/ /g;
 		$args =~ s/^\s+|\s+$//g;
-		my (@names, @types);
+		my (@names, @types, @ctypes);
 		if ($args ne 'void' && $args ne '') {
 			for my $a (split /,/, $args) {
 				$a =~ s/^\s+|\s+$//g;
@@ -98,10 +103,12 @@ sub add_protos {
 				}
 				push @names, $n;
 				push @types, argtype($t, "$name argument " . scalar(@names));
+				push @ctypes, $t;
 			}
 		}
 		$proto{$name} = \@names;
 		$ptype{$name} = \@types;
+		$pctype{$name} = \@ctypes;
 	}
 }
 {
@@ -172,7 +179,81 @@ $rows[$nr{$_}] = $_ for keys %nr;
 sub row_proto {
 	my ($n) = @_;
 	my $k = ($alias{$n} && $proto{$alias{$n}}) ? $alias{$n} : $n;
-	return ($proto{$k}, $ptype{$k});
+	return ($proto{$k}, $ptype{$k}, $pctype{$k});
+}
+
+# semantics: name -> {SEM_* => 1}, name -> fd kind, name -> io_in/io_out
+# argument index, "name/index" -> role
+my (%sem, %retkind, %io, %role, %memop);
+my %path_names = map { $_ => 1 } qw(filename pathname path oldname newname old new
+	oldpath newpath linkpath target dev_name dir_name new_root put_old library
+	specialfile special from_path to_path);
+my %dirfd_names = map { $_ => 1 } qw(dfd olddfd newdfd from_dfd to_dfd dirfd mountdirfd);
+# The role of argument $i of $n from its prototype.
+sub auto_role {
+	my ($n, $i, $name, $ct) = @_;
+	my $ptr = $ct =~ /\*/;
+	return 'ROLE_ARGV' if $ptr && $name eq 'argv' && $n =~ /^execve/;
+	return 'ROLE_ENVP' if $ptr && $name eq 'envp' && $n =~ /^execve/;
+	return 'ROLE_SOCKADDR' if $ptr && $ct =~ /struct\s+sockaddr\b/;
+	return 'ROLE_PATH' if $ptr && $ct =~ /\bchar\b/ && $path_names{$name};
+	return 'ROLE_PID' if !$ptr && $ct =~ /\bpid_t\b/;
+	return 'ROLE_DIRFD' if !$ptr && $dirfd_names{$name};
+	return 'ROLE_FD' if !$ptr && ($name =~ /fd/ || $name eq 'fildes') && $name ne 'nfds';
+	return 'ROLE_NONE';
+}
+{
+	my %kinds = map { $_ => 1 } qw(file dir device tty pipe socket eventfd timerfd
+		signalfd epoll inotify pidfd anon);
+	my %roles = map { $_ => 1 } qw(fd dirfd path pid sockaddr msghdr argv envp fdpair none);
+	open(my $s, '<', $semantics) or die "gen_sysent: cannot open '$semantics': $!\n";
+	my ($what, $arg);
+	while (<$s>) {
+		s/#.*//;
+		next unless /\S/;
+		if (/^\@(\w+)\s*:(.*)$/) {
+			($what, $arg, $_) = ('sem', 'SEM_' . uc($1), $2);
+		} elsif (/^=(\w+)\s*:(.*)$/) {
+			die "gen_sysent: $semantics:$.: unknown kind '$1'\n" unless $kinds{$1};
+			($what, $arg, $_) = ('kind', 'FDK_' . uc($1), $2);
+		} elsif (/^(io_in|io_out)\s*:(.*)$/) {
+			($what, $arg, $_) = ('io', $1, $2);
+		} elsif (/^mem\s+(\w+)\s*:(.*)$/) {
+			my ($op, $rest) = ($1, $2);
+			die "gen_sysent: $semantics:$.: unknown memory operation '$op'\n"
+				unless $op =~ /^(map|unmap|remap|protect|brk)$/;
+			($what, $arg, $_) = ('mem', 'MEMOP_' . uc($op), $rest);
+		} elsif (/^role\s+(\w+)\s*:(.*)$/) {
+			die "gen_sysent: $semantics:$.: unknown role '$1'\n" unless $roles{$1};
+			($what, $arg, $_) = ('role', 'ROLE_' . uc($1), $2);
+		} elsif (!/^\s/) {
+			die "gen_sysent: $semantics:$.: cannot parse '$_'\n";
+		}
+		die "gen_sysent: $semantics:$.: names before a property\n" unless $what;
+		for my $w (split) {
+			my ($n, $an) = $w =~ /^(\w+)(?:\((\w+)\))?$/
+				or die "gen_sysent: $semantics:$.: bad name '$w'\n";
+			die "gen_sysent: $semantics:$.: unknown syscall '$n'\n" unless exists $nr{$n};
+			if ($what eq 'sem') {
+				$sem{$n}{$arg} = 1;
+				next;
+			}
+			if ($what eq 'kind') {
+				$retkind{$n} = $arg;
+				next;
+			}
+			if ($what eq 'mem') {
+				$memop{$n} = $arg;
+				next;
+			}
+			my ($p) = row_proto($n);
+			die "gen_sysent: $semantics:$.: '$w' needs an argument name\n" unless defined $an;
+			my ($i) = grep { $p->[$_] eq $an } 0 .. $#$p;
+			die "gen_sysent: $semantics:$.: $n has no argument '$an'\n" unless defined $i;
+			if ($what eq 'io') { $io{$n}{$arg} = $i; } else { $role{"$n/$i"} = $arg; }
+		}
+	}
+	close $s;
 }
 
 if ($arg_list) {
@@ -208,14 +289,22 @@ print "\nconst struct sysent sysent_table[] = {\n";
 for my $i (0 .. $max) {
 	my $n = $rows[$i];
 	next unless defined $n;
-	my ($p, $t) = row_proto($n);
+	my ($p, $t, $ct) = row_proto($n);
 	$p //= [];
 	$t //= [];
+	$ct //= [];
 	my $flags = join('|', sort keys %{$cls{$n} // {}}) || '0';
 	my $an = @$p ? "args_$n" : 'NULL';
 	my $d = $dec{$n} ? "sys_decode_$n" : 'NULL';
 	my $at = @$t ? '{ ' . join(', ', @$t) . ' }' : '{ 0 }';
-	printf "\t[%d] = { \"%s\", %d, %s, %s, %s, %s },\n", $i, $n, scalar(@$p), $flags, $an, $d, $at;
+	my $sm = join('|', sort keys %{$sem{$n} // {}}) || '0';
+	my @roles = map { $role{"$n/$_"} // auto_role($n, $_, $p->[$_], $ct->[$_] // '') } 0 .. $#$p;
+	my $ar = @roles ? '{ ' . join(', ', @roles) . ' }' : '{ 0 }';
+	my ($ii, $io) = ($io{$n}{io_in} // -1, $io{$n}{io_out} // -1);
+	my $rk = $retkind{$n} // 'FDK_UNKNOWN';
+	my $mo = $memop{$n} // 'MEMOP_NONE';
+	printf "\t[%d] = { \"%s\", %d, %s, %s, %s, %s, %s, %s, %d, %d, %s, %s },\n", $i, $n,
+		scalar(@$p), $flags, $an, $d, $at, $sm, $ar, $ii, $io, $rk, $mo;
 }
 print "};\n\nconst unsigned sysent_count = ", $max + 1, ";\n";
 

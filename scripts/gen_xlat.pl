@@ -11,11 +11,19 @@
 #   NAME                   a constant the included headers define
 #   NAME VALUE             VALUE (a C expression) is used when the headers
 #                          do not define NAME (#ifdef NAME ... #else VALUE)
+#   #sorted                the entries sorted by value (their values must be
+#                          literal numbers: 0x10, 4, (1 << 3), _BITUL(3))
+#   "TEXT" EXPR            an entry shown as TEXT whose value is the C
+#                          expression EXPR (a bit number's flag:
+#                          "1<<_UFFDIO_API" (1ULL << _UFFDIO_API))
 #   #from <hdr.h> RE [!EX] every object-like macro of hdr.h (in the system
 #                          include directories) whose name matches the Perl
 #                          regular expression RE and not EX, in the header's
 #                          order, but those defined as another macro's name,
 #                          and the members of its enums; hdr.h is included
+#   #from-defines <hdr.h> RE [!EX]  the same without the enum members
+#   #from <hdr.h> RE [!EX] @VRE  only the #defines whose value (spaces
+#                          removed) matches VRE (keyboard.h's K(KT_FN,...))
 #   #from-kernel PATH RE [!EX]  the same from a header of the kernel's own
 #                          include tree (PATH relative to the newest
 #                          /usr/src/linux-headers-*-common, which deps.sh
@@ -39,6 +47,8 @@ my ($name) = $in =~ m{([A-Za-z_][A-Za-z0-9_]*)\.in$}
 open(my $fh, '<', $in) or die "gen_xlat: cannot open '$in': $!\n";
 
 my $type = 'XT_FLAGS';
+my $sorted = 0;
+my %header_value;   # #define values seen by #from, for #sorted
 my $unknown;
 my (@includes, @items);
 my %seen;
@@ -54,12 +64,16 @@ while (my $line = <$fh>) {
 		$type = 'XT_ENUM';
 	} elsif ($line =~ /^#unknown\s+(\S+)$/) {
 		$unknown = $1;
-	} elsif ($line =~ /^#from\s+<([^>]+)>\s+(\S+)(?:\s+!(\S+))?$/) {
-		my ($hdr, $re, $ex) = ($1, $2, $3);
+	} elsif ($line =~ /^#from(-defines)?\s+<([^>]+)>\s+(\S+)(?:\s+!(\S+))?(?:\s+@(\S+))?$/) {
+		my ($only_defines, $hdr, $re, $ex, $valre) = ($1, $2, $3, $4, $5);
 		push @includes, "#include <$hdr>";
-		for my $c (header_macros($hdr)) {
+		for my $c (header_macros($hdr, !$only_defines)) {
 			next unless $c =~ /$re/;
 			next if defined $ex && $c =~ /$ex/;
+			if (defined $valre) {
+				(my $hv = $header_value{$c} // '') =~ s/\s+//g;
+				next unless $hv =~ /$valre/;
+			}
 			next if $seen{$c}++;
 			push @items, [$c, undef];
 		}
@@ -72,10 +86,16 @@ while (my $line = <$fh>) {
 			next if $seen{$c}++;
 			push @items, [$c, $v];
 		}
-	} elsif ($line =~ /^#(?:value_only|sorted|val_type\b.*)$/) {
+	} elsif ($line =~ /^#sorted$/) {
+		$sorted = 1;
+	} elsif ($line =~ /^#(?:value_only|val_type\b.*)$/) {
 		# accepted for strace compatibility; no effect
 	} elsif ($line =~ /^#/) {
 		next;   # comment
+	} elsif ($line =~ /^\s*"([^"\\]+)"\s+(\S.*)$/) {
+		my ($t, $e) = ($1, $2);
+		die "gen_xlat: $in:$.: '$t' listed twice\n" if $seen{$t}++;
+		push @items, [$t, $e, 1];
 	} elsif ($line =~ /^\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+(\S.*))?$/) {
 		my ($c, $v) = ($1, $2);
 		die "gen_xlat: $in:$.: '$c' listed twice\n" if $seen{$c}++;
@@ -89,7 +109,7 @@ die "gen_xlat: $in: no constants\n" unless @items;
 
 # The object-like macros a system header defines, in its order.
 sub header_macros {
-	my ($hdr) = @_;
+	my ($hdr, $with_enums) = @_;
 	my $ma = `gcc -print-multiarch 2>/dev/null` // '';
 	chomp $ma;
 	my ($file) = grep { -f } map { "$_/$hdr" } ("/usr/include/$ma", '/usr/include');
@@ -99,10 +119,13 @@ sub header_macros {
 	my $in_enum = 0;
 	while (my $l = <$h>) {
 		# not another name for a macro (#define KEY_HANGUEL KEY_HANGEUL)
-		push @names, $1 if $l =~ /^\s*#\s*define\s+([A-Za-z_]\w*)\s+(\S+)/ &&
-			$2 !~ /^[A-Za-z_]\w*$/;
+		if ($l =~ /^\s*#\s*define\s+([A-Za-z_]\w*)\s+(\S.*?)\s*(?:\/[*\/].*)?$/ &&
+		    $2 !~ /^[A-Za-z_]\w*$/) {
+			push @names, $1;
+			$header_value{$1} = $2;
+		}
 		# enum members (gpio.h's GPIO_V2_LINE_FLAG_USED = _BITULL(0),)
-		$in_enum = 1 if $l =~ /^\s*enum\b[^;]*$/;
+		$in_enum = 1 if $with_enums && $l =~ /^\s*enum\b[^;]*$/;
 		if ($in_enum) {
 			push @names, $1 if $l =~ /^\s*([A-Za-z_]\w*)\s*(?:=[^,]*)?,?\s*(?:\/[*\/].*)?$/;
 			$in_enum = 0 if $l =~ /\}/;
@@ -122,7 +145,7 @@ sub kernel_constants {
 		unless $file;
 	open(my $h, '<', $file) or die "gen_xlat: cannot open '$file': $!\n";
 	my @out;
-	my $num = qr/(?:0[xX][0-9A-Fa-f]+|\d+)[uUlL]*/;
+	my $num = qr/-?(?:0[xX][0-9A-Fa-f]+|\d+)[uUlL]*/;
 	while (my $l = <$h>) {
 		if ($l =~ /^\s*#\s*define\s+([A-Za-z_]\w*)\s+\(?($num)\)?\s*(?:$|\/[*\/])/ ||
 		    $l =~ /^\s*([A-Za-z_]\w*)\s*=\s*($num)\s*,?\s*(?:$|\/[*\/])/) {
@@ -133,6 +156,30 @@ sub kernel_constants {
 	return @out;
 }
 
+# The number a simple macro value stands for (0x10, 4, (1 << 3), _BITUL(3),
+# ((__u64)1<<2)), or undef.
+sub literal_value {
+	my ($v) = @_;
+	return undef unless defined $v;
+	$v =~ s/\s+//g;
+	1 while $v =~ s/^\((.*)\)$/$1/;
+	$v =~ s/^\(__u\d+\)//;
+	return hex($1) if $v =~ /^0[xX]([0-9a-fA-F]+)[uUlL]*$/;
+	return $1 + 0 if $v =~ /^(\d+)[uUlL]*$/;
+	return 1 << $1 if $v =~ /^1[uUlL]*<<(\d+)$/ || $v =~ /^_BITU?L?L?\((\d+)\)$/;
+	return undef;
+}
+
+# #sorted: the entries by value (flag rendering tries them in order)
+if ($sorted) {
+	for my $it (@items) {
+		my $v = defined $it->[1] ? literal_value($it->[1]) : literal_value($header_value{$it->[0]});
+		die "gen_xlat: $in: #sorted: no literal value for '$it->[0]'\n" unless defined $v;
+		$it->[3] = $v;
+	}
+	@items = sort { $a->[3] <=> $b->[3] } @items;
+}
+
 my $guard = 'RENACER_XLAT_' . uc($name) . '_H';
 print "/* Generated by scripts/gen_xlat.pl from $in: do not edit. */\n";
 print "#ifndef $guard\n#define $guard\n\n";
@@ -141,8 +188,10 @@ print "$_\n" for @includes;
 print "#include \"event.h\"\n\n";
 print "static const struct xlat_data ${name}_data[] = {\n";
 for my $it (@items) {
-	my ($c, $v) = @$it;
-	if (defined $v) {
+	my ($c, $v, $text) = @$it;
+	if ($text) {
+		print "\t{ (uint64_t)($v), \"$c\" },\n";
+	} elsif (defined $v) {
 		print "#ifdef $c\n\t{ (uint64_t)($c), \"$c\" },\n#else\n",
 			"\t{ (uint64_t)($v), \"$c\" },\n#endif\n";
 	} else {

@@ -78,12 +78,20 @@ enum {
 	 * EVIOCGBIT(0x1f, 8) * /").  Sinks that read values, not text, take
 	 * items[0]. */
 	VF_XALT = 1 << 11,
+	/* Read back from a trace that kept only text (renacer-json-v1): the
+	 * number of a V_FLAGS/V_ENUM/V_SIGSET is unknown, its names are in
+	 * x.sym (sig.mask is 0 and the names are in text). */
+	VF_NOVAL = 1 << 12,
 };
 
 struct val {
 	uint8_t kind;            /* enum val_kind */
 	uint16_t flags;          /* VF_* */
 	const char *name;        /* argument or field name; NULL in arrays */
+	/* A value read back from a saved trace keeps the text it was saved
+	 * with: renderers print it as is (NULL for live values). */
+	const char *text;
+	uint32_t text_len;
 	union {
 		int64_t i;
 		uint64_t u;
@@ -95,6 +103,10 @@ struct val {
 			uint64_t v;
 			const struct xlat *xl;
 			const char *dflt;  /* name printed for 0 (flags), or NULL */
+			const char *sym;   /* read back from a saved trace (xl
+					      NULL): the names as they were
+					      rendered ("O_RDONLY|O_CLOEXEC",
+					      "AT_FDCWD"), NULL when none */
 		} x;
 		struct {
 			int64_t fd;
@@ -192,6 +204,9 @@ enum {
 
 #define EVENT_MAX_ARGS 6
 
+struct ttask;   /* src/track/track.h */
+struct tobj;
+
 /*
  * -e read=SET / -e write=SET (strace's dumpio): the bytes one call read or
  * wrote through a descriptor of the set, hex-dumped after the call's line.
@@ -251,6 +266,23 @@ struct event {
 	const char *ret_path;    /* RV_FD with -y: path of the returned fd */
 	const char *ret_detail;  /* RV_FD with -yy: as fd.detail of struct val */
 	uint64_t lamport;        /* Lamport clock, respects happens-before */
+	/* The socket address the call names, canonical: "inet:1.2.3.4:80",
+	 * "inet6:[::1]:443", "unix:/run/x.sock", "unix:@name", or the family
+	 * ("AF_NETLINK"); set by the sockaddr decoder (connect, bind, sendto,
+	 * sendmsg, accept...), NULL when none */
+	const char *endpoint;
+
+	/* Set by the process/descriptor tracker (src/track/track.h) before the
+	 * sinks see the event, when a sink asked for it (sink_ops.needs_track);
+	 * NULL otherwise.  Valid during the call, like the rest. */
+	const struct ttask *task;         /* the task that made the event */
+	/* per argument of role ROLE_FD or ROLE_DIRFD (sysent.argrole): what
+	 * the descriptor referred to when the call began; NULL for AT_FDCWD, a
+	 * negative number or a descriptor the tracker never saw */
+	const struct tobj *fd_obj[EVENT_MAX_ARGS];
+	/* descriptors the call made: its result, or the two of pipe() and
+	 * socketpair(); NULL when none */
+	const struct tobj *ret_obj[2];
 	uint32_t nframes;        /* the stack, innermost first (see struct frame) */
 	const struct frame *frames;
 	/* -s: the frame of the program's own code that made the call (the
@@ -269,6 +301,9 @@ struct event {
 				    syscall the task entered (traced or not),
 				    0 when none, as strace -n prints it */
 	uint8_t tamper;          /* EV_SYSCALL: TAMPER_* bits, 0 untouched */
+	bool replayed;           /* read back from a saved trace: raw and karg
+				    are unknown (0), the values are what the
+				    trace kept */
 	uint8_t personality;     /* EV_PERSONALITY: PERS_* of sys/compat.h */
 	bool detached;           /* EV_SYSCALL, SC_UNFINISHED: renacer detached
 				    from the task inside the call (-b execve,
@@ -305,6 +340,48 @@ struct event {
 				  * gone: strace's "+++ superseded by execve in
 				  * pid N +++"); 0 when the leader exec'ed */
 };
+
+/*
+ * Typed access to a syscall's arguments by position in the prototype
+ * (register i), for the consumers after the engine.  A live event answers
+ * from ev->karg where a decoder left the slot empty; a replayed one from
+ * the values read back.  They never look at rendered text.
+ */
+/* The value of argument i (the slot named as the prototype's argument i),
+ * or NULL when the call did not show it. */
+const struct val *ev_arg(const struct event *ev, unsigned i);
+/* Argument i as an integer (a descriptor, a pid, a size, flags); false when
+ * it has no known number. */
+bool ev_arg_int(const struct event *ev, unsigned i, int64_t *out);
+/* Argument i as a string read from the tracee (a path): its bytes and
+ * length; false when it is not one (NULL, unreadable). */
+bool ev_arg_str(const struct event *ev, unsigned i, const char **p, size_t *len);
+/* The integer of a value: V_INT..V_PTR, V_FD, V_FLAGS, V_ENUM with a known
+ * number; false otherwise. */
+bool val_int(const struct val *v, int64_t *out);
+/*
+ * Whether flag value v has the bit named name: by its number when known,
+ * else by its names (a value read back from a text-only trace).
+ */
+bool val_has_flag(const struct val *v, uint64_t bit, const char *name);
+/*
+ * The value itself of a value shown in a special form: a V_OP of -X forms
+ * (VF_XALT) gives its first form, "name=value" (a V_OP "=" of a V_TEXT
+ * name, as clone's arguments show) its value.
+ */
+const struct val *val_unwrap(const struct val *v);
+/* Whether v is the constant n, called name (by its number when known, else
+ * by its name: a value read back from a text-only trace). */
+bool val_is(const struct val *v, int64_t n, const char *name);
+/* The field called name of a V_STRUCT (one level), or NULL. */
+const struct val *val_field(const struct val *v, const char *name);
+/*
+ * Whether a value given as text (V_TEXT from a decoder, or the names of a
+ * value read back from a text-only trace) is a symbolic name or names
+ * ("MS_MGC_VAL", "O_RDONLY|O_CLOEXEC", "S_IFREG|0644"), as opposed to an
+ * expression, a number or a quoted string.
+ */
+bool text_is_symbolic(const char *p, size_t len);
 
 /* errno helpers: name ("ENOENT") and strace's message; NULL if unknown. */
 const char *errno_name(int err);

@@ -23,6 +23,7 @@
 
 /* rb_task.flags */
 #define RBT_HIDE 1u   /* the launched command before its execve: not counted */
+#define RBT_ENTRY 2u  /* recording: the call in progress sent an RB_EV_ENTRY record */
 
 /*
  * Per traced task: an array indexed by tid % RB_TASKS (tid 0 marks a free
@@ -57,12 +58,27 @@ struct rb_stat {
 	__u64 pad2[4];
 };
 
-/* Process events, sent through the ring buffer (rare: forks, execs, exits). */
-enum { RB_EV_FORK = 1, RB_EV_EXEC, RB_EV_EXIT };
+/* Records sent through the ring buffer: process events (rare: forks,
+ * execs, exits) always; calls and signals when recording (want_record). */
+enum { RB_EV_FORK = 1, RB_EV_EXEC, RB_EV_EXIT, RB_EV_CALL, RB_EV_ENTRY, RB_EV_SIGNAL,
+       RB_EV_EXECARGS };
+
+/* A signal delivered to a traced task (RB_EV_SIGNAL), or one the kernel
+ * dropped as ignored (RBS_IGNORED), which a ptrace tracer sees delivered. */
+enum { RBS_IGNORED = 1 };
+struct rb_signal {
+	__u32 type;         /* RB_EV_SIGNAL */
+	__u32 size;         /* sizeof(struct rb_signal) */
+	__u32 pid, tid;
+	__u32 signo;
+	__u32 flags;        /* RBS_* */
+	__u64 ts_ns;        /* monotonic */
+	__u8 info[48];      /* the kernel's siginfo (struct kernel_siginfo) */
+};
 
 #define RB_PATH_MAX 256
 struct rb_event {
-	__u32 type;         /* RB_EV_* */
+	__u32 type;         /* RB_EV_FORK, RB_EV_EXEC, RB_EV_EXIT */
 	__u32 pid;          /* thread group id */
 	__u32 tid;
 	__u32 ppid;         /* FORK: the creating thread; EXEC: the tid before exec */
@@ -71,5 +87,133 @@ struct rb_event {
 	__u64 ts_ns;        /* monotonic */
 	char path[RB_PATH_MAX]; /* EXEC: the program run (the interpreter of a script) */
 };
+
+/*
+ * Recording (want_record).  A call is one RB_EV_CALL record, sent at its
+ * exit (or, RBC_UNFINISHED, at the exit of the task that died inside it):
+ * its number and arguments, result, times, and the user memory its
+ * capture ops (struct rb_op, below) name, as regions.  A call with ops at
+ * its entry (memory the call changes or replaces: execve's, select's
+ * sets) sends an RB_EV_ENTRY record with those first, and its RB_EV_CALL
+ * has RBC_ENTRY.  Both are struct rb_call followed by nregions regions,
+ * each a struct rb_region and its data, padded to 8 bytes.
+ *
+ * RB_EV_EXECARGS (same layout), after the RB_EV_EXEC of a successful
+ * execve: the strings the kernel copied into the new image, for those of
+ * the entry record that could not be read (a page the program never
+ * touched: the kernel faults it in only inside the call): region 0 the
+ * arguments (mm->arg_start..arg_end, NUL-separated), region 1 the file
+ * name (RBR_KSTR, bprm->filename).
+ */
+enum {
+	RBC_UNFINISHED = 1, /* the task died inside the call: no result */
+	RBC_ENTRY = 2,      /* an RB_EV_ENTRY record of this call came first */
+	RBC_CUT = 4,        /* regions left out: the record was full */
+};
+struct rb_call {
+	__u32 type;         /* RB_EV_CALL or RB_EV_ENTRY */
+	__u32 size;         /* bytes of the whole record (a multiple of 8) */
+	__u32 pid, tid;
+	__u32 slot;         /* the number, as rb_task.slot (RB_COMPAT + nr: ia32) */
+	__u16 flags;        /* RBC_* */
+	__u16 nregions;
+	__u64 args[6];      /* as the registers held them */
+	__s64 ret;
+	__u64 enter_ns, exit_ns;  /* monotonic */
+	__u64 cpu_ns;       /* time the task ran in the call (see cpu_now()) */
+	__u64 ip, sp;       /* user instruction and stack pointers at the entry */
+};
+
+enum { RBR_ENTRY = 1, RBR_EXIT = 2 };           /* rb_region.phase */
+enum { RBR_BYTES = 0, RBR_STR = 1, RBR_KSTR = 2 }; /* rb_region.kind (KSTR: a
+						      string of the kernel's) */
+enum {
+	RBR_OK = 0,         /* len bytes read (a string: its NUL included) */
+	RBR_FAULT = 1,      /* nothing could be read there (len 0) */
+	RBR_LONG = 2,       /* a string longer than captured: len bytes, no NUL */
+};
+struct rb_region {
+	__u64 addr;
+	__u32 len;          /* bytes of data that follow (then padding to 8) */
+	__u8 phase;         /* RBR_ENTRY, RBR_EXIT */
+	__u8 kind;          /* RBR_BYTES, RBR_STR */
+	__u8 status;        /* RBR_OK, RBR_FAULT, RBR_LONG */
+	__u8 pad;
+};
+
+/*
+ * Capture ops: what to copy of a call's user memory, up to RB_OPS per
+ * syscall number (the loader fills the table from bpf/capture.c).
+ */
+#define RB_OPS 6
+enum {
+	RBO_END = 0,        /* no more ops */
+	RBO_BYTES,          /* n bytes at the argument */
+	RBO_STR,            /* a string at the argument, up to n bytes */
+	RBO_PTRS,           /* a NULL-ended array of pointers at the argument,
+			       up to size of them, and (RBF_STRS) the strings
+			       they point to (up to the string limit) */
+	RBO_IOV,            /* sarg iovecs at the argument, and up to n bytes
+			       of each buffer (RBF_RET: n counts down from the
+			       result, bytes transferred) */
+	RBO_DEREF,          /* size bytes at the pointer found at the
+			       argument + sarg (a structure's pointer field) */
+	RBO_SP,             /* n bytes at the stack pointer (rt_sigreturn) */
+	RBO_MSG,            /* a struct msghdr at the argument, and its name,
+			       iovecs and their buffers (RBF_RET: as much as
+			       the result), control data (up to size) */
+	RBO_MMSG,           /* sarg struct mmsghdr at the argument (at most
+			       64), and each one's parts as
+			       RBO_MSG (RBF_RET: as much as its msg_len) */
+};
+/*
+ * rb_op.when: RBW_OK with RBW_EXIT: only when the call succeeded.
+ * RBW_BLOCK: at the entry when an entry record is sent anyway: a call that
+ * may block, while other tasks run (the entry half then shows first, as
+ * "<unfinished ...>" under ptrace), reads its input memory there.
+ */
+enum { RBW_ENTRY = 1, RBW_EXIT = 2, RBW_OK = 4, RBW_BLOCK = 8, RBW_ERR = 16 };
+/* (RBW_ERR with RBW_EXIT: only when the call failed) */
+enum {
+	RBZ_CONST = 0,      /* n = size */
+	RBZ_ARG,            /* n = args[sarg] */
+	RBZ_ARGN,           /* n = args[sarg] * size */
+	RBZ_RET,            /* n = the result (nothing when negative) */
+	RBZ_RETN,           /* n = the result * size */
+	RBZ_PATH,           /* n = RB_PATH_BYTES */
+	RBZ_DEREF4,         /* n = the int at args[sarg] (accept's *addrlen) */
+	RBZ_PAGES,          /* n = pages in args[sarg] bytes (mincore) */
+	RBZ_BITS,           /* n = bytes of args[sarg] bits in longs (nodemasks) */
+	RBZ_IOC,            /* n = _IOC_SIZE(args[sarg]), or size when 0 */
+};
+enum {
+	RBF_LIMIT = 1,      /* at most the string limit + 1 bytes */
+	RBF_STRS = 2,       /* RBO_PTRS: the strings too */
+	RBF_RET = 4,        /* RBO_IOV, RBO_MSG: data bytes bounded by the result */
+	RBF_PLUS8 = 8,      /* 8 bytes more after the limit, 16 at least (a
+			       struct msgbuf: its mtype, then the text) */
+};
+struct rb_op {
+	__u8 kind;          /* RBO_* */
+	__u8 arg;           /* the argument holding the address */
+	__u8 when;          /* RBW_* */
+	__u8 sz;            /* RBZ_* */
+	__u8 sarg;          /* the argument of RBZ_ARG, RBZ_ARGN, RBZ_DEREF4,
+			       RBO_IOV's count; RBO_DEREF's offset */
+	__u8 flags;         /* RBF_* */
+	__u16 size;         /* RBZ_CONST: bytes; RBZ_ARGN, RBZ_RETN: bytes of
+			       an element; RBZ_ARG, RBZ_RET, RBZ_DEREF4: the
+			       most (0: no bound but RB_REGION_MAX) */
+};
+struct rb_spec {
+	struct rb_op op[RB_OPS];
+};
+
+/* Bytes of a path (PATH_MAX and the byte a decoder reads past it) */
+#define RB_PATH_BYTES 4098
+/* A record is built in a per-CPU buffer of RB_REC_MAX bytes: whatever does
+ * not fit is left out (RBC_CUT).  One region is at most RB_REGION_MAX. */
+#define RB_REC_MAX 32768
+#define RB_REGION_MAX 8192
 
 #endif

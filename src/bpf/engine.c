@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/quals.h"
 #include "sys/filter.h"
 #include "sys/sysent.h"
 #include "util/error.h"
@@ -35,6 +36,8 @@
 #include <sys/stat.h>
 
 #include "bpf/abi.h"
+#include "bpf/capture.h"
+#include "bpf/record.h"
 #include "util/dynlib.h"
 #include "util/pathsearch.h"
 
@@ -49,7 +52,8 @@
 	X(bpf_object__open_skeleton) X(bpf_object__load_skeleton) \
 	X(bpf_object__attach_skeleton) X(bpf_object__detach_skeleton) \
 	X(bpf_object__destroy_skeleton) X(ring_buffer__new) X(ring_buffer__free) \
-	X(ring_buffer__consume) X(ring_buffer__epoll_fd) X(bpf_map_get_next_key)
+	X(ring_buffer__consume) X(ring_buffer__epoll_fd) X(bpf_map_get_next_key) \
+	X(bpf_program__set_autoload) X(bpf_program__fd) X(bpf_obj_get_info_by_fd)
 
 static struct bpf_api {
 #define BPF_MEMBER(f) __typeof__(&f) f;
@@ -148,6 +152,7 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 #else
 
 _Static_assert(sizeof(struct rb_stat) == 128, "a counter row is two cache lines");
+_Static_assert(EBPF_STRING_MAX + 2 <= RB_REGION_MAX, "a string region holds the limit");
 
 /* The state of one run. */
 struct erun {
@@ -166,6 +171,7 @@ struct erun {
 	size_t ntasks;
 	pid_t *procs;             /* live traced processes (to kill on SIGINT) */
 	size_t nprocs, aprocs;
+	struct recorder *rc;      /* recording (ebpf_opts.record), else NULL */
 	struct sigaction old_int, old_term, old_hup, old_chld;  /* as renacer was given them */
 };
 
@@ -238,6 +244,14 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 	struct event ev;
 	char path[PATH_MAX];
 
+	if (size < sizeof(uint32_t))
+		return 0;
+	if (e->type == RB_EV_CALL || e->type == RB_EV_ENTRY || e->type == RB_EV_SIGNAL ||
+	    e->type == RB_EV_EXECARGS) {
+		if (r->rc)
+			recorder_record(r->rc, data, size);
+		return 0;
+	}
 	if (size < sizeof(*e))
 		return 0;
 	memset(&ev, 0, sizeof(ev));
@@ -257,6 +271,8 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 		ev.type = EV_EXEC;
 		exec_path(ev.tid, e->path, path);
 		ev.exec_path = path;
+		if (e->ppid != e->tid)
+			ev.exec_old_tid = (pid_t)e->ppid;
 		break;
 	case RB_EV_EXIT:
 		ev.type = EV_PROC_EXIT;
@@ -273,7 +289,10 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 	default:
 		return 0;
 	}
-	sink_list_event(r->sinks, &ev);
+	if (r->rc)
+		recorder_process_event(r->rc, &ev);
+	else
+		sink_list_event(r->sinks, &ev);
 	return 0;
 }
 
@@ -324,6 +343,18 @@ static int min_btf_fd(void)
 	return fd;
 }
 
+/* Bytes of the ring buffer when recording: RENACER_EBPF_RINGBUF (a power
+ * of two, 4 KiB at least: for tests), else 8 MiB. */
+static uint32_t ringbuf_size(void)
+{
+	const char *env = getenv("RENACER_EBPF_RINGBUF");
+	unsigned long n = env ? strtoul(env, NULL, 0) : 0;
+
+	if (n >= 4096 && n <= (1ul << 30) && !(n & (n - 1)))
+		return (uint32_t)n;
+	return 8u << 20;
+}
+
 /* Opens, configures and loads the program; EBPF_UNAVAILABLE with why. */
 static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 {
@@ -362,7 +393,29 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 			close(btf_fd);
 		return EBPF_UNAVAILABLE;
 	}
-	bpfl.bpf_map__set_max_entries(skel->maps.stats, (uint32_t)r->ncpu * RB_SLOTS);
+	if (eo->record) {
+		/* the recorder: its programs, a buffer to build records in per
+		 * CPU, a ring buffer for them, and no counters */
+		bpfl.bpf_program__set_autoload(skel->progs.rb_sys_enter, false);
+		bpfl.bpf_program__set_autoload(skel->progs.rb_sys_exit, false);
+		bpfl.bpf_map__set_max_entries(skel->maps.stats, 1);
+		bpfl.bpf_map__set_max_entries(skel->maps.scratch, (uint32_t)r->ncpu);
+		bpfl.bpf_map__set_max_entries(skel->maps.events, ringbuf_size());
+		skel->rodata->want_record = true;
+		skel->rodata->strlim = o->dopts.string_limit + 1;
+		skel->rodata->strcap = o->dopts.string_limit + 2;
+		skel->rodata->maxptrs = o->dopts.verbose || o->dopts.string_limit >= 255 ? 256
+					: o->dopts.string_limit + 1;
+		capture_fill((struct rb_spec *)skel->rodata->specs,
+			     o->dopts.verbose || (o->quals && o->quals->abbrev_set));
+		capture_sets((uint8_t *)skel->rodata->block_set, (uint8_t *)skel->rodata->fork_set);
+	} else {
+		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_enter, false);
+		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_exit, false);
+		bpfl.bpf_program__set_autoload(skel->progs.rec_signal_deliver, false);
+		bpfl.bpf_program__set_autoload(skel->progs.rec_signal_generate, false);
+		bpfl.bpf_map__set_max_entries(skel->maps.stats, (uint32_t)r->ncpu * RB_SLOTS);
+	}
 	skel->rodata->follow = o->follow;
 	skel->rodata->want_cpu = o->cpu_time;
 	skel->rodata->want_wall = eo->wall;
@@ -374,7 +427,7 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 			if (s >= RB_NR || trace_set_has(o->trace_set, (long)s))
 				skel->rodata->trace_set[s / 8] |= (uint8_t)(1u << (s & 7));
 	}
-	if (m && (m & STATUS_ALL) != STATUS_ALL) {
+	if (m && (m & STATUS_ALL) != STATUS_ALL && !eo->record) {
 		unsigned bm = 0x80000000u;       /* status=none: no bit matches */
 		if (m & STATUS_SUCCESSFUL)
 			bm |= RB_ST_SUCCESSFUL;
@@ -706,14 +759,49 @@ static int deliver_totals(struct erun *r)
 	return 0;
 }
 
+/* Times the kernel skipped one of the recording programs (it never runs
+ * a program inside another on one CPU: a timer's signal while a call is
+ * being recorded). */
+static uint64_t recursion_misses(const struct renacer_bpf *skel)
+{
+	const struct bpf_program *progs[] = {
+		skel->progs.rec_sys_enter, skel->progs.rec_sys_exit,
+		skel->progs.rec_signal_deliver, skel->progs.rec_signal_generate,
+		skel->progs.rb_fork, skel->progs.rb_exec, skel->progs.rb_exit,
+	};
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(progs); i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpfl.bpf_program__fd(progs[i]);
+
+		memset(&info, 0, sizeof(info));
+		if (fd >= 0 && bpfl.bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
+			n += info.recursion_misses;
+	}
+	return n;
+}
+
 static void warn_lost(const struct renacer_bpf *skel)
 {
+	uint64_t missed = skel->rodata->want_record ? recursion_misses(skel) : 0;
+
 	if (skel->bss->lost_tasks)
 		warning("eBPF: %llu new tasks could not be followed (no room for their state)",
 			(unsigned long long)skel->bss->lost_tasks);
 	if (skel->bss->lost_events)
 		warning("eBPF: %llu process events were lost (ring buffer full)",
 			(unsigned long long)skel->bss->lost_events);
+	if (skel->bss->lost_calls)
+		warning("eBPF: %llu calls and signals were lost (ring buffer full): "
+			"the trace misses them", (unsigned long long)skel->bss->lost_calls);
+	if (missed)
+		warning("eBPF: %llu events were missed (the kernel skipped the recorder "
+			"inside another program): the trace may miss them", (unsigned long long)missed);
+	if (skel->bss->cut_calls)
+		warning("eBPF: %llu calls had more memory than a record holds: "
+			"some arguments show as addresses", (unsigned long long)skel->bss->cut_calls);
 	if (skel->bss->lost_nr)
 		warning("eBPF: %llu calls with a syscall number above %d were not counted",
 			(unsigned long long)skel->bss->lost_nr, RB_NR - 1);
@@ -723,7 +811,10 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	     struct sink_list *sinks, struct trace_end *end, struct strbuf *why)
 {
 	struct erun r;
-	struct trace_info ti = { RENACER_VERSION, argv, 0, o->follow, "ebpf", o->env };
+	/* a recording's records read back as the ptrace engine's: no
+	 * backend named in the trace */
+	struct trace_info ti = { RENACER_VERSION, argv, 0, o->follow, eo->record ? NULL : "ebpf",
+				 o->env };
 	struct sigaction sa;
 	struct timespec rt;
 	struct event ev;
@@ -760,6 +851,8 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	clock_gettime(CLOCK_REALTIME, &rt);
 	ti.start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
 	r.t0 = now_ns();
+	if (eo->record)
+		r.rc = recorder_new(o, sinks, r.t0);
 	/* as tracer_run: a sink that cannot begin gets no end() either */
 	ret = sink_list_begin(sinks, &ti) < 0 ? -1 : 0;
 	path = path_search(argv[0]);
@@ -782,16 +875,21 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	ev.ppid = getpid();
 	ev.nr = -1;
 	ev.ts_ns = ev.end_ns = ts - r.t0;
-	sink_list_event(sinks, &ev);
+	if (r.rc)
+		recorder_process_event(r.rc, &ev);
+	else
+		sink_list_event(sinks, &ev);
 	procs_add(&r, r.leader);
 	watchdog_start(&r);
 
 	wait_all(&r, end);
 	watchdog_stop(&r);
 	end->wall_ns = now_ns() - r.t0;
-	if (deliver_totals(&r) < 0)
+	if (!r.rc && deliver_totals(&r) < 0)
 		ret = -2;
 	warn_lost(r.skel);
+	if (r.rc && getenv("RENACER_EBPF_STATS"))
+		recorder_print_gaps(r.rc, stderr);
 	/* detach now: every syscall on the machine stops paying for the program */
 	bpfl.ring_buffer__free(r.rb);
 	r.rb = NULL;
@@ -806,6 +904,7 @@ restore:
 	sigaction(SIGCHLD, &r.old_chld, NULL);
 out:
 	watchdog_stop(&r);
+	recorder_free(r.rc);
 	if (r.tasks)
 		munmap((void *)r.tasks, r.ntasks * sizeof(struct rb_task));
 	free(path);

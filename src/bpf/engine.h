@@ -1,10 +1,12 @@
 /*
  * The eBPF back end: a second engine behind the same seam as the ptrace one
- * (core/tracer.h).  The kernel counts calls, errors and time per syscall for
- * the traced process tree (src/bpf/renacer.bpf.c); nothing stops the
- * tracee.  It delivers process events (EV_PROC_START, EV_EXEC,
- * EV_PROC_EXIT) and, at the end, per-syscall totals (sink_ops.totals), never
- * EV_SYSCALL records: only sinks with a totals callback can be served by it.
+ * (core/tracer.h); nothing stops the tracee.  Counting, the kernel keeps
+ * calls, errors and time per syscall for the traced process tree
+ * (src/bpf/renacer.bpf.c) and the engine delivers process events
+ * (EV_PROC_START, EV_EXEC, EV_PROC_EXIT) and, at the end, per-syscall
+ * totals (sink_ops.totals).  Recording (ebpf_opts.record), it delivers
+ * every call, signal and process event as the ptrace engine does
+ * (bpf/record.h).
  */
 #ifndef RENACER_BPF_ENGINE_H
 #define RENACER_BPF_ENGINE_H
@@ -22,7 +24,14 @@ struct ebpf_opts {
 	bool minmax; /* each syscall's shortest and longest call (-S min-time,
 		      * max-time, -U min-time,max-time); else sc_total's
 		      * *_min_ns/_max_ns are 0 */
+	bool record; /* record every call (bpf/record.h): the sinks get
+		      * EV_SYSCALL records decoded from the recording, as from
+		      * the ptrace engine, and no totals */
 };
+
+/* The recorder copies strings and buffers of at most this many bytes
+ * (string limit -s plus what decoders read past it). */
+#define EBPF_STRING_MAX 8190
 
 /* ebpf_run()'s result when the back end cannot run here (nothing ran). */
 #define EBPF_UNAVAILABLE (-3)

@@ -39,6 +39,18 @@ const volatile bool use_set = false;    /* count only the calls of trace_set */
 const volatile __u32 status_mask = 0;   /* RB_ST_* to count; 0 means all */
 const volatile __u8 trace_set[RB_SLOTS / 8] = {};  /* bit per slot */
 const volatile __u32 tasks_mask = RB_TASKS - 1;    /* entries of tasks - 1 */
+/* Recording (want_record: the rec_* programs; see abi.h) */
+const volatile bool want_record = false;
+const volatile __u32 strlim = 33;       /* bytes of a buffer: string limit + 1 */
+const volatile __u32 strcap = 34;       /* bytes of a C string: string limit + 2 */
+const volatile __u32 maxptrs = 33;      /* pointers of an argv array (<= 256) */
+const volatile struct rb_spec specs[RB_NR] = {};   /* capture ops per number */
+const volatile __u8 block_set[RB_NR / 8] = {};  /* calls that may block: an
+						   entry record while other
+						   tasks run */
+const volatile __u8 fork_set[RB_NR / 8] = {};   /* calls that wait for a child
+						   (vfork): an entry record
+						   always */
 
 /* Read by the loader (mmap'ed .bss). */
 __u64 live = 0;         /* traced tasks alive */
@@ -46,6 +58,8 @@ __u64 lost_tasks = 0;   /* children that could not be followed (no room) */
 __u64 lost_events = 0;  /* process events the ring buffer had no room for */
 __u64 lost_nr = 0;      /* calls with a number outside the slots */
 __u64 noverflow = 0;    /* entries in overflow */
+__u64 lost_calls = 0;   /* call and signal records the ring buffer had no room for */
+__u64 cut_calls = 0;    /* records whose memory did not all fit (RBC_CUT) */
 
 /* (mmap'able: the loader's watchdog reads it, see engine.c) */
 struct {
@@ -83,8 +97,23 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
+	__uint(max_entries, 256 * 1024);  /* the loader sizes it when recording */
 } events SEC(".maps");
+
+/* Where a record is built, one per CPU (the loader sizes it): room for
+ * RB_REC_MAX bytes and one more region past it, so that an offset masked
+ * below RB_REC_MAX and a length masked below 2 * RB_REGION_MAX stay in
+ * it, as the verifier checks. */
+#define SCRATCH_SIZE (RB_REC_MAX + 2 * RB_REGION_MAX + 64)
+struct scratch {
+	__u8 b[SCRATCH_SIZE];
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);           /* the CPUs, set by the loader */
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
 
 #define X86_TS_COMPAT 0x0002    /* thread_info.status: an ia32 syscall */
 #define NR_EXECVE 59
@@ -316,6 +345,686 @@ static __always_inline void send(__u32 type, __u32 pid, __u32 tid, __u32 ppid,
 	bpf_ringbuf_submit(e, 0);
 }
 
+
+/* ---- recording (want_record) ------------------------------------------ */
+
+/*
+ * A record being built in this CPU's scratch buffer: scalars only, so that
+ * the global functions below (verified once each, not at every call) can
+ * take a pointer to it.
+ */
+struct cap {
+	__u32 off;          /* bytes used in the buffer */
+	__u32 nreg;         /* regions */
+	__u32 flags;        /* RBC_* */
+	__u32 phase;        /* RBR_ENTRY or RBR_EXIT */
+	__u32 last;         /* offset of the last region's data */
+	__u32 pad;
+	__s64 ret;
+	__u64 args[8];      /* (6 used: 8 so that an index masked with 7 is in it) */
+	__u64 sp;
+	__u64 left;         /* RBO_IOV with RBF_RET: data bytes not yet shown */
+};
+
+/* This CPU's scratch buffer. */
+static __always_inline __u8 *scratch_buf(void)
+{
+	__u32 k = bpf_get_smp_processor_id();
+	struct scratch *sc = bpf_map_lookup_elem(&scratch, &k);
+
+	return sc ? sc->b : NULL;
+}
+
+/*
+ * Copies len bytes (RBR_BYTES) or a string of at most len bytes (RBR_STR)
+ * at addr into a new region of c.  Returns the bytes copied (c->last is
+ * where they are), or -1 when nothing could be read (a region with
+ * RBR_FAULT says so) or the record is full (RBC_CUT).
+ */
+__noinline int region(struct cap *c, __u64 addr, __u32 len, __u32 kind)
+{
+	__u8 *buf = scratch_buf();
+	struct rb_region *r;
+	__u32 off, hl = sizeof(struct rb_region);
+	long n;
+
+	if (!c || !buf)
+		return -1;
+	off = c->off;
+	if (len > RB_REGION_MAX)
+		len = RB_REGION_MAX;
+	if (off + hl + len + 8 > RB_REC_MAX) {
+		c->flags |= RBC_CUT;
+		return -1;
+	}
+	r = (struct rb_region *)(buf + (off & (RB_REC_MAX - 1)));
+	c->last = off + hl;
+	if (kind == RBR_KSTR) {
+		n = bpf_probe_read_kernel_str(buf + ((off + hl) & (RB_REC_MAX - 1)),
+					      len & (2 * RB_REGION_MAX - 1), (void *)addr);
+		r->status = n > 0 ? RBR_OK : RBR_FAULT;
+		addr = 0;
+	} else if (kind == RBR_STR) {
+		/* one byte more: a string that fills it has no NUL in len */
+		n = bpf_probe_read_user_str(buf + ((off + hl) & (RB_REC_MAX - 1)),
+					    (len + 1) & (2 * RB_REGION_MAX - 1), (void *)addr);
+		if (n > len) {
+			r->status = RBR_LONG;
+			n = len;
+		} else {
+			r->status = n > 0 ? RBR_OK : RBR_FAULT;
+		}
+	} else {
+		/* (long: -1 and a __u32 would make an unsigned -1) */
+		n = bpf_probe_read_user(buf + ((off + hl) & (RB_REC_MAX - 1)),
+					len & (2 * RB_REGION_MAX - 1), (void *)addr) ? -1L : (long)len;
+		/* the part on the first page, when the rest is unmapped (an
+		 * array that runs into it shows its first elements) */
+		if (n < 0 && 4096 - (addr & 4095) < len) {
+			__u32 part = 4096 - (addr & 4095);
+
+			n = bpf_probe_read_user(buf + ((off + hl) & (RB_REC_MAX - 1)),
+						part & (2 * RB_REGION_MAX - 1), (void *)addr) ? -1L : (long)part;
+		}
+		r->status = n >= 0 ? RBR_OK : RBR_FAULT;
+	}
+	if (n < 0)
+		n = 0;
+	r->addr = addr;
+	r->len = n;
+	r->phase = c->phase;
+	r->kind = kind;
+	r->pad = 0;
+	c->off = off + hl + ((n + 7) & ~7);
+	c->nreg++;
+	return r->status == RBR_FAULT ? -1 : n;
+}
+
+/* The 8-byte value at offset off of the record (data copied by region()). */
+static __always_inline __u64 rec_u64(__u32 off)
+{
+	__u8 *buf = scratch_buf();
+
+	return buf ? *(__u64 *)(buf + (off & (RB_REC_MAX - 8))) : 0;
+}
+
+/* RBO_PTRS: a NULL-ended array of pointers, 8 at a time, and their strings */
+struct ptrs_ctx {
+	struct cap *c;
+	__u64 addr;
+	__u32 left;         /* pointers still wanted */
+	__u32 strs;
+};
+
+static long ptrs_chunk(__u32 i, void *ctx)
+{
+	struct ptrs_ctx *p = ctx;
+	__u32 n = p->left < 8 ? p->left : 8, base;
+
+	if (!n || region(p->c, p->addr + 64 * (__u64)i, n * 8, RBR_BYTES) < 0)
+		return 1;
+	base = p->c->last;
+	for (__u32 j = 0; j < 8; j++) {
+		__u64 ptr;
+
+		if (j >= n)
+			break;
+		ptr = rec_u64(base + 8 * j);
+		if (!ptr)
+			return 1;
+		if (p->strs)
+			region(p->c, ptr, strcap, RBR_STR);
+	}
+	p->left -= n;
+	return 0;
+}
+
+/* RBO_IOV: each iovec's buffer */
+struct iov_ctx {
+	struct cap *c;
+	__u32 base;         /* offset of the iovec array in the record */
+	__u32 n;
+	__u32 ret;          /* bounded by c->left */
+};
+
+static long iov_one(__u32 i, void *ctx)
+{
+	struct iov_ctx *p = ctx;
+	__u64 base, len;
+
+	if (i >= p->n)
+		return 1;
+	base = rec_u64(p->base + 16 * i);
+	len = rec_u64(p->base + 16 * i + 8);
+	if (p->ret) {
+		if (len > p->c->left)
+			len = p->c->left;
+		p->c->left -= len;
+	}
+	if (len > strlim)
+		len = strlim;
+	if (base && len)
+		region(p->c, base, len, RBR_BYTES);
+	return 0;
+}
+
+/*
+ * A struct msghdr at addr (recorded), its name, iovecs and buffers (data:
+ * bytes the call moved, -1 for each whole iov_len; at most the string
+ * limit + 1 of each), and control data (at most ctl bytes).
+ */
+__noinline int msg(struct cap *c, __u64 addr, __s64 data, __u32 ctl)
+{
+	struct iov_ctx p = { c, 0, 0, data >= 0 };
+	__u64 name, iov, iovlen, control, controllen;
+	__u32 base, namelen;
+
+	if (!c || region(c, addr, 56, RBR_BYTES) < 0)
+		return 0;
+	base = c->last;
+	name = rec_u64(base);
+	namelen = (__u32)rec_u64(base + 8);
+	iov = rec_u64(base + 16);
+	iovlen = rec_u64(base + 24);
+	control = rec_u64(base + 32);
+	controllen = rec_u64(base + 40);
+	if (name && namelen)
+		region(c, name, namelen > 128 ? 128 : namelen, RBR_BYTES);
+	if (iov && iovlen) {
+		if (iovlen > 64)
+			iovlen = 64;
+		if (region(c, iov, iovlen * 16, RBR_BYTES) >= 0) {
+			p.base = c->last;
+			p.n = iovlen;
+			c->left = data > 0 ? (__u64)data : 0;
+			bpf_loop(64, iov_one, &p, 0);
+		}
+	}
+	if (control && controllen)
+		region(c, control, controllen > ctl ? ctl : controllen, RBR_BYTES);
+	return 0;
+}
+
+/* RBO_MMSG: each message of an mmsghdr array (recorded at base) */
+struct mmsg_ctx {
+	struct cap *c;
+	__u64 addr;
+	__u32 base, ret, ctl, n;
+};
+
+static long mmsg_one(__u32 i, void *ctx)
+{
+	struct mmsg_ctx *p = ctx;
+	__s64 data = -1;
+
+	if (i >= p->n)
+		return 1;
+	if (p->ret)
+		data = (__u32)rec_u64(p->base + 64 * i + 56);
+	msg(p->c, p->addr + 64 * (__u64)i, data, p->ctl);
+	return 0;
+}
+
+/* The user int at addr, or 0. */
+static __always_inline __u64 user_int(__u64 addr)
+{
+	int v = 0;
+
+	bpf_probe_read_user(&v, sizeof(v), (void *)addr);
+	return v < 0 ? 0 : (__u64)v;
+}
+
+/* Runs one capture op (a struct rb_op, passed as its 8 bytes). */
+__noinline int run_op(struct cap *c, __u64 bits)
+{
+	struct rb_op op;
+	__u64 addr, n = 0;
+
+	if (!c)
+		return 0;
+	__builtin_memcpy(&op, &bits, sizeof(op));
+	addr = c->args[op.arg & 7];
+	switch (op.sz) {
+	case RBZ_CONST: n = op.size; break;
+	case RBZ_ARG: n = c->args[op.sarg & 7]; break;
+	case RBZ_ARGN: n = c->args[op.sarg & 7] * op.size; break;
+	case RBZ_RET: n = c->ret > 0 ? (__u64)c->ret : 0; break;
+	case RBZ_RETN: n = c->ret > 0 ? (__u64)c->ret * op.size : 0; break;
+	case RBZ_PATH: n = RB_PATH_BYTES; break;
+	case RBZ_DEREF4: n = user_int(c->args[op.sarg & 7]); break;
+	case RBZ_PAGES: n = (c->args[op.sarg & 7] + 4095) >> 12; break;
+	case RBZ_BITS: n = ((c->args[op.sarg & 7] + 63) >> 6) * 8; break;
+	case RBZ_IOC:
+		n = (c->args[op.sarg & 7] >> 16) & 0x3fff;
+		if (!n)
+			n = op.size;
+		break;
+	}
+	/* size is the most of a count read from the call, when not 0 */
+	if ((op.sz == RBZ_ARG || op.sz == RBZ_RET || op.sz == RBZ_DEREF4) && op.size &&
+	    n > op.size)
+		n = op.size;
+	if ((op.flags & RBF_LIMIT) && n > strlim)
+		n = strlim;
+	if (op.flags & RBF_PLUS8)
+		n = n + 8 < 16 ? 16 : n + 8;
+	switch (op.kind) {
+	case RBO_BYTES:
+		if (addr && n)
+			region(c, addr, n > RB_REGION_MAX ? RB_REGION_MAX : n, RBR_BYTES);
+		break;
+	case RBO_STR:
+		if (addr)
+			region(c, addr, op.sz == RBZ_PATH ? RB_PATH_BYTES : strcap, RBR_STR);
+		break;
+	case RBO_PTRS: {
+		struct ptrs_ctx p = { c, addr, op.size ? op.size : maxptrs, op.flags & RBF_STRS };
+
+		if (addr)
+			bpf_loop(128, ptrs_chunk, &p, 0);
+		break;
+	}
+	case RBO_IOV: {
+		struct iov_ctx p = { c, 0, 0, op.flags & RBF_RET };
+		__u64 cnt = c->args[op.sarg & 7];
+
+		/* (64 at most: arrays are cut at the string limit, but not
+		 * with -v) */
+		if (!addr || !cnt)
+			break;
+		if (cnt > 64)
+			cnt = 64;
+		if (region(c, addr, cnt * 16, RBR_BYTES) < 0)
+			break;
+		p.base = c->last;
+		p.n = cnt;
+		c->left = c->ret > 0 ? (__u64)c->ret : 0;
+		bpf_loop(64, iov_one, &p, 0);
+		break;
+	}
+	case RBO_DEREF: {
+		__u64 ptr = 0;
+
+		if (addr && !bpf_probe_read_user(&ptr, sizeof(ptr), (void *)(addr + op.sarg)) &&
+		    ptr && n)
+			region(c, ptr, n > RB_REGION_MAX ? RB_REGION_MAX : n, RBR_BYTES);
+		break;
+	}
+	case RBO_SP:
+		if (c->sp && n)
+			region(c, c->sp, n > RB_REGION_MAX ? RB_REGION_MAX : n, RBR_BYTES);
+		break;
+	case RBO_MSG:
+		if (addr)
+			msg(c, addr, op.flags & RBF_RET ? (c->ret > 0 ? c->ret : 0) : -1,
+			    op.size);
+		break;
+	case RBO_MMSG: {
+		struct mmsg_ctx p = { c, addr, 0, op.flags & RBF_RET, op.size, 0 };
+		__u64 cnt = c->args[op.sarg & 7];
+
+		if (op.flags & RBF_RET)
+			cnt = c->ret > 0 ? (__u64)c->ret : 0;
+		if (!addr || !cnt)
+			break;
+		if (cnt > 64)
+			cnt = 64;
+		p.n = cnt;
+		if (region(c, addr, cnt * 64, RBR_BYTES) < 0)
+			break;
+		p.base = c->last;
+		bpf_loop(64, mmsg_one, &p, 0);
+		break;
+	}
+	}
+	return 0;
+}
+
+/* The arguments of a call of slot, from the registers at its entry. */
+static __always_inline void regs_args(struct cap *c, const struct pt_regs *r, __u32 slot)
+{
+	if (slot >= RB_COMPAT) {
+		c->args[0] = (__u32)r->bx;
+		c->args[1] = (__u32)r->cx;
+		c->args[2] = (__u32)r->dx;
+		c->args[3] = (__u32)r->si;
+		c->args[4] = (__u32)r->di;
+		c->args[5] = (__u32)r->bp;
+	} else {
+		c->args[0] = r->di;
+		c->args[1] = r->si;
+		c->args[2] = r->dx;
+		c->args[3] = r->r10;
+		c->args[4] = r->r8;
+		c->args[5] = r->r9;
+	}
+	c->sp = r->sp;
+}
+
+/* Runs the ops of slot for this phase (when: RBW_ENTRY, with RBW_BLOCK;
+ * RBW_EXIT). */
+static __always_inline void run_ops(struct cap *c, __u32 slot, __u32 when)
+{
+	if (slot >= RB_NR)
+		return;
+	for (int i = 0; i < RB_OPS; i++) {
+		const volatile struct rb_op *op = &specs[slot].op[i];
+		struct rb_op o;
+		__u64 bits;
+
+		if (op->kind == RBO_END)
+			break;
+		if (!(op->when & when))
+			continue;
+		if ((op->when & RBW_OK) && c->ret < 0)
+			continue;
+		if ((op->when & RBW_ERR) && c->ret >= 0)
+			continue;
+		o.kind = op->kind;
+		o.arg = op->arg;
+		o.when = op->when;
+		o.sz = op->sz;
+		o.sarg = op->sarg;
+		o.flags = op->flags;
+		o.size = op->size;
+		__builtin_memcpy(&bits, &o, sizeof(bits));
+		run_op(c, bits);
+	}
+}
+
+/* Fills the header of the record in buf and sends it; false when lost. */
+static __always_inline bool rec_send(struct cap *c, __u8 *buf, __u32 type, struct task_struct *task,
+				     const struct rb_task *t, __u32 slot, __u64 now,
+				     const struct pt_regs *r)
+{
+	struct rb_call *h = (struct rb_call *)buf;
+
+	h->type = type;
+	h->size = c->off;
+	h->pid = task->tgid;
+	h->tid = task->pid;
+	h->slot = slot;
+	h->flags = c->flags;
+	h->nregions = c->nreg;
+	for (int i = 0; i < 6; i++)
+		h->args[i] = c->args[i];
+	h->ret = c->ret;
+	h->enter_ns = t->enter_ns;
+	h->exit_ns = now;
+	h->cpu_ns = 0;
+	if (want_cpu && type == RB_EV_CALL && !(c->flags & RBC_UNFINISHED))
+		h->cpu_ns = call_cpu(task, t, now, now - t->enter_ns);
+	h->ip = r ? r->ip : 0;
+	h->sp = c->sp;
+	if (bpf_ringbuf_output(&events, buf, c->off & (RB_REC_MAX - 1), 0) < 0) {
+		__sync_fetch_and_add(&lost_calls, 1);
+		return false;
+	}
+	if (c->flags & RBC_CUT)
+		__sync_fetch_and_add(&cut_calls, 1);
+	return true;
+}
+
+/* Whether slot (< RB_NR) is in a bitmap of the loader's. */
+static __always_inline bool in_set(const volatile __u8 *set, __u32 slot)
+{
+	return set[(slot / 8) & (RB_NR / 8 - 1)] & (1u << (slot & 7));
+}
+
+/* Whether the ops of slot include entry ones. */
+static __always_inline bool has_entry_ops(__u32 slot)
+{
+	if (slot >= RB_NR)
+		return false;
+	for (int i = 0; i < RB_OPS; i++) {
+		__u8 w = specs[slot].op[i].when, k = specs[slot].op[i].kind;
+		if (k == RBO_END)
+			return false;
+		if (w & RBW_ENTRY)
+			return true;
+	}
+	return false;
+}
+
+SEC("raw_tp/sys_enter")
+int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct rb_task *t = task_find((__u32)task->pid);
+	struct pt_regs r;
+	struct cap c;
+	__u8 *buf;
+	__u32 slot;
+	__u64 now;
+
+	if (!t)
+		return 0;
+	if (t->flags & RBT_HIDE) {
+		if (id != NR_EXECVE && id != NR_EXECVEAT)
+			return 0;
+		t->flags &= ~RBT_HIDE;
+	}
+	t->slot = RB_NO_CALL;
+	t->flags &= ~RBT_ENTRY;
+	if ((unsigned long)id >= RB_NR) {
+		__sync_fetch_and_add(&lost_nr, 1);
+		return 0;
+	}
+	slot = (__u32)id;
+	if (task->thread_info.status & X86_TS_COMPAT)
+		slot += RB_COMPAT;
+	if (use_set && !(trace_set[(slot / 8) & (RB_SLOTS / 8 - 1)] & (1u << (slot & 7))))
+		return 0;
+	t->slot = slot;
+	now = bpf_ktime_get_ns();
+	t->enter_ns = now;
+	if (want_cpu) {
+		t->enter_stime = cpu_now(task, now);
+		t->enter_sum = task->se.sum_exec_runtime;
+		t->enter_on = bpf_get_smp_processor_id();
+	}
+	if (!has_entry_ops(slot) && !(slot < RB_NR && in_set(fork_set, slot)) &&
+	    !(slot < RB_NR && in_set(block_set, slot) && live > 1))
+		return 0;
+	if (!(buf = scratch_buf()) || bpf_probe_read_kernel(&r, sizeof(r), regs) < 0)
+		return 0;
+	__builtin_memset(&c, 0, sizeof(c));
+	c.off = sizeof(struct rb_call);
+	c.phase = RBR_ENTRY;
+	regs_args(&c, &r, slot);
+	run_ops(&c, slot, RBW_ENTRY | RBW_BLOCK);
+	if (rec_send(&c, buf, RB_EV_ENTRY, task, t, slot, now, &r))
+		t->flags |= RBT_ENTRY;
+	return 0;
+}
+
+SEC("raw_tp/sys_exit")
+int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct rb_task *t = task_find((__u32)task->pid);
+	struct pt_regs r;
+	struct cap c;
+	__u8 *buf;
+	__u32 slot;
+
+	if (!t || t->slot >= RB_SLOTS)
+		return 0;
+	/* the task dies before a ptrace tracer would see this exit: the
+	 * call is unfinished, sent by rec_exit */
+	if ((task->pending.signal.sig[0] & SIGKILL_BIT) && !converted_fatal(task))
+		return 0;
+	slot = t->slot;
+	t->slot = RB_NO_CALL;
+	if (!(buf = scratch_buf()) || bpf_probe_read_kernel(&r, sizeof(r), regs) < 0)
+		return 0;
+	__builtin_memset(&c, 0, sizeof(c));
+	c.off = sizeof(struct rb_call);
+	c.phase = RBR_EXIT;
+	c.ret = ret;
+	c.flags = (t->flags & RBT_ENTRY) ? RBC_ENTRY : 0;
+	regs_args(&c, &r, slot);
+	run_ops(&c, slot, RBW_EXIT);
+	rec_send(&c, buf, RB_EV_CALL, task, t, slot, bpf_ktime_get_ns(), &r);
+	return 0;
+}
+
+/* A signal record for task (its tid, tgid); info NULL: none given. */
+static __always_inline void rec_signal(__u32 pid, __u32 tid, int sig, const void *info,
+				       __u32 flags)
+{
+	struct rb_signal *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		__sync_fetch_and_add(&lost_calls, 1);
+		return;
+	}
+	e->type = RB_EV_SIGNAL;
+	e->size = sizeof(*e);
+	e->pid = pid;
+	e->tid = tid;
+	e->signo = sig;
+	e->flags = flags;
+	e->ts_ns = bpf_ktime_get_ns();
+	__builtin_memset(e->info, 0, sizeof(e->info));
+	if ((unsigned long)info > 1)
+		bpf_probe_read_kernel(e->info, sizeof(e->info), info);
+	else
+		*(int *)e->info = sig;
+	bpf_ringbuf_submit(e, 0);
+}
+
+/*
+ * A fatal signal with no handler (SIGTERM, SIGINT, SIGUSR1, ...) is turned
+ * into a SIGKILL of the whole group when it is sent, for an untraced
+ * process only: a ptrace tracer sees the signal itself delivered.  Its
+ * siginfo is kept here by thread group until that SIGKILL is delivered.
+ */
+struct fatal_sig {
+	__u32 sig;
+	__u8 info[48];
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct fatal_sig);
+} fatal SEC(".maps");
+
+/* Whether sig kills by default without a core dump (what the kernel
+ * turns into a group SIGKILL at once). */
+static __always_inline bool kills_quietly(int sig)
+{
+	const __u32 m = (1u << 1) | (1u << 2) | (1u << 10) | (1u << 12) | (1u << 13) |
+			(1u << 14) | (1u << 15) | (1u << 16) | (1u << 26) | (1u << 27) |
+			(1u << 29) | (1u << 30);
+
+	return sig >= 32 || (sig > 0 && (m & (1u << sig)));
+}
+
+/* A signal is delivered to the current task (its handler runs next, or
+ * its default action): what a ptrace tracer sees at the signal stop.
+ * SIGKILL never stops a tracee, but one that stands for a fatal signal
+ * (see fatal) shows as that signal. */
+SEC("raw_tp/signal_deliver")
+int BPF_PROG(rec_signal_deliver, int sig, struct kernel_siginfo *info, struct k_sigaction *ka)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct rb_task *t = task_find((__u32)task->pid);
+	__u32 tgid = task->tgid;
+	struct fatal_sig *f;
+
+	if (!t || (t->flags & RBT_HIDE))
+		return 0;
+	if (sig != 9) {
+		rec_signal(tgid, task->pid, sig, info, 0);
+		return 0;
+	}
+	if (!info && (f = bpf_map_lookup_elem(&fatal, &tgid))) {
+		struct fatal_sig v = *f;
+
+		bpf_map_delete_elem(&fatal, &tgid);
+		rec_signal(tgid, task->pid, v.sig, v.info, 0);
+	}
+	return 0;
+}
+
+/* A signal sent to a traced task.  One the kernel drops at once as
+ * ignored (SIGCHLD with no handler) is never delivered, but a ptrace
+ * tracer's tracee gets it queued and stops for it, so it shows under
+ * ptrace: it is recorded now.  A fatal one is kept (see fatal). */
+SEC("raw_tp/signal_generate")
+int BPF_PROG(rec_signal_generate, int sig, struct kernel_siginfo *info, struct task_struct *task,
+	     int group, int result)
+{
+	__u32 tid, tgid;
+	struct rb_task *t;
+
+	if ((result != 0 && result != 1) || sig == 9)
+		return 0;
+	tid = BPF_CORE_READ(task, pid);
+	t = task_find(tid);
+	if (!t || (t->flags & RBT_HIDE))
+		return 0;
+	tgid = BPF_CORE_READ(task, tgid);
+	if (result == 1) {       /* TRACE_SIGNAL_IGNORED */
+		rec_signal(tgid, tid, sig, info, RBS_IGNORED);
+	} else if (kills_quietly(sig) &&
+		   !(BPF_CORE_READ(task, blocked.sig[0]) & (1ul << (sig - 1)))) {
+		struct sighand_struct *sh = BPF_CORE_READ(task, sighand);
+		struct fatal_sig v = { (__u32)sig };
+		void *h = (void *)1;
+
+		bpf_core_read(&h, sizeof(h), &sh->action[(sig - 1) & 63].sa.sa_handler);
+		if (h)           /* not SIG_DFL */
+			return 0;
+		if ((unsigned long)info > 1)
+			bpf_probe_read_kernel(v.info, sizeof(v.info), info);
+		else
+			*(int *)v.info = sig;
+		bpf_map_update_elem(&fatal, &tgid, &v, BPF_ANY);
+	}
+	return 0;
+}
+
+/* rec_exit's part: the call task died inside, as an unfinished record. */
+static __always_inline void rec_unfinished(struct task_struct *task, struct rb_task *t)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	struct pt_regs r;
+	struct cap c;
+	__u8 *buf;
+
+	if (t->slot >= RB_SLOTS || !(buf = scratch_buf()) ||
+	    bpf_probe_read_kernel(&r, sizeof(r), regs) < 0)
+		return;
+	__builtin_memset(&c, 0, sizeof(c));
+	c.off = sizeof(struct rb_call);
+	c.flags = RBC_UNFINISHED | ((t->flags & RBT_ENTRY) ? RBC_ENTRY : 0);
+	regs_args(&c, &r, t->slot);
+	rec_send(&c, buf, RB_EV_CALL, task, t, t->slot, bpf_ktime_get_ns(), &r);
+	t->slot = RB_NO_CALL;
+}
+
+/* An RB_EV_EXECARGS record (abi.h) of the current task, which exec'ed. */
+static __always_inline void rec_execargs(struct task_struct *task, struct rb_task *t,
+					 struct linux_binprm *bprm)
+{
+	__u64 start = BPF_CORE_READ(task, mm, arg_start), end = BPF_CORE_READ(task, mm, arg_end);
+	__u8 *buf = scratch_buf();
+	struct cap c;
+
+	if (!buf)
+		return;
+	__builtin_memset(&c, 0, sizeof(c));
+	c.off = sizeof(struct rb_call);
+	c.phase = RBR_EXIT;
+	region(&c, start, end > start ? end - start : 0, RBR_BYTES);
+	region(&c, (__u64)BPF_CORE_READ(bprm, filename), RB_PATH_BYTES, RBR_KSTR);
+	rec_send(&c, buf, RB_EV_EXECARGS, task, t, 0, bpf_ktime_get_ns(), NULL);
+}
+
 /* A new task (process or thread) is born, before it first runs; run by its
  * creator (the arguments are the creator and the new task). */
 SEC("raw_tp/sched_process_fork")
@@ -360,6 +1069,8 @@ int BPF_PROG(rb_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	if (!t)
 		return 0;
 	send(RB_EV_EXEC, task->tgid, tid, (__u32)old_pid, 0, 0, BPF_CORE_READ(bprm, interp));
+	if (want_record)
+		rec_execargs(task, t, bprm);
 	return 0;
 }
 
@@ -376,8 +1087,10 @@ int BPF_PROG(rb_exit)
 
 	if (!t)
 		return 0;
+	if (want_record)
+		rec_unfinished(task, t);
 	slot = t->slot;
-	if (slot < RB_SLOTS && wanted(RB_ST_UNFINISHED) &&
+	if (!want_record && slot < RB_SLOTS && wanted(RB_ST_UNFINISHED) &&
 	    (s = stat_of(slot))) {
 		s->unfinished++;
 		if (want_wall)

@@ -12,6 +12,7 @@
 #include "cli/cmds.h"
 #include "cli/trace_opts.h"
 #include "config/config.h"
+#include "sys/qualify.h"
 #include "core/tracer.h"
 #include "sink/sinks.h"
 #include "util/error.h"
@@ -19,56 +20,104 @@
 #include "util/banned.h"
 
 /*
- * Why the eBPF engine cannot serve what t asks for (it counts, it keeps no
- * record of each call), appended to why; 0 when it can serve it.
+ * Why neither of the eBPF engine's modes can serve t: what needs the
+ * command stopped, or started otherwise.  Appended to why; 0 when none.
  */
-static int ebpf_unsuited(const struct trace_opts *t, const struct renacer_config *cfg,
-			 const struct sink_list *sinks, struct strbuf *why)
+static int ebpf_common_unsuited(const struct trace_opts *t, struct strbuf *why)
 {
 	if (t->npids) {
-		strbuf_addstr(why, "cannot attach (-p): it counts commands it starts");
+		strbuf_addstr(why, "cannot attach (-p): it traces commands it starts");
 		return -1;
-	}
-	if (t->anti_patterns) {
-		strbuf_addstr(why, "cannot run --anti-patterns: the detectors read every call");
-		return -1;
-	}
-	for (size_t i = 0; t->assert_file && i < cfg->nassertions; i++) {
-		const struct config_assertion *c = &cfg->assertions[i];
-		if (c->enabled && c->type != ASSERTION_SPAN_COUNT) {
-			strbuf_addf(why, "cannot evaluate assertion '%s' (%s): it reads every call; "
-				    "only span_count budgets work from counts", c->name,
-				    config_assertion_type_name(c->type));
-			return -1;
-		}
 	}
 	/* strace's options that need the stops (docs/renacer.1) */
 	if (t->npaths) {
-		strbuf_addstr(why, "cannot filter by path (-P): it does not see the arguments");
+		strbuf_addstr(why, "cannot filter by path (-P): the paths of descriptors "
+			      "are read while the call is stopped");
 		return -1;
 	}
 	if (t->inject) {
 		strbuf_addstr(why, "cannot tamper with calls (-e inject=, -e fault=)");
 		return -1;
 	}
-	if (t->overhead_given) {
-		strbuf_addstr(why, "cannot take an overhead off each call (-O): it has only totals");
-		return -1;
-	}
 	if (t->user || t->nenv || t->daemonize || t->detach_on_execve) {
 		strbuf_addstr(why, "cannot start the command as -u, -E, -D or -b ask");
 		return -1;
 	}
-	if (t->format_given && t->format == FMT_CSV) {
-		strbuf_addstr(why, "cannot write --format csv: it has no record of each call");
+	return 0;
+}
+
+/*
+ * Why the eBPF engine cannot count what t asks for (it keeps per-syscall
+ * totals only, in the kernel); 0 when it can.
+ */
+static int ebpf_count_unsuited(const struct trace_opts *t, const struct renacer_config *cfg,
+			       const struct sink_list *sinks, struct strbuf *why)
+{
+	if (t->anti_patterns) {
+		strbuf_addstr(why, "cannot run --anti-patterns from counts: the detectors read every call");
 		return -1;
 	}
-	if (!sink_list_totals_ok(sinks)) {
+	for (size_t i = 0; t->assert_file && i < cfg->nassertions; i++) {
+		const struct config_assertion *c = &cfg->assertions[i];
+		if (c->enabled && c->type != ASSERTION_SPAN_COUNT) {
+			strbuf_addf(why, "cannot evaluate assertion '%s' (%s) from counts: it reads "
+				    "every call; only span_count budgets work from counts", c->name,
+				    config_assertion_type_name(c->type));
+			return -1;
+		}
+	}
+	if (t->overhead_given) {
+		strbuf_addstr(why, "cannot take an overhead off each call (-O) from counts");
+		return -1;
+	}
+	if (t->format_given && t->format == FMT_CSV) {
+		strbuf_addstr(why, "cannot write --format csv from counts");
+		return -1;
+	}
+	if (!sink_list_totals_ok(sinks) || !(t->summary || t->assert_file)) {
 		strbuf_addstr(why, "counts syscalls and cannot print the trace: "
 			      "use it with -c (a table; with --format json or jsonl a JSON summary)");
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Why the eBPF engine cannot record what t asks for (bpf/record.h: every
+ * call recorded in the kernel and decoded afterwards); 0 when it can.
+ */
+static int ebpf_record_unsuited(const struct trace_opts *t, struct strbuf *why)
+{
+	if (t->decode_fds || t->fd_details) {
+		strbuf_addstr(why, "cannot show what descriptors refer to (-y, -yy): "
+			      "that is read while the call is stopped");
+		return -1;
+	}
+	if (!numset_empty(&t->read_fds) || !numset_empty(&t->write_fds)) {
+		strbuf_addstr(why, "cannot dump the data of -e read= or -e write=");
+		return -1;
+	}
+	if (trace_opts_wants_stacks(t)) {
+		strbuf_addstr(why, "cannot unwind stacks (-s, -k, --function-time, flame graphs)");
+		return -1;
+	}
+	if (t->string_limit >= EBPF_STRING_MAX) {
+		strbuf_addf(why, "cannot record strings of more than %d bytes (-s)",
+			    EBPF_STRING_MAX - 1);
+		return -1;
+	}
+	return 0;
+}
+
+int trace_backend_precheck(const struct trace_opts *t)
+{
+	struct strbuf why = STRBUF_INIT;
+	int r = 0;
+
+	if (t->backend == BACKEND_EBPF && ebpf_common_unsuited(t, &why) < 0)
+		r = error("--backend ebpf %s", why.buf);
+	strbuf_release(&why);
+	return r;
 }
 
 /* auto picks eBPF for -c and count-only --assert when no trace is asked for. */
@@ -77,7 +126,8 @@ static bool auto_wants_ebpf(const struct trace_opts *t, const struct renacer_con
 {
 	struct strbuf why = STRBUF_INIT;
 	bool ok = (t->summary || t->assert_file) && !t->format_given &&
-		  ebpf_unsuited(t, cfg, sinks, &why) == 0;
+		  ebpf_common_unsuited(t, &why) == 0 &&
+		  ebpf_count_unsuited(t, cfg, sinks, &why) == 0;
 
 	strbuf_release(&why);
 	return ok;
@@ -96,12 +146,22 @@ int trace_run(const struct trace_opts *t, const struct tracer_opts *o,
 		return tracer_run(o, t->argv, sinks, end);
 	/* refusals return (-1 with the status in end) rather than exit: the
 	 * caller then releases the sinks, which removes their temporary files */
-	if (t->backend == BACKEND_EBPF && ebpf_unsuited(t, cfg, sinks, &why) < 0) {
-		error("--backend ebpf %s", why.buf);
-		strbuf_release(&why);
-		memset(end, 0, sizeof(*end));
-		end->exit_code = 1;
-		return -1;
+	if (t->backend == BACKEND_EBPF) {
+		struct strbuf cwhy = STRBUF_INIT;
+
+		/* counted when the run needs only counts, else every call
+		 * recorded */
+		if (ebpf_common_unsuited(t, &why) == 0 &&
+		    ebpf_count_unsuited(t, cfg, sinks, &cwhy) < 0)
+			eo.record = ebpf_record_unsuited(t, &why) == 0;
+		strbuf_release(&cwhy);
+		if (why.len) {
+			error("--backend ebpf %s", why.buf);
+			strbuf_release(&why);
+			memset(end, 0, sizeof(*end));
+			end->exit_code = 1;
+			return -1;
+		}
 	}
 	/* wall-clock times: -w, --timing and the JSON summaries show them */
 	eo.wall = t->wall || t->timing || t->format_given;

@@ -11,7 +11,7 @@
 #include "assert/assert.h"
 #include "cli/cmds.h"
 #include "config/config.h"
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "util/error.h"
 #include "util/quote.h"
 #include "util/banned.h"

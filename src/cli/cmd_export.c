@@ -7,7 +7,7 @@
 #include "cli/cmds.h"
 #include "cli/otlp_cli.h"
 #include "config/config.h"
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "otlp/otlp.h"
 #include "util/error.h"
 #include "util/quote.h"
@@ -18,7 +18,7 @@ enum { EXPORT_OK = 0, EXPORT_FAILED = 1, EXPORT_USAGE = 1, EXPORT_MISSING = 2, E
 static const char export_usage[] =
 "usage: renacer export [--otlp URL] [--otlp-protocol P] [--otlp-file FILE] TRACE\n"
 "\n"
-"Sends the saved trace TRACE (renacer-json-v1 or -jsonl-v1, plain or zstd)\n"
+"Sends the saved trace TRACE (renacer-json-v2 or -jsonl-v2, or -v1, plain or zstd)\n"
 "to an OTLP collector as one trace, with the times it was recorded at: a\n"
 "span per process, thread and syscall, as a live run with --otlp sends.\n"
 "\n"
@@ -74,13 +74,15 @@ int cmd_export(int argc, char **argv)
 	a.force_send = !a.file || a.endpoint;
 	a.no_propagate = true;
 	config_init(&cfg);
-	otlp_cli_implicit_config(&cfg);
+	a.implicit_cfg = otlp_cli_implicit_config(&cfg);
 	if (otlp_settings_resolve(&s, &a, &cfg.otlp, NULL) < 0) {
 		config_release(&cfg);
 		return EXPORT_USAGE;
 	}
 	config_release(&cfg);
 	sk = otlp_sink_new(&s);
+	if (sk)
+		otlp_cli_say_where(&s);
 	otlp_settings_release(&s);
 	if (!sk)
 		return EXPORT_FAILED;

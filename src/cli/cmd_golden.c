@@ -47,7 +47,7 @@ static const char capture_usage[] =
 "       renacer capture [--dir DIR] [--runs N] [NAME...]\n"
 "\n"
 "Traces COMMAND (following children and threads; stdin /dev/null, its output\n"
-"saved aside) and writes DIR/NAME.json (renacer-json-v1 with its environment,\n"
+"saved aside) and writes DIR/NAME.json (renacer-json-v2 with its environment,\n"
 "each process's peak RSS and a \"timing\" object: runtime statistics and what\n"
 "varied between the runs; NAME.json.zst above the [compression] threshold)\n"
 "and DIR/NAME_summary.txt (the -c table and the per-syscall totals).\n"

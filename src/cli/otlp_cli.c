@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -85,6 +86,8 @@ int otlp_cli_add_sink(const struct otlp_args *a, const struct renacer_config *cf
 		return 0;
 	}
 	sk = otlp_sink_new(&s);
+	if (sk)
+		otlp_cli_say_where(&s);
 	otlp_settings_release(&s);
 	if (!sk)
 		return -1;
@@ -92,6 +95,16 @@ int otlp_cli_add_sink(const struct otlp_args *a, const struct renacer_config *cf
 	if (set_env && (tp = otlp_sink_traceparent(sk)) && setenv("TRACEPARENT", tp, 1) < 0)
 		return error("cannot set TRACEPARENT: %s", strerror(errno));
 	return 0;
+}
+
+void otlp_cli_say_where(const struct otlp_settings *s)
+{
+	if (!s->send)
+		return;
+	/* (gRPC's URL path is always the same: the endpoint says it) */
+	fprintf(stderr, "renacer: OTLP export to '%s' (%s, endpoint from %s)\n",
+		esc(s->proto == OTLP_PROTO_GRPC ? s->endpoint : s->url), otlp_proto_name(s->proto),
+		s->endpoint_from ? s->endpoint_from : "?");
 }
 
 static struct strbuf quiet_msgs = STRBUF_INIT;

@@ -62,9 +62,18 @@ int otlp_cli_add_sink(const struct otlp_args *a, const struct renacer_config *cf
 		      bool set_env, struct sink_list *sinks);
 
 /*
+ * Says where the spans go, in one line on stderr, when s sends them over
+ * the network: "renacer: OTLP export to 'URL' (PROTOCOL, endpoint from
+ * WHO)".  Every export does, so that none is silent.
+ */
+void otlp_cli_say_where(const struct otlp_settings *s);
+
+/*
  * Reads ./renacer.toml (when it exists) into cfg for its [otlp] table,
  * quietly: the trace command never asked for the file, so a broken one is
- * one warning and the defaults.  Returns true when cfg was filled.
+ * one warning and the defaults.  Returns true when cfg was filled: set
+ * otlp_args.implicit_cfg then, for the file is not trusted to turn export
+ * on (docs/ci.md).
  */
 bool otlp_cli_implicit_config(struct renacer_config *cfg);
 

@@ -382,8 +382,8 @@ int strace_opt(struct trace_opts *t, struct strace_state *st, int c,
 	case OPT_S_KVM:
 		if (strcmp(arg, "vcpu"))
 			return error("invalid -e kvm= argument: '%s'", esc(arg));
-		return error("-e kvm=vcpu is not supported: renacer does not decode KVM_RUN "
-			     "exits (no kvm_run structure decoder)");
+		t->kvm_vcpu = true;
+		return 1;
 	case OPT_S_SECONTEXT:
 		return error("SELinux context printing (--secontext option) is not supported "
 			     "by renacer");

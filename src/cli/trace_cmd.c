@@ -57,7 +57,7 @@ static const char usage_text[] =
 "  -e EXPR                    a qualifying expression: QUALIFIER=[!]all or\n"
 "                             QUALIFIER=[!]VAL1[,VAL2]...; qualifiers: trace,\n"
 "                             abbrev, verbose, raw, signal, read, write,\n"
-"                             fault, inject, status, quiet, decode-fds\n"
+"                             fault, inject, status, quiet, decode-fds, kvm\n"
 "\n"
 "Startup:\n"
 "  -E, --env VAR=VAL          put VAR=VAL in the command's environment\n"
@@ -118,6 +118,7 @@ static const char usage_text[] =
 "  -e decode-fds=SET, --decode-fds=SET\n"
 "                             what to show beside descriptors: path, socket,\n"
 "                             dev, pidfd\n"
+"  -e kvm=vcpu, --kvm=vcpu    show the exit reason of each KVM_RUN ioctl\n"
 "  -i, --instruction-pointer  show the instruction pointer of each call\n"
 "  -n, --syscall-number       show the syscall number\n"
 "  -o, --output FILE          write the trace to FILE (default: stderr for text,\n"
@@ -230,7 +231,7 @@ OTLP_CLI_USAGE
 "  -h, --help                 show this help\n"
 "  -V, --version              show the version\n"
 "\n"
-"Not supported (a one-line error says why): -e kvm=, --secontext, -Y,\n"
+"Not supported (a one-line error says why): --secontext, -Y,\n"
 "--decode-pids, --pidns-translation, --tips.\n"
 "\n"
 "Exit status: the traced command's (when it was killed by a signal, renacer\n"
@@ -634,6 +635,7 @@ void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o)
 	o->dopts.decode_fds = t->decode_fds;
 	o->dopts.fd_details = t->fd_details;
 	o->dopts.verbose = t->verbose;
+	o->dopts.kvm_vcpu = t->kvm_vcpu;
 	o->cpu_time = t->summary && !t->wall;
 	o->cpu.mode = t->no_pin ? PIN_OFF : PIN_AUTO;
 	o->cpu.have_cpus = t->have_cpus;
@@ -1168,6 +1170,10 @@ int cmd_trace(int argc, char **argv)
 		printf("renacer %s\n", RENACER_VERSION);
 		return 0;
 	}
+	/* an explicit --backend that cannot serve the options: said before
+	 * anything is made (-D splits the process; outputs are created) */
+	if (trace_backend_precheck(&t) < 0)
+		exit(1);
 	config_init(&cfg);
 	/* a bad configuration stops everything before the command runs */
 	if (t.assert_file && config_load(t.assert_file, &cfg) < 0)
@@ -1187,13 +1193,16 @@ int cmd_trace(int argc, char **argv)
 	}
 	/* -s, -k: the [source] table of ./renacer.toml, when there is one */
 	if (!t.assert_file && trace_opts_wants_stacks(&t)) {
-		if (config_load_if_exists("renacer.toml", &cfg) < 0) {
+		int r = config_load_if_exists("renacer.toml", &cfg);
+
+		if (r < 0) {
 			restore_stdout(&moved);
 			exit(5);
 		}
+		t.otlp.implicit_cfg = r == 0;   /* found, not named */
 	} else if (!t.assert_file) {
 		/* else only its [otlp] table, quietly (cli/otlp_cli.h) */
-		otlp_cli_implicit_config(&cfg);
+		t.otlp.implicit_cfg = otlp_cli_implicit_config(&cfg);
 	}
 	if (t.flamegraph && !strcmp(t.flamegraph, "-") && !(folded_stream = take_stdout())) {
 		restore_stdout(&moved);

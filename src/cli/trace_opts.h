@@ -71,6 +71,7 @@ struct trace_opts {
 	uint8_t *verbose_set;   /* -e verbose=: NULL all (the default) */
 	struct numset read_fds, write_fds;  /* -e read=, -e write= */
 	unsigned fd_details;    /* -yy / -e decode-fds=: DECODE_FD_* */
+	bool kvm_vcpu;          /* -e kvm=vcpu / --kvm=vcpu */
 	const char **paths;     /* -P PATH... */
 	size_t npaths, apaths;
 	char **env_changes;     /* -E VAR=VAL / -E VAR, in order */
@@ -131,5 +132,13 @@ struct renacer_config;
 int trace_run(const struct trace_opts *t, const struct tracer_opts *o,
 	      const struct renacer_config *cfg, struct sink_list *sinks,
 	      struct trace_end *end);
+
+/*
+ * What trace_run() would refuse of an explicit --backend ebpf whatever the
+ * sinks (-p, -P, -e inject=, -u, -E, -D, -b), said before anything is
+ * started (-D splits the process first: a refusal after that would leave
+ * the command waiting).  Returns 0, or -1 after error().
+ */
+int trace_backend_precheck(const struct trace_opts *t);
 
 #endif

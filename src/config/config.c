@@ -12,6 +12,7 @@
 #include "util/toml.h"
 #include "util/xmalloc.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <regex.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/banned.h"
 
@@ -300,7 +302,7 @@ static void free_list(char **l, size_t n)
 static int over_limit(struct ctx *c, const struct toml_value *at, const char *what,
 		      uint64_t limit, const char *key)
 {
-	return cerr(c, at->line, at->col, "more than %llu %s (raise limits.%s to allow more)",
+	return cerr(c, at->line, at->col, "more than %llu %s (raise limits.%s with RENACER_LIMITS to allow more)",
 		    (unsigned long long)limit, what, key);
 }
 
@@ -1224,6 +1226,78 @@ static int parse_source(struct ctx *c, const struct toml_value *t)
 
 /* ---- the file ---- */
 
+/* The keys of [limits] and RENACER_LIMITS, in struct config_limits order. */
+static const char *const limit_keys[] = {
+	"regex_cost", "assertions", "rules", "string_bytes", "trace_records",
+};
+/* their least values: string_bytes below 64 would cut syscall names and paths */
+static const int64_t limit_min[] = { 1, 1, 1, 64, 1 };
+
+/*
+ * Applies RENACER_LIMITS ("KEY=N[,KEY=N...]", the keys of [limits]) to l.
+ * Returns 0, or -1 at the first bad entry: after error() when report,
+ * silently (the entries before it applied) when not.
+ */
+static int limits_env(struct config_limits *l, bool report)
+{
+	uint64_t *dst[] = {
+		&l->regex_cost, &l->assertions, &l->rules, &l->string_bytes, &l->trace_records,
+	};
+	const char *env = getenv("RENACER_LIMITS"), *p = env;
+
+	if (!env)
+		return 0;
+	while (*p) {
+		const char *end = strchrnul(p, ','), *eq = memchr(p, '=', (size_t)(end - p));
+		size_t i;
+		char *stop;
+		unsigned long long n;
+
+		for (i = 0; eq && i < ARRAY_SIZE(limit_keys); i++)
+			if (strlen(limit_keys[i]) == (size_t)(eq - p) &&
+			    !memcmp(limit_keys[i], p, (size_t)(eq - p)))
+				break;
+		if (!eq || i == ARRAY_SIZE(limit_keys)) {
+			if (report)
+				error("bad RENACER_LIMITS '%s': '%.*s' is not KEY=N with KEY one of "
+				      "regex_cost, assertions, rules, string_bytes, trace_records",
+				      esc(env), (int)(end - p), p);
+			return -1;
+		}
+		errno = 0;
+		n = strtoull(eq + 1, &stop, 10);
+		if (stop != end || eq + 1 == end || !isdigit((unsigned char)eq[1]) || errno ||
+		    n > INT64_MAX || (int64_t)n < limit_min[i]) {
+			if (report)
+				error("bad RENACER_LIMITS '%s': %s must be an integer of at least %lld",
+				      esc(env), limit_keys[i], (long long)limit_min[i]);
+			return -1;
+		}
+		*dst[i] = n;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* a + b and a * b, at most UINT64_MAX */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+void config_parse_budget(const struct config_limits *l, uint64_t *values, uint64_t *items,
+			 uint64_t *bytes)
+{
+	*values = sat_add(sat_mul(l->assertions, CONFIG_VALUES_PER_ASSERTION),
+			  sat_mul(l->rules, CONFIG_VALUES_PER_RULE));
+	*items = l->assertions > l->rules ? l->assertions : l->rules;
+	*bytes = sat_mul(*values, CONFIG_BYTES_PER_VALUE);
+}
+
 void config_init(struct renacer_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -1254,6 +1328,7 @@ void config_init(struct renacer_config *cfg)
 	cfg->limits.rules = LIMIT_RULES;
 	cfg->limits.string_bytes = LIMIT_STRING_BYTES;
 	cfg->limits.trace_records = LIMIT_TRACE_RECORDS;
+	limits_env(&cfg->limits, false);
 	cfg->source.default_skip = true;
 }
 
@@ -1299,12 +1374,14 @@ static const char *const top_tables[] = {
 	"otlp", "ci", "limits", "source",
 };
 
-/* [limits], read before everything else: the other tables are checked against it. */
+/*
+ * [limits], read before everything else: the other tables are checked
+ * against it.  A file can only lower a limit: the ceiling is renacer's
+ * own (config_init: built in, or RENACER_LIMITS), so that a checked-out
+ * repository cannot make renacer spend more than its user allows.
+ */
 static int parse_limits(struct ctx *c, const struct toml_value *t)
 {
-	static const char *const keys[] = {
-		"regex_cost", "assertions", "rules", "string_bytes", "trace_records",
-	};
 	struct config_limits *l = &c->cfg->limits;
 	uint64_t *dst[] = {
 		&l->regex_cost, &l->assertions, &l->rules, &l->string_bytes, &l->trace_records,
@@ -1312,14 +1389,21 @@ static int parse_limits(struct ctx *c, const struct toml_value *t)
 	const char *label = "limits: ";
 
 	if (need_table(c, "limits", t) ||
-	    check_keys(c, label, t, "", keys, ARRAY_SIZE(keys), true, NULL, NULL))
+	    check_keys(c, label, t, "", limit_keys, ARRAY_SIZE(limit_keys), true, NULL, NULL))
 		return -1;
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(limit_keys); i++) {
 		int64_t iv = (int64_t)*dst[i];
+		const struct toml_value *v = toml_get(t, limit_keys[i]);
 
-		/* string_bytes below 64 would cut syscall names and paths */
-		if (get_int(c, label, t, keys[i], i == 3 ? 64 : 1, INT64_MAX, &iv) < 0)
+		if (get_int(c, label, t, limit_keys[i], limit_min[i], INT64_MAX, &iv) < 0)
 			return -1;
+		if ((uint64_t)iv > *dst[i]) {
+			cwarn(c, v->line, v->col, "limits.%s = %lld ignored: a renacer.toml can only "
+			      "lower renacer's limit of %llu (RENACER_LIMITS=%s=%lld raises it)",
+			      limit_keys[i], (long long)iv, (unsigned long long)*dst[i],
+			      limit_keys[i], (long long)iv);
+			continue;
+		}
 		*dst[i] = (uint64_t)iv;
 	}
 	return 0;
@@ -1390,10 +1474,19 @@ int config_parse(const char *path, const char *text, size_t len, struct renacer_
 	struct ctx c = { path, cfg };
 	char err[512];
 	struct toml_value *root;
+	struct toml_limits tl = { 0, 0, "the bounds follow limits.assertions and limits.rules; "
+				  "RENACER_LIMITS raises them" };
+	uint64_t values, items, bytes;
 	int ret;
 
 	config_init(cfg);
-	root = toml_parse(text, len, err, sizeof(err));
+	if (limits_env(&cfg->limits, true) < 0)
+		return -1;
+	/* the file cannot raise the limits: parse within renacer's own */
+	config_parse_budget(&cfg->limits, &values, &items, &bytes);
+	tl.values = values > SIZE_MAX ? SIZE_MAX : (size_t)values;
+	tl.array_items = items > SIZE_MAX ? SIZE_MAX : (size_t)items;
+	root = toml_parse_limited(text, len, &tl, err, sizeof(err));
 	if (!root)
 		return error("%s:%s", esc(path), err);
 	cfg->path = xstrdup(path);
@@ -1413,12 +1506,21 @@ int config_parse(const char *path, const char *text, size_t len, struct renacer_
 int config_load(const char *path, struct renacer_config *cfg)
 {
 	struct strbuf sb = STRBUF_INIT;
+	uint64_t values, items, bytes;
 	int ret;
 
-	if (strbuf_read_file(&sb, path) < 0) {
+	/* a file bigger than the limits allow is not read in at all */
+	config_init(cfg);
+	if (limits_env(&cfg->limits, true) < 0)
+		return -1;
+	config_parse_budget(&cfg->limits, &values, &items, &bytes);
+	if (strbuf_read_file_max(&sb, path, bytes > SIZE_MAX - 2 ? SIZE_MAX - 2 : bytes) < 0) {
 		int e = errno;
-		config_init(cfg);
 		strbuf_release(&sb);
+		if (e == EFBIG)
+			return error("cannot read '%s': more than %llu bytes (the bound follows "
+				     "limits.assertions and limits.rules; RENACER_LIMITS raises them)",
+				     esc(path), (unsigned long long)bytes);
 		return error("cannot read '%s': %s", esc(path), strerror(e));
 	}
 	ret = config_parse(path, sb.buf, sb.len, cfg);
@@ -1432,9 +1534,110 @@ int config_load_if_exists(const char *path, struct renacer_config *cfg)
 
 	if (stat(path, &st) != 0 && errno == ENOENT) {
 		config_init(cfg);
-		return 1;
+		return limits_env(&cfg->limits, true) < 0 ? -1 : 1;
 	}
 	return config_load(path, cfg);
+}
+
+/*
+ * The absolute, canonical form of path: its longest existing prefix through
+ * realpath() (links resolved), the rest added lexically ("." dropped, ".."
+ * taking off one name).  0, or -1 with errno set.
+ */
+static int canonical(const char *path, struct strbuf *out)
+{
+	struct strbuf abs = STRBUF_INIT, rest = STRBUF_INIT;
+	char *real = NULL;
+	size_t cut;
+	int ret = -1;
+
+	if (path[0] != '/') {
+		char *cwd = getcwd(NULL, 0);
+
+		if (!cwd)
+			goto out;
+		strbuf_addstr(&abs, cwd);
+		strbuf_addch(&abs, '/');
+		free(cwd);
+	}
+	strbuf_addstr(&abs, path);
+	/* shorten from the end until what is left exists */
+	cut = abs.len;
+	for (;;) {
+		char save = abs.buf[cut];
+
+		abs.buf[cut] = '\0';
+		real = realpath(cut ? abs.buf : "/", NULL);
+		abs.buf[cut] = save;
+		if (real)
+			break;
+		if (errno != ENOENT && errno != ENOTDIR)
+			goto out;
+		while (cut > 0 && abs.buf[cut - 1] != '/')
+			cut--;
+		while (cut > 0 && abs.buf[cut - 1] == '/')
+			cut--;
+	}
+	strbuf_addstr(out, real);
+	strbuf_addstr(&rest, abs.buf + cut);
+	for (char *p = rest.buf; *p;) {
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (!n)
+			break;
+		if (n == 2 && !strncmp(p, "..", 2)) {
+			char *slash = strrchr(out->buf, '/');
+			strbuf_setlen(out, slash && slash != out->buf ? (size_t)(slash - out->buf) : 1);
+		} else if (!(n == 1 && *p == '.')) {
+			if (out->len > 1)
+				strbuf_addch(out, '/');
+			strbuf_add(out, p, n);
+		}
+		p += n;
+	}
+	ret = 0;
+out:
+	free(real);
+	strbuf_release(&abs);
+	strbuf_release(&rest);
+	return ret;
+}
+
+int config_check_path(const struct renacer_config *cfg, const char *key, const char *path)
+{
+	struct strbuf base = STRBUF_INIT, dir = STRBUF_INIT, got = STRBUF_INIT;
+	const char *slash;
+	int ret = -1;
+
+	/* no file, or a built-in default the file did not name */
+	if (!cfg->path || path == default_dir)
+		return 0;
+	slash = strrchr(cfg->path, '/');
+	if (slash)
+		strbuf_add(&dir, cfg->path, slash == cfg->path ? 1 : (size_t)(slash - cfg->path));
+	else
+		strbuf_addch(&dir, '.');
+	if (canonical(dir.buf, &base) < 0 || canonical(path, &got) < 0) {
+		error("%s: cannot resolve %s '%s': %s", esc(cfg->path), key, esc(path),
+		      strerror(errno));
+		goto out;
+	}
+	if (strcmp(base.buf, "/") &&
+	    (strncmp(got.buf, base.buf, base.len) || (got.buf[base.len] && got.buf[base.len] != '/'))) {
+		error("%s: %s '%s' is outside '%s', the directory of the file: a renacer.toml may "
+		      "only name paths inside its own directory (name it on the command line to "
+		      "use it)", esc(cfg->path), key, esc(path), esc(base.buf));
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&base);
+	strbuf_release(&dir);
+	strbuf_release(&got);
+	return ret;
 }
 
 const struct config_assertion *config_assertion(const struct renacer_config *cfg,

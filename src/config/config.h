@@ -21,7 +21,7 @@ enum assertion_type {
 };
 
 enum tracking_mode {
-	TRACKING_ALLOCATIONS = 0,   /* peak of mapped memory (mmap/munmap/mremap/brk) */
+	TRACKING_ALLOCATIONS = 0,   /* peak of committed memory (docs/assertions.md) */
 	TRACKING_RSS,               /* peak resident set size */
 };
 
@@ -208,6 +208,20 @@ struct config_limits {
 #define LIMIT_STRING_BYTES 65536ULL
 #define LIMIT_TRACE_RECORDS 50000000ULL
 
+/*
+ * What parsing a renacer.toml may cost, from the limits renacer has before
+ * it reads the file (a file can only lower them): values of the TOML tree,
+ * CONFIG_VALUES_PER_ASSERTION per allowed assertion and
+ * CONFIG_VALUES_PER_RULE per allowed rule; items of one array, the larger
+ * of the two; bytes of the file, CONFIG_BYTES_PER_VALUE per value.  With
+ * the defaults: 224,000 values, 10,000 items, 14,336,000 bytes.
+ */
+#define CONFIG_VALUES_PER_ASSERTION 16
+#define CONFIG_VALUES_PER_RULE 64
+#define CONFIG_BYTES_PER_VALUE 64
+void config_parse_budget(const struct config_limits *l, uint64_t *values, uint64_t *items,
+			 uint64_t *bytes);
+
 /* ---- [source] ---- */
 
 /* Which stack frames are not the program's own (-s, -k; docs/source.md). */
@@ -238,9 +252,12 @@ struct renacer_config {
 #define CONFIG_MAX_WARNINGS 50
 
 /*
- * Fills cfg with the defaults (no assertions, no traces).  It allocates
- * nothing: a config_init()ed config need not be released.  The strings of
- * a config belong to it; callers must not change or free them.
+ * Fills cfg with the defaults (no assertions, no traces; the limits
+ * built in, or as the RENACER_LIMITS environment variable sets them:
+ * "KEY=N[,KEY=N...]" with the keys of [limits]; config_load() reports a
+ * bad one, config_init() skips it).  It allocates nothing: a
+ * config_init()ed config need not be released.  The strings of a config
+ * belong to it; callers must not change or free them.
  */
 void config_init(struct renacer_config *cfg);
 
@@ -253,7 +270,10 @@ void config_release(struct renacer_config *cfg);
  * "PATH:LINE:COL: message" (or "cannot read 'PATH': ...").  Unknown tables
  * and keys outside [[assertion]] and [[golden_traces.trace]] are warnings
  * ("PATH:LINE:COL: unknown table 'foo'"), counted in cfg->nwarnings.  On
- * failure cfg holds the defaults.
+ * failure cfg holds the defaults.  The file's [limits] can only lower the
+ * limits (a higher value is a warning and ignored), and the file is
+ * refused while it is read or parsed as soon as it is bigger than those
+ * limits allow (config_parse_budget): its memory is bounded by them.
  */
 int config_load(const char *path, struct renacer_config *cfg);
 
@@ -262,6 +282,18 @@ int config_load_if_exists(const char *path, struct renacer_config *cfg);
 
 /* Like config_load() on len bytes of text; path only names it in messages. */
 int config_parse(const char *path, const char *text, size_t len, struct renacer_config *cfg);
+
+/*
+ * The trust boundary of a renacer.toml (docs/ci.md): a path the file at
+ * cfg->path names for renacer to write or delete in (key says which, e.g.
+ * "golden_traces.dir") must resolve, as renacer will use it (relative to
+ * the working directory, symbolic links followed as far as they exist),
+ * inside the directory that holds the file.  A checked-out repository
+ * cannot make renacer write elsewhere; the command line can (--dir,
+ * --junit).  Returns 0 (also when cfg was read from no file, or for a
+ * built-in default the file does not set), or -1 after error().
+ */
+int config_check_path(const struct renacer_config *cfg, const char *key, const char *path);
 
 /* The assertion or declared trace called name, or NULL. */
 const struct config_assertion *config_assertion(const struct renacer_config *cfg,

@@ -4,12 +4,126 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <stddef.h>
 #include <sys/uio.h>
+#include <sys/user.h>
 
 #include "util/banned.h"
 
 static int vm_readv_state;   /* 0 unknown, 1 works, -1 missing */
 static bool force_peek;
+static struct tmem_view *view;  /* recorded memory instead of a process */
+
+void tmem_set_view(struct tmem_view *v)
+{
+	view = v;
+}
+
+int tmem_stack_pointer(pid_t tid, uint64_t *sp)
+{
+	long v;
+
+	if (view) {
+		*sp = view->sp;
+		if (!view->sp) {
+			errno = EFAULT;
+			return -1;
+		}
+		return 0;
+	}
+#if defined(__x86_64__)
+	errno = 0;
+	v = ptrace(PTRACE_PEEKUSER, tid, (void *)offsetof(struct user_regs_struct, rsp), NULL);
+	if (errno)
+		return -1;
+	*sp = (uint64_t)v;
+	return 0;
+#else
+	(void)v;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* The region of the view that holds addr, or NULL. */
+static const struct tmem_region *view_find(uint64_t addr)
+{
+	for (size_t i = 0; i < view->n; i++) {
+		const struct tmem_region *r = &view->r[i];
+		if (addr >= r->addr && addr - r->addr < r->len)
+			return r;
+	}
+	return NULL;
+}
+
+/* Counts a read the view could not serve whole, at addr. */
+static void view_miss(uint64_t addr)
+{
+	for (size_t i = 0; i < view->n; i++)
+		if (view->r[i].fault && view->r[i].addr == addr) {
+			view->faults++;
+			return;
+		}
+	view->gaps++;
+}
+
+/* tmem_read() from the view: bytes of the regions that hold them, as far
+ * as they run on from addr. */
+static ssize_t view_read(uint64_t addr, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		const struct tmem_region *r = view_find(addr + done);
+		size_t n;
+
+		if (!r)
+			break;
+		n = r->len - (size_t)(addr + done - r->addr);
+		if (n > len - done)
+			n = len - done;
+		memcpy((char *)buf + done, r->data + (addr + done - r->addr), n);
+		done += n;
+	}
+	if (done < len)
+		view_miss(addr + done);
+	if (!done) {
+		errno = EFAULT;
+		return -1;
+	}
+	return (ssize_t)done;
+}
+
+/* tmem_read_str() from the view. */
+static ssize_t view_read_str(uint64_t addr, char *buf, size_t max, bool *terminated)
+{
+	const struct tmem_region *r = view_find(addr);
+	size_t n;
+	char *nul;
+
+	if (!r) {
+		view_miss(addr);
+		errno = EFAULT;
+		return -1;
+	}
+	n = r->len - (size_t)(addr - r->addr);
+	if (n > max + 1)
+		n = max + 1;
+	memcpy(buf, r->data + (addr - r->addr), n);
+	nul = memchr(buf, '\0', n);
+	if (nul) {
+		*terminated = true;
+		return nul - buf;
+	}
+	/* the region ends before the NUL and before max + 1 bytes: the
+	 * recorder kept less than the decoder wants */
+	if (n < max + 1)
+		view_miss(addr + n);
+	if (n > max)
+		n = max;
+	buf[n] = '\0';
+	return (ssize_t)n;
+}
 
 void tmem_force_peek(bool on)
 {
@@ -55,6 +169,8 @@ ssize_t tmem_read(pid_t tid, uint64_t addr, void *buf, size_t len)
 		errno = EFAULT;
 		return -1;
 	}
+	if (view)
+		return view_read(addr, buf, len);
 	if (!force_peek && vm_readv_state >= 0) {
 		struct iovec local = { buf, len };
 		struct iovec remote = { (void *)(uintptr_t)addr, len };
@@ -106,6 +222,8 @@ ssize_t tmem_read_str(pid_t tid, uint64_t addr, char *buf, size_t max,
 		errno = EFAULT;
 		return -1;
 	}
+	if (view)
+		return view_read_str(addr, buf, max, terminated);
 	while (done < max + 1) {
 		/* read to the end of the page so we never fault on a string
 		 * that ends just before an unmapped page */
@@ -143,6 +261,10 @@ int tmem_write(pid_t tid, uint64_t addr, const void *buf, size_t len)
 	const unsigned char *p = buf;
 	size_t done = 0;
 
+	if (view) {
+		errno = EPERM;
+		return -1;
+	}
 	if (!force_peek && process_vm_writev(tid, &local, 1, &remote, 1, 0) == (ssize_t)len)
 		return 0;
 	/* word by word; the last partial word keeps the bytes around it */

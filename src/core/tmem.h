@@ -36,4 +36,42 @@ int tmem_write(pid_t tid, uint64_t addr, const void *buf, size_t len);
 /* Forces the PTRACE_PEEKDATA fallback (for tests). */
 void tmem_force_peek(bool on);
 
+/*
+ * Recorded memory instead of a live process: the eBPF engine
+ * (bpf/record.c) records the memory of each call in the kernel and decodes
+ * it later, when the task has moved on.  While a view is set, tmem_read()
+ * and tmem_read_str() read its regions, whatever the tid, and never the
+ * process; bytes no region holds read as unreadable memory does (a short
+ * count, or -1 with EFAULT), so a decoder prints the address, never stale
+ * bytes.  Regions are searched in order: the first that holds an address
+ * serves it.  tmem_write() fails (EPERM).
+ */
+struct tmem_region {
+	uint64_t addr;
+	const uint8_t *data;
+	uint32_t len;
+	bool fault;         /* the recorder could not read there (len 0) */
+	bool more;          /* a string cut at len: the memory went on */
+};
+
+struct tmem_view {
+	const struct tmem_region *r;
+	size_t n;
+	/* Reads the regions could not serve whole, counted to find what the
+	 * recorder leaves out: gaps where it read nothing (or less than the
+	 * decoder wanted), faults where it tried and the kernel refused. */
+	uint64_t gaps, faults;
+	uint64_t sp;        /* the stack pointer at the call's entry, 0 unknown */
+};
+
+/* Sets the view reads come from until the next call; NULL: the live
+ * process again.  The view must stay valid while it is set. */
+void tmem_set_view(struct tmem_view *v);
+
+/*
+ * The stack pointer of tid, stopped at a syscall (PTRACE_PEEKUSER), or
+ * the view's.  Returns 0, or -1 when unknown (errno set).
+ */
+int tmem_stack_pointer(pid_t tid, uint64_t *sp);
+
 #endif

@@ -391,7 +391,7 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 	t->flags |= TCB_INSYSCALL;
 	t->flags &= ~(TCB_REPORT | TCB_DEC_EXIT | TCB_WATCH);
 	if (t->flags & TCB_HIDE) {
-		if (nr != 59 /* execve */ && nr != 322 /* execveat */)
+		if (!(sysent_sem(se) & SEM_EXEC))
 			return;
 		t->flags &= ~TCB_HIDE;
 		launch_exec = true;
@@ -466,6 +466,7 @@ static void syscall_entry(struct tracer *tr, struct tcb *t, long nr,
 		ctx.arena = &t->arena;
 		ctx.opts = quals_dopts(q, &tr->o->dopts, nr, &dtmp);
 		ctx.se = se;
+		ctx.ev = ev;
 		r = se->decode ? se->decode(&ctx, ev, 0) : decode_default(&ctx, ev, 0);
 		if (r == RVAL_EXIT)
 			t->flags |= TCB_DEC_EXIT;
@@ -534,7 +535,7 @@ static void syscall_exit(struct tracer *tr, struct tcb *t, int64_t rval,
 	if (t->flags & TCB_DEC_EXIT) {
 		const struct sysent *se = sysent_get(ev->nr);
 		struct dctx ctx = { t->pid, t->tid, &t->arena,
-				    quals_dopts(q, &tr->o->dopts, ev->nr, &dtmp), se };
+				    quals_dopts(q, &tr->o->dopts, ev->nr, &dtmp), se, ev };
 		if (se && se->decode)
 			se->decode(&ctx, ev, 1);
 	}

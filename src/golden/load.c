@@ -1,6 +1,6 @@
 /* Reading a saved trace into a finalized golden model (see model.h). */
 #include "golden/model.h"
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
 

@@ -6,6 +6,10 @@
  */
 #include "golden/model.h"
 #include "sink/srcloc.h"
+#include "sys/sysent.h"
+#include "sys/decode_extra.h"
+#include "track/track.h"
+#include "util/intmap.h"
 #include "sink/env.h"
 #include "sink/render.h"
 #include "util/error.h"
@@ -14,205 +18,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/banned.h"
 
-/* --- syscall properties, by name --- */
-
-enum {
-	P_FDRET = 1 << 0,     /* returns a new descriptor */
-	P_STREAMRET = 1 << 1, /* ... that is a pipe, socket or event fd */
-	P_PIDRET = 1 << 2,    /* returns a pid */
-	P_WAIT = 1 << 3,      /* wait4/waitid */
-	P_VOLATILE = 1 << 4,  /* count depends on scheduling */
-	P_MEM = 1 << 5,       /* memory management */
-	P_READ = 1 << 6,      /* reads its fd: volatile on streams */
-	P_CLONE = 1 << 7,     /* creates a task */
-	P_EXEC = 1 << 8,
-	P_PAIR = 1 << 9,      /* returns two fds in an array argument */
-	P_DUP = 1 << 10,      /* result (and newfd) copy the first fd */
-	P_OPEN = 1 << 11,     /* opens a path (resource "opened") */
-	P_CREATE = 1 << 12,   /* creates its last path argument */
-	P_DELETE = 1 << 13,   /* deletes its (first) path argument */
-	P_ENDPOINT = 1 << 14, /* a sockaddr argument is an endpoint */
-	P_IGNORED = 1 << 15,  /* in ignore_syscalls */
-	P_EXIT = 1 << 16,     /* exit/exit_group: unfinished is normal */
-	P_RENAME = 1 << 17,   /* deletes the first path and creates the second */
-	P_CLOSE = 1 << 18,    /* close */
-	P_DUP2 = 1 << 19,     /* dup2, dup3: the result is the newfd argument */
-	P_FCNTL = 1 << 20,    /* fcntl: F_DUPFD returns a descriptor */
-	P_MKDIR = 1 << 21,    /* mkdir, mkdirat (mkdtemp's mode 0700) */
-	P_CREAT = 1 << 22,    /* creat */
-	P_IO = 1 << 23,       /* moves bytes (io_table) */
-};
-
-/* What an argument is, by its name (cached per syscall and position). */
-enum { A_OTHER = 1, A_FD, A_PID, A_PATH, A_ARGV };
-
-struct prop_row {
-	const char *name;
-	uint32_t props;
-};
-
-static const struct prop_row prop_table[] = {
-	{ "accept", P_FDRET | P_STREAMRET },
-	{ "accept4", P_FDRET | P_STREAMRET },
-	{ "bind", P_ENDPOINT },
-	{ "brk", P_MEM },
-	{ "clock_nanosleep", P_VOLATILE },
-	{ "clone", P_CLONE | P_PIDRET },
-	{ "clone3", P_CLONE | P_PIDRET },
-	{ "close", P_CLOSE },
-	{ "connect", P_ENDPOINT },
-	{ "creat", P_FDRET | P_OPEN | P_CREATE | P_CREAT },
-	{ "dup", P_FDRET | P_DUP },
-	{ "dup2", P_FDRET | P_DUP | P_DUP2 },
-	{ "dup3", P_FDRET | P_DUP | P_DUP2 },
-	{ "epoll_create", P_FDRET | P_STREAMRET },
-	{ "epoll_create1", P_FDRET | P_STREAMRET },
-	{ "epoll_pwait", P_VOLATILE },
-	{ "epoll_pwait2", P_VOLATILE },
-	{ "epoll_wait", P_VOLATILE },
-	{ "eventfd", P_FDRET | P_STREAMRET },
-	{ "eventfd2", P_FDRET | P_STREAMRET },
-	{ "execve", P_EXEC },
-	{ "execveat", P_EXEC },
-	{ "exit", P_EXIT },
-	{ "exit_group", P_EXIT },
-	{ "fanotify_init", P_FDRET | P_STREAMRET },
-	{ "fcntl", P_FCNTL },
-	{ "fork", P_CLONE | P_PIDRET },
-	{ "futex", P_VOLATILE },
-	{ "futex_waitv", P_VOLATILE },
-	{ "getpgid", P_PIDRET },
-	{ "getpgrp", P_PIDRET },
-	{ "getpid", P_PIDRET },
-	{ "getppid", P_PIDRET },
-	/* how often a program asks depends on the bytes it got: mkstemp draws
-	 * again when a value falls outside the fair range */
-	{ "getrandom", P_VOLATILE },
-	{ "getsid", P_PIDRET },
-	{ "gettid", P_PIDRET },
-	{ "inotify_init", P_FDRET | P_STREAMRET },
-	{ "inotify_init1", P_FDRET | P_STREAMRET },
-	{ "link", P_CREATE },
-	{ "linkat", P_CREATE },
-	{ "madvise", P_MEM },
-	{ "membarrier", P_VOLATILE },
-	{ "memfd_create", P_FDRET },
-	{ "mkdir", P_CREATE | P_MKDIR },
-	{ "mkdirat", P_CREATE | P_MKDIR },
-	{ "mknod", P_CREATE },
-	{ "mknodat", P_CREATE },
-	{ "mmap", P_MEM },
-	{ "mprotect", P_MEM },
-	{ "mremap", P_MEM },
-	{ "munmap", P_MEM },
-	{ "nanosleep", P_VOLATILE },
-	{ "open", P_FDRET | P_OPEN },
-	{ "open_by_handle_at", P_FDRET },
-	{ "openat", P_FDRET | P_OPEN },
-	{ "openat2", P_FDRET | P_OPEN },
-	{ "pause", P_VOLATILE },
-	{ "perf_event_open", P_FDRET | P_STREAMRET },
-	{ "pidfd_getfd", P_FDRET },
-	{ "pidfd_open", P_FDRET | P_STREAMRET },
-	{ "pipe", P_PAIR },
-	{ "pipe2", P_PAIR },
-	{ "poll", P_VOLATILE },
-	{ "ppoll", P_VOLATILE },
-	{ "pselect6", P_VOLATILE },
-	{ "read", P_READ },
-	{ "readv", P_READ },
-	{ "recvfrom", P_READ },
-	{ "recvmmsg", P_READ },
-	{ "recvmsg", P_READ },
-	{ "rename", P_RENAME },
-	{ "renameat", P_RENAME },
-	{ "renameat2", P_RENAME },
-	{ "restart_syscall", P_VOLATILE },
-	{ "rmdir", P_DELETE },
-	{ "rt_sigreturn", P_VOLATILE },
-	{ "rt_sigsuspend", P_VOLATILE },
-	{ "rt_sigtimedwait", P_VOLATILE },
-	{ "sched_yield", P_VOLATILE },
-	{ "select", P_VOLATILE },
-	{ "sendmmsg", P_ENDPOINT },
-	{ "sendmsg", P_ENDPOINT },
-	{ "sendto", P_ENDPOINT },
-	{ "set_tid_address", P_PIDRET },
-	{ "setsid", P_PIDRET },
-	{ "signalfd", P_FDRET | P_STREAMRET },
-	{ "signalfd4", P_FDRET | P_STREAMRET },
-	{ "socket", P_FDRET | P_STREAMRET },
-	{ "socketpair", P_PAIR },
-	{ "splice", P_READ },
-	{ "symlink", P_CREATE },
-	{ "symlinkat", P_CREATE },
-	{ "timerfd_create", P_FDRET | P_STREAMRET },
-	{ "unlink", P_DELETE },
-	{ "unlinkat", P_DELETE },
-	{ "userfaultfd", P_FDRET | P_STREAMRET },
-	{ "vfork", P_CLONE | P_PIDRET },
-	{ "wait4", P_WAIT | P_PIDRET },
-	{ "waitid", P_WAIT },
-};
-
-static int prop_cmp(const void *k, const void *e)
-{
-	return strcmp(k, ((const struct prop_row *)e)->name);
-}
-
-static uint32_t props_of(const char *name)
-{
-	const struct prop_row *r = bsearch(name, prop_table, ARRAY_SIZE(prop_table),
-					   sizeof(prop_table[0]), prop_cmp);
-	return r ? r->props : 0;
-}
-
-/*
- * Calls that move bytes through descriptors: the argument positions of the
- * descriptor read from (in) and written to (out), -1 for none; the result is
- * the byte count.  recvmmsg and sendmmsg return a message count and are left
- * out.
- */
-static const struct io_row {
-	const char *name;
-	int8_t in, out;
-} io_table[] = {
-	{ "copy_file_range", 0, 2 },
-	{ "pread64", 0, -1 },
-	{ "preadv", 0, -1 },
-	{ "preadv2", 0, -1 },
-	{ "pwrite64", -1, 0 },
-	{ "pwritev", -1, 0 },
-	{ "pwritev2", -1, 0 },
-	{ "read", 0, -1 },
-	{ "readv", 0, -1 },
-	{ "recvfrom", 0, -1 },
-	{ "recvmsg", 0, -1 },
-	{ "sendfile", 1, 0 },
-	{ "sendmsg", -1, 0 },
-	{ "sendto", -1, 0 },
-	{ "splice", 0, 2 },
-	{ "tee", 0, 1 },
-	{ "vmsplice", -1, 0 },
-	{ "write", -1, 0 },
-	{ "writev", -1, 0 },
-};
-
-static int io_cmp(const void *k, const void *e)
-{
-	return strcmp(k, ((const struct io_row *)e)->name);
-}
-
-static const struct io_row *io_row_of(const char *name)
-{
-	return bsearch(name, io_table, ARRAY_SIZE(io_table), sizeof(io_table[0]), io_cmp);
-}
+/* --- I/O buckets --- */
 
 static const char *const gio_kind_names[GK_NKINDS] = {
 	"file", "pipe", "socket", "tty", "device", "other",
@@ -252,56 +65,17 @@ int gio_bucket_parse(const char *s)
 	return -1;
 }
 
-/* The kind of file a path names (quoted text, as in the trace). */
-static int path_kind(const char *p, size_t len)
+/* The I/O kind of what a descriptor refers to (enum fd_kind). */
+static int gio_of(const struct tobj *o)
 {
-	if (len >= 2 && p[0] == '"') {
-		p++;
-		len -= 2;
+	switch (o ? o->kind : FDK_UNKNOWN) {
+	case FDK_FILE: case FDK_DIR: return GK_FILE;
+	case FDK_PIPE: return GK_PIPE;
+	case FDK_SOCKET: return GK_SOCKET;
+	case FDK_TTY: return GK_TTY;
+	case FDK_DEVICE: return GK_DEVICE;
+	default: return GK_OTHER;
 	}
-	if (len > 5 && !memcmp(p, "/dev/", 5)) {
-		if ((len > 9 && !memcmp(p, "/dev/pts/", 9)) || (len >= 8 && !memcmp(p, "/dev/tty", 8)) ||
-		    (len == 12 && !memcmp(p, "/dev/console", 12)) ||
-		    (len == 9 && !memcmp(p, "/dev/ptmx", 9)))
-			return GK_TTY;
-		if (len > 9 && !memcmp(p, "/dev/shm/", 9))
-			return GK_FILE;
-		return GK_DEVICE;
-	}
-	return GK_FILE;
-}
-
-/* Argument names that hold paths (kernel prototype names). */
-static bool is_path_arg(const char *n)
-{
-	static const char *const names[] = {
-		"filename", "pathname", "path", "oldname", "newname", "oldpath",
-		"newpath", "linkpath", "target", "specialfile", "library", "dir_name",
-		"name", "old", "new", "from", "to", "dev_name", "dir", "uservaddr_path",
-	};
-	if (!n)
-		return false;
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcmp(n, names[i]))
-			return true;
-	return false;
-}
-
-static bool is_fd_arg(const char *n)
-{
-	size_t l;
-	if (!n)
-		return false;
-	l = strlen(n);
-	if (!strcmp(n, "fd") || !strncmp(n, "fd_", 3))
-		return true;
-	return l >= 2 && !strcmp(n + l - 2, "fd");
-}
-
-static bool is_pid_arg(const char *n)
-{
-	return n && (!strcmp(n, "pid") || !strcmp(n, "upid") || !strcmp(n, "tgid") ||
-		     !strcmp(n, "tid") || !strcmp(n, "pgid") || !strcmp(n, "ppid"));
 }
 
 /* Errors whose occurrence depends on timing, not on behaviour. */
@@ -313,36 +87,28 @@ static bool volatile_errno(int e)
 
 /* --- building state --- */
 
-#define FD_STREAM 0x40000000
-#define FD_IGN 0x20000000      /* opened from an ignored path */
-#define FD_KIND_SHIFT 24       /* bits 24-27: 1 + enum gio_kind, 0 unknown */
-#define FD_KIND_MASK (0xf << FD_KIND_SHIFT)
-#define FD_FLAGS (FD_STREAM | FD_IGN | FD_KIND_MASK)
-#define FD_MAP_MAX (1 << 20)
+/* What the model adds to the semantics table, per syscall name id. */
+enum {
+	P_KNOWN = 1 << 0,       /* filled */
+	P_IGNORED = 1 << 1,     /* in ignore_syscalls */
+	P_VOLATILE = 1 << 2,    /* in volatile_syscalls (besides SEM_VOLATILE) */
+};
 
+/* A task of the trace (by the tracker's task idx). */
 struct btask {
-	pid_t tid, tgid;
-	int32_t parent;          /* creator task, -1 */
-	uint32_t ordinal;        /* 1-based creation order: a process among the
-				    processes its creator's process made, a
-				    thread among its creator's threads */
-	uint32_t nprocs_made;    /* processes made by this task's process (leader) */
-	uint32_t nthreads_made;  /* threads made by this task */
-	uint32_t argv;           /* id in b->strs of the last exec's argv, UINT32_MAX none */
-	uint8_t stdk[3];         /* 1 + enum gio_kind of fds 0-2, 0 unknown */
+	bool seen;               /* an event of it arrived */
+	int32_t parent;          /* creator task idx, -1 */
+	uint32_t ordinal;        /* the tracker's (see struct ttask) */
+	bool is_thread, exited;
+	int exit_code, term_signal;
+	uint32_t exe;            /* id in b->strs of the program (key text), UINT32_MAX */
+	uint32_t argv;           /* id in b->strs of its argv (key text), UINT32_MAX */
 	uint64_t io[GIO_NBUCKETS];
 	uint64_t io_std[3];
-	bool linked, is_thread, dead, exited;
-	int exit_code, term_signal;
-	uint32_t exe;            /* id in b->strs, UINT32_MAX none */
 	struct gcall *calls;
 	uint32_t ncalls, acalls;
 	uint32_t *src;           /* per call: 1 + source id (gmodel.srcs), or NULL */
 	uint32_t asrc;
-	int32_t *fdmap;          /* raw fd -> (normalized + 1) | FD_FLAGS */
-	uint32_t fdcap;
-	uint64_t *used;          /* normalized numbers in use (bits) */
-	uint32_t nused;          /* words of used */
 };
 
 struct build {
@@ -350,264 +116,63 @@ struct build {
 	struct gmodel *m;
 	struct sink sink;
 	struct intern raw;       /* raw keys */
-	uint16_t *raw_sc;        /* raw key -> name id (grown with raw) */
-	uint32_t araw_sc;
-	uint32_t *props;         /* name id -> P_* */
+	uint8_t *props;          /* name id -> P_* */
 	uint32_t aprops;
-	struct argcache {
-		char *name[EVENT_MAX_ARGS];
-		uint8_t cls[EVENT_MAX_ARGS];
-	} *acache;               /* name id -> argument classes */
-	struct btask *tasks;
+	struct btask *tasks;     /* by tracker task idx */
 	uint32_t ntasks, atasks;
-	int32_t *tidh;           /* tid -> latest task + 1 (open addressing) */
-	pid_t *tidk;
-	uint32_t tidcap, tidused;
-	struct intern strs;      /* raw program paths */
+	struct intmap tids;      /* tid -> idx of its latest task */
+	struct intern strs;      /* programs and argvs (key text) */
 	struct intern rawres;    /* raw resources "<kind>\t<value>" */
 	struct intern randoms;   /* basenames created with O_EXCL (mkstemp) */
-	struct strbuf key, tmp, arg;
+	struct strbuf key, tmp;
+	struct strbuf qp;        /* a quoted path or argv for add_res() */
 	uint32_t asig;           /* capacity of m->sig_counts */
-	uint8_t env_stdk[3];     /* 1 + enum gio_kind of the first task's fds 0-2 */
 	uint64_t wall_ns;
 	int exit_code, term_signal;
 	bool ended;
 };
 
-/* --- tid table --- */
-
-static uint32_t tid_slot(const struct build *b, pid_t tid)
+/* The model's record of the task of ev (made on first sight). */
+static struct btask *task_of(struct build *b, const struct event *ev)
 {
-	uint32_t i = ((uint32_t)tid * 2654435761u) & (b->tidcap - 1);
-	while (b->tidk[i] && b->tidk[i] != tid)
-		i = (i + 1) & (b->tidcap - 1);
-	return i;
-}
-
-static int32_t tid_find(const struct build *b, pid_t tid)
-{
-	if (!b->tidcap || tid <= 0)
-		return -1;
-	uint32_t i = tid_slot(b, tid);
-	return b->tidk[i] ? b->tidh[i] - 1 : -1;
-}
-
-static void tid_put(struct build *b, pid_t tid, int32_t idx)
-{
-	if ((b->tidused + 1) * 2 > b->tidcap) {
-		uint32_t oc = b->tidcap;
-		pid_t *ok = b->tidk;
-		int32_t *oh = b->tidh;
-		b->tidcap = oc ? oc * 2 : 256;
-		b->tidk = xcalloc(b->tidcap, sizeof(*b->tidk));
-		b->tidh = xcalloc(b->tidcap, sizeof(*b->tidh));
-		b->tidused = 0;
-		for (uint32_t i = 0; i < oc; i++)
-			if (ok[i]) {
-				uint32_t s = tid_slot(b, ok[i]);
-				b->tidk[s] = ok[i];
-				b->tidh[s] = oh[i];
-				b->tidused++;
-			}
-		free(ok);
-		free(oh);
-	}
-	uint32_t s = tid_slot(b, tid);
-	if (!b->tidk[s])
-		b->tidused++;
-	b->tidk[s] = tid;
-	b->tidh[s] = idx + 1;
-}
-
-static int32_t task_new(struct build *b, pid_t tid, pid_t tgid)
-{
+	const struct ttask *tt = ev->task;
+	uint32_t i = tt ? tt->idx : 0;
 	struct btask *t;
 
-	ALLOC_GROW(b->tasks, b->ntasks + 1, b->atasks);
-	t = &b->tasks[b->ntasks];
-	memset(t, 0, sizeof(*t));
-	t->tid = tid;
-	t->tgid = tgid > 0 ? tgid : tid;
-	t->parent = -1;
-	t->exe = UINT32_MAX;
-	t->argv = UINT32_MAX;
-	memcpy(t->stdk, b->env_stdk, sizeof(t->stdk));
-	tid_put(b, tid, (int32_t)b->ntasks);
-	return (int32_t)b->ntasks++;
-}
-
-/*
- * The latest task of tid, made when there is none.  A task that exited
- * keeps its tid until a start or a clone names the tid again: the exit
- * record can come before the last call (exit_group) in a saved trace.
- */
-static int32_t task_get(struct build *b, pid_t tid, pid_t tgid)
-{
-	int32_t i = tid_find(b, tid);
-	if (i >= 0)
-		return i;
-	return task_new(b, tid, tgid);
-}
-
-/* --- descriptors --- */
-
-static int32_t *fd_slot(struct btask *t, int64_t fd)
-{
-	if (fd < 0 || fd >= FD_MAP_MAX)
-		return NULL;
-	if ((uint64_t)fd >= t->fdcap) {
-		uint32_t n = t->fdcap ? t->fdcap : 64;
-		while (n <= (uint64_t)fd)
+	if (i >= b->atasks) {
+		uint32_t n = b->atasks ? b->atasks * 2 : 64;
+		while (n <= i)
 			n *= 2;
-		t->fdmap = xreallocarray(t->fdmap, n, sizeof(*t->fdmap));
-		memset(t->fdmap + t->fdcap, 0, (n - t->fdcap) * sizeof(*t->fdmap));
-		t->fdcap = n;
+		b->tasks = xreallocarray(b->tasks, n, sizeof(*b->tasks));
+		memset(b->tasks + b->atasks, 0, (n - b->atasks) * sizeof(*b->tasks));
+		for (uint32_t k = b->atasks; k < n; k++) {
+			b->tasks[k].parent = -1;
+			b->tasks[k].exe = b->tasks[k].argv = UINT32_MAX;
+		}
+		b->atasks = n;
 	}
-	return &t->fdmap[fd];
-}
-
-/*
- * Normalized descriptor numbers mirror the kernel's rule (lowest free
- * number) in a space of their own, per task: 0-2 stay, a returned or
- * first-used descriptor takes the lowest normalized number >= 3 not in
- * use, a close frees it.  So an extra open-and-close shifts nothing, a
- * descriptor leaked by the caller changes nothing, and threads that share
- * the kernel's table (whose numbers then depend on who opened first) each
- * number in their own order.
- */
-static bool used_get(const struct btask *t, uint32_t n)
-{
-	return n / 64 < t->nused && (t->used[n / 64] >> (n % 64) & 1);
-}
-
-static void used_set(struct btask *t, uint32_t n, bool on)
-{
-	if (n / 64 >= t->nused) {
-		uint32_t w = t->nused ? t->nused * 2 : 2;
-		while (w <= n / 64)
-			w *= 2;
-		t->used = xreallocarray(t->used, w, sizeof(*t->used));
-		memset(t->used + t->nused, 0, (w - t->nused) * sizeof(*t->used));
-		t->nused = w;
+	if (i >= b->ntasks)
+		b->ntasks = i + 1;
+	t = &b->tasks[i];
+	if (tt) {
+		/* linkage can come after the first event (a clone's result) */
+		if (!t->seen || (t->parent < 0 && tt->parent >= 0)) {
+			t->parent = tt->parent;
+			t->ordinal = tt->ordinal;
+			t->is_thread = tt->is_thread;
+			if (t->parent >= 0 && (uint32_t)t->parent < b->ntasks) {
+				const struct btask *p = &b->tasks[t->parent];
+				if (t->exe == UINT32_MAX)
+					t->exe = p->exe;
+				if (t->argv == UINT32_MAX)
+					t->argv = p->argv;
+			}
+		}
+		*intmap_put(&b->tids, (uint64_t)(uint32_t)tt->tid, NULL) = i;
 	}
-	if (on)
-		t->used[n / 64] |= 1ull << (n % 64);
-	else
-		t->used[n / 64] &= ~(1ull << (n % 64));
+	t->seen = true;
+	return t;
 }
-
-static uint32_t lowest_free(struct btask *t)
-{
-	uint32_t n = 3;
-	while (used_get(t, n))
-		n++;
-	used_set(t, n, true);
-	return n;
-}
-
-/* Normalized number of a descriptor argument (numbered at first use). */
-static int64_t fd_norm(struct btask *t, int64_t fd)
-{
-	int32_t *s;
-	if (fd <= 2)
-		return fd;
-	if (!(s = fd_slot(t, fd)))
-		return fd;
-	if (*s & FD_IGN)
-		return -2;
-	if (!(*s & ~FD_FLAGS))
-		*s |= (int32_t)lowest_free(t) + 1;   /* normalized + 1 */
-	return (*s & ~FD_FLAGS) - 1;
-}
-
-/* The descriptor is closed: its normalized number is free again. */
-static void fd_close(struct btask *t, int64_t fd)
-{
-	int32_t *s;
-	if (fd >= 0 && fd <= 2)
-		t->stdk[fd] = 0;
-	if (fd <= 2 || fd >= (int64_t)t->fdcap || !(s = fd_slot(t, fd)))
-		return;
-	if (*s & ~FD_FLAGS)
-		used_set(t, (uint32_t)((*s & ~FD_FLAGS) - 1), false);
-	*s = 0;
-}
-
-static bool fd_is_ignored(struct btask *t, int64_t fd)
-{
-	return fd >= 0 && (uint64_t)fd < t->fdcap && (t->fdmap[fd] & FD_IGN);
-}
-
-/* A descriptor opened from an ignored path: no number, its calls ignored. */
-static void fd_ignore(struct btask *t, int64_t fd)
-{
-	int32_t *s;
-	fd_close(t, fd);
-	if ((s = fd_slot(t, fd)) && fd > 2)
-		*s = FD_IGN;
-}
-
-/* A descriptor a call just returned (replacing what the number was). */
-static int64_t fd_fresh(struct btask *t, int64_t fd)
-{
-	int32_t *s;
-	if (fd <= 2 || !fd_slot(t, fd))
-		return fd;
-	fd_close(t, fd);
-	s = fd_slot(t, fd);
-	*s = (int32_t)lowest_free(t) + 1;
-	return *s - 1;
-}
-
-/* 1 + enum gio_kind of fd, 0 when not known. */
-static int fd_kind(const struct btask *t, int64_t fd)
-{
-	if (fd >= 0 && fd <= 2)
-		return t->stdk[fd];
-	if (fd < 0 || (uint64_t)fd >= t->fdcap)
-		return 0;
-	return (t->fdmap[fd] & FD_KIND_MASK) >> FD_KIND_SHIFT;
-}
-
-/* Sets the kind of fd (1 + enum gio_kind, 0 unknown). */
-static void fd_set_kind(struct btask *t, int64_t fd, int kind)
-{
-	int32_t *s;
-	if (fd >= 0 && fd <= 2) {
-		t->stdk[fd] = (uint8_t)kind;
-		return;
-	}
-	if (!(s = fd_slot(t, fd)))
-		return;
-	*s = (*s & ~FD_KIND_MASK) | (kind << FD_KIND_SHIFT);
-}
-
-static bool fd_is_stream(struct btask *t, int64_t fd)
-{
-	return fd >= 0 && (uint64_t)fd < t->fdcap && (t->fdmap[fd] & FD_STREAM);
-}
-
-static void fd_set_stream(struct btask *t, int64_t fd, bool on)
-{
-	int32_t *s = fd_slot(t, fd);
-	if (s)
-		*s = on ? (*s | FD_STREAM) : (*s & ~FD_STREAM);
-}
-
-/* The child sees the creator's descriptors (numbers, kinds, ignored ones). */
-static void fd_inherit(struct btask *c, const struct btask *p)
-{
-	for (uint32_t fd = 0; fd < p->fdcap; fd++) {
-		int32_t *s;
-		if (!p->fdmap[fd] || !(s = fd_slot(c, fd)) || *s)
-			continue;
-		*s = p->fdmap[fd];
-		if (*s & ~FD_FLAGS)
-			used_set(c, (uint32_t)((*s & ~FD_FLAGS) - 1), true);
-	}
-}
-
-/* --- linking tasks --- */
 
 /* The task that leads the thread group of task i (i itself for a process). */
 static int32_t leader_of(const struct build *b, int32_t i)
@@ -615,165 +180,6 @@ static int32_t leader_of(const struct build *b, int32_t i)
 	while (i >= 0 && b->tasks[i].is_thread && b->tasks[i].parent >= 0)
 		i = b->tasks[i].parent;
 	return i;
-}
-
-static void link_task(struct build *b, int32_t parent, int32_t child, bool is_thread)
-{
-	struct btask *c = &b->tasks[child], *p = &b->tasks[parent];
-
-	if (c->linked || parent == child || child == 0)
-		return;
-	c->linked = true;
-	c->parent = parent;
-	c->is_thread = is_thread;
-	if (is_thread)
-		c->ordinal = ++p->nthreads_made;
-	else
-		c->ordinal = ++b->tasks[leader_of(b, parent)].nprocs_made;
-	fd_inherit(c, p);
-	memcpy(c->stdk, p->stdk, sizeof(c->stdk));
-	if (c->exe == UINT32_MAX)
-		c->exe = p->exe;
-	if (c->argv == UINT32_MAX)
-		c->argv = p->argv;
-}
-
-/* --- value text --- */
-
-/* The text of an argument: as read back (V_TEXT) or rendered. */
-static void arg_text(struct build *b, const struct val *v, const char **p, size_t *len)
-{
-	if (v->kind == V_TEXT) {
-		*p = v->s.p ? v->s.p : "";
-		*len = v->s.p ? v->s.len : 0;
-		return;
-	}
-	strbuf_reset(&b->arg);
-	val_render(&b->arg, v, NULL);
-	*p = b->arg.buf;
-	*len = b->arg.len;
-}
-
-static bool parse_int(const char *p, size_t len, int64_t *out)
-{
-	char buf[32], *end;
-	size_t n = 0;
-
-	while (n < len && n < sizeof(buf) - 1 && p[n] != '<')
-		n++;
-	if (!n || n >= sizeof(buf) - 1)
-		return false;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	errno = 0;
-	*out = strtoll(buf, &end, 10);
-	return !errno && *end == '\0';
-}
-
-/* Symbolic text worth keeping: names, flag sets, signal sets, NULL, modes. */
-static bool keep_symbolic(const char *p, size_t len)
-{
-	if (!len)
-		return false;
-	if (p[0] == '0' && len > 1) {
-		for (size_t i = 1; i < len; i++)
-			if (p[i] < '0' || p[i] > '7')
-				return false;
-		return true;           /* octal mode */
-	}
-	if (p[0] == '[' || p[0] == '~')
-		return len < 2 || p[1] != '{';   /* signal sets, not arrays of structs */
-	if (!(isalpha((unsigned char)p[0]) || p[0] == '_'))
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (p[i] == '"' || p[i] == '{' || p[i] == '(')
-			return false;
-	return true;
-}
-
-static void add_pid_ref(struct strbuf *sb, int64_t pid)
-{
-	if (pid <= 0) {
-		if (pid < -1) {
-			strbuf_addstr(sb, "-@P");
-			strbuf_add_i64(sb, -pid);
-			strbuf_addch(sb, '@');
-		} else {
-			strbuf_add_i64(sb, pid);
-		}
-		return;
-	}
-	strbuf_addstr(sb, "@P");
-	strbuf_add_i64(sb, pid);
-	strbuf_addch(sb, '@');
-}
-
-/* Appends the endpoint described by sockaddr text at p, if any. */
-static bool add_endpoint(struct strbuf *sb, const char *p, size_t len)
-{
-	const char *fam = memmem(p, len, "sa_family=", 10), *e = p + len, *q;
-	char famname[32];
-	size_t n = 0;
-
-	if (!fam)
-		return false;
-	fam += 10;
-	while (fam + n < e && n < sizeof(famname) - 1 &&
-	       (isalnum((unsigned char)fam[n]) || fam[n] == '_'))
-		n++;
-	memcpy(famname, fam, n);
-	famname[n] = '\0';
-	if (!strcmp(famname, "AF_UNIX")) {
-		q = memmem(fam, e - fam, "sun_path=", 9);
-		strbuf_addstr(sb, "unix:");
-		if (q) {
-			q += 9;
-			const char *end = q;
-			if (*end == '@')
-				end++;
-			if (end < e && *end == '"') {
-				end++;
-				while (end < e && *end != '"') {
-					if (*end == '\\' && end + 1 < e)
-						end++;
-					end++;
-				}
-				if (end < e)
-					end++;
-			}
-			strbuf_add(sb, q, end - q);
-		}
-		return true;
-	}
-	if (!strcmp(famname, "AF_INET") || !strcmp(famname, "AF_INET6")) {
-		const char *port = memmem(fam, e - fam, "port=htons(", 11), *addr;
-		bool v6 = famname[7] == '6';
-		strbuf_addstr(sb, v6 ? "inet6:" : "inet:");
-		addr = memmem(fam, e - fam, v6 ? "inet_pton(AF_INET6, \"" : "inet_addr(\"",
-			      v6 ? 21 : 11);
-		if (addr) {
-			addr += v6 ? 21 : 11;
-			q = memchr(addr, '"', e - addr);
-			if (q) {
-				if (v6)
-					strbuf_addch(sb, '[');
-				strbuf_add(sb, addr, q - addr);
-				if (v6)
-					strbuf_addch(sb, ']');
-			}
-		}
-		if (port) {
-			port += 11;
-			q = memchr(port, ')', e - port);
-			if (q) {
-				strbuf_addch(sb, ':');
-				strbuf_add(sb, port, q - port);
-			}
-		}
-		return true;
-	}
-	strbuf_addstr(sb, famname);
-	return true;
 }
 
 /* --- resources --- */
@@ -790,11 +196,7 @@ static void add_res(struct build *b, enum gres_kind k, const char *p, size_t len
 /* Records the basename of a path created with O_EXCL (mkstemp's files). */
 static void add_random(struct build *b, const char *p, size_t len)
 {
-	const char *base;
-	if (len < 2 || p[0] != '"')
-		return;
-	p++, len -= 2;                 /* strip the quotes */
-	base = p;
+	const char *base = p;
 	for (size_t i = 0; i < len; i++)
 		if (p[i] == '/')
 			base = p + i + 1;
@@ -803,17 +205,17 @@ static void add_random(struct build *b, const char *p, size_t len)
 }
 
 /*
- * Whether a raw path (quoted text) matches an ignore_paths pattern, seen
- * before normalization: a pattern's leading $CWD, $HOME or $TMPDIR matches
- * any prefix here.  Used to leave descriptors of ignored files unnumbered.
+ * Whether a raw path matches an ignore_paths pattern, seen before
+ * normalization: a pattern's leading $CWD, $HOME or $TMPDIR matches any
+ * prefix here.  Used to leave descriptors of ignored files unnumbered.
  */
 static bool raw_path_ignored(struct build *b, const char *p, size_t len)
 {
 	struct strbuf *sb = &b->tmp;
-	if (!b->o->nignore_paths || len < 2 || p[0] != '"')
+	if (!b->o->nignore_paths || !p)
 		return false;
 	strbuf_reset(sb);
-	strbuf_add(sb, p + 1, len - 2);
+	strbuf_add(sb, p, len);
 	for (size_t i = 0; i < b->o->nignore_paths; i++) {
 		const char *pat = b->o->ignore_paths[i];
 		if (!fnmatch(pat, sb->buf, 0))
@@ -844,13 +246,11 @@ static uint16_t name_id(struct build *b, const char *name)
 		while (n <= id)
 			n *= 2;
 		b->props = xreallocarray(b->props, n, sizeof(*b->props));
-		memset(b->props + b->aprops, 0xff, (n - b->aprops) * sizeof(*b->props));
-		b->acache = xreallocarray(b->acache, n, sizeof(*b->acache));
-		memset(b->acache + b->aprops, 0, (n - b->aprops) * sizeof(*b->acache));
+		memset(b->props + b->aprops, 0, (n - b->aprops) * sizeof(*b->props));
 		b->aprops = n;
 	}
-	if (b->props[id] == UINT32_MAX) {
-		uint32_t pr = props_of(name) | (io_row_of(name) ? P_IO : 0);
+	if (!b->props[id]) {
+		uint8_t pr = P_KNOWN;
 		for (size_t i = 0; i < b->o->nignore_syscalls; i++)
 			if (!strcmp(b->o->ignore_syscalls[i], name))
 				pr |= P_IGNORED;
@@ -862,28 +262,182 @@ static uint16_t name_id(struct build *b, const char *name)
 	return (uint16_t)(id > UINT16_MAX ? UINT16_MAX : id);
 }
 
-/* The class of argument i of syscall sc called name (one strcmp when cached). */
-static uint8_t arg_class(struct build *b, uint16_t sc, uint32_t pr, unsigned i, const char *name)
+static void add_pid_ref(struct strbuf *sb, int64_t pid)
 {
-	struct argcache *c = &b->acache[sc];
-	uint8_t cls;
+	if (pid <= 0) {
+		if (pid < -1) {
+			strbuf_addstr(sb, "-@P");
+			strbuf_add_i64(sb, -pid);
+			strbuf_addch(sb, '@');
+		} else {
+			strbuf_add_i64(sb, pid);
+		}
+		return;
+	}
+	strbuf_addstr(sb, "@P");
+	strbuf_add_i64(sb, pid);
+	strbuf_addch(sb, '@');
+}
 
-	if (c->cls[i] && (c->name[i] == name || (name && c->name[i] && !strcmp(c->name[i], name))))
-		return c->cls[i];
-	if (is_fd_arg(name))
-		cls = A_FD;
-	else if (is_pid_arg(name))
-		cls = A_PID;
-	else if (is_path_arg(name) || ((pr & P_EXEC) && i == 0))
-		cls = A_PATH;
-	else if ((pr & P_EXEC) && name && !strcmp(name, "argv"))
-		cls = A_ARGV;
+/* A string as the key shows it: in quotes, escaped as strace does. */
+static void add_quoted(struct strbuf *sb, const char *p, size_t len)
+{
+	render_quoted(sb, p, len, NULL);
+}
+
+/*
+ * What a descriptor argument is in a key: the object it refers to, never
+ * its number, so that reordering independent opens changes no key (docs/
+ * golden.md).  0-2 as the command inherited them stay numbers.
+ */
+static void add_fd(struct strbuf *k, int64_t fd, const struct tobj *o)
+{
+	if (fd == -100) {
+		strbuf_addstr(k, "AT_FDCWD");
+		return;
+	}
+	if (fd < 0 || !o || ((o->flags & TOBJ_INHERITED) && (fd <= 2 || !o->path))) {
+		strbuf_add_i64(k, fd);
+		return;
+	}
+	strbuf_addch(k, '<');
+	if (o->path) {
+		add_quoted(k, o->path, strlen(o->path));
+	} else {
+		strbuf_addstr(k, fd_kind_name(o->kind));
+		if (o->kind == FDK_SOCKET && o->peer) {
+			strbuf_addch(k, ' ');
+			strbuf_addstr(k, o->peer);
+		}
+	}
+	strbuf_addch(k, '>');
+}
+
+/* Whether an enum value has a name (from its table, or read back). */
+static bool enum_named(const struct val *v)
+{
+	return v->x.sym || xlat_name(v->x.xl, v->x.v);
+}
+
+/* Whether every item of a V_OP is symbolic (flags, names, modes). */
+static bool op_symbolic(const struct val *v)
+{
+	for (uint32_t i = 0; i < v->c.n; i++) {
+		const struct val *it = &v->c.items[i];
+		if (it->kind == V_OP ? !op_symbolic(it)
+				     : !(it->kind == V_FLAGS || it->kind == V_OCT ||
+					 (it->kind == V_ENUM && enum_named(it))))
+			return false;
+	}
+	return v->c.n > 0;
+}
+
+/*
+ * Any other argument in a key: what it means symbolically (flags, names,
+ * modes, signal sets, NULL), or '_' for a number, an address, a buffer or
+ * a structure, whose values change from run to run.
+ */
+static void add_other(struct strbuf *k, const struct val *v)
+{
+	static const struct render_opts ro = RENDER_OPTS_INIT;
+	size_t at = k->len;
+
+	if (v->kind == V_OP && val_unwrap(v) != v) {
+		add_other(k, val_unwrap(v));   /* the value, not how it is shown */
+		return;
+	}
+	switch (v->kind) {
+	case V_FLAGS:
+	case V_ENUM:
+		if (v->flags & VF_NOVAL) {
+			/* read back from a text-only trace: its names */
+			if (v->x.sym && text_is_symbolic(v->x.sym, strlen(v->x.sym)))
+				strbuf_addstr(k, v->x.sym);
+			else
+				strbuf_addch(k, '_');
+			return;
+		}
+		if (v->kind == V_ENUM && !enum_named(v)) {
+			strbuf_addch(k, '_');
+			return;
+		}
+		break;
+	case V_TEXT:
+		if (text_is_symbolic(v->s.p, v->s.len))
+			strbuf_add(k, v->s.p, v->s.len);
+		else
+			strbuf_addch(k, '_');
+		return;
+	case V_OCT:
+		if (!v->u) {
+			strbuf_addch(k, '_');
+			return;
+		}
+		break;
+	case V_SIGSET:
+		break;
+	case V_OP:
+		if (op_symbolic(v))
+			break;
+		strbuf_addch(k, '_');
+		return;
+	case V_PTR:
+		strbuf_addstr(k, v->u ? "_" : "NULL");
+		return;
+	case V_ARRAY:
+		strbuf_addstr(k, v->c.n ? "_" : "[]");
+		return;
+	default:
+		strbuf_addch(k, '_');
+		return;
+	}
+	if (v->text)
+		strbuf_add(k, v->text, v->text_len);
 	else
-		cls = A_OTHER;
-	free(c->name[i]);
-	c->name[i] = name ? xstrdup(name) : NULL;
-	c->cls[i] = cls;
-	return cls;
+		val_render(k, v, &ro);
+	/* flags with no name are a number */
+	if (v->kind == V_FLAGS && !text_is_symbolic(k->buf + at, k->len - at)) {
+		strbuf_setlen(k, at);
+		strbuf_addch(k, '_');
+	}
+}
+
+/* An argv argument: ["ls", "-l"] (a "..." item when it was cut). */
+static bool add_argv(struct strbuf *k, const struct val *v)
+{
+	v = val_unwrap(v);
+	if (!v || v->kind != V_ARRAY)
+		return false;
+	strbuf_addch(k, '[');
+	for (uint32_t i = 0; i < v->c.n; i++) {
+		const struct val *it = &v->c.items[i];
+		if (i)
+			strbuf_addstr(k, ", ");
+		if (it->kind == V_STR)
+			add_quoted(k, it->s.p, it->s.len);
+		else
+			strbuf_addch(k, '_');
+	}
+	if (v->flags & VF_MORE)
+		strbuf_addstr(k, v->c.n ? ", ..." : "...");
+	strbuf_addch(k, ']');
+	return true;
+}
+
+/* The register index of displayed argument v of a call (its prototype
+ * name), or -1. */
+static int reg_of(const struct sysent *se, const struct val *v, unsigned shown)
+{
+	if (!se || !se->argnames)
+		return shown < EVENT_MAX_ARGS ? (int)shown : -1;
+	if (shown < se->nargs && v->name &&
+	    (v->name == se->argnames[shown] || !strcmp(v->name, se->argnames[shown])))
+		return (int)shown;
+	for (unsigned i = 0; v->name && i < se->nargs; i++)
+		if (!strcmp(v->name, se->argnames[i]))
+			return (int)i;
+	/* a trace that named it otherwise: by position */
+	return shown < se->nargs ? (int)shown : -1;
 }
 
 /*
@@ -910,110 +464,108 @@ static void add_source(struct build *b, struct btask *t, const struct event *ev)
 	t->src[t->ncalls - 1] = id;
 }
 
+/* What a call did, for the resources and processes of the trace. */
+struct callinfo {
+	const char *path[2];     /* its path arguments (raw bytes), in order */
+	size_t plen[2];
+	unsigned npaths;
+	int path_reg[2];
+	bool ignored_path;       /* an fd it returns opens an ignored file */
+};
+
 static void on_syscall(struct build *b, const struct event *ev)
 {
 	const char *name = ev->name ? ev->name : "?";
+	const struct sysent *se = sysent_get(ev->nr);
+	uint32_t sem = sysent_sem(se);
 	uint16_t sc = name_id(b, name);
-	uint32_t pr = b->props[sc];
-	int32_t ti = task_get(b, ev->tid, ev->pid);
-	struct btask *t;
+	uint8_t pr = b->props[sc];
+	struct btask *t = task_of(b, ev);
 	struct strbuf *k = &b->key;
 	bool unfinished = ev->state == SC_UNFINISHED;
 	bool failed = !unfinished && ev->err != 0;
-	int64_t ret = ev->retval;
-	int64_t fd0 = -1;
-	bool have_fd0 = false, stream_io = false, oexcl = false, ocreat = false;
-	const char *paths[2] = { NULL, NULL };
-	size_t plen[2] = { 0, 0 };
-	unsigned npaths = 0;
-	int64_t fdv[EVENT_MAX_ARGS];
-	bool fdok[EVENT_MAX_ARGS] = { false };
-	const char *argvp = NULL;
-	size_t argvlen = 0;
-	int kind0 = 0;
+	bool ignored = (pr & P_IGNORED) != 0, stream_in = false;
+	int64_t ret = ev->retval, fd0 = -1;
+	const struct tobj *o0 = NULL;
+	int fd0_reg = -1;
+	struct callinfo ci;
 	unsigned kept_end;
 	struct gcall c;
 
+	memset(&ci, 0, sizeof(ci));
 	strbuf_reset(k);
 	strbuf_addstr(k, name);
 	strbuf_addch(k, '(');
 	kept_end = k->len;
 	for (unsigned i = 0; i < ev->nargs && i < EVENT_MAX_ARGS; i++) {
 		const struct val *v = &ev->args[i];
+		int reg = reg_of(se, v, i);
+		uint8_t role = se && reg >= 0 && reg < se->nargs ? se->argrole[reg] : ROLE_NONE;
+		size_t before;
+		int64_t n;
 		const char *p;
 		size_t len;
-		int64_t n;
-		size_t before;
 
 		if (i)
 			strbuf_addstr(k, ", ");
 		before = k->len;
-		arg_text(b, v, &p, &len);
-		t = &b->tasks[ti];
-		uint8_t cls = arg_class(b, sc, pr, i, v->name);
-		if (cls == A_FD && parse_int(p, len, &n)) {
-			fdv[i] = n;
-			fdok[i] = true;
-			if (!have_fd0) {
+		switch (role) {
+		case ROLE_FD:
+		case ROLE_DIRFD:
+			if (!ev_arg_int(ev, (unsigned)reg, &n)) {
+				strbuf_addch(k, '_');
+				break;
+			}
+			if (fd0_reg < 0) {
 				fd0 = n;
-				have_fd0 = true;
-				kind0 = fd_kind(t, n);
+				fd0_reg = reg;
+				o0 = ev->fd_obj[reg];
 			}
-			strbuf_add_i64(k, fd_norm(t, n));
-		} else if (cls == A_PID && parse_int(p, len, &n)) {
-			add_pid_ref(k, n);
-		} else if ((pr & P_PAIR) && len && p[0] == '[') {
-			/* [3, 4]: both new, both streams */
-			const char *q = p, *e = p + len;
-			strbuf_addch(k, '[');
-			while (q < e) {
-				char *end;
-				long long fd = strtoll(q + 1, &end, 10);
-				if (end == q + 1)
-					break;
-				if (q != p)
-					strbuf_addstr(k, ", ");
-				if (!failed) {
-					strbuf_add_i64(k, fd_fresh(t, fd));
-					fd_set_stream(t, fd, true);
-					fd_set_kind(t, fd, 1 + (strcmp(name, "socketpair") ? GK_PIPE
-										 : GK_SOCKET));
-				} else {
-					strbuf_addch(k, '_');
+			if ((sem & SEM_DUP2) && reg == 1)
+				strbuf_addstr(k, "newfd");   /* the number a dup2 chose */
+			else
+				add_fd(k, n, ev->fd_obj[reg]);
+			break;
+		case ROLE_PID:
+			if (ev_arg_int(ev, (unsigned)reg, &n))
+				add_pid_ref(k, n);
+			else
+				strbuf_addch(k, '_');
+			break;
+		case ROLE_PATH:
+			if (v->kind == V_STR) {
+				p = v->s.p ? v->s.p : "";
+				len = v->s.p ? v->s.len : 0;
+				add_quoted(k, p, len);
+				if (ci.npaths < 2) {
+					ci.path[ci.npaths] = p;
+					ci.plen[ci.npaths] = len;
+					ci.path_reg[ci.npaths++] = reg;
 				}
-				q = end;
-				while (q < e && *q != ',' && *q != ']')
-					q++;
-				if (q < e && *q == ']')
-					break;
-				q++;
+			} else {
+				add_other(k, v);
 			}
-			strbuf_addch(k, ']');
-		} else if (len && p[0] == '"' && cls == A_PATH) {
-			strbuf_add(k, p, len);
-			if (npaths < 2) {
-				paths[npaths] = p;
-				plen[npaths++] = len;
+			break;
+		case ROLE_ARGV:
+			if (!add_argv(k, v))
+				add_other(k, v);
+			break;
+		case ROLE_SOCKADDR:
+		case ROLE_MSGHDR:
+			if ((sem & SEM_ENDPOINT) && ev->endpoint) {
+				strbuf_addch(k, '{');
+				strbuf_addstr(k, ev->endpoint);
+				strbuf_addch(k, '}');
+			} else {
+				strbuf_addch(k, '_');
 			}
-		} else if (cls == A_ARGV && len && p[0] == '[') {
-			strbuf_add(k, p, len);
-			argvp = p;
-			argvlen = len;
-		} else if (len > 12 && memmem(p, len, "sa_family=", 10) && (pr & P_ENDPOINT)) {
-			size_t at = k->len;
-			strbuf_addch(k, '{');
-			add_endpoint(k, p, len);
-			strbuf_addch(k, '}');
-			if (!failed)
-				add_res(b, GR_ENDPOINT, k->buf + at + 1, k->len - at - 2);
-		} else if (keep_symbolic(p, len)) {
-			strbuf_add(k, p, len);
-			if ((pr & P_OPEN) && memmem(p, len, "O_CREAT", 7))
-				ocreat = true;
-			if ((pr & P_OPEN) && memmem(p, len, "O_EXCL", 6))
-				oexcl = true;
-		} else {
-			strbuf_addch(k, '_');
+			break;
+		case ROLE_FDPAIR:
+			strbuf_addstr(k, failed ? "[_]" : "[fd, fd]");
+			break;
+		default:
+			add_other(k, v);
+			break;
 		}
 		if (k->len > before + 1 || k->buf[before] != '_')
 			kept_end = k->len;
@@ -1021,16 +573,21 @@ static void on_syscall(struct build *b, const struct event *ev)
 	strbuf_setlen(k, kept_end);   /* drop trailing "_" arguments */
 	strbuf_addch(k, ')');
 
-	t = &b->tasks[ti];
-	if ((pr & P_READ) && have_fd0 && fd_is_stream(t, fd0))
-		stream_io = true;
+	/* reads of a stream: how many it takes depends on timing */
+	if (se && se->io_in >= 0 && ev->fd_obj[se->io_in]) {
+		int kind = ev->fd_obj[se->io_in]->kind;
+		stream_in = kind == FDK_PIPE || kind == FDK_SOCKET || kind == FDK_TTY ||
+			    kind == FDK_EVENTFD || kind == FDK_SIGNALFD || kind == FDK_TIMERFD ||
+			    kind == FDK_INOTIFY;
+	}
 	/* calls on a descriptor of an ignored file are ignored too */
-	if (have_fd0 && fd_is_ignored(t, fd0))
-		pr |= P_IGNORED;
-	if ((pr & P_FDRET) && npaths && raw_path_ignored(b, paths[0], plen[0]))
-		pr |= P_IGNORED;
-	if ((pr & P_FCNTL) && strstr(k->buf, "F_DUPFD"))
-		pr |= P_FDRET | P_DUP;
+	if (o0 && o0->path && raw_path_ignored(b, o0->path, strlen(o0->path)))
+		ignored = true;
+	if ((sem & SEM_FDRET) && ci.npaths && raw_path_ignored(b, ci.path[0], ci.plen[0]))
+		ignored = true;
+	if (ev->ret_obj[0] && ev->ret_obj[0]->path &&
+	    raw_path_ignored(b, ev->ret_obj[0]->path, strlen(ev->ret_obj[0]->path)))
+		ignored = true;
 
 	/* the result */
 	strbuf_addstr(k, " = ");
@@ -1043,73 +600,34 @@ static void on_syscall(struct build *b, const struct event *ev)
 			strbuf_addstr(k, en);
 		else
 			strbuf_add_i64(k, ev->err);
-	} else if ((pr & P_FDRET) && ret >= 0 && (pr & P_IGNORED)) {
-		fd_ignore(t, ret);
-		strbuf_addch(k, '_');
-	} else if ((pr & P_FDRET) && ret >= 0) {
-		bool was_stream = have_fd0 && fd_is_stream(t, fd0);
-		bool to_newfd = (pr & P_DUP2) != 0;
-		/* dup2/dup3 return their newfd argument, numbered there */
-		strbuf_add_i64(k, to_newfd ? fd_norm(t, ret) : fd_fresh(t, ret));
-		if (pr & P_DUP)
-			fd_set_stream(t, ret, was_stream);
-		else
-			fd_set_stream(t, ret, (pr & P_STREAMRET) != 0);
-		if (pr & P_DUP)
-			fd_set_kind(t, ret, kind0);
-		else if ((pr & P_OPEN) && npaths)
-			fd_set_kind(t, ret, 1 + path_kind(paths[0], plen[0]));
-		else if (pr & P_STREAMRET)
-			fd_set_kind(t, ret, 1 + (!strncmp(name, "socket", 6) ||
-						 !strncmp(name, "accept", 6) ? GK_SOCKET : GK_OTHER));
-		else
-			fd_set_kind(t, ret, 1 + (!strcmp(name, "memfd_create") ||
-						 !strcmp(name, "open_by_handle_at") ? GK_FILE
-										    : GK_OTHER));
-	} else if ((pr & P_WAIT) && (pr & P_PIDRET) && ret > 0) {
+	} else if (ev->ret_obj[0] && !(sem & SEM_FDPAIR)) {
+		strbuf_addstr(k, ignored ? "_" : "fd");
+	} else if ((sem & SEM_WAIT) && (sem & SEM_PIDRET) && ret > 0) {
 		/* which child a wait for any child reaps depends on scheduling */
-		bool any = true;
-		if (ev->nargs && ev->args[0].kind != V_NONE) {
-			const char *p;
-			size_t len;
-			int64_t n;
-			arg_text(b, &ev->args[0], &p, &len);
-			if (parse_int(p, len, &n) && n > 0)
-				any = false;
-		}
-		if (any)
-			strbuf_addstr(k, "pid:child");
-		else
+		int64_t n;
+		if (ev_arg_int(ev, 0, &n) && n > 0)
 			add_pid_ref(k, ret);
-	} else if ((pr & P_PIDRET) && ret > 0) {
+		else
+			strbuf_addstr(k, "pid:child");
+	} else if ((sem & SEM_PIDRET) && ret > 0) {
 		add_pid_ref(k, ret);
 	} else if (ret == 0) {
 		strbuf_addch(k, '0');
 	} else {
 		strbuf_addstr(k, "ok");
 	}
-	if (!failed && !unfinished && have_fd0 && (pr & P_CLOSE))
-		fd_close(t, fd0);
-	if (pr & P_DUP2) {
-		/* newfd (second argument) now has oldfd's kind */
-		if (!failed && ret >= 0) {
-			fd_set_stream(t, ret, have_fd0 && fd_is_stream(t, fd0));
-			fd_set_kind(t, ret, kind0);
-		}
-	}
+
 	/* bytes moved, by kind of file */
-	if (!failed && !unfinished && ret > 0 && (pr & P_IO) && !(pr & P_IGNORED)) {
-		const struct io_row *io = io_row_of(name);
-		for (int side = 0; io && side < 2; side++) {
-			int pos = side ? io->out : io->in;
-			int kind;
-			if (pos < 0 || !fdok[pos])
+	if (!failed && !unfinished && ret > 0 && se && !ignored) {
+		for (int side = 0; side < 2; side++) {
+			int reg = side ? se->io_out : se->io_in;
+			int64_t fd;
+			if (reg < 0 || !ev_arg_int(ev, (unsigned)reg, &fd))
 				continue;
-			kind = fd_kind(t, fdv[pos]);
-			kind = kind ? kind - 1 : GK_OTHER;
-			t->io[GIO_BUCKET(kind, side)] += (uint64_t)ret;
-			if (fdv[pos] >= 0 && fdv[pos] <= 2)
-				t->io_std[fdv[pos]] += (uint64_t)ret;
+			t->io[GIO_BUCKET(gio_of(ev->fd_obj[reg]), side)] += (uint64_t)ret;
+			if (fd >= 0 && fd <= 2 && ev->fd_obj[reg] &&
+			    (ev->fd_obj[reg]->flags & TOBJ_INHERITED))
+				t->io_std[fd] += (uint64_t)ret;
 		}
 	}
 
@@ -1117,14 +635,6 @@ static void on_syscall(struct build *b, const struct event *ev)
 	memset(&c, 0, sizeof(c));
 	c.sc = sc;
 	c.key = intern_add(&b->raw, k->buf, k->len);
-	if (c.key >= b->araw_sc) {
-		uint32_t n = b->araw_sc ? b->araw_sc * 2 : 1024;
-		while (n <= c.key)
-			n *= 2;
-		b->raw_sc = xreallocarray(b->raw_sc, n, sizeof(*b->raw_sc));
-		b->araw_sc = n;
-	}
-	b->raw_sc[c.key] = sc;
 	if (ev->end_ns > ev->ts_ns) {
 		uint64_t us = (ev->end_ns - ev->ts_ns) / 1000;
 		c.dur_us = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
@@ -1135,101 +645,95 @@ static void on_syscall(struct build *b, const struct event *ev)
 	}
 	if (unfinished) {
 		c.flags |= GC_UNFINISHED;
-		if (!(pr & P_EXIT))
+		if (!(sem & SEM_EXIT))
 			c.flags |= GC_VOLATILE;
 	}
-	if ((pr & P_VOLATILE) || stream_io || (failed && volatile_errno(ev->err)))
+	if ((sem & SEM_VOLATILE) || (pr & P_VOLATILE) || stream_in ||
+	    (failed && volatile_errno(ev->err)))
 		c.flags |= GC_VOLATILE;
-	if (pr & P_MEM)
+	if (sem & SEM_MEM)
 		c.flags |= GC_MEM;
-	if (have_fd0 && fd0 >= 0 && fd0 <= 2)
+	if (fd0_reg >= 0 && fd0 >= 0 && fd0 <= 2 && o0 && (o0->flags & TOBJ_INHERITED))
 		c.flags |= (uint8_t)((fd0 + 1) << GC_STD_SHIFT);
-	if (pr & P_IGNORED)
+	if (ignored)
 		c.flags |= GC_IGNORED;
 	ALLOC_GROW(t->calls, t->ncalls + 1, t->acalls);
 	t->calls[t->ncalls++] = c;
 	add_source(b, t, ev);
 
-	if (failed || unfinished || (pr & P_IGNORED))
+	if (failed || unfinished || ignored)
 		return;
 
-	/* resources and processes */
-	if ((pr & P_OPEN) && npaths) {
-		add_res(b, GR_OPEN, paths[0], plen[0]);
-		if (ocreat || (pr & P_CREAT))
-			add_res(b, GR_CREATE, paths[0], plen[0]);
+	/* resources */
+	if ((sem & SEM_OPEN) && ci.npaths) {
+		bool creat = !strcmp(name, "creat");
+		const struct val *fl = ev_arg(ev, (unsigned)(ci.path_reg[0] + 1));
+		bool ocreat = val_has_flag(fl, O_CREAT, "O_CREAT");
+		bool oexcl = val_has_flag(fl, O_EXCL, "O_EXCL");
+		strbuf_reset(&b->qp);
+		add_quoted(&b->qp, ci.path[0], ci.plen[0]);
+		add_res(b, GR_OPEN, b->qp.buf, b->qp.len);
+		if (ocreat || creat)
+			add_res(b, GR_CREATE, b->qp.buf, b->qp.len);
 		if (ocreat && oexcl)
-			add_random(b, paths[0], plen[0]);
-	} else if ((pr & P_CREATE) && npaths) {
-		add_res(b, GR_CREATE, paths[npaths - 1], plen[npaths - 1]);
-		if ((pr & P_MKDIR) && strstr(k->buf, ", 0700"))
-			add_random(b, paths[0], plen[0]);     /* mkdtemp */
-	} else if ((pr & P_DELETE) && npaths) {
-		add_res(b, GR_DELETE, paths[0], plen[0]);
-	} else if ((pr & P_RENAME) && npaths == 2) {
-		add_res(b, GR_DELETE, paths[0], plen[0]);
-		add_res(b, GR_CREATE, paths[1], plen[1]);
-	} else if ((pr & P_EXEC) && npaths) {
+			add_random(b, ci.path[0], ci.plen[0]);
+	} else if ((sem & SEM_CREATE) && ci.npaths) {
+		int64_t mode;
+		strbuf_reset(&b->qp);
+		add_quoted(&b->qp, ci.path[ci.npaths - 1], ci.plen[ci.npaths - 1]);
+		add_res(b, GR_CREATE, b->qp.buf, b->qp.len);
+		if ((sem & SEM_MKDIR) && ev_arg_int(ev, (unsigned)(ci.path_reg[0] + 1), &mode) &&
+		    mode == 0700)
+			add_random(b, ci.path[0], ci.plen[0]);     /* mkdtemp */
+	} else if ((sem & SEM_DELETE) && ci.npaths) {
+		strbuf_reset(&b->qp);
+		add_quoted(&b->qp, ci.path[0], ci.plen[0]);
+		add_res(b, GR_DELETE, b->qp.buf, b->qp.len);
+	} else if ((sem & SEM_RENAME) && ci.npaths == 2) {
+		strbuf_reset(&b->qp);
+		add_quoted(&b->qp, ci.path[0], ci.plen[0]);
+		add_res(b, GR_DELETE, b->qp.buf, b->qp.len);
+		strbuf_reset(&b->qp);
+		add_quoted(&b->qp, ci.path[1], ci.plen[1]);
+		add_res(b, GR_CREATE, b->qp.buf, b->qp.len);
+	} else if ((sem & SEM_EXEC) && ci.npaths) {
 		/* the program and its argv, as in the key */
 		const char *s = strchr(k->buf, '(') + 1, *e = strrchr(k->buf, ')');
+		int ar = -1;
 		add_res(b, GR_EXEC, s, e > s ? (size_t)(e - s) : 0);
-		t->exe = intern_add(&b->strs, paths[0], plen[0]);
-		if (argvp)
-			t->argv = intern_add(&b->strs, argvp, argvlen);
+		strbuf_reset(&b->qp);
+		add_quoted(&b->qp, ci.path[0], ci.plen[0]);
+		t->exe = intern_add(&b->strs, b->qp.buf, b->qp.len);
+		for (int i = 0; se && i < se->nargs; i++)
+			if (se->argrole[i] == ROLE_ARGV)
+				ar = i;
+		strbuf_reset(&b->qp);
+		if (ar >= 0 && add_argv(&b->qp, ev_arg(ev, (unsigned)ar)))
+			t->argv = intern_add(&b->strs, b->qp.buf, b->qp.len);
 	}
-	if ((pr & P_CLONE) && ret > 0) {
-		int32_t ci = tid_find(b, (pid_t)ret);
-		bool thread = false;
-		for (unsigned i = 0; i < ev->nargs && i < EVENT_MAX_ARGS; i++) {
-			const char *p;
-			size_t len;
-			arg_text(b, &ev->args[i], &p, &len);
-			if (memmem(p, len, "CLONE_THREAD", 12))
-				thread = true;
-		}
-		/* a child that started (and maybe exited) before this event is
-		 * linked already; a tid used again was renamed by its start event */
-		if (ci < 0)
-			ci = task_new(b, (pid_t)ret, thread ? ev->pid : (pid_t)ret);
-		link_task(b, ti, ci, thread);
-	}
-}
-
-static void on_proc_start(struct build *b, const struct event *ev)
-{
-	int32_t creator = tid_find(b, ev->ppid), ci;
-
-	ci = tid_find(b, ev->tid);
-	if (ci < 0 || b->tasks[ci].dead)
-		ci = task_new(b, ev->tid, ev->pid);
-	if (creator >= 0 && creator != ci)
-		link_task(b, creator, ci, ev->is_thread);
+	if ((sem & SEM_ENDPOINT) && ev->endpoint)
+		add_res(b, GR_ENDPOINT, ev->endpoint, strlen(ev->endpoint));
 }
 
 static void on_exit_ev(struct build *b, const struct event *ev)
 {
-	int32_t ti = tid_find(b, ev->tid);
-	struct btask *t;
+	struct btask *t = task_of(b, ev);
 
-	if (ti < 0)
-		ti = task_new(b, ev->tid, ev->pid);
-	t = &b->tasks[ti];
 	if (ev->type == EV_PROC_EXIT) {
 		t->exited = true;
 		t->exit_code = ev->exit_code;
 		t->term_signal = ev->term_signal;
 	}
-	t->dead = true;
 }
 
 static void on_exec(struct build *b, const struct event *ev)
 {
-	int32_t ti = task_get(b, ev->tid ? ev->tid : ev->pid, ev->pid);
+	struct btask *t = task_of(b, ev);
 	if (ev->exec_path) {
 		struct strbuf *sb = &b->tmp;
 		strbuf_reset(sb);
-		render_quoted(sb, ev->exec_path, strlen(ev->exec_path), NULL);
-		b->tasks[ti].exe = intern_add(&b->strs, sb->buf, sb->len);
+		add_quoted(sb, ev->exec_path, strlen(ev->exec_path));
+		t->exe = intern_add(&b->strs, sb->buf, sb->len);
 	}
 }
 
@@ -1251,6 +755,7 @@ static void on_signal(struct build *b, const struct event *ev)
 		b->asig = na;
 	}
 	b->m->sig_counts[id]++;
+	task_of(b, ev);
 }
 
 /* --- the sink --- */
@@ -1260,32 +765,12 @@ static struct build *sink_build(struct sink *s)
 	return (struct build *)((char *)s - offsetof(struct build, sink));
 }
 
-/* 1 + enum gio_kind of a standard stream of kind k (enum stdio_kind). */
-static uint8_t stdio_gio(int k)
-{
-	switch (k) {
-	case SK_NULL: case SK_DEVICE: return 1 + GK_DEVICE;
-	case SK_FILE: return 1 + GK_FILE;
-	case SK_PIPE: return 1 + GK_PIPE;
-	case SK_SOCKET: return 1 + GK_SOCKET;
-	case SK_TTY: return 1 + GK_TTY;
-	case SK_OTHER: return 1 + GK_OTHER;
-	default: return 0;
-	}
-}
-
 static int mb_begin(struct sink *s, const struct trace_info *ti)
 {
 	struct build *b = sink_build(s);
 	if (ti && ti->env && !b->m->has_env) {
 		trace_env_copy(&b->m->env, ti->env);
 		b->m->has_env = true;
-		for (int i = 0; i < 3; i++)
-			b->env_stdk[i] = stdio_gio(ti->env->stdio[i]);
-		for (uint32_t i = 0; i < b->ntasks; i++)
-			for (int j = 0; j < 3; j++)
-				if (!b->tasks[i].stdk[j])
-					b->tasks[i].stdk[j] = b->env_stdk[j];
 	}
 	if (ti && ti->argv && !b->m->command) {
 		struct strbuf sb = STRBUF_INIT;
@@ -1309,7 +794,7 @@ static void mb_event(struct sink *s, const struct event *ev)
 		on_syscall(b, ev);
 		break;
 	case EV_PROC_START:
-		on_proc_start(b, ev);
+		task_of(b, ev);
 		break;
 	case EV_EXEC:
 		on_exec(b, ev);
@@ -1354,6 +839,7 @@ static const struct sink_ops model_ops = {
 	.proc_exit = mb_proc_exit,
 	.end = mb_end,
 	.free = mb_free,
+	.needs_track = 1,
 };
 
 struct gmodel *gmodel_new(const struct golden_opts *o)
@@ -1366,7 +852,7 @@ struct gmodel *gmodel_new(const struct golden_opts *o)
 	b->sink.ops = &model_ops;
 	strbuf_init(&b->key, 256);
 	strbuf_init(&b->tmp, 256);
-	strbuf_init(&b->arg, 256);
+	strbuf_init(&b->qp, 256);
 	m->priv = b;
 	return m;
 }
@@ -1560,8 +1046,8 @@ static void mask_inodes(struct strbuf *sb)
 /* The label of the task that had tid, for "@P<tid>@" references. */
 static const char *pid_label(const struct norm_ctx *nc, pid_t tid)
 {
-	int32_t i = tid_find(nc->b, tid);
-	return i >= 0 ? nc->task_labels[i] : NULL;
+	uint64_t *i = intmap_get(&nc->b->tids, (uint64_t)(uint32_t)tid);
+	return i ? nc->task_labels[*i] : NULL;
 }
 
 /* Normalizes a raw key or resource string. */
@@ -2001,25 +1487,17 @@ int gmodel_finalize(struct gmodel *m, const struct gcontext *ctx)
 	for (uint32_t i = 0; i < b->ntasks; i++) {
 		free(b->tasks[i].calls);
 		free(b->tasks[i].src);
-		free(b->tasks[i].fdmap);
-		free(b->tasks[i].used);
 	}
 	free(b->tasks);
-	free(b->tidh);
-	free(b->tidk);
-	for (uint32_t i = 0; i < b->aprops; i++)
-		for (unsigned j = 0; j < EVENT_MAX_ARGS; j++)
-			free(b->acache[i].name[j]);
-	free(b->acache);
+	intmap_release(&b->tids);
 	free(b->props);
-	free(b->raw_sc);
 	intern_release(&b->raw);
 	intern_release(&b->strs);
 	intern_release(&b->rawres);
 	intern_release(&b->randoms);
 	strbuf_release(&b->key);
 	strbuf_release(&b->tmp);
-	strbuf_release(&b->arg);
+	strbuf_release(&b->qp);
 	free(b);
 	m->priv = NULL;
 	free(labels);

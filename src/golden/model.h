@@ -14,7 +14,7 @@
 
 #include "golden/gio.h"
 #include "golden/golden.h"
-#include "golden/intern.h"
+#include "util/intern.h"
 #include "golden/timing.h"
 #include "sink/sink.h"
 

@@ -14,6 +14,16 @@ struct acc {
 	size_t n, alloc;
 };
 
+/* Whether a key names text as an argument of its own (a path it opens),
+ * not as what a descriptor argument refers to ("<\"/etc/x\">"). */
+static bool key_names(const char *key, const char *text)
+{
+	for (const char *p = strstr(key, text); p; p = strstr(p + 1, text))
+		if (p == key || p[-1] != '<')
+			return true;
+	return false;
+}
+
 static struct gsource *row_of(struct acc *a, const char *where)
 {
 	for (size_t i = 0; i < a->n; i++)
@@ -63,7 +73,7 @@ static void collect(struct acc *a, const struct gsrc_sel *s, bool golden, bool t
 			if (!p->src[i] || (c->flags & GC_IGNORED))
 				continue;
 			if (s->name ? c->sc != name_id :
-			    s->contains ? !strstr(intern_str(&m->keys, c->key), s->contains) :
+			    s->contains ? !key_names(intern_str(&m->keys, c->key), s->contains) :
 			    c->key != s->key)
 				continue;
 			if (s->failed && !(c->flags & GC_FAILED))

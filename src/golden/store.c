@@ -1,11 +1,12 @@
 /* A golden and its summary as one unit (see store.h). */
 #include "golden/store.h"
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "sink/sinks.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
 #include "util/quote.h"
 #include "util/xmalloc.h"
+#include "util/zlimit.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -37,6 +38,7 @@ static int read_text(const char *path, struct strbuf *sb, size_t max)
 {
 	ZSTD_DStream *z = NULL;
 	unsigned char in[1 << 14];
+	uint64_t zin = 0, start = sb->len;
 	size_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
 	ssize_t r;
@@ -70,6 +72,7 @@ static int read_text(const char *path, struct strbuf *sb, size_t max)
 		} else {
 			ZSTD_inBuffer ib = { in, n, 0 };
 
+			zin += n;
 			while (ib.pos < ib.size) {
 				ZSTD_outBuffer ob;
 				size_t zr;
@@ -86,6 +89,10 @@ static int read_text(const char *path, struct strbuf *sb, size_t max)
 				strbuf_setlen(sb, sb->len + ob.pos);
 				if (max && sb->len >= max)
 					break;
+				if (!zlimit_ok(zin, sb->len - start)) {
+					errno = EFBIG;
+					goto out;
+				}
 			}
 		}
 		if (max && sb->len >= max)
@@ -104,7 +111,8 @@ int golden_trace_text(const char *src, const struct gtiming *t, struct strbuf *s
 	char *tj;
 
 	if (read_text(src, sb, 0) < 0)
-		return error("cannot read '%s': %s", esc(src), strerror(errno));
+		return error("cannot read '%s': %s", esc(src),
+			     errno == EFBIG ? ZLIMIT_MESSAGE : strerror(errno));
 	if (!t)
 		return 0;
 	end = sb->len;

@@ -47,7 +47,7 @@
 int golden_trace_text(const char *src, const struct gtiming *t, struct strbuf *sb);
 
 /*
- * Writes the golden of name in dir from the renacer-json-v1 document src
+ * Writes the golden of name in dir from the renacer-json-v2 document src
  * (with timing t added, when not NULL): DIR/NAME.json, or NAME.json.zst
  * compressed at level when zst, and DIR/NAME_summary.txt, as one unit (see
  * above).  When *stop is set (by a signal) before the commit, nothing is

@@ -17,7 +17,7 @@
 #include "core/inject.h"
 #include "core/quals.h"
 #include "core/tracer.h"
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "golden/runio.h"
 #include "golden/workflow.h"
 #include "dwarf/dwarf.h"
@@ -131,6 +131,9 @@ int gwork_load_config(struct gwork *w)
 		return -1;
 	w->have_cfg = r == 0;
 	cg = &w->cfg.golden;
+	/* what renacer.toml names must lie beside it (config_check_path) */
+	if (!w->dir && cg->dir && config_check_path(&w->cfg, "golden_traces.dir", cg->dir) < 0)
+		return -1;
 	if (!w->dir)
 		w->dir = cg->dir ? cg->dir : "golden_traces";
 	w->o.count_tolerance = cg->tolerance_pct / 100.0;
@@ -163,6 +166,8 @@ int gwork_load_config(struct gwork *w)
 	w->compress_above = cg->compress_above_bytes;
 	w->compress_level = cg->compress_level ? cg->compress_level : 3;
 	w->junit_path = w->cfg.ci.junit_path;
+	if (w->junit_path && config_check_path(&w->cfg, "ci.junit_path", w->junit_path) < 0)
+		return -1;
 	w->ci = golden_in_ci();
 	if (check_injects(w) < 0)
 		return -1;

@@ -75,12 +75,20 @@ struct otlp_args {
 	unsigned batch_size;        /* --otlp-batch-size, 0 = not given */
 	bool force_send;            /* export to the configured endpoint even
 				       without --otlp (renacer export) */
+	bool implicit_cfg;          /* cfg is a renacer.toml found in the working
+				       directory, not named on the command line:
+				       its enabled = true turns export on only
+				       toward an endpoint the environment names
+				       (docs/ci.md) */
 };
 
 /* Everything the exporter needs, resolved from options, environment and file. */
 struct otlp_settings {
 	bool send;                  /* export over the network */
 	char *endpoint;             /* as configured, for messages */
+	const char *endpoint_from;  /* who named it: "--otlp",
+				       "OTEL_EXPORTER_OTLP_ENDPOINT", ...,
+				       "renacer.toml [otlp] endpoint", "the default" */
 	char *url;                  /* the request URL */
 	enum otlp_proto proto;
 	struct otlp_kv *headers;    /* extra request headers */
@@ -109,8 +117,9 @@ struct otlp_settings {
  * Resolves the settings.  Precedence, highest first: the command line (a),
  * the OTEL_* environment (read through getenv_fn, which may be NULL for
  * getenv), renacer.toml's [otlp] (cfg, may be NULL), the defaults.  Export
- * is on with a->endpoint, a->force_send or cfg->enabled; a file with
- * a->file.  A bad command-line value or file value is an error (-1 after
+ * is on with a->endpoint, a->force_send or cfg->enabled (with
+ * a->implicit_cfg only when the environment names the endpoint: else a
+ * warning says it stays off); a file with a->file.  A bad command-line value or file value is an error (-1 after
  * error()); a bad environment value is a warning() and is ignored, as the
  * OpenTelemetry SDKs do.  Release with otlp_settings_release().
  */

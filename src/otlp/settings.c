@@ -374,26 +374,30 @@ static int resolve_endpoint(struct otlp_settings *s, const struct otlp_args *a,
 			return error("invalid OTLP endpoint '%s' (expected http://HOST[:PORT][/PATH] or https://...)",
 				     esc(a->endpoint));
 		ep = a->endpoint;
+		s->endpoint_from = "--otlp";
 	}
 	if (!ep && (v = env(g, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"))) {
 		if (url_port(v, NULL) < 0)
 			warning("ignoring OTEL_EXPORTER_OTLP_TRACES_ENDPOINT='%s': not an http:// or https:// URL", esc(v));
 		else
-			ep = v, *exact = true;
+			ep = v, *exact = true, s->endpoint_from = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT";
 	}
 	if (!ep && (v = env(g, "OTEL_EXPORTER_OTLP_ENDPOINT"))) {
 		if (url_port(v, NULL) < 0)
 			warning("ignoring OTEL_EXPORTER_OTLP_ENDPOINT='%s': not an http:// or https:// URL", esc(v));
 		else
-			ep = v;
+			ep = v, s->endpoint_from = "OTEL_EXPORTER_OTLP_ENDPOINT";
 	}
 	if (!ep && cfg && cfg->endpoint_given) {
 		if (url_port(cfg->endpoint, NULL) < 0)
 			return error("invalid OTLP endpoint '%s' in [otlp]", esc(cfg->endpoint));
 		ep = cfg->endpoint;
+		s->endpoint_from = "renacer.toml [otlp] endpoint";
 	}
-	if (!ep)
+	if (!ep) {
 		ep = proto == OTLP_PROTO_GRPC ? "http://localhost:4317" : "http://localhost:4318";
+		s->endpoint_from = "the default";
+	}
 	s->endpoint = xstrdup(ep);
 	return 0;
 }
@@ -437,7 +441,19 @@ int otlp_settings_resolve(struct otlp_settings *s, const struct otlp_args *a,
 		proto = url_port(s->endpoint, NULL) == 4317 ? OTLP_PROTO_GRPC : OTLP_PROTO_HTTP_PROTOBUF;
 	s->proto = (enum otlp_proto)proto;
 	s->url = request_url(s->endpoint, s->proto, exact);
-	s->send = a->endpoint || a->force_send || (cfg && cfg->enabled);
+	s->send = a->endpoint || a->force_send;
+	if (!s->send && cfg && cfg->enabled) {
+		/* a renacer.toml the command line did not name (a checked-out
+		 * repository's) cannot send spans where it likes: only toward
+		 * an endpoint the environment names (docs/ci.md) */
+		if (!a->implicit_cfg || !strncmp(s->endpoint_from, "OTEL_", 5))
+			s->send = true;
+		else
+			warning("ignoring [otlp] enabled = true of the renacer.toml found here: "
+				"a renacer.toml the command line does not name cannot turn export "
+				"on by itself (--otlp URL, OTEL_EXPORTER_OTLP_ENDPOINT or "
+				"--assert renacer.toml can)");
+	}
 	s->patient = a->force_send;
 
 	/* headers: file, then the environment (the traces variable last) */

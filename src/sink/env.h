@@ -2,7 +2,7 @@
  * The run environment of a trace (struct trace_env in sink.h): what kind of
  * file each standard stream was, the working directory, and the values of
  * an allowlist of environment variables (locale, PATH, ...).  Recorded in
- * renacer-json-v1 and jsonl traces under "environment"; docs/golden.md says
+ * renacer-json-v2 and jsonl traces under "environment"; docs/golden.md says
  * how validate reproduces it.
  */
 #ifndef RENACER_SINK_ENV_H

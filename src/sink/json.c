@@ -1,5 +1,5 @@
 /*
- * --format json: one renacer-json-v1 document (docs/trace-format.md).
+ * --format json: one renacer-json-v2 document (docs/trace-format.md).
  * Syscalls are written as they come; processes, signals and the summary
  * follow the syscalls array at the end.
  */
@@ -266,7 +266,7 @@ static int json_begin(struct sink *s, const struct trace_info *ti)
 	strbuf_addstr(sb, "{\n  \"version\": ");
 	strbuf_add_json_str(sb, ti && ti->version ? ti->version : RENACER_VERSION,
 			    strlen(ti && ti->version ? ti->version : RENACER_VERSION));
-	strbuf_addstr(sb, ",\n  \"format\": \"renacer-json-v1\",\n  \"command\": ");
+	strbuf_addstr(sb, ",\n  \"format\": \"renacer-json-v2\",\n  \"command\": ");
 	json_add_argv(sb, ti ? ti->argv : NULL);
 	if (ti && ti->backend) {
 		strbuf_addstr(sb, ",\n  \"backend\": ");
@@ -400,6 +400,7 @@ static const struct sink_ops json_ops = {
 	.totals = json_totals,
 	.end = json_end,
 	.free = json_free,
+	.needs_track = 1,      /* descriptors saved with what they refer to */
 };
 
 struct sink *json_sink_new(FILE *out, const char *path, const struct sink_opts *o)

@@ -1,5 +1,5 @@
 /*
- * --format jsonl: renacer-jsonl-v1, one JSON object per line, each with a
+ * --format jsonl: renacer-jsonl-v2, one JSON object per line, each with a
  * "type" (docs/trace-format.md).  Nothing grows with the trace: every record
  * is written when it happens and the counts live in a fixed table.
  */
@@ -90,7 +90,7 @@ static int jsonl_begin(struct sink *s, const struct trace_info *ti)
 	const char *v = ti && ti->version ? ti->version : RENACER_VERSION;
 
 	js->begun = true;
-	strbuf_addstr(sb, "{\"type\": \"header\", \"format\": \"renacer-jsonl-v1\", \"version\": ");
+	strbuf_addstr(sb, "{\"type\": \"header\", \"format\": \"renacer-jsonl-v2\", \"version\": ");
 	strbuf_add_json_str(sb, v, strlen(v));
 	strbuf_addstr(sb, ", \"command\": ");
 	json_add_argv(sb, ti ? ti->argv : NULL);
@@ -186,6 +186,7 @@ static const struct sink_ops jsonl_ops = {
 	.totals = jsonl_totals,
 	.end = jsonl_end,
 	.free = jsonl_free,
+	.needs_track = 1,      /* descriptors saved with what they refer to */
 };
 
 struct sink *jsonl_sink_new(FILE *out, const char *path, const struct sink_opts *o)

@@ -369,8 +369,18 @@ void val_render(struct strbuf *sb, const struct val *v, const struct render_opts
 
 	if (!ro)
 		ro = &default_opts;
+	if (v->text) {
+		/* read back from a saved trace: printed as it was saved */
+		strbuf_add(sb, v->text, v->text_len);
+		return;
+	}
 	if (v->kind == V_OP && (v->flags & VF_XALT) && v->c.n == 3) {
 		val_render(sb, &v->c.items[ro->xlat == XS_RAW ? 1 : ro->xlat == XS_VERBOSE ? 2 : 0], ro);
+		return;
+	}
+	if ((v->kind == V_FLAGS || v->kind == V_ENUM) && !v->x.xl && v->x.sym) {
+		/* read back from a saved trace: its names as they were saved */
+		strbuf_addstr(sb, v->x.sym);
 		return;
 	}
 	if (ro->xlat != XS_ABBREV && op_number(v, &num, &oct)) {

@@ -105,6 +105,9 @@ struct sink_ops {
 	const char *name;
 	int wants_entry;            /* deliver EV_SYSCALL_ENTRY events */
 	int no_args;                /* never reads ev->args: decoding can be skipped */
+	int needs_track;            /* reads ev->task, ev->fd_obj, ev->ret_obj: the
+				       list runs the tracker (src/track/track.h)
+				       before it, and arguments are decoded */
 	int (*begin)(struct sink *s, const struct trace_info *ti);
 	void (*event)(struct sink *s, const struct event *ev);
 	void (*proc_exit)(struct sink *s, const struct event *ev);
@@ -123,22 +126,31 @@ struct sink {
 	const struct sink_ops *ops;
 };
 
-/* A fan-out list of sinks: each call goes to every sink, in order. */
+struct tracker;
+
+/*
+ * A fan-out list of sinks: each call goes to every sink, in order.  When a
+ * sink needs it, the list owns the process/descriptor tracker and runs it
+ * on each event before the sinks see it.
+ */
 struct sink_list {
 	struct sink **items;
 	size_t n, alloc;
 	int wants_entry;            /* any sink wants entries */
 	int needs_args;             /* any sink reads decoded arguments */
 	int records;                /* number of sinks without totals() */
+	struct tracker *track;      /* NULL when no sink needs it */
 };
-#define SINK_LIST_INIT { NULL, 0, 0, 0, 0, 0 }
+#define SINK_LIST_INIT { NULL, 0, 0, 0, 0, 0, NULL }
 
 /* True when every sink of l can work from totals (has a totals callback). */
 #define sink_list_totals_ok(l) ((l)->records == 0)
 
 void sink_list_add(struct sink_list *l, struct sink *s);
 int sink_list_begin(struct sink_list *l, const struct trace_info *ti);
-void sink_list_event(struct sink_list *l, const struct event *ev);
+/* Runs the tracker on ev (which it annotates: ev->task...), then every
+ * sink.  The engine owns ev; sinks see it const. */
+void sink_list_event(struct sink_list *l, struct event *ev);
 int sink_list_end(struct sink_list *l, const struct trace_end *te);
 /* Hands per-syscall totals to every sink that has a totals callback. */
 void sink_list_totals(struct sink_list *l, const struct trace_totals *tt);

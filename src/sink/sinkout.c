@@ -1,6 +1,8 @@
 /* Output plumbing, counts and JSON records shared by json/jsonl/csv/summary. */
 #include "sink/sinkout.h"
+#include "sys/decode_extra.h"
 #include "sys/sysent.h"
+#include "track/track.h"
 #include "util/error.h"
 #include "util/quote.h"
 #include "util/xmalloc.h"
@@ -319,6 +321,215 @@ static void add_val_json(struct strbuf *sb, struct strbuf *tmp, const struct val
 	strbuf_add_json_str(sb, tmp->buf, tmp->len);
 }
 
+/* Whether p[0..n) is valid UTF-8 (NULs allowed). */
+static bool utf8_valid(const char *p, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)p;
+	unsigned cp;
+
+	for (size_t i = 0; i < n;) {
+		size_t l;
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if (!(l = utf8_seq_len(s + i, n - i, &cp)))
+			return false;
+		i += l;
+	}
+	return true;
+}
+
+/* A 64-bit unsigned number as the JSON integer of its bits (values above
+ * INT64_MAX are written as their two's complement: docs/trace-format.md). */
+static void add_u64_bits(struct strbuf *sb, uint64_t u)
+{
+	strbuf_add_i64(sb, (int64_t)u);
+}
+
+/* What a descriptor refers to, from the process/descriptor tracker. */
+static void add_obj(struct strbuf *sb, const struct tobj *o)
+{
+	strbuf_addstr(sb, "{\"kind\": \"");
+	strbuf_addstr(sb, fd_kind_name(o->kind));
+	strbuf_addch(sb, '"');
+	if (o->path) {
+		strbuf_addstr(sb, ", \"path\": ");
+		strbuf_add_json_str(sb, o->path, strlen(o->path));
+	}
+	if (o->peer) {
+		strbuf_addstr(sb, ", \"peer\": ");
+		strbuf_add_json_str(sb, o->peer, strlen(o->peer));
+	}
+	if (o->pipe) {
+		strbuf_addstr(sb, ", \"pipe\": ");
+		strbuf_add_u64(sb, o->pipe);
+	}
+	if (o->flags & TOBJ_INHERITED)
+		strbuf_addstr(sb, ", \"inherited\": true");
+	strbuf_addch(sb, '}');
+}
+
+/*
+ * The typed value of v (renacer-json-v2, docs/trace-format.md): an object
+ * whose first member names the kind; ref is what a descriptor referred to,
+ * or NULL.  tmp is scratch for names rendered from tables.
+ */
+static void add_typed(struct strbuf *sb, struct strbuf *tmp, const struct val *v,
+		      const struct tobj *ref)
+{
+	static const struct render_opts ro = RENDER_OPTS_INIT;
+
+	if (v->kind == V_OP && (v->flags & VF_XALT) && v->c.n == 3)
+		v = &v->c.items[0];
+	switch (v->kind) {
+	case V_INT:
+		strbuf_addstr(sb, "{\"i\": ");
+		strbuf_add_i64(sb, v->i);
+		break;
+	case V_UINT:
+		strbuf_addstr(sb, "{\"u\": ");
+		add_u64_bits(sb, v->u);
+		break;
+	case V_OCT:
+		strbuf_addstr(sb, "{\"o\": ");
+		add_u64_bits(sb, v->u);
+		break;
+	case V_HEX:
+		strbuf_addstr(sb, "{\"x\": ");
+		add_u64_bits(sb, v->u);
+		break;
+	case V_PTR:
+		strbuf_addstr(sb, "{\"p\": ");
+		add_u64_bits(sb, v->u);
+		break;
+	case V_STR:
+		if (utf8_valid(v->s.p, v->s.p ? v->s.len : 0)) {
+			strbuf_addstr(sb, "{\"s\": ");
+			strbuf_add_json_str(sb, v->s.p ? v->s.p : "", v->s.p ? v->s.len : 0);
+		} else {
+			/* bytes that are not UTF-8: in hex, to come back exact */
+			strbuf_addstr(sb, "{\"bytes\": \"");
+			for (uint32_t i = 0; i < v->s.len; i++)
+				strbuf_addf(sb, "%02x", (unsigned char)v->s.p[i]);
+			strbuf_addch(sb, '"');
+		}
+		if (v->flags & VF_TRUNC)
+			strbuf_addstr(sb, ", \"trunc\": true");
+		break;
+	case V_FLAGS:
+	case V_ENUM:
+		strbuf_addstr(sb, v->kind == V_FLAGS ? "{\"flags\": " : "{\"enum\": ");
+		if (v->flags & VF_NOVAL)
+			strbuf_addstr(sb, "null");
+		else
+			add_u64_bits(sb, v->x.v);
+		strbuf_reset(tmp);
+		if (v->x.sym)
+			strbuf_addstr(tmp, v->x.sym);
+		else if (v->kind == V_FLAGS || xlat_name(v->x.xl, v->x.v))
+			val_render(tmp, v, &ro);
+		if (tmp->len) {
+			strbuf_addstr(sb, v->kind == V_FLAGS ? ", \"names\": " : ", \"name\": ");
+			strbuf_add_json_str(sb, tmp->buf, tmp->len);
+		}
+		break;
+	case V_FD:
+		strbuf_addstr(sb, "{\"fd\": ");
+		strbuf_add_i64(sb, v->fd.fd);
+		if (v->fd.path) {
+			strbuf_addstr(sb, ", \"path\": ");
+			strbuf_add_json_str(sb, v->fd.path, strlen(v->fd.path));
+		}
+		if (ref) {
+			strbuf_addstr(sb, ", \"ref\": ");
+			add_obj(sb, ref);
+		}
+		break;
+	case V_STRUCT:
+		strbuf_addstr(sb, "{\"struct\": [");
+		for (uint32_t i = 0; i < v->c.n; i++) {
+			if (i)
+				strbuf_addstr(sb, ", ");
+			strbuf_addch(sb, '[');
+			strbuf_add_json_cstr(sb, v->c.items[i].name);
+			strbuf_addstr(sb, ", ");
+			add_typed(sb, tmp, &v->c.items[i], NULL);
+			strbuf_addch(sb, ']');
+		}
+		strbuf_addch(sb, ']');
+		if (v->flags & VF_MORE)
+			strbuf_addstr(sb, ", \"more\": true");
+		break;
+	case V_ARRAY:
+	case V_OP:
+		strbuf_addstr(sb, v->kind == V_ARRAY ? "{\"array\": [" : "{\"op\": ");
+		if (v->kind == V_OP) {
+			strbuf_add_json_cstr(sb, v->c.op ? v->c.op : "");
+			strbuf_addstr(sb, ", \"items\": [");
+		}
+		for (uint32_t i = 0; i < v->c.n; i++) {
+			if (i)
+				strbuf_addstr(sb, ", ");
+			add_typed(sb, tmp, &v->c.items[i], NULL);
+		}
+		strbuf_addch(sb, ']');
+		if (v->kind == V_ARRAY && (v->flags & VF_MORE))
+			strbuf_addstr(sb, ", \"more\": true");
+		break;
+	case V_SIGSET:
+		strbuf_addstr(sb, "{\"sigset\": ");
+		if (v->flags & VF_NOVAL)
+			strbuf_addstr(sb, "null");
+		else
+			add_u64_bits(sb, v->sig.mask);
+		if (v->flags & VF_SIGSET_NOT)
+			strbuf_addstr(sb, ", \"not\": true");
+		break;
+	case V_COMMENT:
+		strbuf_addstr(sb, "{\"comment\": ");
+		strbuf_add_json_str(sb, v->s.p ? v->s.p : "", v->s.p ? v->s.len : 0);
+		break;
+	case V_TEXT:
+		strbuf_addstr(sb, "{\"text\": ");
+		strbuf_add_json_str(sb, v->s.p ? v->s.p : "", v->s.p ? v->s.len : 0);
+		break;
+	default:
+		strbuf_addstr(sb, "null");
+		return;
+	}
+	strbuf_addch(sb, '}');
+}
+
+/* The register of displayed argument i of ev (its prototype name), or -1. */
+static int arg_reg(const struct event *ev, unsigned i)
+{
+	const struct sysent *se = sysent_get(ev->nr);
+	const char *n = ev->args[i].name;
+
+	if (!se || !se->argnames || !n)
+		return -1;
+	if (i < se->nargs && (n == se->argnames[i] || !strcmp(n, se->argnames[i])))
+		return (int)i;
+	for (unsigned r = 0; r < se->nargs; r++)
+		if (!strcmp(n, se->argnames[r]))
+			return (int)r;
+	return -1;
+}
+
+/* [name, text, typed value] */
+static void add_arg_json(struct strbuf *sb, struct strbuf *tmp, const struct event *ev,
+			 const struct val *v, int reg)
+{
+	strbuf_addch(sb, '[');
+	strbuf_add_json_cstr(sb, v->name);
+	strbuf_addstr(sb, ", ");
+	add_val_json(sb, tmp, v);
+	strbuf_addstr(sb, ", ");
+	add_typed(sb, tmp, v, reg >= 0 && reg < EVENT_MAX_ARGS ? ev->fd_obj[reg] : NULL);
+	strbuf_addch(sb, ']');
+}
+
 static const char *rv_fmt_name(int f)
 {
 	switch (f) {
@@ -420,11 +631,7 @@ void json_add_syscall(struct strbuf *sb, struct strbuf *tmp, const struct event 
 	for (unsigned i = 0; i < ev->nargs && i < EVENT_MAX_ARGS; i++) {
 		if (i)
 			strbuf_addstr(sb, ", ");
-		strbuf_addch(sb, '[');
-		strbuf_add_json_cstr(sb, ev->args[i].name);
-		strbuf_addstr(sb, ", ");
-		add_val_json(sb, tmp, &ev->args[i]);
-		strbuf_addch(sb, ']');
+		add_arg_json(sb, tmp, ev, &ev->args[i], arg_reg(ev, i));
 	}
 	strbuf_addstr(sb, "], \"result\": ");
 	if (unfinished)
@@ -472,10 +679,20 @@ void json_add_syscall(struct strbuf *sb, struct strbuf *tmp, const struct event 
 		strbuf_add_json_cstr(sb, rvf);
 	}
 	if (ev->ret_aux && !unfinished) {
-		strbuf_addstr(sb, ", \"ret_aux\": [");
-		strbuf_add_json_cstr(sb, ev->ret_aux->name);
-		strbuf_addstr(sb, ", ");
-		add_val_json(sb, tmp, ev->ret_aux);
+		strbuf_addstr(sb, ", \"ret_aux\": ");
+		add_arg_json(sb, tmp, ev, ev->ret_aux, -1);
+	}
+	if (ev->endpoint) {
+		strbuf_addstr(sb, ", \"endpoint\": ");
+		strbuf_add_json_str(sb, ev->endpoint, strlen(ev->endpoint));
+	}
+	if (ev->ret_obj[0] && !unfinished) {
+		strbuf_addstr(sb, ", \"ret_ref\": [");
+		for (int k = 0; k < 2 && ev->ret_obj[k]; k++) {
+			if (k)
+				strbuf_addstr(sb, ", ");
+			add_obj(sb, ev->ret_obj[k]);
+		}
 		strbuf_addch(sb, ']');
 	}
 	if (ev->ret_path && !unfinished) {

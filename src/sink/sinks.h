@@ -84,10 +84,10 @@ int summary_sort_parse(const char *key);
  * after error() when a write failed.  o may be NULL.
  */
 
-/* --format json: one renacer-json-v1 document, syscalls streamed. */
+/* --format json: one renacer-json-v2 document, syscalls streamed. */
 struct sink *json_sink_new(FILE *out, const char *path, const struct sink_opts *o);
 
-/* --format jsonl: renacer-jsonl-v1, one object per line, flat memory. */
+/* --format jsonl: renacer-jsonl-v2, one object per line, flat memory. */
 struct sink *jsonl_sink_new(FILE *out, const char *path, const struct sink_opts *o);
 
 /* --format csv: a header row and one row per syscall (RFC 4180). */

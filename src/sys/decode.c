@@ -180,6 +180,8 @@ static inline void val_clear(struct val *v, const char *name, uint8_t kind)
 	v->kind = kind;
 	v->flags = 0;
 	v->name = name;
+	v->text = NULL;
+	v->text_len = 0;
 }
 
 void val_set_int(struct val *v, const char *name, int64_t x)
@@ -219,6 +221,7 @@ void val_set_flags(struct val *v, const char *name, uint64_t x,
 	v->x.v = x;
 	v->x.xl = xl;
 	v->x.dflt = zero_name;
+	v->x.sym = NULL;
 }
 
 void val_set_enum(struct val *v, const char *name, uint64_t x, const struct xlat *xl)
@@ -227,6 +230,7 @@ void val_set_enum(struct val *v, const char *name, uint64_t x, const struct xlat
 	v->x.v = x;
 	v->x.xl = xl;
 	v->x.dflt = NULL;
+	v->x.sym = NULL;
 }
 
 void val_set_fd(struct dctx *c, struct val *v, const char *name, int64_t fd)

@@ -34,6 +34,7 @@ struct decode_opts {
 	bool no_deref;           /* -e verbose= leaves this call out: pointers
 				    to structures print as addresses (tread()
 				    reads nothing), as strace's !verbose() */
+	bool kvm_vcpu;           /* -e kvm=vcpu: KVM_RUN's exit reason */
 };
 
 /* Context passed to every decoder. */
@@ -42,6 +43,9 @@ struct dctx {
 	struct arena *arena;            /* all values live here until the event ends */
 	const struct decode_opts *opts;
 	const struct sysent *se;        /* row of this syscall (never NULL) */
+	struct event *ev;               /* the event being decoded, or NULL (a
+					   decoder's helpers that describe the
+					   call as a whole set ev->endpoint) */
 };
 
 /*
@@ -228,6 +232,10 @@ void ret_set_fd(struct dctx *c, struct event *ev);
 /* Shared structure decoders (src/sys/): each fills v from tracee memory at addr. */
 void decode_sigset(struct dctx *c, struct val *v, const char *name, uint64_t addr, uint64_t size);
 void decode_sockaddr(struct dctx *c, struct val *v, const char *name, uint64_t addr, uint64_t len);
+/* The same of a sockaddr of len bytes already read (strace's print_sockaddr
+ * of a structure field: struct ifreq's ifr_addr). */
+void decode_sockaddr_buf(struct dctx *c, struct val *v, const char *name, const void *buf,
+			 size_t len);
 void decode_timespec(struct dctx *c, struct val *v, const char *name, uint64_t addr);
 void decode_siginfo_val(struct dctx *c, struct val *v, const void *siginfo);
 /* A siginfo_t in tracee memory, or its address (src/sys/signal.c). */
@@ -285,6 +293,14 @@ void decode_array(struct dctx *c, struct val *v, const char *name, uint64_t addr
  */
 bool val_nonzero_bytes(struct dctx *c, struct val *v, uint64_t addr, uint64_t start,
 		       uint64_t total);
+
+/*
+ * A struct perf_event_attr at addr as strace's print_perf_event_attr
+ * (abbreviated without -v), or the address when its size is below 64 or it
+ * cannot be read; src/sys/perf.c (perf_event_open, the
+ * PERF_EVENT_IOC_MODIFY_ATTRIBUTES ioctl).
+ */
+void decode_perf_attr(struct dctx *c, struct val *v, const char *name, uint64_t addr);
 
 /* The default decoder: every argument in hex, as strace prints unknown calls. */
 int decode_default(struct dctx *c, struct event *ev, int exiting);

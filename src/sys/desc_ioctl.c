@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "sys/ioctlent.h"
 #include "util/arena.h"
 #include "util/xmalloc.h"
@@ -228,7 +228,8 @@ SYS_FUNC(ioctl)
 	if (fn)
 		rc = fn(&io);
 	if (rc == IOC_EXIT && !exiting) {
-		arg_count(ev, 3);
+		if (!io.noarg)
+			arg_count(ev, 3);
 		return RVAL_EXIT;
 	}
 	if (rc == IOC_DEFAULT)

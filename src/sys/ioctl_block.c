@@ -8,7 +8,7 @@
 #include <linux/blkzoned.h>
 #include <linux/fs.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/blkpg_ops.h"
 
 #include "util/banned.h"

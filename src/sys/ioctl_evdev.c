@@ -7,7 +7,7 @@
 #include <string.h>
 #include <linux/input.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "util/arena.h"
 #include "xlat/evdev_abs.h"
 #include "xlat/evdev_autorepeat.h"

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <linux/fs.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 
 #include "util/banned.h"
 

@@ -6,7 +6,7 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/fiemap_extent_flags.h"
 #include "xlat/fiemap_flags.h"
 #include "xlat/fs_ioc_flags.h"

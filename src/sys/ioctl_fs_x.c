@@ -4,7 +4,7 @@
  */
 #include <linux/fs.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/fs_xflags.h"
 
 #include "util/banned.h"

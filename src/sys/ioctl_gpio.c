@@ -5,7 +5,7 @@
  */
 #include <linux/gpio.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/gpio_event_flags.h"
 #include "xlat/gpio_handle_flags.h"
 #include "xlat/gpio_line_flags.h"

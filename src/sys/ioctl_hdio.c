@@ -6,23 +6,12 @@
 #include <string.h>
 #include <linux/hdreg.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/hdio_busstates.h"
 #include "xlat/hdio_drive_cmds.h"
+#include "xlat/hdio_ide_nice.h"
 
 #include "util/banned.h"
-
-/* HDIO_GET_NICE / HDIO_SET_NICE bits: the header numbers the bits. */
-static const struct xlat_data ide_nice_data[] = {
-	{ 1ULL << IDE_NICE_DSC_OVERLAP, "1 << IDE_NICE_DSC_OVERLAP" },
-	{ 1ULL << IDE_NICE_ATAPI_OVERLAP, "1 << IDE_NICE_ATAPI_OVERLAP" },
-	{ 1ULL << IDE_NICE_1, "1 << IDE_NICE_1" },
-	{ 1ULL << IDE_NICE_0, "1 << IDE_NICE_0" },
-	{ 1ULL << IDE_NICE_2, "1 << IDE_NICE_2" },
-};
-static const struct xlat ide_nice[1] = { {
-	ide_nice_data, sizeof(ide_nice_data) / sizeof(ide_nice_data[0]), XT_FLAGS, "IDE_NICE_???",
-} };
 
 static int getgeo(struct ioc *io)
 {
@@ -130,7 +119,7 @@ int ioctl_hdio(struct ioc *io)
 	case HDIO_GET_BUSSTATE:
 		return get_long(io, hdio_busstates, false);
 	case HDIO_GET_NICE:
-		return get_long(io, ide_nice, true);
+		return get_long(io, hdio_ide_nice, true);
 	case HDIO_GET_IDENTITY: case HDIO_OBSOLETE_IDENTITY:
 		if (!io->exiting)
 			return IOC_EXIT;
@@ -152,7 +141,7 @@ int ioctl_hdio(struct ioc *io)
 		return IOC_DONE;
 	case HDIO_SET_NICE:
 		v = ioc_val(io);
-		val_set_flags(v, v->name, io->arg, ide_nice, NULL);
+		val_set_flags(v, v->name, io->arg, hdio_ide_nice, NULL);
 		return IOC_DONE;
 	}
 	return IOC_DEFAULT;

@@ -1,5 +1,5 @@
 /* tee ioctls: not decoded yet. */
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 
 int ioctl_tee(struct ioc *io)
 {

@@ -3,10 +3,11 @@
  * sizes, modem lines (TIOCM*), and the requests with an int or nothing as
  * argument.
  */
+#include <asm/ioctls.h>
 #include <asm/termbits.h>
-#include <sys/ioctl.h>
+#include <linux/termios.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
 #include "xlat/baud_options.h"
 #include "xlat/modem_flags.h"
 #include "xlat/tcflsh_options.h"
@@ -25,13 +26,6 @@
 #include "xlat/term_oflags_vtdly.h"
 
 #include "util/banned.h"
-
-/* struct termio of the kernel (asm-generic/termios.h) */
-struct k_termio {
-	unsigned short c_iflag, c_oflag, c_cflag, c_lflag;
-	unsigned char c_line;
-	unsigned char c_cc[8];
-};
 
 /* Fields printed one after the other joined by "|"; a zero rest prints
  * nothing after its "|" (strace prints "FF0|" for c_oflag 0). */
@@ -171,7 +165,7 @@ static int termios2(struct ioc *io)
 static int termio(struct ioc *io)
 {
 	struct val *v = ioc_val(io);
-	struct k_termio t;
+	struct termio t;
 
 	if (ioc_read(io, v, io->arg, &t, sizeof(t)))
 		set_term(io, v, t.c_iflag, t.c_oflag, t.c_cflag, t.c_lflag, t.c_line, t.c_cc,

@@ -6,8 +6,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
-#include "sys/ioctl.h"
+#include "sys/ioc.h"
+#include "core/tmem.h"
 #include "util/arena.h"
 
 #include "util/banned.h"
@@ -35,6 +37,7 @@ void ioc_set_after(struct ioc *io, const struct val *after)
 
 int ioc_none(struct ioc *io)
 {
+	io->noarg = true;
 	if (io->ev->nargs > 2)
 		io->ev->nargs = 2;
 	return IOC_DONE;
@@ -233,11 +236,17 @@ bool ioc_array(struct ioc *io, struct val *v, const char *name, uint64_t addr, u
 	bool cut = nmemb > max;
 	struct val *last;
 
+	/* strace's tfetch_mem reads nothing at the exit of a failed call */
+	if (ioc_failed(io) && addr) {
+		val_set_ptr(v, name, addr);
+		return false;
+	}
+
 	/* one element more than is shown: strace reads it before it prints
 	 * "..." in its place */
 	decode_array(io->c, v, name, addr, cut ? max + 1 : nmemb, elem_size, fn, arg);
-	if (v->kind != V_ARRAY)
-		return !addr ? true : false;
+	if (v->kind != V_ARRAY || !nmemb)
+		return false;   /* NULL, [] or the address: strace's print_array */
 	last = v->c.n ? &v->c.items[v->c.n - 1] : NULL;
 	if (last && last->kind == V_OP && last->c.n == 2 && last->c.items[1].kind == V_COMMENT)
 		return false;   /* "... / * 0xADDR * /": an element could not be read */
@@ -300,4 +309,92 @@ bool ioc_all_zero(const void *p, size_t n)
 		if (b[i])
 			return false;
 	return true;
+}
+
+void ioc_set_dev(struct dctx *c, struct val *v, const char *name, uint64_t dev)
+{
+	const char *text = ioc_printf(c, "makedev(%#x, %#x)", major(dev), minor(dev));
+	struct val ab, raw, vb;
+
+	val_set_text(c, &ab, NULL, text);
+	val_set_hex(&raw, NULL, dev);
+	val_set_commented(c, &vb, NULL, &raw, text);
+	ioc_set_xalt(c, v, name, &ab, &raw, &vb);
+}
+
+int ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t addr,
+		    uint64_t len, bool expect_nul)
+{
+	struct dctx *c = io->c;
+	uint64_t limit = c->opts->string_limit;
+	uint64_t fetch = limit + 1 < len ? limit + 1 : len;
+	uint64_t shown;
+	char *buf;
+	bool term = false, next_nul;
+	ssize_t n;
+
+	if (!addr) {
+		val_set_ptr(v, name, 0);
+		return -1;
+	}
+	if (!fetch && !c->opts->no_deref) {   /* nothing to read: "" */
+		val_set_str(c, v, name, "", 0, false);
+		return 0;
+	}
+	buf = arena_alloc(c->arena, fetch + 1);
+	n = c->opts->no_deref ? -1 : tmem_read_str(c->tid, addr, buf, fetch, &term);
+	if (n < 0 || (!term && (uint64_t)n < fetch)) {
+		val_set_ptr(v, name, addr);
+		return -1;
+	}
+	shown = fetch < limit ? fetch : limit;
+	if (expect_nul && shown == len && shown)
+		shown--;
+	if (term && (uint64_t)n < shown) {   /* the NUL is among the shown bytes */
+		val_set_str(c, v, name, buf, (size_t)n, false);
+		return (int)n + 1;
+	}
+	/* "..." unless the byte after the shown ones is the NUL */
+	next_nul = shown < fetch && term && (uint64_t)n == shown;
+	val_set_str(c, v, name, buf, (size_t)shown, !next_nul && len);
+	return term ? (int)n + 1 : 0;
+}
+
+struct val *ioc_open_struct(struct ioc *io, unsigned cap)
+{
+	struct val *v = ioc_val(io);
+
+	val_set_struct(v, v->name, val_new_array(io->c, cap), 0, false);
+	return v;
+}
+
+struct val *ioc_reopen(struct ioc *io)
+{
+	struct val *v = &io->ev->args[2];
+
+	return v->kind == V_STRUCT ? v : NULL;
+}
+
+char *ioc_char_text(char *buf, unsigned char ch, bool esc_ws)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *p = buf;
+
+	*p++ = '\'';
+	if (ch >= ' ' && ch <= '~') {
+		if (ch == '\'' || ch == '\\')
+			*p++ = '\\';
+		*p++ = (char)ch;
+	} else if (esc_ws && ch >= '\t' && ch <= '\r') {
+		*p++ = '\\';
+		*p++ = "tnvfr"[ch - '\t'];
+	} else {
+		*p++ = '\\';
+		*p++ = 'x';
+		*p++ = hex[ch >> 4];
+		*p++ = hex[ch & 15];
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return buf;
 }

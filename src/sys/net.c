@@ -18,6 +18,7 @@
 #include "sys/decode_extra.h"
 #include "sys/netlink.h"
 #include "xlat/addrfams.h"
+#include "util/strbuf.h"
 #include "xlat/ethernet_protocols.h"
 #include "xlat/inet_protocols.h"
 #include "xlat/msg_flags.h"
@@ -176,6 +177,62 @@ static void sa_raw(struct dctx *c, struct fields *f, const char *buf, int len)
 	str_field(c, field(f), "sa_data", buf + SA_FAMILY_SIZE, (size_t)(len - SA_FAMILY_SIZE));
 }
 
+/* ev->endpoint (event.h) from a sockaddr of len bytes, the first one the
+ * call names. */
+static void set_endpoint(struct dctx *c, const char *buf, int len)
+{
+	const struct sockaddr *sa = (const void *)buf;
+	struct strbuf sb = STRBUF_INIT;
+	char addr[INET6_ADDRSTRLEN];
+
+	if (!c->ev || c->ev->endpoint)
+		return;
+	switch (sa->sa_family) {
+	case AF_UNIX: {
+		const struct sockaddr_un *un = (const void *)buf;
+		int plen = len - SA_FAMILY_SIZE;
+		if (plen > (int)sizeof(un->sun_path))
+			plen = (int)sizeof(un->sun_path);
+		strbuf_addstr(&sb, "unix:");
+		if (plen > 0 && un->sun_path[0])
+			strbuf_add(&sb, un->sun_path, strnlen(un->sun_path, (size_t)plen));
+		else if (plen > 1) {
+			strbuf_addch(&sb, '@');
+			strbuf_add(&sb, un->sun_path + 1, (size_t)plen - 1);
+		}
+		break;
+	}
+	case AF_INET: {
+		const struct sockaddr_in *in = (const void *)buf;
+		if (len < (int)sizeof(*in) || !inet_ntop(AF_INET, &in->sin_addr, addr, sizeof(addr)))
+			goto family;
+		strbuf_addf(&sb, "inet:%s:%u", addr, ntohs(in->sin_port));
+		break;
+	}
+	case AF_INET6: {
+		const struct sockaddr_in6 *in6 = (const void *)buf;
+		if (len < (int)offsetof(struct sockaddr_in6, sin6_scope_id) ||
+		    !inet_ntop(AF_INET6, &in6->sin6_addr, addr, sizeof(addr)))
+			goto family;
+		strbuf_addf(&sb, "inet6:[%s]:%u", addr, ntohs(in6->sin6_port));
+		break;
+	}
+	default:
+	family: {
+		const char *fam = NULL;
+		for (uint32_t i = 0; i < addrfams->size; i++)
+			if (addrfams->data[i].val == sa->sa_family)
+				fam = addrfams->data[i].str;
+		if (fam)
+			strbuf_addstr(&sb, fam);
+		else
+			strbuf_addf(&sb, "AF_%u", (unsigned)sa->sa_family);
+	}
+	}
+	c->ev->endpoint = arena_strndup(c->arena, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
 /* A sockaddr of len bytes already read into buf (zero-padded behind). */
 static void sockaddr_val(struct dctx *c, struct val *v, const char *name,
 			 const char *buf, int len)
@@ -183,6 +240,7 @@ static void sockaddr_val(struct dctx *c, struct val *v, const char *name,
 	const struct sockaddr *sa = (const void *)buf;
 	struct fields f = { val_new_array(c, 8), 0 };
 
+	set_endpoint(c, buf, len);
 	val_set_enum(field(&f), "sa_family", sa->sa_family, addrfams);
 	if (len > SA_FAMILY_SIZE) {
 		switch (sa->sa_family) {
@@ -213,6 +271,17 @@ static void sockaddr_val(struct dctx *c, struct val *v, const char *name,
 		}
 	}
 	val_set_struct(v, name, f.it, f.n, false);
+}
+
+void decode_sockaddr_buf(struct dctx *c, struct val *v, const char *name, const void *buf,
+			 size_t len)
+{
+	char *copy = arena_calloc(c->arena, sizeof(struct sockaddr_storage) + 1);
+
+	if (len > sizeof(struct sockaddr_storage))
+		len = sizeof(struct sockaddr_storage);
+	memcpy(copy, buf, len);
+	sockaddr_val(c, v, name, copy, (int)len);
 }
 
 void decode_sockaddr(struct dctx *c, struct val *v, const char *name, uint64_t addr,

@@ -57,6 +57,15 @@ static void val_set_precise_ip(struct dctx *c, struct val *v, unsigned ip)
 	val_set_commented(c, v, "precise_ip", &x, skid[ip & 3]);
 }
 
+/* A comment's text with one number, in c->arena. */
+static const char *ioc_hex_comment(struct dctx *c, const char *fmt, unsigned x)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), fmt, x);
+	return arena_strndup(c->arena, buf, strlen(buf));
+}
+
 /* The bit fields after read_format, in the order of the structure. */
 static const char *const attr_bits[] = {
 	"disabled", "inherit", "pinned", "exclusive", "exclude_user", "exclude_kernel",
@@ -88,7 +97,7 @@ static unsigned attr_verbose(struct dctx *c, struct val *f, unsigned n,
 		struct val x;
 		char buf[32];
 
-		snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)((bits >> 38) << 38));
+		snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)(bits >> 38));
 		val_set_text(c, &x, NULL, buf);
 		val_set_commented(c, &f[n++], "__reserved_1", &x, "Bits 63..38");
 	}
@@ -139,18 +148,102 @@ static unsigned attr_verbose(struct dctx *c, struct val *f, unsigned n,
 	CHECK(sample_max_stack);
 	val_set_uint(&f[n++], "sample_max_stack", a->sample_max_stack);
 	CHECK(__reserved_2);
+	if (a->__reserved_2) {
+		struct val x = f[n - 1];
+
+		val_set_commented(c, &f[n - 1], x.name, &x,
+				  ioc_hex_comment(c, "bytes 110..111: %#x", a->__reserved_2));
+	}
 	CHECK(aux_sample_size);
 	val_set_uint(&f[n++], "aux_sample_size", a->aux_sample_size);
+	CHECK(__reserved_3);
+	if (a->__reserved_3) {
+		struct val x = f[n - 1];
+
+		val_set_commented(c, &f[n - 1], x.name, &x,
+				  ioc_hex_comment(c, "bytes 116..119: %#x", a->__reserved_3));
+	}
+	CHECK(sig_data);
+	val_set_hex(&f[n++], "sig_data", a->sig_data);
 #undef CHECK
 	return n;
 }
 
-SYS_FUNC(perf_event_open)
+void decode_perf_attr(struct dctx *ctx, struct val *v, const char *name, uint64_t addr)
 {
 	struct perf_event_attr a;
 	uint32_t size;
-	struct val *v, *f;
+	struct val *f;
 	unsigned n = 0;
+
+	if (!tread(ctx, addr + 4, &size, sizeof(size)))
+		goto addr;
+	if (!size)
+		size = 64;
+	if (size < 64)
+		goto addr;
+	memset(&a, 0, sizeof(a));
+	if (!tread(ctx, addr, &a, size < sizeof(a) ? size : sizeof(a)))
+		goto addr;
+	f = val_new_array(ctx, 64);
+	val_set_enum(&f[n++], "type", a.type, perf_type_id);
+	val_set_enum(&f[n++], "size", a.size, perf_attr_size);
+	switch (a.type) {
+	case PERF_TYPE_HARDWARE:
+		val_set_enum(&f[n++], "config", a.config, perf_hw_id);
+		break;
+	case PERF_TYPE_SOFTWARE:
+		val_set_enum(&f[n++], "config", a.config, perf_sw_ids);
+		break;
+	case PERF_TYPE_TRACEPOINT:
+		val_set_uint(&f[n++], "config", a.config);
+		break;
+	case PERF_TYPE_HW_CACHE:
+		hw_cache_config(ctx, &f[n++], a.config);
+		break;
+	default:
+		val_set_hex(&f[n++], "config", a.config);
+		break;
+	}
+	if (a.freq)
+		val_set_uint(&f[n++], "sample_freq", a.sample_freq);
+	else
+		val_set_uint(&f[n++], "sample_period", a.sample_period);
+	val_set_flags(&f[n++], "sample_type", a.sample_type, perf_event_sample_format, NULL);
+	val_set_flags(&f[n++], "read_format", a.read_format, perf_event_read_format, NULL);
+	if (!ctx->opts->verbose) {
+		/* without -v, the bit fields that are set and precise_ip */
+		uint64_t bits;
+
+		memcpy(&bits, (const char *)&a + 40, sizeof(bits));
+		for (unsigned i = 0; i < sizeof(attr_bits) / sizeof(attr_bits[0]); i++) {
+			if (i == 15)
+				val_set_precise_ip(ctx, &f[n++], a.precise_ip);
+			else if (attr_bits[i] && (bits >> i) & 1)
+				val_set_uint(&f[n++], attr_bits[i], 1);
+		}
+		if (bits >> 38) {
+			struct val x;
+			char buf[32];
+
+			snprintf(buf, sizeof(buf), "%#llx",
+				 (unsigned long long)(bits >> 38));
+			val_set_text(ctx, &x, NULL, buf);
+			val_set_commented(ctx, &f[n++], "__reserved_1", &x, "Bits 63..38");
+		}
+		val_set_struct(v, name, f, n, true);
+		return;
+	}
+	n = attr_verbose(ctx, f, n, &a, size);
+	val_set_struct(v, name, f, n, (a.size && a.size > size) || (!a.size && size < 64));
+	return;
+addr:
+	val_set_ptr(v, name, addr);
+}
+
+SYS_FUNC(perf_event_open)
+{
+	struct val *v;
 
 	if (!exiting) {
 		arg_count(ev, 5);
@@ -162,51 +255,7 @@ SYS_FUNC(perf_event_open)
 		/* the structure is read at entry and shown at exit (the
 		 * kernel may rewrite its size) */
 		v = arg_slot(ctx, ev, 0);
-		if (!tread(ctx, ev->karg[0] + 4, &size, sizeof(size)))
-			goto addr;
-		if (!size)
-			size = 64;
-		if (size < 64)
-			goto addr;
-		memset(&a, 0, sizeof(a));
-		if (!tread(ctx, ev->karg[0], &a, size < sizeof(a) ? size : sizeof(a)))
-			goto addr;
-		f = val_new_array(ctx, 64);
-		val_set_enum(&f[n++], "type", a.type, perf_type_id);
-		val_set_enum(&f[n++], "size", a.size, perf_attr_size);
-		switch (a.type) {
-		case PERF_TYPE_HARDWARE:
-			val_set_enum(&f[n++], "config", a.config, perf_hw_id);
-			break;
-		case PERF_TYPE_SOFTWARE:
-			val_set_enum(&f[n++], "config", a.config, perf_sw_ids);
-			break;
-		case PERF_TYPE_TRACEPOINT:
-			val_set_uint(&f[n++], "config", a.config);
-			break;
-		case PERF_TYPE_HW_CACHE:
-			hw_cache_config(ctx, &f[n++], a.config);
-			break;
-		default:
-			val_set_hex(&f[n++], "config", a.config);
-			break;
-		}
-		if (a.freq)
-			val_set_uint(&f[n++], "sample_freq", a.sample_freq);
-		else
-			val_set_uint(&f[n++], "sample_period", a.sample_period);
-		val_set_flags(&f[n++], "sample_type", a.sample_type, perf_event_sample_format, NULL);
-		val_set_flags(&f[n++], "read_format", a.read_format, perf_event_read_format, NULL);
-		if (!ctx->opts->verbose) {
-			val_set_precise_ip(ctx, &f[n++], a.precise_ip);
-			val_set_struct(v, v->name, f, n, true);
-			return RVAL_EXIT;
-		}
-		n = attr_verbose(ctx, f, n, &a, size);
-		val_set_struct(v, v->name, f, n, (a.size && a.size > size) || (!a.size && size < 64));
-		return RVAL_EXIT;
-addr:
-		val_set_ptr(v, v->name, ev->karg[0]);
+		decode_perf_attr(ctx, v, v->name, ev->karg[0]);
 		return RVAL_EXIT;
 	}
 	if (!ev->err)

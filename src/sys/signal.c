@@ -13,6 +13,7 @@
 #include <sys/ptrace.h>
 #include <sys/user.h>
 
+#include "core/tmem.h"
 #include "sys/decode_extra.h"
 #include "xlat/audit_arch.h"
 #include "xlat/sa_handler_values.h"
@@ -390,19 +391,18 @@ SYS_FUNC(rt_sigreturn)
 {
 #if defined(__x86_64__)
 	struct val *v, *it;
-	long sp;
+	uint64_t sp;
 	const uint64_t off = 8 + 8 + 24 + 256; /* uc_flags, uc_link, uc_stack, uc_mcontext */
 
-	errno = 0;
-	sp = ptrace(PTRACE_PEEKUSER, ctx->tid, (void *)offsetof(struct user_regs_struct, rsp), NULL);
-	if (errno)
+	/* (the live tracee's, or the one recorded with the call: core/tmem.h) */
+	if (tmem_stack_pointer(ctx->tid, &sp) < 0)
 		return RVAL_DONE;
 	v = arg_slot(ctx, ev, 0);
 	v->name = "mask";
 	/* strace: {mask=0x...} when the set cannot be read (or with
 	 * -e verbose= leaving the call out) */
 	it = val_new_array(ctx, 1);
-	decode_sigset_min(ctx, it, "mask", (uint64_t)sp + off, 8, 8);
+	decode_sigset_min(ctx, it, "mask", sp + off, 8, 8);
 	val_set_struct(v, "mask", it, 1, false);
 	ev->nargs = 1;
 #endif

@@ -46,6 +46,15 @@ static void build_name_index(void)
 	QSORT(name_index, name_index_len, cmp_rows);
 }
 
+const char *fd_kind_name(int kind)
+{
+	static const char *const names[FDK_NKINDS] = {
+		"unknown", "file", "dir", "device", "tty", "pipe", "socket", "eventfd",
+		"timerfd", "signalfd", "epoll", "inotify", "pidfd", "anon",
+	};
+	return kind >= 0 && kind < FDK_NKINDS ? names[kind] : "unknown";
+}
+
 long sysent_lookup(const char *name)
 {
 	if (!name)

@@ -75,6 +75,93 @@ static inline int arg_type_signed(uint8_t t)
 	return t == ARG_S32 || t == ARG_S64;
 }
 
+/*
+ * What a syscall does (src/sys/semantics.in), for the consumers after the
+ * engine: the process/descriptor tracker, golden traces, assertions, Lamport
+ * clocks, co-location.  Every one of them reads this table; none keeps a
+ * list of syscall names of its own.
+ */
+enum {
+	SEM_BLOCKING = 1 << 0,    /* waits for something outside the thread */
+	SEM_SLEEP = 1 << 1,       /* sleeps on purpose (nanosleep...) */
+	SEM_SYNC = 1 << 2,        /* waits for durability (fsync...) */
+	SEM_VOLATILE = 1 << 3,    /* how often it is called is random by nature */
+	SEM_MEM = 1 << 4,         /* memory management */
+	SEM_MAP = 1 << 5,         /* commits or releases memory (mmap, brk...) */
+	SEM_CLONE = 1 << 6,       /* creates a process or thread */
+	SEM_EXEC = 1 << 7,        /* replaces the program */
+	SEM_EXIT = 1 << 8,        /* ends the thread or process (never returns) */
+	SEM_WAIT = 1 << 9,        /* reaps a child (wait4, waitid) */
+	SEM_PIDRET = 1 << 10,     /* the result is a process or thread id */
+	SEM_CHDIR = 1 << 11,      /* changes the working directory */
+	SEM_FDRET = 1 << 12,      /* the result is a new descriptor */
+	SEM_FDPAIR = 1 << 13,     /* two new descriptors in its ROLE_FDPAIR array */
+	SEM_DUP = 1 << 14,        /* the new descriptor copies the first fd argument */
+	SEM_DUP2 = 1 << 15,       /* the new descriptor is the newfd argument */
+	SEM_CLOSE = 1 << 16,      /* closes its fd argument */
+	SEM_CLOSE_RANGE = 1 << 17, /* closes a range of descriptors */
+	SEM_FCNTL = 1 << 18,      /* fcntl: F_DUPFD returns a copy */
+	SEM_OPEN = 1 << 19,       /* opens its first path argument */
+	SEM_CREATE = 1 << 20,     /* creates its last path argument */
+	SEM_MKDIR = 1 << 21,      /* ... a directory */
+	SEM_DELETE = 1 << 22,     /* deletes its first path argument */
+	SEM_RENAME = 1 << 23,     /* deletes the first path, creates the second */
+	SEM_ENDPOINT = 1 << 24,   /* its socket address names an endpoint reached */
+	SEM_VFORK = 1 << 25,      /* the child borrows the parent's memory */
+	SEM_LOOKUP = 1 << 26,     /* looks its first path argument up (stat...) */
+	SEM_DEVCTL = 1 << 27,     /* a request to the driver of its fd (ioctl) */
+	SEM_PROGRESS = 1 << 28,   /* reads a stream forward (getdents): a result
+				     > 0 is progress, as io_in/io_out calls' */
+};
+
+/* How a call changes the address space (src/sys/semantics.in's "mem"). */
+enum mem_op {
+	MEMOP_NONE = 0,
+	MEMOP_MAP,                /* the result is a new mapping of length, with
+				     prot and flags (mmap) */
+	MEMOP_UNMAP,              /* releases [addr, addr + len) */
+	MEMOP_REMAP,              /* moves [addr, addr + old_len) to the result,
+				     new_len long (mremap) */
+	MEMOP_PROTECT,            /* sets the prot of [start, start + len) */
+	MEMOP_BRK,                /* the result is the program break */
+};
+
+/* What an argument is (derived from the prototype, src/sys/semantics.in). */
+enum arg_role {
+	ROLE_NONE = 0,
+	ROLE_FD,                  /* a descriptor */
+	ROLE_DIRFD,               /* a directory descriptor a path is relative to */
+	ROLE_PATH,                /* a file name */
+	ROLE_PID,                 /* a process or thread id */
+	ROLE_SOCKADDR,            /* a struct sockaddr */
+	ROLE_MSGHDR,              /* a struct msghdr (its msg_name is a sockaddr) */
+	ROLE_ARGV,                /* execve's argument vector */
+	ROLE_ENVP,                /* execve's environment */
+	ROLE_FDPAIR,              /* an int[2] the call fills with descriptors */
+};
+
+/* What a descriptor refers to. */
+enum fd_kind {
+	FDK_UNKNOWN = 0,
+	FDK_FILE,                 /* a regular file (memfd too) */
+	FDK_DIR,                  /* a directory */
+	FDK_DEVICE,               /* a character or block device (/dev/null...) */
+	FDK_TTY,                  /* a terminal */
+	FDK_PIPE,                 /* a pipe or FIFO */
+	FDK_SOCKET,
+	FDK_EVENTFD,
+	FDK_TIMERFD,
+	FDK_SIGNALFD,
+	FDK_EPOLL,
+	FDK_INOTIFY,              /* inotify or fanotify */
+	FDK_PIDFD,
+	FDK_ANON,                 /* another anonymous inode (perf, io_uring, bpf...) */
+	FDK_NKINDS,
+};
+
+/* Name of an fd kind ("file", "pipe", ...). */
+const char *fd_kind_name(int kind);
+
 struct sysent {
 	const char *name;              /* NULL for holes in the table */
 	uint8_t nargs;                 /* argument count */
@@ -82,7 +169,20 @@ struct sysent {
 	const char *const *argnames;   /* nargs names from the prototype */
 	sys_decode_fn decode;          /* NULL: print args as strace's default */
 	uint8_t argtype[6];            /* enum arg_type of each argument */
+	uint32_t sem;                  /* SEM_* */
+	uint8_t argrole[6];            /* enum arg_role of each argument */
+	int8_t io_in, io_out;          /* the argument whose descriptor the call
+					  reads from / writes to (the result
+					  counts the bytes), -1 for none */
+	uint8_t retkind;               /* enum fd_kind of a returned descriptor */
+	uint8_t memop;                 /* enum mem_op */
 };
+
+/* The semantics of syscall nr (0 for unknown numbers). */
+static inline uint32_t sysent_sem(const struct sysent *se)
+{
+	return se ? se->sem : 0;
+}
 
 /* Number of rows in the table of the build architecture (max nr + 1). */
 extern const unsigned sysent_count;

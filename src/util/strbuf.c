@@ -231,14 +231,25 @@ void strbuf_add_csv_field(struct strbuf *sb, const char *s, size_t len)
 
 int strbuf_read_file(struct strbuf *sb, const char *path)
 {
+	return strbuf_read_file_max(sb, path, 0);
+}
+
+int strbuf_read_file_max(struct strbuf *sb, const char *path, size_t max)
+{
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t start = sb->len;
 	ssize_t n;
 
 	if (fd < 0)
 		return -1;
 	for (;;) {
+		size_t room;
+
 		strbuf_grow(sb, 65536);
-		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		room = sb->alloc - sb->len - 1;
+		if (max && room > max + 1 - (sb->len - start))
+			room = max + 1 - (sb->len - start);
+		n = read(fd, sb->buf + sb->len, room);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -250,6 +261,11 @@ int strbuf_read_file(struct strbuf *sb, const char *path)
 		if (n == 0)
 			break;
 		strbuf_setlen(sb, sb->len + (size_t)n);
+		if (max && sb->len - start > max) {
+			close(fd);
+			errno = EFBIG;
+			return -1;
+		}
 	}
 	close(fd);
 	return 0;

@@ -59,5 +59,10 @@ void strbuf_add_csv_field(struct strbuf *sb, const char *s, size_t len);
 
 /* Reads a whole file into sb; returns 0 or -1 with errno set. */
 int strbuf_read_file(struct strbuf *sb, const char *path);
+/*
+ * strbuf_read_file() that reads at most max bytes (0: no bound): a longer
+ * file gives -1 with errno EFBIG, and sb holds max + 1 bytes of it at most.
+ */
+int strbuf_read_file_max(struct strbuf *sb, const char *path, size_t max);
 
 #endif

@@ -44,6 +44,8 @@ struct parser {
 	size_t lc_pos, lc_ls, begin;
 	unsigned lc_line, lc_col;
 	char found[48];           /* what found() describes for a message */
+	const struct toml_limits *lim;   /* NULL: none */
+	size_t nvalues;           /* values made so far (new_value) */
 };
 
 struct keypart {
@@ -334,11 +336,53 @@ static struct toml_value *new_value(struct parser *P, enum toml_type type, size_
 {
 	struct toml_value *v = xcalloc(1, sizeof(*v));
 
+	P->nvalues++;
 	v->type = type;
 	where(P, pos, &v->line, &v->col);
 	v->kline = v->line;
 	v->kcol = v->col;
 	return v;
+}
+
+/* The hint of the limits, as " (HINT)", or "". */
+static const char *hint(const struct parser *P, struct strbuf *sb)
+{
+	if (P->lim && P->lim->hint)
+		strbuf_addf(sb, " (%s)", P->lim->hint);
+	return sb->buf;
+}
+
+/* Fails at pos when one more value would be more than the limits allow. */
+static int check_values(struct parser *P, size_t pos)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	if (!P->lim || !P->lim->values || P->nvalues < P->lim->values)
+		return 0;
+	r = fail(P, pos, "more than %zu values in the document%s", P->lim->values,
+		 hint(P, &sb));
+	strbuf_release(&sb);
+	return r;
+}
+
+/* Fails at pos when array a (named name, or NULL) is full. */
+static int check_items(struct parser *P, const struct toml_value *a, const char *name,
+		       size_t pos)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	if (!P->lim || !P->lim->array_items || a->u.arr.n < P->lim->array_items)
+		return 0;
+	if (name)
+		r = fail(P, pos, "more than %zu entries in array '%s'%s", P->lim->array_items,
+			 name, hint(P, &sb));
+	else
+		r = fail(P, pos, "more than %zu entries in an array%s", P->lim->array_items,
+			 hint(P, &sb));
+	strbuf_release(&sb);
+	return r;
 }
 
 static void arr_push(struct toml_value *a, struct toml_value *v)
@@ -906,7 +950,7 @@ static int parse_array(struct parser *P, int depth, struct toml_value **out)
 			fail(P, start, "unterminated array (missing ']')");
 			goto err;
 		}
-		if (parse_value(P, depth + 1, &item))
+		if (check_items(P, a, NULL, P->pos) || parse_value(P, depth + 1, &item))
 			goto err;
 		arr_push(a, item);
 		if (skip_ws_nl(P))
@@ -992,6 +1036,8 @@ static int parse_value(struct parser *P, int depth, struct toml_value **out)
 	*out = NULL;
 	if (depth > MAX_DEPTH)
 		return fail(P, start, "values nested too deeply (limit %d)", MAX_DEPTH);
+	if (check_values(P, start))
+		return -1;
 	if (c == '"' || c == '\'') {
 		struct strbuf sb = STRBUF_INIT;
 		struct toml_value *v;
@@ -1146,6 +1192,8 @@ static int parse_header(struct parser *P)
 		goto out;
 	}
 	P->pos += aot ? 2 : 1;
+	if (check_values(P, start))
+		goto out;
 	if (2 * (int)kp.n > MAX_DEPTH) {
 		fail(P, start, "table header nested too deeply (limit %d)", MAX_DEPTH / 2);
 		goto out;
@@ -1196,6 +1244,11 @@ static int parse_header(struct parser *P)
 				     toml_type_name(e->type), e->line, e->col);
 			goto out;
 		}
+		/* (the name only when it is needed: a new array took the key) */
+		if (P->lim && P->lim->array_items && e->u.arr.n >= P->lim->array_items) {
+			check_items(P, e, keyname(&name, &kp, kp.n), start);
+			goto out;
+		}
 		elem = new_value(P, TOML_TABLE, start);
 		elem->defined = T_HEADER;
 		where(P, last->pos, &elem->kline, &elem->kcol);
@@ -1237,8 +1290,15 @@ out:
 
 struct toml_value *toml_parse(const char *text, size_t len, char *err, size_t errlen)
 {
+	return toml_parse_limited(text, len, NULL, err, errlen);
+}
+
+struct toml_value *toml_parse_limited(const char *text, size_t len,
+				      const struct toml_limits *lim, char *err, size_t errlen)
+{
 	struct parser P = { 0 };
 
+	P.lim = lim;
 	P.s = (const unsigned char *)text;
 	P.len = len;
 	P.err = err;

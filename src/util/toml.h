@@ -70,6 +70,24 @@ struct toml_value {
  * The caller frees the tree with toml_free().
  */
 struct toml_value *toml_parse(const char *text, size_t len, char *err, size_t errlen);
+
+/* Bounds on what toml_parse_limited() builds (each 0: none). */
+struct toml_limits {
+	size_t values;             /* values of every kind in the document,
+				      tables and arrays included */
+	size_t array_items;        /* items of one array or array of tables */
+	const char *hint;          /* said in parentheses after a limit's message
+				      (what sets the limit), or NULL */
+};
+
+/*
+ * toml_parse() that stops as soon as the document holds more than lim
+ * allows (a message "LINE:COL: more than N ..." at the value beyond it),
+ * so that the tree of a hostile document never grows past the limits:
+ * memory is bounded by lim and len, not by what the text asks for.
+ */
+struct toml_value *toml_parse_limited(const char *text, size_t len,
+				      const struct toml_limits *lim, char *err, size_t errlen);
 void toml_free(struct toml_value *v);
 
 /* Looks up key in a table (NULL when absent or v is not a table). */

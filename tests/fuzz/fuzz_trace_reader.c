@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "sink/sinks.h"
 #include "util/error.h"
 

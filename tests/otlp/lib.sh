@@ -6,6 +6,10 @@
 #       requests go to OUT; sets PORT; the receiver is killed at exit.
 #       On port OTLP_PORT when set (returns 1 when that port is taken)
 #   otlp_check ARGS...   otlptest.py check
+#   otlp_unannounce FILE removes from FILE (renacer's stderr) the one line
+#                        "renacer: OTLP export to 'URL' (...)" that every
+#                        network export prints, so that what is left can be
+#                        checked for silence
 #   PY                   Debian's python3 (python3-protobuf, python3-grpcio)
 
 PY=/usr/bin/python3
@@ -43,6 +47,10 @@ otlp_serve() {
 		sleep 0.05
 	done
 	PORT=$(cat "$_pf")
+}
+
+otlp_unannounce() {
+	sed -i "/^renacer: OTLP export to '[^']*' (/d" "$1"
 }
 
 otlp_check() {

@@ -9,6 +9,8 @@
  *   clone-ptrace     clone(fn, stack, CLONE_PTRACE|SIGCHLD), wait for the
  *                    child (which exits 32); exits with the child's status
  *   vfork-ptrace     the same with CLONE_VFORK|CLONE_PTRACE|SIGCHLD (33)
+ *   late-clone-ptrace MS  sleeps MS milliseconds (time for a tracer to
+ *                    attach), then does what clone-ptrace does (32)
  *   traceme-signal   ptrace(PTRACE_TRACEME), raise a handled SIGUSR1,
  *                    exit 41 (whether or not TRACEME succeeded)
  *   traceme-child    fork; the child calls PTRACE_TRACEME and raises
@@ -23,6 +25,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t got_usr1;
@@ -99,6 +102,13 @@ int main(int argc, char **argv)
 
 	if (!strcmp(mode, "clone-ptrace"))
 		return clone_wait(CLONE_PTRACE, 32);
+	if (!strcmp(mode, "late-clone-ptrace") && argc == 3) {
+		struct timespec ts = { atol(argv[2]) / 1000, (atol(argv[2]) % 1000) * 1000000L };
+
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+		return clone_wait(CLONE_PTRACE, 32);
+	}
 	if (!strcmp(mode, "vfork-ptrace"))
 		return clone_wait(CLONE_PTRACE | CLONE_VFORK | CLONE_VM, 33);
 	if (!strcmp(mode, "traceme-signal")) {
@@ -113,6 +123,6 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "traceme-child"))
 		return traceme_child();
-	fprintf(stderr, "usage: hostile clone-ptrace|vfork-ptrace|traceme-signal|traceme-child\n");
+	fprintf(stderr, "usage: hostile clone-ptrace|vfork-ptrace|late-clone-ptrace MS|traceme-signal|traceme-child\n");
 	return 2;
 }

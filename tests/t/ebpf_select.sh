@@ -1,9 +1,10 @@
 #!/bin/sh
 # --backend: what auto picks (eBPF for -c and for count-only --assert with
 # no trace printed, ptrace for everything else), the one warning line of a
-# fallback (not root, RENACER_NO_EBPF), and the errors of an explicit
-# --backend ebpf: options it cannot serve (exit 1), a machine where it
-# cannot run (exit 6).  Which engine ran is read from the command itself:
+# fallback (not root, RENACER_NO_EBPF), what an explicit --backend ebpf
+# records (a trace, -C, CSV, assertions and detectors that read every
+# call: the recording engine), and its errors: options it cannot serve
+# (exit 1), a machine where it cannot run (exit 6).  Which engine ran is read from the command itself:
 # TracerPid in /proc/self/status is 0 unless ptrace stopped it.
 set -u
 . "$TOP/tests/lib.sh"
@@ -40,8 +41,9 @@ EOF
 
 # Options an explicit --backend ebpf cannot serve: exit 1, one line, before
 # anything runs (no BPF needed to say so).
-for opts in "" "-C" "--format csv -c" "--anti-patterns -c" "-p 1 -c" \
-	    "--assert $TMPDIR/path.toml -c" "--assert $TMPDIR/count.toml -o /dev/null"; do
+for opts in "-p 1 -c" "-p 1" "-y" "-yy" "-e inject=openat:error=ENOENT" "-k" "-s" \
+	    "-e read=3" "-P /etc/passwd" "-u nobody" "-E A=b" "-b execve" "-D" \
+	    "--string-limit 9000" "--function-time"; do
 	cmd=true
 	case "$opts" in -p*) cmd="" ;; esac
 	# shellcheck disable=SC2086
@@ -51,8 +53,7 @@ for opts in "" "-C" "--format csv -c" "--anti-patterns -c" "-p 1 -c" \
 	[ "$(wc -l < "$TMPDIR/e")" = 1 ] && grep -q '^renacer: --backend ebpf ' "$TMPDIR/e" ||
 		bad "--backend ebpf $opts: message '$(cat "$TMPDIR/e")'"
 done
-"$RENACER" --backend ebpf --assert "$TMPDIR/path.toml" -c true 2>&1 |
-	grep -q "assertion 'latency' (critical_path)" || bad "the assertion is not named"
+"$RENACER" --backend ebpf -y true 2>&1 | grep -q "(-y, -yy)" || bad "-y is not named"
 "$RENACER" --backend nope -c true 2> "$TMPDIR/e"
 [ $? = 1 ] && grep -qx "renacer: unknown backend 'nope' (expected ptrace, ebpf or auto)" "$TMPDIR/e" ||
 	bad "--backend nope: $(cat "$TMPDIR/e")"
@@ -147,6 +148,19 @@ os.execv(sys.argv[1], sys.argv[1:])' "$@" /bin/grep -E '^Sig(Ign|Blk)' /proc/sel
 		grep -qx "renacer: cannot run '/nonexistent/cmd': No such file or directory" "$TMPDIR/e" ||
 		bad "missing command under eBPF: exit $rc, '$(cat "$TMPDIR/e")'"
 	echo "auto picks eBPF for -c and count-only budgets; statuses pass through"
+	# what needs every call, --backend ebpf records in the kernel
+	for opts in "" "-C" "--format csv -c" "--anti-patterns -c" "-f" \
+		    "--assert $TMPDIR/path.toml -c" "--assert $TMPDIR/count.toml -o /dev/null"; do
+		# shellcheck disable=SC2086
+		set -- $(tracer_pid --backend ebpf -o "$TMPDIR/rec" $opts)
+		[ "$1" = 0 ] && [ "${2:-x}" = 0 ] ||
+			bad "--backend ebpf '$opts': not recorded by eBPF (exit $1, TracerPid ${2:-?}): $(cat "$TMPDIR/tp.err")"
+		grep -q 'renacer' "$TMPDIR/tp.err" && bad "--backend ebpf '$opts': $(cat "$TMPDIR/tp.err")"
+	done
+	"$RENACER" --backend ebpf -o "$TMPDIR/rec" true 2> /dev/null
+	grep -q '^execve(' "$TMPDIR/rec" && grep -q '^exit_group(0) *= ?$' "$TMPDIR/rec" ||
+		bad "--backend ebpf: no trace: $(head -3 "$TMPDIR/rec")"
+	echo "--backend ebpf records traces, -C, CSV, assertions and detectors"
 else
 	echo "note: eBPF back end unavailable here: auto's eBPF choices not checked"
 fi

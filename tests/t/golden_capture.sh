@@ -1,5 +1,5 @@
 #!/bin/sh
-# renacer capture: the line it prints, NAME.json (renacer-json-v1 with
+# renacer capture: the line it prints, NAME.json (renacer-json-v2 with
 # timing statistics), NAME_summary.txt, compression, declared traces, -s,
 # and the Lamport clocks of the golden.
 . "$TOP/tests/golden_lib.sh"
@@ -14,7 +14,7 @@ m = re.fullmatch(r"\u2705 Captured: golden_traces/gp\.json \((\d+\.\d\d)ms, (\d+
 if not m:
     sys.exit("FAIL: capture line: %r" % line)
 d = json.load(open(sys.argv[2]))
-if d["format"] != "renacer-json-v1":
+if d["format"] != "renacer-json-v2":
     sys.exit("FAIL: format %r" % d["format"])
 n = len(d["syscalls"])
 if int(m.group(2)) != n:
@@ -70,7 +70,7 @@ has out.txt "Captured: golden_traces/gpz.json.zst"
 [ -f golden_traces/gpz.json.zst ] || fail "no gpz.json.zst"
 [ ! -f golden_traces/gpz.json ] || fail "gpz.json written as well as .zst"
 zstd -q -t golden_traces/gpz.json.zst || fail "gpz.json.zst is not zstd"
-zstd -q -dc golden_traces/gpz.json.zst | $PY -c "import json,sys; d=json.load(sys.stdin); assert d['format']=='renacer-json-v1' and 'timing' in d" \
+zstd -q -dc golden_traces/gpz.json.zst | $PY -c "import json,sys; d=json.load(sys.stdin); assert d['format']=='renacer-json-v2' and 'timing' in d" \
 	|| fail "gpz.json.zst does not hold a golden"
 run 0 "$RENACER" validate gpz
 run 0 "$RENACER" compare golden_traces/gpz.json.zst golden_traces/gp.json --no-timing

@@ -124,7 +124,7 @@ step_summary() {
 step_json_redirect() {
 	for ex in backend_detection matrix_operations; do
 		renacer --format json -- "$EX/$ex" > "$ex.json" 2> err.txt || fail "$ex: exit $?"
-		jq -e '.format == "renacer-json-v1"' "$ex.json" > /dev/null || fail "$ex.json is not a JSON trace"
+		jq -e '.format == "renacer-json-v2"' "$ex.json" > /dev/null || fail "$ex.json is not a JSON trace"
 		has err.txt "Example: $ex"
 		# nothing but the document (its write calls show the output quoted)
 		[ "$(head -c 1 "$ex.json")" = "{" ] && ! grep -q "^Example:" "$ex.json" ||
@@ -251,14 +251,18 @@ step_other_seeds() {
 	# the JSON trace format of ANALYSIS.md: "format": "renacer-json-v1",
 	# syscalls[] with name, args as [name, value] pairs and result
 	renacer --format json -- ./target/release/examples/training_loop > new_trace.json 2> /dev/null
-	jq -e '.format == "renacer-json-v1" and (.version | type == "string") and
+	# the seeds' shape: name and strace's text first in each argument (v2
+	# adds the typed value third)
+	jq -e '.format == "renacer-json-v2" and (.version | type == "string") and
 	       (.syscalls | length > 0) and
 	       (.syscalls | all(has("name") and has("result") and (.args | type == "array") and
-				(.args | all(type == "array" and length == 2 and (.[0] | type == "string")))))' \
+				(.args | all(type == "array" and length == 3 and (.[0] | type == "string") and
+					     (.[1] | type == "string")))))' \
 		new_trace.json > /dev/null || fail "new_trace.json is not the seeds' JSON format"
 	jq -e '[.syscalls[] | select(.name == "write")] | length > 0 and
-	       all(.args[0] == ["fd", "1"] and .args[1][0] == "buf" and .args[2][0] == "count" and
-		   .result == (.args[2][1] | tonumber))' new_trace.json > /dev/null ||
+	       all(.args[0][0:2] == ["fd", "1"] and .args[0][2].fd == 1 and
+		   .args[1][0] == "buf" and .args[2][0] == "count" and
+		   .result == (.args[2][1] | tonumber) and .result == .args[2][2].u)' new_trace.json > /dev/null ||
 		fail "the writes of new_trace.json are not {name, args: [[fd, 1], [buf, ...], [count, N]], result: N}"
 }
 

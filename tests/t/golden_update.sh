@@ -32,7 +32,7 @@ GP_PLANT=--double run 1 "$RENACER" validate gp
 has out.txt "the new trace is golden_traces/gp.json.new; accept it with: renacer accept gp"
 [ -f golden_traces/gp.json.new ] || fail "no gp.json.new"
 cmp -s golden.before golden_traces/gp.json || fail "validate changed the golden"
-$PY -c "import json; d=json.load(open('golden_traces/gp.json.new')); assert d['format']=='renacer-json-v1' and d['timing']['runs']>=1" \
+$PY -c "import json; d=json.load(open('golden_traces/gp.json.new')); assert d['format']=='renacer-json-v2' and d['timing']['runs']>=1" \
 	|| fail "gp.json.new is not a golden"
 
 # accept with no name lists what is pending

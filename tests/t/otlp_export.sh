@@ -19,6 +19,7 @@ run() {
 	"$RENACER" -f --format json -o "t.$_n.json" "$@" -- "$prog" "env.$_n" >"out.$_n" 2>"err.$_n"
 	_rc=$?
 	[ $_rc = 3 ] || fail "$_n: exit status $_rc, want the command's 3; stderr: $(cat "err.$_n")"
+	otlp_unannounce "err.$_n"
 	[ -s "err.$_n" ] && fail "$_n: renacer printed: $(cat "err.$_n")"
 	return 0
 }
@@ -126,10 +127,18 @@ h = json.loads(open("rx.otel").readline())["headers"]
 assert h.get("x-api-key") == "s3cret" and h.get("x-from-file") == "yes", h
 ' || fail "headers from OTEL_EXPORTER_OTLP_HEADERS and [otlp.headers]"
 
-# 6. renacer.toml alone: enabled, endpoint and protocol (grpc) from the file
+# 6. renacer.toml alone: enabled, endpoint and protocol (grpc) from the
+# file, when the command line names the file (--assert); one found in the
+# working directory cannot turn export on by itself (docs/ci.md)
 otlp_serve grpc rx.toml
 printf '[otlp]\nenabled = true\nendpoint = "http://127.0.0.1:%s"\nprotocol = "grpc"\nservice_name = "from-toml"\n' "$PORT" >renacer.toml
-run toml
+"$RENACER" -f -o /dev/null -- "$prog" env.found >/dev/null 2>err.found
+grep -q "^renacer: warning: ignoring \[otlp\] enabled = true of the renacer.toml found here" err.found ||
+	fail "a renacer.toml found here turned export on: $(cat err.found)"
+# (--assert reports its zero assertions on stderr: not run's silence)
+"$RENACER" -f --format json -o t.toml.json --assert renacer.toml -- "$prog" env.toml >out.toml 2>err.toml
+rc=$?
+[ $rc = 3 ] || fail "toml: exit status $rc: $(cat err.toml)"
 otlp_check --spans rx.toml --json t.toml.json --env env.toml --service from-toml || fail "[otlp] in renacer.toml"
 rm -f renacer.toml
 echo "ok"

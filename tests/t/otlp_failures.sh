@@ -22,6 +22,7 @@ run() {
 	_rc=$?
 	ELAPSED_MS=$(( ($(date +%s%N) - _t0) / 1000000 ))
 	[ $_rc = 3 ] || fail "$_n: exit status $_rc, want the command's 3; stderr: $(cat "err.$_n")"
+	otlp_unannounce "err.$_n"
 	[ "$(wc -l <"err.$_n")" -le 1 ] || fail "$_n: more than one line on stderr: $(cat "err.$_n")"
 	grep -q '^thread 1$' "out.$_n" || fail "$_n: the command's output is incomplete"
 	"$PY" "$OTLPTEST" file "f.$_n.jsonl" >"ff.$_n" || fail "$_n: --otlp-file is not OTLP JSON"

@@ -47,6 +47,7 @@ otlp_serve http rx.node
 env -u TRACEPARENT "$RENACER" -f --format json -o t.json --otlp "http://127.0.0.1:$rport" \
 	--otlp-protocol grpc -- node "$JS" http/protobuf "http://127.0.0.1:$PORT/v1/traces" >out.run 2>err.run ||
 	fail "node under renacer failed: $(cat out.run err.run)"
+otlp_unannounce err.run
 [ -s err.run ] && fail "renacer printed: $(cat err.run)"
 otlp_check --spans rx.renacer --json t.json || fail "the span tree of node under renacer"
 ids=$("$PY" - <<'PYEOF'

@@ -15,6 +15,7 @@ zstd -q -f saved.json -o saved.json.zst || fail "zstd"
 otlp_serve grpc rx.zst
 "$RENACER" export --otlp "http://127.0.0.1:$PORT" --otlp-protocol grpc saved.json.zst 2>err.zst ||
 	fail "export of a zstd trace: exit $?: $(cat err.zst)"
+otlp_unannounce err.zst
 [ -s err.zst ] && fail "export printed: $(cat err.zst)"
 otlp_check --spans rx.zst --json saved.json || fail "export of saved.json.zst"
 
@@ -49,6 +50,7 @@ PYEOF
 # failures: refused (1, one warning), missing (2), unreadable (3), usage (1)
 "$RENACER" export --otlp http://127.0.0.1:1 saved.json 2>err.down
 [ $? = 1 ] || fail "export to a collector that is down: want exit 1"
+otlp_unannounce err.down
 [ "$(wc -l <err.down)" = 1 ] && grep -q "^renacer: warning: OTLP export to 'http://127.0.0.1:1' failed: " err.down ||
 	fail "export to a collector that is down: $(cat err.down)"
 "$RENACER" export --otlp http://127.0.0.1:1 nothere.json 2>err.missing

@@ -144,7 +144,7 @@ done < commands.txt
 
 # what the commands left, as the README says
 [ -s trace.txt ] && ls trace.[0-9]* > /dev/null 2>&1 || fail "-o trace.txt / -ff -o trace wrote nothing"
-jq -e '.format == "renacer-json-v1"' t.json prog.json current.json > /dev/null || fail "a JSON trace is missing"
+jq -e '.format == "renacer-json-v2"' t.json prog.json current.json > /dev/null || fail "a JSON trace is missing"
 grep -q '<title>say (' flame.svg || fail "flame.svg has no frame of the program"
 [ -s golden_traces/ANALYSIS.md ] && [ -s golden_traces/prog_source.json ] || fail "capture/report files"
 [ -s fresh/renacer.toml ] || fail "renacer init wrote no renacer.toml"

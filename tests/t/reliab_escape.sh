@@ -83,7 +83,7 @@ if "duplicate assertion name 'evil\\nrenacer: all good\\033[2J" not in err:
 d = json.load(open("good.json"))
 sc = d["syscalls"]
 sc[3]["name"] = EVIL
-sc[4]["args"] = [["buf", '"' + EVIL + '"'], [EVIL, "1"]]
+sc[4]["args"] = [["buf", '"' + EVIL + '"', {"s": EVIL}], [EVIL, "1", {"i": 1}]]
 for p in d["processes"]:
     for x in p["exec"]:
         x["path"] = "/tmp/" + EVIL

@@ -66,6 +66,24 @@ for mode in clone-ptrace vfork-ptrace traceme-signal traceme-child; do
 		run "ebpf $opts" "$want" --backend ebpf $opts
 	done
 done
+# attached (-p) with and without -f: the CLONE_PTRACE child of a process
+# renacer attached to is let go too (without -f) or followed (with -f)
+for opts in "" "-f"; do
+	"$H" late-clone-ptrace 1000 > /dev/null 2>&1 &
+	hp=$!
+	sleep 0.2
+	# shellcheck disable=SC2086
+	timeout -k 5 $LIMIT "$RENACER" $opts -p $hp -o "$TMPDIR/attach$opts.txt" > /dev/null 2>&1
+	rc=$?
+	case $rc in 124|137) bad "-p $opts late-clone-ptrace: renacer did not end in ${LIMIT}s" ;; esac
+	wait $hp
+	hrc=$?
+	[ $hrc = 32 ] || bad "-p $opts late-clone-ptrace: the program exited $hrc, want 32"
+	grep -q 'clone(.*CLONE_PTRACE' "$TMPDIR/attach$opts.txt" ||
+		bad "-p $opts late-clone-ptrace: no clone line: $(tail -n 5 "$TMPDIR/attach$opts.txt")"
+	left=$(pgrep -f "$H" | tr '\n' ' ')
+	[ -z "$left" ] || { bad "-p $opts: processes left behind: $left"; pkill -KILL -f "$H"; }
+done
 for f in "$TMPDIR"/out.*; do
 	case $f in *.err) continue ;; esac
 	[ -s "$f" ] || bad "$f: no trace written"

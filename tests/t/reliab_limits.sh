@@ -1,9 +1,13 @@
 #!/bin/sh
 # Limits on what input controls ([limits] in renacer.toml): regex bombs are
-# refused within a second and 100 MB, with file:line:col; 200,000
-# assertions load in linear time (and need limits.assertions); a huge diff
-# prints golden_traces.max_diff_lines lines over the whole report; a
-# million unknown keys give 50 warnings and a count.
+# refused within a second and 100 MB, with file:line:col; a renacer.toml
+# can only lower the limits (RENACER_LIMITS raises them); a 263 MB
+# renacer.toml of 4 million assertions, and files just within the byte
+# bound but over the value or array bounds, are refused under 100 MB while
+# they are read or parsed; 200,000 assertions load in linear time (and
+# need limits.assertions raised); a zstd bomb stops at the documented
+# ratio; a huge diff prints golden_traces.max_diff_lines lines over the
+# whole report; 100,000 unknown keys give 50 warnings and a count.
 set -u
 . "$TOP/tests/lib.sh"
 fail=0
@@ -16,7 +20,7 @@ PY=/usr/bin/python3
 "$RENACER" --format json -o t.json true 2>/dev/null || fail "cannot trace true"
 
 # measured: runs "$@" (stdout, stderr to files), fails unless it took under
-# a second and 100 MB; sets RC
+# $SECS seconds (default 1) and 100 MB; sets RC
 # Under ASan (make asan) the address space cannot be limited and memory and
 # time are not renacer's own: only the outcomes are checked there.
 ASAN=0
@@ -35,7 +39,7 @@ measured() { # label cmd...
 	read -r secs kb <<EOF
 $(tail -n 1 time.txt)
 EOF
-	awk -v s="$secs" 'BEGIN { exit !(s < 1.0) }' || bad "$_l: took ${secs}s"
+	awk -v s="$secs" -v max="${SECS:-1}" 'BEGIN { exit !(s < max) }' || bad "$_l: took ${secs}s"
 	[ "$kb" -lt 102400 ] || bad "$_l: used ${kb} KB"
 }
 
@@ -71,11 +75,82 @@ measured "-e trace" "$RENACER" -e 'trace=/x{32767}{32767}/' true
 printf '[[assertion]]\nname = "ok"\ntype = "span_count"\nmax_spans = 5000\nspan_name_pattern = "^(x{0,1000}|mmap|openat)$"\n' > ok.toml
 "$RENACER" assert --config ok.toml t.json > ok.out 2>&1 || bad "a regex within the budget: $(cat ok.out)"
 printf '[limits]\nregex_cost = 100000000\n[[assertion]]\nname = "big"\ntype = "span_count"\nmax_spans = 5000\nspan_name_pattern = "^x{0,3000}$"\n' > raised.toml
-"$RENACER" assert --config raised.toml t.json > raised.out 2>&1 || bad "limits.regex_cost raised: $(cat raised.out)"
+# a file cannot raise a limit: a warning, and the limit holds
+"$RENACER" assert --config raised.toml t.json > raised.out 2>&1; rc=$?
+[ $rc = 5 ] && grep -q "raised.toml:2:14: limits.regex_cost = 100000000 ignored: a renacer.toml can only lower renacer's limit of 20000000 (RENACER_LIMITS=regex_cost=100000000 raises it)" raised.out &&
+	grep -q "too large to compile" raised.out || bad "limits.regex_cost raised by the file: exit $rc: $(cat raised.out)"
+# the environment can, and the file can then lower it again
+RENACER_LIMITS=regex_cost=100000000 "$RENACER" assert --config raised.toml t.json > raised.out 2>&1 ||
+	bad "limits.regex_cost raised by RENACER_LIMITS: $(cat raised.out)"
+printf '[limits]\nregex_cost = 1000\n[[assertion]]\nname = "big"\ntype = "span_count"\nmax_spans = 5000\nspan_name_pattern = "^x{0,3000}$"\n' > lowered.toml
+RENACER_LIMITS=regex_cost=100000000 "$RENACER" assert --config lowered.toml t.json > lowered.out 2>&1; rc=$?
+[ $rc = 5 ] && grep -q "limit 1000;" lowered.out || bad "limits.regex_cost lowered by the file: exit $rc: $(cat lowered.out)"
+for env in 'regex_cost=0' 'nope=5' 'assertions' 'rules=1x' 'string_bytes=63'; do
+	RENACER_LIMITS=$env "$RENACER" assert --config ok.toml t.json > env.out 2>&1; rc=$?
+	[ $rc = 5 ] && grep -q "^renacer: bad RENACER_LIMITS '$env'" env.out ||
+		bad "RENACER_LIMITS=$env: exit $rc: $(cat env.out)"
+done
 printf '[limits]\nregex_cots = 1\n' > typo.toml
 "$RENACER" assert --config typo.toml t.json > /dev/null 2> typo.err
 grep -q "typo.toml:2:1: limits: unknown key 'regex_cots' (did you mean 'regex_cost'?)" typo.err ||
 	bad "unknown limits key: $(cat typo.err)"
+
+# --- renacer.toml files bigger than the limits: refused under 100 MB ---
+# 263 MB of 4 million [[assertion]] tables (it took 4.6 GB before): not
+# read past the byte bound
+$PY - <<'EOF'
+block = "".join('[[assertion]]\nname = "a%d"\ntype = "span_count"\nmax_spans = 500\n\n' % i
+                for i in range(1000))
+with open("huge.toml", "w") as f:
+    while f.tell() < 263000000:
+        f.write(block)
+# just within the byte bound (14,336,000 by default): over the array bound,
+# over the value bound (one table of keys; tables of headers), long strings
+with open("arr.toml", "w") as f:
+    f.write(block * 13)
+with open("keys.toml", "w") as f:
+    f.write("[semantic_equivalence]\n")
+    for i in range(230000):
+        f.write("k%d = 1\n" % i)
+with open("tabs.toml", "w") as f:
+    for i in range(230000):
+        f.write("[t%d]\n" % i)
+with open("strs.toml", "w") as f:
+    f.write("[x]\n")
+    i = 0
+    while f.tell() < 14300000:
+        f.write('k%07d = "%s"\n' % (i, "x" * 48))
+        i += 1
+EOF
+# (parsing 14 MB takes about a second: time is not the point here)
+SECS=5
+measured "263 MB renacer.toml" "$RENACER" assert --config huge.toml t.json
+[ $RC = 5 ] && grep -q "^renacer: cannot read 'huge.toml': more than 14336000 bytes" m.err ||
+	bad "263 MB renacer.toml: exit $RC: $(cat m.err)"
+measured "arr.toml" "$RENACER" assert --config arr.toml t.json
+[ $RC = 5 ] && grep -q "^renacer: arr.toml:50001:1: more than 10000 entries in array 'assertion' (the bounds follow limits.assertions and limits.rules; RENACER_LIMITS raises them)" m.err ||
+	bad "arr.toml: exit $RC: $(cat m.err)"
+for f in keys tabs strs; do
+	measured "$f.toml" "$RENACER" assert --config $f.toml t.json
+	[ $RC = 5 ] && grep -q "^renacer: $f.toml:[0-9]*:[0-9]*: more than 224000 values in the document" m.err ||
+		bad "$f.toml: exit $RC: $(cat m.err)"
+done
+# the same under validate (its renacer.toml found in the working directory)
+mkdir big && cp keys.toml big/renacer.toml && cd big || exit 1
+measured "validate with keys.toml" "$RENACER" validate
+[ $RC = 5 ] && grep -q "^renacer: renacer.toml:[0-9]*:[0-9]*: more than 224000 values" m.err ||
+	bad "validate with keys.toml: exit $RC: $(cat m.err)"
+cd .. && rm -f huge.toml arr.toml tabs.toml strs.toml
+
+# --- a zstd bomb: 2 GB of blanks in 70 KB stops at 1000x + 64 MiB (the
+# whole of it took 37 s) ---
+{ printf '{"format": "renacer-json-v1", "syscalls": ['; head -c 2000000000 /dev/zero | tr '\0' ' '
+  printf ']}'; } | zstd -1 -q -o bomb.json.zst || fail "cannot make bomb.json.zst"
+measured "zstd bomb" "$RENACER" compare bomb.json.zst t.json
+[ $RC = 3 ] && grep -q "^renacer: cannot read trace 'bomb.json.zst': .*zstd data unpacks to more than 1000 times its size" m.err ||
+	bad "zstd bomb: exit $RC: $(cat m.err)"
+rm -f bomb.json.zst
+SECS=1
 
 # --- 200,000 assertions: refused by default, linear with the limit raised ---
 $PY - <<'EOF'
@@ -83,18 +158,19 @@ with open("many.toml", "w") as f:
     for i in range(200000):
         f.write('[[assertion]]\nname = "a%d"\ntype = "span_count"\nmax_spans = 500\n\n' % i)
 with open("many_ok.toml", "w") as f:
-    f.write("[limits]\nassertions = 200001\n\n")
+    f.write("[limits]\nrules = 1000\n\n")
     f.write(open("many.toml").read())
     f.write('[[assertion]]\nname = "a7"\ntype = "span_count"\nmax_spans = 1\n')
 EOF
 # (the TOML tree of 200,000 tables is parsed first: 1 to 2 s, some 250 MB)
 "$RENACER" assert --config many.toml t.json > m.out 2> m.err
 RC=$?
-[ $RC = 5 ] && grep -q "many.toml:50001:1: more than 10000 \[\[assertion\]\] entries (raise limits.assertions to allow more)" m.err ||
+[ $RC = 5 ] && grep -q "many.toml:50001:1: more than 10000 entries in array 'assertion'" m.err ||
 	bad "200000 assertions: exit $RC: $(cat m.err)"
 # with the limit raised: the duplicate at the very end is found, quickly
 # (quadratic loading took minutes)
-$TIME -o time.txt -f '%e %M' timeout 60 "$RENACER" assert --config many_ok.toml t.json > /dev/null 2> many.err
+RENACER_LIMITS=assertions=200001 $TIME -o time.txt -f '%e %M' timeout 60 \
+	"$RENACER" assert --config many_ok.toml t.json > /dev/null 2> many.err
 rc=$?
 read -r secs kb <<EOF
 $(tail -n 1 time.txt)

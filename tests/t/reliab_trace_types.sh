@@ -39,14 +39,15 @@ def kind(v):
 
 # the schema of docs/trace-format.md: member -> allowed kinds (and, for
 # containers, what is inside)
-PAIR = ("pair", (STR, NULL), (STR,))
+# an argument: [name, text, typed value] (renacer-json-v2)
+PAIR = ("pair", (STR, NULL), (STR,), ("obj", {}, True))
 FRAME = {"pc": (STR,), "module": (STR, NULL), "offset": (STR,), "symbol": (STR, NULL),
          "symbol_offset": (STR,), "function": (STR, NULL), "file": (STR, NULL),
          "line": (INT, NULL), "inlined": (BOOL,), "own": (BOOL,)}
 SYSCALL = {"name": (STR,), "args": ("list", PAIR), "result": (INT, NULL), "errno": (STR,),
            "pid": (INT,), "tid": (INT,), "nr": (INT,), "ts_us": NUM, "duration_us": NUM,
            "lamport": (INT,), "unfinished": (BOOL,), "rv_fmt": (STR,), "ret_aux": PAIR,
-           "ret_path": (STR,), "source": ("obj", {"file": (STR, NULL), "line": (INT, NULL),
+           "ret_path": (STR,), "endpoint": (STR,), "ret_ref": ("list", ("obj", {}, False)), "source": ("obj", {"file": (STR, NULL), "line": (INT, NULL),
            "function": (STR, NULL)}, False), "stack": ("list", ("obj", FRAME, False)),
            "stack_error": (STR,)}
 EXEC = {"path": (STR, NULL), "ts_us": NUM}
@@ -92,8 +93,8 @@ def mutations(value, spec, path, key):
             yield path, v, key
     if value is None or not isinstance(spec[0], str) or spec[0] not in ("pair", "list", "obj", "map"):
         return
-    if spec[0] == "pair" and isinstance(value, list) and len(value) == 2:
-        for i in (0, 1):
+    if spec[0] == "pair" and isinstance(value, list) and len(value) == len(spec) - 1:
+        for i in range(len(value)):
             yield from mutations(value[i], spec[1 + i], path + [i], key)
     elif spec[0] == "list" and isinstance(value, list) and value:
         yield from mutations(value[0], spec[1], path + [0], key)
@@ -119,7 +120,9 @@ def put(doc, path, v):
 def extras(rec):
     """Members the real run did not make, added valid, so that they are checked too."""
     rec = dict(rec)
-    rec.setdefault("ret_aux", ["flags", "O_RDWR"])
+    rec.setdefault("ret_aux", ["flags", "O_RDWR", {"flags": 2, "names": "O_RDWR"}])
+    rec.setdefault("endpoint", "inet:127.0.0.1:80")
+    rec.setdefault("ret_ref", [{"kind": "file", "path": "/dev/null"}])
     rec.setdefault("ret_path", "/dev/null")
     rec.setdefault("rv_fmt", "hex")
     rec["source"] = {"file": "a.c", "line": 3, "function": "main"}
@@ -227,7 +230,7 @@ fi
 $PY - <<'EOF'
 import json
 d = json.load(open("real.json"))
-d["syscalls"][0]["args"] = [["buf", '"' + "A" * (3 << 20) + '"']]
+d["syscalls"][0]["args"] = [["buf", '"' + "A" * (3 << 20) + '"', {"s": "A" * (3 << 20)}]]
 open("long.json", "w").write(json.dumps(d))
 EOF
 "$RENACER" compare --format json long.json long.json > long.out 2> long.err ||
@@ -235,6 +238,6 @@ EOF
 printf '[limits]\nstring_bytes = 100\n' > renacer.toml
 "$RENACER" --format json -o /dev/null true
 "$RENACER" compare long.json real.json > cut.out 2>&1
-grep -q 'AAAA\.\.\.<3145730 bytes, cut to 100>' cut.out || bad "no cut string with its length in: $(head -c 600 cut.out)"
+grep -q 'AAAA\.\.\.<3145728 bytes, cut to 100>' cut.out || bad "no cut string with its length in: $(head -c 600 cut.out)"
 rm renacer.toml
 exit $fail

@@ -87,6 +87,7 @@ if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import google.protobuf, grpc'
 	run otlp --otlp "http://127.0.0.1:$PORT" --otlp-protocol http/protobuf -o /dev/null
 	has otlp libcurl
 	hasnt otlp libdw libbpf
+	otlp_unannounce err.otlp
 	[ $RC = 0 ] && [ ! -s err.otlp ] || fail "--otlp: exit $RC: $(cat err.otlp)"
 	[ -s rx ] || fail "--otlp: the collector received nothing"
 else
@@ -136,6 +137,10 @@ cp "$zlib" lib/libcurl.so.4
 LD_LIBRARY_PATH="$TMPDIR/lib" "$RENACER" --otlp http://127.0.0.1:1 -o t3.txt -- /bin/sh -c 'exit 3' 2> err
 rc=$?
 [ $rc = 3 ] || fail "--otlp without libcurl: exit $rc, want the command's 3: $(cat err)"
+# the line every export prints says where the spans were to go
+grep -qx "renacer: OTLP export to 'http://127.0.0.1:1/v1/traces' (http/protobuf, endpoint from --otlp)" err ||
+	fail "--otlp without libcurl: no line saying where: $(cat err)"
+sed -i "/^renacer: OTLP export to '[^']*' (/d" err
 [ "$(wc -l < err)" = 1 ] || fail "--otlp without libcurl: not one line: $(cat err)"
 grep -qx "renacer: warning: OTLP export to 'http://127.0.0.1:1' failed: cannot load 'libcurl.so.4': $TMPDIR/lib/libcurl.so.4: undefined symbol: curl_[a-z_]*; \([0-9]*\) of \1 spans not exported" err ||
 	fail "--otlp without libcurl: $(cat err)"

@@ -31,6 +31,8 @@ def check(cond, what):
     if not cond:
         bad.append(what)
 
+TYPED_KINDS = {"i", "u", "o", "x", "p", "s", "bytes", "flags", "enum", "fd", "struct",
+               "array", "sigset", "comment", "text", "op"}
 SYS_FIELDS = {"name": str, "args": list, "pid": int, "tid": int, "nr": int,
               "ts_us": (int, float), "duration_us": (int, float), "lamport": int}
 
@@ -38,8 +40,16 @@ def check_syscall(sc, where):
     for k, t in SYS_FIELDS.items():
         check(isinstance(sc.get(k), t), "%s: %r lacks %s" % (where, sc.get("name"), k))
     for a in sc.get("args", []):
-        check(isinstance(a, list) and len(a) == 2 and isinstance(a[1], str),
+        check(isinstance(a, list) and len(a) == 3 and isinstance(a[1], str) and
+              (a[2] is None or (isinstance(a[2], dict) and len(a[2]) >= 1)),
               "%s: bad arg %r" % (where, a))
+        if len(a) == 3 and isinstance(a[2], dict):
+            check(list(a[2])[0] in TYPED_KINDS, "%s: unknown typed value %r" % (where, a[2]))
+    # a descriptor argument of a call that uses one says what it refers to
+    if sc.get("name") in ("read", "write", "close", "fstat"):
+        fd = [a for a in sc["args"] if a[0] == "fd"]
+        check(fd and isinstance(fd[0][2], dict) and "fd" in fd[0][2] and "ref" in fd[0][2],
+              "%s: %s fd without what it refers to: %r" % (where, sc["name"], fd))
     if sc.get("unfinished"):
         check(sc.get("result") is None, "%s: unfinished with a result" % where)
     else:
@@ -48,7 +58,7 @@ def check_syscall(sc, where):
         check(sc["errno"].startswith("E") and sc["result"] < 0, "%s: bad errno %r" % (where, sc))
 
 doc = json.load(open(json_path))
-check(doc.get("format") == "renacer-json-v1", "json: format")
+check(doc.get("format") == "renacer-json-v2", "json: format")
 check(isinstance(doc.get("version"), str), "json: version")
 check(doc.get("command") == ["ls", "-la", "/usr", "/nonexistent"], "json: command %r" % doc.get("command"))
 scs = doc["syscalls"]
@@ -83,7 +93,7 @@ if mine != theirs:
 
 lines = open(jsonl_path).read().splitlines()
 recs = [json.loads(l) for l in lines]
-check(recs[0].get("type") == "header" and recs[0].get("format") == "renacer-jsonl-v1", "jsonl: header")
+check(recs[0].get("type") == "header" and recs[0].get("format") == "renacer-jsonl-v2", "jsonl: header")
 check(recs[-1].get("type") == "summary", "jsonl: summary last")
 lsys = [r for r in recs if r.get("type") == "syscall"]
 for r in lsys:

@@ -48,7 +48,7 @@ static struct gmodel *run(int nmmap, int64_t wbytes, bool fork)
 	char n[32];
 	struct gcontext ctx = { (char *)"/p", NULL, NULL };
 
-	s->ops->begin(s, &ti);
+	ge_begin(s, &ti);
 	ge_start(s, 100, 100, 1, false);
 	if (fork) {
 		sys(s, 100, 100, "clone", 300, 1, "flags", "CLONE_CHILD_SETTID|SIGCHLD");
@@ -69,6 +69,7 @@ static struct gmodel *run(int nmmap, int64_t wbytes, bool fork)
 	}
 	sys(s, 100, 100, "read", 4, 3, "fd", "0", "buf", "\"data\"", "count", "4096");
 	s->ops->end(s, NULL);
+	ge_forget(gmodel_sink(m));
 	gmodel_finalize(m, &ctx);
 	return m;
 }

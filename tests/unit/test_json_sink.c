@@ -73,9 +73,10 @@ static void check_arg(json_t *sc, size_t i, const char *name, const char *text)
 	json_t *a = json_array_get(json_object_get(sc, "args"), i);
 
 	assert_true(json_is_array(a));
-	assert_int_equal(json_array_size(a), 2);
+	assert_int_equal(json_array_size(a), 3);     /* [name, text, typed value] */
 	assert_string_equal(json_string_value(json_array_get(a, 0)), name);
 	assert_string_equal(json_string_value(json_array_get(a, 1)), text);
+	assert_true(json_is_object(json_array_get(a, 2)) || json_is_null(json_array_get(a, 2)));
 }
 
 static void test_json_document(void **state)
@@ -83,7 +84,7 @@ static void test_json_document(void **state)
 	char *text = run_to_file(json_sink_new, "t.json");
 	json_t *doc = load(text), *sys, *sc, *p, *sum, *by;
 
-	assert_string_equal(sget(doc, "format"), "renacer-json-v1");
+	assert_string_equal(sget(doc, "format"), "renacer-json-v2");
 	assert_string_equal(sget(doc, "version"), "9.9.9");
 	assert_int_equal(json_array_size(json_object_get(doc, "command")), 3);
 	assert_string_equal(json_string_value(json_array_get(json_object_get(doc, "command"), 2)),
@@ -187,7 +188,7 @@ static void test_jsonl_lines(void **state)
 			assert_non_null(json_object_get(o, "ts_us"));
 		}
 		if (n == 0)
-			assert_string_equal(sget(o, "format"), "renacer-jsonl-v1");
+			assert_string_equal(sget(o, "format"), "renacer-jsonl-v2");
 		json_decref(o);
 		n++;
 		line = nl + 1;

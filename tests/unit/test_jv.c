@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "golden/jv.h"
+#include "replay/jv.h"
 #include "util/xmalloc.h"
 
 #include "util/banned.h"

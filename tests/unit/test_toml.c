@@ -587,6 +587,44 @@ static void test_limits(void **state)
 	strbuf_release(&sb);
 }
 
+/* parse() with limits */
+static const char *parse_lim(const char *text, size_t values, size_t items, const char *hint)
+{
+	struct toml_limits lim = { values, items, hint };
+	struct toml_value *root = toml_parse_limited(text, strlen(text), &lim, err, sizeof(err));
+
+	strbuf_reset(&out);
+	if (!root) {
+		strbuf_addf(&out, "ERR %s", err);
+		return out.buf;
+	}
+	dump(&out, root);
+	toml_free(root);
+	return out.buf;
+}
+
+/* toml_parse_limited stops at the value beyond a limit, wherever it is */
+static void test_parse_limits(void **state)
+{
+	/* the root table and a, b: three values */
+	assert_string_equal(parse_lim("a = 1\nb = 2\n", 3, 0, NULL), "{a=1,b=2}");
+	assert_string_equal(parse_lim("a = 1\nb = 2\nc = 3\n", 3, 0, "why"),
+			    "ERR 3:5: more than 3 values in the document (why)");
+	assert_string_equal(parse_lim("a = [1, 2, 3]\n", 4, 0, NULL),
+			    "ERR 1:12: more than 4 values in the document");
+	assert_string_equal(parse_lim("[x]\n[y]\n[z]\n", 3, 0, NULL),
+			    "ERR 3:1: more than 3 values in the document");
+	/* items of one array, inline or of tables */
+	assert_string_equal(parse_lim("a = [1, 2]\nb = [3, 4]\n", 0, 2, NULL), "{a=[1,2],b=[3,4]}");
+	assert_string_equal(parse_lim("a = [1, 2, 3]\n", 0, 2, NULL),
+			    "ERR 1:12: more than 2 entries in an array");
+	assert_string_equal(parse_lim("[[t.u]]\n[[t.u]]\n[[t.u]]\n", 0, 2, "h"),
+			    "ERR 3:1: more than 2 entries in array 't.u' (h)");
+	assert_string_equal(parse_lim("[[t]]\n[[t]]\n", 0, 2, NULL), "{t=[{},{}]}");
+	/* no limits: as toml_parse */
+	assert_string_equal(parse_lim("a = [1, 2, 3]\n", 0, 0, NULL), "{a=[1,2,3]}");
+}
+
 static void test_api(void **state)
 {
 	struct toml_value *root;
@@ -640,6 +678,7 @@ int main(void)
 		cmocka_unit_test(test_positions),
 		cmocka_unit_test(test_big_table),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_parse_limits),
 		cmocka_unit_test(test_api),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

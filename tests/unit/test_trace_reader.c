@@ -12,7 +12,7 @@
 #include <jansson.h>
 #include <zstd.h>
 
-#include "golden/reader.h"
+#include "replay/reader.h"
 #include "sink/sinks.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
@@ -276,8 +276,8 @@ static void test_corrupt(void **state)
 		{ "bad_truncated.jsonl", "line 10 column 1: unexpected end of file (no summary line" },
 		{ "bad_cut_line.jsonl", "line 13 column 138: unexpected end of file (the last line is cut short)" },
 		{ "bad_truncated.json.zst", "line 1 column 1: truncated zstd data" },
-		{ "bad_wrong_format.json", "line 1 column 28: unsupported format 'strace-json' (expected renacer-json-v1)" },
-		{ "bad_wrong_format.jsonl", "line 1 column 1: unsupported format 'renacer-json-v1' (expected renacer-jsonl-v1)" },
+		{ "bad_wrong_format.json", "line 1 column 28: unsupported format 'strace-json' (expected renacer-json-v2 or renacer-json-v1)" },
+		{ "bad_wrong_format.jsonl", "line 1 column 1: unsupported format 'renacer-json-v1' (expected renacer-jsonl-v2 or renacer-jsonl-v1)" },
 		{ "bad_no_format.json", "line 1 column 1: no \"format\" field: not a renacer trace" },
 		{ "bad_no_syscalls.json", "line 1 column 1: no \"syscalls\" array" },
 		{ "bad_huge_int.json", "line 3 column " },

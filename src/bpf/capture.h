@@ -1,0 +1,30 @@
+/*
+ * The recorder's capture table (src/bpf/capture.c): which user memory the
+ * kernel side copies with each call, per syscall number (bpf/abi.h's
+ * struct rb_spec).
+ */
+#ifndef RENACER_BPF_CAPTURE_H
+#define RENACER_BPF_CAPTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/types.h>
+
+#include "bpf/abi.h"
+
+/*
+ * Fills specs (RB_NR rows, by x86_64 syscall number) from the table (with
+ * verbose, -v: the strings of execve's environment too); rows of calls
+ * this machine's table does not know are left out.  Returns how many were.
+ */
+int capture_fill(struct rb_spec specs[RB_NR], bool verbose);
+
+/*
+ * Fills the bitmaps (RB_NR bits) of the calls that may block (an entry
+ * record is sent while other tasks run, so that their calls show in
+ * between, as under ptrace) and of those that wait for a child they start
+ * (vfork, clone, clone3: an entry record always).
+ */
+void capture_sets(uint8_t block_set[RB_NR / 8], uint8_t fork_set[RB_NR / 8]);
+
+#endif

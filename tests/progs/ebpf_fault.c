@@ -1,0 +1,74 @@
+/*
+ * Calls whose strings lie on pages the program never touched, for
+ * tests/t/ebpf_record.sh: the kernel faults such a page in only inside the
+ * call, so a recorder that reads at the call's entry finds nothing there.
+ * Each string is in a file mapped just before the call (a fresh mapping,
+ * not read by the program).
+ *
+ *   ebpf_fault paths   openat, newfstatat, access and readlink of a path
+ *                      in a fresh mapping of a file FILE written first
+ *   ebpf_fault exec    execve of /bin/true with an argument in a fresh
+ *                      mapping
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* A fresh read-only mapping of a file holding s (and its NUL), untouched. */
+static const char *fresh(const char *file, const char *s)
+{
+	char page[4096];
+	int fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	void *p;
+
+	memset(page, 0, sizeof(page));
+	memcpy(page, s, strlen(s) + 1);
+	if (fd < 0 || write(fd, page, sizeof(page)) != (ssize_t)sizeof(page))
+		return NULL;
+	/* out of the page cache's way: the mapping's pages are not present */
+	fsync(fd);
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	p = mmap(NULL, sizeof(page), PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	struct stat st;
+	char buf[64];
+
+	if (!strcmp(mode, "paths")) {
+		const char *p = fresh("fault-path", "/etc/passwd");
+		const char *q = fresh("fault-link", "/proc/self/exe");
+		int fd;
+
+		if (!p || !q)
+			return 1;
+		fd = (int)syscall(SYS_openat, AT_FDCWD, p, O_RDONLY);
+		syscall(SYS_newfstatat, AT_FDCWD, fresh("fault-stat", "/etc/hostname"), &st, 0);
+		syscall(SYS_access, fresh("fault-access", "/nonexistent/ebpf-fault"), R_OK);
+		syscall(SYS_readlink, q, buf, sizeof(buf));
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	if (!strcmp(mode, "exec")) {
+		char *av[] = { "/bin/true", NULL, NULL };
+
+		av[1] = (char *)fresh("fault-arg", "an-argument-on-an-untouched-page");
+		if (!av[1])
+			return 1;
+		execve("/bin/true", av, environ);
+		return 127;
+	}
+	fprintf(stderr, "usage: ebpf_fault paths|exec\n");
+	return 2;
+}
