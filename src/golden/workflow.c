@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <jansson.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -512,6 +513,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	uint64_t unwind_ns = 0;
 
 	memset(rr, 0, sizeof(*rr));
+	strbuf_init(&rr->summary, 0);
 	memset(&to, 0, sizeof(to));
 	memset(&ws, 0, sizeof(ws));
 	ws.base.ops = &wait_ops;
@@ -545,6 +547,11 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 			return -1;
 		}
 		sink_list_add(&sl, s);
+		{
+			/* the golden's NAME_summary.txt, made as the run goes */
+			static const struct sink_opts sumo = { .timing = true };
+			sink_list_add(&sl, summary_sink_new_buf(&rr->summary, &sumo));
+		}
 		if (w->source) {
 			struct strbuf sp = STRBUF_INIT;
 			strbuf_addf(&sp, "%s.stacks", json_path);
@@ -703,6 +710,7 @@ void grun_release(struct grun *rr)
 {
 	gmodel_free(rr->m);
 	rr->m = NULL;
+	strbuf_release(&rr->summary);
 }
 
 unsigned golden_output_tail(const char *outfile, unsigned lines, struct strbuf *out)
@@ -992,7 +1000,9 @@ int golden_store(struct gwork *w, const char *dir, const char *name, struct grun
 
 	if (!*suffix) {
 		/* the golden and its -c table, as one unit; its stacks after */
-		int pr = golden_pair_write(dir, name, src, &r->timing, zst, w->compress_level,
+		const struct grun *med = gruns_median(r);
+		int pr = golden_pair_write(dir, name, src, med->summary.len ? med->summary.buf : NULL,
+					   &r->timing, zst, w->compress_level,
 					   w->stop, w->base, written);
 		if (pr == 0 && w->source && store_source(w, dir, name, r, "") < 0)
 			pr = -1;
@@ -1178,6 +1188,24 @@ static void add_like_notes(struct gwork *w, struct gresult *r)
 	strbuf_release(&seen);
 }
 
+/* dst (released first) as a copy of src: through its JSON form, the one
+ * the golden keeps.  0 or -1 after error(). */
+static int timing_copy(struct gtiming *dst, const struct gtiming *src)
+{
+	char *text = gtiming_to_json(src);
+	json_error_t je;
+	json_t *j = json_loads(text, 0, &je);
+	int r;
+
+	free(text);
+	gtiming_release(dst);
+	if (!j)
+		return error("cannot copy the timing of the runs: %s", je.text);
+	r = gtiming_from_json(dst, j, "the runs");
+	json_decref(j);
+	return r;
+}
+
 /*
  * Compares the golden with the current runs: the median run's trace (read
  * back like the golden) against the runtimes of every run; a noisy finding
@@ -1191,7 +1219,7 @@ static void compare_runs(struct gwork *w, struct gvalidation *v, struct gruns *r
 	struct gsamples gs;
 
 	for (unsigned i = 0; i < runs->n; i++)
-		ms[i] = runs->rr[i].m;
+		ms[i] = i == runs->median ? v->c : runs->rr[i].m;
 	gs.wall_us = runs->wall_us;
 	gs.cpu_us = runs->cpu_us;
 	gs.net_us = runs->net_us;
@@ -1275,7 +1303,6 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	struct strbuf sb = STRBUF_INIT;
 	struct analysis *an = w->cfg.nassertions ? analysis_new() : NULL;
 	struct golden_lock lk = GOLDEN_LOCK_INIT;
-	char *cur = NULL;
 	int missing = 0;
 	bool cmp_ok, bad;
 	double t0 = now_s();
@@ -1357,13 +1384,13 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		free(written);
 		goto out;
 	}
-	/* the current trace, as a file with timing, read like the golden */
-	strbuf_addf(&sb, "%s/current-%s.json", gwork_tmpdir(w), name);
-	cur = strbuf_detach(&sb, NULL);
-	if (golden_write_trace(runs.json[runs.median], cur, &runs.timing, false, 0) < 0 ||
-	    gmodel_load(cur, &w->o, &v->c, &missing) < 0) {
+	/* the current model: the median run's, built as it ran, with the
+	 * timing of all the runs */
+	v->c = runs.rr[runs.median].m;
+	runs.rr[runs.median].m = NULL;
+	if (timing_copy(&v->c->timing, &runs.timing) < 0) {
 		v->k.status = GOLDEN_BAD_CONFIG;
-		v->error = xstrdup("cannot read back the current trace");
+		v->error = xstrdup("cannot keep the timing of the runs");
 		goto out;
 	}
 	compare_runs(w, v, &runs);
@@ -1425,10 +1452,6 @@ out:
 	v->k.c = v->c;
 	v->k.seconds = now_s() - t0;
 	strbuf_release(&sb);
-	if (cur) {
-		unlink(cur);
-		free(cur);
-	}
 	return v->k.status;
 }
 
@@ -1587,7 +1610,7 @@ int golden_accept(struct gwork *w, const struct gpending *p)
 	golden_pair_begin(w->dir, p->name, w->base, NULL);
 	/* the .new must read back as a trace before it becomes the golden:
 	 * the summary is made from it (golden_pair_write reads it) */
-	r = golden_pair_write(w->dir, p->name, p->path, NULL, zst, w->compress_level, w->stop,
+	r = golden_pair_write(w->dir, p->name, p->path, NULL, NULL, zst, w->compress_level, w->stop,
 			      w->base, &written);
 	free(written);
 	if (r == 1)

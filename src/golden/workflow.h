@@ -127,6 +127,9 @@ struct grun {
 	uint64_t ncalls;
 	struct gmodel *m;              /* the run's model (timing per syscall), finalized
 					  with this process's path context */
+	struct strbuf summary;         /* a run with a JSON trace: its -c table
+					  (with --timing's list), as a golden's
+					  NAME_summary.txt holds it */
 };
 
 /*
