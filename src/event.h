@@ -360,8 +360,9 @@ struct event {
 /* The value of argument i (the slot named as the prototype's argument i),
  * or NULL when the call did not show it. */
 const struct val *ev_arg(const struct event *ev, unsigned i);
-/* Argument i as an integer (a descriptor, a pid, a size, flags); false when
- * it has no known number. */
+/* Argument i as an integer (a descriptor, a pid, a size, flags): its decoded
+ * value, or for a live event whose decoder left it out the register; false
+ * when it has no known number. */
 bool ev_arg_int(const struct event *ev, unsigned i, int64_t *out);
 /* Argument i as a string read from the tracee (a path): its bytes and
  * length; false when it is not one (NULL, unreadable). */
