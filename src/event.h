@@ -82,6 +82,16 @@ enum {
 	 * number of a V_FLAGS/V_ENUM/V_SIGSET is unknown, its names are in
 	 * x.sym (sig.mask is 0 and the names are in text). */
 	VF_NOVAL = 1 << 12,
+	/* A V_STRUCT shown in two parts, as strace shows the ioctl structures
+	 * whose fields it prints partly at entry and partly at exit: the entry
+	 * part (VF_OPEN) has no closing "}"; the exit part, the next argument
+	 * (VF_TAIL, with VF_EXIT|VF_CONT), has no opening "{", puts ", "
+	 * before each item but one marked VF_CONT, and closes the brace.  A
+	 * line interrupted by another shows "{a=1 <unfinished ...>" then
+	 * "<... ioctl resumed>, b=2}) = 0".  Sinks that read values, not
+	 * text, see the two parts as two structures. */
+	VF_OPEN = 1 << 13,
+	VF_TAIL = 1 << 14,
 };
 
 struct val {
