@@ -8,7 +8,7 @@
 #    register with (ARG_S32 for int, ARG_U16 for umode_t, ...),
 #  - classes from src/sys/classes.in,
 #  - what each call does (struct sysent's sem, argrole, io_in, io_out,
-#    retkind) from src/sys/semantics.in and the prototypes' argument types
+#    retkind, memop) from src/sys/semantics.in and the prototypes' argument types
 #    and names,
 #  - decoders from SYS_FUNC(name) definitions in src/sys/*.c.
 use strict;
@@ -184,7 +184,7 @@ sub row_proto {
 
 # semantics: name -> {SEM_* => 1}, name -> fd kind, name -> io_in/io_out
 # argument index, "name/index" -> role
-my (%sem, %retkind, %io, %role);
+my (%sem, %retkind, %io, %role, %memop);
 my %path_names = map { $_ => 1 } qw(filename pathname path oldname newname old new
 	oldpath newpath linkpath target dev_name dir_name new_root put_old library
 	specialfile special from_path to_path);
@@ -218,6 +218,11 @@ sub auto_role {
 			($what, $arg, $_) = ('kind', 'FDK_' . uc($1), $2);
 		} elsif (/^(io_in|io_out)\s*:(.*)$/) {
 			($what, $arg, $_) = ('io', $1, $2);
+		} elsif (/^mem\s+(\w+)\s*:(.*)$/) {
+			my ($op, $rest) = ($1, $2);
+			die "gen_sysent: $semantics:$.: unknown memory operation '$op'\n"
+				unless $op =~ /^(map|unmap|remap|protect|brk)$/;
+			($what, $arg, $_) = ('mem', 'MEMOP_' . uc($op), $rest);
 		} elsif (/^role\s+(\w+)\s*:(.*)$/) {
 			die "gen_sysent: $semantics:$.: unknown role '$1'\n" unless $roles{$1};
 			($what, $arg, $_) = ('role', 'ROLE_' . uc($1), $2);
@@ -235,6 +240,10 @@ sub auto_role {
 			}
 			if ($what eq 'kind') {
 				$retkind{$n} = $arg;
+				next;
+			}
+			if ($what eq 'mem') {
+				$memop{$n} = $arg;
 				next;
 			}
 			my ($p) = row_proto($n);
@@ -293,8 +302,9 @@ for my $i (0 .. $max) {
 	my $ar = @roles ? '{ ' . join(', ', @roles) . ' }' : '{ 0 }';
 	my ($ii, $io) = ($io{$n}{io_in} // -1, $io{$n}{io_out} // -1);
 	my $rk = $retkind{$n} // 'FDK_UNKNOWN';
-	printf "\t[%d] = { \"%s\", %d, %s, %s, %s, %s, %s, %s, %d, %d, %s },\n", $i, $n,
-		scalar(@$p), $flags, $an, $d, $at, $sm, $ar, $ii, $io, $rk;
+	my $mo = $memop{$n} // 'MEMOP_NONE';
+	printf "\t[%d] = { \"%s\", %d, %s, %s, %s, %s, %s, %s, %d, %d, %s, %s },\n", $i, $n,
+		scalar(@$p), $flags, $an, $d, $at, $sm, $ar, $ii, $io, $rk, $mo;
 }
 print "};\n\nconst unsigned sysent_count = ", $max + 1, ";\n";
 

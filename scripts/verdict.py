@@ -17,6 +17,7 @@ import math
 import os
 import random
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -251,6 +252,12 @@ def run(cmd, cwd, env, timeout=RUN_TIMEOUT):
     return p.returncode, out.decode(errors="replace"), err.decode(errors="replace"), time.monotonic() - t0
 
 
+def env_words(base, extra):
+    env = dict(base)
+    env.update(extra or {})
+    return "".join("%s=%s " % (k, shlex.quote(v)) for k, v in sorted(env.items()))
+
+
 def finding_text(f):
     proc = "[%s] " % f["process"] if f.get("process") else ""
     return "%s %s: %s%s" % ("✗" if f.get("regression") else "note", f.get("kind"), proc, f.get("message"))
@@ -383,7 +390,12 @@ class Bench:
         rc, text, secs = self.capture(prog, casedir, base_cmd, self.base_env(prog, case.get("base_env")))
         rec = {"id": case["id"], "program": prog, "kind": case["kind"], "change": case["change"],
                "names": case.get("names"), "capture_rc": rc, "capture_seconds": round(secs, 3),
-               "validations": []}
+               "validations": [], "dir": casedir,
+               "builds": {"unchanged": b, "changed": c, "unchanged_helper": hb, "changed_helper": hc},
+               "capture": env_words(p.get("env", {}), case.get("base_env")) +
+               "renacer capture -q --dir golden g -- " + shlex.join(base_cmd),
+               "validate": env_words(p.get("env", {}), case.get("env")) +
+               "CI=1 renacer validate --golden golden/g.json -- " + shlex.join(cmd)}
         if rc != 0:
             rec["outcome"] = "error"
             rec["error"] = "capture failed (exit %d): %s" % (rc, text.strip()[-500:])
@@ -600,6 +612,9 @@ def report(a, m, b, unchanged, progs, total, t_cases, t_unch):
     if errors:
         say("errors (renacer did not answer 0 or 1, or a capture failed): %d" % errors)
     say("time: %.0f s in all (cases %.0f s, unchanged %.0f s); results in %s" % (total, t_cases, t_unch, b.out))
+    if any(r["outcome"] not in ("caught", "pass") for r in b.records):
+        say("reproduce a case: scripts/verdict.sh --only '^ID$' --reps 1 --unchanged 0 --keep"
+            " (results.json has its directory, both builds and the commands)")
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     with open(os.path.join(b.out, "report.txt"), "w") as f:

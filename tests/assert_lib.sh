@@ -92,7 +92,7 @@ if heads[1].startswith("✅") and n >= 0:
     assert heads[1] == "✅ Assertion 'max_syscall_budget' passed (%d / 500 calls)" % n, heads[1]
 m = re.match(r"^✅ Assertion 'example_startup_latency' passed \(([0-9.]+)ms / 100ms\)$", heads[0])
 assert m or heads[0].startswith("❌"), heads[0]
-assert re.match(r"^✅ Assertion 'memory_allocation_budget' passed \([0-9.]+(B|KB|MB) / 100MB mapped\)$", heads[2]) \
+assert re.match(r"^✅ Assertion 'memory_allocation_budget' passed \([0-9.]+(B|KB|MB) / 100MB committed\)$", heads[2]) \
     or heads[2].startswith("❌"), heads[2]
 assert re.match(r"^6 assertions: \d passed, \d failed, \d warnings?, 1 skipped$", heads[6]), heads[6]
 PY

@@ -1,114 +1,25 @@
 /*
  * The analysis sink: folds every event of a run (live or replayed) into the
  * bounded state that assertions and anti-pattern detectors read
- * (internal.h).  Nothing here keeps an event or a pointer into one.
+ * (internal.h).  It reads typed events only: what a call does comes from the
+ * semantics table (sys/sysent.h), tasks and what descriptors refer to from
+ * the tracker (track/track.h).  Nothing here keeps an event or a pointer
+ * into one.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "assert/internal.h"
 #include "sink/render.h"
+#include "sys/sysent.h"
+#include "track/track.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
-#define PAGE 4096ULL
 #define MIN_REPEATS 20        /* cycles shorter than this are not loops */
-#define FD_MAX (1u << 20)     /* fds above this are not tracked */
+#define PATH_IDS_MAX (4 * PATHS_MAX)  /* path strings kept before compacting */
 
-/* What the analysis does with a syscall, by name. */
-enum sc_kind {
-	K_OTHER = 0,
-	K_OPEN,        /* path in arg 0, returns an fd */
-	K_OPENAT,      /* dirfd 0, path 1, returns an fd */
-	K_STAT0,       /* path in arg 0, no fd */
-	K_STATAT,      /* dirfd 0, path 1, no fd */
-	K_CLOSE,
-	K_CLOSE_RANGE,
-	K_DUP,
-	K_DUP2,
-	K_FCNTL,
-	K_PIPE,
-	K_SOCKET,      /* returns a socket */
-	K_SOCKETPAIR,
-	K_SPECIALFD,   /* returns an fd that is not a file */
-	K_READ,        /* fd 0, bytes in the result */
-	K_WRITE,
-	K_IOCTL,
-	K_MMAP,
-	K_MUNMAP,
-	K_MREMAP,
-	K_BRK,
-	K_CLONE,
-	K_CLONE3,
-	K_FORK,
-	K_VFORK,
-	K_EXECVE,
-	K_EXECVEAT,
-	K_WAIT4,
-	K_WAITID,
-	K_GETDENTS,    /* progress when > 0 */
-	K_XFER,        /* sendfile, splice, copy_file_range: progress */
-};
-
-/* Flags of a syscall name beyond its kind. */
-enum { SF_BLOCKING = 1, SF_GPU_OP = 2 };
-
-static const struct { const char *name; uint8_t kind, flags; } sc_table[] = {
-	{ "open", K_OPEN, 0 }, { "creat", K_OPEN, 0 },
-	{ "openat", K_OPENAT, 0 }, { "openat2", K_OPENAT, 0 },
-	{ "stat", K_STAT0, 0 }, { "lstat", K_STAT0, 0 }, { "access", K_STAT0, 0 },
-	{ "readlink", K_STAT0, 0 }, { "statfs", K_STAT0, 0 },
-	{ "newfstatat", K_STATAT, 0 }, { "fstatat64", K_STATAT, 0 },
-	{ "statx", K_STATAT, 0 }, { "faccessat", K_STATAT, 0 },
-	{ "faccessat2", K_STATAT, 0 }, { "readlinkat", K_STATAT, 0 },
-	{ "close", K_CLOSE, 0 }, { "close_range", K_CLOSE_RANGE, 0 },
-	{ "dup", K_DUP, 0 }, { "dup2", K_DUP2, 0 }, { "dup3", K_DUP2, 0 },
-	{ "fcntl", K_FCNTL, 0 },
-	{ "pipe", K_PIPE, 0 }, { "pipe2", K_PIPE, 0 },
-	{ "socket", K_SOCKET, 0 }, { "accept", K_SOCKET, SF_BLOCKING },
-	{ "accept4", K_SOCKET, SF_BLOCKING }, { "socketpair", K_SOCKETPAIR, 0 },
-	{ "eventfd", K_SPECIALFD, 0 }, { "eventfd2", K_SPECIALFD, 0 },
-	{ "timerfd_create", K_SPECIALFD, 0 }, { "signalfd", K_SPECIALFD, 0 },
-	{ "signalfd4", K_SPECIALFD, 0 }, { "epoll_create", K_SPECIALFD, 0 },
-	{ "epoll_create1", K_SPECIALFD, 0 }, { "inotify_init", K_SPECIALFD, 0 },
-	{ "inotify_init1", K_SPECIALFD, 0 }, { "memfd_create", K_SPECIALFD, 0 },
-	{ "userfaultfd", K_SPECIALFD, 0 }, { "perf_event_open", K_SPECIALFD, 0 },
-	{ "pidfd_open", K_SPECIALFD, 0 }, { "fanotify_init", K_SPECIALFD, 0 },
-	{ "io_uring_setup", K_SPECIALFD, 0 },
-	{ "read", K_READ, SF_GPU_OP }, { "pread64", K_READ, SF_GPU_OP },
-	{ "readv", K_READ, SF_GPU_OP }, { "preadv", K_READ, SF_GPU_OP },
-	{ "preadv2", K_READ, SF_GPU_OP }, { "recvfrom", K_READ, 0 },
-	{ "recvmsg", K_READ, 0 },
-	{ "write", K_WRITE, SF_GPU_OP }, { "pwrite64", K_WRITE, SF_GPU_OP },
-	{ "writev", K_WRITE, SF_GPU_OP }, { "pwritev", K_WRITE, SF_GPU_OP },
-	{ "pwritev2", K_WRITE, SF_GPU_OP }, { "sendto", K_WRITE, 0 },
-	{ "sendmsg", K_WRITE, 0 },
-	{ "ioctl", K_IOCTL, SF_GPU_OP },
-	{ "mmap", K_MMAP, SF_GPU_OP }, { "munmap", K_MUNMAP, 0 },
-	{ "mremap", K_MREMAP, 0 }, { "brk", K_BRK, 0 },
-	{ "clone", K_CLONE, 0 }, { "clone3", K_CLONE3, 0 },
-	{ "fork", K_FORK, 0 }, { "vfork", K_VFORK, SF_BLOCKING },
-	{ "execve", K_EXECVE, 0 }, { "execveat", K_EXECVEAT, 0 },
-	{ "wait4", K_WAIT4, SF_BLOCKING }, { "waitid", K_WAITID, SF_BLOCKING },
-	{ "getdents64", K_GETDENTS, 0 }, { "getdents", K_GETDENTS, 0 },
-	{ "sendfile", K_XFER, 0 }, { "splice", K_XFER, 0 }, { "tee", K_XFER, 0 },
-	{ "copy_file_range", K_XFER, 0 },
-	/* calls that wait rather than work (GodProcess's idle time) */
-	{ "futex", K_OTHER, SF_BLOCKING }, { "futex_waitv", K_OTHER, SF_BLOCKING },
-	{ "poll", K_OTHER, SF_BLOCKING }, { "ppoll", K_OTHER, SF_BLOCKING },
-	{ "select", K_OTHER, SF_BLOCKING }, { "pselect6", K_OTHER, SF_BLOCKING },
-	{ "epoll_wait", K_OTHER, SF_BLOCKING }, { "epoll_pwait", K_OTHER, SF_BLOCKING },
-	{ "epoll_pwait2", K_OTHER, SF_BLOCKING }, { "nanosleep", K_OTHER, SF_BLOCKING },
-	{ "clock_nanosleep", K_OTHER, SF_BLOCKING }, { "pause", K_OTHER, SF_BLOCKING },
-	{ "rt_sigsuspend", K_OTHER, SF_BLOCKING }, { "rt_sigtimedwait", K_OTHER, SF_BLOCKING },
-	{ "exit", K_OTHER, SF_BLOCKING }, { "exit_group", K_OTHER, SF_BLOCKING },
-	{ "io_getevents", K_OTHER, SF_BLOCKING }, { "msgrcv", K_OTHER, SF_BLOCKING },
-	{ "semop", K_OTHER, SF_BLOCKING }, { "semtimedop", K_OTHER, SF_BLOCKING },
-	{ "mq_timedreceive", K_OTHER, SF_BLOCKING },
-};
-
-
-/* ---- small hash helpers ------------------------------------------------- */
+/* ---- small hash helpers (loop signatures) -------------------------------- */
 
 static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 {
@@ -127,47 +38,20 @@ static uint64_t hash_u64(uint64_t h, uint64_t v)
 	return hash_bytes(h, &v, sizeof(v));
 }
 
-/* ---- interned names ------------------------------------------------------ */
+/* ---- syscall names --------------------------------------------------------- */
 
-static uint32_t intern(struct analysis *a, const char *name)
+static uint32_t name_id(struct analysis *a, const char *name)
 {
 	if (!name)
 		name = "?";
-	size_t len = strlen(name);
-	if (a->name_hash_size == 0 || (a->nnames + 1) * 2 > a->name_hash_size) {
-		size_t ns = a->name_hash_size ? a->name_hash_size * 2 : 256;
-		uint32_t *nh = xcalloc(ns, sizeof(*nh));
-		for (size_t i = 0; i < a->nnames; i++) {
-			uint64_t h = hash_bytes(0, a->names[i].name, strlen(a->names[i].name));
-			size_t j = h & (ns - 1);
-			while (nh[j])
-				j = (j + 1) & (ns - 1);
-			nh[j] = (uint32_t)i + 1;
-		}
-		free(a->name_hash);
-		a->name_hash = nh;
-		a->name_hash_size = ns;
+	uint32_t id = intern_add(&a->names, name, strlen(name));
+	if (id >= a->astats) {
+		size_t n = a->astats ? a->astats * 2 : 64;
+		a->stats = xreallocarray(a->stats, n, sizeof(*a->stats));
+		memset(a->stats + a->astats, 0, (n - a->astats) * sizeof(*a->stats));
+		a->astats = n;
 	}
-	uint64_t h = hash_bytes(0, name, len);
-	size_t j = h & (a->name_hash_size - 1);
-	while (a->name_hash[j]) {
-		uint32_t idx = a->name_hash[j] - 1;
-		if (!strcmp(a->names[idx].name, name))
-			return idx;
-		j = (j + 1) & (a->name_hash_size - 1);
-	}
-	ALLOC_GROW(a->names, a->nnames + 1, a->anames);
-	struct sc_name *n = &a->names[a->nnames];
-	memset(n, 0, sizeof(*n));
-	n->name = xstrdup(name);
-	for (size_t k = 0; k < ARRAY_SIZE(sc_table); k++)
-		if (!strcmp(sc_table[k].name, name)) {
-			n->kind = sc_table[k].kind;
-			n->flags = sc_table[k].flags;
-			break;
-		}
-	a->name_hash[j] = (uint32_t)a->nnames + 1;
-	return (uint32_t)a->nnames++;
+	return id;
 }
 
 /* ---- the analysis ------------------------------------------------------------ */
@@ -180,34 +64,39 @@ struct analysis *analysis_new(void)
 }
 
 static void proc_release(struct proc *p);
+static void loop_state_free(struct loop_state *l);
+
+static void paths_clear(struct analysis *a)
+{
+	uint32_t i = 0;
+	uint64_t v;
+	while (intmap_next(&a->paths, &i, NULL, &v))
+		free((struct path_use *)(uintptr_t)v);
+	intmap_clear(&a->paths);
+}
 
 void analysis_free(struct analysis *a)
 {
 	if (!a)
 		return;
-	for (size_t i = 0; i < a->nnames; i++)
-		free(a->names[i].name);
-	free(a->names);
-	free(a->name_hash);
+	intern_release(&a->names);
+	free(a->stats);
 	for (size_t i = 0; i < a->nprocs; i++) {
 		proc_release(&a->procs[i]);
 		free(a->procs[i].name);
 	}
 	free(a->procs);
-	free(a->pid_hash);
+	intmap_release(&a->pids);
+	free(a->rt_net_us);
+	free(a->rt_wall_us);
 	for (size_t i = 0; i < a->ntasks; i++)
-		if (a->tasks[i].loop) {
-			for (int p = 0; p <= LOOP_MAXP; p++)
-				free(a->tasks[i].loop->run[p].sample);
-			free(a->tasks[i].loop);
-		}
+		loop_state_free(a->tasks[i].loop);
 	free(a->tasks);
-	free(a->tid_hash);
 	for (size_t i = 0; i < a->nloops; i++)
 		free(a->loops[i].sample);
-	for (size_t i = 0; i < a->paths_size; i++)
-		free(a->paths[i].path);
-	free(a->paths);
+	paths_clear(a);
+	intmap_release(&a->paths);
+	intern_release(&a->path_ids);
 	for (size_t i = 0; i < a->nkept_paths; i++)
 		free(a->kept_paths[i].path);
 	for (size_t i = 0; i < a->nio; i++)
@@ -217,56 +106,12 @@ void analysis_free(struct analysis *a)
 	free(a);
 }
 
-/* ---- id maps (pid -> proc, tid -> task): latest entry wins ---------------- */
-
-static int *idmap_slot(int **tab, size_t *size, size_t *used, pid_t id,
-		       const void *base, size_t stride, size_t idoff, bool insert)
-{
-	if (insert && (*size == 0 || (*used + 1) * 2 > *size)) {
-		size_t ns = *size ? *size * 2 : 256;
-		int *nt = xcalloc(ns, sizeof(int));
-		for (size_t i = 0; i < *size; i++) {
-			if (!(*tab)[i])
-				continue;
-			pid_t k = *(const pid_t *)((const char *)base + (size_t)((*tab)[i] - 1) * stride + idoff);
-			size_t j = (size_t)hash_u64(0, (uint64_t)k) & (ns - 1);
-			while (nt[j])
-				j = (j + 1) & (ns - 1);
-			nt[j] = (*tab)[i];
-		}
-		free(*tab);
-		*tab = nt;
-		*size = ns;
-	}
-	if (!*size)
-		return NULL;
-	size_t j = (size_t)hash_u64(0, (uint64_t)id) & (*size - 1);
-	while ((*tab)[j]) {
-		pid_t k = *(const pid_t *)((const char *)base + (size_t)((*tab)[j] - 1) * stride + idoff);
-		if (k == id)
-			return &(*tab)[j];
-		j = (j + 1) & (*size - 1);
-	}
-	if (!insert)
-		return NULL;
-	(*used)++;
-	return &(*tab)[j];
-}
+/* ---- processes (by pid: the latest one) and tasks (by tracker idx) -------- */
 
 static int proc_find(const struct analysis *a, pid_t pid)
 {
-	struct analysis *m = (struct analysis *)a;
-	int *s = idmap_slot(&m->pid_hash, &m->pid_hash_size, &m->pid_hash_used, pid,
-			    a->procs, sizeof(*a->procs), offsetof(struct proc, pid), false);
-	return s ? *s - 1 : -1;
-}
-
-static int task_find(const struct analysis *a, pid_t tid)
-{
-	struct analysis *m = (struct analysis *)a;
-	int *s = idmap_slot(&m->tid_hash, &m->tid_hash_size, &m->tid_hash_used, tid,
-			    a->tasks, sizeof(*a->tasks), offsetof(struct task, tid), false);
-	return s ? *s - 1 : -1;
+	const uint64_t *v = intmap_get(&a->pids, (uint64_t)(uint32_t)pid);
+	return v ? (int)*v : -1;
 }
 
 static int proc_new(struct analysis *a, pid_t pid, uint64_t ts)
@@ -279,33 +124,12 @@ static int proc_new(struct analysis *a, pid_t pid, uint64_t ts)
 	p->parent = -1;
 	p->copy_from = -1;
 	p->start_ns = ts;
-	p->live = true;
-	int *s = idmap_slot(&a->pid_hash, &a->pid_hash_size, &a->pid_hash_used, pid,
-			    a->procs, sizeof(*a->procs), offsetof(struct proc, pid), true);
-	*s = idx + 1;
+	*intmap_put(&a->pids, (uint64_t)(uint32_t)pid, NULL) = (uint64_t)idx;
 	if (a->root < 0)
 		a->root = idx;
 	return idx;
 }
 
-static int task_new(struct analysis *a, pid_t tid, pid_t pid, int proc, uint64_t ts)
-{
-	ALLOC_GROW(a->tasks, a->ntasks + 1, a->atasks);
-	int idx = (int)a->ntasks++;
-	struct task *t = &a->tasks[idx];
-	memset(t, 0, sizeof(*t));
-	t->tid = tid;
-	t->pid = pid;
-	t->proc = proc;
-	t->first_ns = t->last_ns = ts;
-	int *s = idmap_slot(&a->tid_hash, &a->tid_hash_size, &a->tid_hash_used, tid,
-			    a->tasks, sizeof(*a->tasks), offsetof(struct task, tid), true);
-	*s = idx + 1;
-	a->procs[proc].threads++;
-	return idx;
-}
-
-/* The process of pid, created on first sight. */
 /*
  * The process of pid, created on first sight.  Events of a process that
  * exited (its exit_group record comes after its exit) still belong to it: a
@@ -317,186 +141,79 @@ static int proc_get(struct analysis *a, pid_t pid, uint64_t ts)
 	return i >= 0 ? i : proc_new(a, pid, ts);
 }
 
-static int task_get(struct analysis *a, pid_t tid, pid_t pid, uint64_t ts)
+/* The record of the task that made ev (NULL without the tracker's task). */
+static struct task *task_of(struct analysis *a, const struct event *ev, uint64_t ts)
 {
-	int i = task_find(a, tid);
+	const struct ttask *tt = ev->task;
+	if (!tt)
+		return NULL;
+	if (tt->idx >= a->atasks) {
+		size_t n = a->atasks ? a->atasks * 2 : 64;
+		while (n <= tt->idx)
+			n *= 2;
+		a->tasks = xreallocarray(a->tasks, n, sizeof(*a->tasks));
+		memset(a->tasks + a->atasks, 0, (n - a->atasks) * sizeof(*a->tasks));
+		for (size_t i = a->atasks; i < n; i++)
+			a->tasks[i].proc = -1;
+		a->atasks = n;
+	}
+	if (tt->idx >= a->ntasks)
+		a->ntasks = tt->idx + 1;
+	struct task *t = &a->tasks[tt->idx];
+	pid_t pid = ev->pid ? ev->pid : tt->pid;
 	int pi = proc_get(a, pid, ts);
-	if (i >= 0 && (!a->tasks[i].exited || a->tasks[i].proc == pi)) {
-		struct task *t = &a->tasks[i];
-		if (t->pid != pid || t->proc != pi) {
-			/* a thread that exec'ed took the leader's role */
-			t->pid = pid;
-			t->proc = pi;
-		}
-		return i;
+	if (!t->seen) {
+		t->seen = true;
+		t->tid = tt->tid;
+		t->first_ns = t->last_ns = ts;
 	}
-	return task_new(a, tid, pid, pi, ts);
+	/* (a thread that exec'ed takes the leader's role) */
+	t->pid = pid;
+	t->proc = pi;
+	return t;
 }
 
-/* ---- mappings ------------------------------------------------------------- */
-
-/* Index of the first range with hi > lo. */
-static size_t mapset_lower(const struct mapset *m, uint64_t lo)
-{
-	size_t l = 0, h = m->n;
-	while (l < h) {
-		size_t mid = (l + h) / 2;
-		if (m->r[mid].hi <= lo)
-			l = mid + 1;
-		else
-			h = mid;
-	}
-	return l;
-}
-
-void mapset_remove(struct mapset *m, uint64_t lo, uint64_t hi)
-{
-	if (hi <= lo)
-		return;
-	size_t i = mapset_lower(m, lo);
-	while (i < m->n && m->r[i].lo < hi) {
-		struct range *r = &m->r[i];
-		if (r->lo < lo && r->hi > hi) {
-			/* split in two */
-			ALLOC_GROW(m->r, m->n + 1, m->alloc);
-			r = &m->r[i];
-			memmove(&m->r[i + 2], &m->r[i + 1], (m->n - i - 1) * sizeof(*r));
-			m->r[i + 1].lo = hi;
-			m->r[i + 1].hi = r->hi;
-			r->hi = lo;
-			m->n++;
-			m->bytes -= hi - lo;
-			return;
-		}
-		if (r->lo < lo) {
-			m->bytes -= r->hi - lo;
-			r->hi = lo;
-			i++;
-			continue;
-		}
-		if (r->hi > hi) {
-			m->bytes -= hi - r->lo;
-			r->lo = hi;
-			return;
-		}
-		m->bytes -= r->hi - r->lo;
-		memmove(&m->r[i], &m->r[i + 1], (m->n - i - 1) * sizeof(*r));
-		m->n--;
-	}
-}
-
-void mapset_add(struct mapset *m, uint64_t lo, uint64_t hi)
-{
-	if (hi <= lo)
-		return;
-	mapset_remove(m, lo, hi);
-	size_t i = mapset_lower(m, lo);
-	/* merge with neighbours that touch */
-	bool left = i > 0 && m->r[i - 1].hi == lo;
-	bool right = i < m->n && m->r[i].lo == hi;
-	m->bytes += hi - lo;
-	if (left && right) {
-		m->r[i - 1].hi = m->r[i].hi;
-		memmove(&m->r[i], &m->r[i + 1], (m->n - i - 1) * sizeof(*m->r));
-		m->n--;
-	} else if (left) {
-		m->r[i - 1].hi = hi;
-	} else if (right) {
-		m->r[i].lo = lo;
-	} else {
-		ALLOC_GROW(m->r, m->n + 1, m->alloc);
-		memmove(&m->r[i + 1], &m->r[i], (m->n - i) * sizeof(*m->r));
-		m->r[i].lo = lo;
-		m->r[i].hi = hi;
-		m->n++;
-	}
-}
-
-void mapset_copy(struct mapset *dst, const struct mapset *src)
-{
-	mapset_release(dst);
-	if (src->n) {
-		dst->r = xmemdup(src->r, src->n * sizeof(*src->r));
-		dst->n = dst->alloc = src->n;
-	}
-	dst->bytes = src->bytes;
-}
-
-void mapset_release(struct mapset *m)
-{
-	free(m->r);
-	memset(m, 0, sizeof(*m));
-}
-
-static uint64_t page_up(uint64_t x)
-{
-	return (x + PAGE - 1) & ~(PAGE - 1);
-}
-
-/* Recomputes p's total and the tree's, tracking the peak. */
-static void mem_update(struct analysis *a, struct proc *p, uint64_t ts)
-{
-	uint64_t heap = p->brk_cur > p->brk_base ? p->brk_cur - p->brk_base : 0;
-	uint64_t now = p->maps.bytes + heap;
-	a->mem_now = a->mem_now - p->mem + now;
-	p->mem = now;
-	if (now > p->mem_peak)
-		p->mem_peak = now;
-	if (a->mem_now > a->mem_peak) {
-		a->mem_peak = a->mem_now;
-		a->mem_peak_ns = ts;
-		a->mem_peak_pid = p->pid;
-		a->mem_peak_pid_bytes = now;
-	}
-}
-
-/* A forked child not yet given its copy of the parent's memory gets it. */
-static void mem_materialize(struct analysis *a, struct proc *c, uint64_t ts)
-{
-	if (c->copy_from < 0)
-		return;
-	struct proc *par = &a->procs[c->copy_from];
-	c->copy_from = -1;
-	mapset_copy(&c->maps, &par->maps);
-	c->brk_base = par->brk_base;
-	c->brk_cur = par->brk_cur;
-	mem_update(a, c, ts);
-}
-
-static void mem_reset(struct analysis *a, struct proc *p, uint64_t ts)
-{
-	p->copy_from = -1;
-	mapset_release(&p->maps);
-	p->brk_base = p->brk_cur = 0;
-	mem_update(a, p, ts);
-}
-
-/* ---- fds --------------------------------------------------------------- */
+/* ---- descriptors: bytes moved through each object ---------------------------- */
 
 static bool is_gpu_path(const char *p)
 {
-	return !strncmp(p, "/dev/nvidia", 11) || !strncmp(p, "/dev/dri/", 9) ||
-	       !strcmp(p, "/dev/kfd") || !strncmp(p, "/dev/accel/", 11);
+	return p && (!strncmp(p, "/dev/nvidia", 11) || !strncmp(p, "/dev/dri/", 9) ||
+		     !strcmp(p, "/dev/kfd") || !strncmp(p, "/dev/accel/", 11));
 }
 
-static struct fdent *fd_slot(struct proc *p, int64_t fd, bool create)
+/* The path of the object argument i refers to: the tracker's, else the one
+ * the call showed beside the number (-y). */
+static const char *obj_path(const struct event *ev, unsigned i)
 {
-	if (fd < 0 || fd >= FD_MAX)
-		return NULL;
-	if ((size_t)fd >= p->fds.n) {
-		if (!create)
-			return NULL;
-		size_t nn = p->fds.n ? p->fds.n : 16;
-		while (nn <= (size_t)fd)
-			nn *= 2;
-		p->fds.e = xreallocarray(p->fds.e, nn, sizeof(*p->fds.e));
-		memset(p->fds.e + p->fds.n, 0, (nn - p->fds.n) * sizeof(*p->fds.e));
-		p->fds.n = nn;
-	}
-	return &p->fds.e[fd];
+	const struct tobj *o = ev->fd_obj[i];
+	const struct val *v;
+	if (o && o->path)
+		return o->path;
+	v = ev_arg(ev, i);
+	return v && v->kind == V_FD ? v->fd.path : NULL;
 }
 
-/* Keeps the worst tiny-transfer fds (by confidence, then calls). */
+/* Objects whose reads and writes are not data (a counter, a timer...). */
+static bool counts_bytes(uint8_t kind)
+{
+	switch (kind) {
+	case FDK_EVENTFD: case FDK_TIMERFD: case FDK_SIGNALFD: case FDK_EPOLL:
+	case FDK_INOTIFY: case FDK_PIDFD: case FDK_ANON:
+		return false;
+	default:
+		return true;
+	}
+}
+
+double unbuffered_confidence(uint64_t calls, uint64_t bytes)
+{
+	if ((double)calls <= IO_MIN_CALLS)
+		return 0;
+	double size_f = 1 - (double)bytes / calls / IO_TINY_BYTES;
+	return (size_f > 0 ? size_f : 0) * (1 - IO_MIN_CALLS / calls);
+}
+
+/* Keeps the worst tiny-transfer descriptors (by confidence, then calls). */
 static void io_keep(struct analysis *a, pid_t pid, int64_t fd, const char *path,
 		    uint64_t calls, uint64_t bytes, bool writes)
 {
@@ -528,249 +245,217 @@ static void io_keep(struct analysis *a, pid_t pid, int64_t fd, const char *path,
 	f->writes = writes;
 }
 
-static void fd_fold(struct analysis *a, struct proc *p, int64_t fd, struct fdent *e)
+static void fdst_fold(struct analysis *a, struct proc *p, struct fdst *st)
 {
-	if (e->kind != FK_SPECIAL && e->kind != FK_GPU) {
-		const char *path = e->path;
-		if (e->rd_calls)
-			io_keep(a, p->pid, fd, path, e->rd_calls, e->rd_bytes, false);
-		if (e->wr_calls)
-			io_keep(a, p->pid, fd, path, e->wr_calls, e->wr_bytes, true);
-	}
-	free(e->path);
-	memset(e, 0, sizeof(*e));
+	if (st->rd_calls)
+		io_keep(a, p->pid, st->fd, st->path, st->rd_calls, st->rd_bytes, false);
+	if (st->wr_calls)
+		io_keep(a, p->pid, st->fd, st->path, st->wr_calls, st->wr_bytes, true);
+	free(st->path);
+	free(st);
 }
 
-static void fd_close(struct analysis *a, struct proc *p, int64_t fd)
+/* p closed a descriptor of object id: what it moved through it is folded. */
+static void fd_fold(struct analysis *a, struct proc *p, uint32_t id)
 {
-	struct fdent *e = fd_slot(p, fd, false);
-	if (e && e->used)
-		fd_fold(a, p, fd, e);
-}
-
-static void fd_open(struct analysis *a, struct proc *p, int64_t fd, uint8_t kind,
-		   const char *path, bool cloexec)
-{
-	struct fdent *e = fd_slot(p, fd, true);
-	if (!e)
+	uint64_t *v = intmap_get(&p->fds, id);
+	if (!v)
 		return;
-	if (e->used)
-		fd_fold(a, p, fd, e);
-	e->used = true;
-	e->kind = kind;
-	e->cloexec = cloexec;
-	e->path = path ? xstrdup(path) : NULL;
-	if (path && is_gpu_path(path))
-		e->kind = FK_GPU;
+	fdst_fold(a, p, (struct fdst *)(uintptr_t)*v);
+	intmap_del(&p->fds, id);
 }
 
-/* The entry of an fd in use, creating an inherited one on first sight. */
-static struct fdent *fd_use(struct proc *p, int64_t fd, const struct event *ev, unsigned argi)
+/* p's record of object o (used as descriptor fd), made on first use with
+ * path (the path it was opened by, or NULL for the object's). */
+static struct fdst *fd_state(struct proc *p, const struct tobj *o, int64_t fd,
+			     const char *path)
 {
-	struct fdent *e = fd_slot(p, fd, true);
-	if (!e)
-		return NULL;
-	if (!e->used) {
-		e->used = true;
-		e->kind = FK_UNKNOWN;
+	bool added;
+	uint64_t *v = intmap_put(&p->fds, o->id, &added);
+	struct fdst *st;
+	if (added) {
+		st = xcalloc(1, sizeof(*st));
+		path = path ? path : o->path;
+		st->path = path ? xstrdup(path) : NULL;
+		*v = (uint64_t)(uintptr_t)st;
 	}
-	if (!e->path) {
-		struct strbuf sb = STRBUF_INIT;
-		if (ev_arg_fd_path(ev, argi, &sb)) {
-			e->path = strbuf_detach(&sb, NULL);
-			if (is_gpu_path(e->path))
-				e->kind = FK_GPU;
-			else if (!strncmp(e->path, "pipe:", 5))
-				e->kind = FK_PIPE;
-			else if (!strncmp(e->path, "socket:", 7))
-				e->kind = FK_SOCKET;
-			else if (!strncmp(e->path, "anon_inode:", 11))
-				e->kind = FK_SPECIAL;
-		}
-		strbuf_release(&sb);
-	}
-	return e;
-}
-
-static void fdtab_copy(struct proc *dst, const struct proc *src)
-{
-	for (size_t i = 0; i < src->fds.n; i++) {
-		const struct fdent *s = &src->fds.e[i];
-		if (!s->used)
-			continue;
-		struct fdent *d = fd_slot(dst, (int64_t)i, true);
-		d->used = true;
-		d->kind = s->kind;
-		d->cloexec = s->cloexec;
-		d->path = s->path ? xstrdup(s->path) : NULL;
-	}
+	st = (struct fdst *)(uintptr_t)*v;
+	st->fd = fd;
+	return st;
 }
 
 /* ---- redundant file access ------------------------------------------------ */
 
-static uint64_t path_hash(pid_t pid, const char *path)
+static uint64_t path_key(int pidx, uint32_t id)
 {
-	return hash_bytes(hash_u64(0, (uint64_t)pid), path, strlen(path));
+	return (uint64_t)(uint32_t)pidx << 32 | id;
 }
 
-static struct path_use *path_lookup(struct analysis *a, struct proc *p, const char *path,
-				    bool create)
+/* Re-interns the paths still in the table, dropping those folded away. */
+static void paths_compact(struct analysis *a)
 {
-	if (create && (a->paths_size == 0 || (a->paths_used + 1) * 2 > a->paths_size)) {
-		if (a->paths_used >= PATHS_MAX) {
-			a->paths_dropped++;
-			create = false;
-		} else {
-			size_t ns = a->paths_size ? a->paths_size * 2 : 256;
-			struct path_use *nt = xcalloc(ns, sizeof(*nt));
-			for (size_t i = 0; i < a->paths_size; i++) {
-				if (!a->paths[i].path)
-					continue;
-				size_t j = path_hash(a->paths[i].pid, a->paths[i].path) & (ns - 1);
-				while (nt[j].path)
-					j = (j + 1) & (ns - 1);
-				nt[j] = a->paths[i];
-			}
-			free(a->paths);
-			a->paths = nt;
-			a->paths_size = ns;
-		}
+	struct intern ids = INTERN_INIT;
+	struct intmap m = INTMAP_INIT;
+	uint32_t i = 0;
+	uint64_t v;
+	while (intmap_next(&a->paths, &i, NULL, &v)) {
+		struct path_use *u = (struct path_use *)(uintptr_t)v;
+		const char *s = intern_str(&a->path_ids, u->id);
+		u->id = intern_add(&ids, s, intern_len(&a->path_ids, u->id));
+		*intmap_put(&m, path_key(u->proc, u->id), NULL) = v;
 	}
-	if (!a->paths_size)
+	intern_release(&a->path_ids);
+	intmap_release(&a->paths);
+	a->path_ids = ids;
+	a->paths = m;
+}
+
+static struct path_use *path_lookup(struct analysis *a, int pidx, const char *path, bool create)
+{
+	size_t len = strlen(path);
+	uint32_t id = intern_find(&a->path_ids, path, len);
+	uint64_t *v = id != UINT32_MAX ? intmap_get(&a->paths, path_key(pidx, id)) : NULL;
+	if (v || !create)
+		return v ? (struct path_use *)(uintptr_t)*v : NULL;
+	if (a->paths.n >= PATHS_MAX) {
+		a->paths_dropped++;
 		return NULL;
-	int pidx = (int)(p - a->procs);
-	size_t j = path_hash(p->pid, path) & (a->paths_size - 1);
-	while (a->paths[j].path) {
-		if (a->paths[j].proc == pidx && !strcmp(a->paths[j].path, path))
-			return &a->paths[j];
-		j = (j + 1) & (a->paths_size - 1);
 	}
-	if (!create)
-		return NULL;
-	a->paths_used++;
-	struct path_use *u = &a->paths[j];
-	memset(u, 0, sizeof(*u));
-	u->path = xstrdup(path);
-	u->pid = p->pid;
+	if (id == UINT32_MAX && a->path_ids.n >= PATH_IDS_MAX)
+		paths_compact(a);
+	struct path_use *u = xcalloc(1, sizeof(*u));
+	u->id = intern_add(&a->path_ids, path, len);
+	u->seq = a->paths_seq++;
+	u->pid = a->procs[pidx].pid;
 	u->proc = pidx;
+	*intmap_put(&a->paths, path_key(pidx, u->id), NULL) = (uint64_t)(uintptr_t)u;
+	a->procs[pidx].npaths++;
 	return u;
 }
 
-static uint64_t path_redundant(const struct path_use *u)
-{
-	uint64_t n = (uint64_t)u->opens + u->stats;
-	return n > 1 ? n - 1 : 0;
-}
-
+/* Keeps u among the most redundant paths (it is about to leave the table). */
 static void path_keep(struct analysis *a, const struct path_use *u)
 {
-	uint64_t r = path_redundant(u);
-	if (!r)
+	if ((uint64_t)u->opens + u->stats < 2)
 		return;
 	size_t slot = a->nkept_paths;
 	if (slot == PATHS_KEPT) {
 		slot = 0;
 		for (size_t i = 1; i < PATHS_KEPT; i++)
-			if (path_redundant(&a->kept_paths[i]) < path_redundant(&a->kept_paths[slot]))
+			if (path_more_redundant(&a->kept_paths[slot], &a->kept_paths[i]))
 				slot = i;
-		if (path_redundant(&a->kept_paths[slot]) >= r)
+		if (!path_more_redundant(u, &a->kept_paths[slot]))
 			return;
 		free(a->kept_paths[slot].path);
 	} else {
 		a->nkept_paths++;
 	}
 	a->kept_paths[slot] = *u;
-	a->kept_paths[slot].path = xstrdup(u->path);
+	a->kept_paths[slot].path = xstrdup(intern_str(&a->path_ids, u->id));
 }
 
-/* Moves p's path counters to the kept list and frees them (table rebuilt). */
+/* Moves p's path counters to the kept list and out of the table. */
 static void paths_fold_proc(struct analysis *a, int pidx)
 {
-	if (!a->paths_size)
+	struct proc *p = &a->procs[pidx];
+	uint64_t *doomed, k, v;
+	size_t n = 0;
+	uint32_t i = 0;
+
+	if (!p->npaths)
 		return;
-	bool any = false;
-	for (size_t i = 0; i < a->paths_size; i++) {
-		struct path_use *u = &a->paths[i];
-		if (u->path && u->proc == pidx) {
-			path_keep(a, u);
-			free(u->path);
-			u->path = NULL;
-			a->paths_used--;
-			any = true;
+	doomed = xcalloc(p->npaths, sizeof(*doomed));
+	while (n < p->npaths && intmap_next(&a->paths, &i, &k, &v))
+		if ((k >> 32) == (uint32_t)pidx) {
+			path_keep(a, (struct path_use *)(uintptr_t)v);
+			free((struct path_use *)(uintptr_t)v);
+			doomed[n++] = k;
 		}
-	}
-	if (!any)
-		return;
-	/* rehash the survivors so that probing stays correct */
-	struct path_use *old = a->paths;
-	size_t os = a->paths_size;
-	a->paths = xcalloc(os, sizeof(*old));
-	for (size_t i = 0; i < os; i++) {
-		if (!old[i].path)
-			continue;
-		size_t j = path_hash(old[i].pid, old[i].path) & (os - 1);
-		while (a->paths[j].path)
-			j = (j + 1) & (os - 1);
-		a->paths[j] = old[i];
-	}
-	free(old);
+	for (size_t j = 0; j < n; j++)
+		intmap_del(&a->paths, doomed[j]);
+	free(doomed);
+	p->npaths = 0;
 }
 
-/* Joins a relative path to its dirfd's path when known. */
-static void resolve_at(struct proc *p, const struct event *ev, unsigned dirarg,
-		       struct strbuf *path)
+/* The index of the first argument of se with role r, or -1. */
+static int role_arg(const struct sysent *se, uint8_t r)
 {
-	uint64_t dfd;
-	if (path->len && path->buf[0] == '/')
-		return;
-	if (!ev_arg_num(ev, dirarg, &dfd) || (int64_t)dfd < 0)
-		return;
-	struct fdent *e = fd_slot(p, (int64_t)dfd, false);
-	if (!e || !e->path)
-		return;
-	struct strbuf j = STRBUF_INIT;
-	strbuf_addstr(&j, e->path);
-	if (path->len) {
-		strbuf_addch(&j, '/');
-		strbuf_add(&j, path->buf, path->len);
+	for (int i = 0; se && i < se->nargs && i < EVENT_MAX_ARGS; i++)
+		if (se->argrole[i] == r)
+			return i;
+	return -1;
+}
+
+/*
+ * The path a call names, as the table keys it: its first path argument,
+ * joined to the path of its directory descriptor when relative to one;
+ * false when there is none ("" with AT_EMPTY_PATH is a call on the
+ * descriptor).
+ */
+static bool call_path(const struct event *ev, const struct sysent *se, struct strbuf *out)
+{
+	int pi = role_arg(se, ROLE_PATH), di = role_arg(se, ROLE_DIRFD);
+	const char *p;
+	size_t len;
+
+	if (pi < 0 || !ev_arg_str(ev, (unsigned)pi, &p, &len) || !len)
+		return false;
+	if (p[0] != '/' && di >= 0 && ev->fd_obj[di] && ev->fd_obj[di]->path) {
+		strbuf_addstr(out, ev->fd_obj[di]->path);
+		strbuf_addch(out, '/');
 	}
-	strbuf_release(path);
-	*path = j;
+	strbuf_add(out, p, len);
+	return true;
+}
+
+/* ---- GPU devices ------------------------------------------------------------- */
+
+enum { GPU_CTL, GPU_READ, GPU_WRITE, GPU_MMAP };
+
+static void gpu_note(struct analysis *a, const char *path, int kind, uint64_t bytes,
+		     uint64_t dur)
+{
+	struct gpu_dev *d = NULL;
+	for (size_t i = 0; i < a->ngpu; i++)
+		if (!strcmp(a->gpu[i].path, path))
+			d = &a->gpu[i];
+	if (!d) {
+		if (a->ngpu == GPU_DEVS)
+			d = &a->gpu[GPU_DEVS - 1];   /* the last slot collects the rest */
+		else {
+			d = &a->gpu[a->ngpu++];
+			d->path = xstrdup(path);
+		}
+	}
+	d->calls++;
+	d->time_ns += dur;
+	a->gpu_calls++;
+	a->gpu_ns += dur;
+	switch (kind) {
+	case GPU_CTL: d->ioctls++; break;
+	case GPU_READ: d->reads++; d->bytes_in += bytes; break;
+	case GPU_WRITE: d->writes++; d->bytes_out += bytes; break;
+	case GPU_MMAP: d->mmaps++; d->bytes_mapped += bytes; break;
+	}
 }
 
 /* ---- tight loops ------------------------------------------------------------ */
 
-static uint64_t hash_text_masked(uint64_t h, const char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] == '0' && i + 1 < n && p[i + 1] == 'x') {
-			h = hash_bytes(h, "0x?", 3);
-			i += 2;
-			while (i < n && ((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
-				i++;
-			i--;
-			continue;
-		}
-		h = hash_bytes(h, &p[i], 1);
-	}
-	return h;
-}
-
 static uint64_t hash_val(uint64_t h, const struct val *v)
 {
 	h = hash_u64(h, v->kind);
+	if ((v->flags & VF_NOVAL) && v->text)   /* names only (a text-only trace) */
+		return hash_bytes(h, v->text, v->text_len);
 	switch (v->kind) {
 	case V_INT: return hash_u64(h, (uint64_t)v->i);
 	case V_UINT: case V_OCT: return hash_u64(h, v->u);
 	case V_FD: return hash_u64(h, (uint64_t)v->fd.fd);
 	case V_FLAGS: case V_ENUM: return hash_u64(h, v->x.v);
 	case V_SIGSET: return hash_u64(h, v->sig.mask);
-	case V_STR:
+	case V_STR: case V_TEXT:
 		if (v->flags & VF_EXIT)
 			return h;
-		return hash_bytes(h, v->s.p, v->s.len);
-	case V_TEXT:
-		return v->s.p ? hash_text_masked(h, v->s.p, v->s.len) : h;
+		return v->s.p ? hash_bytes(h, v->s.p, v->s.len) : h;
 	case V_STRUCT: case V_ARRAY: case V_OP:
 		if (v->flags & VF_EXIT)
 			return h;
@@ -905,6 +590,15 @@ static void loop_push(struct analysis *a, struct task *task, const struct event 
 	t->ring_n = n + 1;
 }
 
+static void loop_state_free(struct loop_state *l)
+{
+	if (!l)
+		return;
+	for (unsigned p = 0; p <= LOOP_MAXP; p++)
+		free(l->run[p].sample);
+	free(l);
+}
+
 /* Ends t's loops (it exited, or the trace ended) and frees its window. */
 static void loops_flush(struct analysis *a, struct task *t)
 {
@@ -913,9 +607,7 @@ static void loops_flush(struct analysis *a, struct task *t)
 	for (unsigned p = 1; p <= LOOP_MAXP; p++)
 		if (t->loop->run[p].len)
 			loop_close(a, t, p, t->loop->ring_n);
-	for (unsigned p = 0; p <= LOOP_MAXP; p++)
-		free(t->loop->run[p].sample);
-	free(t->loop);
+	loop_state_free(t->loop);
 	t->loop = NULL;
 }
 
@@ -923,12 +615,15 @@ static void loops_flush(struct analysis *a, struct task *t)
 
 static void proc_release(struct proc *p)
 {
-	mapset_release(&p->maps);
-	for (size_t i = 0; i < p->fds.n; i++)
-		free(p->fds.e[i].path);
-	free(p->fds.e);
-	p->fds.e = NULL;
-	p->fds.n = 0;
+	uint32_t i = 0;
+	uint64_t v;
+	pmem_release(&p->mem);
+	while (intmap_next(&p->fds, &i, NULL, &v)) {
+		struct fdst *st = (struct fdst *)(uintptr_t)v;
+		free(st->path);
+		free(st);
+	}
+	intmap_release(&p->fds);
 }
 
 static void proc_set_name(struct proc *p, const char *path, size_t len)
@@ -944,19 +639,18 @@ static void proc_set_name(struct proc *p, const char *path, size_t len)
 static void proc_exit(struct analysis *a, int idx, uint64_t ts)
 {
 	struct proc *p = &a->procs[idx];
+	uint32_t i = 0;
+	uint64_t v;
 	if (p->exited)
 		return;
 	p->exited = true;
 	if (ts > p->end_ns)
 		p->end_ns = ts;
-	for (size_t i = 0; i < p->fds.n; i++)
-		if (p->fds.e[i].used)
-			fd_fold(a, p, (int64_t)i, &p->fds.e[i]);
+	while (intmap_next(&p->fds, &i, NULL, &v))
+		fdst_fold(a, p, (struct fdst *)(uintptr_t)v);
+	intmap_release(&p->fds);
 	paths_fold_proc(a, idx);
-	a->mem_now -= p->mem;
-	p->mem = 0;
-	p->copy_from = -1;
-	proc_release(p);
+	mem_exit(a, p);
 }
 
 static void proc_exec(struct analysis *a, struct proc *p, const char *path, size_t len,
@@ -965,9 +659,6 @@ static void proc_exec(struct analysis *a, struct proc *p, const char *path, size
 	if (path && len)
 		proc_set_name(p, path, len);
 	mem_reset(a, p, ts);
-	for (size_t i = 0; i < p->fds.n; i++)
-		if (p->fds.e[i].used && p->fds.e[i].cloexec)
-			fd_fold(a, p, (int64_t)i, &p->fds.e[i]);
 }
 
 /* Links child pid to parent idx (from a PROC_START or a clone result). */
@@ -988,10 +679,8 @@ static int child_link(struct analysis *a, int parent, pid_t pid, uint64_t ts)
 			a->root = parent;
 		if (!cp->name && a->procs[parent].name)
 			cp->name = xstrdup(a->procs[parent].name);
-		if (!cp->calls && !cp->maps.n && !cp->brk_base) {
+		if (!cp->calls && !cp->mem.priv.n && !cp->mem.brk_base)
 			cp->copy_from = parent;
-			fdtab_copy(cp, &a->procs[parent]);
-		}
 	}
 	if (ts < cp->start_ns || !cp->have_start) {
 		cp->start_ns = ts;
@@ -1008,52 +697,85 @@ static bool failed(const struct event *ev)
 	       ev->state == SC_UNFINISHED;
 }
 
-static bool clone3_decoded(const struct event *ev)
-{
-	if (!ev->nargs)
-		return false;
-	const struct val *v = &ev->args[0];
-	return v->kind == V_STRUCT || (v->kind == V_TEXT && v->s.len && v->s.p[0] == '{');
-}
-
 /*
- * A clone flag: in the argument named "flags" (clone prints child_stack
- * first, as strace) or clone3's structure, else the first argument's
- * register.
+ * Whether a clone's flags have bit: clone3's structure's flags field, or
+ * clone's flags argument; -1 when they cannot be read (clone3's structure
+ * unreadable), 0 for fork and vfork.
  */
-static bool clone_has_flag(const struct event *ev, const char *name, uint64_t bit)
+static int clone_flag(const struct event *ev, const struct sysent *se, uint64_t bit,
+		      const char *name)
 {
-	for (unsigned i = 0; i < ev->nargs && i < EVENT_MAX_ARGS; i++)
-		if (ev->args[i].name && !strcmp(ev->args[i].name, "flags"))
-			return ev_arg_has_flag(ev, i, name, bit);
-	if (ev->nargs && ev->args[0].kind == V_STRUCT)
-		return ev_arg_has_flag(ev, 0, name, bit);
-	if (ev->nargs && ev->args[0].kind == V_TEXT)
-		return ev_arg_has_flag(ev, 0, name, bit);
-	return !ev_is_text(ev) && (ev->karg[0] & bit);
+	const struct val *v = ev_arg(ev, 0);
+	int64_t n;
+
+	if (!se->nargs)
+		return 0;
+	if (se->argtype[0] == ARG_PTR) {       /* clone3(struct clone_args *, size) */
+		v = v && v->kind == V_STRUCT ? val_field(v, "flags") : NULL;
+		return v ? val_has_flag(v, bit, name) : -1;
+	}
+	if (!ev->replayed)
+		return ev_arg_int(ev, 0, &n) ? (n & (int64_t)bit) != 0 : -1;
+	return v ? val_has_flag(v, bit, name) : -1;
 }
 
-static bool fcntl_is_dup(const struct event *ev)
+/* A clone, fork or vfork of pi that made task or process rv. */
+static void on_clone(struct analysis *a, int pi, const struct event *ev,
+		     const struct sysent *se, pid_t rv, uint64_t ts, uint64_t end)
 {
-	size_t tl;
-	uint64_t cmd;
-	if (ev_arg_text(ev, 1, &tl))
-		return ev_arg_has_flag(ev, 1, "F_DUPFD", 0) ||
-		       ev_arg_has_flag(ev, 1, "F_DUPFD_CLOEXEC", 0);
-	return ev_arg_num(ev, 1, &cmd) && (cmd == 0 || cmd == 1030);
-}
+	int c0 = proc_find(a, rv);
+	bool known = c0 >= 0 && a->procs[c0].parent == pi && c0 != pi;
+	int thread = clone_flag(ev, se, 0x10000 /* CLONE_THREAD */, "CLONE_THREAD");
+	bool vm = (se->sem & SEM_VFORK) ||
+		  clone_flag(ev, se, 0x100 /* CLONE_VM */, "CLONE_VM") > 0;
 
-static void note_path_access(struct analysis *a, struct proc *p, const struct event *ev,
-			     unsigned patharg, int dirarg, bool is_open, uint64_t dur,
-			     struct strbuf *path)
-{
-	if (!an_arg_str(ev, patharg, path) || !path->len)
-		return;   /* "" with AT_EMPTY_PATH is an fstat of the dirfd */
-	if (dirarg >= 0)
-		resolve_at(p, ev, (unsigned)dirarg, path);
-	if (!path->len)
+	/* a process its PROC_START made already; else what the flags say
+	 * (unreadable ones: a thread, glibc's clone3) */
+	if (!known && thread != 0)
 		return;
-	struct path_use *u = path_lookup(a, p, path->buf, true);
+	struct proc *cp = &a->procs[child_link(a, pi, rv, ts)];
+	if (vm) {
+		cp->copy_from = -1;
+		cp->vm_shared = true;
+	} else {
+		mem_materialize(a, cp, end);
+	}
+}
+
+/* The child a wait reaped: its result, or the si_pid of the siginfo it filled. */
+static int64_t waited_pid(const struct event *ev, uint32_t sem)
+{
+	int64_t pid;
+	if (sem & SEM_PIDRET)
+		return ev->retval;
+	for (unsigned i = 0; i < ev->nargs && i < EVENT_MAX_ARGS; i++)
+		if (val_int(val_field(&ev->args[i], "si_pid"), &pid))
+			return pid;
+	return -1;
+}
+
+static void on_wait(struct analysis *a, int pi, int64_t cpid, uint64_t ts, uint64_t end)
+{
+	int c = cpid > 0 ? proc_find(a, (pid_t)cpid) : -1;
+	if (c < 0)
+		return;
+	struct proc *cp = &a->procs[c];
+	if (cp->parent < 0 && c != pi && c != a->root)
+		cp->parent = pi;
+	if (cp->parent == pi && !cp->waited) {
+		cp->waited = true;
+		cp->wait_start = ts;
+		cp->wait_end = end;
+	}
+}
+
+/* An open or lookup of a path, for RedundantFileAccess; *key gets the path. */
+static void on_path(struct analysis *a, int pi, const struct event *ev, const struct sysent *se,
+		    bool is_open, uint64_t dur, struct strbuf *key)
+{
+	if (!call_path(ev, se, key))
+		return;
+	struct path_use *u = path_lookup(a, pi, key->buf, true);
 	if (!u)
 		return;
 	if (is_open)
@@ -1063,50 +785,63 @@ static void note_path_access(struct analysis *a, struct proc *p, const struct ev
 	u->time_ns += dur;
 }
 
-static void gpu_note(struct analysis *a, const char *path, int kind, uint64_t bytes,
-		     uint64_t dur)
+/*
+ * A call on a descriptor (fd argument i): on a GPU device, a GPU call;
+ * else the bytes it read (dir 0) or wrote (dir 1), when it moved data one
+ * way, for UnbufferedIO and RedundantFileAccess.
+ */
+static void on_fd_use(struct analysis *a, struct proc *p, const struct event *ev,
+		      unsigned i, int gpu_kind, int dir, bool fail, uint64_t dur)
 {
-	struct gpu_dev *d = NULL;
-	const char *key = path ? path : "?";
-	for (size_t i = 0; i < a->ngpu; i++)
-		if (!strcmp(a->gpu[i].path, key))
-			d = &a->gpu[i];
-	if (!d) {
-		if (a->ngpu == GPU_DEVS)
-			d = &a->gpu[GPU_DEVS - 1];   /* the last slot collects the rest */
-		else {
-			d = &a->gpu[a->ngpu++];
-			d->path = xstrdup(key);
-		}
+	const struct tobj *o = ev->fd_obj[i];
+	const char *path = obj_path(ev, i);
+	uint64_t bytes = !fail && ev->retval > 0 ? (uint64_t)ev->retval : 0;
+	int64_t fd;
+
+	if (!o)
+		return;
+	if (is_gpu_path(path)) {
+		gpu_note(a, path, gpu_kind, bytes, dur);
+		return;
 	}
-	d->calls++;
-	d->time_ns += dur;
-	a->gpu_calls++;
-	a->gpu_ns += dur;
-	switch (kind) {
-	case K_IOCTL: d->ioctls++; break;
-	case K_READ: d->reads++; d->bytes_in += bytes; break;
-	case K_WRITE: d->writes++; d->bytes_out += bytes; break;
-	case K_MMAP: d->mmaps++; d->bytes_mapped += bytes; break;
+	if (dir < 0 || !bytes || !counts_bytes(o->kind) || !ev_arg_int(ev, i, &fd))
+		return;
+	struct fdst *st = fd_state(p, o, fd, path);
+	if (dir == 0) {
+		st->rd_calls++;
+		st->rd_bytes += bytes;
+		if (st->path && o->kind == FDK_FILE) {
+			struct path_use *u = path_lookup(a, (int)(p - a->procs), st->path, false);
+			if (u) {
+				u->reads++;
+				u->bytes_read += bytes;
+			}
+		}
+	} else {
+		st->wr_calls++;
+		st->wr_bytes += bytes;
 	}
 }
 
 static void on_syscall(struct analysis *a, const struct event *ev)
 {
+	const struct sysent *se = sysent_get(ev->nr);
+	uint32_t sem = sysent_sem(se);
 	uint64_t ts = ev->ts_ns;
 	uint64_t end = ev->end_ns >= ts ? ev->end_ns : ts;
 	uint64_t dur = end - ts;
-	uint32_t ni = intern(a, ev->name);
-	struct sc_name *nm = &a->names[ni];
-	struct sc_name info = *nm;
-	int ti = task_get(a, ev->tid ? ev->tid : ev->pid, ev->pid, ts);
-	struct task *t = &a->tasks[ti];
-	int pi = t->proc;
-	struct proc *p = &a->procs[pi];
+	uint32_t ni = name_id(a, ev->name);
+	struct sc_stat *nm = &a->stats[ni];
+	struct task *t = task_of(a, ev, ts);
 	bool fail = failed(ev);
 	int64_t rv = ev->retval;
+	bool moves = se && (se->io_in >= 0) != (se->io_out >= 0);   /* one way */
 	struct strbuf sb = STRBUF_INIT;
-	uint64_t x, y, z;
+
+	if (!t)
+		return;
+	int pi = t->proc;
+	struct proc *p = &a->procs[pi];
 
 	/* totals */
 	if (!a->any_event || ts < a->first_ns)
@@ -1139,16 +874,16 @@ static void on_syscall(struct analysis *a, const struct event *ev)
 		t->last_ns = end;
 	p->calls++;
 	t->calls++;
-	if (!(info.flags & SF_BLOCKING)) {
+	if (!(sem & SEM_BLOCKING)) {
 		p->work_calls++;
 		p->work_ns += dur;
 		t->work_calls++;
 		t->work_ns += dur;
 	}
 
-	/* the loop signature: name, normalized arguments, result */
-	bool progress = (info.kind == K_READ || info.kind == K_WRITE || info.kind == K_GETDENTS ||
-			 info.kind == K_XFER) && !fail && rv > 0;
+	/* the loop signature: name, arguments (addresses masked), result */
+	bool progress = se && (se->io_in >= 0 || se->io_out >= 0 || (sem & SEM_PROGRESS)) &&
+			!fail && rv > 0;
 	uint64_t sig;
 	if (progress) {
 		sig = ++a->progress_seq | (1ULL << 63);
@@ -1160,236 +895,51 @@ static void on_syscall(struct analysis *a, const struct event *ev)
 			sig = hash_u64(sig, (uint64_t)ev->err + 1000000);
 		else if (ev->state == SC_UNFINISHED)
 			sig = hash_u64(sig, 777);
-		else if (ev->rv_fmt != RV_HEX && info.kind != K_MMAP && info.kind != K_MREMAP &&
-			 info.kind != K_BRK)
+		else if (ev->rv_fmt != RV_HEX && !(sem & SEM_MAP))
 			sig = hash_u64(sig, (uint64_t)rv);
 	}
 	loop_push(a, t, ev, ni, sig);
 
 	/* no result to follow: cut short, or counted at the entry only */
-	if (ev->state == SC_UNFINISHED || ev->state == SC_ENTRY_ONLY || p->exited)
+	if (!se || ev->state == SC_UNFINISHED || ev->state == SC_ENTRY_ONLY || p->exited)
 		goto out;
 
-	switch (info.kind) {
-	case K_OPEN: case K_OPENAT: {
-		unsigned pa = info.kind == K_OPEN ? 0 : 1;
-		note_path_access(a, p, ev, pa, info.kind == K_OPEN ? -1 : 0, true, dur, &sb);
-		if (fail || rv < 0)
-			break;
-		bool cloexec = ev_arg_has_flag(ev, pa + 1, "O_CLOEXEC", 02000000);
-		if (!strcmp(ev->name, "creat"))
-			cloexec = false;
-		fd_open(a, p, rv, FK_FILE, sb.len ? sb.buf : NULL, cloexec);
-		if (sb.len && is_gpu_path(sb.buf))
+	if (sem & (SEM_OPEN | SEM_LOOKUP))
+		on_path(a, pi, ev, se, (sem & SEM_OPEN) != 0, dur, &sb);
+	if ((sem & SEM_OPEN) && !fail && ev->ret_obj[0]) {
+		const struct tobj *o = ev->ret_obj[0];
+		fd_state(p, o, rv, sb.len ? sb.buf : NULL);
+		if (is_gpu_path(o->path))
 			a->gpu_opens++;
-		break;
 	}
-	case K_STAT0: case K_STATAT:
-		note_path_access(a, p, ev, info.kind == K_STAT0 ? 0 : 1,
-				 info.kind == K_STAT0 ? -1 : 0, false, dur, &sb);
-		break;
-	case K_CLOSE:
-		if (ev_arg_num(ev, 0, &x))
-			fd_close(a, p, (int64_t)x);
-		break;
-	case K_CLOSE_RANGE:
-		if (!fail && ev_arg_num(ev, 0, &x) && ev_arg_num(ev, 1, &y) &&
-		    !ev_arg_has_flag(ev, 2, "CLOSE_RANGE_CLOEXEC", 4) &&
-		    !ev_arg_has_flag(ev, 2, "CLOSE_RANGE_UNSHARE", 2)) {
-			for (uint64_t f = x; f <= y && f < p->fds.n; f++)
-				fd_close(a, p, (int64_t)f);
-		}
-		break;
-	case K_DUP: case K_DUP2: case K_FCNTL: {
-		if (fail || rv < 0 || !ev_arg_num(ev, 0, &x) || (int64_t)x == rv)
-			break;
-		if (info.kind == K_FCNTL && !fcntl_is_dup(ev))
-			break;
-		struct fdent *src = fd_slot(p, (int64_t)x, false);
-		char *path = src && src->path ? xstrdup(src->path) : NULL;
-		uint8_t kind = src && src->used ? src->kind : FK_UNKNOWN;
-		fd_open(a, p, rv, kind, path, false);
-		free(path);
-		break;
+	if (moves && se->io_in >= 0)
+		on_fd_use(a, p, ev, (unsigned)se->io_in, GPU_READ, 0, fail, dur);
+	else if (moves)
+		on_fd_use(a, p, ev, (unsigned)se->io_out, GPU_WRITE, 1, fail, dur);
+	else if ((sem & SEM_DEVCTL) && role_arg(se, ROLE_FD) >= 0)
+		on_fd_use(a, p, ev, (unsigned)role_arg(se, ROLE_FD), GPU_CTL, -1, fail, dur);
+	if ((sem & SEM_CLOSE) && ev->fd_obj[0])
+		fd_fold(a, p, ev->fd_obj[0]->id);
+	if (se->memop && !fail && mem_call(a, p, ev, se->memop) && se->memop == MEMOP_MAP &&
+	    role_arg(se, ROLE_FD) >= 0) {
+		unsigned fi = (unsigned)role_arg(se, ROLE_FD);
+		int64_t len;
+		if (ev->fd_obj[fi] && is_gpu_path(obj_path(ev, fi)) && ev_arg_int(ev, 1, &len))
+			gpu_note(a, obj_path(ev, fi), GPU_MMAP, ((uint64_t)len + 4095) & ~4095ULL,
+				 dur);
 	}
-	case K_PIPE: case K_SOCKETPAIR: {
-		if (fail)
-			break;
-		unsigned ai = info.kind == K_PIPE ? 0 : 3;
-		int64_t f0, f1;
-		size_t tl;
-		const char *txt = ev_arg_text(ev, ai, &tl);
-		uint8_t kind = info.kind == K_PIPE ? FK_PIPE : FK_SOCKET;
-		if (txt) {
-			char *e1;
-			const char *q = memchr(txt, '[', tl);
-			if (q) {
-				f0 = strtoll(q + 1, &e1, 10);
-				if (*e1 == ',' || *e1 == '<') {
-					const char *c2 = strchr(e1, ',');
-					if (c2) {
-						f1 = strtoll(c2 + 1, NULL, 10);
-						fd_open(a, p, f0, kind, NULL, false);
-						fd_open(a, p, f1, kind, NULL, false);
-					}
-				}
-			}
-		} else if (ai < ev->nargs && ev->args[ai].kind == V_ARRAY && ev->args[ai].c.n == 2) {
-			for (int k = 0; k < 2; k++) {
-				const struct val *it = &ev->args[ai].c.items[k];
-				int64_t fd = it->kind == V_FD ? it->fd.fd : it->i;
-				fd_open(a, p, fd, kind, NULL, false);
-			}
-		}
-		break;
+	if ((sem & SEM_CLONE) && !fail && rv > 0)
+		on_clone(a, pi, ev, se, (pid_t)rv, ts, end);
+	if ((sem & SEM_EXEC) && !fail) {
+		const char *path = NULL;
+		size_t len = 0;
+		int ai = role_arg(se, ROLE_PATH);
+		if (ai < 0 || !ev_arg_str(ev, (unsigned)ai, &path, &len))
+			path = NULL, len = 0;
+		proc_exec(a, p, path, len, end);
 	}
-	case K_SOCKET:
-		if (!fail && rv >= 0)
-			fd_open(a, p, rv, FK_SOCKET, NULL, false);
-		break;
-	case K_SPECIALFD:
-		if (!fail && rv >= 0)
-			fd_open(a, p, rv, FK_SPECIAL, NULL, false);
-		break;
-	case K_READ: case K_WRITE: case K_IOCTL: {
-		if (!ev_arg_num(ev, 0, &x))
-			break;
-		struct fdent *e = fd_use(p, (int64_t)x, ev, 0);
-		if (!e)
-			break;
-		uint64_t bytes = !fail && rv > 0 ? (uint64_t)rv : 0;
-		if (e->kind == FK_GPU) {
-			gpu_note(a, e->path, info.kind, bytes, dur);
-			break;
-		}
-		if (info.kind == K_IOCTL || fail || rv <= 0)
-			break;
-		if (info.kind == K_READ) {
-			e->rd_calls++;
-			e->rd_bytes += bytes;
-			if (e->path && e->kind == FK_FILE) {
-				struct path_use *u = path_lookup(a, p, e->path, false);
-				if (u) {
-					u->reads++;
-					u->bytes_read += bytes;
-				}
-			}
-		} else {
-			e->wr_calls++;
-			e->wr_bytes += bytes;
-		}
-		break;
-	}
-	case K_MMAP: {
-		if (fail || !ev_arg_num(ev, 1, &y))
-			break;
-		mem_materialize(a, p, ts);
-		uint64_t lo = (uint64_t)rv;
-		mapset_add(&p->maps, lo, lo + page_up(y));
-		a->mmap_calls++;
-		mem_update(a, p, end);
-		if (ev_arg_num(ev, 4, &z) && (int64_t)z >= 0) {
-			struct fdent *e = fd_use(p, (int64_t)z, ev, 4);
-			if (e && e->kind == FK_GPU)
-				gpu_note(a, e->path, K_MMAP, page_up(y), dur);
-		}
-		break;
-	}
-	case K_MUNMAP:
-		if (fail || !ev_arg_num(ev, 0, &x) || !ev_arg_num(ev, 1, &y))
-			break;
-		mem_materialize(a, p, ts);
-		mapset_remove(&p->maps, x & ~(PAGE - 1), page_up(x + y));
-		a->munmap_calls++;
-		mem_update(a, p, end);
-		break;
-	case K_MREMAP:
-		if (fail || !ev_arg_num(ev, 0, &x) || !ev_arg_num(ev, 1, &y) || !ev_arg_num(ev, 2, &z))
-			break;
-		mem_materialize(a, p, ts);
-		if (y && !ev_arg_has_flag(ev, 3, "MREMAP_DONTUNMAP", 4))
-			mapset_remove(&p->maps, x & ~(PAGE - 1), page_up(x + y));
-		mapset_add(&p->maps, (uint64_t)rv, (uint64_t)rv + page_up(z));
-		a->mremap_calls++;
-		mem_update(a, p, end);
-		break;
-	case K_BRK:
-		if (rv <= 0)
-			break;
-		mem_materialize(a, p, ts);
-		if (!p->brk_base)
-			p->brk_base = (uint64_t)rv;
-		p->brk_cur = (uint64_t)rv;
-		a->brk_calls++;
-		mem_update(a, p, end);
-		break;
-	case K_CLONE: case K_CLONE3: case K_FORK: case K_VFORK: {
-		if (fail || rv <= 0)
-			break;
-		bool thread, vm;
-		int ct = task_find(a, (pid_t)rv), c0 = proc_find(a, (pid_t)rv);
-		if (info.kind == K_FORK || info.kind == K_VFORK) {
-			thread = false;
-			vm = info.kind == K_VFORK;
-		} else if (info.kind == K_CLONE3 && !clone3_decoded(ev)) {
-			/* not read: a thread unless the tracer said otherwise
-			 * (glibc makes threads with clone3 and forks with clone) */
-			thread = !(c0 >= 0 && a->procs[c0].parent >= 0 && ct >= 0 &&
-				   a->tasks[ct].pid == (pid_t)rv);
-			vm = false;
-		} else {
-			thread = clone_has_flag(ev, "CLONE_THREAD", 0x10000);
-			vm = clone_has_flag(ev, "CLONE_VM", 0x100);
-		}
-		/* what a PROC_START already said wins */
-		if (ct >= 0 && a->tasks[ct].pid != (pid_t)rv && !a->tasks[ct].exited)
-			thread = true;
-		if (thread)
-			break;
-		int c = child_link(a, pi, (pid_t)rv, ts);
-		struct proc *cp = &a->procs[c];
-		if (vm) {
-			cp->copy_from = -1;
-			cp->vm_shared = true;
-		} else {
-			mem_materialize(a, cp, end);
-		}
-		break;
-	}
-	case K_EXECVE: case K_EXECVEAT:
-		if (fail)
-			break;
-		if (an_arg_str(ev, info.kind == K_EXECVE ? 0 : 1, &sb))
-			proc_exec(a, p, sb.buf, sb.len, end);
-		else
-			proc_exec(a, p, NULL, 0, end);
-		break;
-	case K_WAIT4: case K_WAITID: {
-		int64_t cpid = -1;
-		if (fail)
-			break;
-		if (info.kind == K_WAIT4)
-			cpid = rv;
-		else if (!ev_arg_field(ev, 2, "si_pid", &cpid))
-			cpid = -1;
-		if (cpid <= 0)
-			break;
-		int c = proc_find(a, (pid_t)cpid);
-		if (c < 0)
-			break;
-		struct proc *cp = &a->procs[c];
-		if (cp->parent < 0 && c != pi && c != a->root)
-			cp->parent = pi;
-		if (cp->parent == pi && !cp->waited) {
-			cp->waited = true;
-			cp->wait_start = ts;
-			cp->wait_end = end;
-		}
-		break;
-	}
-	default:
-		break;
-	}
+	if ((sem & SEM_WAIT) && !fail)
+		on_wait(a, pi, waited_pid(ev, sem), ts, end);
 out:
 	strbuf_release(&sb);
 }
@@ -1397,17 +947,16 @@ out:
 static void on_proc_start(struct analysis *a, const struct event *ev)
 {
 	uint64_t ts = ev->ts_ns;
+	const struct ttask *tt = ev->task;
 	if (ev->is_thread) {
-		int pi = proc_get(a, ev->pid, ts);
-		if (task_find(a, ev->tid) < 0)
-			task_new(a, ev->tid, ev->pid, pi, ts);
+		task_of(a, ev, ts);
 		return;
 	}
-	/* the creator is a thread (ppid is its tid) of the parent process */
+	/* the creator is a thread of the parent process */
 	int parent = -1;
-	int pt = ev->ppid ? task_find(a, ev->ppid) : -1;
-	if (pt >= 0)
-		parent = a->tasks[pt].proc;
+	if (tt && tt->parent >= 0 && (size_t)tt->parent < a->ntasks &&
+	    a->tasks[tt->parent].seen)
+		parent = a->tasks[tt->parent].proc;
 	else if (ev->ppid)
 		parent = proc_find(a, ev->ppid);
 	if (parent >= 0 && a->procs[parent].pid != ev->pid) {
@@ -1420,8 +969,7 @@ static void on_proc_start(struct analysis *a, const struct event *ev)
 		if (ts < a->procs[c].start_ns || !a->procs[c].calls)
 			a->procs[c].start_ns = ts;
 	}
-	if (task_find(a, ev->tid ? ev->tid : ev->pid) < 0)
-		task_new(a, ev->tid ? ev->tid : ev->pid, ev->pid, proc_find(a, ev->pid), ts);
+	task_of(a, ev, ts);
 }
 
 static void on_proc_exit(struct analysis *a, const struct event *ev)
@@ -1436,9 +984,9 @@ static void on_proc_exit(struct analysis *a, const struct event *ev)
 		if (ev->max_rss_kb > p->max_rss_kb)
 			p->max_rss_kb = ev->max_rss_kb;
 	}
-	int ti = task_find(a, ev->tid ? ev->tid : ev->pid);
-	if (ti >= 0 && !a->tasks[ti].exited) {
-		struct task *t = &a->tasks[ti];
+	const struct ttask *tt = ev->task;
+	if (tt && tt->idx < a->ntasks && a->tasks[tt->idx].seen && !a->tasks[tt->idx].exited) {
+		struct task *t = &a->tasks[tt->idx];
 		loops_flush(a, t);
 		t->exited = true;
 		if (ts > t->last_ns)
@@ -1450,7 +998,7 @@ static void on_proc_exit(struct analysis *a, const struct event *ev)
 		proc_exit(a, pi, ts);
 }
 
-void analysis_event(struct analysis *a, const struct event *ev)
+static void analysis_event(struct analysis *a, const struct event *ev)
 {
 	switch (ev->type) {
 	case EV_SYSCALL:
@@ -1476,34 +1024,26 @@ void analysis_event(struct analysis *a, const struct event *ev)
 
 void analysis_end(struct analysis *a, const struct trace_end *te)
 {
+	uint32_t i = 0;
+	uint64_t v;
+
 	if (a->ended)
 		return;
 	a->ended = true;
 	if (te && te->wall_ns)
 		a->wall_ns = te->wall_ns;
-	for (size_t i = 0; i < a->ntasks; i++)
-		if (!a->tasks[i].exited)
-			loops_flush(a, &a->tasks[i]);
-	for (size_t i = 0; i < a->nprocs; i++)
-		if (!a->procs[i].exited) {
-			proc_exit(a, (int)i, a->procs[i].end_ns);
-			a->procs[i].exited = false;   /* never seen exiting */
+	for (size_t k = 0; k < a->ntasks; k++)
+		if (a->tasks[k].seen && !a->tasks[k].exited)
+			loops_flush(a, &a->tasks[k]);
+	for (size_t k = 0; k < a->nprocs; k++)
+		if (!a->procs[k].exited) {
+			proc_exit(a, (int)k, a->procs[k].end_ns);
+			a->procs[k].exited = false;   /* never seen exiting */
 		}
 	/* fold what is still in the path table (processes never seen exiting) */
-	for (size_t i = 0; i < a->paths_size; i++)
-		if (a->paths[i].path) {
-			path_keep(a, &a->paths[i]);
-			free(a->paths[i].path);
-			a->paths[i].path = NULL;
-		}
-	a->paths_used = 0;
-}
-
-uint64_t an_run_ns(const struct analysis *a)
-{
-	if (a->wall_ns)
-		return a->wall_ns;
-	return a->last_ns > a->first_ns ? a->last_ns - a->first_ns : 0;
+	while (intmap_next(&a->paths, &i, NULL, &v))
+		path_keep(a, (struct path_use *)(uintptr_t)v);
+	paths_clear(a);
 }
 
 uint64_t analysis_syscalls(const struct analysis *a)
@@ -1527,13 +1067,11 @@ void analysis_totals(struct analysis *a, const struct trace_totals *tt)
 		const struct sc_total *r = &tt->rows[i];
 		uint64_t n = r->calls + r->unfinished;
 		uint64_t ns = tt->have_wall ? r->wall_ns + r->unfinished_wall_ns : 0;
-		struct sc_name *nm;
-		uint32_t ni;
 
 		if (!n)
 			continue;
-		ni = intern(a, r->name);     /* may move a->names */
-		nm = &a->names[ni];
+		uint32_t id = name_id(a, r->name);     /* may move a->stats */
+		struct sc_stat *nm = &a->stats[id];
 		nm->calls += n;
 		nm->errors += r->errors;
 		nm->time_ns += ns;
@@ -1575,6 +1113,7 @@ static void as_free(struct sink *s)
 static const struct sink_ops analysis_sink_ops = {
 	.name = "analysis",
 	.wants_entry = 0,
+	.needs_track = 1,
 	.event = as_event,
 	.proc_exit = as_event,
 	.totals = as_totals,

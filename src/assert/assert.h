@@ -48,14 +48,14 @@ void analysis_free(struct analysis *a);
 
 /*
  * A sink that feeds a (not owned).  Freeing the sink leaves a intact; a
- * must outlive the sink.  Memory stays bounded on runs of millions of
- * syscalls: counters, per-process aggregates, small windows per thread,
- * live fd tables and mappings of live processes, capped path counters.
+ * must outlive the sink.  It reads the tracker's tasks and objects
+ * (sink_ops.needs_track), so events reach it through a sink list.  Memory
+ * stays bounded on runs of millions of syscalls: counters, per-process
+ * aggregates, small windows per thread, what live processes moved through
+ * the objects they hold, their mappings, capped path counters.
  */
 struct sink *analysis_sink_new(struct analysis *a);
 
-/* Feeds one event directly (what the sink does; used by unit tests). */
-void analysis_event(struct analysis *a, const struct event *ev);
 /* Adds per-syscall totals (an engine without records; see sink_ops.totals). */
 void analysis_totals(struct analysis *a, const struct trace_totals *tt);
 /* Marks the end of the run (wall time from te when non-NULL). */
@@ -63,12 +63,21 @@ void analysis_end(struct analysis *a, const struct trace_end *te);
 
 /* Numbers for tests and reports. */
 uint64_t analysis_syscalls(const struct analysis *a);
-/* Peak of mapped memory of the tree (tracking_mode "allocations"), bytes. */
+/* Peak of committed memory of the tree (tracking_mode "allocations"), bytes. */
 uint64_t analysis_mem_peak(const struct analysis *a);
 /* Peak resident set of the tree (tracking_mode "rss"), bytes; 0 unknown. */
 uint64_t analysis_rss_peak(const struct analysis *a);
 /* Wall time along the critical path (ns); pattern NULL means all processes. */
 uint64_t analysis_critical_path_ns(const struct analysis *a, const char *pattern);
+/*
+ * Gives a the times of n untraced runs of the same command (golden/timerun.h):
+ * net of the waits for a CPU, and wall, in us (copied).  critical_path then
+ * measures the median net time (the share of the traced path its processes
+ * took, with trace_name_pattern) instead of the traced run's wall time,
+ * which the tracer stretches and the machine's load inflates.  n 0 forgets.
+ */
+void analysis_set_runtime(struct analysis *a, const double *net_us, const double *wall_us,
+			  size_t n);
 
 /* ---- anti-pattern detectors -------------------------------------------- */
 

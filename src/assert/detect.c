@@ -17,8 +17,6 @@
 #define LOOP_MIN_REPEATS 20.0
 #define GOD_MIN_WORK 200.0
 #define PCIE_MIN_CALLS 10.0
-#define IO_MIN_CALLS 32.0
-#define IO_TINY_BYTES 512.0
 #define RFA_HALF 20.0
 
 const char *const anti_pattern_names[] = {
@@ -228,7 +226,8 @@ static void detect_god_process(const struct analysis *a, struct ap_finding *f)
 
 	/* threads of each process */
 	for (size_t i = 0; i < a->ntasks; i++)
-		cnt[a->tasks[i].proc]++;
+		if (a->tasks[i].proc >= 0)
+			cnt[a->tasks[i].proc]++;
 	for (size_t pi = 0; pi < a->nprocs; pi++) {
 		if (cnt[pi] < 2)
 			continue;
@@ -353,16 +352,6 @@ static void detect_pcie(const struct analysis *a, struct ap_finding *f)
 
 /* ---- UnbufferedIO ---------------------------------------------------------------- */
 
-double unbuffered_confidence(uint64_t calls, uint64_t bytes)
-{
-	if ((double)calls <= IO_MIN_CALLS)
-		return 0;
-	double avg = (double)bytes / calls;
-	double size_f = clamp01(1 - avg / IO_TINY_BYTES);
-	double count_f = clamp01(1 - IO_MIN_CALLS / calls);
-	return size_f * count_f;
-}
-
 static const char *std_name(int64_t fd)
 {
 	return fd == 0 ? "<stdin>" : fd == 1 ? "<stdout>" : fd == 2 ? "<stderr>" : NULL;
@@ -423,7 +412,7 @@ static void detect_redundant(const struct analysis *a, struct ap_finding *f)
 {
 	const struct path_use *best = NULL;
 	for (size_t i = 0; i < a->nkept_paths; i++)
-		if (!best || redundant(&a->kept_paths[i]) > redundant(best))
+		if (!best || path_more_redundant(&a->kept_paths[i], best))
 			best = &a->kept_paths[i];
 	if (!best || !redundant(best)) {
 		f->confidence = 0;
@@ -441,7 +430,7 @@ static void detect_redundant(const struct analysis *a, struct ap_finding *f)
 		order[i] = &a->kept_paths[i];
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i + 1; j < n; j++)
-			if (redundant(order[j]) > redundant(order[i])) {
+			if (path_more_redundant(order[j], order[i])) {
 				const struct path_use *t = order[i];
 				order[i] = order[j];
 				order[j] = t;

@@ -55,29 +55,29 @@ static int compile(regex_t *re, const char *pattern, const struct assert_spec *s
 static const struct analysis *sort_a;
 static int by_time_desc(const void *x, const void *y)
 {
-	const struct sc_name *a = &sort_a->names[*(const uint32_t *)x];
-	const struct sc_name *b = &sort_a->names[*(const uint32_t *)y];
+	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+	const struct sc_stat *a = &sort_a->stats[i], *b = &sort_a->stats[j];
 	if (a->time_ns != b->time_ns)
 		return a->time_ns > b->time_ns ? -1 : 1;
-	return strcmp(a->name, b->name);
+	return strcmp(an_name(sort_a, i), an_name(sort_a, j));
 }
 static int by_calls_desc(const void *x, const void *y)
 {
-	const struct sc_name *a = &sort_a->names[*(const uint32_t *)x];
-	const struct sc_name *b = &sort_a->names[*(const uint32_t *)y];
+	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+	const struct sc_stat *a = &sort_a->stats[i], *b = &sort_a->stats[j];
 	if (a->calls != b->calls)
 		return a->calls > b->calls ? -1 : 1;
-	return strcmp(a->name, b->name);
+	return strcmp(an_name(sort_a, i), an_name(sort_a, j));
 }
 
 static uint32_t *sorted_names(const struct analysis *a, bool by_time, const regex_t *re,
 			      size_t *n)
 {
-	uint32_t *idx = xcalloc(a->nnames + 1, sizeof(*idx));
+	uint32_t *idx = xcalloc(a->names.n + 1, sizeof(*idx));
 	*n = 0;
-	for (size_t i = 0; i < a->nnames; i++)
-		if (a->names[i].calls && (!re || !regexec(re, a->names[i].name, 0, NULL, 0)))
-			idx[(*n)++] = (uint32_t)i;
+	for (uint32_t i = 0; i < a->names.n; i++)
+		if (a->stats[i].calls && (!re || !regexec(re, an_name(a, i), 0, NULL, 0)))
+			idx[(*n)++] = i;
 	sort_a = a;
 	QSORT(idx, *n, by_time ? by_time_desc : by_calls_desc);
 	return idx;
@@ -124,10 +124,12 @@ static void eval_critical_path(const struct assert_spec *s, const struct analysi
 		ev_add(r, &sb);
 	}
 	r->actual = (double)sum / 1e6;
+	if (critpath_untraced(a, sum, cp.total_ns, have_re, &r->actual, &sb))
+		ev_add(r, &sb);
 	cp_result_release(&cp);
 	if (have_re)
 		regfree(&re);
-	fmt_ms(&sb, sum);
+	fmt_ms(&sb, (uint64_t)llround(r->actual * 1e6));
 	strbuf_addstr(&sb, " / ");
 	fmt_ms(&sb, (uint64_t)llround(s->max_duration_ms * 1e6));
 	r->summary = strbuf_detach(&sb, NULL);
@@ -136,8 +138,8 @@ static void eval_critical_path(const struct assert_spec *s, const struct analysi
 		uint32_t *idx = sorted_names(a, true, NULL, &n);
 		strbuf_addstr(&sb, "syscall time:");
 		for (size_t i = 0; i < n && i < 3; i++) {
-			const struct sc_name *nm = &a->names[idx[i]];
-			strbuf_addf(&sb, "%s %s %llu call%s ", i ? "," : "", nm->name,
+			const struct sc_stat *nm = &a->stats[idx[i]];
+			strbuf_addf(&sb, "%s %s %llu call%s ", i ? "," : "", an_name(a, idx[i]),
 				    (unsigned long long)nm->calls, nm->calls == 1 ? "" : "s");
 			fmt_ms(&sb, nm->time_ns);
 		}
@@ -168,7 +170,7 @@ static void eval_span_count(const struct assert_spec *s, const struct analysis *
 	r->measured = true;
 	uint32_t *idx = sorted_names(a, false, have_re ? &re : NULL, &n);
 	for (size_t i = 0; i < n; i++)
-		count += a->names[idx[i]].calls;
+		count += a->stats[idx[i]].calls;
 	r->actual = (double)count;
 	strbuf_addf(&sb, "%llu / %llu calls", (unsigned long long)count,
 		    (unsigned long long)s->max_spans);
@@ -178,8 +180,8 @@ static void eval_span_count(const struct assert_spec *s, const struct analysis *
 	if (count > s->max_spans) {
 		strbuf_addstr(&sb, "top syscalls:");
 		for (size_t i = 0; i < n && i < 5; i++)
-			strbuf_addf(&sb, "%s %s (%llu)", i ? "," : "", a->names[idx[i]].name,
-				    (unsigned long long)a->names[idx[i]].calls);
+			strbuf_addf(&sb, "%s %s (%llu)", i ? "," : "", an_name(a, idx[i]),
+				    (unsigned long long)a->stats[idx[i]].calls);
 		ev_add(r, &sb);
 		r->recommendation = xstrdup("Look for loops of small calls (renacer -c shows which "
 					    "syscalls grew): buffer I/O, batch requests, cache "
@@ -228,16 +230,25 @@ static void eval_memory(const struct assert_spec *s, const struct analysis *a,
 		fmt_bytes(&sb, a->mem_peak);
 		strbuf_addstr(&sb, " / ");
 		fmt_bytes(&sb, s->max_bytes);
-		strbuf_addstr(&sb, " mapped");
+		strbuf_addstr(&sb, " committed");
 		r->summary = strbuf_detach(&sb, NULL);
-		strbuf_addstr(&sb, "peak of mmap/mremap/brk memory of the tree ");
+		strbuf_addstr(&sb, "peak of committed memory of the tree (writable private mappings, "
+			    "thread stacks included, and the heap) ");
 		fmt_ms(&sb, a->mem_peak_ns);
 		strbuf_addf(&sb, " into the trace; process %d held ", (int)a->mem_peak_pid);
 		fmt_bytes(&sb, a->mem_peak_pid_bytes);
 		ev_add(r, &sb);
-		ev_addf(r, "%llu mmap, %llu munmap, %llu mremap, %llu brk calls",
+		if (a->resv_at_peak) {
+			strbuf_addstr(&sb, "not counted: ");
+			fmt_bytes(&sb, a->resv_at_peak);
+			strbuf_addstr(&sb, " reserved without write access at the peak "
+				    "(malloc arenas' reservations)");
+			ev_add(r, &sb);
+		}
+		ev_addf(r, "%llu mmap, %llu munmap, %llu mremap, %llu mprotect, %llu brk calls",
 			(unsigned long long)a->mmap_calls, (unsigned long long)a->munmap_calls,
-			(unsigned long long)a->mremap_calls, (unsigned long long)a->brk_calls);
+			(unsigned long long)a->mremap_calls, (unsigned long long)a->mprotect_calls,
+			(unsigned long long)a->brk_calls);
 	}
 	if (r->actual > r->budget)
 		r->recommendation = xstrdup("Find the largest allocations (renacer -f -e trace=%memory) "

@@ -1,7 +1,8 @@
 /*
  * Internals of the analysis shared by the files of src/assert: the state the
- * analysis sink accumulates from events, kept small and bounded so that a
- * run of millions of syscalls costs O(processes + open fds + live mappings).
+ * analysis sink accumulates from typed events (the tracker's tasks and
+ * objects, the semantics table), kept small and bounded so that a run of
+ * millions of syscalls costs O(processes + open fds + live mappings).
  */
 #ifndef RENACER_ASSERT_INTERNAL_H
 #define RENACER_ASSERT_INTERNAL_H
@@ -13,63 +14,20 @@
 
 #include "event.h"
 #include "assert/assert.h"
+#include "util/intern.h"
+#include "util/intmap.h"
 #include "util/strbuf.h"
 
-/* ---- values of events, live (typed) or replayed (V_TEXT) -------------- */
+/* ---- syscall names and counts ------------------------------------------ */
 
-/* True when the event was read back from a saved trace (args are V_TEXT). */
-bool ev_is_text(const struct event *ev);
-
-/*
- * Numeric value of argument i: typed values give their number, V_TEXT is
- * parsed ("4096", "-1", "0x7f..", "NULL", "AT_FDCWD", "3</path>", "0644"),
- * live events fall back to the raw register.  Returns false when there is
- * no number (a replayed argument that is not numeric, or absent).
- */
-bool ev_arg_num(const struct event *ev, unsigned i, uint64_t *out);
-
-/*
- * String value of argument i (a path, usually): V_STR bytes, or a quoted
- * strace string in V_TEXT unescaped.  Appends to out and returns true; false
- * when the argument is not a string (e.g. an unreadable address).
- */
-bool an_arg_str(const struct event *ev, unsigned i, struct strbuf *out);
-
-/*
- * The path shown beside an fd argument (-y: V_FD path, or "3</p>" text),
- * appended to out; false when none.
- */
-bool ev_arg_fd_path(const struct event *ev, unsigned i, struct strbuf *out);
-
-/*
- * True when argument i carries the flag: a V_TEXT/V_FLAGS rendering holding
- * the name as a '|'-separated token, or a number with bit set.
- */
-bool ev_arg_has_flag(const struct event *ev, unsigned i, const char *name, uint64_t bit);
-
-/* Text of argument i when it is V_TEXT, else NULL (len in *len). */
-const char *ev_arg_text(const struct event *ev, unsigned i, size_t *len);
-
-/*
- * Searches a structure argument for the integer field name (live V_STRUCT
- * or "name=123" in V_TEXT); false when absent.
- */
-bool ev_arg_field(const struct event *ev, unsigned i, const char *name, int64_t *out);
-
-/* Unescapes a strace-quoted string starting at p[0] == '"'; false if not one. */
-bool unquote_strace(const char *p, size_t len, struct strbuf *out);
-
-/* ---- interned syscall names and counts -------------------------------- */
-
-struct sc_name {
-	char *name;
+/* What the run did with one syscall name (by its id in analysis.names). */
+struct sc_stat {
 	uint64_t calls;
 	uint64_t errors;
 	uint64_t time_ns;
-	uint8_t kind, flags;     /* what the analysis does with it (analysis.c) */
 };
 
-/* ---- mappings ----------------------------------------------------------- */
+/* ---- memory (memory.c) ---------------------------------------------------- */
 
 struct range { uint64_t lo, hi; };       /* [lo, hi) page-aligned */
 
@@ -79,28 +37,28 @@ struct mapset {
 	uint64_t bytes;          /* sum of lengths */
 };
 
-/* ---- fds ---------------------------------------------------------------- */
-
-enum fd_kind {
-	FK_UNKNOWN = 0,   /* inherited or not seen opened */
-	FK_FILE,          /* opened by path */
-	FK_PIPE,
-	FK_SOCKET,
-	FK_SPECIAL,       /* eventfd, timerfd, signalfd, epoll, inotify, ... */
-	FK_GPU,           /* a GPU device file */
+/* The address space of a process, as far as its calls showed it. */
+struct pmem {
+	struct mapset priv;      /* anonymous mappings and writable private
+				    ones of files: memory once made writable */
+	struct mapset commit;    /* the part of priv that is or was writable
+				    (committed) */
+	uint64_t brk_base, brk_cur;  /* 0 until the first brk */
+	uint64_t now;            /* committed bytes now: commit + heap */
+	uint64_t resv;           /* reserved, not committed: priv - commit */
 };
 
-struct fdent {
-	char *path;              /* NULL when unknown */
-	uint8_t kind;            /* enum fd_kind */
-	bool used;               /* slot holds an open fd (or an inherited one) */
-	bool cloexec;
+/* ---- descriptors ------------------------------------------------------------- */
+
+/*
+ * What a process moved through one object (struct tobj, by its id): kept
+ * while the process uses it, folded into the report's candidates when the
+ * process closes a descriptor of it or ends.
+ */
+struct fdst {
+	char *path;              /* the path it was opened by, NULL unknown */
+	int64_t fd;              /* the descriptor number it was last used by */
 	uint64_t rd_calls, rd_bytes, wr_calls, wr_bytes;  /* successful transfers */
-};
-
-struct fdtab {
-	struct fdent *e;
-	size_t n;                /* slots allocated */
 };
 
 /* ---- processes and tasks ------------------------------------------------ */
@@ -116,13 +74,9 @@ struct proc {
 	uint64_t wait_start, wait_end;  /* the reaping call's entry and exit */
 	uint64_t max_rss_kb;     /* VmHWM at exit (max over its threads) */
 	uint64_t calls, work_calls, work_ns;   /* syscalls of all its threads */
-	uint64_t brk_base, brk_cur;            /* 0 until the first brk */
-	uint64_t mem;            /* mapped + brk bytes now */
-	uint64_t mem_peak;
-	struct mapset maps;      /* freed at exit */
-	struct fdtab fds;        /* freed at exit */
-	bool live;               /* in the pid index */
-	unsigned threads;        /* tasks seen */
+	struct pmem mem;         /* freed at exit */
+	struct intmap fds;       /* tobj id -> struct fdst *, freed at exit */
+	uint32_t npaths;         /* its entries in analysis.paths */
 };
 
 #define LOOP_RING 8
@@ -145,11 +99,12 @@ struct loop_state {
 	struct loop_run run[LOOP_MAXP + 1];  /* by period */
 };
 
+/* A task (thread), by the tracker's idx (struct ttask). */
 struct task {
 	pid_t tid, pid;
-	int proc;                /* index of its process */
+	int proc;                /* index of its process, -1 until seen */
 	uint64_t first_ns, last_ns;
-	bool exited;
+	bool seen, exited;
 	uint64_t calls, work_calls, work_ns;
 	struct loop_state *loop; /* NULL until its first call and after its exit */
 };
@@ -166,7 +121,10 @@ struct loop_found {
 
 /* A file accessed repeatedly by one process. */
 struct path_use {
-	char *path;
+	char *path;                     /* kept_paths: owned; in the table: the
+					   string of id in analysis.path_ids */
+	uint32_t id;                    /* in the table: its path's id */
+	uint64_t seq;                   /* order of first access (ties) */
 	pid_t pid;
 	int proc;
 	uint32_t opens, stats, reads;   /* reads: read calls on fds opened from it */
@@ -175,6 +133,13 @@ struct path_use {
 };
 #define PATHS_MAX 8192
 #define PATHS_KEPT 8
+
+/* Whether u is more redundant than v (ties: the first accessed). */
+static inline bool path_more_redundant(const struct path_use *u, const struct path_use *v)
+{
+	uint64_t ru = (uint64_t)u->opens + u->stats, rv = (uint64_t)v->opens + v->stats;
+	return ru != rv ? ru > rv : u->seq < v->seq;
+}
 
 /* An fd with tiny transfers, folded at close. */
 struct io_found {
@@ -203,27 +168,24 @@ struct analysis {
 	uint64_t wall_ns;                 /* from trace_end, 0 if unknown */
 	bool ended;
 
-	struct sc_name *names;
-	size_t nnames, anames;
-	uint32_t *name_hash;              /* open addressing: index + 1 */
-	size_t name_hash_size;
+	struct intern names;              /* syscall names */
+	struct sc_stat *stats;            /* by name id */
+	size_t astats;
 
 	struct proc *procs;
 	size_t nprocs, aprocs;
-	int *pid_hash;                    /* live pid -> proc index + 1 */
-	size_t pid_hash_size, pid_hash_used;
+	struct intmap pids;               /* pid -> index of its latest process */
 	int root;                         /* index of the first process, -1 */
 
-	struct task *tasks;
+	struct task *tasks;               /* by tracker task idx */
 	size_t ntasks, atasks;
-	int *tid_hash;
-	size_t tid_hash_size, tid_hash_used;
 
-	/* memory: allocations */
+	/* memory: committed (memory.c) */
 	uint64_t mem_now, mem_peak, mem_peak_ns;
 	pid_t mem_peak_pid;
 	uint64_t mem_peak_pid_bytes;
-	uint64_t mmap_calls, munmap_calls, mremap_calls, brk_calls;
+	uint64_t resv_now, resv_at_peak;  /* reserved, not committed */
+	uint64_t mmap_calls, munmap_calls, mremap_calls, mprotect_calls, brk_calls;
 	bool rss_seen;
 
 	/* loops */
@@ -232,8 +194,9 @@ struct analysis {
 	uint64_t progress_seq;
 
 	/* redundant access */
-	struct path_use *paths;           /* open addressing by (pid, path) */
-	size_t paths_size, paths_used;
+	struct intern path_ids;           /* the paths of the table (compacted) */
+	struct intmap paths;              /* proc << 32 | path id -> struct path_use * */
+	uint64_t paths_seq;
 	uint64_t paths_dropped;
 	struct path_use kept_paths[PATHS_KEPT];
 	size_t nkept_paths;
@@ -246,21 +209,53 @@ struct analysis {
 	struct gpu_dev gpu[GPU_DEVS];
 	size_t ngpu;
 	uint64_t gpu_calls, gpu_ns, gpu_opens;
+
+	/* untraced runs of the same command (analysis_set_runtime()) */
+	double *rt_net_us, *rt_wall_us;
+	size_t nrt;
 };
 
-/* Allocation accounting helpers (analysis.c). */
+/* Sets of address ranges (memory.c); ranges are [lo, hi). */
 void mapset_add(struct mapset *m, uint64_t lo, uint64_t hi);
 void mapset_remove(struct mapset *m, uint64_t lo, uint64_t hi);
+bool mapset_has(const struct mapset *m, uint64_t addr);
 void mapset_copy(struct mapset *dst, const struct mapset *src);
 void mapset_release(struct mapset *m);
 
-/* Name of interned syscall idx. */
-static inline const char *an_name(const struct analysis *a, uint32_t idx)
+/*
+ * Committed memory (memory.c).  mem_call applies one successful call whose
+ * struct sysent.memop is op to p's address space and the tree's totals
+ * (returns 1 when it was one); mem_materialize gives a forked child its
+ * copy of its parent's (proc.copy_from) on first use; mem_reset empties a
+ * process (execve); mem_exit takes an ended process out of the totals.
+ */
+int mem_call(struct analysis *a, struct proc *p, const struct event *ev, uint8_t op);
+void mem_materialize(struct analysis *a, struct proc *c, uint64_t ts);
+void mem_reset(struct analysis *a, struct proc *p, uint64_t ts);
+void mem_exit(struct analysis *a, struct proc *p);
+void pmem_release(struct pmem *m);
+
+/* Name of syscall name id. */
+static inline const char *an_name(const struct analysis *a, uint32_t id)
 {
-	return idx < a->nnames ? a->names[idx].name : "?";
+	return id < a->names.n ? intern_str(&a->names, id) : "?";
 }
 
-/* UnbufferedIO's confidence for calls transfers of bytes in all (detect.c). */
+/* Run wall time: trace_end's when known, else the span of the events. */
+static inline uint64_t an_run_ns(const struct analysis *a)
+{
+	if (a->wall_ns)
+		return a->wall_ns;
+	return a->last_ns > a->first_ns ? a->last_ns - a->first_ns : 0;
+}
+
+/*
+ * How much calls transfers of bytes in all look unbuffered, 0..1: the
+ * measure the analysis keeps its worst descriptors by, and UnbufferedIO's
+ * confidence (docs/anti-patterns.md).
+ */
+#define IO_MIN_CALLS 32.0
+#define IO_TINY_BYTES 512.0
 double unbuffered_confidence(uint64_t calls, uint64_t bytes);
 
 /* One assertion, as eval.c reads it (converted from the config). */
@@ -297,9 +292,6 @@ int assert_write_out(FILE *out, const struct strbuf *sb);
 /* Readable name of a detector ("PCIe Bottleneck"), or pattern itself. */
 const char *anti_pattern_label(const char *pattern);
 
-/* Run wall time: trace_end's when known, else the span of the events. */
-uint64_t an_run_ns(const struct analysis *a);
-
 /* Critical path (critpath.c): fills r (segments and duration). */
 struct cp_seg { int proc; uint64_t ns; };
 struct cp_result {
@@ -308,6 +300,16 @@ struct cp_result {
 	uint64_t total_ns;       /* sum of all segments (root's lifetime) */
 };
 void critical_path(const struct analysis *a, struct cp_result *r);
+
+/*
+ * critical_path with untraced runs (analysis_set_runtime()): the median of
+ * their net times, times the share path_ns of total_ns that the selected
+ * processes took on the traced path (pattern), into *actual_ms, with an
+ * evidence line appended to sb.  Returns false (nothing changed) without
+ * such runs.
+ */
+bool critpath_untraced(const struct analysis *a, uint64_t path_ns, uint64_t total_ns,
+		       bool pattern, double *actual_ms, struct strbuf *sb);
 void cp_result_release(struct cp_result *r);
 
 /* Peak of concurrent VmHWM over the tree (bytes), 0 when unknown. */

@@ -70,14 +70,39 @@ static void add_value(struct strbuf *sb, enum assert_unit u, double v)
 	}
 }
 
-static void add_regression(struct strbuf *sb, double r)
+/* v exactly, for when add_value rounds actual and budget to one text. */
+static void add_exact(struct strbuf *sb, enum assert_unit u, double v)
 {
-	if (isnan(r) || isinf(r))
+	if (u == AU_BYTES)
+		strbuf_addf(sb, " (%.0f bytes)", v);
+	else if (u == AU_MS)
+		strbuf_addf(sb, " (%.6fms)", v);
+}
+
+/*
+ * The regression in percent, with as many decimals as it takes to show
+ * two significant digits of a small one (1 byte over 100MB is
+ * +0.00000095%, not +0.0%), and what it is in the unit when that small.
+ */
+static void add_regression(struct strbuf *sb, const struct assert_result *r)
+{
+	double pct = r->regression_pct, a = fabs(pct);
+	if (isnan(pct) || isinf(pct)) {
 		strbuf_addstr(sb, "n/a (budget 0)");
-	else if (fabs(r) < 10)
-		strbuf_addf(sb, "%+.1f%%", r);
-	else
-		strbuf_addf(sb, "%+.0f%%", r);
+	} else if (a >= 10) {
+		strbuf_addf(sb, "%+.0f%%", pct);
+	} else if (a >= 0.1 || a == 0) {
+		strbuf_addf(sb, "%+.1f%%", pct);
+	} else {
+		int dec = (int)ceil(-log10(a)) + 1;
+		strbuf_addf(sb, "%+.*f%% (", dec < 15 ? dec : 15, pct);
+		if (r->actual >= r->budget)
+			strbuf_addch(sb, '+');
+		else
+			strbuf_addch(sb, '-');
+		add_value(sb, r->unit, fabs(r->actual - r->budget));
+		strbuf_addch(sb, ')');
+	}
 }
 
 int assert_exit_status(const struct assert_results *res)
@@ -137,13 +162,18 @@ static void text_result(struct strbuf *sb, const struct assert_result *r)
 		add_value(sb, r->unit, r->budget);
 		strbuf_addch(sb, '\n');
 	} else {
-		strbuf_addstr(sb, "   Actual: ");
-		add_value(sb, r->unit, r->actual);
-		strbuf_addstr(sb, "\n   Budget: ");
-		add_value(sb, r->unit, r->budget);
-		strbuf_addstr(sb, "\n   Regression: ");
-		add_regression(sb, r->regression_pct);
+		struct strbuf av = STRBUF_INIT, bv = STRBUF_INIT;
+		add_value(&av, r->unit, r->actual);
+		add_value(&bv, r->unit, r->budget);
+		if (!strcmp(av.buf, bv.buf) && r->actual != r->budget) {
+			add_exact(&av, r->unit, r->actual);
+			add_exact(&bv, r->unit, r->budget);
+		}
+		strbuf_addf(sb, "   Actual: %s\n   Budget: %s\n   Regression: ", av.buf, bv.buf);
+		add_regression(sb, r);
 		strbuf_addch(sb, '\n');
+		strbuf_release(&av);
+		strbuf_release(&bv);
 	}
 	for (size_t i = from; i < r->nevidence; i++) {
 		strbuf_addstr(sb, "   ");

@@ -29,7 +29,7 @@
 #define XB (RBW_EXIT | RBW_BLOCK)
 
 /* a path (up to PATH_MAX), a string (up to the string limit) */
-#define PATH(a) { RBO_STR, a, X, RBZ_PATH, 0, 0, 0 }
+#define PATH(a) { RBO_STR, a, XB, RBZ_PATH, 0, 0, 0 }
 #define PATH_E(a) { RBO_STR, a, E, RBZ_PATH, 0, 0, 0 }
 #define PATH_ERR(a) { RBO_STR, a, RBW_EXIT | RBW_ERR, RBZ_PATH, 0, 0, 0 }
 #define CSTR(a, w) { RBO_STR, a, w, RBZ_CONST, 0, 0, 0 }
@@ -310,8 +310,14 @@ static void set_bits(uint8_t *set, const char *const *names, size_t n)
 	}
 }
 
-void capture_sets(uint8_t block_set[RB_NR / 8], uint8_t fork_set[RB_NR / 8])
+void capture_sets(const struct rb_spec specs[RB_NR], uint8_t entry_set[RB_NR / 8],
+		  uint8_t block_set[RB_NR / 8], uint8_t fork_set[RB_NR / 8])
 {
+	memset(entry_set, 0, RB_NR / 8);
+	for (unsigned nr = 0; nr < RB_NR; nr++)
+		for (int k = 0; k < RB_OPS && specs[nr].op[k].kind != RBO_END; k++)
+			if (specs[nr].op[k].when & RBW_ENTRY)
+				entry_set[nr / 8] |= (uint8_t)(1u << (nr & 7));
 	memset(block_set, 0, RB_NR / 8);
 	memset(fork_set, 0, RB_NR / 8);
 	set_bits(block_set, blocking, sizeof(blocking) / sizeof(blocking[0]));

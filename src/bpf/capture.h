@@ -20,11 +20,13 @@
 int capture_fill(struct rb_spec specs[RB_NR], bool verbose);
 
 /*
- * Fills the bitmaps (RB_NR bits) of the calls that may block (an entry
- * record is sent while other tasks run, so that their calls show in
- * between, as under ptrace) and of those that wait for a child they start
- * (vfork, clone, clone3: an entry record always).
+ * Fills the bitmaps (RB_NR bits) of the calls with ops at their entry in
+ * specs (capture_fill()'s), of the calls that may block (an entry record
+ * is sent while other tasks run, so that their calls show in between, as
+ * under ptrace), and of those that wait for a child they start (vfork,
+ * clone, clone3: an entry record always).
  */
-void capture_sets(uint8_t block_set[RB_NR / 8], uint8_t fork_set[RB_NR / 8]);
+void capture_sets(const struct rb_spec specs[RB_NR], uint8_t entry_set[RB_NR / 8],
+		  uint8_t block_set[RB_NR / 8], uint8_t fork_set[RB_NR / 8]);
 
 #endif

@@ -177,6 +177,10 @@ struct erun {
 
 static volatile sig_atomic_t interrupted;
 
+/* Recording: how often the ring buffer is read when the kernel side has not
+ * woken the reader (it does once an eighth of it is full). */
+#define RECORD_POLL_MS 10
+
 static void on_interrupt_signal(int sig)
 {
 	interrupted = sig;
@@ -402,18 +406,24 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		bpfl.bpf_map__set_max_entries(skel->maps.scratch, (uint32_t)r->ncpu);
 		bpfl.bpf_map__set_max_entries(skel->maps.events, ringbuf_size());
 		skel->rodata->want_record = true;
+		/* the reader is woken with an eighth of the buffer waiting,
+		 * and reads every RECORD_POLL_MS anyway */
+		skel->rodata->wake_bytes = ringbuf_size() / 8;
 		skel->rodata->strlim = o->dopts.string_limit + 1;
 		skel->rodata->strcap = o->dopts.string_limit + 2;
 		skel->rodata->maxptrs = o->dopts.verbose || o->dopts.string_limit >= 255 ? 256
 					: o->dopts.string_limit + 1;
 		capture_fill((struct rb_spec *)skel->rodata->specs,
 			     o->dopts.verbose || (o->quals && o->quals->abbrev_set));
-		capture_sets((uint8_t *)skel->rodata->block_set, (uint8_t *)skel->rodata->fork_set);
+		capture_sets((const struct rb_spec *)skel->rodata->specs,
+			     (uint8_t *)skel->rodata->entry_set, (uint8_t *)skel->rodata->block_set,
+			     (uint8_t *)skel->rodata->fork_set);
 	} else {
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_enter, false);
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_exit, false);
 		bpfl.bpf_program__set_autoload(skel->progs.rec_signal_deliver, false);
 		bpfl.bpf_program__set_autoload(skel->progs.rec_signal_generate, false);
+		bpfl.bpf_program__set_autoload(skel->progs.rec_capture, false);
 		bpfl.bpf_map__set_max_entries(skel->maps.stats, (uint32_t)r->ncpu * RB_SLOTS);
 	}
 	skel->rodata->follow = o->follow;
@@ -437,9 +447,28 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 			bm |= RB_ST_UNFINISHED;
 		skel->rodata->status_mask = bm;
 	}
-	err = renacer_bpf__load(skel);
+	{
+		struct timespec c0, c1;
+		uint64_t t1 = now_ns();
+
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+		err = renacer_bpf__load(skel);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+		if (getenv("RENACER_EBPF_STATS"))
+			fprintf(stderr, "renacer: eBPF: loaded in %.2f ms (CPU %.2f ms)\n",
+				(now_ns() - t1) / 1e6,
+				((c1.tv_sec - c0.tv_sec) * 1e9 + (c1.tv_nsec - c0.tv_nsec)) / 1e6);
+	}
 	if (btf_fd >= 0)
 		close(btf_fd);
+	/* the recorder's capture program, which its two stubs tail-call */
+	if (!err && eo->record) {
+		uint32_t k = 0;
+		int fd = bpfl.bpf_program__fd(skel->progs.rec_capture);
+
+		if (bpfl.bpf_map_update_elem(bpfl.bpf_map__fd(skel->maps.capture), &k, &fd, BPF_ANY) < 0)
+			err = -errno;
+	}
 	if (!err)
 		err = renacer_bpf__attach(skel);
 	if (err) {
@@ -691,7 +720,7 @@ static void wait_all(struct erun *r, struct trace_end *end)
 		/* the last exit event is in the ring before live drops to 0 */
 		if (reaped && __atomic_load_n(&r->skel->bss->live, __ATOMIC_ACQUIRE) == 0)
 			break;
-		if (ep < 0 || epoll_wait(ep, evs, 2, 100) < 0) {
+		if (ep < 0 || epoll_wait(ep, evs, 2, r->rc ? RECORD_POLL_MS : 100) < 0) {
 			if (ep < 0)
 				usleep(10000);
 		}

@@ -45,9 +45,12 @@ const volatile __u32 strlim = 33;       /* bytes of a buffer: string limit + 1 *
 const volatile __u32 strcap = 34;       /* bytes of a C string: string limit + 2 */
 const volatile __u32 maxptrs = 33;      /* pointers of an argv array (<= 256) */
 const volatile struct rb_spec specs[RB_NR] = {};   /* capture ops per number */
+const volatile __u64 wake_bytes = 0;    /* wake the reader when this much is
+					   waiting (0: at every record) */
 const volatile __u8 block_set[RB_NR / 8] = {};  /* calls that may block: an
 						   entry record while other
 						   tasks run */
+const volatile __u8 entry_set[RB_NR / 8] = {};  /* calls with entry ops */
 const volatile __u8 fork_set[RB_NR / 8] = {};   /* calls that wait for a child
 						   (vfork): an entry record
 						   always */
@@ -418,13 +421,23 @@ __noinline int region(struct cap *c, __u64 addr, __u32 len, __u32 kind)
 		/* (long: -1 and a __u32 would make an unsigned -1) */
 		n = bpf_probe_read_user(buf + ((off + hl) & (RB_REC_MAX - 1)),
 					len & (2 * RB_REGION_MAX - 1), (void *)addr) ? -1L : (long)len;
-		/* the part on the first page, when the rest is unmapped (an
-		 * array that runs into it shows its first elements) */
-		if (n < 0 && 4096 - (addr & 4095) < len) {
-			__u32 part = 4096 - (addr & 4095);
+		/* page by page up to the first that cannot be read (an array
+		 * that runs into unmapped memory shows what comes before) */
+		if (n < 0) {
+			__u32 done = 0;
 
-			n = bpf_probe_read_user(buf + ((off + hl) & (RB_REC_MAX - 1)),
-						part & (2 * RB_REGION_MAX - 1), (void *)addr) ? -1L : (long)part;
+			for (int k = 0; k < RB_REGION_MAX / 4096 + 1 && done < len; k++) {
+				__u32 chunk = 4096 - ((addr + done) & 4095);
+
+				if (chunk > len - done)
+					chunk = len - done;
+				if (bpf_probe_read_user(buf + ((off + hl + done) & (RB_REC_MAX - 1)),
+							chunk & (2 * RB_REGION_MAX - 1),
+							(void *)(addr + done)))
+					break;
+				done += chunk;
+			}
+			n = done ? (long)done : -1L;
 		}
 		r->status = n >= 0 ? RBR_OK : RBR_FAULT;
 	}
@@ -448,34 +461,24 @@ static __always_inline __u64 rec_u64(__u32 off)
 	return buf ? *(__u64 *)(buf + (off & (RB_REC_MAX - 8))) : 0;
 }
 
-/* RBO_PTRS: a NULL-ended array of pointers, 8 at a time, and their strings */
+/* RBO_PTRS: the string of each pointer of the array recorded at base */
 struct ptrs_ctx {
 	struct cap *c;
-	__u64 addr;
-	__u32 left;         /* pointers still wanted */
-	__u32 strs;
+	__u32 base;         /* offset of the array in the record */
+	__u32 n;            /* its pointers */
 };
 
-static long ptrs_chunk(__u32 i, void *ctx)
+static long ptr_str(__u32 i, void *ctx)
 {
 	struct ptrs_ctx *p = ctx;
-	__u32 n = p->left < 8 ? p->left : 8, base;
+	__u64 ptr;
 
-	if (!n || region(p->c, p->addr + 64 * (__u64)i, n * 8, RBR_BYTES) < 0)
+	if (i >= p->n)
 		return 1;
-	base = p->c->last;
-	for (__u32 j = 0; j < 8; j++) {
-		__u64 ptr;
-
-		if (j >= n)
-			break;
-		ptr = rec_u64(base + 8 * j);
-		if (!ptr)
-			return 1;
-		if (p->strs)
-			region(p->c, ptr, strcap, RBR_STR);
-	}
-	p->left -= n;
+	ptr = rec_u64(p->base + 8 * i);
+	if (!ptr)
+		return 1;
+	region(p->c, ptr, strcap, RBR_STR);
 	return 0;
 }
 
@@ -574,16 +577,20 @@ static __always_inline __u64 user_int(__u64 addr)
 	return v < 0 ? 0 : (__u64)v;
 }
 
-/* Runs one capture op (a struct rb_op, passed as its 8 bytes). */
-__noinline int run_op(struct cap *c, __u64 bits)
+/*
+ * The byte count of an op (a struct rb_op passed as its 8 bytes).  A
+ * function of its own: its result is one unknown number to the verifier,
+ * so run_op() is checked once per kind, not once per kind and way of
+ * counting.
+ */
+__noinline __u64 op_size(struct cap *c, __u64 bits)
 {
 	struct rb_op op;
-	__u64 addr, n = 0;
+	__u64 n = 0;
 
 	if (!c)
 		return 0;
 	__builtin_memcpy(&op, &bits, sizeof(op));
-	addr = c->args[op.arg & 7];
 	switch (op.sz) {
 	case RBZ_CONST: n = op.size; break;
 	case RBZ_ARG: n = c->args[op.sarg & 7]; break;
@@ -608,6 +615,20 @@ __noinline int run_op(struct cap *c, __u64 bits)
 		n = strlim;
 	if (op.flags & RBF_PLUS8)
 		n = n + 8 < 16 ? 16 : n + 8;
+	return n;
+}
+
+/* Runs one capture op (a struct rb_op, passed as its 8 bytes). */
+__noinline int run_op(struct cap *c, __u64 bits)
+{
+	struct rb_op op;
+	__u64 addr, n;
+
+	if (!c)
+		return 0;
+	__builtin_memcpy(&op, &bits, sizeof(op));
+	addr = c->args[op.arg & 7];
+	n = op_size(c, bits);
 	switch (op.kind) {
 	case RBO_BYTES:
 		if (addr && n)
@@ -618,10 +639,19 @@ __noinline int run_op(struct cap *c, __u64 bits)
 			region(c, addr, op.sz == RBZ_PATH ? RB_PATH_BYTES : strcap, RBR_STR);
 		break;
 	case RBO_PTRS: {
-		struct ptrs_ctx p = { c, addr, op.size ? op.size : maxptrs, op.flags & RBF_STRS };
+		/* the array in one region (its first page when the rest is
+		 * unmapped), then the strings up to its NULL */
+		struct ptrs_ctx p = { c, 0, 0 };
+		int got;
 
-		if (addr)
-			bpf_loop(128, ptrs_chunk, &p, 0);
+		if (!addr)
+			break;
+		got = region(c, addr, (op.size ? op.size : maxptrs) * 8, RBR_BYTES);
+		if (got < 8 || !(op.flags & RBF_STRS))
+			break;
+		p.base = c->last;
+		p.n = (__u32)got / 8;
+		bpf_loop(RB_REGION_MAX / 8, ptr_str, &p, 0);
 		break;
 	}
 	case RBO_IOV: {
@@ -701,38 +731,68 @@ static __always_inline void regs_args(struct cap *c, const struct pt_regs *r, __
 	c->sp = r->sp;
 }
 
-/* Runs the ops of slot for this phase (when: RBW_ENTRY, with RBW_BLOCK;
+/* The ops of a call, run by run_ops() */
+struct ops_ctx {
+	struct cap *c;
+	__u32 slot;
+	__u32 when;         /* RBW_ENTRY (with RBW_BLOCK), or RBW_EXIT */
+};
+
+static long op_one(__u32 i, void *ctx)
+{
+	struct ops_ctx *p = ctx;
+	const volatile struct rb_op *op;
+	struct rb_op o;
+	__u64 bits;
+
+	if (p->slot >= RB_NR || i >= RB_OPS)
+		return 1;
+	op = &specs[p->slot].op[i];
+	o.kind = op->kind;
+	o.arg = op->arg;
+	o.when = op->when;
+	o.sz = op->sz;
+	o.sarg = op->sarg;
+	o.flags = op->flags;
+	o.size = op->size;
+	if (o.kind == RBO_END)
+		return 1;
+	if (!(o.when & p->when) || ((o.when & RBW_OK) && p->c->ret < 0) ||
+	    ((o.when & RBW_ERR) && p->c->ret >= 0))
+		return 0;
+	__builtin_memcpy(&bits, &o, sizeof(bits));
+	run_op(p->c, bits);
+	return 0;
+}
+
+/* Runs the ops of slot for this phase (when: RBW_ENTRY with RBW_BLOCK, or
  * RBW_EXIT). */
 static __always_inline void run_ops(struct cap *c, __u32 slot, __u32 when)
 {
-	if (slot >= RB_NR)
-		return;
-	for (int i = 0; i < RB_OPS; i++) {
-		const volatile struct rb_op *op = &specs[slot].op[i];
-		struct rb_op o;
-		__u64 bits;
+	struct ops_ctx p = { c, slot, when };
 
-		if (op->kind == RBO_END)
-			break;
-		if (!(op->when & when))
-			continue;
-		if ((op->when & RBW_OK) && c->ret < 0)
-			continue;
-		if ((op->when & RBW_ERR) && c->ret >= 0)
-			continue;
-		o.kind = op->kind;
-		o.arg = op->arg;
-		o.when = op->when;
-		o.sz = op->sz;
-		o.sarg = op->sarg;
-		o.flags = op->flags;
-		o.size = op->size;
-		__builtin_memcpy(&bits, &o, sizeof(bits));
-		run_op(c, bits);
-	}
+	bpf_loop(RB_OPS, op_one, &p, 0);
 }
 
-/* Fills the header of the record in buf and sends it; false when lost. */
+/*
+ * The flags of a ring-buffer write when recording: waking the reader costs
+ * an interrupt (in a VM an exit to the hypervisor) per record while it
+ * keeps up, the largest cost of a call; so it is woken only when enough
+ * comes to wait (size: the record's bytes), and reads on a timer
+ * meanwhile (engine.c).
+ */
+static __always_inline __u64 wake_flags(__u64 size)
+{
+	__u64 avail;
+
+	if (!wake_bytes)
+		return 0;
+	/* once, as the waiting data crosses the mark */
+	avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
+	return avail < wake_bytes && avail + size >= wake_bytes ? BPF_RB_FORCE_WAKEUP
+								 : BPF_RB_NO_WAKEUP;
+}
+
 static __always_inline bool rec_send(struct cap *c, __u8 *buf, __u32 type, struct task_struct *task,
 				     const struct rb_task *t, __u32 slot, __u64 now,
 				     const struct pt_regs *r)
@@ -756,7 +816,7 @@ static __always_inline bool rec_send(struct cap *c, __u8 *buf, __u32 type, struc
 		h->cpu_ns = call_cpu(task, t, now, now - t->enter_ns);
 	h->ip = r ? r->ip : 0;
 	h->sp = c->sp;
-	if (bpf_ringbuf_output(&events, buf, c->off & (RB_REC_MAX - 1), 0) < 0) {
+	if (bpf_ringbuf_output(&events, buf, c->off & (RB_REC_MAX - 1), wake_flags(c->off)) < 0) {
 		__sync_fetch_and_add(&lost_calls, 1);
 		return false;
 	}
@@ -771,18 +831,63 @@ static __always_inline bool in_set(const volatile __u8 *set, __u32 slot)
 	return set[(slot / 8) & (RB_NR / 8 - 1)] & (1u << (slot & 7));
 }
 
-/* Whether the ops of slot include entry ones. */
-static __always_inline bool has_entry_ops(__u32 slot)
+
+/*
+ * The capture program: the record of a call's entry or exit, with its
+ * memory (the ops), reached by a tail call from rec_sys_enter or
+ * rec_sys_exit, which leave in the header of this CPU's scratch buffer
+ * the record's type, slot, result and flags.  One program, so that the
+ * verifier checks the copying code once (it is most of the start-up).
+ */
+SEC("raw_tp")
+int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 {
-	if (slot >= RB_NR)
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct rb_task *t = task_find((__u32)task->pid);
+	__u8 *buf = scratch_buf();
+	struct rb_call *h;
+	struct pt_regs r;
+	struct cap c;
+	__u32 type, slot;
+
+	if (!t || !buf || bpf_probe_read_kernel(&r, sizeof(r), regs) < 0)
+		return 0;
+	h = (struct rb_call *)buf;
+	type = h->type;
+	slot = h->slot;
+	__builtin_memset(&c, 0, sizeof(c));
+	c.off = sizeof(struct rb_call);
+	c.phase = type == RB_EV_ENTRY ? RBR_ENTRY : RBR_EXIT;
+	c.ret = h->ret;
+	c.flags = h->flags;
+	regs_args(&c, &r, slot);
+	run_ops(&c, slot, type == RB_EV_ENTRY ? RBW_ENTRY | RBW_BLOCK : RBW_EXIT);
+	rec_send(&c, buf, type, task, t, slot, type == RB_EV_ENTRY ? t->enter_ns : bpf_ktime_get_ns(),
+		 &r);
+	return 0;
+}
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} capture SEC(".maps");
+
+/* Hands the record to the capture program; false when it could not run. */
+static __always_inline bool to_capture(void *ctx, __u32 type, __u32 slot, __s64 ret, __u32 flags)
+{
+	__u8 *buf = scratch_buf();
+	struct rb_call *h;
+
+	if (!buf)
 		return false;
-	for (int i = 0; i < RB_OPS; i++) {
-		__u8 w = specs[slot].op[i].when, k = specs[slot].op[i].kind;
-		if (k == RBO_END)
-			return false;
-		if (w & RBW_ENTRY)
-			return true;
-	}
+	h = (struct rb_call *)buf;
+	h->type = type;
+	h->slot = slot;
+	h->ret = ret;
+	h->flags = flags;
+	bpf_tail_call(ctx, &capture, 0);
 	return false;
 }
 
@@ -791,9 +896,6 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct rb_task *t = task_find((__u32)task->pid);
-	struct pt_regs r;
-	struct cap c;
-	__u8 *buf;
 	__u32 slot;
 	__u64 now;
 
@@ -823,18 +925,15 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		t->enter_sum = task->se.sum_exec_runtime;
 		t->enter_on = bpf_get_smp_processor_id();
 	}
-	if (!has_entry_ops(slot) && !(slot < RB_NR && in_set(fork_set, slot)) &&
-	    !(slot < RB_NR && in_set(block_set, slot) && live > 1))
-		return 0;
-	if (!(buf = scratch_buf()) || bpf_probe_read_kernel(&r, sizeof(r), regs) < 0)
-		return 0;
-	__builtin_memset(&c, 0, sizeof(c));
-	c.off = sizeof(struct rb_call);
-	c.phase = RBR_ENTRY;
-	regs_args(&c, &r, slot);
-	run_ops(&c, slot, RBW_ENTRY | RBW_BLOCK);
-	if (rec_send(&c, buf, RB_EV_ENTRY, task, t, slot, now, &r))
+	/* an entry record: memory the call changes, or a call that may
+	 * block while other tasks run (shown as <unfinished ...> when one
+	 * of them comes first), or one that waits for its child */
+	if (slot < RB_NR && (in_set(entry_set, slot) || in_set(fork_set, slot) ||
+			     (in_set(block_set, slot) && live > 1))) {
 		t->flags |= RBT_ENTRY;
+		to_capture(ctx, RB_EV_ENTRY, slot, 0, 0);
+		t->flags &= ~RBT_ENTRY;    /* (the tail call failed) */
+	}
 	return 0;
 }
 
@@ -843,9 +942,6 @@ int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct rb_task *t = task_find((__u32)task->pid);
-	struct pt_regs r;
-	struct cap c;
-	__u8 *buf;
 	__u32 slot;
 
 	if (!t || t->slot >= RB_SLOTS)
@@ -856,16 +952,7 @@ int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	slot = t->slot;
 	t->slot = RB_NO_CALL;
-	if (!(buf = scratch_buf()) || bpf_probe_read_kernel(&r, sizeof(r), regs) < 0)
-		return 0;
-	__builtin_memset(&c, 0, sizeof(c));
-	c.off = sizeof(struct rb_call);
-	c.phase = RBR_EXIT;
-	c.ret = ret;
-	c.flags = (t->flags & RBT_ENTRY) ? RBC_ENTRY : 0;
-	regs_args(&c, &r, slot);
-	run_ops(&c, slot, RBW_EXIT);
-	rec_send(&c, buf, RB_EV_CALL, task, t, slot, bpf_ktime_get_ns(), &r);
+	to_capture(ctx, RB_EV_CALL, slot, ret, (t->flags & RBT_ENTRY) ? RBC_ENTRY : 0);
 	return 0;
 }
 
@@ -891,7 +978,7 @@ static __always_inline void rec_signal(__u32 pid, __u32 tid, int sig, const void
 		bpf_probe_read_kernel(e->info, sizeof(e->info), info);
 	else
 		*(int *)e->info = sig;
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, wake_flags(sizeof(*e)));
 }
 
 /*

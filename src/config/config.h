@@ -21,7 +21,7 @@ enum assertion_type {
 };
 
 enum tracking_mode {
-	TRACKING_ALLOCATIONS = 0,   /* peak of mapped memory (mmap/munmap/mremap/brk) */
+	TRACKING_ALLOCATIONS = 0,   /* peak of committed memory (docs/assertions.md) */
 	TRACKING_RSS,               /* peak resident set size */
 };
 
@@ -93,6 +93,8 @@ struct config_trace {
 	char *cwd;                     /* directory to run in, or NULL (current) */
 	bool follow;                   /* trace children too, default true */
 	unsigned runs;                 /* 0: use golden_traces.runs */
+	int callgrind;                 /* count instructions under callgrind:
+					  1/0, or -1: golden_traces.callgrind */
 	char **inject;                 /* -e inject= values the trace runs with
 					  ("openat:error=ENOENT:when=3"), or
 					  NULL; checked by the golden workflow */
@@ -109,6 +111,13 @@ struct config_golden {
 	struct config_tolerance *tolerances;   /* per-syscall overrides */
 	size_t ntolerances;
 	bool check_runtime;            /* compare runtime against the golden, default true */
+	bool timing_strict;            /* timing = "strict": inconclusive is a regression */
+	unsigned timing_runs;          /* untraced runs of a capture, 0: automatic */
+	unsigned timing_max_runs;      /* most untraced runs of a validation, default 20 */
+	double min_slowdown_pct;       /* smallest slowdown reported, default 25 */
+	double min_slowdown_us;        /* and its absolute floor, default 50 */
+	bool callgrind;                /* count instructions under callgrind too */
+	double callgrind_tolerance_pct; /* default 1 */
 	double runtime_tolerance_pct;  /* relative runtime slack, default 50 */
 	double runtime_floor_ms;       /* absolute runtime slack, default 20 */
 	double noise_factor;           /* capture-noise spreads allowed, default 3 */

@@ -45,15 +45,30 @@ int tmem_stack_pointer(pid_t tid, uint64_t *sp)
 #endif
 }
 
-/* The region of the view that holds addr, or NULL. */
-static const struct tmem_region *view_find(uint64_t addr)
+/*
+ * The region of the view that holds addr and serves a read of want bytes
+ * (a string read: one whose NUL comes first): the first, in order, that
+ * holds them all, else the one that runs furthest (regions overlap: an
+ * array copied whole holds the start of the strings after it).  NULL when
+ * none holds addr.
+ */
+static const struct tmem_region *view_find(uint64_t addr, size_t want, bool str)
 {
+	const struct tmem_region *best = NULL;
+
 	for (size_t i = 0; i < view->n; i++) {
 		const struct tmem_region *r = &view->r[i];
-		if (addr >= r->addr && addr - r->addr < r->len)
+		size_t n;
+
+		if (addr < r->addr || addr - r->addr >= r->len)
+			continue;
+		n = r->len - (size_t)(addr - r->addr);
+		if (n >= want || (str && memchr(r->data + (addr - r->addr), '\0', n)))
 			return r;
+		if (!best || n > best->len - (size_t)(addr - best->addr))
+			best = r;
 	}
-	return NULL;
+	return best;
 }
 
 /* Counts a read the view could not serve whole, at addr. */
@@ -74,7 +89,7 @@ static ssize_t view_read(uint64_t addr, void *buf, size_t len)
 	size_t done = 0;
 
 	while (done < len) {
-		const struct tmem_region *r = view_find(addr + done);
+		const struct tmem_region *r = view_find(addr + done, len - done, false);
 		size_t n;
 
 		if (!r)
@@ -97,7 +112,7 @@ static ssize_t view_read(uint64_t addr, void *buf, size_t len)
 /* tmem_read_str() from the view. */
 static ssize_t view_read_str(uint64_t addr, char *buf, size_t max, bool *terminated)
 {
-	const struct tmem_region *r = view_find(addr);
+	const struct tmem_region *r = view_find(addr, max + 1, true);
 	size_t n;
 	char *nul;
 

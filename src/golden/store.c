@@ -397,7 +397,7 @@ static void base_of(const char *dir, const char *name, char *base)
 }
 
 int golden_pair_write(const char *dir, const char *name, const char *src,
-		      const struct gtiming *t, bool zst, int level,
+		      const char *summary, const struct gtiming *t, bool zst, int level,
 		      const volatile sig_atomic_t *stop, const char *base, char **written)
 {
 	struct strbuf text = STRBUF_INIT, sum = STRBUF_INIT, path = STRBUF_INIT,
@@ -412,7 +412,14 @@ int golden_pair_write(const char *dir, const char *name, const char *src,
 
 	*written = NULL;
 	new_id(id);
-	if (golden_trace_text(src, t, &text) < 0 || summary_text(src, id, &sum) < 0) {
+	if (summary) {
+		/* made by the run itself: no second reading of the trace */
+		strbuf_addstr(&sum, summary);
+		if (sum.len && sum.buf[sum.len - 1] != '\n')
+			strbuf_addch(&sum, '\n');
+		strbuf_addf(&sum, "\n" SUM_ID "%s\n", id);
+	}
+	if (golden_trace_text(src, t, &text) < 0 || (!summary && summary_text(src, id, &sum) < 0)) {
 		ret = -2;
 		goto out;
 	}

@@ -48,7 +48,9 @@ int golden_trace_text(const char *src, const struct gtiming *t, struct strbuf *s
 
 /*
  * Writes the golden of name in dir from the renacer-json-v2 document src
- * (with timing t added, when not NULL): DIR/NAME.json, or NAME.json.zst
+ * (with timing t added, when not NULL) and its -c table summary (the text
+ * the run's summary sink made, without the id line; NULL: made from src,
+ * which is then read again): DIR/NAME.json, or NAME.json.zst
  * compressed at level when zst, and DIR/NAME_summary.txt, as one unit (see
  * above).  When *stop is set (by a signal) before the commit, nothing is
  * renamed.  Returns 0 (*written: the malloc'ed path of the trace), 1 when
@@ -60,7 +62,7 @@ int golden_trace_text(const char *src, const struct gtiming *t, struct strbuf *s
  * because another renacer stored one meanwhile (nothing changed).
  */
 int golden_pair_write(const char *dir, const char *name, const char *src,
-		      const struct gtiming *t, bool zst, int level,
+		      const char *summary, const struct gtiming *t, bool zst, int level,
 		      const volatile sig_atomic_t *stop, const char *base, char **written);
 
 /*

@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <jansson.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -19,7 +20,9 @@
 #include "core/tracer.h"
 #include "replay/reader.h"
 #include "golden/runio.h"
+#include "golden/timerun.h"
 #include "golden/workflow.h"
+#include "measure/mstat.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/skip.h"
 #include "sink/env.h"
@@ -144,6 +147,13 @@ int gwork_load_config(struct gwork *w)
 	w->o.time_tolerance = cg->runtime_tolerance_pct / 100.0;
 	w->o.time_floor_ms = cg->runtime_floor_ms;
 	w->o.noise_k = cg->noise_factor;
+	w->o.timing_strict = cg->timing_strict;
+	w->o.timing_runs = cg->timing_runs;
+	w->o.timing_max_runs = cg->timing_max_runs;
+	w->o.min_slowdown = cg->min_slowdown_pct / 100.0;
+	w->o.min_slowdown_us = cg->min_slowdown_us;
+	w->o.callgrind = cg->callgrind;
+	w->o.callgrind_tolerance = cg->callgrind_tolerance_pct / 100.0;
 	w->o.context_lines = cg->context_lines;
 	w->o.max_diff_lines = cg->max_diff_lines;
 	w->o.regex_cost = w->cfg.limits.regex_cost;
@@ -470,6 +480,22 @@ static double net_time(double wall_us, const struct wait_sink *ws, double *held_
 	return wall_us - held > least ? wall_us - held : least;
 }
 
+/* One untraced run through w->measure, in place of tracer_run(). */
+static int gmeasure_one(struct gwork *w, char *const argv[], struct grun *rr)
+{
+	int r = measure_run(w->measure, argv, &rr->ms);
+
+	rr->end.exit_code = rr->ms.exit_code;
+	rr->end.term_signal = rr->ms.term_signal;
+	rr->end.wall_ns = (uint64_t)(rr->ms.wall_us * 1000);
+	if (r == -2) {
+		rr->end.interrupted = 1;
+		rr->end.interrupt_signal = w->stop ? *w->stop : SIGINT;
+		return 0;
+	}
+	return r;
+}
+
 struct env_save {
 	char *name;
 	char *old;        /* NULL when unset before */
@@ -512,6 +538,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	uint64_t unwind_ns = 0;
 
 	memset(rr, 0, sizeof(*rr));
+	strbuf_init(&rr->summary, 0);
 	memset(&to, 0, sizeof(to));
 	memset(&ws, 0, sizeof(ws));
 	ws.base.ops = &wait_ops;
@@ -545,6 +572,11 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 			return -1;
 		}
 		sink_list_add(&sl, s);
+		{
+			/* the golden's NAME_summary.txt, made as the run goes */
+			static const struct sink_opts sumo = { .timing = true };
+			sink_list_add(&sl, summary_sink_new_buf(&rr->summary, &sumo));
+		}
 		if (w->source) {
 			struct strbuf sp = STRBUF_INIT;
 			strbuf_addf(&sp, "%s.stacks", json_path);
@@ -558,7 +590,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 			sink_list_add(&sl, s);
 		}
 	}
-	if (w->source) {
+	if (w->source && !w->measure) {
 		/* -s: the unwinder, with every stack (NAME_source.json keeps them) */
 		struct dwarf_opts dop = { 0 };
 		dop.source = true;
@@ -641,7 +673,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	to.env = &env;
 	error_set_hook(hold_msg);
 	getrusage(RUSAGE_CHILDREN, &ru0);
-	r = tracer_run(&to, argv, &sl, &rr->end);
+	r = w->measure ? gmeasure_one(w, argv, rr) : tracer_run(&to, argv, &sl, &rr->end);
 	getrusage(RUSAGE_CHILDREN, &ru1);
 	error_set_hook(NULL);
 	rr->cpu_us = tv_us(&ru1.ru_utime) + tv_us(&ru1.ru_stime) -
@@ -693,6 +725,11 @@ out:
 	 * meanwhile are already in net_time's held time */
 	rr->wall_us = (rr->end.wall_ns > unwind_ns ? rr->end.wall_ns - unwind_ns : 0) / 1000.0;
 	rr->net_us = net_time(rr->wall_us, &ws, &held_us);
+	if (w->measure && rr->started) {
+		rr->wall_us = rr->ms.wall_us;
+		rr->cpu_us = rr->ms.cpu_us;
+		rr->net_us = rr->ms.net_us;
+	}
 	free(ws.tab);
 	ws.tab = NULL;
 	rr->ncalls = rr->m->ncalls;
@@ -703,6 +740,7 @@ void grun_release(struct grun *rr)
 {
 	gmodel_free(rr->m);
 	rr->m = NULL;
+	strbuf_release(&rr->summary);
 }
 
 unsigned golden_output_tail(const char *outfile, unsigned lines, struct strbuf *out)
@@ -992,7 +1030,9 @@ int golden_store(struct gwork *w, const char *dir, const char *name, struct grun
 
 	if (!*suffix) {
 		/* the golden and its -c table, as one unit; its stacks after */
-		int pr = golden_pair_write(dir, name, src, &r->timing, zst, w->compress_level,
+		const struct grun *med = gruns_median(r);
+		int pr = golden_pair_write(dir, name, src, med->summary.len ? med->summary.buf : NULL,
+					   &r->timing, zst, w->compress_level,
 					   w->stop, w->base, written);
 		if (pr == 0 && w->source && store_source(w, dir, name, r, "") < 0)
 			pr = -1;
@@ -1040,6 +1080,40 @@ static char *refusal(const char *name, const struct trace_end *e)
 
 /* --- capture --- */
 
+/*
+ * The untraced timing runs of a capture into r->timing, the critical_path
+ * budgets judged on them, and res's line about them.  Returns 0, or -1
+ * with res->status set (interrupted, or the runs failed).
+ */
+static int gtime_capture_hook(struct gwork *w, char *const argv[], const struct config_trace *ct,
+			      struct analysis *an, struct gruns *r, struct gcapture *res)
+{
+	const struct gmeasured *m = &r->timing.meas;
+	struct strbuf sb = STRBUF_INIT;
+	int sig = 0, tr;
+
+	if (!w->o.check_timing)
+		return 0;
+	tr = gtime_capture(w, argv, ct, &r->timing, &sig);
+	if (tr == 0)
+		tr = gtime_budgets(w, argv, ct, an, &r->timing, &sig);
+	if (tr < 0) {
+		res->interrupted = sig;
+		res->run_failed = !sig;
+		res->status = GOLDEN_CMD_FAILED;
+		return -1;
+	}
+	strbuf_addf(&sb, "timing: %u untraced runs, median %.2fms wall, %.2fms net of waits for a "
+		    "CPU, %.2fms CPU", m->runs, mstat_median(m->wall_us, m->runs) / 1000,
+		    mstat_median(m->net_us, m->runs) / 1000, mstat_median(m->cpu_us, m->runs) / 1000);
+	if (m->callgrind_ir > 0)
+		strbuf_addf(&sb, "; %.0f instructions under callgrind", m->callgrind_ir);
+	res->timing = strbuf_detach(&sb, NULL);
+	if (m->no_counters)
+		res->no_counters = xstrdup(m->no_counters);
+	return 0;
+}
+
 int golden_capture(struct gwork *w, const char *name, char *const argv[],
 		   const struct config_trace *ct, struct gcapture *res)
 {
@@ -1066,6 +1140,8 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 		res->status = GOLDEN_CMD_FAILED;
 		goto out;
 	}
+	if (gtime_capture_hook(w, argv, ct, an, &r, res) < 0)
+		goto out;
 	switch (golden_store(w, w->dir, name, &r, "", &res->written)) {
 	case 0:
 		break;
@@ -1082,7 +1158,9 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s/%s.json.zst.new", w->dir, name);
 	unlink(sb.buf);
-	res->wall_ms = r.timing.wall_us.median / 1000.0;
+	/* what validate's header shows: the untraced runs' median net time */
+	res->wall_ms = (r.timing.meas.runs ? mstat_median(r.timing.meas.net_us, r.timing.meas.runs)
+					   : r.timing.wall_us.median) / 1000.0;
 	res->ncalls = med->ncalls;
 	res->end = med->end;
 	if (med->end.term_signal || med->end.exit_code)
@@ -1105,6 +1183,8 @@ out:
 
 void gcapture_release(struct gcapture *res)
 {
+	free(res->timing);
+	free(res->no_counters);
 	free(res->written);
 	free(res->refused);
 	strbuf_release(&res->output_tail);
@@ -1178,6 +1258,24 @@ static void add_like_notes(struct gwork *w, struct gresult *r)
 	strbuf_release(&seen);
 }
 
+/* dst (released first) as a copy of src: through its JSON form, the one
+ * the golden keeps.  0 or -1 after error(). */
+static int timing_copy(struct gtiming *dst, const struct gtiming *src)
+{
+	char *text = gtiming_to_json(src);
+	json_error_t je;
+	json_t *j = json_loads(text, 0, &je);
+	int r;
+
+	free(text);
+	gtiming_release(dst);
+	if (!j)
+		return error("cannot copy the timing of the runs: %s", je.text);
+	r = gtiming_from_json(dst, j, "the runs");
+	json_decref(j);
+	return r;
+}
+
 /*
  * Compares the golden with the current runs: the median run's trace (read
  * back like the golden) against the runtimes of every run; a noisy finding
@@ -1191,7 +1289,7 @@ static void compare_runs(struct gwork *w, struct gvalidation *v, struct gruns *r
 	struct gsamples gs;
 
 	for (unsigned i = 0; i < runs->n; i++)
-		ms[i] = runs->rr[i].m;
+		ms[i] = i == runs->median ? v->c : runs->rr[i].m;
 	gs.wall_us = runs->wall_us;
 	gs.cpu_us = runs->cpu_us;
 	gs.net_us = runs->net_us;
@@ -1275,8 +1373,7 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	struct strbuf sb = STRBUF_INIT;
 	struct analysis *an = w->cfg.nassertions ? analysis_new() : NULL;
 	struct golden_lock lk = GOLDEN_LOCK_INIT;
-	char *cur = NULL;
-	int missing = 0;
+	int missing = 0, sig = 0;
 	bool cmp_ok, bad;
 	double t0 = now_s();
 
@@ -1341,6 +1438,15 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 			v->k.status = GOLDEN_CMD_FAILED;
 			goto out;
 		}
+		if (w->o.check_timing && gtime_capture(w, argv, ct, &runs.timing, &sig) < 0) {
+			if (sig) {
+				runs.interrupted = sig;
+				goto interrupted;
+			}
+			v->k.status = GOLDEN_CMD_FAILED;
+			v->error = xstrdup("cannot measure the untraced timing runs");
+			goto out;
+		}
 		r = golden_mkdir_p(w->dir) < 0 ? -1 :
 		    golden_store(w, w->dir, name, &runs, "", &written);
 		if (r == 1)
@@ -1351,19 +1457,34 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 			goto out;
 		}
 		strbuf_addf(&sb, "golden created: %s (%.2fms, %llu syscalls)", written,
-			    runs.timing.wall_us.median / 1000.0,
+			    (runs.timing.meas.runs ? mstat_median(runs.timing.meas.net_us,
+								  runs.timing.meas.runs)
+						   : runs.timing.wall_us.median) / 1000.0,
 			    (unsigned long long)gruns_median(&runs)->ncalls);
 		v->hint = strbuf_detach(&sb, NULL);
 		free(written);
 		goto out;
 	}
-	/* the current trace, as a file with timing, read like the golden */
-	strbuf_addf(&sb, "%s/current-%s.json", gwork_tmpdir(w), name);
-	cur = strbuf_detach(&sb, NULL);
-	if (golden_write_trace(runs.json[runs.median], cur, &runs.timing, false, 0) < 0 ||
-	    gmodel_load(cur, &w->o, &v->c, &missing) < 0) {
+	/* time, measured untraced until the comparison with the golden is
+	 * decided; the budgets of critical_path on the same runs */
+	if (w->o.check_timing &&
+	    (gtime_validate(w, argv, ct, &v->g->timing, &runs.timing, &sig) < 0 ||
+	     gtime_budgets(w, argv, ct, an, &runs.timing, &sig) < 0)) {
+		if (sig) {
+			runs.interrupted = sig;
+			goto interrupted;
+		}
+		v->k.status = GOLDEN_CMD_FAILED;
+		v->error = xstrdup("cannot measure the untraced timing runs");
+		goto out;
+	}
+	/* the current model: the median run's, built as it ran, with the
+	 * timing of all the runs */
+	v->c = runs.rr[runs.median].m;
+	runs.rr[runs.median].m = NULL;
+	if (timing_copy(&v->c->timing, &runs.timing) < 0) {
 		v->k.status = GOLDEN_BAD_CONFIG;
-		v->error = xstrdup("cannot read back the current trace");
+		v->error = xstrdup("cannot keep the timing of the runs");
 		goto out;
 	}
 	compare_runs(w, v, &runs);
@@ -1425,10 +1546,6 @@ out:
 	v->k.c = v->c;
 	v->k.seconds = now_s() - t0;
 	strbuf_release(&sb);
-	if (cur) {
-		unlink(cur);
-		free(cur);
-	}
 	return v->k.status;
 }
 
@@ -1587,7 +1704,7 @@ int golden_accept(struct gwork *w, const struct gpending *p)
 	golden_pair_begin(w->dir, p->name, w->base, NULL);
 	/* the .new must read back as a trace before it becomes the golden:
 	 * the summary is made from it (golden_pair_write reads it) */
-	r = golden_pair_write(w->dir, p->name, p->path, NULL, zst, w->compress_level, w->stop,
+	r = golden_pair_write(w->dir, p->name, p->path, NULL, NULL, zst, w->compress_level, w->stop,
 			      w->base, &written);
 	free(written);
 	if (r == 1)

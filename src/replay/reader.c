@@ -481,8 +481,8 @@ static int val_add(struct reader *rd, struct strbuf *out, const unsigned char *p
 static int count_record(struct reader *rd)
 {
 	if (++rd->nrecords > rd->lim.records)
-		return rec_err(rd, "more than %" PRIu64 " records (raise limits.trace_records with RENACER_LIMITS "
-			       "to read more)", rd->lim.records);
+		return rec_err(rd, "more than %" PRIu64 " records (raise limits.trace_records "
+			       "with RENACER_LIMITS to read more)", rd->lim.records);
 	return 0;
 }
 

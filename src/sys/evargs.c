@@ -82,13 +82,18 @@ bool ev_arg_int(const struct event *ev, unsigned i, int64_t *out)
 {
 	const struct sysent *se;
 
-	if (ev->replayed)
-		return val_int(ev_arg(ev, i), out);
-	if (i >= EVENT_MAX_ARGS)
+	/* the decoded value first: a live run and its saved trace agree */
+	if (val_int(ev_arg(ev, i), out))
+		return true;
+	if (ev->replayed || i >= EVENT_MAX_ARGS)
 		return false;
-	/* live: the register as the kernel read it, signed at its C width */
+	/* live, not decoded: the register as the kernel read it, signed at
+	 * its C width (descriptors and pids are ints whatever the prototype) */
 	se = sysent_get(ev->nr);
 	unsigned bits = se ? arg_type_bits(se->argtype[i]) : 64;
+	if (se && i < se->nargs && (se->argrole[i] == ROLE_FD || se->argrole[i] == ROLE_DIRFD ||
+				    se->argrole[i] == ROLE_PID))
+		bits = 32;
 	*out = bits == 64 ? (int64_t)ev->karg[i]
 			  : (int64_t)(ev->karg[i] << (64 - bits)) >> (64 - bits);
 	return true;

@@ -107,6 +107,23 @@ enum {
 	SEM_DELETE = 1 << 22,     /* deletes its first path argument */
 	SEM_RENAME = 1 << 23,     /* deletes the first path, creates the second */
 	SEM_ENDPOINT = 1 << 24,   /* its socket address names an endpoint reached */
+	SEM_VFORK = 1 << 25,      /* the child borrows the parent's memory */
+	SEM_LOOKUP = 1 << 26,     /* looks its first path argument up (stat...) */
+	SEM_DEVCTL = 1 << 27,     /* a request to the driver of its fd (ioctl) */
+	SEM_PROGRESS = 1 << 28,   /* reads a stream forward (getdents): a result
+				     > 0 is progress, as io_in/io_out calls' */
+};
+
+/* How a call changes the address space (src/sys/semantics.in's "mem"). */
+enum mem_op {
+	MEMOP_NONE = 0,
+	MEMOP_MAP,                /* the result is a new mapping of length, with
+				     prot and flags (mmap) */
+	MEMOP_UNMAP,              /* releases [addr, addr + len) */
+	MEMOP_REMAP,              /* moves [addr, addr + old_len) to the result,
+				     new_len long (mremap) */
+	MEMOP_PROTECT,            /* sets the prot of [start, start + len) */
+	MEMOP_BRK,                /* the result is the program break */
 };
 
 /* What an argument is (derived from the prototype, src/sys/semantics.in). */
@@ -158,6 +175,7 @@ struct sysent {
 					  reads from / writes to (the result
 					  counts the bytes), -1 for none */
 	uint8_t retkind;               /* enum fd_kind of a returned descriptor */
+	uint8_t memop;                 /* enum mem_op */
 };
 
 /* The semantics of syscall nr (0 for unknown numbers). */

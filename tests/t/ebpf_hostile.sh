@@ -118,7 +118,7 @@ rm -rf "$nd"
 # 4. the time column of -c -f: where strace's shows 100 us or more, the
 # eBPF back end's shows time too (a row of zeros was the defect)
 w="$TMPDIR/w"; mkdir -p "$w"
-cmd='ls -la /usr/bin /usr/lib > /dev/null; cat /etc/passwd | wc -l > /dev/null'
+cmd='ls -la /usr/bin /usr/lib /usr/share /usr/include > /dev/null; cat /etc/passwd | wc -l > /dev/null'
 strace -f -c -o "$w/s.txt" sh -c "$cmd" > /dev/null 2>&1
 "$RENACER" -f --backend ebpf -c -o "$w/e.txt" sh -c "$cmd" > /dev/null 2>&1
 secs() { awk 'NR > 2 && !/^-/ && $NF != "total" { print $NF, $2 }' "$1" | sort; }
@@ -126,7 +126,7 @@ secs "$w/s.txt" > "$w/s.secs"; secs "$w/e.txt" > "$w/e.secs"
 join "$w/s.secs" "$w/e.secs" > "$w/both"
 timed=$(awk '$2 >= 0.0001' "$w/both" | wc -l)
 zero=$(awk '$2 >= 0.0001 && $3 == 0' "$w/both")
-[ "$timed" -ge 5 ] || bad "-c -f: strace timed only $timed rows: $(cat "$w/s.txt")"
+[ "$timed" -ge 3 ] || bad "-c -f: strace timed only $timed rows: $(cat "$w/s.txt")"
 [ -z "$zero" ] || bad "-c -f: rows with time under strace and none under eBPF (name strace ebpf): $zero"
 echo "-c -f: $timed rows timed by strace, all timed by the eBPF back end"
 

@@ -40,7 +40,7 @@ static uint64_t startup(struct analysis *a, pid_t pid, uint64_t ts)
 		struct event ev = gen_sc(pid, i % 3 ? "mmap" : "mprotect", ts, 2000, 0x7f0000000000 + i * 0x10000);
 		gen_hex(&ev, 0, 0);
 		gen_int(&ev, 1, 4096 * (i + 1));
-		analysis_event(a, &ev);
+		gen_feed(a, &ev);
 		ts += 3000;
 	}
 	return ts;
@@ -56,7 +56,7 @@ static void test_tight_loop(void **state)
 		gen_text(&ev, 1, "\"/tmp/flag\"");
 		gen_text(&ev, 2, "0x7ffc1234");   /* an address: masked */
 		gen_text(&ev, 3, "0");
-		analysis_event(a, &ev);
+		gen_feed(a, &ev);
 		ts += 1500;
 	}
 	gen_exit(a, 10, ts, 0);
@@ -66,7 +66,7 @@ static void test_tight_loop(void **state)
 	assert_true(c > 0.9);
 	assert_non_null(strstr(e0, "newfstatat repeated 2000 times"));
 	free(e0);
-	analysis_free(a);
+	gen_free(a);
 }
 
 static void test_tight_loop_cycle(void **state)
@@ -78,12 +78,12 @@ static void test_tight_loop_cycle(void **state)
 		gen_hex(&p, 0, 0x7ffd00 + (uint64_t)i);   /* the array's address moves */
 		gen_int(&p, 1, 1);
 		gen_int(&p, 2, 0);
-		analysis_event(a, &p);
+		gen_feed(a, &p);
 		struct event r = gen_sc(10, "read", ts + 1000, 1000, -11);   /* EAGAIN */
 		gen_int(&r, 0, 3);
 		gen_hex(&r, 1, 0x7ffd00);
 		gen_int(&r, 2, 4096);
-		analysis_event(a, &r);
+		gen_feed(a, &r);
 		ts += 2500;
 	}
 	gen_exit(a, 10, ts, 0);
@@ -93,7 +93,7 @@ static void test_tight_loop_cycle(void **state)
 	assert_non_null(strstr(e0, "cycle poll"));
 	assert_non_null(strstr(e0, "repeated 600 times"));
 	free(e0);
-	analysis_free(a);
+	gen_free(a);
 }
 
 /* Reading a file in chunks repeats read(3, .., 65536), but makes progress. */
@@ -104,26 +104,26 @@ static void test_no_tight_loop(void **state)
 	struct event o = gen_sc(10, "openat", ts, 1000, 3);
 	gen_int(&o, 0, -100);
 	gen_str(&o, 1, "/var/big");
-	analysis_event(a, &o);
+	gen_feed(a, &o);
 	for (int i = 0; i < 2000; i++) {
 		struct event r = gen_sc(10, "read", ts, 1000, 65536);
 		gen_int(&r, 0, 3);
 		gen_str(&r, 1, "data");
 		r.args[1].flags |= VF_EXIT;
 		gen_int(&r, 2, 65536);
-		analysis_event(a, &r);
+		gen_feed(a, &r);
 		ts += 1500;
 	}
 	/* a handful of identical calls is not a loop */
 	for (int i = 0; i < 10; i++) {
 		struct event g = gen_sc(10, "getpid", ts, 500, 10);
-		analysis_event(a, &g);
+		gen_feed(a, &g);
 		ts += 600;
 	}
 	gen_exit(a, 10, ts, 0);
 	analysis_end(a, NULL);
 	assert_true(conf(a, "TightLoop", NULL) < 0.1);
-	analysis_free(a);
+	gen_free(a);
 }
 
 /* Process 100: main thread 100 and workers 101..104. */
@@ -139,7 +139,7 @@ static void god_run(struct analysis *a, const int work[5])
 		ev.ppid = 100;
 		ev.is_thread = true;
 		ev.ts_ns = ev.end_ns = ts;
-		analysis_event(a, &ev);
+		gen_feed(a, &ev);
 	}
 	/* everyone lives for the whole run; work interleaved */
 	int left[5];
@@ -156,7 +156,7 @@ static void god_run(struct analysis *a, const int work[5])
 				ev = gen_sc(100, "futex", ts, 1000, 0);   /* idle */
 			}
 			ev.tid = 100 + t;
-			analysis_event(a, &ev);
+			gen_feed(a, &ev);
 			ts += 1100;
 		}
 		if (!any)
@@ -169,7 +169,7 @@ static void god_run(struct analysis *a, const int work[5])
 		ev.pid = 100;
 		ev.tid = 100 + t;
 		ev.ts_ns = ts;
-		analysis_event(a, &ev);
+		gen_feed(a, &ev);
 	}
 	analysis_end(a, NULL);
 }
@@ -184,20 +184,20 @@ static void test_god_process(void **state)
 	assert_true(c > 0.85);
 	assert_non_null(strstr(e0, "thread 101"));
 	free(e0);
-	analysis_free(a);
+	gen_free(a);
 
 	a = analysis_new();
 	const int even[5] = { 10, 700, 700, 700, 700 };
 	god_run(a, even);
 	assert_true(conf(a, "GodProcess", NULL) < 0.2);
-	analysis_free(a);
+	gen_free(a);
 
 	/* one process alone is never a god process */
 	a = analysis_new();
 	startup(a, 7, 0);
 	analysis_end(a, NULL);
 	assert_true(conf(a, "GodProcess", NULL) == 0);
-	analysis_free(a);
+	gen_free(a);
 }
 
 static void pcie_run(struct analysis *a, const char *dev, bool text)
@@ -214,7 +214,7 @@ static void pcie_run(struct analysis *a, const char *dev, bool text)
 		gen_int(&o, 0, -100);
 		gen_str(&o, 1, dev);
 	}
-	analysis_event(a, &o);
+	gen_feed(a, &o);
 	ts += 1000;
 	for (int i = 0; i < 100; i++) {
 		struct event io = gen_sc(10, i % 10 ? "ioctl" : "write", ts, 1 * MS, i % 10 ? 0 : 1 << 20);
@@ -226,7 +226,7 @@ static void pcie_run(struct analysis *a, const char *dev, bool text)
 			gen_int(&io, 0, 5);
 			gen_hex(&io, 1, 0xc020462a);
 		}
-		analysis_event(a, &io);
+		gen_feed(a, &io);
 		ts += 1 * MS + 100000;
 	}
 	gen_exit(a, 10, ts, 0);
@@ -244,17 +244,17 @@ static void test_pcie(void **state)
 	assert_true(c > 0.8);
 	assert_non_null(strstr(e0, "GPU transfers: 100ms"));
 	free(e0);
-	analysis_free(a);
+	gen_free(a);
 
 	a = analysis_new();
 	pcie_run(a, "/dev/dri/renderD128", false);
 	assert_true(conf(a, "PCIeBottleneck", NULL) > 0.8);
-	analysis_free(a);
+	gen_free(a);
 
 	a = analysis_new();
 	pcie_run(a, "/dev/ttyS0", false);   /* not a GPU */
 	assert_true(conf(a, "PCIeBottleneck", NULL) == 0);
-	analysis_free(a);
+	gen_free(a);
 }
 
 static void io_run(struct analysis *a, int n, int size, bool text)
@@ -270,7 +270,7 @@ static void io_run(struct analysis *a, int n, int size, bool text)
 		gen_int(&o, 0, -100);
 		gen_str(&o, 1, "/tmp/out.txt");
 	}
-	analysis_event(a, &o);
+	gen_feed(a, &o);
 	for (int i = 0; i < n; i++) {
 		struct event w = gen_sc(10, "write", ts, 1000, size);
 		if (text) {
@@ -282,12 +282,12 @@ static void io_run(struct analysis *a, int n, int size, bool text)
 			gen_str(&w, 1, "x");
 			gen_int(&w, 2, size);
 		}
-		analysis_event(a, &w);
+		gen_feed(a, &w);
 		ts += 1200;
 	}
 	struct event c = gen_sc(10, "close", ts, 1000, 0);
 	gen_int(&c, 0, 3);
-	analysis_event(a, &c);
+	gen_feed(a, &c);
 	gen_exit(a, 10, ts, 0);
 	analysis_end(a, NULL);
 }
@@ -301,17 +301,17 @@ static void test_unbuffered(void **state)
 	assert_non_null(strstr(e0, "fd 3 (/tmp/out.txt)"));
 	assert_non_null(strstr(e0, "1000 writes averaging 1.0 bytes"));
 	free(e0);
-	analysis_free(a);
+	gen_free(a);
 
 	a = analysis_new();
 	io_run(a, 1000, 4096, false);
 	assert_true(conf(a, "UnbufferedIO", NULL) == 0);
-	analysis_free(a);
+	gen_free(a);
 
 	a = analysis_new();
 	io_run(a, 20, 1, false);   /* a few tiny writes are fine */
 	assert_true(conf(a, "UnbufferedIO", NULL) == 0);
-	analysis_free(a);
+	gen_free(a);
 }
 
 static void rfa_run(struct analysis *a, int n, bool same)
@@ -323,17 +323,17 @@ static void rfa_run(struct analysis *a, int n, bool same)
 		struct event s = gen_sc(10, "newfstatat", ts, 1000, 0);
 		gen_int(&s, 0, -100);
 		gen_str(&s, 1, path);
-		analysis_event(a, &s);
+		gen_feed(a, &s);
 		struct event o = gen_sc(10, "openat", ts, 1000, 3);
 		gen_int(&o, 0, -100);
 		gen_str(&o, 1, path);
-		analysis_event(a, &o);
+		gen_feed(a, &o);
 		struct event r = gen_sc(10, "read", ts, 1000, 100);
 		gen_int(&r, 0, 3);
-		analysis_event(a, &r);
+		gen_feed(a, &r);
 		struct event c = gen_sc(10, "close", ts, 1000, 0);
 		gen_int(&c, 0, 3);
-		analysis_event(a, &c);
+		gen_feed(a, &c);
 		ts += 5000;
 	}
 	gen_exit(a, 10, ts, 0);
@@ -348,12 +348,12 @@ static void test_redundant(void **state)
 	assert_true(conf(a, "RedundantFileAccess", &e0) > 0.85);
 	assert_non_null(strstr(e0, "/etc/app.conf: opened 100 times, stat-ed 100 times, read 100 times"));
 	free(e0);
-	analysis_free(a);
+	gen_free(a);
 
 	a = analysis_new();
 	rfa_run(a, 100, false);
 	assert_true(conf(a, "RedundantFileAccess", NULL) < 0.1);
-	analysis_free(a);
+	gen_free(a);
 }
 
 static void test_unknown_pattern(void **state)
@@ -363,7 +363,7 @@ static void test_unknown_pattern(void **state)
 	assert_int_equal(anti_pattern_run(a, "NoSuchThing", &f), -1);
 	assert_true(anti_pattern_known("GodProcess"));
 	assert_false(anti_pattern_known("godprocess"));
-	analysis_free(a);
+	gen_free(a);
 }
 
 /* Text shapes of the seeds. */
@@ -374,7 +374,7 @@ static void test_report_text(void **state)
 	for (int i = 0; i < 87; i++) {
 		struct event ev = gen_sc(100, "write", (uint64_t)i * 1000, 100, 1);
 		gen_int(&ev, 0, 1);
-		analysis_event(a, &ev);
+		gen_feed(a, &ev);
 	}
 	gen_exit(a, 100, 125 * MS, 0);
 	analysis_end(a, NULL);
@@ -401,7 +401,7 @@ static void test_report_text(void **state)
 	assert_int_equal(assert_exit_status(&res), 1);
 	strbuf_release(&sb);
 	assert_results_release(&res);
-	analysis_free(a);
+	gen_free(a);
 }
 
 int main(void)

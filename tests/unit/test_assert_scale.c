@@ -15,6 +15,7 @@
 
 #include "assert/assert.h"
 #include "assert/internal.h"
+#include "track/track.h"
 #include "unit/assert_evgen.h"
 
 #include "util/banned.h"
@@ -25,11 +26,14 @@ static size_t heap_used(void)
 	return mi.uordblks + mi.hblkhd;
 }
 
-/* Bytes of the per-process and per-thread tables (they grow with processes). */
-static size_t tables(const struct analysis *a)
+/*
+ * Bytes of the per-process and per-task tables (they grow with processes):
+ * the analysis's, and at most 256 bytes a task for the tracker's.
+ */
+static size_t tables(struct analysis *a)
 {
 	return a->aprocs * sizeof(struct proc) + a->atasks * sizeof(struct task) +
-	       (a->pid_hash_size + a->tid_hash_size) * sizeof(int);
+	       a->pids.cap * 2 * sizeof(uint64_t) + tracker_ntasks(gen_list(a)->track) * 256;
 }
 
 static void feed(struct analysis *a, long from, long to)
@@ -44,42 +48,44 @@ static void feed(struct analysis *a, long from, long to)
 			struct event o = gen_sc(pid, "openat", ts, 500, 3);
 			gen_int(&o, 0, -100);
 			gen_str(&o, 1, path);
-			analysis_event(a, &o);
+			gen_feed(a, &o);
 			break;
 		}
 		case 1: case 2: {
 			struct event w = gen_sc(pid, "write", ts, 500, 1);
 			gen_int(&w, 0, 3);
-			analysis_event(a, &w);
+			gen_feed(a, &w);
 			break;
 		}
 		case 3: {
 			struct event m = gen_sc(pid, "mmap", ts, 500, 0x7f0000000000 + (i % 64) * 0x100000);
 			gen_hex(&m, 0, 0);
 			gen_int(&m, 1, 65536);
+			gen_int(&m, 2, 3);      /* PROT_READ|PROT_WRITE */
+			gen_int(&m, 3, 0x22);   /* MAP_PRIVATE|MAP_ANONYMOUS */
 			gen_int(&m, 4, -1);
-			analysis_event(a, &m);
+			gen_feed(a, &m);
 			break;
 		}
 		case 4: {
 			struct event u = gen_sc(pid, "munmap", ts, 500, 0);
 			gen_hex(&u, 0, 0x7f0000000000 + ((i - 1) % 64) * 0x100000);
 			gen_int(&u, 1, 65536);
-			analysis_event(a, &u);
+			gen_feed(a, &u);
 			break;
 		}
 		case 5: {
 			struct event c = gen_sc(pid, "close", ts, 500, 0);
 			gen_int(&c, 0, 3);
-			analysis_event(a, &c);
+			gen_feed(a, &c);
 			if (i % 600 == 5) {   /* a short-lived child */
 				pid_t child = (pid_t)(1000 + (i / 600) % 30000);
 				gen_proc(a, EV_PROC_START, child, 100, ts);
 				struct event s = gen_sc(child, "getpid", ts + 10, 10, child);
-				analysis_event(a, &s);
+				gen_feed(a, &s);
 				gen_exit(a, child, ts + 20, 1000);
 				struct event w = gen_sc(pid, "wait4", ts, 30, child);
-				analysis_event(a, &w);
+				gen_feed(a, &w);
 			}
 			break;
 		}
@@ -108,7 +114,7 @@ static void test_flat_memory(void **state)
 	assert_true(secs < 4.0);
 	assert_int_equal(analysis_syscalls(a), 3000000 + 2 * 5000);
 	assert_true(a->paths_dropped > 0);   /* the path table is capped */
-	analysis_free(a);
+	gen_free(a);
 }
 
 int main(void)
