@@ -19,6 +19,7 @@
 #define MAX_TASK_ROWS 300        /* timeline rows */
 #define MAX_BAR_ROWS 40          /* syscalls shown before "more" */
 #define MAX_DIFF_ROWS 20000      /* call diff rows after collapsing, per trace */
+#define MAX_FINDINGS_KIND 50     /* findings of one kind shown before "N more" */
 #define FLAME_MIN_FRACTION (1.0 / 4000)   /* narrower frames are left out */
 
 struct page {
@@ -234,9 +235,18 @@ static void findings(struct page *pg, const struct gout_case *k)
 	}
 	strbuf_addstr(sb, "<table class=\"findings\"><tr><th></th><th>Kind</th><th>Process</th>"
 		      "<th>Finding</th><th>Where the calls come from (golden &rarr; current)</th></tr>\n");
+	size_t shown[GF_NKINDS + 1] = { 0 }, more[GF_NKINDS + 1] = { 0 };
+
 	for (size_t i = 0; i < r->nf; i++) {
 		const struct gfinding *f = &r->f[i];
+		unsigned kd = (unsigned)f->kind < GF_NKINDS ? (unsigned)f->kind : GF_NKINDS;
 
+		/* a trace whose calls all changed has a finding per call */
+		if (shown[kd] == MAX_FINDINGS_KIND) {
+			more[kd]++;
+			continue;
+		}
+		shown[kd]++;
 		strbuf_addf(sb, "<tr class=\"%s%s\" data-kind=\"%s\"><td class=\"mark\">%s</td><td>%s</td>"
 			    "<td class=\"mono\">", f->regression ? "reg" : "note",
 			    f->noisy ? " noisy" : "", gfind_kind_name(f->kind),
@@ -266,6 +276,11 @@ static void findings(struct page *pg, const struct gout_case *k)
 		}
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
+	for (unsigned kd = 0; kd <= GF_NKINDS; kd++)
+		if (more[kd])
+			strbuf_addf(sb, "<tr class=\"more\"><td></td><td>%s</td><td></td><td>%zu more "
+				    "findings of this kind (all of them in --format json)</td><td></td></tr>\n",
+				    gfind_kind_name((enum gfind_kind)kd), more[kd]);
 	strbuf_addstr(sb, "</table>\n");
 	strbuf_addf(sb, "<p class=\"meta\">confidence %.3f = 0.50 &times; sequence %.3f + 0.25 &times; "
 		    "counts %.3f + 0.25 &times; resources %.3f (minimum %.2f)", r->confidence, r->s_seq,
