@@ -29,7 +29,7 @@
 #include "sink/env.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/skip.h"
-#include "sink/profile.h"
+#include "sink/profsink.h"
 #include "sink/sinks.h"
 #include "sink/text.h"
 #include "sys/filter.h"

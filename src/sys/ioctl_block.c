@@ -58,10 +58,11 @@ static int trace_setup(struct ioc *io)
 		FLD_U(&f[4], b, end_lba);
 		FLD_D(&f[5], b, pid);
 		val_set_struct(v, v->name, f, 6, false);
+		v->flags |= VF_OPEN;
 		return IOC_EXIT;
 	}
-	v = &io->ev->args[2];
-	if (v->kind == V_STRUCT && !io->ev->err && tread(io->c, io->arg, &b, sizeof(b))) {
+	v = ioc_reopen(io);
+	if (v && !io->ev->err && tread(io->c, io->arg, &b, sizeof(b))) {
 		ioc_set_cstring(io->c, &v->c.items[6], "name", b.name, sizeof(b.name));
 		v->c.n = 7;
 	}
