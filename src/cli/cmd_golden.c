@@ -87,7 +87,10 @@ static const char compare_usage[] =
 "against --tolerance and [golden_traces] runtime_tolerance_pct (docs/otlp.md).\n"
 "\n"
 "      --config FILE        renacer.toml to read (default: ./renacer.toml if present)\n"
-"      --format FMT         text (default), json, junit, markdown\n"
+"      --format FMT         text (default), json, junit, markdown, github\n"
+"                           (workflow commands: annotations, a job summary in\n"
+"                           $GITHUB_STEP_SUMMARY), codequality (GitLab)\n"
+"      --codequality FILE   also write GitLab's Code Quality report to FILE\n"
 "      --html FILE          also write an HTML report to FILE: findings, a\n"
 "                           timeline of both runs, syscall bars, the call diff\n"
 "                           and a differential flame graph (one page, no\n"
@@ -125,8 +128,12 @@ COMMON_TEXT
 "      --update             rewrite the goldens that differ (also\n"
 "                           RENACER_UPDATE_GOLDEN=1); never with CI set\n"
 "      --new-dir DIR        write NAME.json.new files to DIR instead\n"
-"      --format FMT         text (default), json, junit, markdown\n"
+"      --format FMT         text (default), json, junit, markdown, github\n"
+"                           (workflow commands: annotations on the source lines\n"
+"                           of findings, a job summary in $GITHUB_STEP_SUMMARY),\n"
+"                           codequality (GitLab's Code Quality report)\n"
 "      --junit FILE         also write a JUnit XML report to FILE\n"
+"      --codequality FILE   also write GitLab's Code Quality report to FILE\n"
 "      --html FILE          also write an HTML report to FILE: findings with\n"
 "                           their source lines, a timeline of the golden and\n"
 "                           the current run, syscall bars, the call diff and a\n"
@@ -168,6 +175,7 @@ COMMON_TEXT
 enum {
 	O_CONFIG = 1000, O_DIR, O_RUNS, O_FORMAT, O_COLOR, O_NO_COLOR, O_TOL, O_MINCONF,
 	O_NO_TIMING, O_UPDATE, O_GOLDEN, O_NEWDIR, O_JUNIT, O_ALL, O_INJECT, O_FAULT, O_HTML,
+	O_CODEQUALITY,
 };
 
 static const struct option long_opts[] = {
@@ -186,6 +194,7 @@ static const struct option long_opts[] = {
 	{ "new-dir", required_argument, NULL, O_NEWDIR },
 	{ "junit", required_argument, NULL, O_JUNIT },
 	{ "html", required_argument, NULL, O_HTML },
+	{ "codequality", required_argument, NULL, O_CODEQUALITY },
 	{ "all", no_argument, NULL, O_ALL },
 	{ "inject", required_argument, NULL, O_INJECT },
 	{ "fault", required_argument, NULL, O_FAULT },
@@ -280,7 +289,8 @@ static int parse_opts(struct gcli *g, struct overrides *ov, int argc, char **arg
 			break;
 		case O_FORMAT:
 			if ((g->fmt = gfmt_parse(optarg)) < 0)
-				usage_die(g->cmd, usage, "unknown format '%s' (text, json, junit, markdown)",
+				usage_die(g->cmd, usage, "unknown format '%s' (text, json, junit, markdown, "
+					  "github, codequality)",
 					  esc(optarg));
 			break;
 		case O_COLOR:
@@ -306,6 +316,12 @@ static int parse_opts(struct gcli *g, struct overrides *ov, int argc, char **arg
 		case O_GOLDEN: g->golden_file = optarg; break;
 		case O_NEWDIR: g->w.new_dir = optarg; break;
 		case O_JUNIT: g->junit_path = optarg; break;
+		case O_CODEQUALITY:
+			if (strcmp(g->cmd, "validate") && strcmp(g->cmd, "compare"))
+				usage_die(g->cmd, usage, "unknown or incomplete option '%s'",
+					  esc(argv[optind - 1]));
+			g->codequality_path = optarg;
+			break;
 		case O_HTML:
 			if (strcmp(g->cmd, "validate") && strcmp(g->cmd, "compare"))
 				usage_die(g->cmd, usage, "unknown or incomplete option '%s'",
@@ -527,32 +543,107 @@ int cmd_capture(int argc, char **argv)
 
 /* --- compare --- */
 
+/* What the CI formats add: the HTML report's name, the run's page, the workspace. */
+static void ci_context(struct gcli *g, struct gout_ci *ci, struct strbuf *url, struct strbuf *cwd)
+{
+	const char *server = getenv("GITHUB_SERVER_URL"), *repo = getenv("GITHUB_REPOSITORY");
+	const char *run = getenv("GITHUB_RUN_ID");
+	char buf[4096];
+
+	memset(ci, 0, sizeof(*ci));
+	ci->html = g->html_path;
+	if (server && *server && repo && *repo && run && *run) {
+		strbuf_addf(url, "%s/%s/actions/runs/%s", server, repo, run);
+		ci->artifact_url = url->buf;
+	} else if (getenv("CI_JOB_URL") && *getenv("CI_JOB_URL")) {
+		strbuf_addf(url, "%s/artifacts/browse", getenv("CI_JOB_URL"));
+		ci->artifact_url = url->buf;
+	}
+	ci->workspace = getenv("GITHUB_WORKSPACE");
+	if (!ci->workspace || !*ci->workspace)
+		ci->workspace = getenv("CI_PROJECT_DIR");
+	if ((!ci->workspace || !*ci->workspace) && getcwd(buf, sizeof(buf))) {
+		strbuf_addstr(cwd, buf);
+		ci->workspace = cwd->buf;
+	}
+}
+
+/* Writes one format of the cases into path (atomically); a failure is status 7 at exit. */
+static void emit_file(const char *path, int fmt, const struct gout_case *cases, size_t n,
+		      const struct golden_opts *o, const struct gout_ci *ci)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&buf, &len);
+	int r = -1;
+
+	if (mf) {
+		r = fmt == GFMT_JUNIT ? gout_junit(mf, cases, n, o) : gout_codequality(mf, cases, n, o, ci);
+		if (fclose(mf) != 0)
+			r = -1;
+	}
+	if (r < 0 || write_file_atomic(path, buf, len) < 0) {
+		if (r < 0)
+			error("cannot write '%s': %s", esc(path), strerror(errno));
+		cli_write_failed();
+	}
+	free(buf);
+}
+
+/*
+ * With GITHUB_STEP_SUMMARY set (a GitHub Actions step), --format github
+ * appends the Markdown summary to that file.
+ */
+static void step_summary(const struct gout_case *cases, size_t n, const struct golden_opts *o,
+			 const struct gout_ci *ci)
+{
+	const char *path = getenv("GITHUB_STEP_SUMMARY");
+	FILE *fp;
+
+	if (!path || !*path)
+		return;
+	if (!(fp = fopen(path, "a"))) {
+		error("cannot write the job summary '%s': %s", esc(path), strerror(errno));
+		cli_write_failed();
+		return;
+	}
+	if (gout_markdown_ci(fp, cases, n, o, ci) < 0 || fputc('\n', fp) == EOF) {
+		error("cannot write the job summary '%s': %s", esc(path), strerror(errno));
+		cli_write_failed();
+	}
+	if (fclose(fp) != 0) {
+		error("cannot write the job summary '%s': %s", esc(path), strerror(errno));
+		cli_write_failed();
+	}
+}
+
 static void emit_cases(struct gcli *g, struct gout_case *cases, size_t n)
 {
 	const struct golden_opts *o = &g->w.o;
+	struct strbuf url = STRBUF_INIT, cwd = STRBUF_INIT;
+	struct gout_ci ci;
 	int r = 0;
 
+	ci_context(g, &ci, &url, &cwd);
 	switch (g->fmt) {
 	case GFMT_JSON: r = gout_json(stdout, cases, n, o); break;
 	case GFMT_JUNIT: r = gout_junit(stdout, cases, n, o); break;
-	case GFMT_MARKDOWN: r = gout_markdown(stdout, cases, n, o); break;
+	case GFMT_MARKDOWN: r = gout_markdown_ci(stdout, cases, n, o, &ci); break;
+	case GFMT_GITHUB: r = gout_github(stdout, cases, n, o, &ci); break;
+	case GFMT_CODEQUALITY: r = gout_codequality(stdout, cases, n, o, &ci); break;
 	default: break;
 	}
 	if (r < 0)
 		cli_stdout_failed(errno);
-	if (g->junit_path) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *mf = open_memstream(&buf, &len);
-		/* the report on stdout is checked at exit (cli_outputs_failed) */
-		if (!mf || gout_junit(mf, cases, n, o) < 0 || fclose(mf) != 0 ||
-		    write_file_atomic(g->junit_path, buf, len) < 0) {
-			if (!mf)
-				error("cannot write '%s': %s", esc(g->junit_path), strerror(errno));
-			cli_write_failed();
-		}
-		free(buf);
-	}
+	if (g->fmt == GFMT_GITHUB)
+		step_summary(cases, n, o, &ci);
+	/* the report on stdout is checked at exit (cli_outputs_failed) */
+	if (g->junit_path)
+		emit_file(g->junit_path, GFMT_JUNIT, cases, n, o, &ci);
+	if (g->codequality_path)
+		emit_file(g->codequality_path, GFMT_CODEQUALITY, cases, n, o, &ci);
+	strbuf_release(&url);
+	strbuf_release(&cwd);
 }
 
 /* The command line, for the HTML page ("renacer validate --html r.html"). */
