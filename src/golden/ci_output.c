@@ -196,7 +196,7 @@ int gout_github(FILE *fp, const struct gout_case *k, size_t n, const struct gold
 				gh_command(&sb, "error", file.buf, 0, title.buf);
 				gh_text(&sb, c->files[j], false);
 				strbuf_addstr(&sb, ": ");
-				gh_text(&sb, c->error, false);
+				gh_text(&sb, c->files_why ? c->files_why[j] : c->error, false);
 				strbuf_addch(&sb, '\n');
 			}
 		}
@@ -340,7 +340,7 @@ int gout_codequality(FILE *fp, const struct gout_case *k, size_t n, const struct
 				strbuf_addf(&desc, "%s: ", c->name ? c->name : "?");
 				if (c->nfiles)
 					strbuf_addf(&desc, "%s: ", file.buf);
-				strbuf_addstr(&desc, c->error);
+				strbuf_addstr(&desc, c->nfiles && c->files_why ? c->files_why[j] : c->error);
 				strbuf_reset(&key);
 				strbuf_addstr(&key, c->name ? c->name : "");
 				strbuf_addch(&key, '\0');

@@ -34,6 +34,8 @@ struct gout_case {
 	char *const *files;        /* files an error is about (an orphaned golden,
 				      a pending .new file): annotated one by one;
 				      may be NULL */
+	char *const *files_why;    /* per file, what is wrong with it (one line),
+				      or NULL: the error */
 	size_t nfiles;
 };
 
