@@ -80,71 +80,69 @@ bool gout_source_place(const char *where, const char *workspace, struct strbuf *
 
 /* --- GitHub workflow commands --- */
 
-/* Message data: %, CR and LF escaped (workflow command syntax). */
-static void gh_data(struct strbuf *sb, const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		switch (s[i]) {
-		case '%': strbuf_addstr(sb, "%25"); break;
-		case '\r': strbuf_addstr(sb, "%0D"); break;
-		case '\n': strbuf_addstr(sb, "%0A"); break;
-		default: strbuf_addch(sb, s[i]);
-		}
-	}
-}
-
-/* A property value: also ':' and ','. */
-static void gh_prop(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '%': strbuf_addstr(sb, "%25"); break;
-		case '\r': strbuf_addstr(sb, "%0D"); break;
-		case '\n': strbuf_addstr(sb, "%0A"); break;
-		case ':': strbuf_addstr(sb, "%3A"); break;
-		case ',': strbuf_addstr(sb, "%2C"); break;
-		default: strbuf_addch(sb, *s);
-		}
-	}
-}
-
-/* Text from traces for a command: one line of escapes (util/quote.h), then gh_data. */
-static void gh_text(struct strbuf *sb, const char *s, bool keep_newlines)
+/*
+ * Text for a workflow command: CR and LF as %0D and %0A, '%' as %25 and,
+ * in a property (prop), ':' and ',' as %3A and %2C (the workflow command
+ * syntax); other control characters and bytes that are not UTF-8 as
+ * esc() writes them (util/quote.h), so that nothing else reaches the log.
+ */
+static void gh_escape(struct strbuf *sb, const char *s, bool prop)
 {
 	struct strbuf e = STRBUF_INIT;
 
 	if (!s)
 		return;
-	strbuf_add_cescaped(&e, s, strlen(s), 0,
-			    CESC_KEEP_BACKSLASH | (keep_newlines ? CESC_KEEP_NEWLINE : 0));
-	gh_data(sb, e.buf, e.len);
+	while (*s) {
+		size_t run = strcspn(s, "\r\n");
+
+		strbuf_reset(&e);
+		strbuf_add_cescaped(&e, s, run, 0, CESC_KEEP_BACKSLASH);
+		for (size_t i = 0; i < e.len; i++) {
+			char ch = e.buf[i];
+			if (ch == '%')
+				strbuf_addstr(sb, "%25");
+			else if (prop && ch == ':')
+				strbuf_addstr(sb, "%3A");
+			else if (prop && ch == ',')
+				strbuf_addstr(sb, "%2C");
+			else
+				strbuf_addch(sb, ch);
+		}
+		s += run;
+		if (*s == '\r')
+			strbuf_addstr(sb, "%0D");
+		else if (*s == '\n')
+			strbuf_addstr(sb, "%0A");
+		if (*s)
+			s++;
+	}
 	strbuf_release(&e);
+}
+
+static void gh_text(struct strbuf *sb, const char *s)
+{
+	gh_escape(sb, s, false);
 }
 
 /* "::LEVEL file=F,line=L,title=T::" */
 static void gh_command(struct strbuf *sb, const char *level, const char *file, unsigned long line,
 		       const char *title)
 {
-	struct strbuf e = STRBUF_INIT;
 	bool any = false;
 
 	strbuf_addf(sb, "::%s", level);
 	if (file && *file) {
-		strbuf_add_cescaped(&e, file, strlen(file), 0, CESC_KEEP_BACKSLASH);
 		strbuf_addstr(sb, " file=");
-		gh_prop(sb, e.buf);
+		gh_escape(sb, file, true);
 		any = true;
 		if (line)
 			strbuf_addf(sb, ",line=%lu", line);
 	}
 	if (title) {
-		strbuf_reset(&e);
-		strbuf_add_cescaped(&e, title, strlen(title), 0, CESC_KEEP_BACKSLASH);
 		strbuf_addstr(sb, any ? ",title=" : " title=");
-		gh_prop(sb, e.buf);
+		gh_escape(sb, title, true);
 	}
 	strbuf_addstr(sb, "::");
-	strbuf_release(&e);
 }
 
 int gout_github(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o,
@@ -165,7 +163,7 @@ int gout_github(FILE *fp, const struct gout_case *k, size_t n, const struct gold
 		strbuf_addstr(&sb, "::group::");
 		strbuf_reset(&title);
 		strbuf_addf(&title, "renacer %s: %s", c->name ? c->name : "?", golden_status_name(c->status));
-		gh_text(&sb, title.buf, false);
+		gh_text(&sb, title.buf);
 		strbuf_addch(&sb, '\n');
 		if (mf) {
 			gout_text(mf, c, o, false);
@@ -187,16 +185,16 @@ int gout_github(FILE *fp, const struct gout_case *k, size_t n, const struct gold
 				    golden_status_name(c->status));
 			if (!c->nfiles) {
 				gh_command(&sb, "error", gold.len ? gold.buf : NULL, 0, title.buf);
-				gh_text(&sb, c->error, false);
+				gh_text(&sb, c->error);
 				strbuf_addch(&sb, '\n');
 			}
 			for (size_t j = 0; j < c->nfiles; j++) {
 				strbuf_reset(&file);
 				rel_path(&file, c->files[j], ws);
 				gh_command(&sb, "error", file.buf, 0, title.buf);
-				gh_text(&sb, c->files[j], false);
+				gh_text(&sb, c->files[j]);
 				strbuf_addstr(&sb, ": ");
-				gh_text(&sb, c->files_why ? c->files_why[j] : c->error, false);
+				gh_text(&sb, c->files_why ? c->files_why[j] : c->error);
 				strbuf_addch(&sb, '\n');
 			}
 		}
@@ -220,13 +218,13 @@ int gout_github(FILE *fp, const struct gout_case *k, size_t n, const struct gold
 					   title.buf);
 				if (f->proc) {
 					strbuf_addch(&sb, '[');
-					gh_text(&sb, f->proc, false);
+					gh_text(&sb, f->proc);
 					strbuf_addstr(&sb, "] ");
 				}
-				gh_text(&sb, f->message, false);
+				gh_text(&sb, f->message);
 				if (f->detail && *f->detail) {
 					strbuf_addstr(&sb, "%0A");
-					gh_text(&sb, f->detail, true);
+					gh_text(&sb, f->detail);
 				}
 				/* a detail ends in a newline: not twice */
 				while (sb.len >= 3 && !strcmp(sb.buf + sb.len - 3, "%0A"))
