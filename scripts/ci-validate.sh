@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
 	--renacer) RENACER=$2; shift 2 ;;
 	--config) CONFIG=$2; shift 2 ;;
 	--reports) REPORTS=$2; shift 2 ;;
-	-h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "ci-validate.sh: unknown argument '$1'" >&2; exit 5 ;;
 	esac
 done
