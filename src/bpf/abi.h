@@ -194,6 +194,9 @@ enum {
 	RBO_MSG,            /* a struct msghdr at the argument, and its name,
 			       iovecs and their buffers (RBF_RET: as much as
 			       the result), control data (up to size) */
+	RBO_ANY,            /* a call the table does not know: a string (up
+			       to a path's length) and size bytes, both at
+			       the argument, whatever its decoder reads */
 	RBO_MMSG,           /* sarg struct mmsghdr at the argument (at most
 			       64), and each one's parts as
 			       RBO_MSG (RBF_RET: as much as its msg_len) */

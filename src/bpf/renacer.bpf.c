@@ -800,6 +800,12 @@ __noinline int run_op(struct cap *c, __u64 bits)
 		if (c->sp && n)
 			region(c, c->sp, n > RB_REGION_MAX ? RB_REGION_MAX : n, RBR_BYTES);
 		break;
+	case RBO_ANY:
+		if (addr) {
+			region(c, addr, RB_PATH_BYTES, RBR_STR);
+			region(c, addr, n, RBR_BYTES);
+		}
+		break;
 	case RBO_MSG:
 		if (addr)
 			msg(c, addr, op.flags & RBF_RET ? (c->ret > 0 ? c->ret : 0) : -1,
