@@ -154,8 +154,10 @@ struct rb_fileref {
 			       0 for an anonymous mapping */
 	__u64 ino;          /* its inode number */
 	__u64 off;          /* the address's offset in it */
-	/* then its path, NUL-separated components from the file up to the
-	 * root, the last one first (up to RB_FILEREF_PATH bytes) */
+	__u32 pathlen;      /* bytes of the path that follows */
+	__u32 pad;
+	/* then RB_FILEREF_PATH bytes: its path, NUL-separated components
+	 * from the file up to the root, the last one first */
 };
 #define RB_FILEREF_PATH 512
 struct rb_region {

@@ -341,8 +341,8 @@ static void late_read(struct recorder *rc, pid_t tid, const struct rb_region *r,
 		if (!n)
 			n = -1;
 	}
-	if (n < 0 && want)
-		n = fileref_read(fr, (const char *)(fr + 1), r->len - sizeof(*fr), buf, want);
+	if (n < 0 && want && fr->pathlen <= r->len - sizeof(*fr))
+		n = fileref_read(fr, (const char *)(fr + 1), fr->pathlen, buf, want);
 	ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
 	v = &rc->regs[rc->nregs++];
 	memset(v, 0, sizeof(*v));
