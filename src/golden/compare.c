@@ -519,17 +519,6 @@ static void add_bytes(struct strbuf *sb, double b)
 }
 
 /* The I/O bucket fd k of a side counts in (its stream's kind). */
-static int std_bucket(const struct gmodel *m, int k)
-{
-	static const int gk[SK_NKINDS] = {
-		[SK_NULL] = GK_DEVICE, [SK_FILE] = GK_FILE, [SK_PIPE] = GK_PIPE,
-		[SK_SOCKET] = GK_SOCKET, [SK_TTY] = GK_TTY, [SK_DEVICE] = GK_DEVICE,
-		[SK_OTHER] = GK_OTHER, [SK_UNKNOWN] = GK_OTHER, [SK_CLOSED] = GK_OTHER,
-	};
-	int kind = m->has_env && m->env.stdio[k] >= 0 && m->env.stdio[k] < SK_NKINDS ?
-		   gk[m->env.stdio[k]] : GK_OTHER;
-	return GIO_BUCKET(kind, k != 0);
-}
 
 static void check_group_io(struct cmp *x, const char *label, const struct ggroup *gg,
 			   const struct ggroup *cg, const struct gvar_proc *vp, bool noisy)
@@ -548,26 +537,22 @@ static void check_group_io(struct cmp *x, const char *label, const struct ggroup
 			hi[b] += vp->io[b].hi;
 		}
 	}
-	/* bytes through a standard stream whose kind differs are not compared */
-	for (int k = 0; k < 3; k++) {
-		if (!(x->stdmask >> k & 1))
-			continue;
-		int bg = std_bucket(x->g, k), bc = std_bucket(x->c, k);
-		uint64_t d = gg->io_std[k];
-		gv[bg] -= d < gv[bg] ? d : gv[bg];
-		lo[bg] -= d < lo[bg] ? d : lo[bg];
-		hi[bg] -= d < hi[bg] ? d : hi[bg];
-		cv[bc] -= cg->io_std[k] < cv[bc] ? cg->io_std[k] : cv[bc];
-	}
-	for (int b = 0; b < GIO_NBUCKETS; b++) {
+		for (int b = 0; b < GIO_NBUCKETS; b++) {
 		struct strbuf m = STRBUF_INIT;
 		double alo, ahi;
 		bool varied = lo[b] != hi[b];
 		struct gfinding *f;
 
+		bool msg = b / 2 == GK_STDIO;
+		double tol = msg && btol < GOLDEN_MSG_TOLERANCE ? GOLDEN_MSG_TOLERANCE : btol;
+
 		if (!hi[b] && !cv[b])
 			continue;
-		if (!out_of_range(lo[b], hi[b], cv[b], btol, GOLDEN_IO_FLOOR_BYTES, &alo, &ahi))
+		/* a standard stream whose kind differs is not compared */
+		if (msg && (x->stdmask & (b % 2 ? 6u : 1u)))
+			continue;
+		if (!out_of_range(lo[b], hi[b], cv[b], tol,
+				  msg ? GOLDEN_MSG_FLOOR_BYTES : GOLDEN_IO_FLOOR_BYTES, &alo, &ahi))
 			continue;
 		strbuf_addf(&m, "%s: ", gio_bucket_phrase(b));
 		add_bytes(&m, (double)(varied ? lo[b] : gv[b]));
@@ -586,7 +571,7 @@ static void check_group_io(struct cmp *x, const char *label, const struct ggroup
 			strbuf_addf(&m, "%sgolden varied over %d runs", hi[b] && cv[b] ? ", " : "", runs);
 		else
 			strbuf_addf(&m, "%stolerance \xc2\xb1%.1f%%", hi[b] && cv[b] ? ", " : "",
-				    btol * 100);
+				    tol * 100);
 		strbuf_addch(&m, ')');
 		f = add_finding(x->r, GF_IO, true, label, gio_bucket_name(b), (double)gv[b],
 				(double)cv[b], "%s", m.buf);

@@ -38,6 +38,11 @@ enum {
 /* Bytes a process may move more or less per kind of file before the
  * count tolerance applies: a pid or a date printed takes a few bytes more. */
 #define GOLDEN_IO_FLOOR_BYTES 64
+/* The bytes a command writes to its standard streams are its messages:
+ * rewording them is not a regression.  They count beyond this relative
+ * change (or bytes_tolerance when larger) and this many bytes. */
+#define GOLDEN_MSG_TOLERANCE 0.5
+#define GOLDEN_MSG_FLOOR_BYTES 1024
 /*
  * Runs of a command when capture is not told how many: a median of three
  * runtimes; five for a multi-threaded command, whose counts vary too.

@@ -28,7 +28,7 @@
 /* --- I/O buckets --- */
 
 static const char *const gio_kind_names[GK_NKINDS] = {
-	"file", "pipe", "socket", "tty", "device", "other",
+	"file", "pipe", "socket", "tty", "device", "other", "stdio",
 };
 
 const char *gio_bucket_name(int bucket)
@@ -53,6 +53,7 @@ const char *gio_bucket_phrase(int bucket)
 		"bytes read from terminals", "bytes written to terminals",
 		"bytes read from devices", "bytes written to devices",
 		"bytes read from other files", "bytes written to other files",
+		"bytes read from the standard input", "bytes written to the standard output and error",
 	};
 	return bucket >= 0 && bucket < GIO_NBUCKETS ? p[bucket] : "bytes";
 }
@@ -104,7 +105,6 @@ struct btask {
 	uint32_t exe;            /* id in b->strs of the program (key text), UINT32_MAX */
 	uint32_t argv;           /* id in b->strs of its argv (key text), UINT32_MAX */
 	uint64_t io[GIO_NBUCKETS];
-	uint64_t io_std[3];
 	struct gcall *calls;
 	uint32_t ncalls, acalls;
 	uint32_t *src;           /* per call: 1 + source id (gmodel.srcs), or NULL */
@@ -624,10 +624,12 @@ static void on_syscall(struct build *b, const struct event *ev)
 			int64_t fd;
 			if (reg < 0 || !ev_arg_int(ev, (unsigned)reg, &fd))
 				continue;
-			t->io[GIO_BUCKET(gio_of(ev->fd_obj[reg]), side)] += (uint64_t)ret;
-			if (fd >= 0 && fd <= 2 && ev->fd_obj[reg] &&
-			    (ev->fd_obj[reg]->flags & TOBJ_INHERITED))
-				t->io_std[fd] += (uint64_t)ret;
+			/* the standard streams the command was given carry its
+			 * messages, whatever they are (a file, a pipe, a tty) */
+			int kind = fd >= 0 && fd <= 2 && ev->fd_obj[reg] &&
+					   (ev->fd_obj[reg]->flags & TOBJ_INHERITED)
+					   ? GK_STDIO : gio_of(ev->fd_obj[reg]);
+			t->io[GIO_BUCKET(kind, side)] += (uint64_t)ret;
 		}
 	}
 
@@ -1363,8 +1365,6 @@ static void build_groups(struct build *b, struct gmodel *m, const struct norm_ct
 			gr->nthreads++;
 		for (int k = 0; k < GIO_NBUCKETS; k++)
 			gr->io[k] += t->io[k];
-		for (int k = 0; k < 3; k++)
-			gr->io_std[k] += t->io_std[k];
 		for (uint32_t j = 0; j < p->ncalls; j++) {
 			const struct gcall *c = &p->calls[j];
 			if (!(c->flags & (GC_VOLATILE | GC_IGNORED)))

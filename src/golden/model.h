@@ -93,8 +93,8 @@ struct ggroup {
 	bool threaded;          /* nthreads > 0 */
 	uint32_t *counts;       /* per name id: calls counted (not ignored, not
 				   volatile by nature) */
-	uint64_t io[GIO_NBUCKETS];   /* bytes per kind of file and direction */
-	uint64_t io_std[3];     /* of those, bytes through fds 0, 1, 2 */
+	uint64_t io[GIO_NBUCKETS];   /* bytes per kind of file and direction (the
+					standard streams apart: GK_STDIO) */
 	bool exited;            /* exit of the leader seen */
 	int exit_code, term_signal;
 };
