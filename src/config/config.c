@@ -1021,7 +1021,7 @@ static int parse_golden(struct ctx *c, const struct toml_value *t, bool *have_co
 		"dir", "runs", "tolerance_pct", "tolerances", "check_runtime",
 		"runtime_tolerance_pct", "runtime_floor_ms", "noise_factor", "ignore_syscalls",
 		"ignore_paths", "volatile_syscalls", "normalize", "context_lines",
-		"max_diff_lines", "compress_above_bytes", "trace", "bytes_tolerance_pct",
+		"max_diff_lines", "compress_above_bytes", "trace", "bytes_tolerance_pct", "memory_tolerance_pct",
 		"time_limits", "env_vars",
 	};
 	struct config_golden *g = &c->cfg->golden;
@@ -1047,6 +1047,7 @@ static int parse_golden(struct ctx *c, const struct toml_value *t, bool *have_co
 	    get_strlist(c, label, t, "volatile_syscalls", &g->volatile_syscalls,
 			&g->nvolatile_syscalls) < 0 ||
 	    get_number(c, label, t, "bytes_tolerance_pct", GE_ZERO, &g->bytes_tolerance_pct) < 0 ||
+	    get_number(c, label, t, "memory_tolerance_pct", GE_ZERO, &g->memory_tolerance_pct) < 0 ||
 	    get_strlist(c, label, t, "time_limits", &g->time_limits, &g->ntime_limits) < 0 ||
 	    get_strlist(c, label, t, "env_vars", &g->env_vars, &g->nenv_vars) < 0)
 		return -1;
@@ -1311,6 +1312,7 @@ void config_init(struct renacer_config *cfg)
 	cfg->golden.runtime_tolerance_pct = 50;
 	cfg->golden.runtime_floor_ms = 20;
 	cfg->golden.bytes_tolerance_pct = -1;
+	cfg->golden.memory_tolerance_pct = -1;
 	cfg->golden.noise_factor = 3;
 	cfg->golden.context_lines = 3;
 	cfg->golden.max_diff_lines = 200;

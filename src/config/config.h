@@ -106,6 +106,7 @@ struct config_golden {
 					  1, or more for a multi-threaded command */
 	double tolerance_pct;          /* syscall count tolerance, default 5 (+-5%) */
 	double bytes_tolerance_pct;    /* I/O volume tolerance, < 0: tolerance_pct */
+	double memory_tolerance_pct;   /* peak memory tolerance, < 0: the default */
 	struct config_tolerance *tolerances;   /* per-syscall overrides */
 	size_t ntolerances;
 	bool check_runtime;            /* compare runtime against the golden, default true */

@@ -43,6 +43,10 @@ enum {
  * change (or bytes_tolerance when larger) and this many bytes. */
 #define GOLDEN_MSG_TOLERANCE 0.5
 #define GOLDEN_MSG_FLOOR_BYTES 1024
+/* Peak memory may move this much before the tolerance applies: a larger
+ * environment or a longer path moves it by pages. */
+#define GOLDEN_MEM_FLOOR_BYTES (1024 * 1024)
+#define GOLDEN_RSS_FLOOR_KB 2048
 /*
  * Runs of a command when capture is not told how many: a median of three
  * runtimes; five for a multi-threaded command, whose counts vary too.
@@ -66,6 +70,7 @@ struct golden_tol {
 struct golden_opts {
 	double count_tolerance;     /* default relative count tolerance (0.05) */
 	double bytes_tolerance;     /* relative I/O volume tolerance; < 0: count_tolerance */
+	double memory_tolerance;    /* relative peak memory tolerance (0.05) */
 	struct golden_tol *tols;    /* per-syscall overrides */
 	size_t ntols;
 	double min_confidence;      /* pass only at or above this (0.90) */

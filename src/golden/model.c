@@ -105,6 +105,8 @@ struct btask {
 	uint32_t exe;            /* id in b->strs of the program (key text), UINT32_MAX */
 	uint32_t argv;           /* id in b->strs of its argv (key text), UINT32_MAX */
 	uint64_t io[GIO_NBUCKETS];
+	uint64_t mem_peak;       /* its process's committed peak when last seen */
+	uint64_t rss_kb;         /* VmHWM at its exit */
 	struct gcall *calls;
 	uint32_t ncalls, acalls;
 	uint32_t *src;           /* per call: 1 + source id (gmodel.srcs), or NULL */
@@ -169,6 +171,8 @@ static struct btask *task_of(struct build *b, const struct event *ev)
 			}
 		}
 		*intmap_put(&b->tids, (uint64_t)(uint32_t)tt->tid, NULL) = i;
+		if (tt->mem && tt->mem->peak > t->mem_peak)
+			t->mem_peak = tt->mem->peak;
 	}
 	t->seen = true;
 	return t;
@@ -725,6 +729,7 @@ static void on_exit_ev(struct build *b, const struct event *ev)
 		t->exited = true;
 		t->exit_code = ev->exit_code;
 		t->term_signal = ev->term_signal;
+		t->rss_kb = ev->max_rss_kb;
 	}
 }
 
@@ -1365,6 +1370,10 @@ static void build_groups(struct build *b, struct gmodel *m, const struct norm_ct
 			gr->nthreads++;
 		for (int k = 0; k < GIO_NBUCKETS; k++)
 			gr->io[k] += t->io[k];
+		if (t->mem_peak > gr->mem_peak)
+			gr->mem_peak = t->mem_peak;
+		if (t->rss_kb > gr->rss_kb)
+			gr->rss_kb = t->rss_kb;
 		for (uint32_t j = 0; j < p->ncalls; j++) {
 			const struct gcall *c = &p->calls[j];
 			if (!(c->flags & (GC_VOLATILE | GC_IGNORED)))

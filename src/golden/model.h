@@ -97,6 +97,10 @@ struct ggroup {
 					standard streams apart: GK_STDIO) */
 	bool exited;            /* exit of the leader seen */
 	int exit_code, term_signal;
+	uint64_t mem_peak;      /* the most memory it committed (writable private
+				   mappings and heap, not reservations), bytes
+				   (track/track.h) */
+	uint64_t rss_kb;        /* its peak resident memory (VmHWM), KiB; 0 unknown */
 };
 
 /* Per-syscall totals over the whole trace (indexed by name id). */

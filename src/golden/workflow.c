@@ -159,6 +159,8 @@ int gwork_load_config(struct gwork *w)
 	w->o.time_limits = copy_list(cg->time_limits, cg->ntime_limits);
 	w->o.ntime_limits = cg->ntime_limits;
 	w->o.bytes_tolerance = cg->bytes_tolerance_pct < 0 ? -1 : cg->bytes_tolerance_pct / 100.0;
+	if (cg->memory_tolerance_pct >= 0)
+		w->o.memory_tolerance = cg->memory_tolerance_pct / 100.0;
 	w->env_vars = cg->env_vars;
 	for (size_t i = 0; i < cg->nnormalize; i++)
 		if (golden_opts_add_rule(&w->o, cg->normalize[i].pattern, cg->normalize[i].replace) < 0)
