@@ -15,11 +15,13 @@
 
 /* The functions used, from libdw.so.1 and from libelf.so.1. */
 #define DWLIB_DW_FUNCS(X) \
-	X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_child) X(dwarf_decl_file) \
+	X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_child) X(dwarf_cu_getdwarf) \
+	X(dwarf_decl_file) \
 	X(dwarf_diecu) X(dwarf_diename) X(dwarf_dieoffset) X(dwarf_filesrc) \
 	X(dwarf_formaddr) X(dwarf_formflag) X(dwarf_formref_die) X(dwarf_formstring) \
-	X(dwarf_formudata) X(dwarf_getelf) X(dwarf_getsrcfiles) X(dwarf_haspc) \
-	X(dwarf_lowpc) X(dwarf_siblingof) X(dwarf_tag) X(dwfl_addrmodule) \
+	X(dwarf_formudata) X(dwarf_getelf) X(dwarf_getlocation) X(dwarf_getsrcfiles) \
+	X(dwarf_haspc) X(dwarf_lowpc) X(dwarf_offdie) X(dwarf_siblingof) X(dwarf_tag) \
+	X(dwfl_addrmodule) \
 	X(dwfl_attach_state) X(dwfl_begin) X(dwfl_end) X(dwfl_errmsg) \
 	X(dwfl_frame_pc) X(dwfl_frame_reg) X(dwfl_getmodules) \
 	X(dwfl_getthread_frames) X(dwfl_lineinfo) X(dwfl_linux_proc_find_elf) \

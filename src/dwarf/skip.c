@@ -37,6 +37,7 @@ struct srcskip {
 	regex_t *re;
 	bool *builtin;           /* re[i] is one of srcskip_defaults */
 	size_t n, alloc, balloc;
+	size_t nadded;           /* patterns that are not built in */
 };
 
 static int add_one(struct srcskip *s, const char *regex, bool builtin)
@@ -50,6 +51,7 @@ static int add_one(struct srcskip *s, const char *regex, bool builtin)
 	ALLOC_GROW(s->re, s->n + 1, s->alloc);
 	ALLOC_GROW(s->builtin, s->n + 1, s->balloc);
 	s->builtin[s->n] = builtin;
+	s->nadded += !builtin;
 	s->re[s->n++] = re;
 	return 0;
 }
@@ -69,7 +71,7 @@ int srcskip_add(struct srcskip *s, const char *regex)
 	if (!*regex) {
 		for (size_t i = 0; i < s->n; i++)
 			regfree(&s->re[i]);
-		s->n = 0;
+		s->n = s->nadded = 0;
 		return 0;
 	}
 	return add_one(s, regex, false);
@@ -96,6 +98,8 @@ enum srcskip_by srcskip_module(const struct srcskip *s, const char *path)
 		if (!s->builtin[i])
 			return SRCSKIP_ADDED;
 		by = SRCSKIP_BUILTIN;
+		if (!s->nadded)
+			break;      /* no added pattern can outrank it */
 	}
 	return by;
 }

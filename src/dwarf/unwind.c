@@ -114,11 +114,16 @@ struct modinfo;
 /* The function a call instruction calls, as DWARF call-site information
  * (DW_TAG_call_site, DW_TAG_GNU_call_site) names it. */
 struct ctarget {
-	uint8_t kind;            /* CT_NONE (unknown: indirect, no DWARF), CT_ADDR, CT_NAME */
+	uint8_t kind;            /* CT_NONE (unknown: no DWARF, a target that cannot
+				    be computed), CT_ADDR, CT_NAME, CT_REG */
+	uint8_t reg;             /* CT_REG: a register kept across calls holds
+				    its address, plus off (an indirect call) */
+	bool deref;              /* CT_REG: ... the address of a pointer to it */
+	int64_t off;
 	uint64_t rel;            /* CT_ADDR: its entry, relative to the module's start */
 	const char *name;        /* CT_NAME: its symbol (interned, as in the symbol table) */
 };
-enum { CT_NONE, CT_ADDR, CT_NAME };
+enum { CT_NONE, CT_ADDR, CT_NAME, CT_REG };
 
 /*
  * An address.  Its module and offset are known at once; its names only
@@ -135,6 +140,8 @@ struct loc {
 	uint8_t ninl;            /* 0: no DWARF; the frame is the symbol alone */
 	uint8_t flags;           /* for ninl == 0: FRAME_OWN */
 	struct inl *inl;
+	uint64_t fn_off;         /* its function's DIE: offset + 1 in the module's
+				    DWARF, 0 when unknown */
 	bool cs_done;            /* cs is looked up */
 	uint8_t entry_known;     /* 0 not yet, 1 entry is set, 2 no symbol */
 	uint64_t entry;          /* the start of the symbol holding it, module-relative */
@@ -152,6 +159,10 @@ struct modinfo {
 	struct symidx *syms;
 	struct loc **locs;       /* open addressing by rel */
 	size_t nlocs, used;
+	struct fsites **fsites;  /* tail calls of its functions, open addressing by entry */
+	size_t nfsites, fsused;
+	struct instance *inst;   /* out-of-line functions by their origin (inst_of) */
+	size_t ninst, instused;
 	struct modinfo *next;    /* hash chain */
 };
 
@@ -170,10 +181,11 @@ struct tailpc {
 /*
  * The tail-call frames missing between a caller's return address and the
  * frame it called (the callee's looked-up address), innermost first;
- * n == 0 when none are or when that is not known for sure.
+ * n == 0 when none are or when that is not known for sure.  target: the
+ * function an indirect call called, 0 for a direct one.
  */
 struct tailres {
-	uint64_t caller_pc, callee;
+	uint64_t caller_pc, callee, target;
 	unsigned n;
 	struct tailpc f[];
 };
@@ -188,7 +200,7 @@ struct dproc {
 	struct pcent *cache;     /* open addressing by addr; loc NULL is empty */
 	size_t ncache, used;
 	struct arena arena;      /* locs of addresses in no module, tailres */
-	struct tailres **tails;  /* open addressing by (caller_pc, callee) */
+	struct tailres **tails;  /* open addressing by (caller_pc, callee, target) */
 	size_t ntails, tailused;
 	uint64_t *ranges;        /* [lo, hi) pairs of the reported modules */
 	size_t nranges, aranges;
@@ -558,13 +570,15 @@ static size_t hash_pair(uint64_t a, uint64_t b, size_t n)
 	return hash_addr(a ^ (b * 0xff51afd7ed558ccdull), n);
 }
 
-static struct tailres *tail_find(const struct dproc *p, uint64_t caller_pc, uint64_t callee)
+static struct tailres *tail_find(const struct dproc *p, uint64_t caller_pc, uint64_t callee,
+				 uint64_t target)
 {
 	if (!p->ntails)
 		return NULL;
 	for (size_t i = hash_pair(caller_pc, callee, p->ntails); p->tails[i];
 	     i = (i + 1) & (p->ntails - 1))
-		if (p->tails[i]->caller_pc == caller_pc && p->tails[i]->callee == callee)
+		if (p->tails[i]->caller_pc == caller_pc && p->tails[i]->callee == callee &&
+		    p->tails[i]->target == target)
 			return p->tails[i];
 	return NULL;
 }
@@ -967,6 +981,11 @@ static void resolve_inlines(struct dwarf *d, Dwfl_Module *mod, uint64_t addr, st
 			line = (uint32_t)sline;
 	}
 	n = find_scopes(cu, addr - bias, chain, 0, MAX_INLINE);
+	if (n > 0 && dwl.dwarf_tag(cu) == DW_TAG_compile_unit) {
+		Dwarf_Addr b;
+		if (dwl.dwarf_cu_getdwarf(chain[0].cu) == dwl.dwfl_module_getdwarf(mod, &b) && b == bias)
+			l->fn_off = dwl.dwarf_dieoffset(&chain[0]) + 1;
+	}
 	/* innermost first: the line table's file:line, then each inlined
 	 * call's site, out to the physical function */
 	for (int i = n - 1; i >= 0 && k < MAX_INLINE; i--) {
@@ -1150,7 +1169,8 @@ static struct modinfo *modinfo_of(struct dwarf *d, Dwfl_Module *mod)
 }
 
 /* The loc of addr in p (module and offset at least), made when new. */
-static struct loc *loc_of(struct dwarf *d, struct dproc *p, uint64_t addr, Dwfl_Module **modp)
+static inline __attribute__((always_inline)) struct loc *
+loc_of(struct dwarf *d, struct dproc *p, uint64_t addr, Dwfl_Module **modp)
 {
 	struct loc *l = pc_find(p, addr);
 	Dwfl_Module *mod;
@@ -1191,9 +1211,12 @@ static struct loc *loc_of(struct dwarf *d, struct dproc *p, uint64_t addr, Dwfl_
  * site at its return address names the function it called; when that is
  * not the function of the next frame, the tail calls of the called
  * function (DW_AT_call_tail_call), and of the functions they call, are
- * followed to it.  Exactly one chain must lead there: none, or several
- * (two tail calls to the same function, an indirect call), and nothing is
- * added.
+ * followed to it, by address or by symbol name, across modules; a call
+ * through a pointer is followed when DWARF says where the pointer is
+ * (DW_AT_call_target) and the caller's frame still has it.  Exactly one
+ * chain must lead there: none, or several (two tail calls to the same
+ * function, a function whose tail calls are not all known), and nothing
+ * is added.
  */
 
 /* The start of the function (symbol) holding l, module-relative; false when no symbol does. */
@@ -1241,6 +1264,45 @@ static bool site_pcs(Dwarf_Die *site, Dwarf_Addr *ret, Dwarf_Addr *look, bool *t
 	return false;
 }
 
+/*
+ * An indirect call's target (DW_AT_call_target, DW_AT_GNU_call_site_target)
+ * into *t when it is a register's value, plus an offset, or the pointer
+ * at that address: DW_OP_regN, DW_OP_bregN OFF, DW_OP_bregN OFF
+ * DW_OP_deref (and their -x forms).  Other expressions stay CT_NONE.
+ */
+static void site_call_target(Dwarf_Die *site, struct ctarget *t)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t n;
+	uint8_t op;
+
+	if (!dwl.dwarf_attr(site, DW_AT_call_target, &a) &&
+	    !dwl.dwarf_attr(site, DW_AT_GNU_call_site_target, &a))
+		return;
+	if (dwl.dwarf_getlocation(&a, &ops, &n) != 0 || n < 1 || n > 2)
+		return;
+	op = ops[0].atom;
+	if (op >= DW_OP_reg0 && op <= DW_OP_reg31 && n == 1) {
+		t->reg = (uint8_t)(op - DW_OP_reg0);
+	} else if (op == DW_OP_regx && n == 1 && ops[0].number < 32) {
+		t->reg = (uint8_t)ops[0].number;
+	} else if (op >= DW_OP_breg0 && op <= DW_OP_breg31) {
+		t->reg = (uint8_t)(op - DW_OP_breg0);
+		t->off = (int64_t)ops[0].number;
+	} else if (op == DW_OP_bregx && ops[0].number < 32) {
+		t->reg = (uint8_t)ops[0].number;
+		t->off = (int64_t)ops[0].number2;
+	} else {
+		return;
+	}
+	if (n == 2 && (ops[1].atom != DW_OP_deref || op == DW_OP_regx ||
+		       (op >= DW_OP_reg0 && op <= DW_OP_reg31)))
+		return;
+	t->deref = n == 2;
+	t->kind = CT_REG;
+}
+
 /* A function's name as its symbol has it: the linkage name, else the name. */
 static const char *die_symbol_name(struct dwarf *d, Dwarf_Die *die)
 {
@@ -1255,44 +1317,119 @@ static const char *die_symbol_name(struct dwarf *d, Dwarf_Die *die)
 }
 
 /*
- * The function a call site calls (DW_AT_call_origin; DW_AT_abstract_origin
- * in the GNU form) into *t: its address when its DIE, or the one
- * out-of-line instance of it in its compilation unit, has code; else its
- * name, for the symbol tables.  An indirect call names none (CT_NONE).
+ * An entry of a module's index of out-of-line functions: key is the offset
+ * of the DIE they are instances of (DW_AT_abstract_origin or
+ * DW_AT_specification) plus one, or a compilation unit's offset with
+ * INST_CU set when that unit has been indexed; 0 is empty.
  */
-static void site_target(struct dwarf *d, Dwarf_Die *site, Dwarf_Addr bias, uint64_t low,
-			struct ctarget *t)
+struct instance {
+	uint64_t key;
+	uint64_t rel;            /* the instance's entry, module-relative */
+	uint32_t count;          /* instances of that DIE (several: clones) */
+};
+#define INST_CU (1ull << 63)
+
+static struct instance *inst_slot(struct modinfo *mi, uint64_t key, bool make)
+{
+	size_t i;
+
+	if (make && (mi->instused + 1) * 2 > mi->ninst) {
+		struct instance *old = mi->inst;
+		size_t oldn = mi->ninst;
+		mi->ninst = oldn ? oldn * 2 : 256;
+		mi->inst = xcalloc(mi->ninst, sizeof(*mi->inst));
+		mi->instused = 0;
+		for (size_t j = 0; j < oldn; j++)
+			if (old[j].key)
+				*inst_slot(mi, old[j].key, true) = old[j];
+		free(old);
+	}
+	if (!mi->ninst)
+		return NULL;
+	for (i = hash_addr(key, mi->ninst); mi->inst[i].key; i = (i + 1) & (mi->ninst - 1))
+		if (mi->inst[i].key == key)
+			return &mi->inst[i];
+	if (!make)
+		return NULL;
+	mi->inst[i].key = key;
+	mi->instused++;
+	return &mi->inst[i];
+}
+
+/*
+ * The out-of-line instance of the function DIE o (abstract: inlined
+ * elsewhere; or a declaration) in o's compilation unit, whose top-level
+ * functions are indexed the first time one of its DIEs is asked about
+ * (instances of DIEs of other units are left to the symbol tables).
+ * Returns the number of instances, with the entry of the first in *rel.
+ */
+static uint32_t inst_of(struct modinfo *mi, Dwarf_Die *o, Dwarf_Addr bias, uint64_t low,
+			uint64_t *rel)
 {
 	Dwarf_Attribute a;
-	Dwarf_Die o, cu, c, r;
+	Dwarf_Die cu, c, r;
 	Dwarf_Addr lo;
-	Dwarf_Off want;
-	int found = 0;
+	struct instance *e;
 
+	/* (a unit of a dwz file has offsets of its own: not indexed) */
+	if (!dwl.dwarf_diecu(o, &cu, NULL, NULL) || dwl.dwarf_tag(&cu) != DW_TAG_compile_unit)
+		return 0;
+	if (!inst_slot(mi, dwl.dwarf_dieoffset(&cu) | INST_CU, false)) {
+		inst_slot(mi, dwl.dwarf_dieoffset(&cu) | INST_CU, true);
+		if (dwl.dwarf_child(&cu, &c) == 0) {
+			do {
+				if (dwl.dwarf_tag(&c) != DW_TAG_subprogram ||
+				    dwl.dwarf_lowpc(&c, &lo) != 0)
+					continue;
+				if (!dwl.dwarf_formref_die(dwl.dwarf_attr(&c, DW_AT_abstract_origin, &a), &r) &&
+				    !dwl.dwarf_formref_die(dwl.dwarf_attr(&c, DW_AT_specification, &a), &r))
+					continue;
+				if (r.cu != c.cu)
+					continue;    /* in another unit: found by name */
+				e = inst_slot(mi, dwl.dwarf_dieoffset(&r) + 1, true);
+				if (!e->count++)
+					e->rel = lo + bias - low;
+			} while (dwl.dwarf_siblingof(&c, &c) == 0);
+		}
+	}
+	e = inst_slot(mi, dwl.dwarf_dieoffset(o) + 1, false);
+	if (!e)
+		return 0;
+	*rel = e->rel;
+	return e->count;
+}
+
+/*
+ * The function a call site of mi calls (DW_AT_call_origin;
+ * DW_AT_abstract_origin in the GNU form) into *t: its address when its DIE,
+ * or the one out-of-line instance of it in its compilation unit, has code;
+ * else its name, for the symbol tables.  An indirect call names none
+ * (CT_NONE) or where the pointer is (CT_REG).
+ */
+static void site_target(struct dwarf *d, struct modinfo *mi, Dwarf_Die *site, Dwarf_Addr bias,
+			uint64_t low, struct ctarget *t)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die o;
+	Dwarf_Addr lo;
+	uint32_t found;
+
+	memset(t, 0, sizeof(*t));
 	t->kind = CT_NONE;
 	if (!dwl.dwarf_formref_die(dwl.dwarf_attr(site, DW_AT_call_origin, &a), &o) &&
-	    !dwl.dwarf_formref_die(dwl.dwarf_attr(site, DW_AT_abstract_origin, &a), &o))
+	    !dwl.dwarf_formref_die(dwl.dwarf_attr(site, DW_AT_abstract_origin, &a), &o)) {
+		site_call_target(site, t);
 		return;
+	}
 	if (dwl.dwarf_lowpc(&o, &lo) == 0) {
 		t->kind = CT_ADDR;
 		t->rel = lo + bias - low;
 		return;
 	}
 	/* abstract (inlined elsewhere) or declared: an instance with code */
-	want = dwl.dwarf_dieoffset(&o);
-	if (dwl.dwarf_diecu(&o, &cu, NULL, NULL) && dwl.dwarf_child(&cu, &c) == 0) {
-		do {
-			if (dwl.dwarf_tag(&c) != DW_TAG_subprogram || dwl.dwarf_lowpc(&c, &lo) != 0)
-				continue;
-			if ((dwl.dwarf_formref_die(dwl.dwarf_attr(&c, DW_AT_abstract_origin, &a), &r) ||
-			     dwl.dwarf_formref_die(dwl.dwarf_attr(&c, DW_AT_specification, &a), &r)) &&
-			    dwl.dwarf_dieoffset(&r) == want) {
-				if (found++)
-					return;      /* clones: which one is not known */
-				t->rel = lo + bias - low;
-			}
-		} while (dwl.dwarf_siblingof(&c, &c) == 0);
-	}
+	found = inst_of(mi, &o, bias, low, &t->rel);
+	if (found > 1)
+		return;      /* clones: which one is not known */
 	if (found) {
 		t->kind = CT_ADDR;
 		return;
@@ -1350,7 +1487,9 @@ static bool match_ret(Dwarf_Die *site, void *arg)
 	Dwarf_Addr ret, look;
 	bool tail;
 
-	if (!site_pcs(site, &ret, &look, &tail) || ret != rf->ret)
+	/* (a return address is never a tail call's, though clang's DW_AT_call_pc
+	 * of a jump right after a call is that call's return address) */
+	if (!site_pcs(site, &ret, &look, &tail) || tail || ret != rf->ret)
 		return false;
 	rf->site = *site;
 	return true;
@@ -1365,11 +1504,15 @@ static void lookup_callsite(struct dwarf *d, struct loc *l, Dwfl_Module *mod, ui
 
 	l->cs_done = true;
 	l->cs.kind = CT_NONE;
-	if (!mod_has_dwarf(l->mi, mod) || !function_die(mod, ret - 1, &fn, &bias))
+	if (!mod_has_dwarf(l->mi, mod))
+		return;
+	/* the function resolve_inlines found, else a search for it */
+	if (!(l->fn_off && dwl.dwarf_offdie(dwl.dwfl_module_getdwarf(mod, &bias), l->fn_off - 1, &fn)) &&
+	    !function_die(mod, ret - 1, &fn, &bias))
 		return;
 	rf.ret = ret - bias;
 	if (each_site(&fn, match_ret, &rf))
-		site_target(d, &rf.site, bias, module_low(mod), &l->cs);
+		site_target(d, l->mi, &rf.site, bias, module_low(mod), &l->cs);
 }
 
 /* A function of the process: its module and entry (module-relative). */
@@ -1378,14 +1521,25 @@ struct fnode {
 	uint64_t low, rel;
 };
 
-/* A tail call of a function: where (absolute) and what it calls. */
+/* A tail call of a function: where (module-relative) and what it calls. */
 struct tsite {
 	struct tailpc at;
 	struct ctarget t;
 };
 
-struct tsites {
+/* The tail calls of the function at entry (module-relative), shared by the
+ * processes that map the module. */
+struct fsites {
+	uint64_t entry;
+	bool known;              /* false: not known (no DWARF, not all described) */
+	unsigned n;
+	struct tsite s[];
+};
+
+/* Tail calls being collected from a function's DIEs. */
+struct tscan {
 	struct dwarf *d;
+	struct modinfo *mi;
 	Dwarf_Addr bias;
 	uint64_t low;
 	struct tsite s[MAX_TAIL_SITES];
@@ -1395,7 +1549,7 @@ struct tsites {
 
 static bool add_tail_site(Dwarf_Die *site, void *arg)
 {
-	struct tsites *ts = arg;
+	struct tscan *ts = arg;
 	Dwarf_Addr ret, look;
 	bool tail;
 
@@ -1405,31 +1559,93 @@ static bool add_tail_site(Dwarf_Die *site, void *arg)
 		ts->overflow = true;
 		return true;
 	}
-	ts->s[ts->n].at.pc = ret + ts->bias;
-	ts->s[ts->n].at.addr = look + ts->bias;
-	site_target(ts->d, site, ts->bias, ts->low, &ts->s[ts->n].t);
+	ts->s[ts->n].at.pc = ret + ts->bias - ts->low;
+	ts->s[ts->n].at.addr = look + ts->bias - ts->low;
+	site_target(ts->d, ts->mi, site, ts->bias, ts->low, &ts->s[ts->n].t);
 	ts->n++;
 	return false;
 }
 
-/* The tail calls of the function at n into ts; false when they are not known. */
-static bool tail_sites(struct dwarf *d, const struct fnode *n, struct tsites *ts)
+/* Whether the compiler described every (tail) call of fn. */
+static bool all_calls_described(Dwarf_Die *fn)
+{
+	static const unsigned attrs[] = {
+		DW_AT_call_all_calls, DW_AT_call_all_tail_calls,
+		DW_AT_GNU_all_call_sites, DW_AT_GNU_all_tail_call_sites,
+	};
+	Dwarf_Attribute a;
+	bool all;
+
+	for (size_t i = 0; i < ARRAY_SIZE(attrs); i++)
+		if (dwl.dwarf_attr(fn, attrs[i], &a) && dwl.dwarf_formflag(&a, &all) == 0 && all)
+			return true;
+	return false;
+}
+
+/* Whether the function at n begins there and all its calls are described:
+ * then its tail calls into ts. */
+static bool scan_tail_sites(struct modinfo *mi, const struct fnode *n, struct tscan *ts)
 {
 	Dwarf_Die fn;
 	Dwarf_Addr entry;
-	struct modinfo *mi = modinfo_of(d, n->mod);
 
-	ts->d = d;
-	ts->low = n->low;
-	ts->n = 0;
-	ts->overflow = false;
 	if (!mod_has_dwarf(mi, n->mod) || !function_die(n->mod, n->low + n->rel, &fn, &ts->bias))
 		return false;
 	/* the function must begin there (not a part of another one) */
-	if (dwl.dwarf_lowpc(&fn, &entry) != 0 || entry + ts->bias != n->low + n->rel)
+	if (dwl.dwarf_lowpc(&fn, &entry) != 0 || entry + ts->bias != n->low + n->rel ||
+	    !all_calls_described(&fn))
 		return false;
 	each_site(&fn, add_tail_site, ts);
 	return !ts->overflow;
+}
+
+static void fsites_put(struct modinfo *mi, struct fsites *f)
+{
+	size_t i;
+
+	if ((mi->fsused + 1) * 2 > mi->nfsites) {
+		struct fsites **old = mi->fsites;
+		size_t oldn = mi->nfsites;
+		mi->nfsites = oldn ? oldn * 2 : 64;
+		mi->fsites = xcalloc(mi->nfsites, sizeof(*mi->fsites));
+		mi->fsused = 0;
+		for (size_t j = 0; j < oldn; j++)
+			if (old[j])
+				fsites_put(mi, old[j]);
+		free(old);
+	}
+	for (i = hash_addr(f->entry, mi->nfsites); mi->fsites[i]; i = (i + 1) & (mi->nfsites - 1))
+		;
+	mi->fsites[i] = f;
+	mi->fsused++;
+}
+
+/* The tail calls of the function at n, looked up once per module file. */
+static const struct fsites *tail_sites(struct dwarf *d, const struct fnode *n)
+{
+	struct modinfo *mi = modinfo_of(d, n->mod);
+	struct tscan *ts;
+	struct fsites *f;
+	bool known;
+
+	for (size_t i = mi->nfsites ? hash_addr(n->rel, mi->nfsites) : 0;
+	     mi->nfsites && mi->fsites[i]; i = (i + 1) & (mi->nfsites - 1))
+		if (mi->fsites[i]->entry == n->rel)
+			return mi->fsites[i];
+	ts = xcalloc(1, sizeof(*ts));
+	ts->d = d;
+	ts->mi = mi;
+	ts->low = n->low;
+	if (!(known = scan_tail_sites(mi, n, ts)))
+		ts->n = 0;
+	f = arena_calloc(&d->locs, sizeof(*f) + ts->n * sizeof(f->s[0]));
+	f->entry = n->rel;
+	f->known = known;
+	f->n = ts->n;
+	memcpy(f->s, ts->s, ts->n * sizeof(f->s[0]));
+	free(ts);
+	fsites_put(mi, f);
+	return f;
 }
 
 struct byname_find {
@@ -1463,6 +1679,8 @@ static int find_global_cb(Dwfl_Module *mod, void **ud, const char *name, Dwarf_A
 /*
  * The function t names (t is of a call site in mod): by address in mod, or
  * by name, defined in mod or else by exactly one module of the process.
+ * False when that is not known (an indirect call, a name defined nowhere
+ * or at several addresses).
  */
 static bool target_node(struct dwarf *d, struct dproc *p, Dwfl_Module *mod, uint64_t low,
 			const struct ctarget *t, struct fnode *n)
@@ -1518,11 +1736,17 @@ static bool reaches_goal(const struct tsearch *s, uint64_t low, const struct cta
 	return false;
 }
 
-/* Follows t (of a call site in mod) and its tail calls to the goal; depth tail calls so far. */
+/*
+ * Follows t (of a call site in mod) and its tail calls to the goal; depth
+ * tail calls so far.  What cannot be followed (a function whose tail calls
+ * are not known: no DWARF, an indirect tail call, a name that resolves to
+ * no single function, a chain too long) might have led there too: it
+ * counts as a second chain, so that nothing uncertain is rebuilt.
+ */
 static void tail_search(struct tsearch *s, Dwfl_Module *mod, uint64_t low, const struct ctarget *t,
 			unsigned depth)
 {
-	struct tsites *ts;
+	const struct fsites *fs;
 	struct fnode n;
 
 	if (s->npaths > 1)
@@ -1534,62 +1758,115 @@ static void tail_search(struct tsearch *s, Dwfl_Module *mod, uint64_t low, const
 		}
 		return;
 	}
-	if (depth == MAX_TAIL || !target_node(s->d, s->p, mod, low, t, &n))
-		return;
-	if (s->budget-- <= 0) {
-		s->npaths = 2;   /* too many to tell: as if ambiguous */
+	if (depth == MAX_TAIL || s->budget-- <= 0 || !target_node(s->d, s->p, mod, low, t, &n)) {
+		s->npaths = 2;
 		return;
 	}
-	ts = xmalloc(sizeof(*ts));
-	if (!tail_sites(s->d, &n, ts)) {
-		if (ts->overflow)
-			s->npaths = 2;
-		free(ts);
+	fs = tail_sites(s->d, &n);
+	if (!fs->known) {
+		s->npaths = 2;
 		return;
 	}
-	for (unsigned i = 0; i < ts->n && s->npaths < 2; i++) {
-		s->path[depth] = ts->s[i].at;
-		tail_search(s, n.mod, n.low, &ts->s[i].t, depth + 1);
+	for (unsigned i = 0; i < fs->n && s->npaths < 2; i++) {
+		s->path[depth].pc = fs->s[i].at.pc + n.low;
+		s->path[depth].addr = fs->s[i].at.addr + n.low;
+		tail_search(s, n.mod, n.low, &fs->s[i].t, depth + 1);
 	}
-	free(ts);
+}
+
+/*
+ * The address an indirect call of the caller's frame (state) called: t is
+ * CT_REG, and its register one that calls keep (its value at the return
+ * address is the one at the call).  False when it cannot be known.
+ */
+static bool eval_target(struct dproc *p, Dwfl_Frame *state, const struct ctarget *t,
+			uint64_t *target)
+{
+	Dwarf_Word v;
+	uint64_t w64 = 0;
+	uint32_t w32 = 0;
+	bool ok;
+
+	if (t->reg >= 32 || !(p->regs.callee_saved >> t->reg & 1) ||
+	    dwl.dwfl_frame_reg(state, t->reg, &v) != 0)
+		return false;
+	v += (uint64_t)t->off;
+	if (t->deref) {
+		if (!p->mem)
+			p->mem = xcalloc(1, sizeof(*p->mem));
+		if (p->regs.nregs == 9) {
+			ok = mem_byte_range(p, p->pid, v & 0xffffffffu, &w32, sizeof(w32));
+			v = w32;
+		} else {
+			ok = mem_byte_range(p, p->pid, v, &w64, sizeof(w64));
+			v = w64;
+		}
+		if (!ok)
+			return false;
+	}
+	*target = p->regs.nregs == 9 ? v & 0xffffffffu : v;
+	return *target != 0;
 }
 
 /*
  * The frames missing between the caller's frame (return address pc, its
- * loc l, in mod or NULL) and the frame it called (looked-up address callee,
- * its loc cl), found once per process and pair of addresses.
+ * loc l, in mod or NULL; its registers state) and the frame it called
+ * (looked-up address callee, its loc cl), found once per process, pair of
+ * addresses and, for an indirect call, function called.
  */
 static const struct tailres *tail_frames(struct dwarf *d, struct dproc *p, uint64_t pc,
 					 struct loc *l, Dwfl_Module *mod, uint64_t callee,
-					 struct loc *cl)
+					 struct loc *cl, Dwfl_Frame *state)
 {
-	struct tailres *r = tail_find(p, pc, callee);
+	struct tailres *r;
 	struct tsearch s;
-	Dwfl_Module *cmod;
-	uint64_t t0;
+	struct ctarget direct;
+	const struct ctarget *t = &l->cs;
+	Dwfl_Module *cmod, *tmod = NULL;
+	uint64_t t0 = 0, target = 0;
 
-	if (r)
+	if (!l->cs_done) {
+		t0 = mono_ns();
+		if (!mod)
+			mod = dwl.dwfl_addrmodule(p->dwfl, pc - 1);
+		if (!mod)
+			return NULL;
+		lookup_callsite(d, l, mod, pc);
+		d->st.lookup_ns += mono_ns() - t0;
+	}
+	if (l->cs.kind == CT_NONE)
+		return NULL;
+	/* an indirect call: what it called, by address, in its module */
+	if (l->cs.kind == CT_REG) {
+		if (!eval_target(p, state, &l->cs, &target) ||
+		    !(tmod = dwl.dwfl_addrmodule(p->dwfl, target)))
+			return NULL;
+		memset(&direct, 0, sizeof(direct));
+		direct.kind = CT_ADDR;
+		direct.rel = target - module_low(tmod);
+		t = &direct;
+	}
+	if ((r = tail_find(p, pc, callee, target)))
 		return r->n ? r : NULL;
 	t0 = mono_ns();
 	memset(&s, 0, sizeof(s));
-	if (!mod)
-		mod = dwl.dwfl_addrmodule(p->dwfl, pc - 1);
-	if (mod && l->mi && !l->cs_done)
-		lookup_callsite(d, l, mod, pc);
-	if (mod && l->mi && l->cs.kind != CT_NONE && cl->mi &&
-	    (cmod = dwl.dwfl_addrmodule(p->dwfl, callee)) && loc_entry(d, cl, cmod, &s.goal_rel)) {
+	if (!tmod)
+		tmod = mod ? mod : dwl.dwfl_addrmodule(p->dwfl, pc - 1);
+	if (tmod && cl->mi && (cmod = dwl.dwfl_addrmodule(p->dwfl, callee)) &&
+	    loc_entry(d, cl, cmod, &s.goal_rel)) {
 		s.d = d;
 		s.p = p;
 		s.goal_mi = cl->mi;
 		s.goal = module_low(cmod) + s.goal_rel;
 		s.budget = TAIL_BUDGET;
-		tail_search(&s, mod, module_low(mod), &l->cs, 0);
+		tail_search(&s, tmod, module_low(tmod), t, 0);
 	}
 	if (s.npaths != 1)
 		s.nbest = 0;
 	r = arena_calloc(&p->arena, sizeof(*r) + s.nbest * sizeof(r->f[0]));
 	r->caller_pc = pc;
 	r->callee = callee;
+	r->target = target;
 	r->n = s.nbest;
 	/* innermost first: the last tail call of the chain is the innermost frame */
 	for (unsigned i = 0; i < s.nbest; i++)
@@ -1656,7 +1933,8 @@ static bool needs_names(struct walk *w, struct loc *l, Dwfl_Module *mod)
 }
 
 /* Adds the frames of l (a physical frame at pc, looked up at addr), flags added to each. */
-static void add_loc_frames(struct walk *w, const struct loc *l, uint64_t pc, uint64_t addr,
+static inline __attribute__((always_inline)) void
+add_loc_frames(struct walk *w, const struct loc *l, uint64_t pc, uint64_t addr,
 			   uint8_t flags)
 {
 	struct frame f;
@@ -1693,10 +1971,14 @@ static bool own_line(const struct loc *l)
 	return false;
 }
 
-/* Adds the tail-call frames missing between w->prev and l (a caller at return address pc). */
-static void add_tail_frames(struct walk *w, uint64_t pc, struct loc *l, Dwfl_Module *mod)
+/*
+ * Adds the tail-call frames missing between w->prev and l (a caller at
+ * return address pc, its registers state).
+ */
+static void add_tail_frames(struct walk *w, uint64_t pc, struct loc *l, Dwfl_Module *mod,
+			    Dwfl_Frame *state)
 {
-	const struct tailres *r = tail_frames(w->d, w->p, pc, l, mod, w->prev_addr, w->prev);
+	const struct tailres *r = tail_frames(w->d, w->p, pc, l, mod, w->prev_addr, w->prev, state);
 
 	for (unsigned i = 0; r && i < r->n; i++) {
 		Dwfl_Module *tm;
@@ -1745,7 +2027,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	/* a caller whose code has lines: did a tail call leave frames out?
 	 * (-s alone asks only of the frame that would be the source) */
 	if (!activation && w->prev && l->mi && l->ninl && (w->full || own_line(l)))
-		add_tail_frames(w, pc, l, mod);
+		add_tail_frames(w, pc, l, mod, state);
 	add_loc_frames(w, l, pc, addr, 0);
 	w->prev = l;
 	w->prev_addr = addr;
@@ -2073,6 +2355,8 @@ void dwarf_free(struct dwarf *d)
 			d->mods[i] = mi->next;
 			symidx_free(mi->syms);
 			free(mi->locs);
+			free(mi->fsites);
+			free(mi->inst);
 			free(mi);
 		}
 	arena_release(&d->locs);

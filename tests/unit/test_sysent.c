@@ -271,6 +271,35 @@ static void test_kernel_args(void **state)
 	assert_memory_equal(karg, raw, sizeof(raw));
 }
 
+/* What the analysis reads from the semantics table beyond the lead's
+ * properties: memory operations, lookups, progress, vfork, device control. */
+static void test_semantics_analysis(void **state)
+{
+	static const struct { const char *name; uint8_t memop; } mem[] = {
+		{ "mmap", MEMOP_MAP }, { "munmap", MEMOP_UNMAP }, { "mremap", MEMOP_REMAP },
+		{ "mprotect", MEMOP_PROTECT }, { "pkey_mprotect", MEMOP_PROTECT },
+		{ "brk", MEMOP_BRK }, { "madvise", MEMOP_NONE }, { "read", MEMOP_NONE },
+	};
+	for (size_t i = 0; i < sizeof(mem) / sizeof(mem[0]); i++) {
+		const struct sysent *se = sysent_get(sysent_lookup(mem[i].name));
+		assert_non_null(se);
+		assert_int_equal(se->memop, mem[i].memop);
+		assert_int_equal((se->sem & SEM_MAP) != 0, mem[i].memop != MEMOP_NONE);
+	}
+	assert_true(sysent_get(sysent_lookup("statx"))->sem & SEM_LOOKUP);
+	assert_true(sysent_get(sysent_lookup("access"))->sem & SEM_LOOKUP);
+	assert_false(sysent_get(sysent_lookup("openat"))->sem & SEM_LOOKUP);
+	assert_true(sysent_get(sysent_lookup("getdents64"))->sem & SEM_PROGRESS);
+	assert_true(sysent_get(sysent_lookup("vfork"))->sem & SEM_VFORK);
+	assert_false(sysent_get(sysent_lookup("fork"))->sem & SEM_VFORK);
+	assert_true(sysent_get(sysent_lookup("ioctl"))->sem & SEM_DEVCTL);
+	/* a lookup names its path: the first path argument, relative to a
+	 * directory descriptor when it has one */
+	const struct sysent *se = sysent_get(sysent_lookup("newfstatat"));
+	assert_int_equal(se->argrole[0], ROLE_DIRFD);
+	assert_int_equal(se->argrole[1], ROLE_PATH);
+}
+
 int main(int argc, char **argv)
 {
 	int rc = oracle_child(argc, argv);
@@ -294,6 +323,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_classes_vs_strace),
 		cmocka_unit_test(test_arg_types),
 		cmocka_unit_test(test_kernel_args),
+		cmocka_unit_test(test_semantics_analysis),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

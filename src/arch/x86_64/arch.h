@@ -41,6 +41,9 @@ struct arch_dwarf_regs {
 	unsigned nregs;        /* 17 (x86_64: rax..r15, rip) or 9 (i386) */
 	uint64_t pc;
 	unsigned sp_regno;     /* the stack pointer's DWARF number (7, or 4) */
+	uint32_t callee_saved; /* bit N: DWARF register N keeps its value across
+				  a call (x86_64: rbx rbp r12-r15; i386: ebx
+				  ebp esi edi) */
 };
 
 /* Reads them with PTRACE_GETREGS; 0, or -1 with errno set. */

@@ -72,6 +72,7 @@ int arch_dwarf_regs(pid_t tid, struct arch_dwarf_regs *d)
 		d->nregs = 9;
 		d->pc = (uint32_t)r.rip;
 		d->sp_regno = 4;
+		d->callee_saved = 1u << 3 | 1u << 5 | 1u << 6 | 1u << 7;
 		return 0;
 	} else {
 		/* rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip */
@@ -83,6 +84,7 @@ int arch_dwarf_regs(pid_t tid, struct arch_dwarf_regs *d)
 		d->nregs = 17;
 		d->pc = r.rip;
 		d->sp_regno = 7;
+		d->callee_saved = 1u << 3 | 1u << 6 | 1u << 12 | 1u << 13 | 1u << 14 | 1u << 15;
 	}
 	return 0;
 }
