@@ -672,14 +672,33 @@ int cmd_validate(int argc, char **argv)
 		return finish(&g, st);
 	}
 
-	if (!g.w.cfg.golden.ntraces)
-		usage_die("validate", validate_usage, "no traces declared in %s; use --golden FILE -- "
-			  "COMMAND", g.w.cfg.path ? g.w.cfg.path : "renacer.toml ([[golden_traces.trace]])");
-	for (int i = first; i < argc; i++)
-		if (!config_trace(&g.w.cfg, argv[i]))
-			die_status(GOLDEN_BAD_CONFIG, "validate: no trace '%s' declared in %s", esc(argv[i]),
-				   g.w.cfg.path ? g.w.cfg.path : "renacer.toml");
-	v = xcalloc(g.w.cfg.golden.ntraces + 1, sizeof(*v));
+	/* goldens no renacer.toml declares (capture NAME -- COMMAND): named
+	 * on the command line, or all of the directory's when none is declared */
+	struct strlist { char **s; size_t n, alloc; } extra = { NULL, 0, 0 };
+	for (int i = first; i < argc; i++) {
+		bool exists;
+		char *gp;
+		if (config_trace(&g.w.cfg, argv[i]))
+			continue;
+		if (!golden_valid_name(argv[i]))
+			die_status(GOLDEN_BAD_CONFIG, "validate: '%s' is not a trace name", esc(argv[i]));
+		gp = golden_path(g.w.dir, argv[i], &exists);
+		free(gp);
+		if (!exists)
+			die_status(GOLDEN_MISSING, "validate: no trace '%s' declared in %s and no golden "
+				   "'%s/%s.json'", esc(argv[i]), g.w.cfg.path ? g.w.cfg.path : "renacer.toml",
+				   esc(g.w.dir), esc(argv[i]));
+		ALLOC_GROW(extra.s, extra.n + 1, extra.alloc);
+		extra.s[extra.n++] = xstrdup(argv[i]);
+	}
+	if (!g.w.cfg.golden.ntraces && first >= argc) {
+		extra.n = golden_list_names(g.w.dir, &extra.s);
+		if (!extra.n)
+			usage_die("validate", validate_usage, "no traces declared in %s and no goldens in "
+				  "'%s'; use --golden FILE -- COMMAND", g.w.cfg.path ? g.w.cfg.path :
+				  "renacer.toml ([[golden_traces.trace]])", esc(g.w.dir));
+	}
+	v = xcalloc(g.w.cfg.golden.ntraces + extra.n + 1, sizeof(*v));
 	for (size_t t = 0; t < g.w.cfg.golden.ntraces; t++) {
 		const struct config_trace *ct = &g.w.cfg.golden.traces[t];
 		bool wanted = first >= argc, exists;
@@ -702,6 +721,18 @@ int cmd_validate(int argc, char **argv)
 		if (s && g.w.cfg.ci.fail_fast)
 			break;
 	}
+	for (size_t e = 0; e < extra.n && !stop_sig && !(st && g.w.cfg.ci.fail_fast); e++) {
+		bool exists;
+		char *gp = golden_path(g.w.dir, extra.s[e], &exists);
+		int s = validate_print(&g, extra.s[e], gp, exists, NULL, NULL, &v[nv]);
+		free(gp);
+		nv++;
+		if (s > st)
+			st = s;
+	}
+	for (size_t e = 0; e < extra.n; e++)
+		free(extra.s[e]);
+	free(extra.s);
 	{
 		struct gout_case *ks = xcalloc(nv + 1, sizeof(*ks));
 		for (size_t i = 0; i < nv; i++)

@@ -41,6 +41,10 @@ struct config_assertion {
 	bool fail_on_violation;        /* default true; false: a failure only warns */
 	char *description;             /* optional free text, or NULL */
 	unsigned line, col;            /* where its [[assertion]] header is */
+	char **traces;                 /* the golden traces it budgets (traces = [...],
+					  or the [[golden_traces.trace]] it sits in);
+					  NULL: every run */
+	size_t ntraces;
 
 	/* critical_path */
 	double max_duration_ms;        /* required, > 0 */
@@ -300,6 +304,21 @@ int config_check_path(const struct renacer_config *cfg, const char *key, const c
 const struct config_assertion *config_assertion(const struct renacer_config *cfg,
 						const char *name);
 const struct config_trace *config_trace(const struct renacer_config *cfg, const char *name);
+
+/*
+ * Whether assertion a budgets a run of the golden trace trace (NULL: a run
+ * that is no known trace): an assertion without traces budgets every run,
+ * one with traces only the runs of those traces.
+ */
+bool config_assertion_applies(const struct config_assertion *a, const char *trace);
+
+/*
+ * The declared trace whose command argv is (the same arguments; argv[0]
+ * equal as given or as the same file), else NULL: what `renacer --assert
+ * renacer.toml -- ./prog` runs, for assertions scoped to traces.
+ */
+const struct config_trace *config_trace_of_command(const struct renacer_config *cfg,
+						   char *const argv[]);
 
 /* Names: "critical_path", "allocations", "GodProcess", "http/json", "junit"... */
 const char *config_assertion_type_name(enum assertion_type t);

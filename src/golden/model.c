@@ -781,10 +781,15 @@ static int mb_begin(struct sink *s, const struct trace_info *ti)
 	}
 	if (ti && ti->argv && !b->m->command) {
 		struct strbuf sb = STRBUF_INIT;
-		for (size_t i = 0; ti->argv[i]; i++) {
+		size_t n = 0;
+		while (ti->argv[n])
+			n++;
+		b->m->argv = xcalloc(n + 1, sizeof(*b->m->argv));
+		for (size_t i = 0; i < n; i++) {
 			if (i)
 				strbuf_addch(&sb, ' ');
 			strbuf_addstr(&sb, ti->argv[i]);
+			b->m->argv[i] = xstrdup(ti->argv[i]);
 		}
 		b->m->command = strbuf_detach(&sb, NULL);
 	}
@@ -1543,6 +1548,9 @@ void gmodel_free(struct gmodel *m)
 	free(m->sc);
 	free(m->sig_counts);
 	free(m->command);
+	for (size_t i = 0; m->argv && m->argv[i]; i++)
+		free(m->argv[i]);
+	free(m->argv);
 	intern_release(&m->keys);
 	intern_release(&m->names);
 	intern_release(&m->res);

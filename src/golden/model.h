@@ -129,6 +129,7 @@ struct gmodel {
 	uint64_t wall_ns;       /* wall time of the traced run */
 	int exit_code, term_signal;
 	char *command;          /* the traced command, or NULL */
+	char **argv;            /* the same as an argument vector (NULL-terminated), or NULL */
 	struct gtiming timing;  /* from a golden's "timing" key (runs == 0 if none) */
 	struct intern srcs;     /* where calls were made (-s): "src/x.c:41 in f" */
 	void *priv;             /* building state, NULL once finalized */

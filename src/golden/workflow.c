@@ -254,6 +254,58 @@ char *golden_path(const char *dir, const char *name, bool *exists)
 	return strbuf_detach(&sb, NULL);
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t golden_list_names(const char *dir, char ***names)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL;
+	size_t n = 0, alloc = 0, k = 0;
+
+	*names = NULL;
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		const char *f = de->d_name;
+		size_t l = strlen(f), cut = 0;
+		if (l > 9 && !strcmp(f + l - 9, ".json.zst"))
+			cut = 9;
+		else if (l > 5 && !strcmp(f + l - 5, ".json"))
+			cut = 5;
+		if (!cut || f[0] == '.')
+			continue;
+		ALLOC_GROW(v, n + 1, alloc);
+		v[n++] = xstrndup(f, l - cut);
+	}
+	closedir(d);
+	QSORT(v, n, str_cmp);
+	/* one name for NAME.json and NAME.json.zst; NAME_source.json goes with NAME */
+	bool *drop = xcalloc(n + 1, sizeof(*drop));
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(v[i]);
+		drop[i] = (i && !strcmp(v[i - 1], v[i])) || !golden_valid_name(v[i]);
+		if (l > 7 && !strcmp(v[i] + l - 7, "_source")) {
+			char *base = xstrndup(v[i], l - 7);
+			if (bsearch(&base, v, n, sizeof(*v), str_cmp))
+				drop[i] = true;
+			free(base);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (drop[i])
+			free(v[i]);
+		else
+			v[k++] = v[i];
+	}
+	free(drop);
+	*names = v;
+	return k;
+}
+
 bool golden_valid_name(const char *name)
 {
 	return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
@@ -1101,7 +1153,7 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 		golden_output_tail(r.outfile, 10, &res->output_tail);
 	if (an) {
 		res->asserts = xcalloc(1, sizeof(*res->asserts));
-		if (assert_eval(&w->cfg, an, res->asserts) < 0) {
+		if (assert_eval(&w->cfg, name, an, res->asserts) < 0) {
 			assert_results_release(res->asserts);
 			free(res->asserts);
 			res->asserts = NULL;
@@ -1130,11 +1182,12 @@ void gcapture_release(struct gcapture *res)
 /* --- validate --- */
 
 /* Adds the failing assertions of the run as findings. */
-static void add_assertions(struct gwork *w, struct analysis *an, struct gresult *r)
+static void add_assertions(struct gwork *w, const char *name, struct analysis *an,
+			   struct gresult *r)
 {
 	struct assert_results res = ASSERT_RESULTS_INIT;
 
-	if (!w->cfg.nassertions || assert_eval(&w->cfg, an, &res) < 0) {
+	if (!w->cfg.nassertions || assert_eval(&w->cfg, name, an, &res) < 0) {
 		assert_results_release(&res);
 		return;
 	}
@@ -1341,6 +1394,15 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		}
 		goto out;
 	}
+	/* a golden no renacer.toml declares: its own command */
+	if (!argv && !(argv = v->g ? v->g->argv : NULL)) {
+		v->k.status = GOLDEN_BAD_CONFIG;
+		v->error = xstrdup(gexists ? "the golden records no command (attached with -p?): "
+					     "give one with --golden FILE -- COMMAND"
+					   : "no command: declare the trace in renacer.toml or give "
+					     "--golden FILE -- COMMAND");
+		goto out;
+	}
 	/* a golden captured with -s: trace the same way, so that findings
 	 * name the lines their calls come from */
 	if (v->g && v->g->srcs.n)
@@ -1405,7 +1467,7 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	add_like_notes(w, &v->r);
 	cmp_ok = v->r.pass;
 	if (an)
-		add_assertions(w, an, &v->r);
+		add_assertions(w, name, an, &v->r);
 	v->k.status = v->r.pass ? GOLDEN_OK : GOLDEN_REGRESSION;
 	if (v->k.status == GOLDEN_OK)
 		goto out;
