@@ -685,7 +685,7 @@ int cmd_validate(int argc, char **argv)
 		gp = golden_path(g.w.dir, argv[i], &exists);
 		free(gp);
 		if (!exists)
-			die_status(GOLDEN_MISSING, "validate: no trace '%s' declared in %s and no golden "
+			die_status(GOLDEN_BAD_CONFIG, "validate: no trace '%s' declared in %s and no golden "
 				   "'%s/%s.json'", esc(argv[i]), g.w.cfg.path ? g.w.cfg.path : "renacer.toml",
 				   esc(g.w.dir), esc(argv[i]));
 		ALLOC_GROW(extra.s, extra.n + 1, extra.alloc);

@@ -328,10 +328,12 @@ const char *config_ci_format_name(enum ci_format f);
 
 /*
  * The commented starter renacer.toml that `renacer init` writes: the seeds'
- * assertions and the defaults of every table.  It loads without warnings.
- * Sets *len (when not NULL); the text is static.
+ * assertions and the defaults of every table; without budgets, the
+ * seeds' budgets for every run (critical path, syscalls, memory) are left
+ * out (init writes per-trace budgets measured from goldens instead).  It
+ * loads without warnings.  The text is static (NUL-terminated).
  */
-const char *config_starter_text(size_t *len);
+const char *config_starter_text(bool budgets);
 
 /*
  * Splits a command line into words as a POSIX shell would, without any

@@ -200,6 +200,8 @@ static int rm_rf_flat(const char *dir)
 	return rmdir(dir);
 }
 
+static void msgs_for(struct gwork *w, const char *name);
+
 void gwork_release(struct gwork *w)
 {
 	if (w->tmpdir) {
@@ -210,6 +212,10 @@ void gwork_release(struct gwork *w)
 	golden_opts_release(&w->o);
 	config_release(&w->cfg);
 	strbuf_release(&w->like_notes);
+	msgs_for(w, NULL);
+	free(w->said);
+	w->said = NULL;
+	w->asaid = 0;
 }
 
 const char *gwork_tmpdir(struct gwork *w)
@@ -383,16 +389,36 @@ static void hold_msg(const char *kind, const char *msg)
 	nheld++;
 }
 
-static void replay_msgs(void)
+/* The messages held during a run of w->cur_name, each once per trace and
+ * naming it ("warning: backend_detection: ..."). */
+static void replay_msgs(struct gwork *w)
 {
 	for (size_t i = 0; i < nheld; i++) {
-		if (held[i].warn)
-			warning("%s", held[i].msg);
-		else
-			error("%s", held[i].msg);
-		free(held[i].msg);
+		bool said = false;
+		for (size_t k = 0; k < w->nsaid && !said; k++)
+			said = !strcmp(w->said[k], held[i].msg);
+		if (!said) {
+			const char *pre = w->cur_name ? w->cur_name : "", *sep = w->cur_name ? ": " : "";
+			if (held[i].warn)
+				warning("%s%s%s", pre, sep, held[i].msg);
+			else
+				error("%s%s%s", pre, sep, held[i].msg);
+			ALLOC_GROW(w->said, w->nsaid + 1, w->asaid);
+			w->said[w->nsaid++] = held[i].msg;
+		} else {
+			free(held[i].msg);
+		}
 	}
 	nheld = 0;
+}
+
+/* A new trace is run: its messages are new. */
+static void msgs_for(struct gwork *w, const char *name)
+{
+	for (size_t k = 0; k < w->nsaid; k++)
+		free(w->said[k]);
+	w->nsaid = 0;
+	w->cur_name = name;
 }
 
 static double tv_us(const struct timeval *tv)
@@ -543,6 +569,28 @@ static struct srcskip *gwork_srcskip(const struct gwork *w)
 	return s;
 }
 
+/* A value in a note: short ones quoted, long ones (a PATH) by their length. */
+static void note_value(struct strbuf *sb, const char *v)
+{
+	if (!v)
+		strbuf_addstr(sb, "unset");
+	else if (strlen(v) <= 40)
+		strbuf_addf(sb, "'%s'", v);
+	else
+		strbuf_addf(sb, "%zu characters", strlen(v));
+}
+
+/* "LANG set to 'C.UTF-8' as in the golden run (here it is 'C')" */
+static void like_note(struct strbuf *sb, const char *name, const char *golden, const char *here)
+{
+	strbuf_addf(sb, "%s %s", name, golden ? "set to " : "unset");
+	if (golden)
+		note_value(sb, golden);
+	strbuf_addstr(sb, " as in the golden run (here it is ");
+	note_value(sb, here);
+	strbuf_addstr(sb, ")\n");
+}
+
 int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	    const char *json_path, const char *outfile, struct analysis *an,
 	    const char *summary_path, struct grun *rr)
@@ -668,10 +716,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 		envs[nenv].old = getenv(envs[nenv].name) ? xstrdup(getenv(envs[nenv].name)) : NULL;
 		if ((eq != NULL) != (envs[nenv].old != NULL) ||
 		    (eq && strcmp(eq + 1, envs[nenv].old)))
-			strbuf_addf(&w->like_notes, "%s %s%s%s as in the golden run (here it is %s%s%s)\n",
-				    envs[nenv].name, eq ? "set to '" : "unset", eq ? eq + 1 : "",
-				    eq ? "'" : "", envs[nenv].old ? "'" : "",
-				    envs[nenv].old ? envs[nenv].old : "unset", envs[nenv].old ? "'" : "");
+			like_note(&w->like_notes, envs[nenv].name, eq ? eq + 1 : NULL, envs[nenv].old);
 		if (eq)
 			setenv(envs[nenv].name, eq + 1, 1);
 		else
@@ -712,7 +757,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 			dup2(saved[i], i);
 			close(saved[i]);
 		}
-	replay_msgs();
+	replay_msgs(w);
 	rr->started = r != -1;
 	if (r == -1)
 		error("cannot run '%s'", esc(argv[0]));
@@ -1115,6 +1160,7 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 	memset(res, 0, sizeof(*res));
 	strbuf_init(&res->output_tail, 0);
 	res->status = GOLDEN_OK;
+	msgs_for(w, name);
 	/* what a renacer killed while storing left behind; what it replaces */
 	golden_pair_begin(w->dir, name, w->base, NULL);
 	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct), an, &r) < 0) {
@@ -1298,8 +1344,33 @@ static void compare_runs(struct gwork *w, struct gvalidation *v, struct gruns *r
 	free(ms);
 }
 
+/*
+ * A trace about to become a golden (--update, or a .new that accept makes
+ * one) carries the variation of its runs, as a capture's does: runs are
+ * added up to capture's automatic number (their models only), and the
+ * timing and variation are measured again over all of them.
+ */
+static void measure_for_golden(struct gwork *w, char *const argv[],
+			       const struct config_trace *ct, struct gvalidation *v,
+			       struct gruns *runs)
+{
+	unsigned before = runs->n;
+
+	while (runs->n < GOLDEN_AUTO_RUNS && gruns_confirm(w, argv, ct, runs) == 0)
+		;
+	if (runs->n == before)
+		return;
+	/* the median run's model went to the comparison: lend it back */
+	runs->rr[runs->median].m = v->c;
+	gtiming_release(&runs->timing);
+	runs_timing(runs);
+	runs->rr[runs->median].m = NULL;
+}
+
 /* Writes the run as the golden (update) or as NAME.json.new; sets v->hint. */
-static void store_after_mismatch(struct gwork *w, struct gvalidation *v, struct gruns *runs)
+static void store_after_mismatch(struct gwork *w, char *const argv[],
+				 const struct config_trace *ct, struct gvalidation *v,
+				 struct gruns *runs)
 {
 	struct strbuf sb = STRBUF_INIT, d = STRBUF_INIT;
 	char *written = NULL, *why = NULL;
@@ -1312,6 +1383,8 @@ static void store_after_mismatch(struct gwork *w, struct gvalidation *v, struct 
 		v->hint = why;
 		return;
 	}
+	if (!w->ci || w->new_dir)      /* something will be written */
+		measure_for_golden(w, argv, ct, v, runs);
 	if (w->update && !w->ci) {
 		dir_of(&d, v->golden);
 		r = golden_store(w, d.buf, v->name, runs, "", &written);
@@ -1365,6 +1438,7 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	memset(v, 0, sizeof(*v));
 	memset(&runs, 0, sizeof(runs));
 	strbuf_init(&v->output_tail, 0);
+	msgs_for(w, name);
 	v->name = xstrdup(name);
 	v->golden = xstrdup(gpath);
 	v->k.status = GOLDEN_OK;
@@ -1476,7 +1550,7 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		v->hint = xstrdup("the run matches its golden; an assertion of renacer.toml failed");
 		goto out;
 	}
-	store_after_mismatch(w, v, &runs);
+	store_after_mismatch(w, argv, ct, v, &runs);
 	if (v->interrupted)
 		goto interrupted;
 	goto out;

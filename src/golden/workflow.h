@@ -70,6 +70,10 @@ struct gwork {
 	char **env_vars;               /* variables recorded in a run's environment
 					  (patterns; NULL: trace_env_default_vars) */
 	/* private */
+	const char *cur_name;          /* the trace being run: its messages name it */
+	char **said;                   /* messages of cur_name already printed (a
+					  warning each run of N would repeat) */
+	size_t nsaid, asaid;
 	char *tmpdir;                  /* scratch directory, or NULL */
 	char base[GOLDEN_BASE_SIZE];   /* the golden in hand when its capture,
 					  validate or accept began: stored only
