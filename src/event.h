@@ -82,6 +82,16 @@ enum {
 	 * number of a V_FLAGS/V_ENUM/V_SIGSET is unknown, its names are in
 	 * x.sym (sig.mask is 0 and the names are in text). */
 	VF_NOVAL = 1 << 12,
+	/* ev->ret_aux as strace's auxstr: left out under -X raw, shown
+	 * abbreviated (names only) under -X verbose ("= 0x1 (SECBIT_NOROOT)"). */
+	VF_AUXSTR = 1 << 13,
+	/* V_ENUM/V_FLAGS shown as under -X verbose unless -X raw: strace's
+	 * "0 / * PIDTYPE_PID * /" of prctl(PR_SCHED_CORE, ...). */
+	VF_XVERBOSE = 1 << 14,
+	/* ev->ret_aux printed right after the result, without " (...)": the
+	 * -Y command and pid namespace translation of a returned id,
+	 * "= 5<cat> / * 1234 in strace's PID NS * /". */
+	VF_RET_SUFFIX = 1 << 15,
 };
 
 struct val {

@@ -87,6 +87,8 @@ void analysis_free(struct analysis *a)
 	}
 	free(a->procs);
 	intmap_release(&a->pids);
+	free(a->rt_net_us);
+	free(a->rt_wall_us);
 	for (size_t i = 0; i < a->ntasks; i++)
 		loop_state_free(a->tasks[i].loop);
 	free(a->tasks);

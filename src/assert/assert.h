@@ -69,6 +69,15 @@ uint64_t analysis_mem_peak(const struct analysis *a);
 uint64_t analysis_rss_peak(const struct analysis *a);
 /* Wall time along the critical path (ns); pattern NULL means all processes. */
 uint64_t analysis_critical_path_ns(const struct analysis *a, const char *pattern);
+/*
+ * Gives a the times of n untraced runs of the same command (golden/timerun.h):
+ * net of the waits for a CPU, and wall, in us (copied).  critical_path then
+ * measures the median net time (the share of the traced path its processes
+ * took, with trace_name_pattern) instead of the traced run's wall time,
+ * which the tracer stretches and the machine's load inflates.  n 0 forgets.
+ */
+void analysis_set_runtime(struct analysis *a, const double *net_us, const double *wall_us,
+			  size_t n);
 
 /* ---- anti-pattern detectors -------------------------------------------- */
 

@@ -1,14 +1,17 @@
 /*
  * The measurements that need the whole run: the critical path through the
- * process tree (critical_path), the tree's peak resident set (memory_usage
- * rss), and the number formats the reports share.
+ * process tree (critical_path), measured on untraced runs where the golden
+ * workflow made them, the tree's peak resident set (memory_usage rss), and
+ * the number formats the reports share.
  */
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "assert/internal.h"
+#include "measure/mstat.h"
 #include "util/relimit.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -178,6 +181,43 @@ uint64_t analysis_critical_path_ns(const struct analysis *a, const char *pattern
 		regfree(&re);
 	cp_result_release(&r);
 	return sum;
+}
+
+/* ---- untraced runs --------------------------------------------------------- */
+
+void analysis_set_runtime(struct analysis *a, const double *net_us, const double *wall_us,
+			  size_t n)
+{
+	free(a->rt_net_us);
+	free(a->rt_wall_us);
+	a->rt_net_us = a->rt_wall_us = NULL;
+	a->nrt = n;
+	if (!n)
+		return;
+	a->rt_net_us = xmemdup(net_us, n * sizeof(*net_us));
+	a->rt_wall_us = xmemdup(wall_us, n * sizeof(*wall_us));
+}
+
+bool critpath_untraced(const struct analysis *a, uint64_t path_ns, uint64_t total_ns,
+		       bool pattern, double *actual_ms, struct strbuf *sb)
+{
+	double net, wall, share = 1;
+
+	if (!a->nrt)
+		return false;
+	net = mstat_median(a->rt_net_us, a->nrt);
+	wall = mstat_median(a->rt_wall_us, a->nrt);
+	if (pattern)
+		share = total_ns ? (double)path_ns / (double)total_ns : 0;
+	*actual_ms = net * share / 1000;
+	strbuf_addf(sb, "measured untraced: median of %zu run%s, ", a->nrt, a->nrt == 1 ? "" : "s");
+	fmt_ms(sb, (uint64_t)llround(net * 1000));
+	strbuf_addstr(sb, " net of waits for a CPU (wall ");
+	fmt_ms(sb, (uint64_t)llround(wall * 1000));
+	strbuf_addch(sb, ')');
+	if (pattern)
+		strbuf_addf(sb, "; the matching processes took %.0f%% of the traced path", 100 * share);
+	return true;
 }
 
 /* ---- rss --------------------------------------------------------------- */

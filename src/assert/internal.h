@@ -209,6 +209,10 @@ struct analysis {
 	struct gpu_dev gpu[GPU_DEVS];
 	size_t ngpu;
 	uint64_t gpu_calls, gpu_ns, gpu_opens;
+
+	/* untraced runs of the same command (analysis_set_runtime()) */
+	double *rt_net_us, *rt_wall_us;
+	size_t nrt;
 };
 
 /* Sets of address ranges (memory.c); ranges are [lo, hi). */
@@ -296,6 +300,16 @@ struct cp_result {
 	uint64_t total_ns;       /* sum of all segments (root's lifetime) */
 };
 void critical_path(const struct analysis *a, struct cp_result *r);
+
+/*
+ * critical_path with untraced runs (analysis_set_runtime()): the median of
+ * their net times, times the share path_ns of total_ns that the selected
+ * processes took on the traced path (pattern), into *actual_ms, with an
+ * evidence line appended to sb.  Returns false (nothing changed) without
+ * such runs.
+ */
+bool critpath_untraced(const struct analysis *a, uint64_t path_ns, uint64_t total_ns,
+		       bool pattern, double *actual_ms, struct strbuf *sb);
 void cp_result_release(struct cp_result *r);
 
 /* Peak of concurrent VmHWM over the tree (bytes), 0 when unknown. */

@@ -65,7 +65,11 @@ enum { RB_EV_FORK = 1, RB_EV_EXEC, RB_EV_EXIT, RB_EV_CALL, RB_EV_ENTRY, RB_EV_SI
 
 /* A signal delivered to a traced task (RB_EV_SIGNAL), or one the kernel
  * dropped as ignored (RBS_IGNORED), which a ptrace tracer sees delivered. */
-enum { RBS_IGNORED = 1 };
+enum {
+	RBS_IGNORED = 1,    /* dropped by the kernel as ignored */
+	RBS_STOP = 2,       /* a stop signal with its default action: the task
+			       stops now (ptrace: "--- stopped by SIG ---") */
+};
 struct rb_signal {
 	__u32 type;         /* RB_EV_SIGNAL */
 	__u32 size;         /* sizeof(struct rb_signal) */
@@ -85,6 +89,9 @@ struct rb_event {
 	__u32 is_thread;    /* FORK: the new task shares its creator's group */
 	__u32 exit_code;    /* EXIT: wait status (exit code << 8, or signal) */
 	__u64 ts_ns;        /* monotonic */
+	__u64 max_rss_kb;   /* EXIT: the process's peak RSS so far (signal->maxrss) */
+	__u64 run_ns;       /* EXIT: time the task ran on a CPU */
+	__u64 wait_ns;      /* EXIT: time it waited on a run queue for one */
 	char path[RB_PATH_MAX]; /* EXEC: the program run (the interpreter of a script) */
 };
 

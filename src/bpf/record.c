@@ -642,6 +642,12 @@ static void show_signal(struct recorder *rc, struct rtask *t, const struct rb_si
 	decode_siginfo_val(&ctx, v, &si);
 	ev.siginfo = v;
 	emit(rc, &ev);
+	if (g->flags & RBS_STOP) {
+		/* the group stop that follows, as a ptrace tracer sees it */
+		ev.siginfo = NULL;
+		ev.group_stop = true;
+		emit(rc, &ev);
+	}
 }
 
 /*

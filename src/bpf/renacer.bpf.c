@@ -342,6 +342,15 @@ static __always_inline void send(__u32 type, __u32 pid, __u32 tid, __u32 ppid,
 	e->is_thread = is_thread;
 	e->exit_code = code;
 	e->ts_ns = bpf_ktime_get_ns();
+	e->max_rss_kb = e->run_ns = e->wait_ns = 0;
+	if (type == RB_EV_EXIT) {
+		struct task_struct *task = bpf_get_current_task_btf();
+
+		/* (pages: set from the mm just before this tracepoint) */
+		e->max_rss_kb = BPF_CORE_READ(task, signal, maxrss) * 4;
+		e->run_ns = task->se.sum_exec_runtime;
+		e->wait_ns = task->sched_info.run_delay;
+	}
 	e->path[0] = 0;
 	if (path)
 		bpf_probe_read_kernel_str(e->path, sizeof(e->path), path);
@@ -1025,7 +1034,13 @@ int BPF_PROG(rec_signal_deliver, int sig, struct kernel_siginfo *info, struct k_
 	if (!t || (t->flags & RBT_HIDE))
 		return 0;
 	if (sig != 9) {
-		rec_signal(tgid, task->pid, sig, info, 0);
+		/* SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU with no handler stop */
+		__u32 flags = 0;
+
+		if (sig == 19 || ((sig == 20 || sig == 21 || sig == 22) &&
+				  !BPF_CORE_READ(ka, sa.sa_handler)))
+			flags = RBS_STOP;
+		rec_signal(tgid, task->pid, sig, info, flags);
 		return 0;
 	}
 	if (!info && (f = bpf_map_lookup_elem(&fatal, &tgid))) {

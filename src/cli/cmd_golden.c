@@ -415,9 +415,18 @@ static int capture_one(struct gcli *g, const char *name, char *const argv[],
 	}
 	if (st != GOLDEN_OK)
 		goto out;
-	if (!g->quiet)
+	if (!g->quiet) {
+		static bool counters_said;
 		printf("\xe2\x9c\x85 Captured: %s (%.2fms, %llu syscalls)\n", esc(res.written),
 		       res.wall_ms, (unsigned long long)res.ncalls);
+		if (res.timing)
+			printf("   %s\n", res.timing);
+		/* once: it is the machine's, not the trace's */
+		if (res.no_counters && !counters_said) {
+			printf("   note: %s\n", res.no_counters);
+			counters_said = true;
+		}
+	}
 	if (res.end.term_signal || res.end.exit_code) {
 		if (res.end.term_signal)
 			warning("'%s' was killed by %s; the golden records that", esc(argv[0]),

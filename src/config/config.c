@@ -893,13 +893,14 @@ static int parse_trace(struct ctx *c, const struct toml_value *t, size_t idx,
 		       struct config_trace *tr)
 {
 	static const char *const keys[] = { "name", "command", "env", "cwd", "follow", "runs",
-					    "inject", "assertion" };
+					    "inject", "callgrind", "assertion" };
 	struct strbuf label = STRBUF_INIT;
 	const struct toml_value *nv;
 	int64_t runs = 0;
 	int ret = -1;
 
 	tr->follow = true;
+	tr->callgrind = -1;
 	tr->line = t->line;
 	tr->col = t->col;
 	strbuf_addf(&label, "golden trace #%zu: ", idx + 1);
@@ -924,6 +925,12 @@ static int parse_trace(struct ctx *c, const struct toml_value *t, size_t idx,
 	    get_int(c, label.buf, t, "runs", 1, 1000, &runs) < 0 ||
 	    get_strlist(c, label.buf, t, "inject", &tr->inject, &tr->ninject) < 0)
 		goto out;
+	if (toml_get(t, "callgrind")) {
+		bool cg = false;
+		if (get_bool(c, label.buf, t, "callgrind", &cg) < 0)
+			goto out;
+		tr->callgrind = cg;
+	}
 	tr->runs = (unsigned)runs;
 	/* [[golden_traces.trace.assertion]]: budgets of this trace alone */
 	if ((nv = toml_get(t, "assertion"))) {
@@ -1069,9 +1076,13 @@ static int parse_golden(struct ctx *c, const struct toml_value *t, bool *have_co
 		"dir", "runs", "tolerance_pct", "tolerances", "check_runtime",
 		"runtime_tolerance_pct", "runtime_floor_ms", "noise_factor", "ignore_syscalls",
 		"ignore_paths", "volatile_syscalls", "normalize", "context_lines",
-		"max_diff_lines", "compress_above_bytes", "trace", "bytes_tolerance_pct", "memory_tolerance_pct",
-		"time_limits", "env_vars",
+		"max_diff_lines", "compress_above_bytes", "trace", "bytes_tolerance_pct",
+		"memory_tolerance_pct", "time_limits", "env_vars", "timing", "timing_runs",
+		"timing_max_runs", "min_slowdown_pct", "min_slowdown_us", "callgrind",
+		"callgrind_tolerance_pct",
 	};
+	static const char *const timing_modes[] = { "normal", "strict" };
+	size_t mode = 0;
 	struct config_golden *g = &c->cfg->golden;
 	const char *label = "golden_traces: ";
 	const struct toml_value *v;
@@ -1099,6 +1110,23 @@ static int parse_golden(struct ctx *c, const struct toml_value *t, bool *have_co
 	    get_strlist(c, label, t, "time_limits", &g->time_limits, &g->ntime_limits) < 0 ||
 	    get_strlist(c, label, t, "env_vars", &g->env_vars, &g->nenv_vars) < 0)
 		return -1;
+	if (get_enum(c, label, t, "timing", timing_modes, ARRAY_SIZE(timing_modes),
+		     "\"normal\" or \"strict\"", &mode) < 0 ||
+	    get_number(c, label, t, "min_slowdown_pct", GE_ZERO, &g->min_slowdown_pct) < 0 ||
+	    get_number(c, label, t, "min_slowdown_us", GE_ZERO, &g->min_slowdown_us) < 0 ||
+	    get_bool(c, label, t, "callgrind", &g->callgrind) < 0 ||
+	    get_number(c, label, t, "callgrind_tolerance_pct", GE_ZERO,
+		       &g->callgrind_tolerance_pct) < 0)
+		return -1;
+	g->timing_strict = mode == 1;
+	iv = g->timing_runs;
+	if (get_int(c, label, t, "timing_runs", 2, 1000, &iv) < 0)
+		return -1;
+	g->timing_runs = (unsigned)iv;
+	iv = g->timing_max_runs;
+	if (get_int(c, label, t, "timing_max_runs", 5, 10000, &iv) < 0)
+		return -1;
+	g->timing_max_runs = (unsigned)iv;
 	check_syscall_list(c, label, t, "ignore_syscalls");
 	check_syscall_list(c, label, t, "volatile_syscalls");
 	check_syscall_list(c, label, t, "time_limits");
@@ -1362,6 +1390,10 @@ void config_init(struct renacer_config *cfg)
 	cfg->golden.bytes_tolerance_pct = -1;
 	cfg->golden.memory_tolerance_pct = -1;
 	cfg->golden.noise_factor = 3;
+	cfg->golden.timing_max_runs = 20;
+	cfg->golden.min_slowdown_pct = 40;
+	cfg->golden.min_slowdown_us = 50;
+	cfg->golden.callgrind_tolerance_pct = 1;
 	cfg->golden.context_lines = 3;
 	cfg->golden.max_diff_lines = 200;
 	cfg->golden.compress_level = 3;

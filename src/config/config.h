@@ -97,6 +97,8 @@ struct config_trace {
 	char *cwd;                     /* directory to run in, or NULL (current) */
 	bool follow;                   /* trace children too, default true */
 	unsigned runs;                 /* 0: use golden_traces.runs */
+	int callgrind;                 /* count instructions under callgrind:
+					  1/0, or -1: golden_traces.callgrind */
 	char **inject;                 /* -e inject= values the trace runs with
 					  ("openat:error=ENOENT:when=3"), or
 					  NULL; checked by the golden workflow */
@@ -114,6 +116,13 @@ struct config_golden {
 	struct config_tolerance *tolerances;   /* per-syscall overrides */
 	size_t ntolerances;
 	bool check_runtime;            /* compare runtime against the golden, default true */
+	bool timing_strict;            /* timing = "strict": inconclusive is a regression */
+	unsigned timing_runs;          /* untraced runs of a capture, 0: automatic */
+	unsigned timing_max_runs;      /* most untraced runs of a validation, default 20 */
+	double min_slowdown_pct;       /* smallest slowdown reported, default 25 */
+	double min_slowdown_us;        /* and its absolute floor, default 50 */
+	bool callgrind;                /* count instructions under callgrind too */
+	double callgrind_tolerance_pct; /* default 1 */
 	double runtime_tolerance_pct;  /* relative runtime slack, default 50 */
 	double runtime_floor_ms;       /* absolute runtime slack, default 20 */
 	double noise_factor;           /* capture-noise spreads allowed, default 3 */

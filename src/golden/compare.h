@@ -114,6 +114,13 @@ struct gresult {
 	double g_net_ms, c_net_ms;   /* wall time less the waits for a CPU (< 0: unknown) */
 	double g_cpu_ms, c_cpu_ms;   /* < 0: unknown */
 	int g_runs, c_runs;
+	/* the verdict on the untraced runs (timecmp.h), when both sides have them */
+	bool untraced;               /* the times above are of untraced runs (medians) */
+	int time_verdict;            /* enum mverdict (measure/mstat.h) */
+	const char *time_metric;     /* "net" or "cpu": the time that decided */
+	double time_ratio, time_lo, time_hi, time_p;  /* its ratio, interval, p-value */
+	double time_adjust_ms;       /* added to the current times for the machine's
+					speed (the reference exec's drift), or 0 */
 	uint64_t g_calls, c_calls;
 	unsigned std_differs;        /* bit k: fd k's kind differs (calls on it not compared) */
 };

@@ -94,7 +94,24 @@ struct golden_opts {
 	uint64_t regex_cost;        /* re_cost() budget of a rule's pattern, 0: default */
 	uint64_t string_bytes;      /* strings read from traces kept up to this, 0: default */
 	uint64_t trace_records;     /* records read from one trace, 0: default */
+	/* the untraced timing runs (golden/timerun.h, timecmp.h) */
+	bool timing_strict;         /* an inconclusive timing is a regression */
+	double min_slowdown;        /* smallest slowdown reported, relative (0.25) */
+	double min_slowdown_us;     /* and absolute, us (50) */
+	double timing_alpha;        /* one-sided significance level (0.01) */
+	unsigned timing_runs;       /* untraced runs of a capture, 0: automatic */
+	unsigned timing_max_runs;   /* most untraced runs of a validation (20) */
+	bool callgrind;             /* count instructions under callgrind too */
+	double callgrind_tolerance; /* relative (0.01) */
 };
+
+/* Untraced runs of a validation before more are added to decide. */
+#define GOLDEN_TIMING_BATCH 5
+/* Untraced runs of a capture when not told: GOLDEN_TIMING_RUNS, or
+ * GOLDEN_TIMING_BATCH for a command whose first run takes over 0.1 s. */
+#define GOLDEN_TIMING_RUNS 10
+/* The pause before the runs that confirm a slowdown (ms). */
+#define GOLDEN_TIMING_PAUSE_MS 2000
 
 /* Fills o with the defaults. */
 void golden_opts_init(struct golden_opts *o);

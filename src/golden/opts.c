@@ -23,6 +23,11 @@ void golden_opts_init(struct golden_opts *o)
 	o->noise_k = 3;
 	o->context_lines = 3;
 	o->max_diff_lines = 200;
+	o->min_slowdown = 0.4;
+	o->min_slowdown_us = 50;
+	o->timing_alpha = 0.01;
+	o->timing_max_runs = 20;
+	o->callgrind_tolerance = 0.01;
 }
 
 int golden_opts_add_rule(struct golden_opts *o, const char *pattern, const char *replace)

@@ -1,5 +1,6 @@
 /* Text, JSON, JUnit and Markdown renderings of golden comparisons (see output.h). */
 #include "golden/output.h"
+#include "measure/mstat.h"
 #include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
@@ -239,10 +240,28 @@ static void text_summary_line(struct strbuf *sb, const struct gout_case *k, bool
 			strbuf_addstr(sb, C_RESET);
 	}
 	if (r) {
+		/* the time capture printed: the untraced runs' median net time */
 		strbuf_addf(sb, " (confidence %.3f, %llu syscalls, golden %llu; %.2fms, golden %.2fms)",
 			    r->confidence, (unsigned long long)r->c_calls,
-			    (unsigned long long)r->g_calls, r->c_wall_ms, r->g_wall_ms);
+			    (unsigned long long)r->g_calls, r->untraced ? r->c_net_ms : r->c_wall_ms,
+			    r->untraced ? r->g_net_ms : r->g_wall_ms);
 	}
+	strbuf_addch(sb, '\n');
+}
+
+/* The untraced runs' times and the verdict on them, one line. */
+static void untraced_line(struct strbuf *sb, const struct gresult *r)
+{
+	strbuf_addf(sb, "   runtime, untraced (medians of %d run%s; golden %d): wall %.2fms (golden "
+		    "%.2fms), net of waits for a CPU %.2fms (%.2fms), CPU %.2fms (%.2fms); %s time "
+		    "%.2fx", r->c_runs, r->c_runs == 1 ? "" : "s", r->g_runs, r->c_wall_ms,
+		    r->g_wall_ms, r->c_net_ms, r->g_net_ms, r->c_cpu_ms, r->g_cpu_ms,
+		    !strcmp(r->time_metric, "cpu") ? "CPU" : "net", r->time_ratio);
+	if (r->time_lo > 0 && isfinite(r->time_hi))
+		strbuf_addf(sb, " (interval %.2fx-%.2fx)", r->time_lo, r->time_hi);
+	strbuf_addf(sb, ", limit %.2fms: %s", r->limit_ms, mverdict_name(r->time_verdict));
+	if (fabs(r->time_adjust_ms) >= 0.001)
+		strbuf_addf(sb, " (current times %+.2fms for the machine's speed)", r->time_adjust_ms);
 	strbuf_addch(sb, '\n');
 }
 
@@ -304,7 +323,9 @@ int gout_text(FILE *fp, const struct gout_case *k, const struct golden_opts *o, 
 			strbuf_addf(&sb, "   confidence %.3f = 0.50 x sequence %.3f + 0.25 x counts %.3f"
 				    " + 0.25 x resources %.3f (min %.2f)\n", r->confidence,
 				    r->s_seq, r->s_cnt, r->s_res, r->min_confidence);
-			if (r->timing_checked && r->g_net_ms >= 0 && r->c_net_ms >= 0)
+			if (r->untraced)
+				untraced_line(&sb, r);
+			else if (r->timing_checked && r->g_net_ms >= 0 && r->c_net_ms >= 0)
 				strbuf_addf(&sb, "   runtime %.2fms (%.2fms less waits for a CPU); golden "
 					    "%.2fms (%.2fms) over %d run%s (spread %.2fms), limit %.2fms\n",
 					    r->c_wall_ms, r->c_net_ms, r->g_wall_ms, r->g_net_ms, r->g_runs,
@@ -397,6 +418,18 @@ static json_t *case_json(const struct gout_case *k, const struct golden_opts *o)
 	if (r->g_cpu_ms >= 0 && r->c_cpu_ms >= 0) {
 		json_object_set_new(rt, "golden_cpu_ms", json_real(fin(r->g_cpu_ms)));
 		json_object_set_new(rt, "current_cpu_ms", json_real(fin(r->c_cpu_ms)));
+	}
+	json_object_set_new(rt, "untraced", json_boolean(r->untraced));
+	json_object_set_new(rt, "verdict", json_string(mverdict_name(r->time_verdict)));
+	if (r->untraced) {
+		json_object_set_new(rt, "metric", json_string(r->time_metric));
+		json_object_set_new(rt, "ratio", json_real(fin(r->time_ratio)));
+		json_object_set_new(rt, "ratio_low", r->time_lo > 0 ? json_real(fin(r->time_lo))
+								    : json_null());
+		json_object_set_new(rt, "ratio_high", isfinite(r->time_hi) ?
+				    json_real(fin(r->time_hi)) : json_null());
+		json_object_set_new(rt, "p", json_real(fin(r->time_p)));
+		json_object_set_new(rt, "adjust_ms", json_real(fin(r->time_adjust_ms)));
 	}
 	json_object_set_new(c, "runtime", rt);
 	json_t *fs = json_array();
@@ -649,8 +682,9 @@ int gout_markdown(FILE *fp, const struct gout_case *k, size_t n, const struct go
 		if (c->r)
 			strbuf_addf(&sb, " %.3f | %llu (%llu) | %.2fms (%.2fms) |\n", c->r->confidence,
 				    (unsigned long long)c->r->c_calls,
-				    (unsigned long long)c->r->g_calls, c->r->c_wall_ms,
-				    c->r->g_wall_ms);
+				    (unsigned long long)c->r->g_calls,
+				    c->r->untraced ? c->r->c_net_ms : c->r->c_wall_ms,
+				    c->r->untraced ? c->r->g_net_ms : c->r->g_wall_ms);
 		else
 			strbuf_addstr(&sb, " - | - | - |\n");
 	}

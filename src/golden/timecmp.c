@@ -311,8 +311,11 @@ static void check_timing(struct cmp *x, const struct gsamples *cs)
 		wall_cur = (double)c->wall_ns / 1000.0;
 		r->c_runs = 1;
 	}
-	r->g_wall_ms = g_base / 1000;
-	r->c_wall_ms = wall_cur / 1000;
+	/* the header shows medians, as capture printed (the limit works on
+	 * the fastest runs: noise only ever adds time) */
+	r->g_wall_ms = (g->timing.runs > 0 ? g->timing.wall_us.median : g_base) / 1000;
+	r->c_wall_ms = (cs && cs->n ? mstat_median(cs->wall_us, cs->n) :
+			c->timing.runs > 0 ? c->timing.wall_us.median : wall_cur) / 1000;
 	r->g_cpu_ms = g_cpu >= 0 ? g_cpu / 1000 : -1;
 	r->c_cpu_ms = c_cpu >= 0 ? c_cpu / 1000 : -1;
 	r->g_net_ms = g_net >= 0 ? g_net / 1000 : -1;
@@ -396,9 +399,274 @@ static void check_timing(struct cmp *x, const struct gsamples *cs)
 	check_syscall_time(x, cs, slow, cur - g_base);
 }
 
+/* --- untraced runs --- */
+
+/*
+ * cur[0..n) less the drift of the reference exec since the golden's runs
+ * (its median in cref against gref), at most the golden's reference time
+ * either way; into a malloc'ed array.  Without references on both sides,
+ * a copy.
+ */
+static double *adjust(const double *cur, unsigned n, const double *gref, unsigned ng,
+		      const double *cref)
+{
+	double *out = xmalloc((n + 1) * sizeof(*out)), d = 0;
+
+	if (gref && cref) {
+		double g = mstat_median(gref, ng);
+		d = mstat_median(cref, n) - g;
+		d = d > g ? g : d < -g ? -g : d;
+	}
+	for (unsigned i = 0; i < n; i++)
+		out[i] = cur[i] - d > 1 ? cur[i] - d : 1;
+	return out;
+}
+
+void gtime_judge(const struct gmeasured *g, const struct gmeasured *c,
+		 const struct golden_opts *o, struct gtime_verdict *out)
+{
+	struct mtest_opts mo = { o->timing_alpha, 1 + o->min_slowdown, o->min_slowdown_us };
+	double gnet = mstat_median(g->net_us, g->runs), gcpu = mstat_median(g->cpu_us, g->runs);
+	double *cnet = adjust(c->net_us, c->runs, g->ref_net_us, g->runs, c->ref_net_us);
+	double *ccpu = adjust(c->cpu_us, c->runs, g->ref_cpu_us, g->runs, c->ref_cpu_us);
+
+	memset(out, 0, sizeof(*out));
+	out->adjusted = g->ref_net_us && c->ref_net_us;
+	if (out->adjusted) {
+		out->g_ref_us = mstat_median(g->ref_net_us, g->runs);
+		out->c_ref_us = mstat_median(c->ref_net_us, c->runs);
+	}
+	out->cpu_bound = gnet > 0 && gcpu >= GTIME_CPU_BOUND * gnet;
+	mtest_run(g->net_us, g->runs, cnet, c->runs, &mo, &out->net);
+	if ((g->net_low_us || c->net_low_us) && out->net.v == MV_SLOWER) {
+		/* a tree: its waits overlap, the truth lies between the bounds */
+		double *clow = adjust(c->net_low_us ? c->net_low_us : c->net_us, c->runs,
+				      g->ref_net_us, g->runs, c->ref_net_us);
+		mtest_run(g->net_low_us ? g->net_low_us : g->net_us, g->runs, clow, c->runs, &mo,
+			  &out->net_low);
+		if (out->net_low.v != MV_SLOWER) {
+			out->net.v = MV_INCONCLUSIVE;
+			out->tree_doubt = true;
+		}
+		free(clow);
+	}
+	out->v = out->net.v;
+	out->metric = "net";
+	if (out->cpu_bound) {
+		/* CPU time, which the machine's load disturbs least, decides;
+		 * the net time still shows a slowdown of its own (a new wait) */
+		mtest_run(g->cpu_us, g->runs, ccpu, c->runs, &mo, &out->cpu);
+		if (out->cpu.v == MV_SLOWER ||
+		    (out->net.v != MV_SLOWER && out->cpu.v == MV_INCONCLUSIVE) ||
+		    (out->net.v == MV_SAME && out->cpu.v == MV_SAME)) {
+			out->v = out->cpu.v;
+			out->metric = "cpu";
+		}
+	}
+	/* each batch made a pause later must show the slowdown on its own */
+	for (unsigned b = 0; out->v == MV_SLOWER && b < 2 && c->later[b]; b++) {
+		unsigned k = c->later[b], end = b + 1 < 2 && c->later[b + 1] ? c->later[b + 1] : c->runs;
+		bool cpu = !strcmp(out->metric, "cpu");
+		struct mtest_opts lo = mo;
+		lo.alpha = GTIME_CONFIRM_ALPHA;
+		mtest_run(cpu ? g->cpu_us : g->net_us, g->runs, (cpu ? ccpu : cnet) + k, end - k,
+			  &lo, &out->later);
+		if (!(out->later.p < lo.alpha && out->later.ratio >= mo.min_ratio &&
+		      out->later.c_median - out->later.g_median >= mo.min_abs)) {
+			out->v = MV_INCONCLUSIVE;
+			out->unconfirmed = true;
+		}
+	}
+	free(cnet);
+	free(ccpu);
+}
+
+static const char *times_label(const char *metric)
+{
+	return !strcmp(metric, "cpu") ? "CPU time" : "net time";
+}
+
+/* "; starting a program took 1.10ms, 0.95ms at capture" */
+static void add_reference(struct strbuf *sb, const struct gtime_verdict *tv)
+{
+	if (tv->adjusted && fabs(tv->c_ref_us - tv->g_ref_us) >= 1)
+		strbuf_addf(sb, "; adjusted by %+.2fms: starting a program took %.2fms, %.2fms at "
+			    "capture", (tv->g_ref_us - tv->c_ref_us) / 1000, tv->c_ref_us / 1000,
+			    tv->g_ref_us / 1000);
+}
+
+/* "98% interval 0.97x-1.08x, p 0.31" */
+static void add_interval(struct strbuf *sb, const struct mtest *t, double alpha)
+{
+	strbuf_addf(sb, "%.0f%% interval ", 100 * (1 - 2 * alpha));
+	if (t->lo > 0 && isfinite(t->hi))
+		strbuf_addf(sb, "%.2fx-%.2fx", t->lo, t->hi);
+	else
+		strbuf_addstr(sb, "unbounded");
+	strbuf_addf(sb, ", p %.2g", t->p);
+}
+
+/*
+ * The verdict on the untraced runs: a regression when slower, a note (or
+ * with timing = "strict" a regression) when inconclusive, nothing when
+ * the same.  Returns whether the run is slower.
+ */
+static bool check_untraced(struct cmp *x, bool judge)
+{
+	struct gresult *r = x->r;
+	const struct gmeasured *gm = &x->g->timing.meas, *cm = &x->c->timing.meas;
+	const struct golden_opts *o = x->o;
+	struct gtime_verdict tv;
+	const struct mtest *t;
+	struct strbuf m = STRBUF_INIT;
+
+	gtime_judge(gm, cm, o, &tv);
+	t = !strcmp(tv.metric, "cpu") ? &tv.cpu : &tv.net;
+	r->untraced = true;
+	r->timing_checked = true;
+	r->time_verdict = tv.v;
+	r->time_metric = tv.metric;
+	r->time_ratio = t->ratio;
+	r->time_lo = t->lo;
+	r->time_hi = t->hi;
+	r->time_p = t->p;
+	r->time_adjust_ms = tv.adjusted ? (tv.g_ref_us - tv.c_ref_us) / 1000 : 0;
+	r->g_runs = (int)gm->runs;
+	r->c_runs = (int)cm->runs;
+	r->g_wall_ms = mstat_median(gm->wall_us, gm->runs) / 1000;
+	r->c_wall_ms = mstat_median(cm->wall_us, cm->runs) / 1000;
+	r->g_net_ms = tv.net.g_median / 1000;
+	r->c_net_ms = mstat_median(cm->net_us, cm->runs) / 1000;   /* as measured */
+	r->g_cpu_ms = mstat_median(gm->cpu_us, gm->runs) / 1000;
+	r->c_cpu_ms = mstat_median(cm->cpu_us, cm->runs) / 1000;
+	r->limit_ms = t->g_median * (1 + o->min_slowdown) / 1000;
+	if (t->g_median + o->min_slowdown_us > t->g_median * (1 + o->min_slowdown))
+		r->limit_ms = (t->g_median + o->min_slowdown_us) / 1000;
+	r->spread_ms = 0;
+	r->timing_checked = judge;
+	if (!judge || tv.v == MV_SAME)
+		return false;
+	if (tv.v == MV_SLOWER) {
+		strbuf_addf(&m, "%s %.2fms is %.2fx the golden's %.2fms (", times_label(tv.metric),
+			    t->c_median / 1000, t->ratio, t->g_median / 1000);
+		add_interval(&m, t, o->timing_alpha);
+		strbuf_addf(&m, "; untraced, medians of %zu runs and the golden's %zu%s", t->nc,
+			    t->ng, strcmp(tv.metric, "cpu") ? ", net of waits for a CPU" : "");
+		add_reference(&m, &tv);
+		strbuf_addch(&m, ')');
+		add_finding(r, GF_TIMING, true, NULL, "runtime", t->g_median / 1000,
+			    t->c_median / 1000, "%s", m.buf);
+		strbuf_reset(&m);
+		bool cpu = r->c_cpu_ms - r->g_cpu_ms > 0.5 * (r->c_net_ms - r->g_net_ms);
+		if (cpu)
+			strbuf_addf(&m, "the slowdown is CPU-bound: CPU time %.2fms -> %.2fms "
+				    "(%.2fx)", r->g_cpu_ms, r->c_cpu_ms,
+				    r->g_cpu_ms > 0 ? r->c_cpu_ms / r->g_cpu_ms : 0);
+		else
+			strbuf_addf(&m, "the slowdown is time spent waiting, not computing: CPU "
+				    "time %.2fms -> %.2fms, net time %.2fms -> %.2fms", r->g_cpu_ms,
+				    r->c_cpu_ms, r->g_net_ms, r->c_net_ms);
+		add_finding(r, GF_TIMING, true, NULL, cpu ? "cpu" : "waiting", r->g_cpu_ms,
+			    r->c_cpu_ms, "%s", m.buf);
+		strbuf_release(&m);
+		return true;
+	}
+	/* inconclusive */
+	strbuf_addf(&m, "timing inconclusive: %s %.2fms against the golden's %.2fms, %.2fx (",
+		    times_label(tv.metric), t->c_median / 1000, t->g_median / 1000, t->ratio);
+	add_interval(&m, t, o->timing_alpha);
+	strbuf_addch(&m, ')');
+	add_reference(&m, &tv);
+	if (tv.tree_doubt && !strcmp(tv.metric, "net"))
+		strbuf_addf(&m, " over %zu runs and the golden's %zu: with the waits of every thread and "
+			    "process added up it is %.2fx (p %.2g): their waits for a CPU, which "
+			    "overlap, may explain it", t->nc, t->ng, tv.net_low.ratio, tv.net_low.p);
+	else if (tv.unconfirmed)
+		strbuf_addf(&m, " over %zu runs and the golden's %zu: slower at first, but %zu runs "
+			    "made a pause later were %.2fx (p %.2g): the machine's load changed", t->nc,
+			    t->ng, tv.later.nc, tv.later.ratio, tv.later.p);
+	else if (t->too_few)
+		strbuf_addf(&m, " over %zu run%s and the golden's %zu: too few to decide", t->nc,
+			    t->nc == 1 ? "" : "s", t->ng);
+	else
+		strbuf_addf(&m, " over %zu runs and the golden's %zu: the noise could hide a "
+			    "slowdown of +%.0f%%", t->nc, t->ng, 200 * o->min_slowdown);
+	if (o->timing_strict)
+		strbuf_addstr(&m, " (timing = \"strict\": a regression)");
+	add_finding(r, GF_TIMING, o->timing_strict, NULL, "inconclusive", t->g_median / 1000,
+		    t->c_median / 1000, "%s", m.buf);
+	strbuf_release(&m);
+	return false;
+}
+
+/*
+ * Instructions counted under callgrind, when both sides have them: exact
+ * counts, compared with a small tolerance (o->callgrind_tolerance).  More
+ * is a regression, whatever the time said; fewer beyond it is a note.
+ */
+static void check_callgrind(struct cmp *x)
+{
+	double g = x->g->timing.meas.callgrind_ir, c = x->c->timing.meas.callgrind_ir;
+	double tol = x->o->callgrind_tolerance;
+
+	if (g <= 0 || c <= 0 || fabs(c - g) <= tol * g)
+		return;
+	add_finding(x->r, GF_TIMING, c > g, NULL, "instructions", g, c,
+		    "instructions under callgrind: %.0f -> %.0f (%+.1f%%, tolerance \xc2\xb1%.1f%%)%s",
+		    g, c, 100 * (c - g) / g, 100 * tol, c > g ? "" : ": fewer");
+}
+
+/* One run against one run: no noise information, no verdict (a note). */
+static void one_against_one(struct cmp *x, double g_ms, double c_ms)
+{
+	struct strbuf m = STRBUF_INIT;
+
+	x->r->time_verdict = MV_INCONCLUSIVE;
+	x->r->time_metric = "wall";
+	strbuf_addf(&m, "timing inconclusive: %.2fms against %.2fms is one run against one run, "
+		    "which says nothing about the noise; capture and validate measure "
+		    "several untraced runs", c_ms, g_ms);
+	if (x->o->timing_strict)
+		strbuf_addstr(&m, " (timing = \"strict\": a regression)");
+	add_finding(x->r, GF_TIMING, x->o->timing_strict, NULL, "inconclusive", g_ms, c_ms, "%s", m.buf);
+	strbuf_release(&m);
+}
+
 void gtiming_check(struct gresult *r, const struct gmodel *g, const struct gmodel *c,
 		   const struct golden_opts *o, const struct gsamples *cs)
 {
 	struct cmp x = { g, c, o, r };
+	bool g_meas = g->timing.meas.runs > 0, c_meas = c->timing.meas.runs > 0;
+
+	r->time_verdict = MV_SAME;
+	r->time_metric = "wall";
+	if (g_meas && c_meas) {
+		bool slow = check_untraced(&x, o->check_timing);
+		if (o->check_timing)
+			check_callgrind(&x);
+		check_syscall_time(&x, cs, slow, slow ? (r->c_net_ms - r->g_net_ms) * 1000 : 0);
+		return;
+	}
+	if (o->check_timing && g->timing.runs <= 1 && c->timing.runs <= 1 && !(cs && cs->n > 1)) {
+		double gw = g->timing.runs ? g->timing.wall_us.median : (double)g->wall_ns / 1000;
+		double cw = c->timing.runs ? c->timing.wall_us.median : (double)c->wall_ns / 1000;
+		if (gw <= 0 || cw <= 0) {
+			/* no time on a side (a trace made without one) */
+			check_syscall_time(&x, cs, false, 0);
+			return;
+		}
+		r->g_wall_ms = gw / 1000;
+		r->c_wall_ms = cw / 1000;
+		r->g_net_ms = r->c_net_ms = r->g_cpu_ms = r->c_cpu_ms = -1;
+		r->g_runs = r->c_runs = 1;
+		one_against_one(&x, gw / 1000, cw / 1000);
+		check_syscall_time(&x, cs, false, 0);
+		return;
+	}
 	check_timing(&x, cs);
+	if (o->check_timing && g->timing.runs > 0 && !g_meas)
+		add_finding(r, GF_NOTE, false, NULL, "timing", 0, 0,
+				 "the golden has no untraced timing runs (an older renacer captured "
+				 "it): its time is that of traced runs, which ptrace slows and whose "
+				 "slowdowns it hides; capture it again to judge time untraced");
 }

@@ -1,6 +1,17 @@
 /*
- * The timing part of a golden comparison: the runtime against the golden's
- * noise-aware limit, where a slowdown went (time per syscall) and the
+ * The timing part of a golden comparison.  When both sides have untraced
+ * runs (timing.untraced: capture and validate measure them), the verdict
+ * is a directional test between the two samples (measure/mstat.h): net
+ * time (wall less the waits for a CPU) always, CPU time too for a
+ * CPU-bound program; slower, the same, or inconclusive.  The current times
+ * are first moved by how much the reference exec run beside each (the cost
+ * of starting a small program, timerun.c) drifted since the capture.  A
+ * slowdown must show again in each of two batches made a pause apart
+ * (validate makes them), or it is inconclusive: the load of a shared
+ * machine comes and goes by the second.  A golden without
+ * them (an older renacer) is judged on its traced runs' timing against a
+ * noise-aware limit, and says so; one run against one run is inconclusive.
+ * Then where the time went (time per syscall of the traced runs) and the
  * configured per-syscall time limits.  Called by golden_compare() once the
  * count rows of r are filled and sorted.
  */
@@ -8,6 +19,36 @@
 #define RENACER_GOLDEN_TIMECMP_H
 
 #include "golden/compare.h"
+#include "measure/mstat.h"
+
+/* A program is CPU-bound when its CPU time is at least this share of its net time. */
+#define GTIME_CPU_BOUND 0.8
+/* A batch made a pause later confirms a slowdown at this level (its ratio
+ * must reach the minimum effect as well). */
+#define GTIME_CONFIRM_ALPHA 0.05
+
+/* The verdict on two sets of untraced runs. */
+struct gtime_verdict {
+	enum mverdict v;             /* over the times tested: slower when one is,
+					else inconclusive when one is */
+	bool cpu_bound;              /* the golden's CPU time >= GTIME_CPU_BOUND of its net time */
+	struct mtest net;            /* net time: wall less the waits for a CPU */
+	struct mtest cpu;            /* CPU time (tested when cpu_bound) */
+	struct mtest net_low;        /* net time less every task's waits (a tree) */
+	bool tree_doubt;             /* the net time was slower, the lower one not:
+					the tree's overlapping waits may explain it */
+	const char *metric;          /* "net" or "cpu": the time that gave v */
+	bool unconfirmed;            /* slower at first, but not in a batch made a
+					pause later (meas.later): inconclusive */
+	struct mtest later;          /* the test of that batch alone */
+	bool adjusted;               /* the current times were adjusted by the
+					drift of the reference exec: */
+	double g_ref_us, c_ref_us;   /* its median net time, golden and current */
+};
+
+/* Judges current runs c against golden runs g with o's thresholds. */
+void gtime_judge(const struct gmeasured *g, const struct gmeasured *c,
+		 const struct golden_opts *o, struct gtime_verdict *out);
 
 /*
  * Compares the timing of current c (or of the current runs cs, may be NULL)

@@ -61,6 +61,170 @@ void gcontext_release(struct gcontext *ctx)
 	ctx->cwd = ctx->home = ctx->tmpdir = NULL;
 }
 
+/* Appends v to the optional array *a of n values, or drops it. */
+static void opt_add(double **a, unsigned n, double v)
+{
+	if (v >= 0 && (n == 0 || *a)) {
+		*a = xreallocarray(*a, n + 1, sizeof(double));
+		(*a)[n] = v;
+	} else {
+		free(*a);
+		*a = NULL;
+	}
+}
+
+void gmeasured_add(struct gmeasured *m, const struct gmrun *r)
+{
+	unsigned n = m->runs;
+
+	m->wall_us = xreallocarray(m->wall_us, n + 1, sizeof(double));
+	m->cpu_us = xreallocarray(m->cpu_us, n + 1, sizeof(double));
+	m->net_us = xreallocarray(m->net_us, n + 1, sizeof(double));
+	m->wait_us = xreallocarray(m->wait_us, n + 1, sizeof(double));
+	m->maxrss_kb = xreallocarray(m->maxrss_kb, n + 1, sizeof(double));
+	m->wall_us[n] = r->wall;
+	m->cpu_us[n] = r->cpu;
+	m->net_us[n] = r->net;
+	m->wait_us[n] = r->wait;
+	m->maxrss_kb[n] = r->maxrss_kb;
+	/* kept only once a run differs */
+	if (r->net_low >= 0 && r->net_low != r->net && !m->net_low_us && n) {
+		m->net_low_us = xmemdup(m->net_us, n * sizeof(double));
+	}
+	if (m->net_low_us || (r->net_low >= 0 && r->net_low != r->net)) {
+		m->net_low_us = xreallocarray(m->net_low_us, n + 1, sizeof(double));
+		m->net_low_us[n] = r->net_low >= 0 ? r->net_low : r->net;
+	}
+	opt_add(&m->instructions, n, r->instructions >= 0 && r->cycles >= 0 ? r->instructions : -1);
+	opt_add(&m->cycles, n, r->instructions >= 0 && r->cycles >= 0 ? r->cycles : -1);
+	opt_add(&m->ref_net_us, n, r->ref_net >= 0 && r->ref_cpu >= 0 ? r->ref_net : -1);
+	opt_add(&m->ref_cpu_us, n, r->ref_net >= 0 && r->ref_cpu >= 0 ? r->ref_cpu : -1);
+	m->runs = n + 1;
+}
+
+void gmeasured_release(struct gmeasured *m)
+{
+	free(m->wall_us);
+	free(m->cpu_us);
+	free(m->net_us);
+	free(m->net_low_us);
+	free(m->wait_us);
+	free(m->maxrss_kb);
+	free(m->instructions);
+	free(m->cycles);
+	free(m->ref_net_us);
+	free(m->ref_cpu_us);
+	free(m->waits);
+	free(m->no_counters);
+	memset(m, 0, sizeof(*m));
+}
+
+static json_t *array_json(const double *v, unsigned n)
+{
+	json_t *a = json_array();
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(a, json_real(v[i]));
+	return a;
+}
+
+static json_t *measured_json(const struct gmeasured *m)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "runs", json_integer(m->runs));
+	json_object_set_new(o, "waits", json_string(m->waits ? m->waits : "none"));
+	json_object_set_new(o, "wall_us", array_json(m->wall_us, m->runs));
+	json_object_set_new(o, "cpu_us", array_json(m->cpu_us, m->runs));
+	json_object_set_new(o, "net_us", array_json(m->net_us, m->runs));
+	if (m->net_low_us)
+		json_object_set_new(o, "net_low_us", array_json(m->net_low_us, m->runs));
+	json_object_set_new(o, "wait_us", array_json(m->wait_us, m->runs));
+	json_object_set_new(o, "maxrss_kb", array_json(m->maxrss_kb, m->runs));
+	if (m->instructions) {
+		json_object_set_new(o, "instructions", array_json(m->instructions, m->runs));
+		json_object_set_new(o, "cycles", array_json(m->cycles, m->runs));
+	} else if (m->no_counters) {
+		json_object_set_new(o, "no_counters", json_string(m->no_counters));
+	}
+	if (m->ref_net_us) {
+		json_object_set_new(o, "reference_net_us", array_json(m->ref_net_us, m->runs));
+		json_object_set_new(o, "reference_cpu_us", array_json(m->ref_cpu_us, m->runs));
+	}
+	if (m->callgrind_ir > 0)
+		json_object_set_new(o, "callgrind_instructions", json_real(m->callgrind_ir));
+	if (m->later[0]) {
+		json_t *a = json_array();
+		for (unsigned i = 0; i < 2 && m->later[i]; i++)
+			json_array_append_new(a, json_integer(m->later[i]));
+		json_object_set_new(o, "later", a);
+	}
+	return o;
+}
+
+/* An array of n numbers into *out (malloc'ed); 0, or -1 when it is not one. */
+static int array_from(json_t *a, unsigned n, double **out)
+{
+	if (!json_is_array(a) || json_array_size(a) != n)
+		return -1;
+	*out = xcalloc(n + 1, sizeof(**out));
+	for (unsigned i = 0; i < n; i++) {
+		json_t *v = json_array_get(a, i);
+		if (!json_is_number(v))
+			return -1;
+		(*out)[i] = json_number_value(v);
+	}
+	return 0;
+}
+
+static int measured_from(json_t *o, struct gmeasured *m)
+{
+	json_t *v = json_object_get(o, "runs"), *s;
+
+	if (!json_is_object(o) || !json_is_integer(v) || json_integer_value(v) < 0 ||
+	    json_integer_value(v) > 100000)
+		return -1;
+	m->runs = (unsigned)json_integer_value(v);
+	if (array_from(json_object_get(o, "wall_us"), m->runs, &m->wall_us) < 0 ||
+	    array_from(json_object_get(o, "cpu_us"), m->runs, &m->cpu_us) < 0 ||
+	    array_from(json_object_get(o, "net_us"), m->runs, &m->net_us) < 0 ||
+	    array_from(json_object_get(o, "wait_us"), m->runs, &m->wait_us) < 0 ||
+	    array_from(json_object_get(o, "maxrss_kb"), m->runs, &m->maxrss_kb) < 0)
+		return -1;
+	if (json_object_get(o, "net_low_us") &&
+	    array_from(json_object_get(o, "net_low_us"), m->runs, &m->net_low_us) < 0)
+		return -1;
+	if (json_object_get(o, "instructions") &&
+	    (array_from(json_object_get(o, "instructions"), m->runs, &m->instructions) < 0 ||
+	     array_from(json_object_get(o, "cycles"), m->runs, &m->cycles) < 0))
+		return -1;
+	if (json_object_get(o, "reference_net_us") &&
+	    (array_from(json_object_get(o, "reference_net_us"), m->runs, &m->ref_net_us) < 0 ||
+	     array_from(json_object_get(o, "reference_cpu_us"), m->runs, &m->ref_cpu_us) < 0))
+		return -1;
+	if ((s = json_object_get(o, "waits")) && json_is_string(s))
+		m->waits = xstrdup(json_string_value(s));
+	if ((s = json_object_get(o, "no_counters")) && json_is_string(s))
+		m->no_counters = xstrdup(json_string_value(s));
+	if ((s = json_object_get(o, "later"))) {
+		unsigned prev = 0;
+		if (!json_is_array(s) || json_array_size(s) > 2)
+			return -1;
+		for (size_t i = 0; i < json_array_size(s); i++) {
+			json_t *e = json_array_get(s, i);
+			if (!json_is_integer(e) || json_integer_value(e) <= prev ||
+			    json_integer_value(e) >= m->runs)
+				return -1;
+			m->later[i] = prev = (unsigned)json_integer_value(e);
+		}
+	}
+	if ((s = json_object_get(o, "callgrind_instructions"))) {
+		if (!json_is_number(s) || json_number_value(s) < 0)
+			return -1;
+		m->callgrind_ir = json_number_value(s);
+	}
+	return 0;
+}
+
 static json_t *stat_json(const struct gstat *st)
 {
 	return json_pack("{s:f,s:f,s:f,s:f}", "median", st->median, "min", st->min,
@@ -93,6 +257,8 @@ char *gtiming_to_json(const struct gtiming *t)
 	json_object_set_new(root, "context", ctx);
 	if (t->var.runs)
 		gvar_to_json(&t->var, root);
+	if (t->meas.runs)
+		json_object_set_new(root, "untraced", measured_json(&t->meas));
 	s = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(10));
 	json_decref(root);
 	return s ? s : xstrdup("{}");
@@ -176,6 +342,11 @@ int gtiming_from_json(struct gtiming *t, const void *json, const char *file)
 		gtiming_release(t);
 		return -1;
 	}
+	if ((v = json_object_get(root, "untraced")) && measured_from(v, &t->meas) < 0) {
+		gtiming_release(t);
+		return error("invalid golden trace '%s': malformed \"timing.untraced\" runs",
+			     esc(file));
+	}
 	return 0;
 bad:
 	gtiming_release(t);
@@ -197,5 +368,6 @@ void gtiming_release(struct gtiming *t)
 	free(t->sc);
 	gcontext_release(&t->ctx);
 	gvar_release(&t->var);
+	gmeasured_release(&t->meas);
 	memset(t, 0, sizeof(*t));
 }

@@ -1,8 +1,9 @@
 /*
- * Timing statistics of a golden trace (capture --runs N): median and
- * spread of the whole run and of each syscall's total time, stored under
- * the "timing" key of the golden JSON together with the capture context
- * (cwd, home, tmpdir) that path normalization needs.
+ * Timing of a golden trace, stored under the "timing" key of the golden
+ * JSON: the untraced runs that judge its time (every run's wall, CPU and
+ * net time: "untraced"), statistics of the traced runs (median and spread
+ * of the whole run and of each syscall's total time: where time goes), and
+ * the capture context (cwd, home, tmpdir) that path normalization needs.
  */
 #ifndef RENACER_GOLDEN_TIMING_H
 #define RENACER_GOLDEN_TIMING_H
@@ -29,6 +30,45 @@ struct gtiming_sc {
 	struct gstat us;             /* total time in the syscall, us */
 };
 
+/*
+ * The untraced runs of a capture or validation (measure/measure.h), each
+ * run's numbers kept: the comparison is a test between two samples.
+ */
+struct gmeasured {
+	unsigned runs;               /* 0: none (a golden of renacer 0.9 or older:
+					its timing is its traced runs') */
+	double *wall_us;             /* per run: wall time */
+	double *cpu_us;              /* user + system CPU time of the tree */
+	double *net_us;              /* wall time less the waits for a CPU */
+	double *net_low_us;          /* the same with every task's waits added up
+					(measure.h), or NULL when it is net_us */
+	double *wait_us;             /* those waits */
+	double *maxrss_kb;           /* peak resident set of the largest process */
+	double *instructions;        /* hardware counts per run, or NULL when the */
+	double *cycles;              /*   machine had none */
+	double *ref_net_us;          /* per run: the net and CPU time of the */
+	double *ref_cpu_us;          /*   reference exec just before it (the
+					machine's speed at that moment), or NULL */
+	char *waits;                 /* how the waits were measured: "tree" (every
+					task), "main" (the main thread), "none" */
+	char *no_counters;           /* why there are no hardware counts, or NULL */
+	double callgrind_ir;         /* instructions under callgrind; 0: not counted */
+	unsigned later[2];           /* batches measured a pause after the others,
+					to confirm a slowdown: the first run of
+					each (0: none) */
+};
+
+/* One untraced run's numbers; < 0: not known. */
+struct gmrun {
+	double wall, cpu, net, net_low, wait, maxrss_kb;
+	double instructions, cycles;
+	double ref_net, ref_cpu;
+};
+
+/* Appends one run (the arrays grow; an optional one is dropped once a run lacks it). */
+void gmeasured_add(struct gmeasured *m, const struct gmrun *r);
+void gmeasured_release(struct gmeasured *m);
+
 struct gtiming {
 	int runs;                    /* 0: no timing recorded */
 	struct gstat wall_us;        /* wall time of the run */
@@ -42,6 +82,7 @@ struct gtiming {
 	struct gcontext ctx;
 	int has_ctx;
 	struct gvar var;             /* measured volatility (var.runs 0: none) */
+	struct gmeasured meas;       /* the untraced runs (meas.runs 0: none) */
 };
 
 /* Fills st from n samples (sorts them in place); all zero when n == 0. */

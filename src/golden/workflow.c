@@ -17,10 +17,13 @@
 #include "assert/assert.h"
 #include "core/inject.h"
 #include "core/quals.h"
+#include "bpf/engine.h"
 #include "core/tracer.h"
 #include "replay/reader.h"
 #include "golden/runio.h"
+#include "golden/timerun.h"
 #include "golden/workflow.h"
+#include "measure/mstat.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/skip.h"
 #include "sink/env.h"
@@ -145,6 +148,13 @@ int gwork_load_config(struct gwork *w)
 	w->o.time_tolerance = cg->runtime_tolerance_pct / 100.0;
 	w->o.time_floor_ms = cg->runtime_floor_ms;
 	w->o.noise_k = cg->noise_factor;
+	w->o.timing_strict = cg->timing_strict;
+	w->o.timing_runs = cg->timing_runs;
+	w->o.timing_max_runs = cg->timing_max_runs;
+	w->o.min_slowdown = cg->min_slowdown_pct / 100.0;
+	w->o.min_slowdown_us = cg->min_slowdown_us;
+	w->o.callgrind = cg->callgrind;
+	w->o.callgrind_tolerance = cg->callgrind_tolerance_pct / 100.0;
 	w->o.context_lines = cg->context_lines;
 	w->o.max_diff_lines = cg->max_diff_lines;
 	w->o.regex_cost = w->cfg.limits.regex_cost;
@@ -551,6 +561,22 @@ static double net_time(double wall_us, const struct wait_sink *ws, double *held_
 	return wall_us - held > least ? wall_us - held : least;
 }
 
+/* One untraced run through w->measure, in place of tracer_run(). */
+static int gmeasure_one(struct gwork *w, char *const argv[], struct grun *rr)
+{
+	int r = measure_run(w->measure, argv, &rr->ms);
+
+	rr->end.exit_code = rr->ms.exit_code;
+	rr->end.term_signal = rr->ms.term_signal;
+	rr->end.wall_ns = (uint64_t)(rr->ms.wall_us * 1000);
+	if (r == -2) {
+		rr->end.interrupted = 1;
+		rr->end.interrupt_signal = w->stop ? *w->stop : SIGINT;
+		return 0;
+	}
+	return r;
+}
+
 struct env_save {
 	char *name;
 	char *old;        /* NULL when unset before */
@@ -590,6 +616,10 @@ static void like_note(struct strbuf *sb, const char *name, const char *golden, c
 	note_value(sb, here);
 	strbuf_addstr(sb, ")\n");
 }
+
+/* The ring buffer of the eBPF recorder for the next grun_do() (4^scale
+ * times its size): larger for a run again after one lost records. */
+static unsigned run_ring_scale;
 
 int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	    const char *json_path, const char *outfile, struct analysis *an,
@@ -667,7 +697,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 			sink_list_add(&sl, s);
 		}
 	}
-	if (w->source) {
+	if (w->source && !w->measure) {
 		/* -s: the unwinder, with every stack (NAME_source.json keeps them) */
 		struct dwarf_opts dop = { 0 };
 		dop.source = true;
@@ -747,7 +777,9 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	to.env = &env;
 	error_set_hook(hold_msg);
 	getrusage(RUSAGE_CHILDREN, &ru0);
-	r = tracer_run(&to, argv, &sl, &rr->end);
+	/* recorded in the kernel when nothing needs a stop (bpf/engine.h) */
+	r = w->measure ? gmeasure_one(w, argv, rr)
+		       : engine_run(&to, argv, &sl, &rr->end, run_ring_scale);
 	getrusage(RUSAGE_CHILDREN, &ru1);
 	error_set_hook(NULL);
 	rr->cpu_us = tv_us(&ru1.ru_utime) + tv_us(&ru1.ru_stime) -
@@ -799,6 +831,11 @@ out:
 	 * meanwhile are already in net_time's held time */
 	rr->wall_us = (rr->end.wall_ns > unwind_ns ? rr->end.wall_ns - unwind_ns : 0) / 1000.0;
 	rr->net_us = net_time(rr->wall_us, &ws, &held_us);
+	if (w->measure && rr->started) {
+		rr->wall_us = rr->ms.wall_us;
+		rr->cpu_us = rr->ms.cpu_us;
+		rr->net_us = rr->ms.net_us;
+	}
 	free(ws.tab);
 	ws.tab = NULL;
 	rr->ncalls = rr->m->ncalls;
@@ -976,12 +1013,30 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 			r->n = i;
 			return -1;
 		}
-		if (grun_do(w, argv, ct, r->json[i], r->outfile, i == 0 ? an : NULL, NULL,
-			    &r->rr[i]) < 0) {
-			r->failed = !r->rr[i].started;
-			r->n = i + 1;
-			return -1;
+		/* a recording that lost records runs again with a ring buffer
+		 * 4 and then 16 times larger, then fails */
+		for (run_ring_scale = 0;; run_ring_scale++) {
+			if (grun_do(w, argv, ct, r->json[i], r->outfile, i == 0 ? an : NULL, NULL,
+				    &r->rr[i]) < 0) {
+				r->failed = !r->rr[i].started;
+				r->n = i + 1;
+				run_ring_scale = 0;
+				return -1;
+			}
+			if (!r->rr[i].end.lost)
+				break;
+			if (run_ring_scale == 2) {
+				error("the recording lost %llu calls even with a ring buffer 16 times "
+				      "larger: the golden would miss them (RENACER_BACKEND=ptrace "
+				      "stops at each call instead)",
+				      (unsigned long long)r->rr[i].end.lost);
+				r->n = i + 1;
+				run_ring_scale = 0;
+				return -1;
+			}
+			grun_release(&r->rr[i]);
 		}
+		run_ring_scale = 0;
 		if (r->rr[i].end.interrupted || (w->stop && *w->stop)) {
 			/* the tracer got SIGINT/SIGTERM/SIGHUP and ended the run */
 			r->interrupted = w->stop && *w->stop ? *w->stop :
@@ -1149,6 +1204,40 @@ static char *refusal(const char *name, const struct trace_end *e)
 
 /* --- capture --- */
 
+/*
+ * The untraced timing runs of a capture into r->timing, the critical_path
+ * budgets judged on them, and res's line about them.  Returns 0, or -1
+ * with res->status set (interrupted, or the runs failed).
+ */
+static int gtime_capture_hook(struct gwork *w, char *const argv[], const struct config_trace *ct,
+			      struct analysis *an, struct gruns *r, struct gcapture *res)
+{
+	const struct gmeasured *m = &r->timing.meas;
+	struct strbuf sb = STRBUF_INIT;
+	int sig = 0, tr;
+
+	if (!w->o.check_timing)
+		return 0;
+	tr = gtime_capture(w, argv, ct, &r->timing, &sig);
+	if (tr == 0)
+		tr = gtime_budgets(w, argv, ct, an, &r->timing, &sig);
+	if (tr < 0) {
+		res->interrupted = sig;
+		res->run_failed = !sig;
+		res->status = GOLDEN_CMD_FAILED;
+		return -1;
+	}
+	strbuf_addf(&sb, "timing: %u untraced runs, median %.2fms wall, %.2fms net of waits for a "
+		    "CPU, %.2fms CPU", m->runs, mstat_median(m->wall_us, m->runs) / 1000,
+		    mstat_median(m->net_us, m->runs) / 1000, mstat_median(m->cpu_us, m->runs) / 1000);
+	if (m->callgrind_ir > 0)
+		strbuf_addf(&sb, "; %.0f instructions under callgrind", m->callgrind_ir);
+	res->timing = strbuf_detach(&sb, NULL);
+	if (m->no_counters)
+		res->no_counters = xstrdup(m->no_counters);
+	return 0;
+}
+
 int golden_capture(struct gwork *w, const char *name, char *const argv[],
 		   const struct config_trace *ct, struct gcapture *res)
 {
@@ -1176,6 +1265,8 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 		res->status = GOLDEN_CMD_FAILED;
 		goto out;
 	}
+	if (gtime_capture_hook(w, argv, ct, an, &r, res) < 0)
+		goto out;
 	switch (golden_store(w, w->dir, name, &r, "", &res->written)) {
 	case 0:
 		break;
@@ -1192,7 +1283,9 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s/%s.json.zst.new", w->dir, name);
 	unlink(sb.buf);
-	res->wall_ms = r.timing.wall_us.median / 1000.0;
+	/* what validate's header shows: the untraced runs' median net time */
+	res->wall_ms = (r.timing.meas.runs ? mstat_median(r.timing.meas.net_us, r.timing.meas.runs)
+					   : r.timing.wall_us.median) / 1000.0;
 	res->ncalls = med->ncalls;
 	res->end = med->end;
 	if (med->end.term_signal || med->end.exit_code)
@@ -1215,6 +1308,8 @@ out:
 
 void gcapture_release(struct gcapture *res)
 {
+	free(res->timing);
+	free(res->no_counters);
 	free(res->written);
 	free(res->refused);
 	strbuf_release(&res->output_tail);
@@ -1431,7 +1526,7 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	struct strbuf sb = STRBUF_INIT;
 	struct analysis *an = w->cfg.nassertions ? analysis_new() : NULL;
 	struct golden_lock lk = GOLDEN_LOCK_INIT;
-	int missing = 0;
+	int missing = 0, sig = 0;
 	bool cmp_ok, bad;
 	double t0 = now_s();
 
@@ -1506,6 +1601,15 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 			v->k.status = GOLDEN_CMD_FAILED;
 			goto out;
 		}
+		if (w->o.check_timing && gtime_capture(w, argv, ct, &runs.timing, &sig) < 0) {
+			if (sig) {
+				runs.interrupted = sig;
+				goto interrupted;
+			}
+			v->k.status = GOLDEN_CMD_FAILED;
+			v->error = xstrdup("cannot measure the untraced timing runs");
+			goto out;
+		}
 		r = golden_mkdir_p(w->dir) < 0 ? -1 :
 		    golden_store(w, w->dir, name, &runs, "", &written);
 		if (r == 1)
@@ -1516,10 +1620,25 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 			goto out;
 		}
 		strbuf_addf(&sb, "golden created: %s (%.2fms, %llu syscalls)", written,
-			    runs.timing.wall_us.median / 1000.0,
+			    (runs.timing.meas.runs ? mstat_median(runs.timing.meas.net_us,
+								  runs.timing.meas.runs)
+						   : runs.timing.wall_us.median) / 1000.0,
 			    (unsigned long long)gruns_median(&runs)->ncalls);
 		v->hint = strbuf_detach(&sb, NULL);
 		free(written);
+		goto out;
+	}
+	/* time, measured untraced until the comparison with the golden is
+	 * decided; the budgets of critical_path on the same runs */
+	if (w->o.check_timing &&
+	    (gtime_validate(w, argv, ct, &v->g->timing, &runs.timing, &sig) < 0 ||
+	     gtime_budgets(w, argv, ct, an, &runs.timing, &sig) < 0)) {
+		if (sig) {
+			runs.interrupted = sig;
+			goto interrupted;
+		}
+		v->k.status = GOLDEN_CMD_FAILED;
+		v->error = xstrdup("cannot measure the untraced timing runs");
 		goto out;
 	}
 	/* the current model: the median run's, built as it ran, with the

@@ -23,6 +23,7 @@
 #include "golden/model.h"
 #include "golden/output.h"
 #include "golden/store.h"
+#include "measure/measure.h"
 #include "sink/sink.h"
 #include "util/strbuf.h"
 
@@ -53,6 +54,9 @@ struct gwork {
 					  is tampered with (core/inject.h); added
 					  to a trace's own inject = [...] */
 	size_t ninject;
+	struct measure *measure;       /* set: grun_do() runs the command untraced
+					  through it and fills grun.ms (the
+					  timing runs, golden/timerun.h) */
 	bool source;                   /* -s: runs unwind the stack of every call:
 					  traces carry its source line, and a
 					  stored golden NAME.json gets
@@ -141,6 +145,7 @@ struct grun {
 	struct strbuf summary;         /* a run with a JSON trace: its -c table
 					  (with --timing's list), as a golden's
 					  NAME_summary.txt holds it */
+	struct msample ms;             /* an untraced run (gwork.measure): its numbers */
 };
 
 /*
@@ -253,7 +258,8 @@ struct gcapture {
 	int status;                    /* GOLDEN_* */
 	bool run_failed;               /* the runs failed (else storing failed, if status != 0) */
 	char *written;                 /* the golden written, or NULL */
-	double wall_ms;                /* median runtime */
+	double wall_ms;                /* median runtime: of the untraced runs net of
+					  waits for a CPU, else of the traced runs */
 	uint64_t ncalls;               /* syscalls of the stored run */
 	struct trace_end end;          /* how the stored run's command ended */
 	int interrupted;               /* renacer got this signal: nothing stored */
@@ -261,6 +267,8 @@ struct gcapture {
 	struct strbuf output_tail;     /* its last output lines when it did not exit 0 */
 	struct assert_results *asserts; /* renacer.toml's assertions on the first run,
 					   or NULL when it declares none */
+	char *timing;                  /* one line on the untraced timing runs, or NULL */
+	char *no_counters;             /* why there are no hardware counts, or NULL */
 };
 
 /*

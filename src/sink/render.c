@@ -427,10 +427,12 @@ void val_render(struct strbuf *sb, const struct val *v, const struct render_opts
 			strbuf_addstr(sb, "...");
 		break;
 	case V_FLAGS:
-		render_flags(sb, v, ro->xlat);
+		render_flags(sb, v, (v->flags & VF_XVERBOSE) && ro->xlat == XS_ABBREV ?
+				    XS_VERBOSE : ro->xlat);
 		break;
 	case V_ENUM:
-		render_enum(sb, v, ro->xlat);
+		render_enum(sb, v, (v->flags & VF_XVERBOSE) && ro->xlat == XS_ABBREV ?
+				   XS_VERBOSE : ro->xlat);
 		break;
 	case V_FD:
 		if (v->fd.fd == -100 && ro->xlat == XS_ABBREV)
@@ -531,7 +533,17 @@ void event_render_result(struct strbuf *sb, const struct event *ev,
 	}
 	if (ev->rv_fmt == RV_FD && (ev->ret_path || ev->ret_detail))
 		render_fd_path(sb, ev->ret_path, ev->ret_detail, ro->xstyle);
-	if (ev->ret_aux) {
+	if (ev->ret_aux && (ev->ret_aux->flags & VF_RET_SUFFIX)) {
+		val_render(sb, ev->ret_aux, ro);
+	} else if (ev->ret_aux && !((ev->ret_aux->flags & VF_AUXSTR) && ro->xlat == XS_RAW)) {
+		static const struct render_opts abbrev_ro = RENDER_OPTS_INIT;
+		struct render_opts aux_ro = abbrev_ro;
+
+		/* strace's auxstr names the flags only, under -X verbose too */
+		if (ev->ret_aux->flags & VF_AUXSTR) {
+			aux_ro.xstyle = ro->xstyle;
+			ro = &aux_ro;
+		}
 		strbuf_addstr(sb, " (");
 		if (ev->ret_aux->name) {
 			strbuf_addstr(sb, ev->ret_aux->name);

@@ -7,12 +7,20 @@ gp_setup
 
 run 0 "$RENACER" capture --runs 3 gp -- "$GP" "$W/gp"
 # ✅ Captured: golden_traces/gp.json (0.73ms, 87 syscalls)
+#    timing: 10 untraced runs, median 0.73ms wall, 0.70ms net of waits for a CPU, 0.65ms CPU
+#    note: this machine has no hardware performance counters (...)   (where it has none)
 $PY - out.txt golden_traces/gp.json <<'PYEOF' || exit 1
-import json, re, sys
-line = open(sys.argv[1], encoding="utf-8").read().strip()
-m = re.fullmatch(r"\u2705 Captured: golden_traces/gp\.json \((\d+\.\d\d)ms, (\d+) syscalls\)", line)
+import json, re, statistics, sys
+lines = open(sys.argv[1], encoding="utf-8").read().strip().split("\n")
+m = re.fullmatch(r"\u2705 Captured: golden_traces/gp\.json \((\d+\.\d\d)ms, (\d+) syscalls\)", lines[0])
 if not m:
-    sys.exit("FAIL: capture line: %r" % line)
+    sys.exit("FAIL: capture line: %r" % lines[0])
+tm = re.fullmatch(r"   timing: (\d+) untraced runs, median (\d+\.\d\d)ms wall, (\d+\.\d\d)ms net of waits "
+                  r"for a CPU, (\d+\.\d\d)ms CPU", lines[1] if len(lines) > 1 else "")
+if not tm:
+    sys.exit("FAIL: timing line: %r" % lines[1:])
+if len(lines) > 2 and not (len(lines) == 3 and lines[2].startswith("   note: ") and "counters" in lines[2]):
+    sys.exit("FAIL: more lines: %r" % lines[2:])
 d = json.load(open(sys.argv[2]))
 if d["format"] != "renacer-json-v2":
     sys.exit("FAIL: format %r" % d["format"])
@@ -25,8 +33,30 @@ if t["runs"] != 3:
 w = t["wall_us"]
 if not (w["min"] <= w["median"] <= w["max"]) or w["mad"] < 0:
     sys.exit("FAIL: wall_us %r" % w)
-if abs(float(m.group(1)) - w["median"] / 1000) > 0.01:
-    sys.exit("FAIL: line runtime %s, median %.3f" % (m.group(1), w["median"] / 1000))
+# the time printed is the untraced runs' median; every run is kept
+u = t["untraced"]
+if u["runs"] != int(tm.group(1)) or u["runs"] < 5 or len(u["wall_us"]) != u["runs"]:
+    sys.exit("FAIL: untraced runs %r against the line's %s" % (u["runs"], tm.group(1)))
+for key in ("wall_us", "cpu_us", "net_us", "wait_us", "maxrss_kb"):
+    if len(u[key]) != u["runs"] or min(u[key]) < 0:
+        sys.exit("FAIL: untraced %s %r" % (key, u[key]))
+if any(n > w_ + 0.01 for n, w_ in zip(u["net_us"], u["wall_us"])):
+    sys.exit("FAIL: a net time above its wall time: %r %r" % (u["net_us"], u["wall_us"]))
+med = statistics.median(u["wall_us"]) / 1000
+if abs(float(tm.group(2)) - med) > 0.01:
+    sys.exit("FAIL: line wall %s, untraced median %.3f" % (tm.group(2), med))
+# the first line's time is what validate judges and shows: the net time
+if abs(float(m.group(1)) - statistics.median(u["net_us"]) / 1000) > 0.01:
+    sys.exit("FAIL: line runtime %s, untraced net median %.3f" % (m.group(1), statistics.median(u["net_us"]) / 1000))
+if abs(float(tm.group(3)) - statistics.median(u["net_us"]) / 1000) > 0.01:
+    sys.exit("FAIL: net %s, untraced median %.3f" % (tm.group(3), statistics.median(u["net_us"]) / 1000))
+if abs(float(tm.group(4)) - statistics.median(u["cpu_us"]) / 1000) > 0.01:
+    sys.exit("FAIL: CPU %s, untraced median %.3f" % (tm.group(4), statistics.median(u["cpu_us"]) / 1000))
+if u["waits"] not in ("tree", "main"):
+    sys.exit("FAIL: waits measured as %r" % u["waits"])
+# a PMU gives counts in every run; without one, the golden says why
+if ("instructions" in u) == ("no_counters" in u):
+    sys.exit("FAIL: instructions %r, no_counters %r" % (u.get("instructions"), u.get("no_counters")))
 if "write" not in t["syscalls"] or t["syscalls"]["write"]["calls"] != sum(1 for s in d["syscalls"] if s["name"] == "write"):
     sys.exit("FAIL: timing.syscalls.write %r" % t["syscalls"].get("write"))
 if t["context"]["cwd"] != __import__("os").getcwd():

@@ -1,0 +1,240 @@
+/*
+ * Unit tests for the untraced timing runs of a golden (src/golden/timing.c)
+ * and the verdict on them (src/golden/timecmp.c): the "untraced" JSON
+ * round trip and its malformed forms, the metric chosen per program (CPU
+ * time for a CPU-bound one, with a new wait still caught on net time), the
+ * machine-speed adjustment from the reference exec, and a slowdown that
+ * batches made a pause later do not confirm.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "golden/golden.h"
+#include "golden/timecmp.h"
+#include "golden/timing.h"
+#include "util/error.h"
+
+#include "util/banned.h"
+
+static unsigned seed = 11;
+
+static double noise(void)
+{
+	seed = seed * 1103515245u + 12345u;
+	return ((seed >> 8) & 0xffff) / 65536.0;
+}
+
+/* n runs of about net us, cpu us of it on a CPU, reference exec ref us. */
+static void runs(struct gmeasured *m, unsigned n, double net, double cpu, double ref)
+{
+	for (unsigned i = 0; i < n; i++) {
+		double f = 1 + 0.05 * noise();
+		struct gmrun r = { net * f + 50, cpu * f, net * f, -1, 50, 2000, -1, -1,
+				   ref * (1 + 0.05 * noise()), ref * 0.9 };
+		gmeasured_add(m, &r);
+	}
+}
+
+static void test_json_round_trip(void **state)
+{
+	struct gtiming t, back;
+	json_error_t je;
+	json_t *j;
+	char *s;
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	t.runs = 3;
+	runs(&t.meas, 7, 1000, 900, 800);
+	t.meas.waits = strdup("tree");
+	t.meas.no_counters = strdup("no PMU");
+	t.meas.callgrind_ir = 123456789;
+	t.meas.later[0] = 5;
+	s = gtiming_to_json(&t);
+	j = json_loads(s, 0, &je);
+	assert_non_null(j);
+	assert_int_equal(gtiming_from_json(&back, j, "x.json"), 0);
+	assert_int_equal(back.meas.runs, 7);
+	for (unsigned i = 0; i < 7; i++) {
+		assert_true(fabs(back.meas.net_us[i] - t.meas.net_us[i]) < 1e-6);
+		assert_true(fabs(back.meas.ref_net_us[i] - t.meas.ref_net_us[i]) < 1e-6);
+	}
+	assert_string_equal(back.meas.waits, "tree");
+	assert_string_equal(back.meas.no_counters, "no PMU");
+	assert_null(back.meas.instructions);
+	assert_true(back.meas.callgrind_ir == 123456789);
+	assert_int_equal(back.meas.later[0], 5);
+	gtiming_release(&back);
+	json_decref(j);
+	free(s);
+	gtiming_release(&t);
+}
+
+/* An array of the wrong length, a string for a number, a bad "later": refused. */
+static void test_json_malformed(void **state)
+{
+	static const char *const bad[] = {
+		"{\"untraced\": {\"runs\": 2, \"wall_us\": [1], \"cpu_us\": [1, 2], \"net_us\": [1, 2],"
+		" \"wait_us\": [0, 0], \"maxrss_kb\": [1, 1]}}",
+		"{\"untraced\": {\"runs\": 1, \"wall_us\": [\"1\"], \"cpu_us\": [1], \"net_us\": [1],"
+		" \"wait_us\": [0], \"maxrss_kb\": [1]}}",
+		"{\"untraced\": {\"runs\": 2, \"wall_us\": [1, 2], \"cpu_us\": [1, 2], \"net_us\": [1, 2],"
+		" \"wait_us\": [0, 0], \"maxrss_kb\": [1, 1], \"later\": [2]}}",
+		"{\"untraced\": {\"runs\": -1}}",
+		"{\"untraced\": []}",
+	};
+	(void)state;
+	error_set_hook(NULL);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		json_error_t je;
+		json_t *j = json_loads(bad[i], 0, &je);
+		struct gtiming t;
+		assert_non_null(j);
+		assert_int_equal(gtiming_from_json(&t, j, "x.json"), -1);
+		json_decref(j);
+	}
+}
+
+static struct golden_opts opts;
+
+static void test_metric(void **state)
+{
+	struct gmeasured g, c;
+	struct gtime_verdict v;
+	(void)state;
+	/* CPU-bound: CPU time decides */
+	memset(&g, 0, sizeof(g));
+	memset(&c, 0, sizeof(c));
+	runs(&g, 10, 1000, 950, 800);
+	runs(&c, 5, 2000, 1900, 800);
+	gtime_judge(&g, &c, &opts, &v);
+	assert_true(v.cpu_bound);
+	assert_int_equal(v.v, MV_SLOWER);
+	assert_string_equal(v.metric, "cpu");
+	gmeasured_release(&c);
+	/* the same CPU time, twice the net time: a new wait, caught */
+	runs(&c, 5, 2000, 950, 800);
+	gtime_judge(&g, &c, &opts, &v);
+	assert_int_equal(v.v, MV_SLOWER);
+	assert_string_equal(v.metric, "net");
+	gmeasured_release(&c);
+	/* unchanged */
+	runs(&c, 5, 1000, 950, 800);
+	gtime_judge(&g, &c, &opts, &v);
+	assert_int_equal(v.v, MV_SAME);
+	gmeasured_release(&c);
+	gmeasured_release(&g);
+	/* a waiting program: net time decides, CPU time is not tested */
+	runs(&g, 10, 1000, 300, 800);
+	runs(&c, 5, 2000, 300, 800);
+	gtime_judge(&g, &c, &opts, &v);
+	assert_false(v.cpu_bound);
+	assert_int_equal(v.v, MV_SLOWER);
+	assert_string_equal(v.metric, "net");
+	gmeasured_release(&c);
+	gmeasured_release(&g);
+}
+
+/* Starting a program costs 0.7 ms more now: a 1.5 ms program's 2.2 ms is not a slowdown. */
+static void test_reference(void **state)
+{
+	struct gmeasured g, c;
+	struct gtime_verdict v;
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	memset(&c, 0, sizeof(c));
+	runs(&g, 10, 1500, 1400, 800);
+	runs(&c, 5, 2200, 2100, 1500);
+	gtime_judge(&g, &c, &opts, &v);
+	assert_true(v.adjusted);
+	assert_int_equal(v.v, MV_SAME);
+	gmeasured_release(&c);
+	/* and twice as long besides: caught */
+	runs(&c, 5, 3700, 3500, 1500);
+	gtime_judge(&g, &c, &opts, &v);
+	assert_int_equal(v.v, MV_SLOWER);
+	gmeasured_release(&c);
+	gmeasured_release(&g);
+}
+
+/* Slower in the first runs, the same in a batch made a pause later: inconclusive. */
+static void test_later_batch(void **state)
+{
+	struct gmeasured g, c;
+	struct gtime_verdict v;
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	memset(&c, 0, sizeof(c));
+	runs(&g, 10, 1000, 300, 800);
+	runs(&c, 10, 2000, 300, 800);
+	c.later[0] = c.runs;
+	runs(&c, 5, 1000, 300, 800);
+	gtime_judge(&g, &c, &opts, &v);
+	assert_int_equal(v.v, MV_INCONCLUSIVE);
+	assert_true(v.unconfirmed);
+	gmeasured_release(&c);
+	/* confirmed by both later batches */
+	runs(&c, 10, 2000, 300, 800);
+	c.later[0] = c.runs;
+	runs(&c, 5, 2000, 300, 800);
+	c.later[1] = c.runs;
+	runs(&c, 5, 2000, 300, 800);
+	gtime_judge(&g, &c, &opts, &v);
+	assert_int_equal(v.v, MV_SLOWER);
+	gmeasured_release(&c);
+	gmeasured_release(&g);
+}
+
+/* A tree: slower with the most held-up task of each process taken out, the
+ * same with every task's waits taken out: the overlap may explain it. */
+static void test_tree_bounds(void **state)
+{
+	struct gmeasured g, c;
+	struct gtime_verdict v;
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	memset(&c, 0, sizeof(c));
+	for (unsigned i = 0; i < 10; i++) {
+		struct gmrun r = { 3000, 900, 1000 + i, 1000 + i, 2000, 2000, -1, -1, 800, 700 };
+		gmeasured_add(&g, &r);
+	}
+	for (unsigned i = 0; i < 5; i++) {
+		struct gmrun r = { 9000, 900, 3000 + i, 1000 + i, 6000, 2000, -1, -1, 800, 700 };
+		gmeasured_add(&c, &r);
+	}
+	assert_non_null(c.net_low_us);
+	assert_null(g.net_low_us);     /* the same as net_us: not kept */
+	gtime_judge(&g, &c, &opts, &v);
+	assert_int_equal(v.v, MV_INCONCLUSIVE);
+	assert_true(v.tree_doubt);
+	gmeasured_release(&c);
+	/* slower by both bounds: slower */
+	for (unsigned i = 0; i < 5; i++) {
+		struct gmrun r = { 9000, 900, 3000 + i, 2900 + i, 6000, 2000, -1, -1, 800, 700 };
+		gmeasured_add(&c, &r);
+	}
+	gtime_judge(&g, &c, &opts, &v);
+	assert_int_equal(v.v, MV_SLOWER);
+	gmeasured_release(&c);
+	gmeasured_release(&g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_json_malformed),
+		cmocka_unit_test(test_metric),
+		cmocka_unit_test(test_reference),
+		cmocka_unit_test(test_later_batch),
+		cmocka_unit_test(test_tree_bounds),
+	};
+	golden_opts_init(&opts);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
