@@ -317,29 +317,13 @@ static void add_fd(struct strbuf *k, int64_t fd, const struct tobj *o)
 	strbuf_addch(k, '>');
 }
 
-/* Whether an enum value has a name (from its table, or read back). */
-static bool enum_named(const struct val *v)
-{
-	return v->x.sym || xlat_name(v->x.xl, v->x.v);
-}
-
-/* Whether every item of a V_OP is symbolic (flags, names, modes). */
-static bool op_symbolic(const struct val *v)
-{
-	for (uint32_t i = 0; i < v->c.n; i++) {
-		const struct val *it = &v->c.items[i];
-		if (it->kind == V_OP ? !op_symbolic(it)
-				     : !(it->kind == V_FLAGS || it->kind == V_OCT ||
-					 (it->kind == V_ENUM && enum_named(it))))
-			return false;
-	}
-	return v->c.n > 0;
-}
-
 /*
  * Any other argument in a key: what it means symbolically (flags, names,
  * modes, signal sets, NULL), or '_' for a number, an address, a buffer or
- * a structure, whose values change from run to run.
+ * a structure, whose values change from run to run.  A symbolic value is
+ * kept as it renders (its saved text when read back) when that is a name
+ * or names ("O_RDONLY|O_CLOEXEC", "S_IFREG|0644", "SIGCHLD"); an unknown
+ * value renders as a number and is dropped the same way live and replayed.
  */
 static void add_other(struct strbuf *k, const struct val *v)
 {
@@ -353,37 +337,24 @@ static void add_other(struct strbuf *k, const struct val *v)
 	switch (v->kind) {
 	case V_FLAGS:
 	case V_ENUM:
-		if (v->flags & VF_NOVAL) {
-			/* read back from a text-only trace: its names */
-			if (v->x.sym && text_is_symbolic(v->x.sym, strlen(v->x.sym)))
-				strbuf_addstr(k, v->x.sym);
-			else
-				strbuf_addch(k, '_');
-			return;
-		}
-		if (v->kind == V_ENUM && !enum_named(v)) {
-			strbuf_addch(k, '_');
-			return;
-		}
-		break;
-	case V_TEXT:
-		if (text_is_symbolic(v->s.p, v->s.len))
-			strbuf_add(k, v->s.p, v->s.len);
-		else
-			strbuf_addch(k, '_');
-		return;
-	case V_OCT:
-		if (!v->u) {
-			strbuf_addch(k, '_');
-			return;
-		}
-		break;
-	case V_SIGSET:
-		break;
 	case V_OP:
-		if (op_symbolic(v))
-			break;
-		strbuf_addch(k, '_');
+	case V_TEXT:
+		break;
+	case V_OCT:
+		if (v->u) {
+			if (v->text)
+				strbuf_add(k, v->text, v->text_len);
+			else
+				val_render(k, v, &ro);
+		} else {
+			strbuf_addch(k, '_');
+		}
+		return;
+	case V_SIGSET:
+		if (v->text)
+			strbuf_add(k, v->text, v->text_len);
+		else
+			val_render(k, v, &ro);
 		return;
 	case V_PTR:
 		strbuf_addstr(k, v->u ? "_" : "NULL");
@@ -397,10 +368,13 @@ static void add_other(struct strbuf *k, const struct val *v)
 	}
 	if (v->text)
 		strbuf_add(k, v->text, v->text_len);
+	else if (v->kind == V_TEXT)
+		strbuf_add(k, v->s.p ? v->s.p : "", v->s.p ? v->s.len : 0);
+	else if ((v->flags & VF_NOVAL) && v->x.sym)
+		strbuf_addstr(k, v->x.sym);
 	else
 		val_render(k, v, &ro);
-	/* flags with no name are a number */
-	if (v->kind == V_FLAGS && !text_is_symbolic(k->buf + at, k->len - at)) {
+	if (!text_is_symbolic(k->buf + at, k->len - at)) {
 		strbuf_setlen(k, at);
 		strbuf_addch(k, '_');
 	}
