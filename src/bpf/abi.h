@@ -116,6 +116,7 @@ enum {
 	RBC_UNFINISHED = 1, /* the task died inside the call: no result */
 	RBC_ENTRY = 2,      /* an RB_EV_ENTRY record of this call came first */
 	RBC_CUT = 4,        /* regions left out: the record was full */
+	RBC_LATE = 8,       /* a region for the reader to read (RBR_FAULT_RO) */
 };
 struct rb_call {
 	__u32 type;         /* RB_EV_CALL or RB_EV_ENTRY */
@@ -138,15 +139,41 @@ enum {
 	RBR_OK = 0,         /* len bytes read (a string: its NUL included) */
 	RBR_FAULT = 1,      /* nothing could be read there (len 0) */
 	RBR_LONG = 2,       /* a string longer than captured: len bytes, no NUL */
+	RBR_FAULT_RO = 3,   /* nothing could be read (a page the program never
+			       touched), in a private read-only mapping, whose
+			       bytes cannot change: the data is a struct
+			       rb_fileref saying where they are, for the reader
+			       to read them (from the process while it lives,
+			       else from the file) */
 };
+
+/* Where the bytes of an RBR_FAULT_RO region are. */
+struct rb_fileref {
+	__u32 want;         /* bytes wanted (the region's length) */
+	__u32 dev;          /* the mapped file's device (the kernel's dev_t),
+			       0 for an anonymous mapping */
+	__u64 ino;          /* its inode number */
+	__u64 off;          /* the address's offset in it */
+	__u32 pathlen;      /* bytes of the path that follows */
+	__u32 pad;
+	/* then RB_FILEREF_PATH bytes: its path, NUL-separated components
+	 * from the file up to the root, the last one first */
+};
+#define RB_FILEREF_PATH 512
 struct rb_region {
 	__u64 addr;
 	__u32 len;          /* bytes of data that follow (then padding to 8) */
 	__u8 phase;         /* RBR_ENTRY, RBR_EXIT */
 	__u8 kind;          /* RBR_BYTES, RBR_STR */
-	__u8 status;        /* RBR_OK, RBR_FAULT, RBR_LONG */
+	__u8 status;        /* RBR_* */
 	__u8 pad;
 };
+
+/* Bytes of data that follow a region header. */
+static inline __u32 rb_region_data(const struct rb_region *r)
+{
+	return r->status == RBR_FAULT ? 0 : r->len;
+}
 
 /*
  * Capture ops: what to copy of a call's user memory, up to RB_OPS per
@@ -169,6 +196,9 @@ enum {
 	RBO_MSG,            /* a struct msghdr at the argument, and its name,
 			       iovecs and their buffers (RBF_RET: as much as
 			       the result), control data (up to size) */
+	RBO_ANY,            /* a call the table does not know: a string (up
+			       to a path's length) and size bytes, both at
+			       the argument, whatever its decoder reads */
 	RBO_MMSG,           /* sarg struct mmsghdr at the argument (at most
 			       64), and each one's parts as
 			       RBO_MSG (RBF_RET: as much as its msg_len) */

@@ -387,6 +387,173 @@ static __always_inline __u8 *scratch_buf(void)
 	return sc ? sc->b : NULL;
 }
 
+/* The 8-byte value at offset off of the record (data copied by region()). */
+static __always_inline __u64 rec_u64(__u32 off)
+{
+	__u8 *buf = scratch_buf();
+
+	return buf ? *(__u64 *)(buf + (off & (RB_REC_MAX - 8))) : 0;
+}
+
+/* What bpf_find_vma's callback learns of the mapping of an address */
+struct vma_info {
+	__u64 addr;
+	__u32 ro;           /* private and read-only */
+	__u32 dev;
+	__u64 ino, off;
+	struct dentry *dentry;
+	struct vfsmount *mnt;
+};
+
+static long vma_ro(struct task_struct *task, struct vm_area_struct *vma, void *ctx)
+{
+	struct vma_info *v = ctx;
+	struct file *f = vma->vm_file;
+
+	v->ro = !(vma->vm_flags & (0x2 /* VM_WRITE */ | 0x8 /* VM_SHARED */));
+	if (f) {
+		v->dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
+		v->ino = BPF_CORE_READ(f, f_inode, i_ino);
+		v->off = (vma->vm_pgoff << 12) + (v->addr - vma->vm_start);
+		v->dentry = BPF_CORE_READ(f, f_path.dentry);
+		v->mnt = BPF_CORE_READ(f, f_path.mnt);
+	}
+	return 0;
+}
+
+/* path_walk()'s state, one component per bpf_loop step */
+struct walk_ctx {
+	struct dentry *d;
+	struct mount *m;
+	__u32 off, pos;
+};
+
+static long walk_one(__u32 i, void *ctx)
+{
+	struct walk_ctx *w = ctx;
+	/* (locals: BPF_CORE_READ of w->d would relocate walk_ctx itself) */
+	struct dentry *d = w->d, *parent, *root;
+	struct mount *m = w->m;
+	__u8 *buf = scratch_buf();
+	long n;
+
+	if (!buf)
+		return 1;
+	parent = BPF_CORE_READ(d, d_parent);
+	root = BPF_CORE_READ(m, mnt.mnt_root);
+	if (d == root || d == parent) {
+		struct mount *mp = BPF_CORE_READ(m, mnt_parent);
+
+		if (mp == m)
+			return 1;            /* the root of the root mount */
+		w->d = BPF_CORE_READ(m, mnt_mountpoint);
+		w->m = mp;
+		return 0;
+	}
+	if (w->pos > RB_FILEREF_PATH - 256)
+		return 1;
+	n = bpf_probe_read_kernel_str(buf + ((w->off + w->pos) & (RB_REC_MAX - 1)), 256,
+				      BPF_CORE_READ(d, d_name.name));
+	if (n <= 0)
+		return 1;
+	w->pos += n;
+	w->d = parent;
+	return 0;
+}
+
+/*
+ * The path of dentry on mount vfsmount, written at off of the record (at
+ * most RB_FILEREF_PATH bytes): its components, the last first, each ended
+ * by a NUL, up through the mounts to the root.  Returns the bytes written.
+ * (Numbers: a global function takes no kernel pointer; every read of
+ * them is a probe read.)
+ */
+__noinline int path_walk(__u32 off, __u64 dentry, __u64 vfsmount)
+{
+	struct walk_ctx w = { (struct dentry *)dentry, NULL, off, 0 };
+
+	if (!dentry || !vfsmount)
+		return 0;
+	w.m = (struct mount *)((__u8 *)vfsmount - bpf_core_field_offset(struct mount, mnt));
+	bpf_loop(32, walk_one, &w, 0);
+	return w.pos;
+}
+
+/*
+ * At an address the kernel could not read: whether it is in a private
+ * read-only mapping, whose bytes cannot have changed since; if so its
+ * struct rb_fileref and path go at off of the record (room for
+ * sizeof(struct rb_fileref) + RB_FILEREF_PATH bytes is the caller's to
+ * check), and the bytes written are returned; else -1.
+ */
+/* An offset of the record the verifier knows to be in it (a mask that
+ * the compiler cannot drop for knowing the offset small already). */
+static __always_inline __u32 in_rec(__u32 x)
+{
+	asm volatile("" : "+r"(x));
+	return x & (RB_REC_MAX - 1);
+}
+
+static __always_inline int ro_fileref(__u8 *buf, __u32 off, __u64 addr, __u32 want)
+{
+	struct vma_info v = { addr };
+	struct rb_fileref *fr;
+	__u64 *stash;
+
+	bpf_find_vma(bpf_get_current_task_btf(), addr, vma_ro, &v, 0);
+	if (!v.ro)
+		return -1;
+	fr = (struct rb_fileref *)(buf + in_rec(off));
+	fr->want = want;
+	fr->dev = v.dev;
+	fr->ino = v.ino;
+	fr->off = v.off;
+	fr->pathlen = 0;
+	fr->pad = 0;
+	/* the path is walked once the ops are done (fill_paths(): deep in
+	 * the ops, a walk would pass the verifier's depth of calls) */
+	stash = (__u64 *)(buf + in_rec(off + sizeof(*fr)));
+	stash[0] = (__u64)v.dentry;
+	stash[1] = (__u64)v.mnt;
+	return sizeof(*fr) + RB_FILEREF_PATH;
+}
+
+/* fill_paths()'s walk over the regions of the record */
+struct regions_ctx {
+	__u32 off;          /* the next region's header */
+	__u32 n;            /* regions */
+};
+
+static long fill_one(__u32 i, void *ctx)
+{
+	struct regions_ctx *p = ctx;
+	__u8 *buf = scratch_buf();
+	struct rb_region *r;
+	__u32 data;
+
+	if (!buf || i >= p->n || p->off > RB_REC_MAX - sizeof(*r) - 64)
+		return 1;
+	r = (struct rb_region *)(buf + (p->off & (RB_REC_MAX - 1)));
+	data = r->status == RBR_FAULT ? 0 : r->len;
+	if (r->status == RBR_FAULT_RO && r->len == sizeof(struct rb_fileref) + RB_FILEREF_PATH) {
+		__u32 fo = p->off + sizeof(*r);
+		struct rb_fileref *fr = (struct rb_fileref *)(buf + (fo & (RB_REC_MAX - 1)));
+		__u64 d = rec_u64(fo + sizeof(*fr)), m = rec_u64(fo + sizeof(*fr) + 8);
+
+		fr->pathlen = path_walk(fo + sizeof(*fr), d, m);
+	}
+	p->off += sizeof(*r) + ((data + 7) & ~7);
+	return 0;
+}
+
+/* The paths of the record's RBR_FAULT_RO regions (see ro_fileref()). */
+static __always_inline void fill_paths(struct cap *c)
+{
+	struct regions_ctx p = { sizeof(struct rb_call), c->nreg };
+
+	bpf_loop(256, fill_one, &p, 0);
+}
+
 /*
  * Copies len bytes (RBR_BYTES) or a string of at most len bytes (RBR_STR)
  * at addr into a new region of c.  Returns the bytes copied (c->last is
@@ -453,22 +620,27 @@ __noinline int region(struct cap *c, __u64 addr, __u32 len, __u32 kind)
 	if (n < 0)
 		n = 0;
 	r->addr = addr;
+	/* an unread page of a private read-only mapping: the reader may
+	 * read it itself (its bytes cannot have changed) */
+	if (r->status == RBR_FAULT && kind != RBR_KSTR &&
+	    off + hl + sizeof(struct rb_fileref) + RB_FILEREF_PATH + 8 <= RB_REC_MAX) {
+		int fr = ro_fileref(buf, off + hl, addr, len);
+
+		if (fr > 0) {
+			r->status = RBR_FAULT_RO;
+			n = fr;
+			c->flags |= RBC_LATE;  /* the reader, woken at once, reads it */
+		}
+	}
 	r->len = n;
 	r->phase = c->phase;
 	r->kind = kind;
 	r->pad = 0;
 	c->off = off + hl + ((n + 7) & ~7);
 	c->nreg++;
-	return r->status == RBR_FAULT ? -1 : n;
+	return r->status == RBR_FAULT || r->status == RBR_FAULT_RO ? -1 : n;
 }
 
-/* The 8-byte value at offset off of the record (data copied by region()). */
-static __always_inline __u64 rec_u64(__u32 off)
-{
-	__u8 *buf = scratch_buf();
-
-	return buf ? *(__u64 *)(buf + (off & (RB_REC_MAX - 8))) : 0;
-}
 
 /* RBO_PTRS: the string of each pointer of the array recorded at base */
 struct ptrs_ctx {
@@ -693,6 +865,12 @@ __noinline int run_op(struct cap *c, __u64 bits)
 		if (c->sp && n)
 			region(c, c->sp, n > RB_REGION_MAX ? RB_REGION_MAX : n, RBR_BYTES);
 		break;
+	case RBO_ANY:
+		if (addr) {
+			region(c, addr, RB_PATH_BYTES, RBR_STR);
+			region(c, addr, n, RBR_BYTES);
+		}
+		break;
 	case RBO_MSG:
 		if (addr)
 			msg(c, addr, op.flags & RBF_RET ? (c->ret > 0 ? c->ret : 0) : -1,
@@ -825,7 +1003,8 @@ static __always_inline bool rec_send(struct cap *c, __u8 *buf, __u32 type, struc
 		h->cpu_ns = call_cpu(task, t, now, now - t->enter_ns);
 	h->ip = r ? r->ip : 0;
 	h->sp = c->sp;
-	if (bpf_ringbuf_output(&events, buf, c->off & (RB_REC_MAX - 1), wake_flags(c->off)) < 0) {
+	if (bpf_ringbuf_output(&events, buf, c->off & (RB_REC_MAX - 1),
+			       (c->flags & RBC_LATE) ? BPF_RB_FORCE_WAKEUP : wake_flags(c->off)) < 0) {
 		__sync_fetch_and_add(&lost_calls, 1);
 		return false;
 	}
@@ -871,6 +1050,8 @@ int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 	c.flags = h->flags;
 	regs_args(&c, &r, slot);
 	run_ops(&c, slot, type == RB_EV_ENTRY ? RBW_ENTRY | RBW_BLOCK : RBW_EXIT);
+	if (c.flags & RBC_LATE)
+		fill_paths(&c);
 	rec_send(&c, buf, type, task, t, slot, type == RB_EV_ENTRY ? t->enter_ns : bpf_ktime_get_ns(),
 		 &r);
 	return 0;

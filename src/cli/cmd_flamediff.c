@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cmds.h"
 #include "golden/golden.h"
@@ -59,33 +58,6 @@ static void usage_die(const char *fmt, const char *arg)
 	strbuf_addf(&sb, fmt, arg ? esc(arg) : "");
 	die_status(GOLDEN_BAD_CONFIG, "flamegraph-diff: %s (see 'renacer flamegraph-diff --help')",
 		   sb.buf);
-}
-
-/* path, or its NAME_source.json sibling when path is a golden NAME.json[.zst]. */
-static char *with_stacks(const char *path)
-{
-	static const char *const exts[] = { ".json.zst", ".json" };
-	size_t l = strlen(path);
-	struct stat st;
-
-	for (size_t i = 0; i < ARRAY_SIZE(exts); i++) {
-		size_t e = strlen(exts[i]);
-		struct strbuf sb = STRBUF_INIT;
-
-		if (l <= e || strcmp(path + l - e, exts[i]))
-			continue;
-		strbuf_add(&sb, path, l - e);
-		if (sb.len > 7 && !strcmp(sb.buf + sb.len - 7, "_source")) {
-			strbuf_release(&sb);
-			break;
-		}
-		strbuf_addstr(&sb, "_source.json");
-		if (!stat(sb.buf, &st) && S_ISREG(st.st_mode))
-			return strbuf_detach(&sb, NULL);
-		strbuf_release(&sb);
-		break;
-	}
-	return xstrdup(path);
 }
 
 int cmd_flamediff(int argc, char **argv)
@@ -168,7 +140,7 @@ int cmd_flamediff(int argc, char **argv)
 	if (fmt < 0)
 		fmt = out && strlen(out) > 4 && !strcmp(out + strlen(out) - 4, ".svg");
 	for (int i = 0; i < 2; i++) {
-		char *p = with_stacks(argv[optind + i]);
+		char *p = runview_stacks_path(argv[optind + i]);
 		int missing = 0;
 
 		if (fdiff_load(p, &ro, &side[i], &missing) < 0)

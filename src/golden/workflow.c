@@ -1695,6 +1695,11 @@ out:
 		    (e->exit_code != v->g->exit_code || e->term_signal != v->g->term_signal))
 			golden_output_tail(runs.outfile, 10, &v->output_tail);
 	}
+	if (w->keep_current && runs.n && runs.json && runs.json[runs.median] && !v->interrupted) {
+		/* the pictures of the run (report/html.h) read it after */
+		v->current_trace = runs.json[runs.median];
+		runs.json[runs.median] = NULL;
+	}
 	gruns_release(&runs);
 	w->like = NULL;
 	if (an)
@@ -1723,6 +1728,14 @@ void gvalidation_release(struct gvalidation *v)
 	free(v->error);
 	free(v->name);
 	strbuf_release(&v->output_tail);
+	if (v->current_trace) {
+		struct strbuf sp = STRBUF_INIT;
+		strbuf_addf(&sp, "%s.stacks", v->current_trace);
+		unlink(sp.buf);
+		unlink(v->current_trace);
+		strbuf_release(&sp);
+		free(v->current_trace);
+	}
 	memset(v, 0, sizeof(*v));
 }
 

@@ -395,6 +395,7 @@ void fdiff_svg(const struct fdiff *d, const struct fdiff_svg *o, struct strbuf *
 	st.nkeys = ARRAY_SIZE(keys);
 	st.idp = o->idp;
 	st.min_fraction = o->min_fraction;
+	st.root_attrs = o->root_attrs;
 	flamesvg_write(sb, d->u, &st);
 	strbuf_release(&sub);
 }

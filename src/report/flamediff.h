@@ -75,6 +75,7 @@ struct fdiff_svg {
 	const char *title;       /* heading, or NULL */
 	const char *idp;         /* embedded in a page: id prefix (sink/flamesvg.h), or NULL */
 	double min_fraction;     /* frames narrower than this are left out (0: flamesvg's) */
+	const char *root_attrs;  /* more attributes of the <svg> (flamesvg.h), or NULL */
 };
 
 /*

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "golden/model.h"
 #include "replay/reader.h"
@@ -331,4 +332,37 @@ void runview_free(struct runview *v)
 	free(v->tasks);
 	free(v->command);
 	free(v);
+}
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+	return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+char *runview_stacks_path(const char *path)
+{
+	static const char *const exts[] = { ".json.zst", ".json" };
+	size_t l = strlen(path);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s.stacks", path);
+	if (is_file(sb.buf))
+		return strbuf_detach(&sb, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(exts); i++) {
+		size_t e = strlen(exts[i]);
+
+		if (l <= e || strcmp(path + l - e, exts[i]))
+			continue;
+		strbuf_reset(&sb);
+		strbuf_add(&sb, path, l - e);
+		if (sb.len > 7 && !strcmp(sb.buf + sb.len - 7, "_source"))
+			break;
+		strbuf_addstr(&sb, "_source.json");
+		if (is_file(sb.buf))
+			return strbuf_detach(&sb, NULL);
+		break;
+	}
+	strbuf_release(&sb);
+	return xstrdup(path);
 }

@@ -65,4 +65,11 @@ struct runview_opts {
 int runview_load(const char *path, const struct runview_opts *o, struct runview **out);
 void runview_free(struct runview *v);
 
+/*
+ * The file a trace's pictures are best drawn from: "DIR/NAME_source.json"
+ * beside a golden "DIR/NAME.json[.zst]" (the same run with every stack, -s),
+ * "PATH.stacks" beside a run's scratch trace, else path itself.  Malloc'ed.
+ */
+char *runview_stacks_path(const char *path);
+
 #endif

@@ -369,7 +369,10 @@ void flamesvg_write(struct strbuf *sb, const struct profile *p, const struct fla
 		strbuf_addf(sb, "<svg class=\"flame\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d "
 			    "%.0f\" data-unit=\"%s\" data-idp=\"", (int)SVG_W, l.height, unit);
 		xml_text(sb, st->idp);
-		strbuf_addstr(sb, "\">\n");
+		strbuf_addch(sb, '"');
+		if (st->root_attrs)
+			strbuf_addstr(sb, st->root_attrs);
+		strbuf_addstr(sb, ">\n");
 	}
 	if (!st->idp) {
 		strbuf_addstr(sb, "<style type=\"text/css\">\n"

@@ -53,6 +53,8 @@ struct flamesvg_style {
 	const char *idp;
 	double min_fraction;    /* frames narrower than this share of the root are
 				   left out (0: 1e-5) */
+	const char *root_attrs; /* more attributes of the <svg> element, escaped,
+				   each starting with a space, or NULL */
 };
 
 /* Appends the flame graph of p's tree drawn as st says. */

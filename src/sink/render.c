@@ -309,6 +309,26 @@ static void render_items(struct strbuf *sb, const struct val *v,
 		strbuf_addstr(sb, v->c.n ? ", ..." : "...");
 }
 
+/* The exit part of a structure shown in two parts (VF_TAIL): ", b=2}". */
+static void render_tail_items(struct strbuf *sb, const struct val *v,
+			      const struct render_opts *ro)
+{
+	for (uint32_t i = 0; i < v->c.n; i++) {
+		const struct val *it = &v->c.items[i];
+
+		if (!(it->flags & VF_CONT))
+			strbuf_addstr(sb, ", ");
+		if (it->name && !(it->flags & VF_EQ_ONLY)) {
+			strbuf_addstr(sb, it->name);
+			strbuf_addch(sb, '=');
+		}
+		val_render(sb, it, ro);
+	}
+	if (v->flags & VF_MORE)
+		strbuf_addstr(sb, ", ...");
+	strbuf_addch(sb, '}');
+}
+
 /* <path> after an fd; the kernel's " (deleted)" suffix goes after the
  * brackets, as strace prints it: 5</memfd:x>(deleted). */
 static void render_fd_path(struct strbuf *sb, const char *path, const char *detail,
@@ -445,9 +465,14 @@ void val_render(struct strbuf *sb, const struct val *v, const struct render_opts
 			render_fd_path(sb, v->fd.path, v->fd.detail, ro->xstyle);
 		break;
 	case V_STRUCT:
+		if (v->flags & VF_TAIL) {
+			render_tail_items(sb, v, ro);
+			break;
+		}
 		strbuf_addch(sb, '{');
 		render_items(sb, v, ro, ", ", 1);
-		strbuf_addch(sb, '}');
+		if (!(v->flags & VF_OPEN))
+			strbuf_addch(sb, '}');
 		break;
 	case V_ARRAY:
 		strbuf_addch(sb, '[');

@@ -47,8 +47,8 @@ def stack(f):
     names = [f.get("data-n")]
     while d > 1:
         d -= 1
-        p = [g for g in by_depth[d] if float(g.get("data-x")) <= x + 1e-9 and
-             float(g.get("data-x")) + float(g.get("data-w")) >= x + w - 1e-9]
+        p = [g for g in by_depth[d] if float(g.get("data-x")) <= x + 1e-6 and
+             float(g.get("data-x")) + float(g.get("data-w")) >= x + w - 1e-6]
         names.insert(0, p[0].get("data-n"))
     return ";".join(names)
 coloured = {}
