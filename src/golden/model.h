@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "golden/gio.h"
+#include "golden/machine.h"
 #include "golden/golden.h"
 #include "util/intern.h"
 #include "golden/timing.h"
@@ -132,6 +133,8 @@ struct gmodel {
 	char **argv;            /* the same as an argument vector (NULL-terminated), or NULL */
 	struct gtiming timing;  /* from a golden's "timing" key (runs == 0 if none) */
 	struct intern srcs;     /* where calls were made (-s): "src/x.c:41 in f" */
+	struct gmachine machine;   /* where a golden was made (timing.machine;
+				      machine.known false when not recorded) */
 	void *priv;             /* building state, NULL once finalized */
 };
 

@@ -30,6 +30,10 @@ int gfmt_parse(const char *s)
 		return GFMT_JUNIT;
 	if (!strcmp(s, "markdown") || !strcmp(s, "md"))
 		return GFMT_MARKDOWN;
+	if (!strcmp(s, "github"))
+		return GFMT_GITHUB;
+	if (!strcmp(s, "codequality") || !strcmp(s, "gitlab"))
+		return GFMT_CODEQUALITY;
 	return -1;
 }
 
@@ -662,7 +666,93 @@ static size_t fence_len(const char *s)
 	return max < 3 ? 3 : max + 1;
 }
 
+/* Appends s cut to about max bytes (at a UTF-8 boundary, "..." added). */
+static void md_cut(struct strbuf *sb, const char *s, size_t max)
+{
+	size_t len = strlen(s);
+	char *cut;
+
+	if (len <= max) {
+		md_cell(sb, s);
+		return;
+	}
+	while (max && ((unsigned char)s[max] & 0xc0) == 0x80)
+		max--;
+	cut = xstrndup(s, max);
+	md_cell(sb, cut);
+	strbuf_addstr(sb, "...");
+	free(cut);
+}
+
+const struct gsource *gout_main_source(const struct gfinding *f)
+{
+	const struct gsource *best = NULL;
+
+	/* a line of the current run's code that made more calls, else the
+	 * largest change */
+	for (size_t i = 0; i < f->nsources; i++) {
+		const struct gsource *s = &f->sources[i];
+		if (s->current > s->golden && (!best || s->current - s->golden > best->current - best->golden))
+			best = s;
+	}
+	if (best)
+		return best;
+	for (size_t i = 0; i < f->nsources; i++)
+		if (!best || fabs(f->sources[i].current - f->sources[i].golden) >
+			     fabs(best->current - best->golden))
+			best = &f->sources[i];
+	return best;
+}
+
+/* The "What changed" cell: the first regression, where it comes from, how many more. */
+static void md_changed(struct strbuf *sb, const struct gout_case *c)
+{
+	const struct gfinding *first = NULL;
+	size_t nreg = 0;
+
+	if (c->error) {
+		md_cut(sb, c->error, 160);
+		return;
+	}
+	for (size_t i = 0; c->r && i < c->r->nf; i++)
+		if (c->r->f[i].regression && !nreg++)
+			first = &c->r->f[i];
+	if (!first) {
+		strbuf_addstr(sb, c->status == GOLDEN_OK ? "" : "-");
+		return;
+	}
+	strbuf_addf(sb, "**%s**: ", gfind_kind_name(first->kind));
+	if (first->proc) {
+		strbuf_addch(sb, '[');
+		md_cell(sb, first->proc);
+		strbuf_addstr(sb, "] ");
+	}
+	md_cut(sb, first->message, 140);
+	{
+		const struct gsource *src = gout_main_source(first);
+		if (src && src->where && !strstr(first->message, src->where)) {
+			strbuf_addstr(sb, " at ");
+			md_code(sb, src->where);
+		}
+	}
+	if (nreg > 1)
+		strbuf_addf(sb, " (and %zu more)", nreg - 1);
+}
+
+static void md_delta(struct strbuf *sb, double g, double c, const char *unit, int prec)
+{
+	strbuf_addf(sb, "%.*f%s \xe2\x86\x92 %.*f%s", prec, g, unit, prec, c, unit);
+	if (g > 0 && fabs(c - g) / g >= 0.005)
+		strbuf_addf(sb, " (%+.0f%%)", 100.0 * (c - g) / g);
+}
+
 int gout_markdown(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o)
+{
+	return gout_markdown_ci(fp, k, n, o, NULL);
+}
+
+int gout_markdown_ci(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o,
+		     const struct gout_ci *ci)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t pass = 0;
@@ -670,23 +760,44 @@ int gout_markdown(FILE *fp, const struct gout_case *k, size_t n, const struct go
 
 	for (size_t i = 0; i < n; i++)
 		pass += k[i].status == GOLDEN_OK;
-	strbuf_addf(&sb, "## renacer golden traces: %zu passed, %zu failed\n\n", pass, n - pass);
-	strbuf_addstr(&sb, "| Trace | Result | Confidence | Syscalls (golden) | Runtime (golden) |\n");
-	strbuf_addstr(&sb, "|---|---|---:|---:|---:|\n");
+	strbuf_addf(&sb, "## renacer golden traces: %s %zu passed, %zu failed\n\n",
+		    pass == n ? "\xe2\x9c\x85" : "\xe2\x9d\x8c", pass, n - pass);
+	strbuf_addstr(&sb, "| Trace | Result | What changed | Syscalls (golden \xe2\x86\x92 current) "
+		      "| Runtime (golden \xe2\x86\x92 current) |\n");
+	strbuf_addstr(&sb, "|---|---|---|---:|---:|\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct gout_case *c = &k[i];
 		strbuf_addstr(&sb, "| ");
 		md_cell(&sb, c->name);
-		strbuf_addf(&sb, " | %s %s |", c->status == GOLDEN_OK ? "\xe2\x9c\x85" : "\xe2\x9d\x8c",
+		strbuf_addf(&sb, " | %s %s | ", c->status == GOLDEN_OK ? "\xe2\x9c\x85" : "\xe2\x9d\x8c",
 			    golden_status_name(c->status));
-		if (c->r)
-			strbuf_addf(&sb, " %.3f | %llu (%llu) | %.2fms (%.2fms) |\n", c->r->confidence,
-				    (unsigned long long)c->r->c_calls,
-				    (unsigned long long)c->r->g_calls,
-				    c->r->untraced ? c->r->c_net_ms : c->r->c_wall_ms,
-				    c->r->untraced ? c->r->g_net_ms : c->r->g_wall_ms);
-		else
-			strbuf_addstr(&sb, " - | - | - |\n");
+		md_changed(&sb, c);
+		if (c->r) {
+			strbuf_addstr(&sb, " | ");
+			md_delta(&sb, (double)c->r->g_calls, (double)c->r->c_calls, "", 0);
+			strbuf_addstr(&sb, " | ");
+			md_delta(&sb, c->r->untraced ? c->r->g_net_ms : c->r->g_wall_ms,
+				 c->r->untraced ? c->r->c_net_ms : c->r->c_wall_ms, "ms", 2);
+			strbuf_addstr(&sb, " |\n");
+		} else {
+			strbuf_addstr(&sb, " | - | - |\n");
+		}
+	}
+	if (ci && ci->html) {
+		const char *b = strrchr(ci->html, '/');
+		strbuf_addstr(&sb, "\nThe whole report is ");
+		md_code(&sb, b ? b + 1 : ci->html);
+		if (ci->artifact_url) {
+			strbuf_addstr(&sb, " in [this run's artifacts](");
+			for (const char *p = ci->artifact_url; *p; p++)
+				if ((unsigned char)*p > ' ' && *p != ')' && *p != '(')
+					strbuf_addch(&sb, *p);
+			strbuf_addstr(&sb, ")");
+		} else {
+			strbuf_addstr(&sb, " in this run's artifacts");
+		}
+		strbuf_addstr(&sb, ": the findings with their source lines, a timeline of both runs, "
+			      "syscall bars, the call diff and a differential flame graph.\n");
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct gout_case *c = &k[i];

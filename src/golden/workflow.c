@@ -23,6 +23,7 @@
 #include "golden/runio.h"
 #include "golden/timerun.h"
 #include "golden/workflow.h"
+#include "golden/machine.h"
 #include "measure/mstat.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/skip.h"
@@ -1572,6 +1573,21 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 					     "--golden FILE -- COMMAND");
 		goto out;
 	}
+	if (v->g) {
+		/* made on another machine: said once (the CLI), or refused */
+		struct gmachine here;
+		gmachine_current(&here);
+		if (gmachine_differs(&v->g->machine, &here, &sb)) {
+			v->machine_note = strbuf_detach(&sb, NULL);
+			if (w->same_machine) {
+				v->k.status = GOLDEN_BAD_CONFIG;
+				strbuf_addf(&sb, "golden made on another machine (%s): not validated "
+					    "(--same-machine)", v->machine_note);
+				v->error = strbuf_detach(&sb, NULL);
+				goto out;
+			}
+		}
+	}
 	/* a golden captured with -s: trace the same way, so that findings
 	 * name the lines their calls come from */
 	if (v->g && v->g->srcs.n)
@@ -1727,6 +1743,7 @@ void gvalidation_release(struct gvalidation *v)
 	free(v->hint);
 	free(v->error);
 	free(v->name);
+	free(v->machine_note);
 	strbuf_release(&v->output_tail);
 	if (v->current_trace) {
 		struct strbuf sp = STRBUF_INIT;

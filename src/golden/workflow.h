@@ -57,6 +57,8 @@ struct gwork {
 	struct measure *measure;       /* set: grun_do() runs the command untraced
 					  through it and fills grun.ms (the
 					  timing runs, golden/timerun.h) */
+	bool same_machine;             /* validate refuses a golden made on another
+					  machine (golden/machine.h) */
 	bool keep_current;             /* validate keeps the current run's trace in
 					  gvalidation.current_trace (for pictures:
 					  report/html.h) until it is released */
@@ -298,6 +300,9 @@ struct gvalidation {
 	bool golden_missing;           /* status GOLDEN_MISSING because the file is not there */
 	struct strbuf output_tail;     /* last output lines when the exit status changed */
 	int interrupted;               /* renacer got this signal: nothing stored */
+	char *machine_note;            /* the golden was made on another machine: what
+					  differs ("CPU 'A' (4 cores) -> 'B' (2 cores)"),
+					  or NULL */
 	char *current_trace;           /* with gwork.keep_current: the current (median)
 					  run's JSON trace in the scratch directory,
 					  with its stacks in "<it>.stacks" when traced
