@@ -47,6 +47,11 @@ const volatile __u32 maxptrs = 33;      /* pointers of an argv array (<= 256) */
 const volatile struct rb_spec specs[RB_NR] = {};   /* capture ops per number */
 const volatile __u64 wake_bytes = 0;    /* wake the reader when this much is
 					   waiting (0: at every record) */
+const volatile __u64 call_room = 0;     /* a call record is dropped (counted
+					   lost) when less than this would be
+					   left in the ring buffer: room kept
+					   for process events, whose loss would
+					   leave a task without its end */
 const volatile __u8 block_set[RB_NR / 8] = {};  /* calls that may block: an
 						   entry record while other
 						   tasks run */
@@ -1003,6 +1008,11 @@ static __always_inline bool rec_send(struct cap *c, __u8 *buf, __u32 type, struc
 		h->cpu_ns = call_cpu(task, t, now, now - t->enter_ns);
 	h->ip = r ? r->ip : 0;
 	h->sp = c->sp;
+	if (call_room && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + c->off + call_room >
+			 bpf_ringbuf_query(&events, BPF_RB_RING_SIZE)) {
+		__sync_fetch_and_add(&lost_calls, 1);
+		return false;
+	}
 	if (bpf_ringbuf_output(&events, buf, c->off & (RB_REC_MAX - 1),
 			       (c->flags & RBC_LATE) ? BPF_RB_FORCE_WAKEUP : wake_flags(c->off)) < 0) {
 		__sync_fetch_and_add(&lost_calls, 1);

@@ -332,9 +332,6 @@ static int parse_opts(struct gcli *g, struct overrides *ov, int argc, char **arg
 		case O_SAME_MACHINE:
 		case O_ALLOW_ORPHANS:
 		case O_ALLOW_PENDING:
-			if (strcmp(g->cmd, "validate"))
-				usage_die(g->cmd, usage, "unknown or incomplete option '%s'",
-					  esc(argv[optind - 1]));
 			if (c == O_SAME_MACHINE)
 				g->w.same_machine = true;
 			else if (c == O_ALLOW_ORPHANS)
@@ -343,15 +340,9 @@ static int parse_opts(struct gcli *g, struct overrides *ov, int argc, char **arg
 				ov->allow_pending = true;
 			break;
 		case O_CODEQUALITY:
-			if (strcmp(g->cmd, "validate") && strcmp(g->cmd, "compare"))
-				usage_die(g->cmd, usage, "unknown or incomplete option '%s'",
-					  esc(argv[optind - 1]));
 			g->codequality_path = optarg;
 			break;
 		case O_HTML:
-			if (strcmp(g->cmd, "validate") && strcmp(g->cmd, "compare"))
-				usage_die(g->cmd, usage, "unknown or incomplete option '%s'",
-					  esc(argv[optind - 1]));
 			g->html_path = optarg;
 			g->w.keep_current = true;
 			break;
