@@ -863,7 +863,9 @@ static int hygiene(struct gcli *g, const struct overrides *ov, struct gout_case 
 
 	while (d && (e = readdir(d))) {
 		char *owner = golden_file_owner(e->d_name);
-		if (owner && !config_trace(&g->w.cfg, owner)) {
+		/* with no trace declared, every golden validates by the command
+		 * it recorded: none is an orphan */
+		if (owner && g->w.cfg.golden.ntraces && !config_trace(&g->w.cfg, owner)) {
 			strbuf_reset(&sb);
 			strbuf_addf(&sb, "%s/%s", g->w.dir, e->d_name);
 			ALLOC_GROW(orph, no + 1, ao);
@@ -1021,13 +1023,32 @@ int cmd_validate(int argc, char **argv)
 		return finish(&g, st);
 	}
 
-	if (!g.w.cfg.golden.ntraces)
-		usage_die("validate", validate_usage, "no traces declared in %s; use --golden FILE -- "
-			  "COMMAND", g.w.cfg.path ? g.w.cfg.path : "renacer.toml ([[golden_traces.trace]])");
-	for (int i = first; i < argc; i++)
-		if (!config_trace(&g.w.cfg, argv[i]))
-			die_status(GOLDEN_BAD_CONFIG, "validate: no trace '%s' declared in %s", esc(argv[i]),
-				   g.w.cfg.path ? g.w.cfg.path : "renacer.toml");
+	/* goldens no renacer.toml declares (capture NAME -- COMMAND): named
+	 * on the command line, or all of the directory's when none is declared */
+	struct strlist { char **s; size_t n, alloc; } extra = { NULL, 0, 0 };
+	for (int i = first; i < argc; i++) {
+		bool exists;
+		char *gp;
+		if (config_trace(&g.w.cfg, argv[i]))
+			continue;
+		if (!golden_valid_name(argv[i]))
+			die_status(GOLDEN_BAD_CONFIG, "validate: '%s' is not a trace name", esc(argv[i]));
+		gp = golden_path(g.w.dir, argv[i], &exists);
+		free(gp);
+		if (!exists)
+			die_status(GOLDEN_BAD_CONFIG, "validate: no trace '%s' declared in %s and no golden "
+				   "'%s/%s.json'", esc(argv[i]), g.w.cfg.path ? g.w.cfg.path : "renacer.toml",
+				   esc(g.w.dir), esc(argv[i]));
+		ALLOC_GROW(extra.s, extra.n + 1, extra.alloc);
+		extra.s[extra.n++] = xstrdup(argv[i]);
+	}
+	if (!g.w.cfg.golden.ntraces && first >= argc) {
+		extra.n = golden_list_names(g.w.dir, &extra.s);
+		if (!extra.n)
+			usage_die("validate", validate_usage, "no traces declared in %s and no goldens in "
+				  "'%s'; use --golden FILE -- COMMAND", g.w.cfg.path ? g.w.cfg.path :
+				  "renacer.toml ([[golden_traces.trace]])", esc(g.w.dir));
+	}
 	/* hygiene first: what this run writes is not counted */
 	hyg = hygiene(&g, &ov, &hcase, &hfiles, &nhfiles, &herror);
 	if (hyg) {
@@ -1035,7 +1056,7 @@ int cmd_validate(int argc, char **argv)
 			cli_stdout_failed(errno);
 		st = GOLDEN_BAD_CONFIG;
 	}
-	v = xcalloc(g.w.cfg.golden.ntraces + 1, sizeof(*v));
+	v = xcalloc(g.w.cfg.golden.ntraces + extra.n + 1, sizeof(*v));
 	for (size_t t = 0; t < g.w.cfg.golden.ntraces; t++) {
 		const struct config_trace *ct = &g.w.cfg.golden.traces[t];
 		bool wanted = first >= argc, exists;
@@ -1059,6 +1080,18 @@ int cmd_validate(int argc, char **argv)
 		if (s && g.w.cfg.ci.fail_fast)
 			break;
 	}
+	for (size_t e = 0; e < extra.n && !stop_sig && !(st && g.w.cfg.ci.fail_fast); e++) {
+		bool exists;
+		char *gp = golden_path(g.w.dir, extra.s[e], &exists);
+		int s = validate_print(&g, extra.s[e], gp, exists, NULL, NULL, &v[nv]);
+		free(gp);
+		nv++;
+		if (s > st)
+			st = s;
+	}
+	for (size_t e = 0; e < extra.n; e++)
+		free(extra.s[e]);
+	free(extra.s);
 	{
 		struct gout_case *ks = xcalloc(nv + 2, sizeof(*ks));
 		char **gp = xcalloc(nv + 2, sizeof(*gp)), **cp = xcalloc(nv + 2, sizeof(*cp));
