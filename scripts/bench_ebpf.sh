@@ -1,5 +1,9 @@
 #!/bin/sh
-# make bench, eBPF part: the in-kernel summary (renacer --backend ebpf -c)
+# make bench, eBPF part.  First the recording engine (full traces recorded
+# in the kernel, issue 19): text and JSON traces, and renacer capture --runs
+# 1, against the untraced run and the ptrace engine's, side by side; its
+# start-up; its peak RSS and lost records on a storm of a million calls.
+# Then the in-kernel summary (renacer --backend ebpf -c)
 # against the untraced run, side by side in one run with renacer's ptrace
 # back end (--backend ptrace -c) and strace -c, each unpinned (the
 # scheduler's placement) and pinned to CPU 0: the fixed cost (true), a
@@ -59,6 +63,7 @@ run_cfg() { # name pin cmd...: appends "wall cpu" to $T/times.<name>
 med() { cut -d' ' -f"$2" < "$T/times.$1" | median; }  # name column(1 wall, 2 cpu)
 
 MODES="untraced ebpf ptrace strace"
+mkdir -p "$T/gold"
 bench() { # label cmd...
 	label=$1; shift
 	rm -f "$T"/times.*
@@ -69,6 +74,11 @@ bench() { # label cmd...
 				case $m in
 				untraced) run_cfg "$m.$p" $p "$@" ;;
 				ebpf) run_cfg "$m.$p" $p "$R" -f --backend ebpf -c -o "$T/e.c" "$@" ;;
+				rec_text) run_cfg "$m.$p" $p "$R" -f --backend ebpf -o "$T/r.txt" "$@" ;;
+				rec_json) run_cfg "$m.$p" $p "$R" -f --backend ebpf --format json -o "$T/r.json" "$@" ;;
+				pt_text) run_cfg "$m.$p" $p "$R" -f --backend ptrace -o "$T/p.txt" "$@" ;;
+				rec_capture) run_cfg "$m.$p" $p sh -c "cd '$T/gold' && rm -rf golden_traces && exec env -u CI '$R' capture -q --runs 1 b -- \"\$@\"" sh "$@" ;;
+				pt_capture) run_cfg "$m.$p" $p sh -c "cd '$T/gold' && rm -rf golden_traces && exec env -u CI RENACER_BACKEND=ptrace '$R' capture -q --runs 1 b -- \"\$@\"" sh "$@" ;;
 				ptrace) run_cfg "$m.$p" $p "$R" -f --backend ptrace -c -o "$T/p.c" "$@" ;;
 				strace) run_cfg "$m.$p" $p strace -f -c -o "$T/s.c" "$@" ;;
 				esac
@@ -87,6 +97,11 @@ bench() { # label cmd...
 		ac=$(med "$m.0" 2) bc=$(med "$m.1" 2)
 		case $m in
 		untraced) name=untraced ;;
+		rec_text) name="trace (ebpf)" ;;
+		rec_json) name="json (ebpf)" ;;
+		pt_text) name="trace (ptrace)" ;;
+		rec_capture) name="capture (ebpf)" ;;
+		pt_capture) name="capture (ptrace)" ;;
 		ebpf) name="renacer -c (ebpf)" ;;
 		ptrace) name="renacer -c (ptrace)" ;;
 		strace) name="strace -c" ;;
@@ -99,6 +114,49 @@ bench() { # label cmd...
 
 echo "renacer $("$R" --version | cut -d' ' -f2) vs $(strace -V | head -n 1); $(nproc) CPUs; kernel $(uname -r)"
 echo "(every traced run follows children: -f; the ebpf rows include loading the program)"
+
+echo
+echo "== the recording engine: full traces recorded in the kernel (issue 19)"
+echo "(targets: storm text/JSON <= 3x, find <= 1.5x, gcc <= 1.3x, capture <= 1.3x on find)"
+MODES="untraced rec_text rec_json pt_text"
+bench "record, fixed cost: true" true
+bench "record, syscall storm: dd bs=1 count=$DD" dd if=/dev/zero of=/dev/null bs=1 count="$DD"
+bench "record, real: find /usr/share -name '*.txt'" find /usr/share -name '*.txt'
+bench "record, real: gcc -O2 -c src/sink/render.c" gcc -std=gnu11 -O2 -D_GNU_SOURCE \
+	-I"$TOP/src" -I"$TOP/src/arch/$(uname -m)" -I"$TOP/$BUILD/gen" \
+	-c "$TOP/src/sink/render.c" -o "$T/r.o"
+MODES="untraced rec_capture pt_capture"
+bench "record, renacer capture --runs 1: find /usr/share -name '*.txt'" find /usr/share -name '*.txt'
+# start-up: renacer's CPU before and around a command that does nothing,
+# and how long the program takes to load (RENACER_EBPF_STATS)
+echo
+echo "-- recording start-up (median of $RUNS): loading the program, CPU and wall"
+i=0; rm -f "$T/load"
+while [ $i -lt "$RUNS" ]; do
+	RENACER_EBPF_STATS=1 "$R" --backend ebpf -o /dev/null true 2>&1 |
+		sed -n 's/^renacer: eBPF: loaded in \([0-9.]*\) ms (CPU \([0-9.]*\) ms)/\1 \2/p' >> "$T/load"
+	i=$((i + 1))
+done
+echo "load: wall $(cut -d' ' -f1 "$T/load" | median) ms, CPU $(cut -d' ' -f2 "$T/load" | median) ms"
+# a million calls a second: peak RSS of renacer and lost records
+echo
+echo "-- recording a storm of $LONG getppid calls to a file: renacer's peak RSS, lost records"
+for fmt in text json; do
+	/usr/bin/python3 - "$R" "$fmt" "$TREE" "$LONG" "$T" <<'PY'
+import resource, subprocess, sys, time
+r, fmt, tree, n, t = sys.argv[1:]
+args = [r, "--backend", "ebpf", "-o", t + "/storm." + fmt]
+if fmt == "json":
+    args += ["--format", "json"]
+t0 = time.monotonic()
+p = subprocess.run(args + [tree, "storm", n], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+wall = time.monotonic() - t0
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
+lost = [l for l in p.stderr.decode().splitlines() if "lost" in l]
+print("%-5s %d calls in %.2f s (%.2f M calls/s), peak RSS %.1f MB, %s" %
+      (fmt, int(n), wall, int(n) / wall / 1e6, rss, lost[0] if lost else "no record lost"))
+PY
+done
 bench "fixed cost: true" true
 bench "syscall storm: dd bs=1 count=$DD (2 syscalls a byte)" \
 	dd if=/dev/zero of=/dev/null bs=1 count="$DD"

@@ -67,24 +67,48 @@ my %skip = map { $_ => 1 } qw(
 # architectures in linux/kvm.h, and the v4l2-subdev.h requests that are
 # the same numbers as the VIDIOC_ ones they copy (strace shows VIDIOC_G_STD,
 # not "VIDIOC_G_STD or VIDIOC_SUBDEV_G_STD").
+# The names strace 6.1's table lacks are left out too, so that the same
+# numbers print the same: newer ones (SNDRV_SEQ_IOCTL_USER_PVERSION),
+# xen/gntalloc.h's, glibc's SCSI_IOCTL_TAGGED_*, and the generic names of
+# DMA_BUF_SET_NAME_B and PPPIOCGIDLE64 (same numbers here).
 my @exclude = (
 	qr/^KVM_(?:S390|PPC|ARM|ARM64|RISCV)_/,
 	qr/^VIDIOC_SUBDEV_(?:G_STD|S_STD|ENUMSTD|QUERYSTD|G_EDID|S_EDID|\w*DV_TIMINGS\w*)$/,
+	qr/^(?:SNDRV_SEQ_IOCTL_USER_PVERSION|IOCTL_GNTALLOC_\w+|SCSI_IOCTL_TAGGED_\w+|DMA_BUF_SET_NAME|PPPIOCGIDLE)$/,
+);
+
+# Types some headers use that no uapi header declares (Xen's ABI types of
+# xen/gntdev.h, from the kernel's xen/interface/; bool), declared before them.
+my @prelude = (
+	"#include <stdbool.h>",
+	"typedef uint32_t grant_ref_t;",
+	"typedef uint16_t domid_t;",
 );
 
 my @roots = ($arch_inc, $inc);
 # where <stddef.h> and the compiler's other headers are
 my $cc_inc = `gcc -print-file-name=include 2>/dev/null` // '';
 chomp $cc_inc;
-my (%file_of, @headers);
-for my $root (@roots) {
-	for my $d (@dirs) {
+# The uapi tree of the kernel's own headers (the newest
+# /usr/src/linux-headers-*-common, which deps.sh installs), for the headers
+# of it no package of the base system installs (drm/: libdrm's copy is not
+# there; scsi/cxlflash_ioctl.h), and for the headers that include them
+# (kfd_ioctl.h): their requests are computed here and copied into the
+# table as numbers.
+my ($kuapi) = grep { -d } map { "$_/include/uapi" }
+	reverse sort glob('/usr/src/linux-headers-*-common');
+my @kdirs = qw(drm);
+my (%file_of, @headers, %ktree);
+for my $root (@roots, $kuapi // ()) {
+	my $k = defined $kuapi && $root eq $kuapi;
+	for my $d ($k ? (@dirs, @kdirs) : @dirs) {
 		next unless -d "$root/$d";
 		find({ no_chdir => 1, wanted => sub {
 			return unless /\.h$/ && -f $_;
 			(my $rel = $_) =~ s{^\Q$root\E/}{};
 			return if $file_of{$rel} || $skip{$rel};
 			$file_of{$rel} = $_;
+			$ktree{$rel} = 1 if $k;
 		} }, "$root/$d");
 	}
 }
@@ -100,11 +124,20 @@ for my $rel (sort keys %file_of) {
 	my $missing = 0;
 	while ($text =~ /^\s*#\s*include\s*<([^>]+)>/mg) {
 		my $h = $1;
-		$missing = 1 unless grep { -f "$_/$h" } @roots, $cc_inc;
+		# drm.h's branch for the BSDs
+		next if $h eq 'sys/ioccom.h';
+		next if grep { -f "$_/$h" } @roots, $cc_inc;
+		if (defined $kuapi && -f "$kuapi/$h") {
+			$ktree{$rel} = 1;
+		} else {
+			$missing = 1;
+		}
 	}
 	next if $missing;
 	$text =~ s{/\*.*?\*/}{ }gs;
 	$text =~ s{\\\n}{ }g;
+	# enum requests written over several lines (binder.h)
+	1 while $text =~ s/(=\s*_IO(?:R|W|WR)?\s*\([^();=]*)\n\s*/$1 /;
 	my $used = 0;
 	for my $line (split /\n/, $text) {
 		# requests that are enum constants (binder.h: BC_ACQUIRE = _IOW(...))
@@ -178,20 +211,89 @@ for my $name (keys %is_req) {
 # define no request themselves.
 my @context = qw(asm/termbits.h linux/serial.h linux/blktrace_api.h linux/fiemap.h);
 
+my $cc = $ENV{CC} || 'cc';
+
+# The requests of the kernel tree's headers: the compiler computes them
+# (-S, read back from the assembly), entries or headers it rejects dropped.
+my %kval;
+if (grep { $ktree{$_} && $hdr_used{$_} } @headers) {
+	my (%kdrop_hdr, %kdrop_req);
+	for my $try (1 .. 20) {
+		my (@lines, %line_req);
+		push @lines, "#include <stddef.h>", "#include <stdint.h>", "#include <sys/types.h>",
+			"#include <sys/time.h>", @prelude;
+		for my $rel (@context, @headers) {
+			next if $kdrop_hdr{$rel};
+			next unless ($ktree{$rel} && $hdr_used{$rel}) || grep { $_ eq $rel } @context;
+			push @lines, "#include <$rel>";
+		}
+		for my $name (@order) {
+			my $rel = $def_hdr{$name};
+			next unless $is_req{$name} && $ktree{$rel} && !$kdrop_req{$name} && !$kdrop_hdr{$rel};
+			push @lines, "#ifdef $name" unless $enum{$name};
+			push @lines, "const uint32_t gen_ioc_$name = (uint32_t)($name);";
+			$line_req{scalar @lines} = $name;
+			push @lines, "#endif" unless $enum{$name};
+		}
+		my $tmp = "/tmp/gen_ioctlent_k.$$";
+		open(my $fh, '>', "$tmp.c") or die "gen_ioctlent: cannot write '$tmp.c': $!\n";
+		print $fh join("\n", @lines), "\n";
+		close $fh;
+		my $errs = `$cc -std=gnu11 -D_GNU_SOURCE -w -fmax-errors=0 -D__user= -D__force= -D__iomem= -D__attribute_const__= -idirafter $kuapi -S -o $tmp.s -x c $tmp.c 2>&1`;
+		my $ok = $? == 0;
+		unlink "$tmp.c";
+		if ($ok) {
+			open($fh, '<', "$tmp.s") or die "gen_ioctlent: cannot read '$tmp.s': $!\n";
+			my $cur;
+			while (my $l = <$fh>) {
+				if ($l =~ /^gen_ioc_(\w+):/) {
+					$cur = $1;
+				} elsif (defined $cur && $l =~ /^\s*\.(?:long|int)\s+(-?\d+)/) {
+					$kval{$cur} = $1 & 0xffffffff;
+					undef $cur;
+				}
+			}
+			close $fh;
+			unlink "$tmp.s";
+			last;
+		}
+		unlink "$tmp.s";
+		my $progress = 0;
+		for my $e (split /\n/, $errs) {
+			next unless $e =~ /^(\S+?):(\d+):\d+: error:/;
+			my ($file, $line) = ($1, $2);
+			if ($file eq "$tmp.c") {
+				my $name = $line_req{$line};
+				if (defined $name) {
+					$kdrop_req{$name} = 1;
+					$progress = 1;
+				}
+				next;
+			}
+			for my $root (@roots, $kuapi) {
+				if ($file =~ m{^\Q$root\E/(.*)$} && $hdr_used{$1} && !$kdrop_hdr{$1}) {
+					$kdrop_hdr{$1} = 1;
+					$progress = 1;
+				}
+			}
+		}
+		last unless $progress;
+	}
+}
+
 # The C file; entries (or whole headers) the compiler rejects are dropped
 # and the file made again: a request sized by a type of another
 # architecture (kvm's PowerPC structures) or a kernel-only type, a header
 # that needs types no uapi header declares.
-my $cc = $ENV{CC} || 'cc';
 my %drop_hdr;
 my %drop_req;
 my $out;
 for my $try (1 .. 20) {
 	my (@lines, %line_req);
 	push @lines, "/* Generated by scripts/gen_ioctlent.pl from the kernel's uapi headers: do not edit. */";
-	push @lines, "#include <stddef.h>", "#include <stdint.h>", "#include <sys/types.h>", "#include <sys/time.h>";
+	push @lines, "#include <stddef.h>", "#include <stdint.h>", "#include <sys/types.h>", "#include <sys/time.h>", @prelude;
 	for my $rel (@context, @headers) {
-		next if $drop_hdr{$rel};
+		next if $drop_hdr{$rel} || $ktree{$rel};
 		next unless $hdr_used{$rel} || grep { $_ eq $rel } @context;
 		push @lines, "#include <$rel>";
 	}
@@ -199,6 +301,7 @@ for my $try (1 .. 20) {
 	push @lines, "const struct ioctlent ioctlent_gen[] = {";
 	for my $name (@order) {
 		next unless $is_req{$name} && !$drop_req{$name} && !$drop_hdr{$def_hdr{$name}};
+		next if $ktree{$def_hdr{$name}};
 		push @lines, "#ifdef $name" unless $enum{$name};
 		push @lines, "\t{ (uint32_t)($name), \"$name\" },";
 		$line_req{scalar @lines} = $name;
@@ -206,6 +309,10 @@ for my $try (1 .. 20) {
 	}
 	for my $name (sort keys %literal) {
 		push @lines, sprintf("\t{ %#06x, \"%s\" },", $literal{$name}, $name);
+	}
+	for my $name (@order) {
+		push @lines, sprintf("\t{ %#x, \"%s\" },", $kval{$name}, $name)
+			if exists $kval{$name};
 	}
 	push @lines, "};", "";
 	push @lines, "const size_t ioctlent_gen_count = sizeof(ioctlent_gen) / sizeof(ioctlent_gen[0]);";

@@ -82,6 +82,27 @@ enum {
 	 * number of a V_FLAGS/V_ENUM/V_SIGSET is unknown, its names are in
 	 * x.sym (sig.mask is 0 and the names are in text). */
 	VF_NOVAL = 1 << 12,
+	/* ev->ret_aux as strace's auxstr: left out under -X raw, shown
+	 * abbreviated (names only) under -X verbose ("= 0x1 (SECBIT_NOROOT)"). */
+	VF_AUXSTR = 1 << 13,
+	/* V_ENUM/V_FLAGS shown as under -X verbose unless -X raw: strace's
+	 * "0 / * PIDTYPE_PID * /" of prctl(PR_SCHED_CORE, ...). */
+	VF_XVERBOSE = 1 << 14,
+	/* ev->ret_aux printed right after the result, without " (...)": the
+	 * -Y command and pid namespace translation of a returned id,
+	 * "= 5<cat> / * 1234 in strace's PID NS * /". */
+	VF_RET_SUFFIX = 1 << 15,
+	/* A V_STRUCT shown in two parts, as strace shows the ioctl structures
+	 * whose fields it prints partly at entry and partly at exit: the entry
+	 * part (VF_OPEN) has no closing "}"; the exit part, the next argument
+	 * (VF_TAIL, with VF_EXIT|VF_CONT), has no opening "{", puts ", "
+	 * before each item but one marked VF_CONT, and closes the brace.  A
+	 * line interrupted by another shows "{a=1 <unfinished ...>" then
+	 * "<... ioctl resumed>, b=2}) = 0".  Sinks that read values, not
+	 * text, see the two parts as two structures.  The 16 bits being taken,
+	 * these two are flags of other kinds, meaningless on a structure. */
+	VF_OPEN = VF_DECIMAL,        /* on a V_STRUCT (VF_DECIMAL is V_ENUM's) */
+	VF_TAIL = VF_NULL_AS_NULL,   /* on a V_STRUCT (VF_NULL_AS_NULL is V_PTR's) */
 };
 
 struct val {

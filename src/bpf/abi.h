@@ -65,7 +65,11 @@ enum { RB_EV_FORK = 1, RB_EV_EXEC, RB_EV_EXIT, RB_EV_CALL, RB_EV_ENTRY, RB_EV_SI
 
 /* A signal delivered to a traced task (RB_EV_SIGNAL), or one the kernel
  * dropped as ignored (RBS_IGNORED), which a ptrace tracer sees delivered. */
-enum { RBS_IGNORED = 1 };
+enum {
+	RBS_IGNORED = 1,    /* dropped by the kernel as ignored */
+	RBS_STOP = 2,       /* a stop signal with its default action: the task
+			       stops now (ptrace: "--- stopped by SIG ---") */
+};
 struct rb_signal {
 	__u32 type;         /* RB_EV_SIGNAL */
 	__u32 size;         /* sizeof(struct rb_signal) */
@@ -85,6 +89,9 @@ struct rb_event {
 	__u32 is_thread;    /* FORK: the new task shares its creator's group */
 	__u32 exit_code;    /* EXIT: wait status (exit code << 8, or signal) */
 	__u64 ts_ns;        /* monotonic */
+	__u64 max_rss_kb;   /* EXIT: the process's peak RSS so far (signal->maxrss) */
+	__u64 run_ns;       /* EXIT: time the task ran on a CPU */
+	__u64 wait_ns;      /* EXIT: time it waited on a run queue for one */
 	char path[RB_PATH_MAX]; /* EXEC: the program run (the interpreter of a script) */
 };
 
@@ -109,6 +116,7 @@ enum {
 	RBC_UNFINISHED = 1, /* the task died inside the call: no result */
 	RBC_ENTRY = 2,      /* an RB_EV_ENTRY record of this call came first */
 	RBC_CUT = 4,        /* regions left out: the record was full */
+	RBC_LATE = 8,       /* a region for the reader to read (RBR_FAULT_RO) */
 };
 struct rb_call {
 	__u32 type;         /* RB_EV_CALL or RB_EV_ENTRY */
@@ -131,15 +139,39 @@ enum {
 	RBR_OK = 0,         /* len bytes read (a string: its NUL included) */
 	RBR_FAULT = 1,      /* nothing could be read there (len 0) */
 	RBR_LONG = 2,       /* a string longer than captured: len bytes, no NUL */
+	RBR_FAULT_RO = 3,   /* nothing could be read (a page the program never
+			       touched), in a private read-only mapping, whose
+			       bytes cannot change: the data is a struct
+			       rb_fileref saying where they are, for the reader
+			       to read them (from the process while it lives,
+			       else from the file) */
 };
+
+/* Where the bytes of an RBR_FAULT_RO region are. */
+struct rb_fileref {
+	__u32 want;         /* bytes wanted (the region's length) */
+	__u32 dev;          /* the mapped file's device (the kernel's dev_t),
+			       0 for an anonymous mapping */
+	__u64 ino;          /* its inode number */
+	__u64 off;          /* the address's offset in it */
+	/* then its path, NUL-separated components from the file up to the
+	 * root, the last one first (up to RB_FILEREF_PATH bytes) */
+};
+#define RB_FILEREF_PATH 512
 struct rb_region {
 	__u64 addr;
 	__u32 len;          /* bytes of data that follow (then padding to 8) */
 	__u8 phase;         /* RBR_ENTRY, RBR_EXIT */
 	__u8 kind;          /* RBR_BYTES, RBR_STR */
-	__u8 status;        /* RBR_OK, RBR_FAULT, RBR_LONG */
+	__u8 status;        /* RBR_* */
 	__u8 pad;
 };
+
+/* Bytes of data that follow a region header. */
+static inline __u32 rb_region_data(const struct rb_region *r)
+{
+	return r->status == RBR_FAULT ? 0 : r->len;
+}
 
 /*
  * Capture ops: what to copy of a call's user memory, up to RB_OPS per
@@ -162,6 +194,9 @@ enum {
 	RBO_MSG,            /* a struct msghdr at the argument, and its name,
 			       iovecs and their buffers (RBF_RET: as much as
 			       the result), control data (up to size) */
+	RBO_ANY,            /* a call the table does not know: a string (up
+			       to a path's length) and size bytes, both at
+			       the argument, whatever its decoder reads */
 	RBO_MMSG,           /* sarg struct mmsghdr at the argument (at most
 			       64), and each one's parts as
 			       RBO_MSG (RBF_RET: as much as its msg_len) */

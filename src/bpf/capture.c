@@ -57,6 +57,8 @@
 #define DEREF(a, w, off, n) { RBO_DEREF, a, w, RBZ_CONST, off, 0, n }
 /* n bytes at the stack pointer of the entry */
 #define SP(w, n) { RBO_SP, 0, w, RBZ_CONST, 0, 0, n }
+/* a string and a structure: whatever the decoder reads (default_ops) */
+#define ANY(a) { RBO_ANY, a, XB, RBZ_CONST, 0, 0, 256 }
 /* a struct msghdr and its parts (f: RBF_RET) */
 #define MSG(a, w, f) { RBO_MSG, a, w, RBZ_CONST, 0, f, 1024 }
 /* argument s struct mmsghdr and their parts (f: RBF_RET) */
@@ -82,6 +84,13 @@ enum {
 };
 
 static const struct cap_row rows[] = {
+	/* pointer arguments never read (the default would copy them) */
+	{ "mmap", { } },
+	{ "set_tid_address", { } },
+	{ "set_robust_list", { } },
+	{ "shmat", { } },
+	{ "shmdt", { } },
+	{ "rseq", { } },
 	/* descriptors and files */
 	{ "read", { RETSZL(1, X) } },
 	{ "pread64", { RETSZL(1, X) } },
@@ -201,7 +210,11 @@ static const struct cap_row rows[] = {
 	{ "setgroups", { ARGN(1, X, 0, 4) } },
 	{ "capget", { FIX(0, EX, SZ_CAP_HEADER), FIX(1, XOK, SZ_CAP_DATA) } },
 	{ "capset", { FIX(0, X, SZ_CAP_HEADER), FIX(1, X, SZ_CAP_DATA) } },
-	{ "prctl", { FIX(1, X, 16) } },
+	/* (which arguments point where depends on the option or command) */
+	{ "prctl", { FIX(1, XB, 16), FIX(2, XB, 16), DEREF(2, XB, 8, 4096) } },
+	{ "keyctl", { ANY(1), ANY(2), ANY(3), ANY(4) } },
+	{ "ptrace", { ANY(2), ANY(3) } },
+	{ "fsconfig", { ANY(2), ANY(3) } },
 	{ "arch_prctl", { FIX(1, XOK, 8) } },
 	{ "sched_getaffinity", { RETSZ(2, X, 1024) } },
 	{ "sched_setaffinity", { ARGSZ(2, X, 1, 1024) } },
@@ -253,6 +266,10 @@ static const struct cap_row rows[] = {
 	{ "mbind", { SIZED(3, X, RBZ_BITS, 4, 0) } },
 	{ "migrate_pages", { SIZED(2, X, RBZ_BITS, 1, 0), SIZED(3, X, RBZ_BITS, 1, 0) } },
 	{ "getrandom", { RETSZL(0, X) } },
+	{ "move_pages", { ARGN(2, XB, 1, 8), ARGN(3, XB, 1, 4), ARGN(4, X, 1, 4) } },
+	{ "process_madvise", { IOV(1, XB, 2, 0) } },
+	/* sock_fprog and its filter; an action (u32); notification sizes */
+	{ "seccomp", { FIX(2, XB, 16), DEREF(2, XB, 8, 4096) } },
 	/* network */
 	{ "connect", { ARGSZ(1, XB, 2, SZ_SOCKADDR) } },
 	{ "bind", { ARGSZ(1, X, 2, SZ_SOCKADDR) } },
@@ -268,7 +285,8 @@ static const struct cap_row rows[] = {
 	{ "sendmsg", { MSG(1, XB, 0) } },
 	{ "recvmsg", { FIX(1, E, SZ_MSGHDR), MSG(1, X, RBF_RET) } },
 	{ "sendmmsg", { MMSG(1, XB, 2, 0) } },
-	{ "recvmmsg", { MMSG(1, X, 2, RBF_RET), FIX(4, XB, SZ_TIMESPEC) } },
+	/* (the timeout is updated in place) */
+	{ "recvmmsg", { MMSG(1, X, 2, RBF_RET), FIX(4, EX, SZ_TIMESPEC) } },
 	/* messages and ipc */
 	{ "mq_open", { PATH(0), FIX(3, X, SZ_MQ_ATTR) } },
 	{ "mq_unlink", { PATH(0) } },
@@ -324,8 +342,23 @@ void capture_sets(const struct rb_spec specs[RB_NR], uint8_t entry_set[RB_NR / 8
 	set_bits(fork_set, forking, sizeof(forking) / sizeof(forking[0]));
 }
 
+/*
+ * A call the table does not know, with a decoder: each pointer argument
+ * (up to RB_OPS) is copied as a string and as a structure of up to 256
+ * bytes at the exit, and at the entry when an entry record is sent.
+ */
+static void default_ops(struct rb_spec *spec, const struct sysent *se)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < se->nargs && i < 6 && k < RB_OPS; i++)
+		if (se->argtype[i] == ARG_PTR)
+			spec->op[k++] = (struct rb_op){ RBO_ANY, (uint8_t)i, XB, RBZ_CONST, 0, 0, 256 };
+}
+
 int capture_fill(struct rb_spec specs[RB_NR], bool verbose)
 {
+	bool listed[RB_NR] = { false };
 	int unknown = 0;
 
 	memset(specs, 0, RB_NR * sizeof(*specs));
@@ -337,10 +370,17 @@ int capture_fill(struct rb_spec specs[RB_NR], bool verbose)
 			continue;
 		}
 		memcpy(specs[nr].op, rows[i].op, sizeof(rows[i].op));
+		listed[nr] = true;
 		/* -v shows the environment's strings too */
 		for (int k = 0; verbose && k < RB_OPS; k++)
 			if (specs[nr].op[k].kind == RBO_PTRS)
 				specs[nr].op[k].flags |= RBF_STRS;
+	}
+	for (unsigned nr = 0; nr < RB_NR; nr++) {
+		const struct sysent *se = sysent_get(nr);
+
+		if (!listed[nr] && se && se->name && se->decode)
+			default_ops(&specs[nr], se);
 	}
 	return unknown;
 }

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/quals.h"
+#include "core/startup.h"
 #include "sys/filter.h"
 #include "sys/sysent.h"
 #include "util/error.h"
@@ -138,6 +139,53 @@ int ebpf_probe(struct strbuf *why)
 	return ret;
 }
 
+bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why)
+{
+	const struct trace_quals *q = o->quals;
+	const char *no = NULL;
+
+	if (o->attach)
+		no = "it cannot attach (-p)";
+	else if (o->enrich)
+		no = "it cannot unwind stacks";
+	else if (o->dopts.decode_fds || o->dopts.fd_details)
+		no = "it cannot show what descriptors refer to (-y)";
+	else if (o->dopts.string_limit >= EBPF_STRING_MAX)
+		no = "its strings are shorter than -s";
+	else if (q && (q->inject || q->paths || q->read_fds || q->write_fds))
+		no = "it cannot tamper, filter by path or dump data";
+	else if (q && (q->user || q->envp || q->daemonize || q->daemon_tracee ||
+		       q->detach_on_execve))
+		no = "it cannot start the command as -u, -E, -D or -b ask";
+	if (no && why)
+		strbuf_addstr(why, no);
+	return !no;
+}
+
+bool ebpf_record_default(void)
+{
+	const char *b = getenv("RENACER_BACKEND");
+
+	return b && !strcmp(b, "ebpf");
+}
+
+int engine_run(const struct tracer_opts *o, char *const argv[], struct sink_list *sinks,
+	       struct trace_end *end, unsigned ring_scale)
+{
+	struct ebpf_opts eo = { 0 };
+	struct strbuf why = STRBUF_INIT;
+	int r = EBPF_UNAVAILABLE;
+
+	eo.record = true;
+	eo.ring_scale = ring_scale;
+	if (ebpf_record_default() && ebpf_can_record(o, NULL) && ebpf_probe(&why) == 0)
+		r = ebpf_run(o, &eo, argv, sinks, end, &why);
+	strbuf_release(&why);
+	if (r != EBPF_UNAVAILABLE)
+		return r;
+	return tracer_run(o, argv, sinks, end);
+}
+
 #ifndef HAVE_EBPF
 
 int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *const argv[],
@@ -175,7 +223,12 @@ struct erun {
 	struct sigaction old_int, old_term, old_hup, old_chld;  /* as renacer was given them */
 };
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted;       /* the last SIGINT/TERM/HUP */
+static volatile sig_atomic_t interrupt_count;   /* how many came */
+
+/* How long the command has, after renacer's own SIGINT, SIGTERM or SIGHUP
+ * was passed on to it, to end before it is killed (as the ptrace engine) */
+#define INTERRUPT_GRACE_MS 2000
 
 /* Recording: how often the ring buffer is read when the kernel side has not
  * woken the reader (it does once an eighth of it is full). */
@@ -184,6 +237,7 @@ static volatile sig_atomic_t interrupted;
 static void on_interrupt_signal(int sig)
 {
 	interrupted = sig;
+	interrupt_count++;
 }
 
 /* SIGCHLD only interrupts the wait (a stop of the command, see
@@ -289,6 +343,14 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 		}
 		if (ev.tid == ev.pid)
 			procs_del(r, ev.pid);
+		/* (the ptrace engine's collect_rss and collect_sched: no
+		 * tracer held the task, so tracer_wait_ns stays 0) */
+		if (r->o->collect_rss && ev.tid == ev.pid)
+			ev.max_rss_kb = e->max_rss_kb;
+		if (r->o->collect_sched) {
+			ev.rq_run_ns = e->run_ns;
+			ev.rq_wait_ns = e->wait_ns;
+		}
 		break;
 	default:
 		return 0;
@@ -349,14 +411,16 @@ static int min_btf_fd(void)
 
 /* Bytes of the ring buffer when recording: RENACER_EBPF_RINGBUF (a power
  * of two, 4 KiB at least: for tests), else 8 MiB. */
-static uint32_t ringbuf_size(void)
+static uint32_t ringbuf_size(unsigned scale)
 {
 	const char *env = getenv("RENACER_EBPF_RINGBUF");
 	unsigned long n = env ? strtoul(env, NULL, 0) : 0;
 
-	if (n >= 4096 && n <= (1ul << 30) && !(n & (n - 1)))
-		return (uint32_t)n;
-	return 8u << 20;
+	if (!(n >= 4096 && n <= (1ul << 30) && !(n & (n - 1))))
+		n = 8u << 20;
+	while (scale-- && n < (1ul << 28))
+		n *= 4;
+	return (uint32_t)n;
 }
 
 /* Opens, configures and loads the program; EBPF_UNAVAILABLE with why. */
@@ -404,11 +468,11 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		bpfl.bpf_program__set_autoload(skel->progs.rb_sys_exit, false);
 		bpfl.bpf_map__set_max_entries(skel->maps.stats, 1);
 		bpfl.bpf_map__set_max_entries(skel->maps.scratch, (uint32_t)r->ncpu);
-		bpfl.bpf_map__set_max_entries(skel->maps.events, ringbuf_size());
+		bpfl.bpf_map__set_max_entries(skel->maps.events, ringbuf_size(eo->ring_scale));
 		skel->rodata->want_record = true;
 		/* the reader is woken with an eighth of the buffer waiting,
 		 * and reads every RECORD_POLL_MS anyway */
-		skel->rodata->wake_bytes = ringbuf_size() / 8;
+		skel->rodata->wake_bytes = ringbuf_size(eo->ring_scale) / 8;
 		skel->rodata->strlim = o->dopts.string_limit + 1;
 		skel->rodata->strcap = o->dopts.string_limit + 2;
 		skel->rodata->maxptrs = o->dopts.verbose || o->dopts.string_limit >= 255 ? 256
@@ -565,12 +629,13 @@ static pid_t start(struct erun *r, const char *path, char *const argv[], struct 
 	return pid;
 }
 
-/* Kills what was started (SIGINT, SIGTERM, SIGHUP), as the ptrace engine does. */
-static void stop_all(struct erun *r)
+/* Sends sig to every process started (the command and, with -f, its
+ * children), as a shell's process group would get it. */
+static void signal_all(struct erun *r, int sig)
 {
-	kill(r->leader, SIGKILL);
+	kill(r->leader, sig);
 	for (size_t i = 0; i < r->nprocs; i++)
-		kill(r->procs[i], SIGKILL);
+		kill(r->procs[i], sig);
 }
 
 /*
@@ -688,7 +753,9 @@ static void wait_all(struct erun *r, struct trace_end *end)
 	int ep = epoll_create1(EPOLL_CLOEXEC);
 	int pidfd = (int)syscall(SYS_pidfd_open, r->leader, 0);
 	struct epoll_event ee = { .events = EPOLLIN };
-	bool reaped = false, killed = false;
+	bool reaped = false;
+	sig_atomic_t seen = 0;
+	uint64_t kill_at = 0;
 
 	if (ep >= 0) {
 		epoll_ctl(ep, EPOLL_CTL_ADD, bpfl.ring_buffer__epoll_fd(r->rb), &ee);
@@ -699,11 +766,24 @@ static void wait_all(struct erun *r, struct trace_end *end)
 		struct epoll_event evs[2];
 		int status;
 
-		if (interrupted && !killed) {
-			stop_all(r);
-			killed = true;
-			end->interrupted = 1;
-			end->interrupt_signal = interrupted;
+		/* SIGINT/SIGTERM/SIGHUP: passed on to what was started, which
+		 * is recorded to its end; killed when the grace period ends
+		 * or at a second one, as the ptrace engine does */
+		if (interrupt_count != seen) {
+			seen = interrupt_count;
+			if (!end->interrupted) {
+				end->interrupted = 1;
+				end->interrupt_signal = interrupted;
+				signal_all(r, interrupted);
+				kill_at = now_ns() + INTERRUPT_GRACE_MS * 1000000ull;
+			} else {
+				signal_all(r, SIGKILL);
+				kill_at = 0;
+			}
+		}
+		if (kill_at && now_ns() >= kill_at) {
+			signal_all(r, SIGKILL);
+			kill_at = 0;
 		}
 		bpfl.ring_buffer__consume(r->rb);
 		if (!reaped && waitpid(r->leader, &status, WNOHANG) == r->leader) {
@@ -876,6 +956,7 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	sa.sa_handler = on_sigchld;
 	sigaction(SIGCHLD, &sa, &r.old_chld);
 	interrupted = 0;
+	interrupt_count = 0;
 
 	clock_gettime(CLOCK_REALTIME, &rt);
 	ti.start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
@@ -909,6 +990,9 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	else
 		sink_list_event(sinks, &ev);
 	procs_add(&r, r.leader);
+	/* -I: once the command has its own dispositions */
+	if (o->quals)
+		startup_signals(o->quals->interruptible);
 	watchdog_start(&r);
 
 	wait_all(&r, end);
@@ -917,6 +1001,7 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	if (!r.rc && deliver_totals(&r) < 0)
 		ret = -2;
 	warn_lost(r.skel);
+	end->lost = r.skel->bss->lost_calls + r.skel->bss->lost_events;
 	if (r.rc && getenv("RENACER_EBPF_STATS"))
 		recorder_print_gaps(r.rc, stderr);
 	/* detach now: every syscall on the machine stops paying for the program */

@@ -27,6 +27,7 @@ struct ebpf_opts {
 	bool record; /* record every call (bpf/record.h): the sinks get
 		      * EV_SYSCALL records decoded from the recording, as from
 		      * the ptrace engine, and no totals */
+	unsigned ring_scale; /* the ring buffer is 4^ring_scale times its size */
 };
 
 /* The recorder copies strings and buffers of at most this many bytes
@@ -61,5 +62,31 @@ int ebpf_probe(struct strbuf *why);
  */
 int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *const argv[],
 	     struct sink_list *sinks, struct trace_end *end, struct strbuf *why);
+
+/*
+ * Whether the recording engine can serve o (nothing needs the command
+ * stopped or a descriptor's path read while it is: no -p, -e inject=, -P,
+ * -e read=/write=, -u, -E, -D, -b, stacks, -y; strings within
+ * EBPF_STRING_MAX).  Appends the reason to why (may be NULL) when not.
+ */
+bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why);
+
+/*
+ * Whether runs that need a record of each call are recorded in the kernel
+ * unless asked otherwise: RENACER_BACKEND=ebpf in the environment (until
+ * the recorder serves every decoder as the ptrace engine does, ptrace
+ * stays the default; RENACER_BACKEND=ptrace says so explicitly).
+ */
+bool ebpf_record_default(void);
+
+/*
+ * For callers other than the command line (the golden workflow): runs argv
+ * as tracer_run() does, recorded in the kernel when ebpf_record_default(),
+ * ebpf_can_record(o) and the machine allows it, else with tracer_run().  ring_scale > 0 makes the ring
+ * buffer 4 times larger that many times (a run that lost records, retried:
+ * end->lost).  Returns as tracer_run().
+ */
+int engine_run(const struct tracer_opts *o, char *const argv[], struct sink_list *sinks,
+	       struct trace_end *end, unsigned ring_scale);
 
 #endif

@@ -13,6 +13,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+#include <unistd.h>
 #include <linux/types.h>
 
 #include "bpf/abi.h"
@@ -23,6 +28,7 @@
 #include "sys/filter.h"
 #include "sys/sysent.h"
 #include "util/arena.h"
+#include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
@@ -75,6 +81,8 @@ struct recorder {
 	size_t nregs, aregs;
 	struct tmem_region *extra; /* regions added to the view last (execve's) */
 	size_t nextra, aextra;
+	uint8_t **late;           /* the view's bytes read late (late_read()) */
+	size_t nlate, alate;
 	struct tmem_view view;
 };
 
@@ -112,6 +120,9 @@ void recorder_free(struct recorder *rc)
 	}
 	lamport_free(rc->lamport);
 	arena_release(&rc->sigarena);
+	while (rc->nlate)
+		free(rc->late[--rc->nlate]);
+	free(rc->late);
 	free(rc->regs);
 	free(rc->extra);
 	free(rc);
@@ -253,6 +264,109 @@ void recorder_process_event(struct recorder *rc, struct event *ev)
 
 /* ---- the recorded memory ----------------------------------------------- */
 
+/*
+ * From the file named in a struct rb_fileref (the path, the last component
+ * first; checked to be the same file by device and inode): up to want
+ * bytes at its offset into buf.  Returns the bytes read, or -1.
+ */
+static ssize_t fileref_read(const struct rb_fileref *fr, const char *comp, size_t clen,
+			    uint8_t *buf, size_t want)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+	ssize_t n = -1;
+	size_t end = clen;
+	int fd;
+
+	if (!fr->dev || !clen)
+		return -1;
+	/* components from the root down: the last one in comp first */
+	while (end > 0) {
+		size_t start = end - 1;
+		while (start > 0 && comp[start - 1])
+			start--;
+		strbuf_addch(&path, '/');
+		strbuf_add(&path, comp + start, strnlen(comp + start, end - start));
+		end = start;
+	}
+	fd = open(path.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd >= 0 && fstat(fd, &st) == 0 && (uint64_t)st.st_ino == fr->ino &&
+	    major(st.st_dev) == fr->dev >> 20 && minor(st.st_dev) == (fr->dev & 0xfffff))
+		n = pread(fd, buf, want, (off_t)fr->off);
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&path);
+	return n;
+}
+
+/*
+ * A region the kernel could not read on a page the program never touched,
+ * in a private read-only mapping (string constants written to /dev/null:
+ * the call never read them): its bytes cannot have changed, so they are
+ * read now, from the process while it lives (process_vm_readv faults the
+ * page in), else from the file mapped there.  Added to the view, or as
+ * unreadable when neither can be read.
+ */
+static void late_read(struct recorder *rc, pid_t tid, const struct rb_region *r,
+		      const uint8_t *data)
+{
+	const struct rb_fileref *fr = (const void *)data;
+	struct tmem_region *v;
+	struct iovec local, remote;
+	uint8_t *buf;
+	size_t want;
+	ssize_t n = -1;
+
+	if (r->len < sizeof(*fr))
+		return;
+	want = fr->want;
+	buf = xmalloc(want ? want : 1);
+	local.iov_base = buf;
+	local.iov_len = want;
+	remote.iov_base = (void *)(uintptr_t)r->addr;
+	remote.iov_len = want;
+	if (want)
+		n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+	/* (a string may end before an unmapped page: byte by byte then) */
+	if (n < 0 && r->kind == RBR_STR && want) {
+		n = 0;
+		while ((size_t)n < want) {
+			local.iov_base = buf + n;
+			local.iov_len = 1;
+			remote.iov_base = (void *)(uintptr_t)(r->addr + n);
+			remote.iov_len = 1;
+			if (process_vm_readv(tid, &local, 1, &remote, 1, 0) != 1 || !buf[n++])
+				break;
+		}
+		if (!n)
+			n = -1;
+	}
+	if (n < 0 && want)
+		n = fileref_read(fr, (const char *)(fr + 1), r->len - sizeof(*fr), buf, want);
+	ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
+	v = &rc->regs[rc->nregs++];
+	memset(v, 0, sizeof(*v));
+	v->addr = r->addr;
+	if (n <= 0) {
+		free(buf);
+		v->fault = true;
+		rc->st.late_failed++;
+		return;
+	}
+	if (r->kind == RBR_STR) {
+		uint8_t *nul = memchr(buf, '\0', (size_t)n);
+		if (nul)
+			n = nul - buf + 1;
+		else
+			v->more = (size_t)n == want;
+	}
+	v->data = buf;
+	v->len = (uint32_t)n;
+	ALLOC_GROW(rc->late, rc->nlate + 1, rc->alate);
+	rc->late[rc->nlate++] = buf;
+	rc->st.late++;
+}
+
 /* Appends to the view the regions of record data (size bytes) of phase. */
 static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, unsigned phase)
 {
@@ -263,9 +377,11 @@ static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, un
 		const struct rb_region *r = (const void *)(data + off);
 		struct tmem_region *v;
 
-		if (off + sizeof(*r) > size || r->len > size - off - sizeof(*r))
+		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
 			return -1;
-		if (r->phase == phase) {
+		if (r->phase == phase && r->status == RBR_FAULT_RO) {
+			late_read(rc, h->tid, r, data + off + sizeof(*r));
+		} else if (r->phase == phase) {
 			ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
 			v = &rc->regs[rc->nregs++];
 			v->addr = r->addr;
@@ -274,7 +390,7 @@ static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, un
 			v->fault = r->status == RBR_FAULT;
 			v->more = r->status == RBR_LONG;
 		}
-		off += sizeof(*r) + ((r->len + 7) & ~7u);
+		off += sizeof(*r) + ((rb_region_data(r) + 7) & ~7u);
 	}
 	return 0;
 }
@@ -286,6 +402,8 @@ static void view_set(struct recorder *rc, const uint8_t *entry, size_t elen,
 		     const uint8_t *call, size_t clen, bool exit)
 {
 	rc->nregs = 0;
+	while (rc->nlate)
+		free(rc->late[--rc->nlate]);
 	if (exit && call) {
 		add_regions(rc, call, clen, RBR_EXIT);
 		add_regions(rc, call, clen, RBR_ENTRY);
@@ -460,11 +578,11 @@ static void count_faults(struct recorder *rc, const uint8_t *data, size_t size)
 	for (unsigned i = 0; i < h->nregions; i++) {
 		const struct rb_region *r = (const void *)(data + off);
 
-		if (off + sizeof(*r) > size || r->len > size - off - sizeof(*r))
+		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
 			return;
-		if (r->status == RBR_FAULT)
+		if (r->status == RBR_FAULT || r->status == RBR_FAULT_RO)
 			rc->st.kfaults++;
-		off += sizeof(*r) + ((r->len + 7) & ~7u);
+		off += sizeof(*r) + ((rb_region_data(r) + 7) & ~7u);
 	}
 }
 
@@ -499,13 +617,13 @@ static const struct rb_region *find_region(const uint8_t *data, size_t size, uin
 	for (unsigned i = 0; i < h->nregions; i++) {
 		const struct rb_region *r = (const void *)(data + off);
 
-		if (off + sizeof(*r) > size || r->len > size - off - sizeof(*r))
+		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
 			return NULL;
 		if (r->addr == addr) {
 			*bytes = data + off + sizeof(*r);
 			return r;
 		}
-		off += sizeof(*r) + ((r->len + 7) & ~7u);
+		off += sizeof(*r) + ((rb_region_data(r) + 7) & ~7u);
 	}
 	return NULL;
 }
@@ -520,13 +638,13 @@ static const struct rb_region *nth_region(const uint8_t *data, size_t size, unsi
 	for (unsigned i = 0; i < h->nregions; i++) {
 		const struct rb_region *r = (const void *)(data + off);
 
-		if (off + sizeof(*r) > size || r->len > size - off - sizeof(*r))
+		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
 			return NULL;
 		if (i == n) {
 			*bytes = data + off + sizeof(*r);
 			return r;
 		}
-		off += sizeof(*r) + ((r->len + 7) & ~7u);
+		off += sizeof(*r) + ((rb_region_data(r) + 7) & ~7u);
 	}
 	return NULL;
 }
@@ -564,7 +682,8 @@ static void exec_strings(struct recorder *rc, struct rtask *t)
 	    !(rf = nth_region(t->exec, t->exec_len, 1, &file)))
 		return;
 	r = find_region(t->entry, t->entry_len, e->args[argi - 1], &b);
-	if (nr == 59 && (!r || r->status == RBR_FAULT) && rf->status == RBR_OK)
+	if (nr == 59 && (!r || r->status == RBR_FAULT || r->status == RBR_FAULT_RO) &&
+	    rf->status == RBR_OK)
 		extra_add(rc, e->args[0], file, rf->len);
 	rp = find_region(t->entry, t->entry_len, e->args[argi], &ptrs);
 	for (uint32_t i = 0; rp && i + 8 <= rp->len; i += 8) {
@@ -578,7 +697,7 @@ static void exec_strings(struct recorder *rc, struct rtask *t)
 		if (pos + n < ra->len)
 			n++;       /* its NUL */
 		r = find_region(t->entry, t->entry_len, p, &b);
-		if (!r || r->status == RBR_FAULT)
+		if (!r || r->status == RBR_FAULT || r->status == RBR_FAULT_RO)
 			extra_add(rc, p, args + pos, n);
 		pos += n;
 	}
@@ -642,6 +761,12 @@ static void show_signal(struct recorder *rc, struct rtask *t, const struct rb_si
 	decode_siginfo_val(&ctx, v, &si);
 	ev.siginfo = v;
 	emit(rc, &ev);
+	if (g->flags & RBS_STOP) {
+		/* the group stop that follows, as a ptrace tracer sees it */
+		ev.siginfo = NULL;
+		ev.group_stop = true;
+		emit(rc, &ev);
+	}
 }
 
 /*
@@ -732,11 +857,12 @@ void recorder_print_gaps(const struct recorder *rc, FILE *fp)
 {
 	fprintf(fp, "renacer: eBPF recorder: %llu calls (%llu with entry records, %llu cut), "
 		"%llu bad records, %llu reads not recorded, %llu unreadable, "
-		"%llu regions the kernel could not read\n",
+		"%llu regions the kernel could not read (%llu read later, %llu not)\n",
 		(unsigned long long)rc->st.calls, (unsigned long long)rc->st.entries,
 		(unsigned long long)rc->st.cut, (unsigned long long)rc->st.bad,
 		(unsigned long long)rc->view.gaps, (unsigned long long)rc->view.faults,
-		(unsigned long long)rc->st.kfaults);
+		(unsigned long long)rc->st.kfaults, (unsigned long long)rc->st.late,
+		(unsigned long long)rc->st.late_failed);
 	for (unsigned s = 0; s < RB_SLOTS; s++) {
 		char buf[40];
 		long nr = s < RB_NR ? (long)s : -1 - (long)(s - RB_COMPAT);

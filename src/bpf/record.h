@@ -46,6 +46,8 @@ void recorder_process_event(struct recorder *rc, struct event *ev);
 struct recorder_stats {
 	uint64_t calls, entries, signals, bad, gaps, faults, cut;
 	uint64_t kfaults;   /* regions the kernel side could not read */
+	uint64_t late, late_failed; /* ...of those, read from the process
+				       afterwards (read-only mappings), or not */
 };
 void recorder_get_stats(const struct recorder *rc, struct recorder_stats *st);
 /* Prints the per-syscall gaps and faults (for development). */

@@ -342,6 +342,15 @@ static __always_inline void send(__u32 type, __u32 pid, __u32 tid, __u32 ppid,
 	e->is_thread = is_thread;
 	e->exit_code = code;
 	e->ts_ns = bpf_ktime_get_ns();
+	e->max_rss_kb = e->run_ns = e->wait_ns = 0;
+	if (type == RB_EV_EXIT) {
+		struct task_struct *task = bpf_get_current_task_btf();
+
+		/* (pages: set from the mm just before this tracepoint) */
+		e->max_rss_kb = BPF_CORE_READ(task, signal, maxrss) * 4;
+		e->run_ns = task->se.sum_exec_runtime;
+		e->wait_ns = task->sched_info.run_delay;
+	}
 	e->path[0] = 0;
 	if (path)
 		bpf_probe_read_kernel_str(e->path, sizeof(e->path), path);
@@ -376,6 +385,101 @@ static __always_inline __u8 *scratch_buf(void)
 	struct scratch *sc = bpf_map_lookup_elem(&scratch, &k);
 
 	return sc ? sc->b : NULL;
+}
+
+/* What bpf_find_vma's callback learns of the mapping of an address */
+struct vma_info {
+	__u64 addr;
+	__u32 ro;           /* private and read-only */
+	__u32 dev;
+	__u64 ino, off;
+	struct dentry *dentry;
+	struct vfsmount *mnt;
+};
+
+static long vma_ro(struct task_struct *task, struct vm_area_struct *vma, void *ctx)
+{
+	struct vma_info *v = ctx;
+	struct file *f = vma->vm_file;
+
+	v->ro = !(vma->vm_flags & (0x2 /* VM_WRITE */ | 0x8 /* VM_SHARED */));
+	if (f) {
+		v->dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
+		v->ino = BPF_CORE_READ(f, f_inode, i_ino);
+		v->off = (vma->vm_pgoff << 12) + (v->addr - vma->vm_start);
+		v->dentry = BPF_CORE_READ(f, f_path.dentry);
+		v->mnt = BPF_CORE_READ(f, f_path.mnt);
+	}
+	return 0;
+}
+
+/*
+ * The path of dentry on mount mnt, written at data (at most
+ * RB_FILEREF_PATH bytes): its components, the last first, each ended by a
+ * NUL, up through the mounts to the root.  Returns the bytes written.
+ */
+__noinline int path_walk(__u32 off, __u64 dentry, __u64 vfsmount)
+{
+	/* (numbers: a global function takes no kernel pointer; every read
+	 * of them is a probe read) */
+	struct dentry *d = (struct dentry *)dentry;
+	struct vfsmount *vm = (struct vfsmount *)vfsmount;
+	__u8 *buf = scratch_buf();
+	struct mount *m;
+	__u32 pos = 0;
+
+	if (!buf || !d || !vm)
+		return 0;
+	m = (struct mount *)((__u8 *)vm - bpf_core_field_offset(struct mount, mnt));
+	for (int i = 0; i < 24; i++) {
+		struct dentry *parent = BPF_CORE_READ(d, d_parent);
+		struct dentry *root = BPF_CORE_READ(m, mnt.mnt_root);
+		long n;
+
+		if (d == root || d == parent) {
+			struct mount *mp = BPF_CORE_READ(m, mnt_parent);
+
+			if (mp == m)
+				break;       /* the root of the root mount */
+			d = BPF_CORE_READ(m, mnt_mountpoint);
+			m = mp;
+			continue;
+		}
+		if (pos > RB_FILEREF_PATH - 256)
+			break;
+		n = bpf_probe_read_kernel_str(buf + ((off + pos) & (RB_REC_MAX - 1)), 256,
+					      BPF_CORE_READ(d, d_name.name));
+		if (n <= 0)
+			break;
+		pos += n;
+		d = parent;
+	}
+	return pos;
+}
+
+/*
+ * At an address the kernel could not read: whether it is in a private
+ * read-only mapping, whose bytes cannot have changed since; if so its
+ * struct rb_fileref and path go at off of the record (room for
+ * sizeof(struct rb_fileref) + RB_FILEREF_PATH bytes is the caller's to
+ * check), and the bytes written are returned; else -1.
+ */
+static __always_inline int ro_fileref(__u8 *buf, __u32 off, __u64 addr, __u32 want)
+{
+	struct vma_info v = { addr };
+	struct rb_fileref *fr;
+	int n;
+
+	bpf_find_vma(bpf_get_current_task_btf(), addr, vma_ro, &v, 0);
+	if (!v.ro)
+		return -1;
+	fr = (struct rb_fileref *)(buf + (off & (RB_REC_MAX - 1)));
+	fr->want = want;
+	fr->dev = v.dev;
+	fr->ino = v.ino;
+	fr->off = v.off;
+	n = v.dentry ? path_walk(off + sizeof(*fr), (__u64)v.dentry, (__u64)v.mnt) : 0;
+	return sizeof(*fr) + n;
 }
 
 /*
@@ -444,13 +548,25 @@ __noinline int region(struct cap *c, __u64 addr, __u32 len, __u32 kind)
 	if (n < 0)
 		n = 0;
 	r->addr = addr;
+	/* an unread page of a private read-only mapping: the reader may
+	 * read it itself (its bytes cannot have changed) */
+	if (r->status == RBR_FAULT && kind != RBR_KSTR &&
+	    off + hl + sizeof(struct rb_fileref) + RB_FILEREF_PATH + 8 <= RB_REC_MAX) {
+		int fr = ro_fileref(buf, off + hl, addr, len);
+
+		if (fr > 0) {
+			r->status = RBR_FAULT_RO;
+			n = fr;
+			c->flags |= RBC_LATE;  /* the reader, woken at once, reads it */
+		}
+	}
 	r->len = n;
 	r->phase = c->phase;
 	r->kind = kind;
 	r->pad = 0;
 	c->off = off + hl + ((n + 7) & ~7);
 	c->nreg++;
-	return r->status == RBR_FAULT ? -1 : n;
+	return r->status == RBR_FAULT || r->status == RBR_FAULT_RO ? -1 : n;
 }
 
 /* The 8-byte value at offset off of the record (data copied by region()). */
@@ -684,6 +800,12 @@ __noinline int run_op(struct cap *c, __u64 bits)
 		if (c->sp && n)
 			region(c, c->sp, n > RB_REGION_MAX ? RB_REGION_MAX : n, RBR_BYTES);
 		break;
+	case RBO_ANY:
+		if (addr) {
+			region(c, addr, RB_PATH_BYTES, RBR_STR);
+			region(c, addr, n, RBR_BYTES);
+		}
+		break;
 	case RBO_MSG:
 		if (addr)
 			msg(c, addr, op.flags & RBF_RET ? (c->ret > 0 ? c->ret : 0) : -1,
@@ -816,7 +938,8 @@ static __always_inline bool rec_send(struct cap *c, __u8 *buf, __u32 type, struc
 		h->cpu_ns = call_cpu(task, t, now, now - t->enter_ns);
 	h->ip = r ? r->ip : 0;
 	h->sp = c->sp;
-	if (bpf_ringbuf_output(&events, buf, c->off & (RB_REC_MAX - 1), wake_flags(c->off)) < 0) {
+	if (bpf_ringbuf_output(&events, buf, c->off & (RB_REC_MAX - 1),
+			       (c->flags & RBC_LATE) ? BPF_RB_FORCE_WAKEUP : wake_flags(c->off)) < 0) {
 		__sync_fetch_and_add(&lost_calls, 1);
 		return false;
 	}
@@ -1025,7 +1148,13 @@ int BPF_PROG(rec_signal_deliver, int sig, struct kernel_siginfo *info, struct k_
 	if (!t || (t->flags & RBT_HIDE))
 		return 0;
 	if (sig != 9) {
-		rec_signal(tgid, task->pid, sig, info, 0);
+		/* SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU with no handler stop */
+		__u32 flags = 0;
+
+		if (sig == 19 || ((sig == 20 || sig == 21 || sig == 22) &&
+				  !BPF_CORE_READ(ka, sa.sa_handler)))
+			flags = RBS_STOP;
+		rec_signal(tgid, task->pid, sig, info, flags);
 		return 0;
 	}
 	if (!info && (f = bpf_map_lookup_elem(&fatal, &tgid))) {

@@ -120,7 +120,8 @@ int trace_backend_precheck(const struct trace_opts *t)
 	return r;
 }
 
-/* auto picks eBPF for -c and count-only --assert when no trace is asked for. */
+/* auto counts with eBPF for -c and count-only --assert when no trace is
+ * asked for (and records with it otherwise, see trace_run). */
 static bool auto_wants_ebpf(const struct trace_opts *t, const struct renacer_config *cfg,
 			    const struct sink_list *sinks)
 {
@@ -141,9 +142,19 @@ int trace_run(const struct trace_opts *t, const struct tracer_opts *o,
 	struct ebpf_opts eo = { 0 };
 	int r;
 
-	if (t->backend == BACKEND_PTRACE ||
-	    (t->backend == BACKEND_AUTO && !auto_wants_ebpf(t, cfg, sinks)))
+	if (t->backend == BACKEND_PTRACE)
 		return tracer_run(o, t->argv, sinks, end);
+	/* auto: counted in the kernel when counts are enough, else every call
+	 * recorded in the kernel, unless an option needs the command stopped
+	 * (then ptrace, without a word: it is what the options ask for) */
+	if (t->backend == BACKEND_AUTO && !auto_wants_ebpf(t, cfg, sinks)) {
+		if (!ebpf_record_default() || ebpf_common_unsuited(t, &why) < 0 ||
+		    ebpf_record_unsuited(t, &why) < 0) {
+			strbuf_release(&why);
+			return tracer_run(o, t->argv, sinks, end);
+		}
+		eo.record = true;
+	}
 	/* refusals return (-1 with the status in end) rather than exit: the
 	 * caller then releases the sinks, which removes their temporary files */
 	if (t->backend == BACKEND_EBPF) {
@@ -187,7 +198,8 @@ int trace_run(const struct trace_opts *t, const struct tracer_opts *o,
 		end->exit_code = EXIT_NO_BACKEND;
 		return -1;
 	}
-	warning("eBPF back end unavailable (%s): counting with ptrace", why.buf);
+	warning("eBPF back end unavailable (%s): %s with ptrace", why.buf,
+		eo.record ? "tracing" : "counting");
 	strbuf_release(&why);
 	return tracer_run(o, t->argv, sinks, end);
 }

@@ -18,6 +18,8 @@
 #include "cli/otlp_cli.h"
 #include "otlp/spancmp.h"
 #include "golden/output.h"
+#include "report/html.h"
+#include "report/runview.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
 #include "util/quote.h"
@@ -88,6 +90,10 @@ static const char compare_usage[] =
 "\n"
 "      --config FILE        renacer.toml to read (default: ./renacer.toml if present)\n"
 "      --format FMT         text (default), json, junit, markdown\n"
+"      --html FILE          also write an HTML report to FILE: findings, a\n"
+"                           timeline of both runs, syscall bars, the call diff\n"
+"                           and a differential flame graph (one page, no\n"
+"                           network)\n"
 "      --color[=WHEN]       auto (default: on a terminal), always, never\n"
 "      --no-color           same as --color=never\n"
 "      --tolerance PCT      syscall count tolerance in percent (default 5)\n"
@@ -124,6 +130,10 @@ COMMON_TEXT
 "      --new-dir DIR        write NAME.json.new files to DIR instead\n"
 "      --format FMT         text (default), json, junit, markdown\n"
 "      --junit FILE         also write a JUnit XML report to FILE\n"
+"      --html FILE          also write an HTML report to FILE: findings with\n"
+"                           their source lines, a timeline of the golden and\n"
+"                           the current run, syscall bars, the call diff and a\n"
+"                           differential flame graph (one page, no network)\n"
 "      --color[=WHEN]       auto (default: on a terminal), always, never\n"
 "      --no-color           same as --color=never\n"
 "      --tolerance PCT      syscall count tolerance in percent (default 5)\n"
@@ -160,7 +170,7 @@ COMMON_TEXT
 
 enum {
 	O_CONFIG = 1000, O_DIR, O_RUNS, O_FORMAT, O_COLOR, O_NO_COLOR, O_TOL, O_MINCONF,
-	O_NO_TIMING, O_UPDATE, O_GOLDEN, O_NEWDIR, O_JUNIT, O_ALL, O_INJECT, O_FAULT,
+	O_NO_TIMING, O_UPDATE, O_GOLDEN, O_NEWDIR, O_JUNIT, O_ALL, O_INJECT, O_FAULT, O_HTML,
 };
 
 static const struct option long_opts[] = {
@@ -178,6 +188,7 @@ static const struct option long_opts[] = {
 	{ "golden", required_argument, NULL, O_GOLDEN },
 	{ "new-dir", required_argument, NULL, O_NEWDIR },
 	{ "junit", required_argument, NULL, O_JUNIT },
+	{ "html", required_argument, NULL, O_HTML },
 	{ "all", no_argument, NULL, O_ALL },
 	{ "inject", required_argument, NULL, O_INJECT },
 	{ "fault", required_argument, NULL, O_FAULT },
@@ -298,6 +309,13 @@ static int parse_opts(struct gcli *g, struct overrides *ov, int argc, char **arg
 		case O_GOLDEN: g->golden_file = optarg; break;
 		case O_NEWDIR: g->w.new_dir = optarg; break;
 		case O_JUNIT: g->junit_path = optarg; break;
+		case O_HTML:
+			if (strcmp(g->cmd, "validate") && strcmp(g->cmd, "compare"))
+				usage_die(g->cmd, usage, "unknown or incomplete option '%s'",
+					  esc(argv[optind - 1]));
+			g->html_path = optarg;
+			g->w.keep_current = true;
+			break;
 		case O_ALL: ov->all = true; break;
 		case 's': g->source = true; g->w.source = true; break;
 		case 'q': g->quiet = true; break;
@@ -540,6 +558,61 @@ static void emit_cases(struct gcli *g, struct gout_case *cases, size_t n)
 	}
 }
 
+/* The command line, for the HTML page ("renacer validate --html r.html"). */
+static void keep_cmdline(struct gcli *g, int argc, char **argv)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "renacer");
+	for (int i = 0; i < argc; i++) {
+		strbuf_addch(&sb, ' ');
+		strbuf_addstr(&sb, argv[i]);
+	}
+	free(g->cmdline);
+	g->cmdline = strbuf_detach(&sb, NULL);
+}
+
+/*
+ * --html FILE: the page of cases k, drawn from the goldens and currents
+ * (either may be NULL, per case).  A failure to write is status 7 at exit.
+ */
+static void emit_html(struct gcli *g, const struct gout_case *k, char *const *goldens,
+		      char *const *currents, size_t n)
+{
+	struct html_case *hc;
+	struct html_opts ho;
+	struct runview_opts ro;
+	struct strbuf sb = STRBUF_INIT;
+	char **paths;
+
+	if (!g->html_path)
+		return;
+	hc = xcalloc(n + 1, sizeof(*hc));
+	paths = xcalloc(2 * n + 1, sizeof(*paths));
+	for (size_t i = 0; i < n; i++) {
+		hc[i].k = &k[i];
+		if (goldens[i] && (k[i].g || k[i].r))
+			hc[i].golden_trace = paths[2 * i] = runview_stacks_path(goldens[i]);
+		if (currents[i])
+			hc[i].current_trace = paths[2 * i + 1] = runview_stacks_path(currents[i]);
+	}
+	memset(&ho, 0, sizeof(ho));
+	memset(&ro, 0, sizeof(ro));
+	ro.string_bytes = g->w.o.string_bytes;
+	ro.records = g->w.o.trace_records;
+	ho.o = &g->w.o;
+	ho.rv = &ro;
+	ho.command = g->cmdline;
+	html_report(&sb, hc, n, &ho);
+	if (write_file_atomic(g->html_path, sb.buf, sb.len) < 0)
+		cli_write_failed();
+	for (size_t i = 0; i < 2 * n; i++)
+		free(paths[i]);
+	free(paths);
+	free(hc);
+	strbuf_release(&sb);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -572,9 +645,14 @@ int cmd_compare(int argc, char **argv)
 	k.current_path = argv[first + 1];
 	k.status = st;
 	if (!res.have_r) {
-		if (g.fmt != GFMT_TEXT) {
-			k.error = res.error;
+		k.error = res.error;
+		if (g.fmt != GFMT_TEXT)
 			emit_cases(&g, &k, 1);
+		if (g.html_path) {
+			char *none = NULL;
+			keep_cmdline(&g, argc, argv);
+			emit_html(&g, &k, &none, &none, 1);
+			free(g.cmdline);
 		}
 		gcomparison_release(&res);
 		gwork_release(&g.w);
@@ -587,6 +665,12 @@ int cmd_compare(int argc, char **argv)
 	if (g.fmt == GFMT_TEXT && gout_text(stdout, &k, &g.w.o, g.color) < 0)
 		cli_stdout_failed(errno);
 	emit_cases(&g, &k, 1);
+	{
+		char *gp = argv[first], *cp = argv[first + 1];
+		keep_cmdline(&g, argc, argv);
+		emit_html(&g, &k, &gp, &cp, 1);
+		free(g.cmdline);
+	}
 	gcomparison_release(&res);
 	gwork_release(&g.w);
 	return st;
@@ -676,6 +760,12 @@ int cmd_validate(int argc, char **argv)
 		st = validate_print(&g, name.buf, g.golden_file, !stat(g.golden_file, &sbuf),
 				    argv + dashdash + 1, config_trace(&g.w.cfg, name.buf), &v[0]);
 		emit_cases(&g, &v[0].k, 1);
+		{
+			char *gp = v[0].golden_missing ? NULL : v[0].golden;
+			keep_cmdline(&g, argc, argv);
+			emit_html(&g, &v[0].k, &gp, &v[0].current_trace, 1);
+			free(g.cmdline);
+		}
 		gvalidation_release(&v[0]);
 		free(v);
 		strbuf_release(&name);
@@ -716,9 +806,18 @@ int cmd_validate(int argc, char **argv)
 	}
 	{
 		struct gout_case *ks = xcalloc(nv + 1, sizeof(*ks));
-		for (size_t i = 0; i < nv; i++)
+		char **gp = xcalloc(nv + 1, sizeof(*gp)), **cp = xcalloc(nv + 1, sizeof(*cp));
+		for (size_t i = 0; i < nv; i++) {
 			ks[i] = v[i].k;
+			gp[i] = v[i].golden_missing ? NULL : v[i].golden;
+			cp[i] = v[i].current_trace;
+		}
 		emit_cases(&g, ks, nv);
+		keep_cmdline(&g, argc, argv);
+		emit_html(&g, ks, gp, cp, nv);
+		free(g.cmdline);
+		free(gp);
+		free(cp);
 		free(ks);
 	}
 	if (g.fmt == GFMT_TEXT && nv > 1 && !g.quiet) {

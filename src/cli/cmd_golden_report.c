@@ -16,6 +16,8 @@
 #include "cli/golden_cli.h"
 #include "golden/model.h"
 #include "golden/store.h"
+#include "report/html.h"
+#include "report/runview.h"
 #include "sys/sysent.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
@@ -25,7 +27,7 @@
 #include "util/banned.h"
 
 static const char report_usage[] =
-"usage: renacer report [--config FILE] [-o FILE] [DIR]\n"
+"usage: renacer report [--config FILE] [-o FILE] [--html FILE] [DIR]\n"
 "\n"
 "Reads every golden trace in DIR (default: [golden_traces] dir or\n"
 "golden_traces) and writes DIR/ANALYSIS.md: a table of the traces (runtime,\n"
@@ -35,6 +37,11 @@ static const char report_usage[] =
 "\n"
 "      --config FILE        renacer.toml to read (default: ./renacer.toml if present)\n"
 "  -o, --output FILE        write the report to FILE ('-' for stdout)\n"
+"      --html FILE          write an HTML page instead (with -o: as well): per\n"
+"                           golden its syscall bars, timeline and flame graph,\n"
+"                           and for each pending NAME.json.new its comparison\n"
+"                           with the golden (findings, call diff, differential\n"
+"                           flame graph)\n"
 "  -h, --help               show this help\n"
 "\n"
 "With CI set in the environment and no -o, the report goes to stdout (nothing\n"
@@ -378,16 +385,93 @@ static bool is_trace_name(const char *nm, size_t *stem)
 	return false;
 }
 
+/*
+ * --html FILE: each golden alone, then each pending NAME.json.new compared
+ * with its golden.  0, or -1 after error() when the page cannot be written.
+ */
+static int write_html(struct gcli *g, const char *path, const struct rtrace *t, size_t nt)
+{
+	struct gout_case *k = xcalloc(2 * nt + 1, sizeof(*k));
+	struct html_case *hc = xcalloc(2 * nt + 1, sizeof(*hc));
+	struct gcomparison *cmp = xcalloc(nt + 1, sizeof(*cmp));
+	char **paths = xcalloc(4 * nt + 1, sizeof(*paths));
+	struct gpending *p = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	struct runview_opts ro;
+	struct html_opts ho;
+	size_t n = 0, np = 0, ncmp = 0, npaths = 0;
+	int ret;
+
+	for (size_t i = 0; i < nt; i++) {
+		if (!t[i].m || (i && !strcmp(t[i].name, t[i - 1].name)))
+			continue;
+		k[n].name = t[i].name;
+		k[n].golden_path = t[i].path;
+		k[n].status = GOLDEN_OK;
+		k[n].g = t[i].m;
+		hc[n].k = &k[n];
+		hc[n].golden_trace = paths[npaths++] = runview_stacks_path(t[i].path);
+		n++;
+	}
+	golden_list_pending(g->w.dir, &p, &np);
+	for (size_t i = 0; i < np && ncmp < nt; i++) {
+		struct gcomparison *c = &cmp[ncmp];
+		int st;
+
+		if (p[i].stale)
+			continue;
+		st = golden_compare_files(&g->w, p[i].golden, p[i].path, c);
+		ncmp++;
+		{
+			const char *b = strrchr(p[i].path, '/');
+			k[n].name = b ? b + 1 : p[i].path;
+		}
+		k[n].golden_path = p[i].golden;
+		k[n].current_path = p[i].path;
+		k[n].status = st;
+		k[n].error = c->have_r ? NULL : c->error;
+		k[n].hint = "pending: accept it with renacer accept";
+		k[n].r = c->have_r ? &c->r : NULL;
+		k[n].g = c->g;
+		k[n].c = c->c;
+		hc[n].k = &k[n];
+		hc[n].golden_trace = paths[npaths++] = runview_stacks_path(p[i].golden);
+		hc[n].current_trace = paths[npaths++] = runview_stacks_path(p[i].path);
+		n++;
+	}
+	memset(&ro, 0, sizeof(ro));
+	ro.string_bytes = g->w.o.string_bytes;
+	ro.records = g->w.o.trace_records;
+	memset(&ho, 0, sizeof(ho));
+	ho.o = &g->w.o;
+	ho.rv = &ro;
+	ho.title = "renacer: golden traces";
+	html_report(&sb, hc, n, &ho);
+	ret = write_file_atomic(path, sb.buf, sb.len);
+	for (size_t i = 0; i < ncmp; i++)
+		gcomparison_release(&cmp[i]);
+	for (size_t i = 0; i < npaths; i++)
+		free(paths[i]);
+	gpending_free(p, np);
+	free(paths);
+	free(cmp);
+	free(hc);
+	free(k);
+	strbuf_release(&sb);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "html", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct gcli g;
-	const char *out = NULL;
+	const char *out = NULL, *html = NULL;
 	struct rtrace *t = NULL;
 	size_t nt = 0, at = 0;
 	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
@@ -403,6 +487,7 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'C': g.w.config_path = optarg; break;
 		case 'o': out = optarg; break;
+		case 'H': html = optarg; break;
 		case 'h': fputs(report_usage, stdout); return 0;
 		default:
 			fprintf(stderr, "renacer report: unknown or incomplete option '%s'\n%s",
@@ -418,7 +503,7 @@ int cmd_report(int argc, char **argv)
 		g.w.dir = argv[optind];
 	if (gwork_load_config(&g.w) < 0)
 		return GOLDEN_BAD_CONFIG;
-	if (!out && g.w.ci) {
+	if (!out && g.w.ci && !html) {
 		out = "-";
 		fprintf(stderr, "renacer: CI is set: the report goes to stdout, not into '%s'\n",
 			g.w.dir);
@@ -516,6 +601,15 @@ int cmd_report(int argc, char **argv)
 		if (t[i].m)
 			trace_section(&sb, &t[i]);
 
+	if (html) {
+		if (write_html(&g, html, t, nt) < 0) {
+			st = GOLDEN_WRITE_FAILED;
+			goto out;
+		}
+		printf("\xe2\x9c\x85 Report: %s (%zu trace%s)\n", html, nt, nt == 1 ? "" : "s");
+		if (!out)
+			goto out;
+	}
 	if (out && !strcmp(out, "-")) {
 		/* a failed stdout is checked at exit (cli_outputs_failed) */
 		fwrite(sb.buf, 1, sb.len, stdout);

@@ -15,6 +15,7 @@ int cmd_report(int argc, char **argv);    /* golden: report */
 int cmd_assert(int argc, char **argv);    /* assertions on a saved trace */
 int cmd_analyze(int argc, char **argv);   /* anti-patterns on a saved trace */
 int cmd_init(int argc, char **argv);
+int cmd_flamediff(int argc, char **argv); /* flamegraph-diff (cmd_flamediff.c) */
 int cmd_export(int argc, char **argv);    /* send a saved trace over OTLP (cmd_export.c) */      /* write a starter renacer.toml */
 
 /*

@@ -19,6 +19,8 @@ struct gcli {
 	bool source;                   /* -s: source correlation asked for */
 	const char *golden_file;       /* validate --golden FILE */
 	const char *junit_path;        /* --junit FILE, or NULL */
+	const char *html_path;         /* --html FILE, or NULL */
+	char *cmdline;                 /* the command line, for the HTML page */
 	char **inject;                 /* -e inject=/fault=, --inject/--fault:
 					  "inject=SPEC" / "fault=SPEC" (g->w.inject) */
 	size_t ninject, ainject;

@@ -23,6 +23,7 @@ static const struct subcmd subcmds[] = {
 	{ "analyze", cmd_analyze },    /* anti-patterns on a saved trace (cmd_assert.c) */
 	{ "init", cmd_init },          /* starter renacer.toml (cmd_init.c) */
 	{ "export", cmd_export },      /* a saved trace to OTLP (cmd_export.c) */
+	{ "flamegraph-diff", cmd_flamediff }, /* differential flame graphs (cmd_flamediff.c) */
 	{ NULL, NULL },
 };
 

@@ -387,12 +387,20 @@ int strace_opt(struct trace_opts *t, struct strace_state *st, int c,
 	case OPT_S_SECONTEXT:
 		return error("SELinux context printing (--secontext option) is not supported "
 			     "by renacer");
-	case OPT_S_DECODE_PIDS:
+	case OPT_S_DECODE_PIDS: {
+		unsigned m;
+
+		if (qualify_decode_pids(&m, arg) < 0)
+			return -1;
+		t->decode_pids = m;
+		return 1;
+	}
 	case OPT_S_PIDNS:
+		t->decode_pids |= DECODE_PID_NS;
+		return 1;
 	case 'Y':
-		return error("%s is not supported by renacer: pids print as numbers",
-			     c == 'Y' ? "-Y" : c == OPT_S_PIDNS ? "--pidns-translation" :
-			     "--decode-pids");
+		t->decode_pids |= DECODE_PID_COMM;
+		return 1;
 	case OPT_S_TIPS:
 		return error("--tips is not supported by renacer: see 'man renacer' for "
 			     "the strace options it takes");

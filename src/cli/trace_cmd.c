@@ -29,7 +29,7 @@
 #include "sink/env.h"
 #include "dwarf/dwarf.h"
 #include "dwarf/skip.h"
-#include "sink/profile.h"
+#include "sink/profsink.h"
 #include "sink/sinks.h"
 #include "sink/text.h"
 #include "sys/filter.h"
@@ -231,8 +231,7 @@ OTLP_CLI_USAGE
 "  -h, --help                 show this help\n"
 "  -V, --version              show the version\n"
 "\n"
-"Not supported (a one-line error says why): --secontext, -Y,\n"
-"--decode-pids, --pidns-translation, --tips.\n"
+"Not supported (a one-line error says why): --secontext, --tips.\n"
 "\n"
 "Exit status: the traced command's (when it was killed by a signal, renacer\n"
 "kills itself with the same signal); SIGINT, SIGTERM or SIGHUP to renacer\n"
@@ -634,6 +633,7 @@ void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o)
 	o->dopts.string_limit = t->string_limit;
 	o->dopts.decode_fds = t->decode_fds;
 	o->dopts.fd_details = t->fd_details;
+	o->dopts.decode_pids = t->decode_pids;
 	o->dopts.verbose = t->verbose;
 	o->dopts.kvm_vcpu = t->kvm_vcpu;
 	o->cpu_time = t->summary && !t->wall;

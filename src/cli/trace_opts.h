@@ -71,6 +71,8 @@ struct trace_opts {
 	uint8_t *verbose_set;   /* -e verbose=: NULL all (the default) */
 	struct numset read_fds, write_fds;  /* -e read=, -e write= */
 	unsigned fd_details;    /* -yy / -e decode-fds=: DECODE_FD_* */
+	unsigned decode_pids;   /* -Y, --pidns-translation, --decode-pids=:
+				   DECODE_PID_* */
 	bool kvm_vcpu;          /* -e kvm=vcpu / --kvm=vcpu */
 	const char **paths;     /* -P PATH... */
 	size_t npaths, apaths;

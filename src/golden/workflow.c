@@ -17,6 +17,7 @@
 #include "assert/assert.h"
 #include "core/inject.h"
 #include "core/quals.h"
+#include "bpf/engine.h"
 #include "core/tracer.h"
 #include "replay/reader.h"
 #include "golden/runio.h"
@@ -514,6 +515,10 @@ static struct srcskip *gwork_srcskip(const struct gwork *w)
 	return s;
 }
 
+/* The ring buffer of the eBPF recorder for the next grun_do() (4^scale
+ * times its size): larger for a run again after one lost records. */
+static unsigned run_ring_scale;
+
 int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	    const char *json_path, const char *outfile, struct analysis *an,
 	    const char *summary_path, struct grun *rr)
@@ -673,7 +678,9 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	to.env = &env;
 	error_set_hook(hold_msg);
 	getrusage(RUSAGE_CHILDREN, &ru0);
-	r = w->measure ? gmeasure_one(w, argv, rr) : tracer_run(&to, argv, &sl, &rr->end);
+	/* recorded in the kernel when nothing needs a stop (bpf/engine.h) */
+	r = w->measure ? gmeasure_one(w, argv, rr)
+		       : engine_run(&to, argv, &sl, &rr->end, run_ring_scale);
 	getrusage(RUSAGE_CHILDREN, &ru1);
 	error_set_hook(NULL);
 	rr->cpu_us = tv_us(&ru1.ru_utime) + tv_us(&ru1.ru_stime) -
@@ -907,12 +914,30 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 			r->n = i;
 			return -1;
 		}
-		if (grun_do(w, argv, ct, r->json[i], r->outfile, i == 0 ? an : NULL, NULL,
-			    &r->rr[i]) < 0) {
-			r->failed = !r->rr[i].started;
-			r->n = i + 1;
-			return -1;
+		/* a recording that lost records runs again with a ring buffer
+		 * 4 and then 16 times larger, then fails */
+		for (run_ring_scale = 0;; run_ring_scale++) {
+			if (grun_do(w, argv, ct, r->json[i], r->outfile, i == 0 ? an : NULL, NULL,
+				    &r->rr[i]) < 0) {
+				r->failed = !r->rr[i].started;
+				r->n = i + 1;
+				run_ring_scale = 0;
+				return -1;
+			}
+			if (!r->rr[i].end.lost)
+				break;
+			if (run_ring_scale == 2) {
+				error("the recording lost %llu calls even with a ring buffer 16 times "
+				      "larger: the golden would miss them (RENACER_BACKEND=ptrace "
+				      "stops at each call instead)",
+				      (unsigned long long)r->rr[i].end.lost);
+				r->n = i + 1;
+				run_ring_scale = 0;
+				return -1;
+			}
+			grun_release(&r->rr[i]);
 		}
+		run_ring_scale = 0;
 		if (r->rr[i].end.interrupted || (w->stop && *w->stop)) {
 			/* the tracer got SIGINT/SIGTERM/SIGHUP and ended the run */
 			r->interrupted = w->stop && *w->stop ? *w->stop :
@@ -1532,6 +1557,11 @@ out:
 		    (e->exit_code != v->g->exit_code || e->term_signal != v->g->term_signal))
 			golden_output_tail(runs.outfile, 10, &v->output_tail);
 	}
+	if (w->keep_current && runs.n && runs.json && runs.json[runs.median] && !v->interrupted) {
+		/* the pictures of the run (report/html.h) read it after */
+		v->current_trace = runs.json[runs.median];
+		runs.json[runs.median] = NULL;
+	}
 	gruns_release(&runs);
 	w->like = NULL;
 	if (an)
@@ -1560,6 +1590,14 @@ void gvalidation_release(struct gvalidation *v)
 	free(v->error);
 	free(v->name);
 	strbuf_release(&v->output_tail);
+	if (v->current_trace) {
+		struct strbuf sp = STRBUF_INIT;
+		strbuf_addf(&sp, "%s.stacks", v->current_trace);
+		unlink(sp.buf);
+		unlink(v->current_trace);
+		strbuf_release(&sp);
+		free(v->current_trace);
+	}
 	memset(v, 0, sizeof(*v));
 }
 

@@ -57,6 +57,9 @@ struct gwork {
 	struct measure *measure;       /* set: grun_do() runs the command untraced
 					  through it and fills grun.ms (the
 					  timing runs, golden/timerun.h) */
+	bool keep_current;             /* validate keeps the current run's trace in
+					  gvalidation.current_trace (for pictures:
+					  report/html.h) until it is released */
 	bool source;                   /* -s: runs unwind the stack of every call:
 					  traces carry its source line, and a
 					  stored golden NAME.json gets
@@ -284,6 +287,10 @@ struct gvalidation {
 	bool golden_missing;           /* status GOLDEN_MISSING because the file is not there */
 	struct strbuf output_tail;     /* last output lines when the exit status changed */
 	int interrupted;               /* renacer got this signal: nothing stored */
+	char *current_trace;           /* with gwork.keep_current: the current (median)
+					  run's JSON trace in the scratch directory,
+					  with its stacks in "<it>.stacks" when traced
+					  with -s; removed by gvalidation_release */
 };
 
 /*

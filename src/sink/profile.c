@@ -1,8 +1,9 @@
 /*
  * The stack tree of the program's own frames under its syscalls, and the
  * reports made from it (see profile.h): the --function-time table, the
- * JSON function_profile, folded stacks.  The SVG is in flamesvg.c and
- * speedscope's format in speedscope.c.
+ * JSON function_profile, folded stacks.  The SVG is in flamesvg.c,
+ * speedscope's format in speedscope.c and the sink in profsink.c: they use
+ * this file, never the other way round.
  */
 #include "sink/profile.h"
 
@@ -221,7 +222,19 @@ static void add_edge(struct profile *p, const char *caller, const char *callee, 
 	e->ns += ns;
 }
 
-const struct pnode *profile_add(struct profile *p, const struct event *ev)
+/* A frame name made safe for folded lines (';' and newlines would split one). */
+static const char *safe_key(struct profile *p, const char *s, size_t len)
+{
+	strbuf_reset(&p->tmp);
+	strbuf_add(&p->tmp, s, len);
+	for (size_t i = 0; i < p->tmp.len; i++)
+		if (p->tmp.buf[i] == ';' || p->tmp.buf[i] == '\n')
+			p->tmp.buf[i] = ':';
+	return intern(p, p->tmp.buf, p->tmp.len);
+}
+
+const struct pnode *profile_add_under(struct profile *p, const struct event *ev,
+				      const char *const *prefix, size_t npre)
 {
 	uint64_t ns;
 	struct pnode *n = &p->root;
@@ -237,6 +250,11 @@ const struct pnode *profile_add(struct profile *p, const struct event *ev)
 	p->ns += ns;
 	n->calls++;
 	n->ns += ns;
+	for (size_t i = 0; i < npre; i++) {
+		n = child(p, n, safe_key(p, prefix[i], strlen(prefix[i])), NULL);
+		n->calls++;
+		n->ns += ns;
+	}
 	/* the own frames, outermost first */
 	for (uint32_t i = ev->nframes; i-- > 0;) {
 		const struct frame *f = &ev->frames[i];
@@ -248,7 +266,15 @@ const struct pnode *profile_add(struct profile *p, const struct event *ev)
 		ALLOC_GROW(p->path, depth + 1, p->apath);
 		p->path[depth++] = n;
 	}
-	if (!depth) {
+	if (!depth && ev->source) {
+		/* a trace saved with -s and without -k: the frame that made it */
+		const struct frame *f = ev->source;
+		n = child(p, n, frame_key(p, f), f->file ? intern(p, f->file, strlen(f->file)) : NULL);
+		n->calls++;
+		n->ns += ns;
+		ALLOC_GROW(p->path, depth + 1, p->apath);
+		p->path[depth++] = n;
+	} else if (!depth && (ev->nframes || !npre)) {
 		const char *m = NULL;
 		for (uint32_t i = 0; i < ev->nframes && !m; i++)
 			m = ev->frames[i].module;
@@ -265,7 +291,8 @@ const struct pnode *profile_add(struct profile *p, const struct event *ev)
 		fname = p->path[depth - 1]->name;
 		ffile = p->path[depth - 1]->file;
 	}
-	add_function(p, fname, ffile, ns, io);
+	if (fname)
+		add_function(p, fname, ffile, ns, io);
 	/* caller -> callee, each edge once per call (recursion repeats them) */
 	for (size_t i = 1; i < depth; i++) {
 		bool seen = false;
@@ -284,6 +311,28 @@ const struct pnode *profile_add(struct profile *p, const struct event *ev)
 	n->calls++;
 	n->ns += ns;
 	return n;
+}
+
+const struct pnode *profile_add(struct profile *p, const struct event *ev)
+{
+	return profile_add_under(p, ev, NULL, 0);
+}
+
+const struct pnode *profile_add_stack(struct profile *p, const char *const *names, size_t n,
+				      uint64_t calls, uint64_t ns)
+{
+	struct pnode *node = &p->root;
+
+	p->calls += calls;
+	p->ns += ns;
+	node->calls += calls;
+	node->ns += ns;
+	for (size_t i = 0; i < n; i++) {
+		node = child(p, node, safe_key(p, names[i], strlen(names[i])), NULL);
+		node->calls += calls;
+		node->ns += ns;
+	}
+	return node;
 }
 
 const struct pnode *profile_root(const struct profile *p)
@@ -536,6 +585,32 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Every node that calls end at (its own calls, not its children's), into *v. */
+static void ends(const struct pnode *n, const struct pnode ***v, size_t *nv, size_t *av)
+{
+	uint64_t below = 0;
+
+	for (const struct pnode *c = n->child; c; c = c->next) {
+		below += c->calls;
+		ends(c, v, nv, av);
+	}
+	if (n->parent && n->calls > below) {
+		ALLOC_GROW(*v, *nv + 1, *av);
+		(*v)[(*nv)++] = n;
+	}
+}
+
+/* The calls and time that end at n itself. */
+static void self_weight(const struct pnode *n, uint64_t *calls, uint64_t *ns)
+{
+	*calls = n->calls;
+	*ns = n->ns;
+	for (const struct pnode *c = n->child; c; c = c->next) {
+		*calls -= c->calls <= *calls ? c->calls : *calls;
+		*ns -= c->ns <= *ns ? c->ns : *ns;
+	}
+}
+
 void profile_folded(const struct profile *p, struct strbuf *sb, bool count)
 {
 	const struct pnode **lv = NULL;
@@ -543,14 +618,16 @@ void profile_folded(const struct profile *p, struct strbuf *sb, bool count)
 	char **lines;
 	struct strbuf line = STRBUF_INIT;
 
-	leaves(&p->root, &lv, &nlv, &alv);
+	ends(&p->root, &lv, &nlv, &alv);
 	lines = xcalloc(nlv + 1, sizeof(*lines));
 	for (size_t i = 0; i < nlv; i++) {
-		uint64_t w = count ? lv[i]->calls : (lv[i]->ns + 500) / 1000;
+		uint64_t calls, ns, w;
+		self_weight(lv[i], &calls, &ns);
+		w = count ? calls : (ns + 500) / 1000;
 		strbuf_reset(&line);
 		path_text(&line, lv[i], ";");
 		strbuf_addch(&line, ' ');
-		strbuf_add_u64(&line, w || !lv[i]->calls ? w : 1);
+		strbuf_add_u64(&line, w || !calls ? w : 1);
 		lines[i] = xstrdup(line.buf);
 	}
 	QSORT(lines, nlv, str_cmp);
@@ -573,122 +650,4 @@ void profile_free(struct profile *p)
 	free(p->path);
 	strbuf_release(&p->tmp);
 	free(p);
-}
-
-/* ---- the sink ---------------------------------------------------------- */
-
-struct profile_sink {
-	struct sink base;
-	struct profile_sink_opts o;
-	struct profile *p;
-	struct speedscope *ss;
-	struct sinkout folded, svg, speed;
-	bool have_folded, have_svg, have_speed;
-};
-
-static void psink_event(struct sink *sk, const struct event *ev)
-{
-	struct profile_sink *s = (struct profile_sink *)sk;
-	const struct pnode *leaf;
-
-	if (ev->type == EV_EXEC && s->ss) {
-		speedscope_proc(s->ss, ev);
-		return;
-	}
-	leaf = profile_add(s->p, ev);
-	if (leaf && s->ss)
-		speedscope_add(s->ss, ev, leaf);
-}
-
-static int psink_end(struct sink *sk, const struct trace_end *te)
-{
-	struct profile_sink *s = (struct profile_sink *)sk;
-	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
-
-	if (s->o.table) {
-		profile_table(s->p, &sb);
-		fputs("\n", stderr);
-		fwrite(sb.buf, 1, sb.len, stderr);
-		strbuf_reset(&sb);
-	}
-	if (s->have_folded) {
-		profile_folded(s->p, &sb, s->o.count);
-		sinkout_put(&s->folded, &sb);
-		s->have_folded = false;
-		if (sinkout_close(&s->folded) < 0)
-			ret = -1;
-	}
-	if (s->have_svg) {
-		profile_svg(s->p, &sb, s->o.count, s->o.title);
-		sinkout_put(&s->svg, &sb);
-		s->have_svg = false;
-		if (sinkout_close(&s->svg) < 0)
-			ret = -1;
-	}
-	if (s->have_speed) {
-		s->have_speed = false;
-		if (speedscope_write(s->ss, s->p, s->speed.fp, s->o.title) < 0) {
-			sinkout_abort(&s->speed);
-			ret = -1;
-		} else if (sinkout_close(&s->speed) < 0) {
-			ret = -1;
-		}
-	}
-	strbuf_release(&sb);
-	return ret;
-}
-
-static void psink_free(struct sink *sk)
-{
-	struct profile_sink *s = (struct profile_sink *)sk;
-
-	if (s->have_folded)
-		sinkout_abort(&s->folded);
-	if (s->have_svg)
-		sinkout_abort(&s->svg);
-	if (s->have_speed)
-		sinkout_abort(&s->speed);
-	profile_free(s->p);
-	speedscope_free(s->ss);
-	free(s);
-}
-
-static const struct sink_ops psink_ops = {
-	.name = "profile",
-	.no_args = 1,
-	.event = psink_event,
-	.end = psink_end,
-	.free = psink_free,
-};
-
-struct sink *profile_sink_new(const struct profile_sink_opts *o)
-{
-	struct profile_sink *s = xcalloc(1, sizeof(*s));
-
-	s->base.ops = &psink_ops;
-	s->o = *o;
-	s->p = profile_new();
-	if (o->folded) {
-		bool to_stream = !strcmp(o->folded, "-");
-		if (sinkout_open(&s->folded, to_stream ? (o->folded_stream ? o->folded_stream : stdout) : NULL,
-				 to_stream ? NULL : o->folded) < 0)
-			goto fail;
-		s->have_folded = true;
-	}
-	if (o->svg) {
-		if (sinkout_open(&s->svg, NULL, o->svg) < 0)
-			goto fail;
-		s->have_svg = true;
-	}
-	if (o->speedscope) {
-		if (sinkout_open(&s->speed, NULL, o->speedscope) < 0)
-			goto fail;
-		s->have_speed = true;
-		s->ss = speedscope_new();
-	}
-	return &s->base;
-fail:
-	psink_free(&s->base);
-	return NULL;
 }

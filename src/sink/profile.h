@@ -13,10 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
-
 #include "event.h"
-#include "sink/sink.h"
 #include "util/strbuf.h"
 
 struct profile;
@@ -45,6 +42,25 @@ struct profile *profile_new(void);
  */
 const struct pnode *profile_add(struct profile *p, const struct event *ev);
 
+/*
+ * profile_add() under n prefix frames (outermost first; NULL when n is 0):
+ * the stack becomes prefix, then the event's own frames, then the syscall.
+ * A call with no own frame falls back to the frame -s named (event.source:
+ * a trace saved with -s and without -k) and, with a prefix, to nothing
+ * when the event has no stack at all ("[unknown]" without one).
+ */
+const struct pnode *profile_add_under(struct profile *p, const struct event *ev,
+				      const char *const *prefix, size_t n);
+
+/*
+ * Adds a stack given by its frame names (outermost first, n >= 1; a ';'
+ * or a newline in a name becomes ':') with calls and ns at its last frame,
+ * as a folded line "a;b;c N" does.  Returns the last frame's node.  The
+ * function table and edges are not fed (they need events).
+ */
+const struct pnode *profile_add_stack(struct profile *p, const char *const *names, size_t n,
+				      uint64_t calls, uint64_t ns);
+
 /* The root (its children are the outermost frames). */
 const struct pnode *profile_root(const struct profile *p);
 /* Number of nodes, the root included. */
@@ -66,51 +82,13 @@ void profile_table(const struct profile *p, struct strbuf *sb);
 void profile_json(const struct profile *p, struct strbuf *sb, const char *type);
 
 /*
- * Folded stacks, one line per leaf: "main;load;read_config;[openat] 1200",
- * the weight in microseconds of syscall time (at least 1 for a stack with
- * calls) or, with count, the number of calls.  Lines are sorted.
+ * Folded stacks, one line per stack that calls end at (the leaves, for a
+ * tree of events): "main;load;read_config;[openat] 1200", the weight in
+ * microseconds of syscall time (at least 1 for a stack with calls) or,
+ * with count, the number of calls.  Lines are sorted.
  */
 void profile_folded(const struct profile *p, struct strbuf *sb, bool count);
 
-/*
- * A self-contained interactive SVG flame graph (no external resource):
- * hovering a frame shows its name, weight and share; clicking zooms into
- * it; "Reset zoom" goes back.  title heads it.
- */
-void profile_svg(const struct profile *p, struct strbuf *sb, bool count, const char *title);
-
 void profile_free(struct profile *p);
-
-/* Options of the profile sink (the --function-time family of options). */
-struct profile_sink_opts {
-	bool table;              /* --function-time: the report on stderr at the end */
-	const char *folded;      /* --flamegraph FILE, or NULL */
-	FILE *folded_stream;     /* with folded "-": where to write it */
-	bool count;              /* --flamegraph-weight count */
-	const char *svg;         /* --flamegraph-svg FILE, or NULL */
-	const char *speedscope;  /* --speedscope FILE, or NULL */
-	const char *title;       /* the traced command, for the SVG and speedscope */
-};
-
-/*
- * The sink that builds a profile from a run and writes what o asks for at
- * end() (files complete or absent).  Returns NULL after error() when an
- * output file cannot be created.  o's strings must outlive the sink.
- */
-struct sink *profile_sink_new(const struct profile_sink_opts *o);
-
-/*
- * speedscope's file format (https://www.speedscope.app/file-format-schema.json):
- * one "evented" profile per thread, each syscall opening its stack's frames
- * at its entry and closing them at its exit, in microseconds since the
- * trace began.  Implemented in speedscope.c; the profile sink drives it.
- */
-struct speedscope;
-struct speedscope *speedscope_new(void);
-void speedscope_add(struct speedscope *s, const struct event *ev, const struct pnode *leaf);
-void speedscope_proc(struct speedscope *s, const struct event *ev);
-/* Writes the document; 0, or -1 after error() on a write error. */
-int speedscope_write(struct speedscope *s, const struct profile *p, FILE *out, const char *title);
-void speedscope_free(struct speedscope *s);
 
 #endif

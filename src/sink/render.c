@@ -309,6 +309,26 @@ static void render_items(struct strbuf *sb, const struct val *v,
 		strbuf_addstr(sb, v->c.n ? ", ..." : "...");
 }
 
+/* The exit part of a structure shown in two parts (VF_TAIL): ", b=2}". */
+static void render_tail_items(struct strbuf *sb, const struct val *v,
+			      const struct render_opts *ro)
+{
+	for (uint32_t i = 0; i < v->c.n; i++) {
+		const struct val *it = &v->c.items[i];
+
+		if (!(it->flags & VF_CONT))
+			strbuf_addstr(sb, ", ");
+		if (it->name && !(it->flags & VF_EQ_ONLY)) {
+			strbuf_addstr(sb, it->name);
+			strbuf_addch(sb, '=');
+		}
+		val_render(sb, it, ro);
+	}
+	if (v->flags & VF_MORE)
+		strbuf_addstr(sb, ", ...");
+	strbuf_addch(sb, '}');
+}
+
 /* <path> after an fd; the kernel's " (deleted)" suffix goes after the
  * brackets, as strace prints it: 5</memfd:x>(deleted). */
 static void render_fd_path(struct strbuf *sb, const char *path, const char *detail,
@@ -427,10 +447,12 @@ void val_render(struct strbuf *sb, const struct val *v, const struct render_opts
 			strbuf_addstr(sb, "...");
 		break;
 	case V_FLAGS:
-		render_flags(sb, v, ro->xlat);
+		render_flags(sb, v, (v->flags & VF_XVERBOSE) && ro->xlat == XS_ABBREV ?
+				    XS_VERBOSE : ro->xlat);
 		break;
 	case V_ENUM:
-		render_enum(sb, v, ro->xlat);
+		render_enum(sb, v, (v->flags & VF_XVERBOSE) && ro->xlat == XS_ABBREV ?
+				   XS_VERBOSE : ro->xlat);
 		break;
 	case V_FD:
 		if (v->fd.fd == -100 && ro->xlat == XS_ABBREV)
@@ -443,9 +465,14 @@ void val_render(struct strbuf *sb, const struct val *v, const struct render_opts
 			render_fd_path(sb, v->fd.path, v->fd.detail, ro->xstyle);
 		break;
 	case V_STRUCT:
+		if (v->flags & VF_TAIL) {
+			render_tail_items(sb, v, ro);
+			break;
+		}
 		strbuf_addch(sb, '{');
 		render_items(sb, v, ro, ", ", 1);
-		strbuf_addch(sb, '}');
+		if (!(v->flags & VF_OPEN))
+			strbuf_addch(sb, '}');
 		break;
 	case V_ARRAY:
 		strbuf_addch(sb, '[');
@@ -531,7 +558,17 @@ void event_render_result(struct strbuf *sb, const struct event *ev,
 	}
 	if (ev->rv_fmt == RV_FD && (ev->ret_path || ev->ret_detail))
 		render_fd_path(sb, ev->ret_path, ev->ret_detail, ro->xstyle);
-	if (ev->ret_aux) {
+	if (ev->ret_aux && (ev->ret_aux->flags & VF_RET_SUFFIX)) {
+		val_render(sb, ev->ret_aux, ro);
+	} else if (ev->ret_aux && !((ev->ret_aux->flags & VF_AUXSTR) && ro->xlat == XS_RAW)) {
+		static const struct render_opts abbrev_ro = RENDER_OPTS_INIT;
+		struct render_opts aux_ro = abbrev_ro;
+
+		/* strace's auxstr names the flags only, under -X verbose too */
+		if (ev->ret_aux->flags & VF_AUXSTR) {
+			aux_ro.xstyle = ro->xstyle;
+			ro = &aux_ro;
+		}
 		strbuf_addstr(sb, " (");
 		if (ev->ret_aux->name) {
 			strbuf_addstr(sb, ev->ret_aux->name);

@@ -63,6 +63,10 @@ struct trace_end {
 				       renacer then ends as killed by it */
 	uint64_t stops;             /* ptrace stops taken (statuses of tracees
 				       handled; 0 for an engine without them) */
+	uint64_t lost;              /* records the engine lost (the eBPF
+				       recorder's ring buffer was full): the
+				       trace misses that many calls or
+				       signals; 0 for ptrace */
 };
 
 /*

@@ -5,7 +5,7 @@
  * at its exit, so the timeline shows when the program was in the kernel
  * and for which code; the frames are shared between threads.
  */
-#include "sink/profile.h"
+#include "sink/speedscope.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 
 #include "sys/decode.h"
+#include "sys/pidns.h"
 #include "sys/decode_extra.h"
 #include "xlat/bootflags1.h"
 #include "xlat/bootflags2.h"
@@ -366,8 +367,8 @@ SYS_FUNC(kcmp)
 	struct kcmp_epoll_slot_k s;
 	struct val *v;
 
-	arg_int(ctx, ev, 0);
-	arg_int(ctx, ev, 1);
+	arg_pid(ctx, ev, 0, PT_TGID);
+	arg_pid(ctx, ev, 1, PT_TGID);
 	arg_enum(ctx, ev, 2, kcmp_types);
 	switch (type) {
 	case 0:   /* KCMP_FILE */

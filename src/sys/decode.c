@@ -317,6 +317,35 @@ void val_set_comment(struct dctx *c, struct val *v, const char *text)
 	v->s.len = (uint32_t)n;
 }
 
+void val_set_named_num(struct dctx *c, struct val *v, const char *name, uint64_t x,
+		       const char *text)
+{
+	struct xlat_data *d = arena_alloc(c->arena, sizeof(*d));
+	struct xlat *xl = arena_calloc(c->arena, sizeof(*xl));
+
+	d->val = x;
+	d->str = arena_strndup(c->arena, text, strlen(text));
+	xl->data = d;
+	xl->size = 1;
+	xl->type = XT_ENUM;
+	val_set_enum(v, name, x, xl);
+}
+
+void val_set_or(struct dctx *c, struct val *v, const char *name, const struct val *items,
+		unsigned n)
+{
+	struct val *it = val_new_array(c, n ? 2 * n - 1 : 1);
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			val_set_text(c, &it[k++], NULL, "|");
+		it[k] = items[i];
+		it[k++].name = NULL;
+	}
+	val_set_op(v, name, it, k, NULL);
+}
+
 void val_set_text(struct dctx *c, struct val *v, const char *name, const char *text)
 {
 	size_t n = strlen(text);
@@ -376,6 +405,37 @@ void val_read_cstr(struct dctx *c, struct val *v, const char *name, uint64_t add
 		   unsigned limit)
 {
 	read_str(c, v, name, addr, limit, VF_TRUNC);
+}
+
+void val_read_cstr_n(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		     uint64_t len)
+{
+	uint64_t limit = c->opts->string_limit;
+	uint64_t size = len < limit + 1 ? len : limit + 1;
+	char *buf;
+	bool term = false;
+	ssize_t n = 0;
+	size_t shown;
+
+	if (!addr) {
+		val_set_ptr(v, name, 0);
+		return;
+	}
+	buf = read_scratch((size_t)size + 2);
+	if (size) {
+		n = tmem_read_str(c->tid, addr, buf, (size_t)size, &term);
+		if (n < 0 || (!term && (uint64_t)n < size)) {
+			val_set_ptr(v, name, addr);
+			return;
+		}
+	}
+	shown = (size_t)n < limit ? (size_t)n : (size_t)limit;
+	val_clear(v, name, V_STR);
+	v->s.p = arena_strndup(c->arena, buf, shown);
+	v->s.len = (uint32_t)shown;
+	/* no NUL among the bytes shown */
+	if (len && !(term && (uint64_t)n < size && (size_t)n <= shown))
+		v->flags |= VF_TRUNC;
 }
 
 void val_read_path(struct dctx *c, struct val *v, const char *name, uint64_t addr)

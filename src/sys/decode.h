@@ -24,6 +24,12 @@ enum {
 	DECODE_FD_ALL = 15,
 };
 
+/* -Y / --decode-pids= details (strace's pidns and comm). */
+enum {
+	DECODE_PID_NS = 1 << 0,     /* --pidns-translation: "5 / * 1234 in strace's PID NS * /" */
+	DECODE_PID_COMM = 1 << 1,   /* -Y: "1234<cat>" */
+};
+
 /* Options that change what decoders fetch. */
 struct decode_opts {
 	unsigned string_limit;   /* -s / --string-limit: bytes of strings (32) */
@@ -34,6 +40,7 @@ struct decode_opts {
 	bool no_deref;           /* -e verbose= leaves this call out: pointers
 				    to structures print as addresses (tread()
 				    reads nothing), as strace's !verbose() */
+	unsigned decode_pids;    /* DECODE_PID_* (-Y, --pidns-translation) */
 	bool kvm_vcpu;           /* -e kvm=vcpu: KVM_RUN's exit reason */
 };
 
@@ -179,6 +186,21 @@ void val_set_comment(struct dctx *c, struct val *v, const char *text);
  * by a V_COMMENT (getdents64's buffer).  Items are not copied. */
 void val_set_op(struct val *v, const char *name, struct val *items,
 		unsigned n, const char *op);
+/*
+ * A number shown as a text computed by the decoder, as strace's
+ * print_xlat_ex of a built string: text (abbreviated), the number in hex
+ * (-X raw; decimal with VF_DECIMAL set afterwards), or both (-X verbose:
+ * "0x5 / * PR_TAGGED_ADDR_ENABLE|PR_MTE_TCF_SYNC * /").  text is copied.
+ */
+void val_set_named_num(struct dctx *c, struct val *v, const char *name, uint64_t x,
+		       const char *text);
+/*
+ * v = the n items joined by "|", each shown in its own -X style (strace
+ * prints "0x1200000|17" under -X raw for clone's flags and exit signal,
+ * where a V_OP "|" would show one number).  items are copied.
+ */
+void val_set_or(struct dctx *c, struct val *v, const char *name, const struct val *items,
+		unsigned n);
 /* V_TEXT: literal text printed as is (text copied into c->arena). */
 void val_set_text(struct dctx *c, struct val *v, const char *name, const char *text);
 /*
@@ -191,6 +213,14 @@ void val_read_cstr(struct dctx *c, struct val *v, const char *name, uint64_t add
 		   unsigned limit);
 void val_read_buf(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 		  uint64_t len);
+/*
+ * strace's printstr_ex(addr, len, QUOTE_0_TERMINATED): a NUL-terminated
+ * string in a buffer of len bytes (a task name of 16): at most
+ * min(len, string limit + 1) bytes are read, up to the NUL; "..." when no
+ * NUL ends what is shown; the address when those bytes cannot be read.
+ */
+void val_read_cstr_n(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		     uint64_t len);
 /* Reads a path (up to PATH_MAX - 1 bytes, not cut at the string limit, as
  * strace); VF_STR_UNTERM when no NUL was found.  NULL address: V_PTR 0. */
 void val_read_path(struct dctx *c, struct val *v, const char *name, uint64_t addr);

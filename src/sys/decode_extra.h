@@ -73,6 +73,22 @@ const char *restart_take(pid_t tid);
 /* An I/O priority: IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4) (src/sys/misc.c). */
 void val_set_ioprio(struct dctx *c, struct val *v, const char *name, uint32_t x);
 
+/* Which classic BPF program: seccomp filters name their return actions,
+ * socket filters their special load offsets. */
+enum bpf_prog_kind { BPF_PROG_SECCOMP, BPF_PROG_SOCKET };
+
+/*
+ * A classic BPF program (struct sock_fprog at addr): {len=N, filter=0x...},
+ * with -v the instructions, [BPF_STMT(BPF_RET|BPF_K, SECCOMP_RET_ALLOW),
+ * ...]; the address when unreadable or NULL (src/sys/bpf_filter.c; seccomp,
+ * prctl, SO_ATTACH_FILTER).  decode_bpf_insns: the len instructions at addr
+ * alone (the address without -v).
+ */
+void decode_bpf_fprog(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		      enum bpf_prog_kind kind);
+void decode_bpf_insns(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		      uint64_t len, enum bpf_prog_kind kind);
+
 /* Sets slot i of ev to v (name from the prototype) and marks it VF_EXIT when
  * decoded at the exit stop. */
 struct val *arg_put(struct dctx *c, struct event *ev, unsigned i, const struct val *v);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sys/decode.h"
+#include "sys/pidns.h"
 #include "xlat/dirent_types.h"
 #include "xlat/f_owner_types.h"
 #include "xlat/f_seals.h"
@@ -119,7 +120,7 @@ static void set_flock(struct dctx *c, struct val *v, const char *name, uint64_t 
 	val_set_enum(&f[1], "l_whence", (uint16_t)fl.l_whence, whence_codes);
 	val_set_int(&f[2], "l_start", fl.l_start);
 	val_set_int(&f[3], "l_len", fl.l_len);
-	val_set_int(&f[4], "l_pid", fl.l_pid);
+	val_set_pid(c, &f[4], "l_pid", fl.l_pid, PT_TGID);
 	val_set_struct(v, name, f, with_pid ? 5 : 4, false);
 }
 
@@ -134,7 +135,9 @@ static void set_owner_ex(struct dctx *c, struct val *v, const char *name, uint64
 	}
 	f = val_new_array(c, 2);
 	val_set_enum(&f[0], "type", (uint32_t)o.type, f_owner_types);
-	val_set_int(&f[1], "pid", o.pid);
+	/* F_OWNER_TID, F_OWNER_PID, F_OWNER_PGRP */
+	val_set_pid(c, &f[1], "pid", o.pid, o.type == 0 ? PT_TID : o.type == 1 ? PT_TGID :
+					  o.type == 2 ? PT_PGID : PT_NONE);
 	val_set_struct(v, name, f, 2, false);
 }
 
@@ -180,6 +183,11 @@ static int fcntl_exit(struct dctx *c, struct event *ev, int cmd)
 		v->flags |= VF_EXIT;
 		return RVAL_DONE;
 	}
+	}
+	if (cmd == F_GETOWN) {
+		/* a process group comes back negative: not translated */
+		ret_set_pid(c, ev, PT_TGID);
+		return RVAL_DONE;
 	}
 	if (ev->err)
 		return RVAL_DONE;
@@ -243,6 +251,9 @@ SYS_FUNC(fcntl)
 		set_flock(ctx, v, v->name, ev->karg[2], false);
 		return RVAL_DONE;
 	case F_SETOWN:
+		v = arg_slot(ctx, ev, 2);
+		val_set_pid_tgid_pgid(ctx, v, v->name, (int)ev->karg[2]);
+		return RVAL_DONE;
 	case F_SETPIPE_SZ:
 		arg_int(ctx, ev, 2);
 		return RVAL_DONE;
@@ -275,6 +286,7 @@ SYS_FUNC(fcntl)
 	case F_GETSIG:
 		return RVAL_EXIT;
 	case F_GETOWN:
+		return ctx->opts->decode_pids ? RVAL_EXIT : RVAL_DONE;
 	case F_GETPIPE_SZ:
 		return RVAL_DONE;
 	default:

@@ -234,5 +234,7 @@ SYS_FUNC(ioctl)
 	}
 	if (rc == IOC_DEFAULT)
 		arg_hex(ctx, ev, 2);
+	else
+		ioc_close_open(&io);
 	return RVAL_DONE;
 }

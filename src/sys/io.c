@@ -8,6 +8,7 @@
 #include <sys/uio.h>
 
 #include "sys/decode.h"
+#include "sys/pidns.h"
 #include "xlat/getrandom_flags.h"
 #include "xlat/rwf_flags.h"
 #include "xlat/splice_flags.h"
@@ -271,7 +272,7 @@ SYS_FUNC(process_vm_readv)
 	struct val *v;
 
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TGID);
 		arg_count(ev, 6);
 		return RVAL_EXIT;
 	}
@@ -292,7 +293,7 @@ SYS_FUNC(process_vm_writev)
 {
 	struct val *v;
 
-	arg_int(ctx, ev, 0);
+	arg_pid(ctx, ev, 0, PT_TGID);
 	v = arg_slot(ctx, ev, 1);
 	decode_iovec(ctx, v, v->name, ev->karg[1], ev->karg[2], -1, false);
 	arg_uint(ctx, ev, 2);

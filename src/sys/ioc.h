@@ -31,6 +31,9 @@ struct ioc {
 	uint64_t arg;       /* the third argument, all of the register */
 	bool exiting;       /* called at the exit stop */
 	bool noarg;         /* ioc_none(): the call shows no third argument */
+	/* at exit, ioc_reopen()'s record of an open structure's entry part */
+	struct val *open_snap;
+	unsigned open_n;
 };
 
 typedef int (*ioctl_fn)(struct ioc *io);
@@ -164,10 +167,17 @@ int ioc_read_cstr_n(struct ioc *io, struct val *v, const char *name, uint64_t ad
  * then "fmt=...}"): ioc_open_struct() sets the third argument to a
  * structure with room for cap items and none shown; ioc_next() is its next
  * item (v->c.n grows); at exit ioc_reopen() returns it, or NULL when the
- * entry showed something else (an address).
+ * entry showed something else (an address).  The exit may add items and
+ * continue the last entry item (an op of it and what follows: "x=1 => 2");
+ * SYS_FUNC(ioctl) then moves what the exit added to a fourth argument
+ * (ioc_close_open: VF_OPEN/VF_TAIL), so that a line cut by another shows
+ * "{type=... <unfinished ...>" and "<... ioctl resumed>, fmt=...}", as
+ * strace's.  A structure marked VF_OPEN by other means is closed the
+ * same way.
  */
 struct val *ioc_open_struct(struct ioc *io, unsigned cap);
 struct val *ioc_reopen(struct ioc *io);
+void ioc_close_open(struct ioc *io);
 static inline struct val *ioc_next(struct val *st)
 {
 	return &st->c.items[st->c.n++];

@@ -9,6 +9,7 @@
 #include <linux/fs.h>
 
 #include "sys/ioc.h"
+#include "sys/pidns.h"
 #include "xlat/blkpg_ops.h"
 
 #include "util/banned.h"
@@ -56,12 +57,13 @@ static int trace_setup(struct ioc *io)
 		FLD_U(&f[2], b, buf_nr);
 		FLD_U(&f[3], b, start_lba);
 		FLD_U(&f[4], b, end_lba);
-		FLD_D(&f[5], b, pid);
+		val_set_pid(io->c, &f[5], "pid", (int)b.pid, PT_TGID);
 		val_set_struct(v, v->name, f, 6, false);
+		v->flags |= VF_OPEN;
 		return IOC_EXIT;
 	}
-	v = &io->ev->args[2];
-	if (v->kind == V_STRUCT && !io->ev->err && tread(io->c, io->arg, &b, sizeof(b))) {
+	v = ioc_reopen(io);
+	if (v && !io->ev->err && tread(io->c, io->arg, &b, sizeof(b))) {
 		ioc_set_cstring(io->c, &v->c.items[6], "name", b.name, sizeof(b.name));
 		v->c.n = 7;
 	}

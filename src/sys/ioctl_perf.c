@@ -32,10 +32,11 @@ static int query_bpf(struct ioc *io)
 		f = val_new_array(c, 3);
 		val_set_uint(&f[0], "ids_len", x);
 		val_set_struct(v, v->name, f, 1, false);
+		v->flags |= VF_OPEN;
 		return IOC_EXIT;
 	}
-	v = &io->ev->args[2];
-	if (v->kind != V_STRUCT)
+	v = ioc_reopen(io);
+	if (!v)
 		return IOC_DONE;
 	f = v->c.items;
 	if (io->ev->err ||

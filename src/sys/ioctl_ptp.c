@@ -121,9 +121,7 @@ static int perout(struct ioc *io)
  */
 static struct val *open_struct(struct ioc *io)
 {
-	struct val *v = &io->ev->args[2];
-
-	return v->kind == V_STRUCT ? v : NULL;
+	return ioc_reopen(io);
 }
 
 static void times_elem(struct dctx *c, struct val *v, const struct ptp_clock_time *t,
@@ -167,6 +165,7 @@ static int sys_offset(struct ioc *io, bool extended)
 		val_set_uint(&f[n++], "n_samples", n_samples);
 		rsv(io, f, &n, r, nr);
 		val_set_struct(v, v->name, f, n, false);
+		v->flags |= VF_OPEN;
 		return IOC_EXIT;
 	}
 	v = open_struct(io);
@@ -209,6 +208,7 @@ static int pin(struct ioc *io)
 			rsv(io, f, &n, p.rsv, NELEM(p.rsv));
 		if (get) {
 			val_set_struct(v, v->name, f, n, false);
+			v->flags |= VF_OPEN;
 			return IOC_EXIT;
 		}
 	} else {

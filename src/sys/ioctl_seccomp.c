@@ -8,6 +8,7 @@
 
 #include "sys/compat.h"
 #include "sys/ioc.h"
+#include "sys/pidns.h"
 #include "xlat/audit_arch.h"
 #include "xlat/open_mode_flags.h"
 #include "xlat/seccomp_ioctl_addfd_flags.h"
@@ -66,7 +67,7 @@ static void notif(struct ioc *io, struct val *v, const char *name, const struct 
 	val_set_ptr(&d[2], "instruction_pointer", n->data.instruction_pointer);
 	ioc_set_local_array(io, &d[3], "args", n->data.args, 6, sizeof(n->data.args[0]), NUM_X);
 	FLD_X(&f[0], *n, id);
-	FLD_D(&f[1], *n, pid);
+	val_set_pid(c, &f[1], "pid", (int)n->pid, PT_TGID);
 	FLD_X(&f[2], *n, flags);
 	val_set_struct(&f[3], "data", d, 4, false);
 	val_set_struct(v, name, f, 4, false);

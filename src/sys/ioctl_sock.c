@@ -197,10 +197,11 @@ static int ifconf(struct ioc *io)
 		val_set_int(&f[2], NULL, ifc.ifc_len);
 		val_set_ptr(&f[3], NULL, (uint64_t)(uintptr_t)ifc.ifc_buf);
 		val_set_struct(v, v->name, f, 1, false);
+		v->flags |= VF_OPEN;
 		return IOC_EXIT;
 	}
-	v = &io->ev->args[2];
-	if (v->kind != V_STRUCT)
+	v = ioc_reopen(io);
+	if (!v)
 		return IOC_DONE;
 	f = v->c.items;
 	elen = (int)f[2].i;
@@ -329,10 +330,11 @@ int ioctl_sock(struct ioc *io)
 				ioc_set_cstring(c, &f[0], "ifr_name", r.ifr_name,
 						sizeof(r.ifr_name));
 			val_set_struct(v, v->name, f, 1, false);
+			v->flags |= VF_OPEN;
 			return IOC_EXIT;
 		}
-		v = &io->ev->args[2];
-		if (v->kind == V_STRUCT && !io->ev->err && tread(c, io->arg, &r, sizeof(r)) &&
+		v = ioc_reopen(io);
+		if (v && !io->ev->err && tread(c, io->arg, &r, sizeof(r)) &&
 		    ifreq_field(c, &v->c.items[1], io->code, &r))
 			v->c.n = 2;
 		return IOC_DONE;

@@ -29,9 +29,7 @@ static void range(struct dctx *c, struct val *v, const char *name, const struct 
  * item), or NULL when the entry showed an address. */
 static struct val *open_struct(struct ioc *io)
 {
-	struct val *v = &io->ev->args[2];
-
-	return v->kind == V_STRUCT ? v : NULL;
+	return ioc_reopen(io);
 }
 
 static int api(struct ioc *io)
@@ -48,6 +46,7 @@ static int api(struct ioc *io)
 		FLD_X(&f[0], ua, api);
 		val_set_flags(&f[1], "features", ua.features, uffd_api_features, NULL);
 		val_set_struct(v, v->name, f, 2, false);
+		v->flags |= VF_OPEN;
 		return IOC_EXIT;
 	}
 	v = open_struct(io);
@@ -84,6 +83,7 @@ static int copy(struct ioc *io)
 		FLD_X(&f[2], uc, len);
 		val_set_flags(&f[3], "mode", uc.mode, uffd_copy_flags, NULL);
 		val_set_struct(v, v->name, f, 4, false);
+		v->flags |= VF_OPEN;
 		return IOC_EXIT;
 	}
 	v = open_struct(io);
@@ -107,6 +107,7 @@ static int reg(struct ioc *io)
 		range(io->c, &f[0], "range", &ur.range);
 		val_set_flags(&f[1], "mode", ur.mode, uffd_register_mode_flags, NULL);
 		val_set_struct(v, v->name, f, 2, false);
+		v->flags |= VF_OPEN;
 		return IOC_EXIT;
 	}
 	v = open_struct(io);
@@ -131,6 +132,7 @@ static int zeropage(struct ioc *io)
 		range(io->c, &f[0], "range", &uz.range);
 		val_set_flags(&f[1], "mode", uz.mode, uffd_zeropage_flags, NULL);
 		val_set_struct(v, v->name, f, 2, false);
+		v->flags |= VF_OPEN;
 		return IOC_EXIT;
 	}
 	v = open_struct(io);

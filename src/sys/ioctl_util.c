@@ -365,6 +365,7 @@ struct val *ioc_open_struct(struct ioc *io, unsigned cap)
 	struct val *v = ioc_val(io);
 
 	val_set_struct(v, v->name, val_new_array(io->c, cap), 0, false);
+	v->flags |= VF_OPEN;
 	return v;
 }
 
@@ -372,7 +373,63 @@ struct val *ioc_reopen(struct ioc *io)
 {
 	struct val *v = &io->ev->args[2];
 
-	return v->kind == V_STRUCT ? v : NULL;
+	if (v->kind != V_STRUCT)
+		return NULL;
+	if ((v->flags & VF_OPEN) && !io->open_snap) {
+		io->open_n = v->c.n;
+		io->open_snap = val_new_array(io->c, v->c.n ? v->c.n : 1);
+		memcpy(io->open_snap, v->c.items, v->c.n * sizeof(*v->c.items));
+	}
+	return v;
+}
+
+void ioc_close_open(struct ioc *io)
+{
+	struct val *v = &io->ev->args[2], *tail, *items, *it;
+	unsigned n0 = io->open_n, n, k = 0;
+
+	if (v->kind != V_STRUCT || !(v->flags & VF_OPEN))
+		return;
+	if (!io->exiting) {
+		/* decoded whole at entry */
+		v->flags &= (uint16_t)~VF_OPEN;
+		return;
+	}
+	n = io->open_snap && v->c.n >= n0 ? v->c.n - n0 : 0;
+	items = val_new_array(io->c, n + 1);
+	if (io->open_snap && n0 &&
+	    memcmp(&v->c.items[n0 - 1], &io->open_snap[n0 - 1], sizeof(*v->c.items))) {
+		/* the last entry field continued at exit ("x=1 => 2"): an op
+		 * of the field as it was and what follows it */
+		struct val was = io->open_snap[n0 - 1];
+
+		was.name = NULL;
+		it = &v->c.items[n0 - 1];
+		if (it->kind != V_OP || !it->c.n || memcmp(&it->c.items[0], &was, sizeof(was))) {
+			v->flags &= (uint16_t)~VF_OPEN;   /* shown whole */
+			return;
+		}
+		if (it->c.n > 1) {
+			val_set_op(&items[k], NULL, it->c.items + 1, it->c.n - 1, it->c.op);
+			items[k++].flags |= VF_CONT;
+		}
+		v->c.items[n0 - 1] = io->open_snap[n0 - 1];
+	}
+	for (unsigned i = 0; i < n; i++)
+		items[k++] = v->c.items[n0 + i];
+	if (k && !n0)
+		items[0].flags |= VF_CONT;
+	if (io->open_snap)
+		v->c.n = n0;
+	/* before a " => ..." the exit put after the structure */
+	if (io->ev->nargs > 3 && io->ev->nargs < EVENT_MAX_ARGS) {
+		io->ev->args[4] = io->ev->args[3];
+		io->ev->nargs = 5;
+	}
+	tail = arg_slot(io->c, io->ev, 3);
+	val_set_struct(tail, NULL, items, k, false);
+	tail->flags |= VF_TAIL | VF_EXIT | VF_CONT | (v->flags & VF_MORE);
+	v->flags &= (uint16_t)~VF_MORE;
 }
 
 char *ioc_char_text(char *buf, unsigned char ch, bool esc_ws)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sys/decode.h"
+#include "sys/pidns.h"
 
 #include "sys/decode_extra.h"
 #include "xlat/get_mempolicy_flags.h"
@@ -337,7 +338,7 @@ SYS_FUNC(migrate_pages)
 {
 	struct val *v;
 
-	arg_int(ctx, ev, 0);
+	arg_pid(ctx, ev, 0, PT_TGID);
 	arg_uint(ctx, ev, 1);
 	for (unsigned i = 2; i < 4; i++) {
 		v = arg_slot(ctx, ev, i);
@@ -409,7 +410,7 @@ SYS_FUNC(move_pages)
 	struct val *v;
 
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TGID);
 		arg_uint(ctx, ev, 1);
 		v = arg_slot(ctx, ev, 2);
 		decode_array(ctx, v, v->name, ev->karg[2], n, 8, page_addr_item, NULL);

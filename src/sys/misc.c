@@ -1,8 +1,7 @@
 /*
  * Credentials, scheduling and miscellaneous process calls: set*uid/gid
  * family, getres*id, get/setgroups, times, sched_*affinity, scheduler
- * policies, getpgid/setpgid/getsid, unshare/setns and the common prctl
- * options.
+ * policies, getpgid/setpgid/getsid, unshare/setns, seccomp.
  */
 #include "sys/decode.h"
 #include "util/strbuf.h"
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "sys/decode_extra.h"
+#include "sys/pidns.h"
 #include "xlat/cap.h"
 #include "xlat/cap_version.h"
 #include "xlat/membarrier_cmd_bits.h"
@@ -23,8 +23,6 @@
 #include "xlat/clone_flags.h"
 #include "xlat/ioprio_class.h"
 #include "xlat/ioprio_who.h"
-#include "xlat/pr_dumpable.h"
-#include "xlat/prctl_options.h"
 #include "xlat/sched_flags.h"
 #include "xlat/schedulers.h"
 #include "xlat/seccomp_filter_flags.h"
@@ -208,7 +206,7 @@ SYS_FUNC(sched_getaffinity)
 	struct val *v;
 
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TGID);
 		arg_uint(ctx, ev, 1);
 		arg_count(ev, 3);
 		return RVAL_EXIT;
@@ -226,7 +224,7 @@ SYS_FUNC(sched_setaffinity)
 {
 	struct val *v;
 
-	arg_int(ctx, ev, 0);
+	arg_pid(ctx, ev, 0, PT_TGID);
 	arg_uint(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
 	cpuset_val(ctx, v, v->name, ev->karg[2], ev->karg[1]);
@@ -258,7 +256,7 @@ SYS_FUNC(sched_getscheduler)
 	const char *s;
 
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TGID);
 		return RVAL_EXIT;
 	}
 	if (!ev->err && (s = xlat_name(schedulers, (uint64_t)ev->retval & ~0x40000000ULL))) {
@@ -274,7 +272,7 @@ SYS_FUNC(sched_setscheduler)
 {
 	struct val *v;
 
-	arg_int(ctx, ev, 0);
+	arg_pid(ctx, ev, 0, PT_TGID);
 	arg_policy(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
 	param_val(ctx, v, v->name, ev->karg[2]);
@@ -284,7 +282,7 @@ SYS_FUNC(sched_setscheduler)
 SYS_FUNC(sched_getparam)
 {
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TGID);
 		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
@@ -296,7 +294,7 @@ SYS_FUNC(sched_setparam)
 {
 	struct val *v;
 
-	arg_int(ctx, ev, 0);
+	arg_pid(ctx, ev, 0, PT_TGID);
 	v = arg_slot(ctx, ev, 1);
 	param_val(ctx, v, v->name, ev->karg[1]);
 	return RVAL_DONE;
@@ -307,7 +305,7 @@ SYS_FUNC(sched_rr_get_interval)
 	struct val *v;
 
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TGID);
 		arg_count(ev, 2);
 		return RVAL_EXIT;
 	}
@@ -390,7 +388,7 @@ SYS_FUNC(sched_setattr)
 	struct val *v;
 
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TGID);
 		v = arg_slot(ctx, ev, 1);
 		sched_attr_val(ctx, v, v->name, ev->karg[1], 0);
 		arg_count(ev, 3);
@@ -425,7 +423,7 @@ SYS_FUNC(sched_getattr)
 	struct val *v;
 
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TGID);
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
@@ -454,22 +452,39 @@ SYS_FUNC(sched_get_priority_min)
 
 /* ---- process groups and namespaces ---------------------------------------- */
 
+/* Calls that return an id: with -Y or --pidns-translation it is shown at
+ * exit with its command or translation (strace's RVAL_TGID, ...). */
+static int ret_pid(struct dctx *c, struct event *ev, int exiting, enum pid_type type)
+{
+	if (!exiting)
+		return c->opts->decode_pids ? RVAL_EXIT : RVAL_DONE;
+	ret_set_pid(c, ev, type);
+	return RVAL_DONE;
+}
+
+SYS_FUNC(getpid) { return ret_pid(ctx, ev, exiting, PT_TGID); }
+SYS_FUNC(getppid) { return ret_pid(ctx, ev, exiting, PT_TGID); }
+SYS_FUNC(gettid) { return ret_pid(ctx, ev, exiting, PT_TID); }
+SYS_FUNC(getpgrp) { return ret_pid(ctx, ev, exiting, PT_PGID); }
+
 SYS_FUNC(getpgid)
 {
-	arg_int(ctx, ev, 0);
-	return RVAL_DONE;
+	if (!exiting)
+		arg_pid(ctx, ev, 0, PT_TGID);
+	return ret_pid(ctx, ev, exiting, PT_PGID);
 }
 
 SYS_FUNC(getsid)
 {
-	arg_int(ctx, ev, 0);
-	return RVAL_DONE;
+	if (!exiting)
+		arg_pid(ctx, ev, 0, PT_TGID);
+	return ret_pid(ctx, ev, exiting, PT_SID);
 }
 
 SYS_FUNC(setpgid)
 {
-	arg_int(ctx, ev, 0);
-	arg_int(ctx, ev, 1);
+	arg_pid(ctx, ev, 0, PT_TGID);
+	arg_pid(ctx, ev, 1, PT_PGID);
 	return RVAL_DONE;
 }
 
@@ -487,24 +502,7 @@ SYS_FUNC(setns)
 	return RVAL_DONE;
 }
 
-/* ---- prctl ---------------------------------------------------------------- */
-
-static void hex_args(struct dctx *c, struct event *ev, unsigned from, unsigned to)
-{
-	for (unsigned i = from; i < to; i++)
-		arg_hex(c, ev, i);
-}
-
-static void ret_text(struct dctx *c, struct event *ev, const char *s)
-{
-	struct val *aux;
-
-	if (!s)
-		return;
-	aux = arena_calloc(c->arena, sizeof(*aux));
-	val_set_text(c, aux, NULL, s);
-	ev->ret_aux = aux;
-}
+/* ---- seccomp --------------------------------------------------------------- */
 
 /* {seccomp_notif=80, seccomp_notif_resp=24, seccomp_data=64} */
 static void val_read_notif_sizes(struct dctx *c, struct val *v, const char *name, uint64_t addr)
@@ -523,23 +521,6 @@ static void val_read_notif_sizes(struct dctx *c, struct val *v, const char *name
 	val_set_struct(v, name, f, 3, false);
 }
 
-/* A BPF program (struct sock_fprog): {len=N, filter=0x...}; the address
- * when unreadable or NULL. */
-static void val_read_sock_fprog(struct dctx *c, struct val *v, const char *name, uint64_t addr)
-{
-	struct { uint16_t len; uint64_t filter; } fp;   /* x86_64 layout */
-	struct val *f;
-
-	if (!addr || !tread(c, addr, &fp, sizeof(fp))) {
-		val_set_ptr(v, name, addr);
-		return;
-	}
-	f = val_new_array(c, 2);
-	val_set_uint(&f[0], "len", fp.len);
-	val_set_ptr(&f[1], "filter", fp.filter);
-	val_set_struct(v, name, f, 2, false);
-}
-
 /* seccomp(operation, flags, args): args by operation, as strace; the
  * notification sizes are read at exit. */
 SYS_FUNC(seccomp)
@@ -553,7 +534,7 @@ SYS_FUNC(seccomp)
 		case 1: /* SECCOMP_SET_MODE_FILTER */
 			arg_flags(ctx, ev, 1, seccomp_filter_flags, NULL);
 			v = arg_slot(ctx, ev, 2);
-			val_read_sock_fprog(ctx, v, v->name, ev->karg[2]);
+			decode_bpf_fprog(ctx, v, v->name, ev->karg[2], BPF_PROG_SECCOMP);
 			return RVAL_DONE;
 		case 2: { /* SECCOMP_GET_ACTION_AVAIL: [action] */
 			uint32_t act;
@@ -587,121 +568,6 @@ SYS_FUNC(seccomp)
 	return RVAL_DONE;
 }
 
-/* A task name: at most 15 bytes (TASK_COMM_LEN - 1), and the string limit. */
-static unsigned comm_limit(const struct dctx *c)
-{
-	return c->opts->string_limit < 15 ? c->opts->string_limit : 15;
-}
-
-/* prctl(option, ...): the arguments each common option uses, as strace;
- * others in hex. */
-SYS_FUNC(prctl)
-{
-	uint32_t opt = (uint32_t)ev->karg[0];
-	struct val *v;
-
-	if (!exiting) {
-		arg_enum(ctx, ev, 0, prctl_options);
-		ev->args[0].x.v = opt;
-		switch (opt) {
-		case 15: /* PR_SET_NAME */
-			v = arg_slot(ctx, ev, 1);
-			val_read_cstr(ctx, v, v->name, ev->karg[1], comm_limit(ctx));
-			ev->nargs = 2;
-			return RVAL_DONE;
-		case 16: /* PR_GET_NAME */
-		case 2:  /* PR_GET_PDEATHSIG */
-			arg_count(ev, 2);
-			return RVAL_EXIT;
-		case 1:  /* PR_SET_PDEATHSIG */
-			v = arg_slot(ctx, ev, 1);
-			val_set_signal(ctx, v, v->name, (int)ev->karg[1]);
-			ev->nargs = 2;
-			return RVAL_DONE;
-		case 3:  /* PR_GET_DUMPABLE */
-		case 7:  /* PR_GET_KEEPCAPS */
-		case 37: /* PR_GET_CHILD_SUBREAPER: [int] at exit */
-		case 42: /* PR_GET_THP_DISABLE */
-			ev->nargs = 1;
-			if (opt == 37) {
-				arg_count(ev, 2);
-				return RVAL_EXIT;
-			}
-			return opt == 3 ? RVAL_EXIT : RVAL_DONE;
-		case 4:  /* PR_SET_DUMPABLE */
-		case 8:  /* PR_SET_KEEPCAPS */
-		case 36: /* PR_SET_CHILD_SUBREAPER */
-			arg_uint(ctx, ev, 1);
-			ev->nargs = 2;
-			return RVAL_DONE;
-		case 38: /* PR_SET_NO_NEW_PRIVS */
-		case 39: /* PR_GET_NO_NEW_PRIVS */
-		case 41: /* PR_SET_THP_DISABLE */
-			arg_uint(ctx, ev, 1);
-			hex_args(ctx, ev, 2, 5);
-			return RVAL_DONE;
-		case 21: /* PR_GET_SECCOMP */
-			ev->nargs = 1;
-			return RVAL_DONE;
-		case 22: /* PR_SET_SECCOMP */
-			arg_enum(ctx, ev, 1, seccomp_mode);
-			if (ev->karg[1] == 1) {          /* SECCOMP_MODE_STRICT */
-				ev->nargs = 2;
-			} else if (ev->karg[1] == 2) {   /* SECCOMP_MODE_FILTER */
-				v = arg_slot(ctx, ev, 2);
-				val_read_sock_fprog(ctx, v, v->name, ev->karg[2]);
-				ev->nargs = 3;
-			} else {
-				hex_args(ctx, ev, 2, 5);
-			}
-			return RVAL_DONE;
-		case 23: /* PR_CAPBSET_READ */
-		case 24: /* PR_CAPBSET_DROP */
-			arg_enum(ctx, ev, 1, cap);
-			ev->nargs = 2;
-			return RVAL_DONE;
-		}
-		hex_args(ctx, ev, 1, 5);
-		return RVAL_DONE;
-	}
-	switch (opt) {
-	case 16: { /* PR_GET_NAME */
-		v = arg_slot(ctx, ev, 1);
-		if (ev->err) {
-			val_set_ptr(v, v->name, ev->karg[1]);
-		} else {
-			val_read_cstr(ctx, v, v->name, ev->karg[1], comm_limit(ctx));
-		}
-		v->flags |= VF_EXIT;
-		break;
-	}
-	case 2:  /* PR_GET_PDEATHSIG */
-	case 37: { /* PR_GET_CHILD_SUBREAPER */
-		int x;
-
-		v = arg_slot(ctx, ev, 1);
-		if (ev->err || !tread(ctx, ev->karg[1], &x, sizeof(x))) {
-			val_set_ptr(v, v->name, ev->karg[1]);
-		} else {
-			struct val t;
-
-			if (opt == 2)
-				val_set_signal(ctx, &t, NULL, x);
-			else
-				val_set_int(&t, NULL, x);
-			val_set_boxed(ctx, v, v->name, &t);
-		}
-		v->flags |= VF_EXIT;
-		break;
-	}
-	case 3: /* PR_GET_DUMPABLE */
-		if (!ev->err)
-			ret_text(ctx, ev, xlat_name(pr_dumpable, (uint64_t)ev->retval));
-		break;
-	}
-	return RVAL_DONE;
-}
-
 /* ---- I/O priority ---------------------------------------------------------- */
 
 /* IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4): class in the top 3 of 16 bits */
@@ -714,13 +580,29 @@ void val_set_ioprio(struct dctx *c, struct val *v, const char *name, uint32_t x)
 	val_set_call(c, v, name, "IOPRIO_PRIO_VALUE", it, 2);
 }
 
+/* ioprio's who: a process or a process group by which (strace's
+ * ioprio.c), else a number (a user id). */
+static void arg_ioprio_who(struct dctx *c, struct event *ev)
+{
+	switch ((int)ev->karg[0]) {
+	case 1: /* IOPRIO_WHO_PROCESS */
+		arg_pid(c, ev, 1, PT_TGID);
+		break;
+	case 2: /* IOPRIO_WHO_PGRP */
+		arg_pid(c, ev, 1, PT_PGID);
+		break;
+	default:
+		arg_int(c, ev, 1);
+	}
+}
+
 /* ioprio_set(which, who, ioprio) */
 SYS_FUNC(ioprio_set)
 {
 	struct val *v;
 
 	arg_enum(ctx, ev, 0, ioprio_who);
-	arg_int(ctx, ev, 1);
+	arg_ioprio_who(ctx, ev);
 	v = arg_slot(ctx, ev, 2);
 	val_set_ioprio(ctx, v, v->name, (uint32_t)ev->karg[2]);
 	return RVAL_DONE;
@@ -731,7 +613,7 @@ SYS_FUNC(ioprio_get)
 {
 	if (!exiting) {
 		arg_enum(ctx, ev, 0, ioprio_who);
-		arg_int(ctx, ev, 1);
+		arg_ioprio_who(ctx, ev);
 		return RVAL_EXIT;
 	}
 	if (!ev->err) {
@@ -792,7 +674,7 @@ static bool cap_header_val(struct dctx *c, struct event *ev, uint32_t *version)
 	}
 	f = val_new_array(c, 2);
 	val_set_enum(&f[0], "version", h.version, cap_version);
-	val_set_int(&f[1], "pid", h.pid);
+	val_set_pid(c, &f[1], "pid", h.pid, PT_TGID);
 	val_set_struct(v, v->name, f, 2, false);
 	*version = h.version;
 	return true;

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 
 #include "sys/decode_extra.h"
+#include "sys/pidns.h"
 #include "xlat/archvals.h"
 #include "xlat/at_flags.h"
 #include "xlat/clone_flags.h"
@@ -222,11 +223,11 @@ static void clone_flags_val(struct dctx *c, struct val *v, uint64_t raw)
 		val_set_flags(v, NULL, flags, clone_flags, NULL);
 		return;
 	}
-	struct val *it = val_new_array(c, 2);
+	struct val it[2];
 
 	val_set_flags(&it[0], NULL, flags, clone_flags, NULL);
 	val_set_signal(c, &it[1], NULL, sig);
-	val_set_op(v, NULL, it, 2, "|");
+	val_set_or(c, v, NULL, it, 2);
 }
 
 /* clone(flags, stack, parent_tid, child_tid, tls) on x86_64, printed
@@ -246,20 +247,24 @@ SYS_FUNC(clone)
 		ev->nargs = 2;
 		if (!(flags & (F_PARENT_SETTID | F_PIDFD | F_CHILD_SETTID |
 			       F_CHILD_CLEARTID | F_SETTLS)))
-			return RVAL_DONE;
+			return ctx->opts->decode_pids ? RVAL_EXIT : RVAL_DONE;
 		/* strace prints the ", " before the exit-time arguments
 		 * after "resumed>" */
 		arg_count(ev, 3);
 		ev->args[2].flags = VF_LATE_SEP;
 		return RVAL_EXIT;
 	}
+	ret_set_pid(ctx, ev, PT_TID);
 	if (flags & (F_PARENT_SETTID | F_PIDFD)) {
 		int t;
 
 		if (!ev->err && tread(ctx, ev->karg[2], &t, sizeof(t))) {
 			struct val in;
 
-			val_set_int(&in, NULL, t);
+			if (flags & F_PIDFD)
+				val_set_int(&in, NULL, t);
+			else
+				val_set_pid(ctx, &in, NULL, t, PT_TID);
 			val_set_boxed(ctx, &x, NULL, &in);
 		} else {
 			val_set_ptr(&x, NULL, ev->karg[2]);
@@ -282,12 +287,15 @@ SYS_FUNC(clone)
 
 SYS_FUNC(fork)
 {
+	if (!exiting)
+		return ctx->opts->decode_pids ? RVAL_EXIT : RVAL_DONE;
+	ret_set_pid(ctx, ev, PT_TGID);
 	return RVAL_DONE;
 }
 
 SYS_FUNC(vfork)
 {
-	return RVAL_DONE;
+	return SYS_FUNC_NAME(fork)(ctx, ev, exiting);
 }
 
 /* The kernel's struct clone_args (up to cgroup). */
@@ -352,8 +360,11 @@ SYS_FUNC(clone3)
 			return RVAL_EXIT;
 		}
 		arg_uint(ctx, ev, 1);
-		return RVAL_DONE;
+		return ctx->opts->decode_pids ? RVAL_EXIT : RVAL_DONE;
 	}
+	ret_set_pid(ctx, ev, PT_TID);
+	if (ev->nargs == 2 && ev->args[1].kind == V_UINT && !(ev->args[1].flags & VF_CONT))
+		return RVAL_DONE;   /* the size was shown at entry */
 	if (!ev->err && tread(ctx, ev->karg[0], &a, fetch)) {
 		struct val *it = val_new_array(ctx, 2), *cont = val_new_array(ctx, 2), in;
 		unsigned n = 0;
@@ -370,7 +381,7 @@ SYS_FUNC(clone3)
 		}
 		if (a.flags & F_PARENT_SETTID) {
 			if (tread(ctx, a.parent_tid, &t, sizeof(t))) {
-				val_set_int(&in, NULL, t);
+				val_set_pid(ctx, &in, NULL, t, PT_TID);
 				val_set_boxed(ctx, &it[n], "parent_tid", &in);
 			} else {
 				val_set_ptr(&it[n], "parent_tid", a.parent_tid);
@@ -507,10 +518,12 @@ SYS_FUNC(wait4)
 	int st;
 
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		v = arg_slot(ctx, ev, 0);
+		val_set_pid_tgid_pgid(ctx, v, v->name, (int)ev->karg[0]);
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
+	ret_set_pid(ctx, ev, PT_TGID);
 	v = arg_slot(ctx, ev, 1);
 	if (ev->err || ev->retval == 0 || !tread(ctx, ev->karg[1], &st, sizeof(st)))
 		val_set_ptr(v, v->name, ev->karg[1]);
@@ -536,7 +549,16 @@ SYS_FUNC(waitid)
 	if (!exiting) {
 		arg_enum(ctx, ev, 0, waitid_types);
 		ev->args[0].x.v = (uint32_t)ev->karg[0];
-		arg_int(ctx, ev, 1);
+		switch ((uint32_t)ev->karg[0]) {
+		case P_PID:
+			arg_pid(ctx, ev, 1, PT_TGID);
+			break;
+		case P_PGID:
+			arg_pid(ctx, ev, 1, PT_PGID);
+			break;
+		default:
+			arg_int(ctx, ev, 1);
+		}
 		arg_count(ev, 5);
 		return RVAL_EXIT;
 	}
@@ -601,7 +623,7 @@ SYS_FUNC(prlimit64)
 	struct val *v;
 
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TGID);
 		arg_resource(ctx, ev, 1);
 		v = arg_slot(ctx, ev, 2);
 		decode_rlimit(ctx, v, v->name, ev->karg[2]);
@@ -645,19 +667,33 @@ SYS_FUNC(getrusage)
 	return RVAL_DONE;
 }
 
+/* get/setpriority's which and who: a process or a process group (strace's
+ * resource.c), else a number (a user id). */
+static void arg_prio_who(struct dctx *c, struct event *ev)
+{
+	arg_enum(c, ev, 0, priorities);
+	ev->args[0].x.v = (uint32_t)ev->karg[0];
+	switch ((uint32_t)ev->karg[0]) {
+	case PRIO_PROCESS:
+		arg_pid(c, ev, 1, PT_TGID);
+		break;
+	case PRIO_PGRP:
+		arg_pid(c, ev, 1, PT_PGID);
+		break;
+	default:
+		arg_int(c, ev, 1);
+	}
+}
+
 SYS_FUNC(getpriority)
 {
-	arg_enum(ctx, ev, 0, priorities);
-	ev->args[0].x.v = (uint32_t)ev->karg[0];
-	arg_int(ctx, ev, 1);
+	arg_prio_who(ctx, ev);
 	return RVAL_DONE;
 }
 
 SYS_FUNC(setpriority)
 {
-	arg_enum(ctx, ev, 0, priorities);
-	ev->args[0].x.v = (uint32_t)ev->karg[0];
-	arg_int(ctx, ev, 1);
+	arg_prio_who(ctx, ev);
 	arg_int(ctx, ev, 2);
 	return RVAL_DONE;
 }
@@ -718,7 +754,7 @@ SYS_FUNC(get_robust_list)
 	uint64_t x;
 
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TID);
 		arg_count(ev, 3);
 		return RVAL_EXIT;
 	}
@@ -826,7 +862,7 @@ SYS_FUNC(sysinfo)
 SYS_FUNC(pidfd_open)
 {
 	if (!exiting) {
-		arg_int(ctx, ev, 0);
+		arg_pid(ctx, ev, 0, PT_TGID);
 		arg_flags(ctx, ev, 1, pidfd_open_flags, NULL);
 		return RVAL_EXIT;
 	}

@@ -12,6 +12,7 @@
 #include <sys/user.h>
 
 #include "sys/decode.h"
+#include "sys/pidns.h"
 #include "sys/decode_extra.h"
 #include "xlat/nt_descriptor_types.h"
 #include "xlat/ptrace_cmds.h"
@@ -135,7 +136,7 @@ SYS_FUNC(ptrace)
 	arg_enum(ctx, ev, 0, ptrace_cmds);
 	if (req == P_TRACEME)
 		return RVAL_DONE;
-	arg_int(ctx, ev, 1);
+	arg_pid(ctx, ev, 1, PT_TGID);
 	switch (req) {
 	case P_ATTACH: case P_INTERRUPT: case P_KILL: case P_LISTEN:
 		return RVAL_DONE;

@@ -206,6 +206,26 @@ int qualify_decode_fds(unsigned *mask, const char *spec)
 	return r;
 }
 
+static long decode_pid_token(const char *t)
+{
+	if (!strcasecmp(t, "pidns"))
+		return __builtin_ctz(DECODE_PID_NS);
+	if (!strcasecmp(t, "comm"))
+		return __builtin_ctz(DECODE_PID_COMM);
+	return -1;
+}
+
+int qualify_decode_pids(unsigned *mask, const char *spec)
+{
+	struct numset s = NUMSET_INIT;
+	int r = qualify_tokens(&s, spec, decode_pid_token, "decode-pids");
+
+	if (r == 0)
+		*mask = numset_mask(&s, DECODE_PID_NS | DECODE_PID_COMM);
+	numset_release(&s);
+	return r;
+}
+
 int qualify_syscalls(uint8_t **set, const char *spec)
 {
 	struct trace_filter f;

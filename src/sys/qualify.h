@@ -59,6 +59,8 @@ int qualify_quiet(unsigned *mask, const char *spec);
 /* -e decode-fds=SET (path, socket, dev, pidfd): DECODE_FD_* bits of
  * sys/decode.h.  Returns 0, or -1 after error("invalid decode-fds 'x'"). */
 int qualify_decode_fds(unsigned *mask, const char *spec);
+/* -e decode-pids= / --decode-pids=: pidns, comm, all, none -> DECODE_PID_*. */
+int qualify_decode_pids(unsigned *mask, const char *spec);
 
 /*
  * -e abbrev=, verbose=, raw=: a syscall set in the syntax of -e trace=,

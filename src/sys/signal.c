@@ -15,6 +15,7 @@
 
 #include "core/tmem.h"
 #include "sys/decode_extra.h"
+#include "sys/pidns.h"
 #include "xlat/audit_arch.h"
 #include "xlat/sa_handler_values.h"
 #include "xlat/sigact_flags.h"
@@ -74,7 +75,7 @@ static struct val *field(struct fields *f)
 
 static void sinfo_source(struct dctx *c, struct fields *f, const siginfo_t *si)
 {
-	val_set_int(field(f), "si_pid", si->si_pid);
+	val_set_pid(c, field(f), "si_pid", si->si_pid, PT_TGID);
 	val_set_uint(field(f), "si_uid", si->si_uid);
 }
 
@@ -362,7 +363,7 @@ SYS_FUNC(rt_sigqueueinfo)
 {
 	struct val *v;
 
-	arg_int(ctx, ev, 0);
+	arg_pid(ctx, ev, 0, PT_TGID);
 	arg_signal(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
 	decode_siginfo_at(ctx, v, v->name, ev->karg[2]);
@@ -373,8 +374,8 @@ SYS_FUNC(rt_tgsigqueueinfo)
 {
 	struct val *v;
 
-	arg_int(ctx, ev, 0);
-	arg_int(ctx, ev, 1);
+	arg_pid(ctx, ev, 0, PT_TGID);
+	arg_pid(ctx, ev, 1, PT_TID);
 	arg_signal(ctx, ev, 2);
 	v = arg_slot(ctx, ev, 3);
 	decode_siginfo_at(ctx, v, v->name, ev->karg[3]);
@@ -445,22 +446,26 @@ SYS_FUNC(sigaltstack)
 
 SYS_FUNC(kill)
 {
-	arg_int(ctx, ev, 0);
+	{
+		struct val *v = arg_slot(ctx, ev, 0);
+
+		val_set_pid_tgid_pgid(ctx, v, v->name, (int)ev->karg[0]);
+	}
 	arg_signal(ctx, ev, 1);
 	return RVAL_DONE;
 }
 
 SYS_FUNC(tkill)
 {
-	arg_int(ctx, ev, 0);
+	arg_pid(ctx, ev, 0, PT_TID);
 	arg_signal(ctx, ev, 1);
 	return RVAL_DONE;
 }
 
 SYS_FUNC(tgkill)
 {
-	arg_int(ctx, ev, 0);
-	arg_int(ctx, ev, 1);
+	arg_pid(ctx, ev, 0, PT_TGID);
+	arg_pid(ctx, ev, 1, PT_TID);
 	arg_signal(ctx, ev, 2);
 	return RVAL_DONE;
 }

@@ -9,6 +9,9 @@
  *                      in a fresh mapping of a file FILE written first
  *   ebpf_fault exec    execve of /bin/true with an argument in a fresh
  *                      mapping
+ *   ebpf_fault null    writes a string of a fresh mapping to standard
+ *                      output (/dev/null: the kernel never reads it), then
+ *                      exits at once
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -69,6 +72,13 @@ int main(int argc, char **argv)
 		execve("/bin/true", av, environ);
 		return 127;
 	}
-	fprintf(stderr, "usage: ebpf_fault paths|exec\n");
+	if (!strcmp(mode, "null")) {
+		const char *p = fresh("fault-null", "written to /dev/null\n");
+
+		if (!p)
+			return 1;
+		return write(1, p, 21) == 21 ? 0 : 1;
+	}
+	fprintf(stderr, "usage: ebpf_fault paths|exec|null\n");
 	return 2;
 }

@@ -3,8 +3,10 @@
  * for tests/t/decode_ioctl_scsi.sh: SG_IO with v3 and v4 headers in every
  * transfer direction (plain buffers and iovec arrays), unknown interface
  * ids, short and bad headers; the device id, request table, reset and int
- * settings.
+ * settings.  With "thread": one SG_IO while another thread makes a call
+ * (for an ioctl line cut by another line).
  */
+#include <pthread.h>
 #include <sys/uio.h>
 #include <scsi/sg.h>
 #include <linux/bsg.h>
@@ -127,12 +129,44 @@ static void v4(void)
 	IOC(SG_IO, (char *)h + 8);
 }
 
-int main(void)
+static void *other(void *arg)
+{
+	(void)arg;
+	usleep(50000);
+	getppid();
+	return NULL;
+}
+
+/* SG_IO made to wait (-e inject=ioctl:delay_enter=) while the other
+ * thread's call shows */
+static int threads(void)
+{
+	struct sg_io_hdr *h = TAIL(struct sg_io_hdr);
+	unsigned char *cmd = tail_alloc(6);
+	pthread_t t;
+
+	fill(cmd, 6, 1);
+	memset(h, 0, sizeof(*h));
+	h->interface_id = 'S';
+	h->dxfer_direction = SG_DXFER_NONE;
+	h->cmd_len = 6;
+	h->cmdp = cmd;
+	h->status = 2;
+	if (pthread_create(&t, NULL, other, NULL))
+		return 1;
+	IOC(SG_IO, h);
+	pthread_join(t, NULL);
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	struct sg_scsi_id *id = TAIL(struct sg_scsi_id);
 	struct sg_req_info *ri = TAIL(struct sg_req_info);
 	int *i = TAIL(int);
 
+	if (argc > 1 && !strcmp(argv[1], "thread"))
+		return threads();
 	v3();
 	v4();
 	*i = 'X';

@@ -12,6 +12,7 @@
 
 #include "dwarf/skip.h"
 #include "event.h"
+#include "sink/flamesvg.h"
 #include "sink/profile.h"
 #include "sink/srcloc.h"
 #include "util/strbuf.h"
