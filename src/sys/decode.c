@@ -346,6 +346,44 @@ void val_set_or(struct dctx *c, struct val *v, const char *name, const struct va
 	val_set_op(v, name, it, k, NULL);
 }
 
+void val_set_xforms(struct dctx *c, struct val *v, const char *name, const struct val *abbrev,
+		    const struct val *raw, const struct val *verbose)
+{
+	struct val *it = val_new_array(c, 3);
+
+	it[0] = *abbrev;
+	it[1] = *raw;
+	it[2] = *verbose;
+	for (unsigned i = 0; i < 3; i++)
+		it[i].name = NULL;
+	val_set_op(v, name, it, 3, NULL);
+	v->flags |= VF_XALT;
+}
+
+void val_set_mac(struct dctx *c, struct val *v, const char *name, const uint8_t *a, size_t n)
+{
+	struct val forms[3], *vb;
+	char buf[32 * 3 + 1];
+	size_t k = 0;
+
+	val_set_str(c, &forms[1], NULL, (const char *)a, n, false);
+	forms[1].flags |= VF_HEXSTR;
+	if (n > 32) {
+		*v = forms[1];
+		v->name = name;
+		return;
+	}
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%s%02x", i ? ":" : "", a[i]);
+	val_set_text(c, &forms[0], NULL, buf);
+	vb = val_new_array(c, 2);
+	vb[0] = forms[1];
+	val_set_comment(c, &vb[1], buf);
+	val_set_op(&forms[2], NULL, vb, 2, " ");
+	val_set_xforms(c, v, name, &forms[0], &forms[1], &forms[2]);
+}
+
 void val_set_text(struct dctx *c, struct val *v, const char *name, const char *text)
 {
 	size_t n = strlen(text);

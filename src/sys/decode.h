@@ -201,6 +201,16 @@ void val_set_named_num(struct dctx *c, struct val *v, const char *name, uint64_t
  */
 void val_set_or(struct dctx *c, struct val *v, const char *name, const struct val *items,
 		unsigned n);
+/*
+ * v = one value with three forms by -X style (VF_XALT): abbrev under -X
+ * abbrev (the default), raw under -X raw, verbose under -X verbose.  The
+ * three are copied.
+ */
+void val_set_xforms(struct dctx *c, struct val *v, const char *name, const struct val *abbrev,
+		    const struct val *raw, const struct val *verbose);
+/* A hardware address of n bytes as strace's print_mac_addr: 00:11:22
+ * (-X raw: "\x00\x11\x22"; -X verbose: both); n > 32: the hex string. */
+void val_set_mac(struct dctx *c, struct val *v, const char *name, const uint8_t *a, size_t n);
 /* V_TEXT: literal text printed as is (text copied into c->arena). */
 void val_set_text(struct dctx *c, struct val *v, const char *name, const char *text);
 /*

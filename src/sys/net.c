@@ -4,6 +4,8 @@
  * setsockopt/getsockopt; and the shared decode_sockaddr (see decode.h).
  */
 #include "sys/decode.h"
+#include "sys/net.h"
+#include "sys/pidns.h"
 
 #include <arpa/inet.h>
 #include <net/if.h>
@@ -23,13 +25,9 @@
 #include "xlat/inet_protocols.h"
 #include "xlat/msg_flags.h"
 #include "xlat/netlink_protocols.h"
+#include "xlat/ip_cmsg_types.h"
 #include "xlat/scmvals.h"
 #include "xlat/shutdown_modes.h"
-#include "xlat/sock_ip_options.h"
-#include "xlat/sock_ipv6_options.h"
-#include "xlat/sock_netlink_options.h"
-#include "xlat/sock_options.h"
-#include "xlat/sock_tcp_options.h"
 #include "xlat/sock_type_flags.h"
 #include "xlat/socketlayers.h"
 #include "xlat/socktypes.h"
@@ -50,18 +48,56 @@ static struct val *field(struct fields *f)
 	return &f->it[f->n++];
 }
 
+/* strace's PRINT_FIELD_ID: -1 as "-1", anything else unsigned */
+static void uid_field(struct val *v, const char *name, uint32_t id)
+{
+	if (id == UINT32_MAX)
+		val_set_int(v, name, -1);
+	else
+		val_set_uint(v, name, id);
+}
+
 static void str_field(struct dctx *c, struct val *v, const char *name,
 		      const char *p, size_t len)
 {
 	val_set_str(c, v, name, p, len, false);
 }
 
-/* sin_addr=inet_addr("127.0.0.1") */
+/* The three -X forms of an expression: abbrev, the raw bytes as a hex
+ * string, and both ("\x7f\x00\x00\x01" / * inet_addr("127.0.0.1") * /);
+ * raw_name: the field name the raw and verbose forms show (inet_pton's
+ * abbreviated form names it inside the call instead). */
+static void xforms_hex(struct dctx *c, struct val *v, const char *name, const struct val *abbrev,
+		       const void *raw, size_t rawlen, const struct val *verbose_text)
+{
+	struct val forms[3], *it = val_new_array(c, 2);
+
+	forms[0] = *abbrev;
+	val_set_str(c, &forms[1], NULL, raw, rawlen, false);
+	forms[1].flags |= VF_HEXSTR;
+	it[0] = forms[1];
+	it[1] = *verbose_text;
+	it[1].name = NULL;
+	{
+		/* "/ * text * /" around the abbreviated expression */
+		struct val *cm = val_new_array(c, 3);
+
+		val_set_text(c, &cm[0], NULL, "/* ");
+		cm[1] = *verbose_text;
+		cm[1].name = NULL;
+		val_set_text(c, &cm[2], NULL, " */");
+		val_set_op(&it[1], NULL, cm, 3, NULL);
+	}
+	val_set_op(&forms[2], NULL, it, 2, " ");
+	val_set_xforms(c, v, name, &forms[0], &forms[1], &forms[2]);
+}
+
+/* sin_addr=inet_addr("127.0.0.1") (strace's print_inet_addr) */
 static void inet4_field(struct dctx *c, struct val *v, const char *name,
 			const struct in_addr *a)
 {
 	char buf[INET_ADDRSTRLEN];
-	struct val *it = val_new_array(c, 1);
+	struct val *it = val_new_array(c, 1), call;
 
 	if (!inet_ntop(AF_INET, a, buf, sizeof(buf))) {
 		val_set_str(c, v, name, (const char *)a, sizeof(*a), false);
@@ -69,15 +105,17 @@ static void inet4_field(struct dctx *c, struct val *v, const char *name,
 		return;
 	}
 	str_field(c, it, NULL, buf, strlen(buf));
-	val_set_call(c, v, name, "inet_addr", it, 1);
+	val_set_call(c, &call, NULL, "inet_addr", it, 1);
+	xforms_hex(c, v, name, &call, a, sizeof(*a), &call);
 }
 
-/* inet_pton(AF_INET6, "::1", &sin6_addr) printed without a name */
+/* inet_pton(AF_INET6, "::1", &sin6_addr) printed without a name; under -X
+ * raw/verbose sin6_addr="\x00..." (/ * inet_pton(AF_INET6, "::1") * /) */
 static void inet6_field(struct dctx *c, struct val *v, const char *var,
 			const struct in6_addr *a)
 {
 	char buf[INET6_ADDRSTRLEN];
-	struct val *it = val_new_array(c, 3);
+	struct val *it = val_new_array(c, 3), *it2 = val_new_array(c, 2), call, call2;
 	size_t n = strlen(var);
 	char *ref = arena_alloc(c->arena, n + 2);
 
@@ -91,23 +129,55 @@ static void inet6_field(struct dctx *c, struct val *v, const char *var,
 	val_set_text(c, &it[0], NULL, "AF_INET6");
 	str_field(c, &it[1], NULL, buf, strlen(buf));
 	val_set_text(c, &it[2], NULL, ref);
-	val_set_call(c, v, var, "inet_pton", it, 3);
-	v->flags |= VF_EQ_ONLY;
+	val_set_call(c, &call, NULL, "inet_pton", it, 3);
+	it2[0] = it[0];
+	it2[1] = it[1];
+	val_set_call(c, &call2, NULL, "inet_pton", it2, 2);
+	/* the abbreviated form has no "name=": it is shown as a value with
+	 * the name inside the call */
+	{
+		struct val forms[3], *vb = val_new_array(c, 2), *cm = val_new_array(c, 3);
+		struct val *named = val_new_array(c, 2);
+
+		forms[0] = call;
+		val_set_str(c, &named[0], NULL, (const char *)a, sizeof(*a), false);
+		named[0].flags |= VF_HEXSTR;
+		val_set_named(c, &forms[1], NULL, var, &named[0]);
+		val_set_text(c, &cm[0], NULL, "/* ");
+		cm[1] = call2;
+		val_set_text(c, &cm[2], NULL, " */");
+		vb[0] = forms[1];
+		val_set_op(&vb[1], NULL, cm, 3, NULL);
+		val_set_op(&forms[2], NULL, vb, 2, " ");
+		val_set_xforms(c, v, var, &forms[0], &forms[1], &forms[2]);
+		v->flags |= VF_EQ_ONLY;
+	}
 }
 
-/* strace's PRINT_FIELD_IFINDEX: if_nametoindex("lo") or the number */
+/* strace's PRINT_FIELD_IFINDEX: if_nametoindex("lo") or the number
+ * (-X raw: the number; -X verbose: 1 / * if_nametoindex("lo") * /) */
 static void ifindex_field(struct dctx *c, struct val *v, const char *name, unsigned idx)
 {
 	char ifname[IF_NAMESIZE + 1];
 
 	if (idx && if_indextoname(idx, ifname)) {
-		struct val *it = val_new_array(c, 1);
+		char text[IF_NAMESIZE + 32];
 
-		str_field(c, it, NULL, ifname, strlen(ifname));
-		val_set_call(c, v, name, "if_nametoindex", it, 1);
+		snprintf(text, sizeof(text), "if_nametoindex(\"%s\")", ifname);
+		val_set_named_num(c, v, name, idx, text);
+		v->flags |= VF_DECIMAL;
 	} else {
 		val_set_uint(v, name, idx);
 	}
+}
+
+/* sin_port=htons(80) (-X raw: "\x00\x50"; -X verbose: both) */
+static void port_field(struct dctx *c, struct val *v, const char *name, const uint16_t *p)
+{
+	struct val call;
+
+	val_set_call_u(c, &call, NULL, "htons", ntohs(*p));
+	xforms_hex(c, v, name, &call, p, sizeof(*p), &call);
 }
 
 /* strace's PRINT_VAL_0X: "%#0*x" with 2 * size digits */
@@ -143,7 +213,7 @@ static void sa_inet(struct dctx *c, struct fields *f, const char *buf, int len)
 {
 	const struct sockaddr_in *in = (const void *)buf;
 
-	val_set_call_u(c, field(f), "sin_port", "htons", ntohs(in->sin_port));
+	port_field(c, field(f), "sin_port", &in->sin_port);
 	inet4_field(c, field(f), "sin_addr", &in->sin_addr);
 }
 
@@ -151,8 +221,13 @@ static void sa_inet6(struct dctx *c, struct fields *f, const char *buf, int len)
 {
 	const struct sockaddr_in6 *in6 = (const void *)buf;
 
-	val_set_call_u(c, field(f), "sin6_port", "htons", ntohs(in6->sin6_port));
-	val_set_call_u(c, field(f), "sin6_flowinfo", "htonl", ntohl(in6->sin6_flowinfo));
+	port_field(c, field(f), "sin6_port", &in6->sin6_port);
+	{
+		struct val call;
+
+		val_set_call_u(c, &call, NULL, "htonl", ntohl(in6->sin6_flowinfo));
+		xforms_hex(c, field(f), "sin6_flowinfo", &call, &in6->sin6_flowinfo, 4, &call);
+	}
 	inet6_field(c, field(f), "sin6_addr", &in6->sin6_addr);
 	if (len <= (int)offsetof(struct sockaddr_in6, sin6_scope_id))
 		return;
@@ -611,45 +686,203 @@ SYS_FUNC(recvfrom)
 
 /* ---- msghdr --------------------------------------------------------------- */
 
+/* A local array of n elements of size bytes in data, cut at the string
+ * limit unless -v (strace's print_local_array_ex). */
+static void cmsg_ints(struct dctx *c, struct val *v, const char *data, size_t len,
+		      size_t size, bool fd, bool hex)
+{
+	unsigned n = (unsigned)(len / size);
+	/* bounded by optmem_max: all of them with -v, as strace */
+	unsigned shown = c->opts->verbose || n <= c->opts->string_limit ? n
+			 : c->opts->string_limit;
+	struct val *it = val_new_array(c, shown);
+
+	for (unsigned i = 0; i < shown; i++) {
+		uint32_t x = 0;
+
+		memcpy(&x, data + i * size, size);
+		if (fd)
+			val_set_fd(c, &it[i], NULL, (int)x);
+		else if (hex)
+			val_set_hex(&it[i], NULL, x);
+		else
+			val_set_uint(&it[i], NULL, x);
+	}
+	val_set_array(v, "cmsg_data", it, shown, shown < n);
+}
+
+/* {tv_sec=N, tv_usec=N} / {tv_sec=N, tv_nsec=N} of 16 local bytes */
+static void cmsg_time(struct dctx *c, struct val *v, const char *name, const char *data,
+		      bool nsec)
+{
+	int64_t t[2];
+	struct val *it = val_new_array(c, 2);
+
+	memcpy(t, data, sizeof(t));
+	val_set_int(&it[0], "tv_sec", t[0]);
+	val_set_int(&it[1], nsec ? "tv_nsec" : "tv_usec", t[1]);
+	val_set_struct(v, name, it, 2, false);
+}
+
+/* The cmsg_type and cmsg_data of one control message (strace's
+ * print_cmsg_type_data); data_addr: where the data is in the tracee. */
 static void cmsg_data(struct dctx *c, struct fields *f, int level, int type,
-		      const char *data, size_t len)
+		      const char *data, size_t len, uint64_t data_addr)
 {
 	struct val *v = field(f);
 
 	if (level == SOL_SOCKET) {
 		val_set_enum(v, "cmsg_type", (uint32_t)type, scmvals);
-		if (type == SCM_RIGHTS && len >= sizeof(int)) {
-			unsigned n = (unsigned)(len / sizeof(int));
-			struct val *it = val_new_array(c, n);
+		switch (type) {
+		case SCM_RIGHTS:
+			if (len >= sizeof(int))
+				cmsg_ints(c, field(f), data, len, sizeof(int), true, false);
+			return;
+		case SCM_CREDENTIALS:
+			if (len >= sizeof(struct ucred)) {
+				struct ucred uc;
+				struct val *it = val_new_array(c, 3);
 
-			for (unsigned i = 0; i < n; i++) {
-				int fd;
-
-				memcpy(&fd, data + i * sizeof(int), sizeof(fd));
-				val_set_fd(c, &it[i], NULL, fd);
+				memcpy(&uc, data, sizeof(uc));
+				val_set_pid(c, &it[0], "pid", uc.pid, PT_TGID);
+				uid_field(&it[1], "uid", uc.uid);
+				uid_field(&it[2], "gid", uc.gid);
+				val_set_struct(field(f), "cmsg_data", it, 3, false);
 			}
-			val_set_array(field(f), "cmsg_data", it, n, false);
-		} else if (type == SCM_CREDENTIALS && len >= sizeof(struct ucred)) {
-			struct ucred uc;
-			struct val *it = val_new_array(c, 3);
+			return;
+		case 3: /* SCM_SECURITY */
+			if (len >= 1)
+				str_field(c, field(f), "cmsg_data", data, len);
+			return;
+		case SO_TIMESTAMP_OLD:
+		case SO_TIMESTAMPNS_OLD:
+		case 63: /* SO_TIMESTAMP_NEW */
+		case 64: /* SO_TIMESTAMPNS_NEW */
+			if (!len)
+				return;
+			v = field(f);
+			if (len < 16)
+				val_set_text(c, v, "cmsg_data", "???");
+			else
+				cmsg_time(c, v, "cmsg_data", data,
+					  type == SO_TIMESTAMPNS_OLD || type == 64);
+			return;
+		case SO_TIMESTAMPING_OLD:
+		case 65: { /* SO_TIMESTAMPING_NEW */
+			struct val *it;
 
-			memcpy(&uc, data, sizeof(uc));
-			val_set_int(&it[0], "pid", uc.pid);
-			val_set_uint(&it[1], "uid", uc.uid);
-			val_set_uint(&it[2], "gid", uc.gid);
-			val_set_struct(field(f), "cmsg_data", it, 3, false);
-		} else if (type == 3 /* SCM_SECURITY */ && len >= 1) {
-			str_field(c, field(f), "cmsg_data", data, len);
+			if (!len)
+				return;
+			v = field(f);
+			if (len < 48) {
+				val_set_text(c, v, "cmsg_data", "???");
+				return;
+			}
+			it = val_new_array(c, 3);
+			for (unsigned i = 0; i < 3; i++)
+				cmsg_time(c, &it[i], NULL, data + 16 * i, true);
+			val_set_array(v, "cmsg_data", it, 3, false);
+			return;
+		}
+		}
+		return;
+	}
+	if (level == SOL_IP) {
+		val_set_enum(v, "cmsg_type", (uint32_t)type, ip_cmsg_types);
+		switch (type) {
+		case IP_PKTINFO:
+			if (len >= sizeof(struct in_pktinfo)) {
+				struct in_pktinfo pi;
+				struct val *it = val_new_array(c, 3);
+
+				memcpy(&pi, data, sizeof(pi));
+				ifindex_field(c, &it[0], "ipi_ifindex", (unsigned)pi.ipi_ifindex);
+				inet4_field(c, &it[1], "ipi_spec_dst", &pi.ipi_spec_dst);
+				inet4_field(c, &it[2], "ipi_addr", &pi.ipi_addr);
+				val_set_struct(field(f), "cmsg_data", it, 3, false);
+			}
+			return;
+		case IP_TTL:
+		case IP_CHECKSUM:
+			if (len >= sizeof(unsigned))
+				cmsg_ints(c, field(f), data, len, sizeof(unsigned), false, false);
+			return;
+		case IP_TOS:
+		case IP_RECVOPTS:
+		case IP_RETOPTS:
+			if (len >= 1)
+				cmsg_ints(c, field(f), data, len, 1, false, true);
+			return;
+		case IP_RECVERR:
+			if (len >= 32) {
+				uint32_t ee[4];
+				const uint8_t *b = (const uint8_t *)data;
+				struct val *it = val_new_array(c, 7);
+
+				memcpy(ee, data, sizeof(ee));
+				val_set_uint(&it[0], "ee_errno", ee[0]);
+				val_set_uint(&it[1], "ee_origin", b[4]);
+				val_set_uint(&it[2], "ee_type", b[5]);
+				val_set_uint(&it[3], "ee_code", b[6]);
+				val_set_uint(&it[4], "ee_info", ee[2]);
+				val_set_uint(&it[5], "ee_data", ee[3]);
+				decode_sockaddr(c, &it[6], "offender", data_addr + 16,
+						sizeof(struct sockaddr_in));
+				val_set_struct(field(f), "cmsg_data", it, 7, false);
+			}
+			return;
+		case IP_ORIGDSTADDR:
+			if (len >= sizeof(struct sockaddr_in))
+				decode_sockaddr(c, field(f), "cmsg_data", data_addr,
+						len > sizeof(struct sockaddr_storage) ?
+						sizeof(struct sockaddr_storage) : len);
+			return;
+		case 3: /* SCM_SECURITY */
+			if (len >= 1)
+				str_field(c, field(f), "cmsg_data", data, len);
+			return;
 		}
 		return;
 	}
 	val_set_hex(v, "cmsg_type", (uint32_t)type);
 }
 
+/* socketlayers with strace's msghdr default, "SOL_???" (its sockopt
+ * levels say "SOL_??") */
+static const struct xlat *cmsg_levels(void)
+{
+	static struct xlat xl;
+
+	if (!xl.data) {
+		xl = socketlayers[0];
+		xl.unknown = "SOL_???";
+	}
+	return &xl;
+}
+
+/* strace's get_optmem_max: the most control data it reads */
+static size_t optmem_max(void)
+{
+	static size_t max;
+
+	if (!max) {
+		FILE *fp = fopen("/proc/sys/net/core/optmem_max", "re");
+		int x = 0;
+
+		if (fp && fscanf(fp, "%d", &x) == 1 && x > 0)
+			max = ((size_t)x + 7) & ~(size_t)7;
+		else
+			max = 8 * (2 * 1024 + 512);
+		if (fp)
+			fclose(fp);
+	}
+	return max;
+}
+
 static void decode_msg_control(struct dctx *c, struct fields *f, uint64_t addr, uint64_t len)
 {
 	const size_t hsz = sizeof(struct cmsghdr);
-	size_t buf_len = len > 20480 ? 20480 : (size_t)len;
+	size_t buf_len = len > optmem_max() ? optmem_max() : (size_t)len;
 	size_t control_len = buf_len;
 	char *buf, *p;
 	struct val *items, *v;
@@ -663,10 +896,10 @@ static void decode_msg_control(struct dctx *c, struct fields *f, uint64_t addr, 
 		val_set_ptr(v, "msg_control", addr);
 		return;
 	}
-	max = (unsigned)(buf_len / hsz) + 1;
+	max = (unsigned)(buf_len / hsz) + 2;
 	items = val_new_array(c, max);
 	p = buf;
-	while (buf_len >= hsz && n < max) {
+	while (buf_len >= hsz && n + 1 < max) {
 		struct cmsghdr h;
 		struct fields cf = { val_new_array(c, 4), 0 };
 		uint64_t clen;
@@ -674,9 +907,9 @@ static void decode_msg_control(struct dctx *c, struct fields *f, uint64_t addr, 
 		memcpy(&h, p, sizeof(h));
 		clen = h.cmsg_len > buf_len ? buf_len : h.cmsg_len;
 		val_set_uint(field(&cf), "cmsg_len", h.cmsg_len);
-		val_set_enum(field(&cf), "cmsg_level", (uint32_t)h.cmsg_level, socketlayers);
+		val_set_enum(field(&cf), "cmsg_level", (uint32_t)h.cmsg_level, cmsg_levels());
 		cmsg_data(c, &cf, h.cmsg_level, h.cmsg_type, p + hsz,
-			  clen > hsz ? (size_t)(clen - hsz) : 0);
+			  clen > hsz ? (size_t)(clen - hsz) : 0, addr + (uint64_t)(p - buf) + hsz);
 		val_set_struct(&items[n++], NULL, cf.it, cf.n, false);
 		if (clen < hsz) {
 			buf_len -= hsz;
@@ -690,7 +923,18 @@ static void decode_msg_control(struct dctx *c, struct fields *f, uint64_t addr, 
 		p += clen;
 		buf_len -= clen;
 	}
-	val_set_array(v, "msg_control", items, n, buf_len != 0 || control_len < len);
+	if (buf_len) {
+		/* "... / * 0xADDR * /": the rest of the buffer */
+		struct val *m = val_new_array(c, 2);
+		char text[32];
+
+		val_set_text(c, &m[0], NULL, "...");
+		snprintf(text, sizeof(text), "%#llx",
+			 (unsigned long long)(addr + (control_len - buf_len)));
+		val_set_comment(c, &m[1], text);
+		val_set_op(&items[n++], NULL, m, 2, " ");
+	}
+	val_set_array(v, "msg_control", items, n, !buf_len && control_len < len);
 }
 
 /* The msghdr at addr; user_namelen >= 0 is the caller's msg_namelen
@@ -744,6 +988,8 @@ struct mmsg_walk {
 	uint64_t i, nlen;
 	bool use_len;
 	int64_t fd;
+	const struct val *namelen;  /* recvmmsg: each msg_namelen at entry */
+	uint64_t nnamelen;
 };
 
 static void mmsg_item(struct dctx *c, struct val *item, const void *elem, void *arg)
@@ -752,26 +998,36 @@ static void mmsg_item(struct dctx *c, struct val *item, const void *elem, void *
 	struct mmsghdr mm;
 	struct val *f = val_new_array(c, 2);
 	unsigned n = 0;
+	int user_namelen = w->namelen && w->i < w->nnamelen ? (int)w->namelen[w->i].i : -1;
 
 	memcpy(&mm, elem, sizeof(mm));
-	msghdr_val(c, &f[n++], "msg_hdr", &mm.msg_hdr, -1,
+	msghdr_val(c, &f[n++], "msg_hdr", &mm.msg_hdr, user_namelen,
 		   w->use_len ? (int64_t)mm.msg_len : -1, w->fd);
 	if (w->i++ < w->nlen)
 		val_set_uint(&f[n++], "msg_len", mm.msg_len);
 	val_set_struct(item, NULL, f, n, false);
 }
 
+/* strace shows at most IOV_MAX messages, then "..." */
+#define MMSG_MAX 1024
+
 /*
  * An mmsghdr vector of vlen elements, as decode_array:
  * [{msg_hdr={...}, msg_len=N}, ...]; msg_len for the first nlen elements;
- * use_len: each message's data is its msg_len (recvmmsg).
+ * use_len: each message's data is its msg_len (recvmmsg); namelen: the
+ * msg_namelen of each message at entry (V_INT items, or NULL).
  */
 static void decode_mmsgvec(struct dctx *c, struct val *v, const char *name, uint64_t addr,
-			   uint64_t vlen, uint64_t nlen, bool use_len, int64_t fd)
+			   uint64_t vlen, uint64_t nlen, bool use_len, int64_t fd,
+			   const struct val *namelen, uint64_t nnamelen)
 {
-	struct mmsg_walk w = { 0, nlen, use_len, fd };
+	struct mmsg_walk w = { 0, nlen, use_len, fd, namelen, nnamelen };
+	uint64_t count = namelen ? nnamelen : MMSG_MAX;
 
-	decode_array(c, v, name, addr, vlen, sizeof(struct mmsghdr), mmsg_item, &w);
+	decode_array(c, v, name, addr, vlen < count ? vlen : count, sizeof(struct mmsghdr),
+		     mmsg_item, &w);
+	if (vlen > count && v->kind == V_ARRAY)
+		v->flags |= VF_MORE;
 }
 
 /* sendmmsg(fd, msgvec, vlen, flags): the vector at exit, with msg_len of the
@@ -782,12 +1038,19 @@ SYS_FUNC(sendmmsg)
 
 	if (!exiting) {
 		arg_fd(ctx, ev, 0);
+		if (ctx->opts->no_deref) {
+			arg_ptr(ctx, ev, 1);
+			arg_uint(ctx, ev, 2);
+			ev->args[2].u = (uint32_t)ev->karg[2];
+			arg_flags(ctx, ev, 3, msg_flags, NULL);
+			return RVAL_DONE;
+		}
 		arg_count(ev, 4);
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 1);
 	decode_mmsgvec(ctx, v, v->name, ev->karg[1], (uint32_t)ev->karg[2],
-		       ev->err ? 0 : (uint64_t)ev->retval, false, (int)ev->karg[0]);
+		       ev->err ? 0 : (uint64_t)ev->retval, false, (int)ev->karg[0], NULL, 0);
 	v->flags |= VF_EXIT;
 	arg_uint(ctx, ev, 2);
 	ev->args[2].u = (uint32_t)ev->karg[2];
@@ -802,21 +1065,52 @@ SYS_FUNC(recvmmsg)
 	struct val *v;
 
 	if (!exiting) {
+		uint64_t vlen = (uint32_t)ev->karg[2], n = 0;
+		struct val *lens;
+
 		arg_fd(ctx, ev, 0);
+		if (ctx->opts->no_deref) {
+			arg_ptr(ctx, ev, 1);
+			arg_uint(ctx, ev, 2);
+			arg_flags(ctx, ev, 3, msg_flags, NULL);
+			v = arg_slot(ctx, ev, 4);
+			decode_timespec(ctx, v, v->name, ev->karg[4]);
+			return RVAL_EXIT;
+		}
+		/* each msg_namelen as given, kept in slot 1 until the exit stop
+		 * (strace's save_mmsgvec_namelen, at most IOV_MAX) */
+		if (vlen > MMSG_MAX)
+			vlen = MMSG_MAX;
+		lens = val_new_array(ctx, (unsigned)vlen);
+		for (; n < vlen; n++) {
+			struct mmsghdr mm;
+
+			if (!tread(ctx, ev->karg[1] + n * sizeof(mm), &mm, sizeof(mm)))
+				break;
+			val_set_int(&lens[n], NULL, (int)mm.msg_hdr.msg_namelen);
+		}
+		v = arg_slot(ctx, ev, 1);
+		val_set_array(v, v->name, lens, (unsigned)n, false);
+		v->flags |= VF_EXIT;
 		v = arg_slot(ctx, ev, 4);
 		decode_timespec(ctx, v, v->name, ev->karg[4]);
 		return RVAL_EXIT;
 	}
-	v = arg_slot(ctx, ev, 1);
-	if (ev->err)
-		val_set_ptr(v, v->name, ev->karg[1]);
-	else
-		decode_mmsgvec(ctx, v, v->name, ev->karg[1], (uint64_t)ev->retval,
-			       (uint64_t)ev->retval, true, (int)ev->karg[0]);
-	v->flags |= VF_EXIT;
-	arg_uint(ctx, ev, 2);
-	ev->args[2].u = (uint32_t)ev->karg[2];
-	arg_flags(ctx, ev, 3, msg_flags, NULL);
+	if (!ctx->opts->no_deref) {
+		const struct val *lens = ev->args[1].c.items;
+		uint64_t nlens = ev->args[1].kind == V_ARRAY ? ev->args[1].c.n : 0;
+
+		v = arg_slot(ctx, ev, 1);
+		if (ev->err)
+			val_set_ptr(v, v->name, ev->karg[1]);
+		else
+			decode_mmsgvec(ctx, v, v->name, ev->karg[1], (uint64_t)ev->retval,
+				       (uint64_t)ev->retval, true, (int)ev->karg[0], lens, nlens);
+		v->flags |= VF_EXIT;
+		arg_uint(ctx, ev, 2);
+		ev->args[2].u = (uint32_t)ev->karg[2];
+		arg_flags(ctx, ev, 3, msg_flags, NULL);
+	}
 	if (ev->err)
 		return RVAL_DONE;
 	if (ev->retval == 0) {
@@ -824,7 +1118,7 @@ SYS_FUNC(recvmmsg)
 
 		val_set_text(ctx, aux, NULL, "Timeout");
 		ev->ret_aux = aux;
-	} else if (ev->karg[4]) {
+	} else if (ev->karg[4] && !ctx->opts->no_deref) {
 		struct val *aux = arena_calloc(ctx->arena, sizeof(*aux));
 
 		decode_timespec(ctx, aux, "left", ev->karg[4]);
@@ -878,184 +1172,18 @@ SYS_FUNC(recvmsg)
 	return RVAL_DONE;
 }
 
-/* ---- socket options ------------------------------------------------------- */
+/* ---- shared helpers (net.h) ---------------------------------------------- */
 
-static void arg_level_name(struct dctx *c, struct event *ev)
+void net_inet_addr_val(struct dctx *c, struct val *v, const char *name, int family,
+		       const void *addr)
 {
-	struct val *v;
-	uint32_t level = (uint32_t)ev->karg[1];
-	uint32_t name = (uint32_t)ev->karg[2];
-
-	arg_fd(c, ev, 0);
-	arg_enum(c, ev, 1, socketlayers);
-	ev->args[1].x.v = level;
-	v = arg_slot(c, ev, 2);
-	switch (level) {
-	case SOL_SOCKET:
-		val_set_enum(v, v->name, name, sock_options);
-		break;
-	case SOL_IP:
-		val_set_enum(v, v->name, name, sock_ip_options);
-		break;
-	case SOL_IPV6:
-		val_set_enum(v, v->name, name, sock_ipv6_options);
-		break;
-	case IPPROTO_TCP:
-		val_set_enum(v, v->name, name, sock_tcp_options);
-		break;
-	case SOL_NETLINK:
-		val_set_enum(v, v->name, name, sock_netlink_options);
-		break;
-	default:
-		val_set_uint(v, v->name, name);
-		break;
-	}
+	if (family == AF_INET6)
+		inet6_field(c, v, name, addr);
+	else
+		inet4_field(c, v, name, addr);
 }
 
-/* SOL_SOCKET options strace prints as [int] (its "int-like" list). */
-static bool int_like_option(uint32_t opt)
+void net_ifindex_val(struct dctx *c, struct val *v, const char *name, unsigned idx)
 {
-	static const uint8_t ints[] = {
-		1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 18, 19, 27, 29, 30,
-		32, 33, 34, 35, 36, 37, 40, 41, 42, 43, 44, 45, 46, 49, 53, 56,
-		60, 63, 64, 65, 68, 69, 70, 73, 75,
-	};
-
-	for (size_t i = 0; i < sizeof(ints); i++)
-		if (ints[i] == opt)
-			return true;
-	return false;
-}
-
-/* The option value at addr of len bytes, as strace's print_setsockopt /
- * print_getsockopt default and common cases. */
-static void sockopt_val(struct dctx *c, struct val *v, const char *name, uint32_t level,
-			uint32_t opt, uint64_t addr, int len, bool get)
-{
-	if (!addr) {
-		val_set_ptr(v, name, addr);
-		return;
-	}
-	if (level == SOL_SOCKET && opt == SO_LINGER) {
-		struct linger lg = { 0, 0 };
-		size_t n = get ? ((size_t)len > sizeof(lg) ? sizeof(lg) : (size_t)len) : sizeof(lg);
-		struct val *it;
-
-		if ((!get && len < (int)sizeof(lg)) || !tread(c, addr, &lg, n)) {
-			val_set_ptr(v, name, addr);
-			return;
-		}
-		it = val_new_array(c, 2);
-		val_set_int(&it[0], "l_onoff", lg.l_onoff);
-		val_set_int(&it[1], "l_linger", lg.l_linger);
-		val_set_struct(v, name, it, n >= sizeof(lg) ? 2 : 1, false);
-		return;
-	}
-	if (get && level == SOL_SOCKET && opt == SO_PEERCRED && len >= (int)sizeof(struct ucred)) {
-		struct ucred uc;
-		struct val *it;
-
-		if (!tread(c, addr, &uc, sizeof(uc))) {
-			val_set_ptr(v, name, addr);
-			return;
-		}
-		it = val_new_array(c, 3);
-		val_set_int(&it[0], "pid", uc.pid);
-		val_set_uint(&it[1], "uid", uc.uid);
-		val_set_uint(&it[2], "gid", uc.gid);
-		val_set_struct(v, name, it, 3, false);
-		return;
-	}
-	if (get && level == SOL_SOCKET && opt == SO_ERROR && len >= (int)sizeof(int)) {
-		int e;
-		struct val x;
-		const char *en;
-
-		if (!tread(c, addr, &e, sizeof(e))) {
-			val_set_ptr(v, name, addr);
-			return;
-		}
-		en = e ? errno_name(e) : NULL;
-		if (en)
-			val_set_text(c, &x, NULL, en);
-		else
-			val_set_uint(&x, NULL, (unsigned)e);
-		val_set_boxed(c, v, name, &x);
-		return;
-	}
-	if (level == SOL_SOCKET && int_like_option(opt)) {
-		if (len >= (int)sizeof(int)) {
-			val_read_int_boxed(c, v, name, addr);
-		} else if (get && len > 0) {
-			val_read_buf(c, v, name, addr, (uint64_t)len);
-			if (v->kind == V_STR)
-				v->flags |= VF_HEXSTR;
-		} else {
-			val_set_ptr(v, name, addr);
-		}
-		return;
-	}
-	if (len == (int)sizeof(int)) {
-		val_read_int_boxed(c, v, name, addr);
-		return;
-	}
-	if (len < 0 && get) {
-		val_set_ptr(v, name, addr);
-		return;
-	}
-	/* strace's printstrn takes a negative optlen as a huge size: the
-	 * string limit of bytes and "..." */
-	val_read_buf(c, v, name, addr, (uint64_t)(int64_t)len);
-}
-
-SYS_FUNC(setsockopt)
-{
-	struct val *v;
-
-	arg_level_name(ctx, ev);
-	v = arg_slot(ctx, ev, 3);
-	sockopt_val(ctx, v, v->name, (uint32_t)ev->karg[1], (uint32_t)ev->karg[2], ev->karg[3],
-		    (int)ev->karg[4], false);
-	arg_int(ctx, ev, 4);
-	return RVAL_DONE;
-}
-
-SYS_FUNC(getsockopt)
-{
-	struct val *v;
-	int ulen, rlen;
-
-	if (!exiting) {
-		arg_level_name(ctx, ev);
-		if (ev->karg[4] && tread(ctx, ev->karg[4], &ulen, sizeof(ulen))) {
-			stash(ctx, ev, 3, ulen, true);
-			arg_count(ev, 5);
-			return RVAL_EXIT;
-		}
-		arg_ptr(ctx, ev, 3);
-		arg_ptr(ctx, ev, 4);
-		return RVAL_DONE;
-	}
-	if (!stashed(ev, 3, &ulen))
-		return RVAL_DONE;
-	v = arg_slot(ctx, ev, 3);
-	if (!tread(ctx, ev->karg[4], &rlen, sizeof(rlen))) {
-		val_set_ptr(v, v->name, ev->karg[3]);
-		mark_exit(v);
-		v = arg_slot(ctx, ev, 4);
-		socklen_val(ctx, v, v->name, ulen, ulen);
-	} else if (ev->err || ulen <= 0 || rlen <= 0) {
-		val_set_ptr(v, v->name, ev->karg[3]);
-		mark_exit(v);
-		v = arg_slot(ctx, ev, 4);
-		socklen_val(ctx, v, v->name, ulen, rlen);
-	} else {
-		sockopt_val(ctx, v, v->name, (uint32_t)ev->karg[1], (uint32_t)ev->karg[2],
-			    ev->karg[3], rlen, true);
-		mark_exit(v);
-		v = arg_slot(ctx, ev, 4);
-		socklen_val(ctx, v, v->name, ulen, rlen);
-	}
-	mark_exit(v);
-	return RVAL_DONE;
+	ifindex_field(c, v, name, idx);
 }
