@@ -151,6 +151,8 @@ bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why)
 		no = "it cannot unwind stacks";
 	else if (o->dopts.decode_fds || o->dopts.fd_details)
 		no = "it cannot show what descriptors refer to (-y)";
+	else if (o->dopts.decode_pids)
+		no = "it cannot translate or name pids (--decode-pids)";
 	else if (o->dopts.string_limit >= EBPF_STRING_MAX)
 		no = "its strings are shorter than -s";
 	else if (q && (q->inject || q->paths || q->read_fds || q->write_fds))

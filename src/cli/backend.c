@@ -99,6 +99,15 @@ static int ebpf_record_unsuited(const struct trace_opts *t, struct strbuf *why)
 		strbuf_addstr(why, "cannot dump the data of -e read= or -e write=");
 		return -1;
 	}
+	if (t->decode_pids) {
+		strbuf_addstr(why, "cannot translate or name pids (--decode-pids, -Y): "
+			      "that is read while the call is stopped");
+		return -1;
+	}
+	if (t->seccomp_given) {
+		strbuf_addstr(why, "runs no seccomp-bpf filter (--seccomp-bpf is ptrace's)");
+		return -1;
+	}
 	if (trace_opts_wants_stacks(t)) {
 		strbuf_addstr(why, "cannot unwind stacks (-s, -k, --function-time, flame graphs)");
 		return -1;

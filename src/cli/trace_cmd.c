@@ -503,7 +503,7 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 			t->format_given = true;
 			continue;
 		case OPT_NO_SECCOMP: t->no_seccomp = true; continue;
-		case OPT_SECCOMP: t->no_seccomp = false; continue;
+		case OPT_SECCOMP: t->no_seccomp = false; t->seccomp_given = true; continue;
 		case OPT_ASSERT: t->assert_file = optarg; continue;
 		case OPT_ASSERT_FORMAT:
 			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "junit"))

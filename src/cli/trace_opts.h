@@ -34,6 +34,7 @@ struct trace_opts {
 	int tstamp, quiet, format, sort;
 	int backend;            /* BACKEND_* */
 	bool no_pin;            /* --no-pin */
+	bool seccomp_given;     /* --seccomp-bpf given (the filter asked for) */
 	bool have_cpus;         /* --cpu LIST given */
 	cpu_set_t cpus;         /* that LIST (core/cpus.h) */
 	unsigned string_limit;
