@@ -346,7 +346,8 @@ static bool is_file(const char *p)
 
 char *runview_stacks_path(const char *path)
 {
-	static const char *const exts[] = { ".json.zst", ".json" };
+	/* a golden, or a pending update of one (NAME_source.json.new goes with it) */
+	static const char *const exts[] = { ".json.zst.new", ".json.new", ".json.zst", ".json" };
 	size_t l = strlen(path);
 	struct strbuf sb = STRBUF_INIT;
 
@@ -362,7 +363,7 @@ char *runview_stacks_path(const char *path)
 		strbuf_add(&sb, path, l - e);
 		if (sb.len > 7 && !strcmp(sb.buf + sb.len - 7, "_source"))
 			break;
-		strbuf_addstr(&sb, "_source.json");
+		strbuf_addstr(&sb, i < 2 ? "_source.json.new" : "_source.json");
 		if (is_file(sb.buf))
 			return strbuf_detach(&sb, NULL);
 		break;
