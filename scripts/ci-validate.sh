@@ -7,7 +7,10 @@
 # Runs with CI set, so nothing is written into the golden directory; writes
 # into the reports directory (default renacer-reports):
 #   report.md     the comparison as Markdown (also printed)
+#   report.html   the HTML report (findings, timeline, bars, call diff,
+#                 differential flame graph)
 #   junit.xml     JUnit XML for test dashboards
+#   gl-code-quality-report.json   GitLab's Code Quality report
 #   ANALYSIS.md   renacer report of the goldens
 #   new/NAME.json.new   the new trace of each mismatch (accept locally
 #                 with: cp new/NAME.json.new golden_traces/NAME.json)
@@ -24,7 +27,7 @@ while [ $# -gt 0 ]; do
 	--renacer) RENACER=$2; shift 2 ;;
 	--config) CONFIG=$2; shift 2 ;;
 	--reports) REPORTS=$2; shift 2 ;;
-	-h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "ci-validate.sh: unknown argument '$1'" >&2; exit 5 ;;
 	esac
 done
@@ -43,8 +46,9 @@ CI=${CI:-true}
 export CI
 mkdir -p "$REPORTS" || exit 5
 
-"$RENACER" validate --config "$CONFIG" --format markdown \
-	--junit "$REPORTS/junit.xml" --new-dir "$REPORTS/new" > "$REPORTS/report.md"
+"$RENACER" validate --config "$CONFIG" --format markdown --html "$REPORTS/report.html" \
+	--junit "$REPORTS/junit.xml" --codequality "$REPORTS/gl-code-quality-report.json" \
+	--new-dir "$REPORTS/new" > "$REPORTS/report.md"
 status=$?
 cat "$REPORTS/report.md"
 

@@ -6,6 +6,7 @@
  */
 #include "bpf/engine.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -49,7 +50,7 @@
  */
 #define BPF_FUNCS(X) \
 	X(libbpf_set_print) X(libbpf_num_possible_cpus) X(bpf_map__fd) \
-	X(bpf_map__set_max_entries) X(bpf_map_update_elem) \
+	X(bpf_map__set_max_entries) X(bpf_map_update_elem) X(bpf_map_lookup_elem) \
 	X(bpf_object__open_skeleton) X(bpf_object__load_skeleton) \
 	X(bpf_object__attach_skeleton) X(bpf_object__detach_skeleton) \
 	X(bpf_object__destroy_skeleton) X(ring_buffer__new) X(ring_buffer__free) \
@@ -220,6 +221,8 @@ struct erun {
 	pid_t *procs;             /* live traced processes (to kill on SIGINT) */
 	size_t nprocs, aprocs;
 	struct recorder *rc;      /* recording (ebpf_opts.record), else NULL */
+	struct trace_end *end;
+	bool attached;            /* -p: processes renacer did not start */
 	struct sigaction old_int, old_term, old_hup, old_chld;  /* as renacer was given them */
 };
 
@@ -343,6 +346,11 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 		}
 		if (ev.tid == ev.pid)
 			procs_del(r, ev.pid);
+		/* -p: the first process's status is renacer's (no wait) */
+		if (r->attached && ev.tid == r->leader) {
+			r->end->exit_code = ev.exit_code;
+			r->end->term_signal = ev.term_signal;
+		}
 		/* (the ptrace engine's collect_rss and collect_sched: no
 		 * tracer held the task, so tracer_wait_ns stays 0) */
 		if (r->o->collect_rss && ev.tid == ev.pid)
@@ -473,6 +481,7 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		/* the reader is woken with an eighth of the buffer waiting,
 		 * and reads every RECORD_POLL_MS anyway */
 		skel->rodata->wake_bytes = ringbuf_size(eo->ring_scale) / 8;
+		skel->rodata->call_room = ringbuf_size(eo->ring_scale) / 32;
 		skel->rodata->strlim = o->dopts.string_limit + 1;
 		skel->rodata->strcap = o->dopts.string_limit + 2;
 		skel->rodata->maxptrs = o->dopts.verbose || o->dopts.string_limit >= 255 ? 256
@@ -541,7 +550,7 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		return EBPF_UNAVAILABLE;
 	}
 	r->skel = skel;
-	if (o->follow) {
+	{
 		size_t len = (size_t)(skel->rodata->tasks_mask + 1) * sizeof(struct rb_task);
 		void *m = mmap(NULL, len, PROT_READ, MAP_SHARED, bpfl.bpf_map__fd(skel->maps.tasks), 0);
 		if (m != MAP_FAILED) {
@@ -747,13 +756,132 @@ static void watchdog_stop(struct erun *r)
 	r->watchdog = 0;
 }
 
+/* Puts tid in the kernel's table of traced tasks (the array, or the
+ * overflow hash when its entry is taken).  Returns 0 or -1 (errno). */
+static int table_add(struct erun *r, pid_t tid)
+{
+	struct rb_task e = { .tid = (uint32_t)tid, .slot = RB_NO_CALL }, cur;
+	uint32_t key = (uint32_t)tid & r->skel->rodata->tasks_mask, k = (uint32_t)tid;
+	int fd = bpfl.bpf_map__fd(r->skel->maps.tasks);
+
+	if (bpfl.bpf_map_lookup_elem(fd, &key, &cur) == 0 && cur.tid == 0)
+		return bpfl.bpf_map_update_elem(fd, &key, &e, BPF_ANY);
+	if (bpfl.bpf_map_update_elem(bpfl.bpf_map__fd(r->skel->maps.overflow), &k, &e,
+				     BPF_NOEXIST) < 0)
+		return -1;
+	__atomic_fetch_add(&r->skel->bss->noverflow, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void deliver(struct erun *r, struct event *ev)
+{
+	if (r->rc)
+		recorder_process_event(r->rc, ev);
+	else
+		sink_list_event(r->sinks, ev);
+}
+
+/*
+ * -p: each process joins the table, its threads too with -f (found in
+ * /proc/PID/task; those it creates later join from birth), and each
+ * thread gets its EV_PROC_START, attached.  Nothing stops: a call in
+ * progress shows from its end on no more than ptrace's (its exit is not
+ * recorded).  Returns 0, or -1 after error() when a process cannot be.
+ */
+static int attach_all(struct erun *r)
+{
+	const struct tracer_opts *o = r->o;
+	uint64_t live = 0;
+
+	for (size_t i = 0; i < o->nattach; i++) {
+		pid_t pid = o->attach[i], *tids = NULL;
+		size_t n = 0, alloc = 0;
+		char path[64];
+		DIR *d;
+		struct dirent *de;
+
+		if (kill(pid, 0) < 0 && errno == ESRCH)
+			return error("cannot attach to process %d: %s", (int)pid, strerror(ESRCH));
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+		if (o->follow && (d = opendir(path))) {
+			while ((de = readdir(d))) {
+				pid_t tid = (pid_t)atoi(de->d_name);
+				if (tid <= 0)
+					continue;
+				ALLOC_GROW(tids, n + 1, alloc);
+				tids[n++] = tid;
+			}
+			closedir(d);
+		} else {
+			ALLOC_GROW(tids, n + 1, alloc);
+			tids[n++] = pid;
+		}
+		for (size_t k = 0; k < n; k++) {
+			struct event ev;
+
+			if (table_add(r, tids[k]) < 0) {
+				free(tids);
+				return error("cannot attach to process %d: %s", (int)pid,
+					     strerror(errno));
+			}
+			live++;
+			memset(&ev, 0, sizeof(ev));
+			ev.type = EV_PROC_START;
+			ev.pid = pid;
+			ev.tid = tids[k];
+			ev.nr = -1;
+			ev.is_thread = tids[k] != pid;
+			ev.attached = true;
+			ev.attach_threads = (unsigned)n;
+			ev.ts_ns = ev.end_ns = now_ns() - r->t0;
+			deliver(r, &ev);
+		}
+		procs_add(r, pid);
+		if (!r->leader)
+			r->leader = pid;
+		free(tids);
+	}
+	__atomic_fetch_add(&r->skel->bss->live, live, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* -p, interrupted: the tasks still in the table leave it (EV_DETACH),
+ * and keep running. */
+static void detach_all(struct erun *r)
+{
+	for (size_t i = 0; r->tasks && i < r->ntasks; i++) {
+		uint32_t tid = __atomic_load_n(&r->tasks[i].tid, __ATOMIC_RELAXED);
+		char path[64];
+		struct event ev;
+		int tgid = 0;
+		struct strbuf sb = STRBUF_INIT;
+		const char *p;
+
+		if (!tid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%u/status", tid);
+		if (strbuf_read_file(&sb, path) == 0 && (p = strstr(sb.buf, "\nTgid:")))
+			tgid = atoi(p + 6);
+		strbuf_release(&sb);
+		memset(&ev, 0, sizeof(ev));
+		ev.type = EV_DETACH;
+		ev.pid = tgid ? tgid : (pid_t)tid;
+		ev.tid = (pid_t)tid;
+		ev.nr = -1;
+		ev.ts_ns = ev.end_ns = now_ns() - r->t0;
+		deliver(r, &ev);
+		if ((pid_t)tid == r->leader)
+			r->end->detached = 1;
+	}
+}
+
 /* Waits for the command and, with -f, every traced task to end. */
 static void wait_all(struct erun *r, struct trace_end *end)
 {
 	int ep = epoll_create1(EPOLL_CLOEXEC);
 	int pidfd = (int)syscall(SYS_pidfd_open, r->leader, 0);
 	struct epoll_event ee = { .events = EPOLLIN };
-	bool reaped = false;
+	bool reaped = r->attached;       /* (-p: not our children) */
 	sig_atomic_t seen = 0;
 	uint64_t kill_at = 0;
 
@@ -769,6 +897,12 @@ static void wait_all(struct erun *r, struct trace_end *end)
 		/* SIGINT/SIGTERM/SIGHUP: passed on to what was started, which
 		 * is recorded to its end; killed when the grace period ends
 		 * or at a second one, as the ptrace engine does */
+		if (interrupt_count != seen && r->attached) {
+			/* -p: let go of them (detach_all) */
+			end->interrupted = 1;
+			end->interrupt_signal = interrupted;
+			break;
+		}
 		if (interrupt_count != seen) {
 			seen = interrupt_count;
 			if (!end->interrupted) {
@@ -786,7 +920,7 @@ static void wait_all(struct erun *r, struct trace_end *end)
 			kill_at = 0;
 		}
 		bpfl.ring_buffer__consume(r->rb);
-		if (!reaped && waitpid(r->leader, &status, WNOHANG) == r->leader) {
+		if (!reaped && !r->attached && waitpid(r->leader, &status, WNOHANG) == r->leader) {
 			if (WIFSTOPPED(status)) {
 				traceme_stop(r->leader, status);
 				continue;
@@ -922,8 +1056,8 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	struct erun r;
 	/* a recording's records read back as the ptrace engine's: no
 	 * backend named in the trace */
-	struct trace_info ti = { RENACER_VERSION, argv, 0, o->follow, eo->record ? NULL : "ebpf",
-				 o->env };
+	struct trace_info ti = { RENACER_VERSION, o->attach ? NULL : argv, 0, o->follow,
+				 eo->record ? NULL : "ebpf", o->attach ? NULL : o->env };
 	struct sigaction sa;
 	struct timespec rt;
 	struct event ev;
@@ -938,7 +1072,9 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	r.tracer = getpid();
 	r.o = o;
 	r.sinks = sinks;
-	if (o->attach || ebpf_probe(why) < 0)
+	r.end = end;
+	r.attached = o->attach != NULL;
+	if (ebpf_probe(why) < 0)
 		return EBPF_UNAVAILABLE;
 	if (dynlib_load(&bpf_lib, &e) < 0) {
 		strbuf_addstr(why, e);
@@ -965,38 +1101,46 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 		r.rc = recorder_new(o, sinks, r.t0);
 	/* as tracer_run: a sink that cannot begin gets no end() either */
 	ret = sink_list_begin(sinks, &ti) < 0 ? -1 : 0;
-	path = path_search(argv[0]);
-	if (!path) {
-		end->exit_code = 127;
-		ret = error("cannot run '%s': %s", argv[0], strerror(errno));
-		goto restore;
-	}
-	ts = now_ns();          /* the command's start precedes its execve */
-	r.leader = start(&r, path, argv, end);
-	if (r.leader < 0) {
-		if (!end->exit_code)
+	if (r.attached) {
+		if (attach_all(&r) < 0) {
 			end->exit_code = 1;
-		ret = -1;
-		goto restore;
+			ret = -1;
+			goto restore;
+		}
+	} else {
+		path = path_search(argv[0]);
+		if (!path) {
+			end->exit_code = 127;
+			ret = error("cannot run '%s': %s", argv[0], strerror(errno));
+			goto restore;
+		}
+		ts = now_ns();          /* the command's start precedes its execve */
+		r.leader = start(&r, path, argv, end);
+		if (r.leader < 0) {
+			if (!end->exit_code)
+				end->exit_code = 1;
+			ret = -1;
+			goto restore;
+		}
+		memset(&ev, 0, sizeof(ev));
+		ev.type = EV_PROC_START;
+		ev.pid = ev.tid = r.leader;
+		ev.ppid = getpid();
+		ev.nr = -1;
+		ev.ts_ns = ev.end_ns = ts - r.t0;
+		deliver(&r, &ev);
+		procs_add(&r, r.leader);
+		/* -I: once the command has its own dispositions */
+		if (o->quals)
+			startup_signals(o->quals->interruptible);
+		watchdog_start(&r);
 	}
-	memset(&ev, 0, sizeof(ev));
-	ev.type = EV_PROC_START;
-	ev.pid = ev.tid = r.leader;
-	ev.ppid = getpid();
-	ev.nr = -1;
-	ev.ts_ns = ev.end_ns = ts - r.t0;
-	if (r.rc)
-		recorder_process_event(r.rc, &ev);
-	else
-		sink_list_event(sinks, &ev);
-	procs_add(&r, r.leader);
-	/* -I: once the command has its own dispositions */
-	if (o->quals)
-		startup_signals(o->quals->interruptible);
-	watchdog_start(&r);
 
 	wait_all(&r, end);
 	watchdog_stop(&r);
+	bpfl.ring_buffer__consume(r.rb);
+	if (r.attached && end->interrupted)
+		detach_all(&r);
 	end->wall_ns = now_ns() - r.t0;
 	if (!r.rc && deliver_totals(&r) < 0)
 		ret = -2;

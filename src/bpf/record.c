@@ -182,7 +182,8 @@ static void task_unlink(struct recorder *rc, struct rtask *t)
 /* ---- delivering -------------------------------------------------------- */
 
 static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_call *h,
-		       const uint8_t *entry, size_t elen, const uint8_t *call, size_t clen);
+		       const uint8_t *entry, size_t elen, const uint8_t *call, size_t clen,
+		       bool announce);
 
 /*
  * Before an event of task tid goes to the sinks: the entry halves of other
@@ -208,7 +209,8 @@ static void flush_entries(struct recorder *rc, pid_t tid)
 		*pp = t->pend_next;
 		t->pend_next = NULL;
 		t->entry_shown = true;
-		call_begin(rc, t, (const struct rb_call *)t->entry, t->entry, t->entry_len, NULL, 0);
+		call_begin(rc, t, (const struct rb_call *)t->entry, t->entry, t->entry_len, NULL, 0,
+			   true);
 		pp = &rc->pending;     /* (the list may have changed) */
 	}
 }
@@ -341,8 +343,8 @@ static void late_read(struct recorder *rc, pid_t tid, const struct rb_region *r,
 		if (!n)
 			n = -1;
 	}
-	if (n < 0 && want)
-		n = fileref_read(fr, (const char *)(fr + 1), r->len - sizeof(*fr), buf, want);
+	if (n < 0 && want && fr->pathlen <= r->len - sizeof(*fr))
+		n = fileref_read(fr, (const char *)(fr + 1), fr->pathlen, buf, want);
 	ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
 	v = &rc->regs[rc->nregs++];
 	memset(v, 0, sizeof(*v));
@@ -379,7 +381,15 @@ static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, un
 
 		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
 			return -1;
-		if (r->phase == phase && r->status == RBR_FAULT_RO) {
+		if (r->phase == phase && r->kind == RBR_SOCK && r->len >= 4) {
+			uint16_t fam, proto;
+
+			memcpy(&fam, data + off + sizeof(*r), 2);
+			memcpy(&proto, data + off + sizeof(*r) + 2, 2);
+			rc->view.sock_fd = (int64_t)r->addr;
+			rc->view.sock_family = fam;
+			rc->view.sock_proto = proto;
+		} else if (r->phase == phase && r->status == RBR_FAULT_RO) {
 			late_read(rc, h->tid, r, data + off + sizeof(*r));
 		} else if (r->phase == phase) {
 			ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
@@ -402,6 +412,7 @@ static void view_set(struct recorder *rc, const uint8_t *entry, size_t elen,
 		     const uint8_t *call, size_t clen, bool exit)
 {
 	rc->nregs = 0;
+	rc->view.sock_fd = -1;
 	while (rc->nlate)
 		free(rc->late[--rc->nlate]);
 	if (exit && call) {
@@ -465,10 +476,12 @@ static const char *unknown_name(struct rtask *t, long nr)
  * The entry half of the call h of task t (as the ptrace engine's entry
  * stop): the event made, decoded at entry from the view of entry (the
  * call's RB_EV_ENTRY record, or NULL) and call (its RB_EV_CALL, or NULL),
- * and delivered to the sinks that want entries.
+ * and, with announce (another task's event comes before its exit),
+ * delivered to the sinks that want entries.
  */
 static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_call *h,
-		       const uint8_t *entry, size_t elen, const uint8_t *call, size_t clen)
+		       const uint8_t *entry, size_t elen, const uint8_t *call, size_t clen,
+		       bool announce)
 {
 	static const struct sysent unknown_se = { NULL, 6, 0, NULL, NULL };
 	const struct trace_quals *q = rc->o->quals;
@@ -530,11 +543,15 @@ static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_cal
 		view_set(rc, entry, elen, call, clen, false);
 		t->dec_exit = decode(rc, t, h->slot, 0) == RVAL_EXIT;
 	}
-	if (rc->pending)
-		flush_entries(rc, ev->tid);
 	lamport_stamp(rc->lamport, ev);
-	if (rc->sinks->wants_entry && rc->all_status)
+	/* the entry half goes to the sinks only when something comes before
+	 * the exit (flush_entries): else the call shows whole at its exit,
+	 * as a line that nothing interrupted */
+	if (announce && rc->sinks->wants_entry && rc->all_status) {
+		if (rc->pending)
+			flush_entries(rc, ev->tid);
 		sink_list_event(rc->sinks, ev);
+	}
 }
 
 /* The exit half of t's call from its RB_EV_CALL record h (call, clen). */
@@ -719,7 +736,7 @@ static void on_call(struct recorder *rc, const uint8_t *data, size_t size)
 		pending_del(rc, t);
 		t->in_call = false;
 		signals_before(rc, t, h->enter_ns);
-		call_begin(rc, t, h, NULL, 0, data, size);
+		call_begin(rc, t, h, NULL, 0, data, size, false);
 	} else {
 		exec_strings(rc, t);
 		if (!t->entry_shown) {
@@ -727,7 +744,7 @@ static void on_call(struct recorder *rc, const uint8_t *data, size_t size)
 			 * the exit) */
 			pending_del(rc, t);
 			call_begin(rc, t, (const struct rb_call *)t->entry, t->entry, t->entry_len,
-				   data, size);
+				   data, size, false);
 		}
 	}
 	call_end(rc, t, h, data, size);

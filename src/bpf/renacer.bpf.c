@@ -47,6 +47,11 @@ const volatile __u32 maxptrs = 33;      /* pointers of an argv array (<= 256) */
 const volatile struct rb_spec specs[RB_NR] = {};   /* capture ops per number */
 const volatile __u64 wake_bytes = 0;    /* wake the reader when this much is
 					   waiting (0: at every record) */
+const volatile __u64 call_room = 0;     /* a call record is dropped (counted
+					   lost) when less than this would be
+					   left in the ring buffer: room kept
+					   for process events, whose loss would
+					   leave a task without its end */
 const volatile __u8 block_set[RB_NR / 8] = {};  /* calls that may block: an
 						   entry record while other
 						   tasks run */
@@ -376,6 +381,10 @@ struct cap {
 	__u64 args[8];      /* (6 used: 8 so that an index masked with 7 is in it) */
 	__u64 sp;
 	__u64 left;         /* RBO_IOV with RBF_RET: data bytes not yet shown */
+	__u32 nl;           /* the call's socket is a netlink one (sock_info):
+			       its messages are decoded whole, not cut at the
+			       string limit */
+	__u32 pad2;
 };
 
 /* This CPU's scratch buffer. */
@@ -385,6 +394,14 @@ static __always_inline __u8 *scratch_buf(void)
 	struct scratch *sc = bpf_map_lookup_elem(&scratch, &k);
 
 	return sc ? sc->b : NULL;
+}
+
+/* The 8-byte value at offset off of the record (data copied by region()). */
+static __always_inline __u64 rec_u64(__u32 off)
+{
+	__u8 *buf = scratch_buf();
+
+	return buf ? *(__u64 *)(buf + (off & (RB_REC_MAX - 8))) : 0;
 }
 
 /* What bpf_find_vma's callback learns of the mapping of an address */
@@ -413,48 +430,62 @@ static long vma_ro(struct task_struct *task, struct vm_area_struct *vma, void *c
 	return 0;
 }
 
+/* path_walk()'s state, one component per bpf_loop step */
+struct walk_ctx {
+	struct dentry *d;
+	struct mount *m;
+	__u32 off, pos;
+};
+
+static long walk_one(__u32 i, void *ctx)
+{
+	struct walk_ctx *w = ctx;
+	/* (locals: BPF_CORE_READ of w->d would relocate walk_ctx itself) */
+	struct dentry *d = w->d, *parent, *root;
+	struct mount *m = w->m;
+	__u8 *buf = scratch_buf();
+	long n;
+
+	if (!buf)
+		return 1;
+	parent = BPF_CORE_READ(d, d_parent);
+	root = BPF_CORE_READ(m, mnt.mnt_root);
+	if (d == root || d == parent) {
+		struct mount *mp = BPF_CORE_READ(m, mnt_parent);
+
+		if (mp == m)
+			return 1;            /* the root of the root mount */
+		w->d = BPF_CORE_READ(m, mnt_mountpoint);
+		w->m = mp;
+		return 0;
+	}
+	if (w->pos > RB_FILEREF_PATH - 256)
+		return 1;
+	n = bpf_probe_read_kernel_str(buf + ((w->off + w->pos) & (RB_REC_MAX - 1)), 256,
+				      BPF_CORE_READ(d, d_name.name));
+	if (n <= 0)
+		return 1;
+	w->pos += n;
+	w->d = parent;
+	return 0;
+}
+
 /*
- * The path of dentry on mount mnt, written at data (at most
- * RB_FILEREF_PATH bytes): its components, the last first, each ended by a
- * NUL, up through the mounts to the root.  Returns the bytes written.
+ * The path of dentry on mount vfsmount, written at off of the record (at
+ * most RB_FILEREF_PATH bytes): its components, the last first, each ended
+ * by a NUL, up through the mounts to the root.  Returns the bytes written.
+ * (Numbers: a global function takes no kernel pointer; every read of
+ * them is a probe read.)
  */
 __noinline int path_walk(__u32 off, __u64 dentry, __u64 vfsmount)
 {
-	/* (numbers: a global function takes no kernel pointer; every read
-	 * of them is a probe read) */
-	struct dentry *d = (struct dentry *)dentry;
-	struct vfsmount *vm = (struct vfsmount *)vfsmount;
-	__u8 *buf = scratch_buf();
-	struct mount *m;
-	__u32 pos = 0;
+	struct walk_ctx w = { (struct dentry *)dentry, NULL, off, 0 };
 
-	if (!buf || !d || !vm)
+	if (!dentry || !vfsmount)
 		return 0;
-	m = (struct mount *)((__u8 *)vm - bpf_core_field_offset(struct mount, mnt));
-	for (int i = 0; i < 24; i++) {
-		struct dentry *parent = BPF_CORE_READ(d, d_parent);
-		struct dentry *root = BPF_CORE_READ(m, mnt.mnt_root);
-		long n;
-
-		if (d == root || d == parent) {
-			struct mount *mp = BPF_CORE_READ(m, mnt_parent);
-
-			if (mp == m)
-				break;       /* the root of the root mount */
-			d = BPF_CORE_READ(m, mnt_mountpoint);
-			m = mp;
-			continue;
-		}
-		if (pos > RB_FILEREF_PATH - 256)
-			break;
-		n = bpf_probe_read_kernel_str(buf + ((off + pos) & (RB_REC_MAX - 1)), 256,
-					      BPF_CORE_READ(d, d_name.name));
-		if (n <= 0)
-			break;
-		pos += n;
-		d = parent;
-	}
-	return pos;
+	w.m = (struct mount *)((__u8 *)vfsmount - bpf_core_field_offset(struct mount, mnt));
+	bpf_loop(32, walk_one, &w, 0);
+	return w.pos;
 }
 
 /*
@@ -464,22 +495,72 @@ __noinline int path_walk(__u32 off, __u64 dentry, __u64 vfsmount)
  * sizeof(struct rb_fileref) + RB_FILEREF_PATH bytes is the caller's to
  * check), and the bytes written are returned; else -1.
  */
+/* An offset of the record the verifier knows to be in it (a mask that
+ * the compiler cannot drop for knowing the offset small already). */
+static __always_inline __u32 in_rec(__u32 x)
+{
+	asm volatile("" : "+r"(x));
+	return x & (RB_REC_MAX - 1);
+}
+
 static __always_inline int ro_fileref(__u8 *buf, __u32 off, __u64 addr, __u32 want)
 {
 	struct vma_info v = { addr };
 	struct rb_fileref *fr;
-	int n;
+	__u64 *stash;
 
 	bpf_find_vma(bpf_get_current_task_btf(), addr, vma_ro, &v, 0);
 	if (!v.ro)
 		return -1;
-	fr = (struct rb_fileref *)(buf + (off & (RB_REC_MAX - 1)));
+	fr = (struct rb_fileref *)(buf + in_rec(off));
 	fr->want = want;
 	fr->dev = v.dev;
 	fr->ino = v.ino;
 	fr->off = v.off;
-	n = v.dentry ? path_walk(off + sizeof(*fr), (__u64)v.dentry, (__u64)v.mnt) : 0;
-	return sizeof(*fr) + n;
+	fr->pathlen = 0;
+	fr->pad = 0;
+	/* the path is walked once the ops are done (fill_paths(): deep in
+	 * the ops, a walk would pass the verifier's depth of calls) */
+	stash = (__u64 *)(buf + in_rec(off + sizeof(*fr)));
+	stash[0] = (__u64)v.dentry;
+	stash[1] = (__u64)v.mnt;
+	return sizeof(*fr) + RB_FILEREF_PATH;
+}
+
+/* fill_paths()'s walk over the regions of the record */
+struct regions_ctx {
+	__u32 off;          /* the next region's header */
+	__u32 n;            /* regions */
+};
+
+static long fill_one(__u32 i, void *ctx)
+{
+	struct regions_ctx *p = ctx;
+	__u8 *buf = scratch_buf();
+	struct rb_region *r;
+	__u32 data;
+
+	if (!buf || i >= p->n || p->off > RB_REC_MAX - sizeof(*r) - 64)
+		return 1;
+	r = (struct rb_region *)(buf + (p->off & (RB_REC_MAX - 1)));
+	data = r->status == RBR_FAULT ? 0 : r->len;
+	if (r->status == RBR_FAULT_RO && r->len == sizeof(struct rb_fileref) + RB_FILEREF_PATH) {
+		__u32 fo = p->off + sizeof(*r);
+		struct rb_fileref *fr = (struct rb_fileref *)(buf + (fo & (RB_REC_MAX - 1)));
+		__u64 d = rec_u64(fo + sizeof(*fr)), m = rec_u64(fo + sizeof(*fr) + 8);
+
+		fr->pathlen = path_walk(fo + sizeof(*fr), d, m);
+	}
+	p->off += sizeof(*r) + ((data + 7) & ~7);
+	return 0;
+}
+
+/* The paths of the record's RBR_FAULT_RO regions (see ro_fileref()). */
+static __always_inline void fill_paths(struct cap *c)
+{
+	struct regions_ctx p = { sizeof(struct rb_call), c->nreg };
+
+	bpf_loop(256, fill_one, &p, 0);
 }
 
 /*
@@ -569,13 +650,6 @@ __noinline int region(struct cap *c, __u64 addr, __u32 len, __u32 kind)
 	return r->status == RBR_FAULT || r->status == RBR_FAULT_RO ? -1 : n;
 }
 
-/* The 8-byte value at offset off of the record (data copied by region()). */
-static __always_inline __u64 rec_u64(__u32 off)
-{
-	__u8 *buf = scratch_buf();
-
-	return buf ? *(__u64 *)(buf + (off & (RB_REC_MAX - 8))) : 0;
-}
 
 /* RBO_PTRS: the string of each pointer of the array recorded at base */
 struct ptrs_ctx {
@@ -620,7 +694,7 @@ static long iov_one(__u32 i, void *ctx)
 			len = p->c->left;
 		p->c->left -= len;
 	}
-	if (len > strlim)
+	if (len > strlim && !p->c->nl)
 		len = strlim;
 	if (base && len)
 		region(p->c, base, len, RBR_BYTES);
@@ -684,6 +758,50 @@ static long mmsg_one(__u32 i, void *ctx)
 	return 0;
 }
 
+/*
+ * A region (RBR_SOCK) with the family and protocol of the socket that
+ * descriptor fd of the current task refers to; nothing when it is none.
+ * (A netlink message is decoded by its socket's protocol, which the
+ * reader can no longer look up once the call is over.)
+ */
+__noinline int sock_info(struct cap *c, __u64 fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct file **fds = BPF_CORE_READ(task, files, fdt, fd);
+	unsigned int max = BPF_CORE_READ(task, files, fdt, max_fds);
+	__u8 *buf = scratch_buf();
+	struct rb_region *r;
+	struct file *f = NULL;
+	struct sock *sk;
+	__u32 off;
+
+	if (!c || !buf || fd >= max || fd > 1u << 20)
+		return 0;
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	if (!f || (BPF_CORE_READ(f, f_inode, i_mode) & 0170000) != 0140000 /* S_IFSOCK */)
+		return 0;
+	{
+		struct socket *so = BPF_CORE_READ(f, private_data);
+		sk = BPF_CORE_READ(so, sk);
+	}
+	off = c->off;
+	if (!sk || off + sizeof(*r) + 8 > RB_REC_MAX)
+		return 0;
+	r = (struct rb_region *)(buf + in_rec(off));
+	r->addr = fd;
+	r->len = 4;
+	r->phase = c->phase;
+	r->kind = RBR_SOCK;
+	r->status = RBR_OK;
+	r->pad = 0;
+	c->nl = BPF_CORE_READ(sk, __sk_common.skc_family) == 16 /* AF_NETLINK */;
+	*(__u16 *)(buf + in_rec(off + sizeof(*r))) = BPF_CORE_READ(sk, __sk_common.skc_family);
+	*(__u16 *)(buf + in_rec(off + sizeof(*r) + 2)) = BPF_CORE_READ(sk, sk_protocol);
+	c->off = off + sizeof(*r) + 8;
+	c->nreg++;
+	return 0;
+}
+
 /* The user int at addr, or 0. */
 static __always_inline __u64 user_int(__u64 addr)
 {
@@ -727,7 +845,7 @@ __noinline __u64 op_size(struct cap *c, __u64 bits)
 	if ((op.sz == RBZ_ARG || op.sz == RBZ_RET || op.sz == RBZ_DEREF4) && op.size &&
 	    n > op.size)
 		n = op.size;
-	if ((op.flags & RBF_LIMIT) && n > strlim)
+	if ((op.flags & RBF_LIMIT) && n > strlim && !c->nl)
 		n = strlim;
 	if (op.flags & RBF_PLUS8)
 		n = n + 8 < 16 ? 16 : n + 8;
@@ -799,6 +917,9 @@ __noinline int run_op(struct cap *c, __u64 bits)
 	case RBO_SP:
 		if (c->sp && n)
 			region(c, c->sp, n > RB_REGION_MAX ? RB_REGION_MAX : n, RBR_BYTES);
+		break;
+	case RBO_SOCK:
+		sock_info(c, addr);
 		break;
 	case RBO_ANY:
 		if (addr) {
@@ -938,6 +1059,11 @@ static __always_inline bool rec_send(struct cap *c, __u8 *buf, __u32 type, struc
 		h->cpu_ns = call_cpu(task, t, now, now - t->enter_ns);
 	h->ip = r ? r->ip : 0;
 	h->sp = c->sp;
+	if (call_room && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + c->off + call_room >
+			 bpf_ringbuf_query(&events, BPF_RB_RING_SIZE)) {
+		__sync_fetch_and_add(&lost_calls, 1);
+		return false;
+	}
 	if (bpf_ringbuf_output(&events, buf, c->off & (RB_REC_MAX - 1),
 			       (c->flags & RBC_LATE) ? BPF_RB_FORCE_WAKEUP : wake_flags(c->off)) < 0) {
 		__sync_fetch_and_add(&lost_calls, 1);
@@ -985,6 +1111,8 @@ int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 	c.flags = h->flags;
 	regs_args(&c, &r, slot);
 	run_ops(&c, slot, type == RB_EV_ENTRY ? RBW_ENTRY | RBW_BLOCK : RBW_EXIT);
+	if (c.flags & RBC_LATE)
+		fill_paths(&c);
 	rec_send(&c, buf, type, task, t, slot, type == RB_EV_ENTRY ? t->enter_ns : bpf_ktime_get_ns(),
 		 &r);
 	return 0;

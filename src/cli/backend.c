@@ -25,8 +25,10 @@
  */
 static int ebpf_common_unsuited(const struct trace_opts *t, struct strbuf *why)
 {
-	if (t->npids) {
-		strbuf_addstr(why, "cannot attach (-p): it traces commands it starts");
+	/* -p: a filter on the kernel's table of traced tasks, for an
+	 * explicit --backend ebpf (auto attaches with ptrace) */
+	if (t->npids && t->backend != BACKEND_EBPF) {
+		strbuf_addstr(why, "attaches with ptrace unless --backend ebpf");
 		return -1;
 	}
 	/* strace's options that need the stops (docs/renacer.1) */

@@ -3,6 +3,7 @@
  * options, the usage texts and what is printed.  The work itself is in
  * src/golden/workflow.h.  Exit statuses are in golden.h.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -87,7 +88,10 @@ static const char compare_usage[] =
 "against --tolerance and [golden_traces] runtime_tolerance_pct (docs/otlp.md).\n"
 "\n"
 "      --config FILE        renacer.toml to read (default: ./renacer.toml if present)\n"
-"      --format FMT         text (default), json, junit, markdown\n"
+"      --format FMT         text (default), json, junit, markdown, github\n"
+"                           (workflow commands: annotations, a job summary in\n"
+"                           $GITHUB_STEP_SUMMARY), codequality (GitLab)\n"
+"      --codequality FILE   also write GitLab's Code Quality report to FILE\n"
 "      --html FILE          also write an HTML report to FILE: findings, a\n"
 "                           timeline of both runs, syscall bars, the call diff\n"
 "                           and a differential flame graph (one page, no\n"
@@ -125,8 +129,12 @@ COMMON_TEXT
 "      --update             rewrite the goldens that differ (also\n"
 "                           RENACER_UPDATE_GOLDEN=1); never with CI set\n"
 "      --new-dir DIR        write NAME.json.new files to DIR instead\n"
-"      --format FMT         text (default), json, junit, markdown\n"
+"      --format FMT         text (default), json, junit, markdown, github\n"
+"                           (workflow commands: annotations on the source lines\n"
+"                           of findings, a job summary in $GITHUB_STEP_SUMMARY),\n"
+"                           codequality (GitLab's Code Quality report)\n"
 "      --junit FILE         also write a JUnit XML report to FILE\n"
+"      --codequality FILE   also write GitLab's Code Quality report to FILE\n"
 "      --html FILE          also write an HTML report to FILE: findings with\n"
 "                           their source lines, a timeline of the golden and\n"
 "                           the current run, syscall bars, the call diff and a\n"
@@ -139,11 +147,19 @@ COMMON_TEXT
 "  -s, --source             trace with source correlation (automatic when the\n"
 "                           golden was captured with -s): findings name the\n"
 "                           lines their calls come from\n"
+"      --same-machine       refuse (5) a golden made on another machine (CPU\n"
+"                           model, cores, kernel, libc); without it validate\n"
+"                           says so in one line\n"
+"      --allow-orphans      with CI set, do not fail on golden files that no\n"
+"                           declared trace uses\n"
+"      --allow-pending      with CI set, do not fail on pending NAME.json.new\n"
+"                           files in the golden directory\n"
 "  -q, --quiet              text format: print only failing traces\n"
 "  -h, --help               show this help\n"
 "\n"
-"With CI set in the environment nothing is written into the golden directory\n"
-"and a missing golden fails.\n"
+"With CI set in the environment nothing is written into the golden directory,\n"
+"a missing golden fails, and so (5, with their names) do golden files that no\n"
+"declared trace uses and pending .new files; without CI they are warnings.\n"
 "\n"
 EXIT_TEXT
 "With several traces the status is the highest one.\n";
@@ -168,6 +184,7 @@ COMMON_TEXT
 enum {
 	O_CONFIG = 1000, O_DIR, O_RUNS, O_FORMAT, O_COLOR, O_NO_COLOR, O_TOL, O_MINCONF,
 	O_NO_TIMING, O_UPDATE, O_GOLDEN, O_NEWDIR, O_JUNIT, O_ALL, O_INJECT, O_FAULT, O_HTML,
+	O_CODEQUALITY, O_SAME_MACHINE, O_ALLOW_ORPHANS, O_ALLOW_PENDING,
 };
 
 static const struct option long_opts[] = {
@@ -186,6 +203,10 @@ static const struct option long_opts[] = {
 	{ "new-dir", required_argument, NULL, O_NEWDIR },
 	{ "junit", required_argument, NULL, O_JUNIT },
 	{ "html", required_argument, NULL, O_HTML },
+	{ "codequality", required_argument, NULL, O_CODEQUALITY },
+	{ "same-machine", no_argument, NULL, O_SAME_MACHINE },
+	{ "allow-orphans", no_argument, NULL, O_ALLOW_ORPHANS },
+	{ "allow-pending", no_argument, NULL, O_ALLOW_PENDING },
 	{ "all", no_argument, NULL, O_ALL },
 	{ "inject", required_argument, NULL, O_INJECT },
 	{ "fault", required_argument, NULL, O_FAULT },
@@ -198,6 +219,7 @@ static const struct option long_opts[] = {
 struct overrides {
 	double tol, minconf;     /* < 0: not given */
 	bool no_timing, all;
+	bool allow_orphans, allow_pending;
 };
 
 static void usage_die(const char *cmd, const char *usage, const char *fmt, ...)
@@ -280,7 +302,8 @@ static int parse_opts(struct gcli *g, struct overrides *ov, int argc, char **arg
 			break;
 		case O_FORMAT:
 			if ((g->fmt = gfmt_parse(optarg)) < 0)
-				usage_die(g->cmd, usage, "unknown format '%s' (text, json, junit, markdown)",
+				usage_die(g->cmd, usage, "unknown format '%s' (text, json, junit, markdown, "
+					  "github, codequality)",
 					  esc(optarg));
 			break;
 		case O_COLOR:
@@ -306,10 +329,20 @@ static int parse_opts(struct gcli *g, struct overrides *ov, int argc, char **arg
 		case O_GOLDEN: g->golden_file = optarg; break;
 		case O_NEWDIR: g->w.new_dir = optarg; break;
 		case O_JUNIT: g->junit_path = optarg; break;
+		case O_SAME_MACHINE:
+		case O_ALLOW_ORPHANS:
+		case O_ALLOW_PENDING:
+			if (c == O_SAME_MACHINE)
+				g->w.same_machine = true;
+			else if (c == O_ALLOW_ORPHANS)
+				ov->allow_orphans = true;
+			else
+				ov->allow_pending = true;
+			break;
+		case O_CODEQUALITY:
+			g->codequality_path = optarg;
+			break;
 		case O_HTML:
-			if (strcmp(g->cmd, "validate") && strcmp(g->cmd, "compare"))
-				usage_die(g->cmd, usage, "unknown or incomplete option '%s'",
-					  esc(argv[optind - 1]));
 			g->html_path = optarg;
 			g->w.keep_current = true;
 			break;
@@ -527,32 +560,107 @@ int cmd_capture(int argc, char **argv)
 
 /* --- compare --- */
 
+/* What the CI formats add: the HTML report's name, the run's page, the workspace. */
+static void ci_context(struct gcli *g, struct gout_ci *ci, struct strbuf *url, struct strbuf *cwd)
+{
+	const char *server = getenv("GITHUB_SERVER_URL"), *repo = getenv("GITHUB_REPOSITORY");
+	const char *run = getenv("GITHUB_RUN_ID");
+	char buf[4096];
+
+	memset(ci, 0, sizeof(*ci));
+	ci->html = g->html_path;
+	if (server && *server && repo && *repo && run && *run) {
+		strbuf_addf(url, "%s/%s/actions/runs/%s", server, repo, run);
+		ci->artifact_url = url->buf;
+	} else if (getenv("CI_JOB_URL") && *getenv("CI_JOB_URL")) {
+		strbuf_addf(url, "%s/artifacts/browse", getenv("CI_JOB_URL"));
+		ci->artifact_url = url->buf;
+	}
+	ci->workspace = getenv("GITHUB_WORKSPACE");
+	if (!ci->workspace || !*ci->workspace)
+		ci->workspace = getenv("CI_PROJECT_DIR");
+	if ((!ci->workspace || !*ci->workspace) && getcwd(buf, sizeof(buf))) {
+		strbuf_addstr(cwd, buf);
+		ci->workspace = cwd->buf;
+	}
+}
+
+/* Writes one format of the cases into path (atomically); a failure is status 7 at exit. */
+static void emit_file(const char *path, int fmt, const struct gout_case *cases, size_t n,
+		      const struct golden_opts *o, const struct gout_ci *ci)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&buf, &len);
+	int r = -1;
+
+	if (mf) {
+		r = fmt == GFMT_JUNIT ? gout_junit(mf, cases, n, o) : gout_codequality(mf, cases, n, o, ci);
+		if (fclose(mf) != 0)
+			r = -1;
+	}
+	if (r < 0 || write_file_atomic(path, buf, len) < 0) {
+		if (r < 0)
+			error("cannot write '%s': %s", esc(path), strerror(errno));
+		cli_write_failed();
+	}
+	free(buf);
+}
+
+/*
+ * With GITHUB_STEP_SUMMARY set (a GitHub Actions step), --format github
+ * appends the Markdown summary to that file.
+ */
+static void step_summary(const struct gout_case *cases, size_t n, const struct golden_opts *o,
+			 const struct gout_ci *ci)
+{
+	const char *path = getenv("GITHUB_STEP_SUMMARY");
+	FILE *fp;
+
+	if (!path || !*path)
+		return;
+	if (!(fp = fopen(path, "a"))) {
+		error("cannot write the job summary '%s': %s", esc(path), strerror(errno));
+		cli_write_failed();
+		return;
+	}
+	if (gout_markdown_ci(fp, cases, n, o, ci) < 0 || fputc('\n', fp) == EOF) {
+		error("cannot write the job summary '%s': %s", esc(path), strerror(errno));
+		cli_write_failed();
+	}
+	if (fclose(fp) != 0) {
+		error("cannot write the job summary '%s': %s", esc(path), strerror(errno));
+		cli_write_failed();
+	}
+}
+
 static void emit_cases(struct gcli *g, struct gout_case *cases, size_t n)
 {
 	const struct golden_opts *o = &g->w.o;
+	struct strbuf url = STRBUF_INIT, cwd = STRBUF_INIT;
+	struct gout_ci ci;
 	int r = 0;
 
+	ci_context(g, &ci, &url, &cwd);
 	switch (g->fmt) {
 	case GFMT_JSON: r = gout_json(stdout, cases, n, o); break;
 	case GFMT_JUNIT: r = gout_junit(stdout, cases, n, o); break;
-	case GFMT_MARKDOWN: r = gout_markdown(stdout, cases, n, o); break;
+	case GFMT_MARKDOWN: r = gout_markdown_ci(stdout, cases, n, o, &ci); break;
+	case GFMT_GITHUB: r = gout_github(stdout, cases, n, o, &ci); break;
+	case GFMT_CODEQUALITY: r = gout_codequality(stdout, cases, n, o, &ci); break;
 	default: break;
 	}
 	if (r < 0)
 		cli_stdout_failed(errno);
-	if (g->junit_path) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *mf = open_memstream(&buf, &len);
-		/* the report on stdout is checked at exit (cli_outputs_failed) */
-		if (!mf || gout_junit(mf, cases, n, o) < 0 || fclose(mf) != 0 ||
-		    write_file_atomic(g->junit_path, buf, len) < 0) {
-			if (!mf)
-				error("cannot write '%s': %s", esc(g->junit_path), strerror(errno));
-			cli_write_failed();
-		}
-		free(buf);
-	}
+	if (g->fmt == GFMT_GITHUB)
+		step_summary(cases, n, o, &ci);
+	/* the report on stdout is checked at exit (cli_outputs_failed) */
+	if (g->junit_path)
+		emit_file(g->junit_path, GFMT_JUNIT, cases, n, o, &ci);
+	if (g->codequality_path)
+		emit_file(g->codequality_path, GFMT_CODEQUALITY, cases, n, o, &ci);
+	strbuf_release(&url);
+	strbuf_release(&cwd);
 }
 
 /* The command line, for the HTML page ("renacer validate --html r.html"). */
@@ -713,13 +821,152 @@ static void strip_ext(struct strbuf *sb, const char *path)
 	}
 }
 
+/* The trace a file of a golden directory belongs to ("ls" of ls.json.zst), or NULL. */
+static char *golden_file_owner(const char *nm)
+{
+	static const char *const ends[] = { "_source.json.zst", "_source.json", "_summary.txt",
+					    ".json.zst", ".json" };
+	size_t l = strlen(nm);
+
+	if (nm[0] == '.')
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(ends); i++) {
+		size_t e = strlen(ends[i]);
+		if (l > e && !strcmp(nm + l - e, ends[i]))
+			return xstrndup(nm, l - e);
+	}
+	return NULL;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Golden hygiene: files of the golden directory that no declared trace
+ * uses, and pending .new files.  With CI set (and not allowed) they are a
+ * failing case of their own (*hc filled, returns 1) whose files are
+ * annotated one by one; else a warning each (returns 0).
+ */
+static int hygiene(struct gcli *g, const struct overrides *ov, struct gout_case *hc,
+		   char ***files_out, size_t *nfiles_out, char **error_out)
+{
+	DIR *d = opendir(g->w.dir);
+	struct dirent *e;
+	char **orph = NULL, **pend = NULL;
+	size_t no = 0, ao = 0, np = 0, ap = 0;
+	struct gpending *p = NULL;
+	size_t npend = 0;
+	struct strbuf sb = STRBUF_INIT;
+	bool fail_o, fail_p;
+
+	while (d && (e = readdir(d))) {
+		char *owner = golden_file_owner(e->d_name);
+		/* with no trace declared, every golden validates by the command
+		 * it recorded: none is an orphan */
+		if (owner && g->w.cfg.golden.ntraces && !config_trace(&g->w.cfg, owner)) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%s/%s", g->w.dir, e->d_name);
+			ALLOC_GROW(orph, no + 1, ao);
+			orph[no++] = strbuf_detach(&sb, NULL);
+		}
+		free(owner);
+	}
+	if (d)
+		closedir(d);
+	golden_list_pending(g->w.dir, &p, &npend);
+	for (size_t i = 0; i < npend; i++) {
+		ALLOC_GROW(pend, np + 1, ap);
+		pend[np++] = xstrdup(p[i].path);
+	}
+	gpending_free(p, npend);
+	QSORT(orph, no, str_cmp);
+	QSORT(pend, np, str_cmp);
+	fail_o = g->w.ci && !ov->allow_orphans && no;
+	fail_p = g->w.ci && !ov->allow_pending && np;
+	for (size_t i = 0; i < no; i++)
+		if (!fail_o)
+			warning("'%s' is a golden file that no trace declared in %s uses", esc(orph[i]),
+				g->w.cfg.path ? g->w.cfg.path : "renacer.toml");
+	for (size_t i = 0; i < np; i++)
+		if (!fail_p)
+			warning("'%s' is a pending update: accept it (renacer accept) or remove it",
+				esc(pend[i]));
+	strbuf_reset(&sb);
+	if (fail_o) {
+		strbuf_addf(&sb, "%zu golden file%s that no declared trace uses:", no, no == 1 ? "" : "s");
+		for (size_t i = 0; i < no; i++)
+			strbuf_addf(&sb, "%s %s", i ? "," : "", orph[i]);
+		strbuf_addstr(&sb, " (remove them, declare their traces, or --allow-orphans)");
+	}
+	if (fail_p) {
+		strbuf_addf(&sb, "%s%zu pending .new file%s:", sb.len ? "; " : "", np, np == 1 ? "" : "s");
+		for (size_t i = 0; i < np; i++)
+			strbuf_addf(&sb, "%s %s", i ? "," : "", pend[i]);
+		strbuf_addstr(&sb, " (accept or remove them, or --allow-pending)");
+	}
+	*files_out = NULL;
+	*nfiles_out = 0;
+	if (fail_o || fail_p) {
+		static char orphan_why[] = "a golden file that no declared trace uses";
+		static char pending_why[] = "a pending update (accept it or remove it)";
+		char **all = xcalloc(no + np + 1, sizeof(*all));
+		char **why = xcalloc(no + np + 1, sizeof(*why));
+		size_t n = 0;
+		for (size_t i = 0; fail_o && i < no; i++) {
+			why[n] = orphan_why;
+			all[n++] = xstrdup(orph[i]);
+		}
+		for (size_t i = 0; fail_p && i < np; i++) {
+			why[n] = pending_why;
+			all[n++] = xstrdup(pend[i]);
+		}
+		memset(hc, 0, sizeof(*hc));
+		hc->files_why = why;
+		hc->name = g->w.dir;
+		hc->golden_path = g->w.dir;
+		hc->status = GOLDEN_BAD_CONFIG;
+		*error_out = strbuf_detach(&sb, NULL);
+		hc->error = *error_out;
+		hc->files = all;
+		hc->nfiles = n;
+		*files_out = all;
+		*nfiles_out = n;
+	}
+	for (size_t i = 0; i < no; i++)
+		free(orph[i]);
+	for (size_t i = 0; i < np; i++)
+		free(pend[i]);
+	free(orph);
+	free(pend);
+	strbuf_release(&sb);
+	return fail_o || fail_p;
+}
+
+/* Says once per difference that goldens were made on another machine. */
+static void machine_note(const struct gvalidation *v, struct strbuf *said)
+{
+	if (!v->machine_note || v->k.status == GOLDEN_BAD_CONFIG)
+		return;
+	for (const char *p = said->buf; (p = strstr(p, v->machine_note)); p++)
+		if ((p == said->buf || p[-1] == '\n') && p[strlen(v->machine_note)] == '\n')
+			return;
+	strbuf_addf(said, "%s\n", v->machine_note);
+	warning("golden '%s' was made on another machine: %s (--same-machine refuses it)",
+		esc(v->name), esc(v->machine_note));
+}
+
 int cmd_validate(int argc, char **argv)
 {
 	struct gcli g;
 	struct overrides ov;
 	struct gvalidation *v = NULL;
-	size_t nv = 0;
-	int first, st = GOLDEN_OK, dashdash = -1;
+	size_t nv = 0, nhfiles = 0;
+	int first, st = GOLDEN_OK, dashdash = -1, hyg = 0;
+	struct gout_case hcase = { 0 };
+	char **hfiles = NULL, *herror = NULL;
+	struct strbuf said = STRBUF_INIT;
 
 	memset(&g, 0, sizeof(g));
 	g.cmd = "validate";
@@ -756,6 +1003,11 @@ int cmd_validate(int argc, char **argv)
 		nv = 1;
 		st = validate_print(&g, name.buf, g.golden_file, !stat(g.golden_file, &sbuf),
 				    argv + dashdash + 1, config_trace(&g.w.cfg, name.buf), &v[0]);
+		{
+			struct strbuf said = STRBUF_INIT;
+			machine_note(&v[0], &said);
+			strbuf_release(&said);
+		}
 		emit_cases(&g, &v[0].k, 1);
 		{
 			char *gp = v[0].golden_missing ? NULL : v[0].golden;
@@ -771,14 +1023,40 @@ int cmd_validate(int argc, char **argv)
 		return finish(&g, st);
 	}
 
-	if (!g.w.cfg.golden.ntraces)
-		usage_die("validate", validate_usage, "no traces declared in %s; use --golden FILE -- "
-			  "COMMAND", g.w.cfg.path ? g.w.cfg.path : "renacer.toml ([[golden_traces.trace]])");
-	for (int i = first; i < argc; i++)
-		if (!config_trace(&g.w.cfg, argv[i]))
-			die_status(GOLDEN_BAD_CONFIG, "validate: no trace '%s' declared in %s", esc(argv[i]),
-				   g.w.cfg.path ? g.w.cfg.path : "renacer.toml");
-	v = xcalloc(g.w.cfg.golden.ntraces + 1, sizeof(*v));
+	/* goldens no renacer.toml declares (capture NAME -- COMMAND): named
+	 * on the command line, or all of the directory's when none is declared */
+	struct strlist { char **s; size_t n, alloc; } extra = { NULL, 0, 0 };
+	for (int i = first; i < argc; i++) {
+		bool exists;
+		char *gp;
+		if (config_trace(&g.w.cfg, argv[i]))
+			continue;
+		if (!golden_valid_name(argv[i]))
+			die_status(GOLDEN_BAD_CONFIG, "validate: '%s' is not a trace name", esc(argv[i]));
+		gp = golden_path(g.w.dir, argv[i], &exists);
+		free(gp);
+		if (!exists)
+			die_status(GOLDEN_BAD_CONFIG, "validate: no trace '%s' declared in %s and no golden "
+				   "'%s/%s.json'", esc(argv[i]), g.w.cfg.path ? g.w.cfg.path : "renacer.toml",
+				   esc(g.w.dir), esc(argv[i]));
+		ALLOC_GROW(extra.s, extra.n + 1, extra.alloc);
+		extra.s[extra.n++] = xstrdup(argv[i]);
+	}
+	if (!g.w.cfg.golden.ntraces && first >= argc) {
+		extra.n = golden_list_names(g.w.dir, &extra.s);
+		if (!extra.n)
+			usage_die("validate", validate_usage, "no traces declared in %s and no goldens in "
+				  "'%s'; use --golden FILE -- COMMAND", g.w.cfg.path ? g.w.cfg.path :
+				  "renacer.toml ([[golden_traces.trace]])", esc(g.w.dir));
+	}
+	/* hygiene first: what this run writes is not counted */
+	hyg = hygiene(&g, &ov, &hcase, &hfiles, &nhfiles, &herror);
+	if (hyg) {
+		if (g.fmt == GFMT_TEXT && gout_text(stdout, &hcase, &g.w.o, g.color) < 0)
+			cli_stdout_failed(errno);
+		st = GOLDEN_BAD_CONFIG;
+	}
+	v = xcalloc(g.w.cfg.golden.ntraces + extra.n + 1, sizeof(*v));
 	for (size_t t = 0; t < g.w.cfg.golden.ntraces; t++) {
 		const struct config_trace *ct = &g.w.cfg.golden.traces[t];
 		bool wanted = first >= argc, exists;
@@ -794,6 +1072,7 @@ int cmd_validate(int argc, char **argv)
 			break;
 		gp = golden_path(g.w.dir, ct->name, &exists);
 		s = validate_print(&g, ct->name, gp, exists, ct->argv, ct, &v[nv]);
+		machine_note(&v[nv], &said);
 		free(gp);
 		nv++;
 		if (s > st)
@@ -801,17 +1080,32 @@ int cmd_validate(int argc, char **argv)
 		if (s && g.w.cfg.ci.fail_fast)
 			break;
 	}
+	for (size_t e = 0; e < extra.n && !stop_sig && !(st && g.w.cfg.ci.fail_fast); e++) {
+		bool exists;
+		char *gp = golden_path(g.w.dir, extra.s[e], &exists);
+		int s = validate_print(&g, extra.s[e], gp, exists, NULL, NULL, &v[nv]);
+		free(gp);
+		nv++;
+		if (s > st)
+			st = s;
+	}
+	for (size_t e = 0; e < extra.n; e++)
+		free(extra.s[e]);
+	free(extra.s);
 	{
-		struct gout_case *ks = xcalloc(nv + 1, sizeof(*ks));
-		char **gp = xcalloc(nv + 1, sizeof(*gp)), **cp = xcalloc(nv + 1, sizeof(*cp));
+		struct gout_case *ks = xcalloc(nv + 2, sizeof(*ks));
+		char **gp = xcalloc(nv + 2, sizeof(*gp)), **cp = xcalloc(nv + 2, sizeof(*cp));
+		size_t nk = nv;
 		for (size_t i = 0; i < nv; i++) {
 			ks[i] = v[i].k;
 			gp[i] = v[i].golden_missing ? NULL : v[i].golden;
 			cp[i] = v[i].current_trace;
 		}
-		emit_cases(&g, ks, nv);
+		if (hyg)
+			ks[nk++] = hcase;
+		emit_cases(&g, ks, nk);
 		keep_cmdline(&g, argc, argv);
-		emit_html(&g, ks, gp, cp, nv);
+		emit_html(&g, ks, gp, cp, nk);
 		free(g.cmdline);
 		free(gp);
 		free(cp);
@@ -826,6 +1120,12 @@ int cmd_validate(int argc, char **argv)
 	for (size_t i = 0; i < nv; i++)
 		gvalidation_release(&v[i]);
 	free(v);
+	for (size_t i = 0; i < nhfiles; i++)
+		free(hfiles[i]);
+	free(hfiles);
+	free((char **)hcase.files_why);
+	free(herror);
+	strbuf_release(&said);
 	return finish(&g, st);
 }
 

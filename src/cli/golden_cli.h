@@ -20,6 +20,7 @@ struct gcli {
 	const char *golden_file;       /* validate --golden FILE */
 	const char *junit_path;        /* --junit FILE, or NULL */
 	const char *html_path;         /* --html FILE, or NULL */
+	const char *codequality_path;  /* --codequality FILE, or NULL */
 	char *cmdline;                 /* the command line, for the HTML page */
 	char **inject;                 /* -e inject=/fault=, --inject/--fault:
 					  "inject=SPEC" / "fault=SPEC" (g->w.inject) */

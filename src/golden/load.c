@@ -1,5 +1,8 @@
 /* Reading a saved trace into a finalized golden model (see model.h). */
 #include "golden/model.h"
+#include "golden/machine.h"
+
+#include <jansson.h>
 #include "replay/reader.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
@@ -33,6 +36,8 @@ int gmodel_load(const char *path, const struct golden_opts *o, struct gmodel **o
 		gmodel_free(m);
 		return -1;
 	}
+	if (meta.timing)
+		gmachine_from_json(&m->machine, json_object_get(meta.timing, "machine"));
 	if (meta.command && !m->command)
 		m->command = xstrdup(meta.command);
 	if (!m->wall_ns)

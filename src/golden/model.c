@@ -28,7 +28,7 @@
 /* --- I/O buckets --- */
 
 static const char *const gio_kind_names[GK_NKINDS] = {
-	"file", "pipe", "socket", "tty", "device", "other",
+	"file", "pipe", "socket", "tty", "device", "other", "stdio",
 };
 
 const char *gio_bucket_name(int bucket)
@@ -53,6 +53,7 @@ const char *gio_bucket_phrase(int bucket)
 		"bytes read from terminals", "bytes written to terminals",
 		"bytes read from devices", "bytes written to devices",
 		"bytes read from other files", "bytes written to other files",
+		"bytes read from the standard input", "bytes written to the standard output and error",
 	};
 	return bucket >= 0 && bucket < GIO_NBUCKETS ? p[bucket] : "bytes";
 }
@@ -104,7 +105,8 @@ struct btask {
 	uint32_t exe;            /* id in b->strs of the program (key text), UINT32_MAX */
 	uint32_t argv;           /* id in b->strs of its argv (key text), UINT32_MAX */
 	uint64_t io[GIO_NBUCKETS];
-	uint64_t io_std[3];
+	uint64_t mem_peak;       /* its process's committed peak when last seen */
+	uint64_t rss_kb;         /* VmHWM at its exit */
 	struct gcall *calls;
 	uint32_t ncalls, acalls;
 	uint32_t *src;           /* per call: 1 + source id (gmodel.srcs), or NULL */
@@ -169,6 +171,8 @@ static struct btask *task_of(struct build *b, const struct event *ev)
 			}
 		}
 		*intmap_put(&b->tids, (uint64_t)(uint32_t)tt->tid, NULL) = i;
+		if (tt->mem && tt->mem->peak > t->mem_peak)
+			t->mem_peak = tt->mem->peak;
 	}
 	t->seen = true;
 	return t;
@@ -313,29 +317,13 @@ static void add_fd(struct strbuf *k, int64_t fd, const struct tobj *o)
 	strbuf_addch(k, '>');
 }
 
-/* Whether an enum value has a name (from its table, or read back). */
-static bool enum_named(const struct val *v)
-{
-	return v->x.sym || xlat_name(v->x.xl, v->x.v);
-}
-
-/* Whether every item of a V_OP is symbolic (flags, names, modes). */
-static bool op_symbolic(const struct val *v)
-{
-	for (uint32_t i = 0; i < v->c.n; i++) {
-		const struct val *it = &v->c.items[i];
-		if (it->kind == V_OP ? !op_symbolic(it)
-				     : !(it->kind == V_FLAGS || it->kind == V_OCT ||
-					 (it->kind == V_ENUM && enum_named(it))))
-			return false;
-	}
-	return v->c.n > 0;
-}
-
 /*
  * Any other argument in a key: what it means symbolically (flags, names,
  * modes, signal sets, NULL), or '_' for a number, an address, a buffer or
- * a structure, whose values change from run to run.
+ * a structure, whose values change from run to run.  A symbolic value is
+ * kept as it renders (its saved text when read back) when that is a name
+ * or names ("O_RDONLY|O_CLOEXEC", "S_IFREG|0644", "SIGCHLD"); an unknown
+ * value renders as a number and is dropped the same way live and replayed.
  */
 static void add_other(struct strbuf *k, const struct val *v)
 {
@@ -349,37 +337,24 @@ static void add_other(struct strbuf *k, const struct val *v)
 	switch (v->kind) {
 	case V_FLAGS:
 	case V_ENUM:
-		if (v->flags & VF_NOVAL) {
-			/* read back from a text-only trace: its names */
-			if (v->x.sym && text_is_symbolic(v->x.sym, strlen(v->x.sym)))
-				strbuf_addstr(k, v->x.sym);
-			else
-				strbuf_addch(k, '_');
-			return;
-		}
-		if (v->kind == V_ENUM && !enum_named(v)) {
-			strbuf_addch(k, '_');
-			return;
-		}
-		break;
-	case V_TEXT:
-		if (text_is_symbolic(v->s.p, v->s.len))
-			strbuf_add(k, v->s.p, v->s.len);
-		else
-			strbuf_addch(k, '_');
-		return;
-	case V_OCT:
-		if (!v->u) {
-			strbuf_addch(k, '_');
-			return;
-		}
-		break;
-	case V_SIGSET:
-		break;
 	case V_OP:
-		if (op_symbolic(v))
-			break;
-		strbuf_addch(k, '_');
+	case V_TEXT:
+		break;
+	case V_OCT:
+		if (v->u) {
+			if (v->text)
+				strbuf_add(k, v->text, v->text_len);
+			else
+				val_render(k, v, &ro);
+		} else {
+			strbuf_addch(k, '_');
+		}
+		return;
+	case V_SIGSET:
+		if (v->text)
+			strbuf_add(k, v->text, v->text_len);
+		else
+			val_render(k, v, &ro);
 		return;
 	case V_PTR:
 		strbuf_addstr(k, v->u ? "_" : "NULL");
@@ -393,10 +368,13 @@ static void add_other(struct strbuf *k, const struct val *v)
 	}
 	if (v->text)
 		strbuf_add(k, v->text, v->text_len);
+	else if (v->kind == V_TEXT)
+		strbuf_add(k, v->s.p ? v->s.p : "", v->s.p ? v->s.len : 0);
+	else if ((v->flags & VF_NOVAL) && v->x.sym)
+		strbuf_addstr(k, v->x.sym);
 	else
 		val_render(k, v, &ro);
-	/* flags with no name are a number */
-	if (v->kind == V_FLAGS && !text_is_symbolic(k->buf + at, k->len - at)) {
+	if (!text_is_symbolic(k->buf + at, k->len - at)) {
 		strbuf_setlen(k, at);
 		strbuf_addch(k, '_');
 	}
@@ -624,10 +602,12 @@ static void on_syscall(struct build *b, const struct event *ev)
 			int64_t fd;
 			if (reg < 0 || !ev_arg_int(ev, (unsigned)reg, &fd))
 				continue;
-			t->io[GIO_BUCKET(gio_of(ev->fd_obj[reg]), side)] += (uint64_t)ret;
-			if (fd >= 0 && fd <= 2 && ev->fd_obj[reg] &&
-			    (ev->fd_obj[reg]->flags & TOBJ_INHERITED))
-				t->io_std[fd] += (uint64_t)ret;
+			/* the standard streams the command was given carry its
+			 * messages, whatever they are (a file, a pipe, a tty) */
+			int kind = fd >= 0 && fd <= 2 && ev->fd_obj[reg] &&
+					   (ev->fd_obj[reg]->flags & TOBJ_INHERITED)
+					   ? GK_STDIO : gio_of(ev->fd_obj[reg]);
+			t->io[GIO_BUCKET(kind, side)] += (uint64_t)ret;
 		}
 	}
 
@@ -723,6 +703,7 @@ static void on_exit_ev(struct build *b, const struct event *ev)
 		t->exited = true;
 		t->exit_code = ev->exit_code;
 		t->term_signal = ev->term_signal;
+		t->rss_kb = ev->max_rss_kb;
 	}
 }
 
@@ -774,10 +755,15 @@ static int mb_begin(struct sink *s, const struct trace_info *ti)
 	}
 	if (ti && ti->argv && !b->m->command) {
 		struct strbuf sb = STRBUF_INIT;
-		for (size_t i = 0; ti->argv[i]; i++) {
+		size_t n = 0;
+		while (ti->argv[n])
+			n++;
+		b->m->argv = xcalloc(n + 1, sizeof(*b->m->argv));
+		for (size_t i = 0; i < n; i++) {
 			if (i)
 				strbuf_addch(&sb, ' ');
 			strbuf_addstr(&sb, ti->argv[i]);
+			b->m->argv[i] = xstrdup(ti->argv[i]);
 		}
 		b->m->command = strbuf_detach(&sb, NULL);
 	}
@@ -1363,8 +1349,10 @@ static void build_groups(struct build *b, struct gmodel *m, const struct norm_ct
 			gr->nthreads++;
 		for (int k = 0; k < GIO_NBUCKETS; k++)
 			gr->io[k] += t->io[k];
-		for (int k = 0; k < 3; k++)
-			gr->io_std[k] += t->io_std[k];
+		if (t->mem_peak > gr->mem_peak)
+			gr->mem_peak = t->mem_peak;
+		if (t->rss_kb > gr->rss_kb)
+			gr->rss_kb = t->rss_kb;
 		for (uint32_t j = 0; j < p->ncalls; j++) {
 			const struct gcall *c = &p->calls[j];
 			if (!(c->flags & (GC_VOLATILE | GC_IGNORED)))
@@ -1534,6 +1522,9 @@ void gmodel_free(struct gmodel *m)
 	free(m->sc);
 	free(m->sig_counts);
 	free(m->command);
+	for (size_t i = 0; m->argv && m->argv[i]; i++)
+		free(m->argv[i]);
+	free(m->argv);
 	intern_release(&m->keys);
 	intern_release(&m->names);
 	intern_release(&m->res);

@@ -30,6 +30,10 @@ int gfmt_parse(const char *s)
 		return GFMT_JUNIT;
 	if (!strcmp(s, "markdown") || !strcmp(s, "md"))
 		return GFMT_MARKDOWN;
+	if (!strcmp(s, "github"))
+		return GFMT_GITHUB;
+	if (!strcmp(s, "codequality") || !strcmp(s, "gitlab"))
+		return GFMT_CODEQUALITY;
 	return -1;
 }
 
@@ -89,12 +93,62 @@ static void hunk_range(struct strbuf *sb, size_t start, size_t n)
 	}
 }
 
+/*
+ * The lines of a diff as they are printed: a run of the same line (the
+ * same sign and call) is one line with its count ("+write(3) = ok  (x350)"),
+ * so that the line budget goes to different lines.
+ */
+struct dlines {
+	struct strbuf *sb;
+	bool color;
+	size_t *left;            /* lines the report may still print, or NULL */
+	size_t skipped;          /* changed lines not printed */
+	char sign;               /* of the pending run: '-', '+' or ' ' */
+	const char *key;
+	size_t n;                /* lines in the pending run, 0 none */
+};
+
+static void dlines_flush(struct dlines *L)
+{
+	if (!L->n)
+		return;
+	if (L->left && !*L->left) {
+		if (L->sign != ' ')
+			L->skipped += L->n;
+	} else {
+		if (L->color && L->sign != ' ')
+			strbuf_addstr(L->sb, L->sign == '-' ? C_RED : C_GREEN);
+		strbuf_addch(L->sb, L->sign);
+		add_in(L->sb, L->key);
+		if (L->n > 1)
+			strbuf_addf(L->sb, "  (x%zu)", L->n);
+		if (L->color && L->sign != ' ')
+			strbuf_addstr(L->sb, C_RESET);
+		strbuf_addch(L->sb, '\n');
+		if (L->left)
+			--*L->left;
+	}
+	L->n = 0;
+}
+
+static void dlines_add(struct dlines *L, char sign, const char *key)
+{
+	if (L->n && sign == L->sign && !strcmp(key, L->key)) {
+		L->n++;
+		return;
+	}
+	dlines_flush(L);
+	L->sign = sign;
+	L->key = key;
+	L->n = 1;
+}
+
 void gout_unified(struct strbuf *sb, const struct gresult *r, const struct gproc_diff *d,
 		  const struct gmodel *g, const struct gmodel *c, const char *gname,
 		  const char *cname, size_t *left, bool color)
 {
 	const struct gproc *gp = d->g, *cp = d->c;
-	size_t skipped = 0;
+	struct dlines L = { sb, color, left, 0, ' ', NULL, 0 };
 
 	(void)r;
 	if (!d->added && !d->removed)
@@ -122,7 +176,6 @@ void gout_unified(struct strbuf *sb, const struct gresult *r, const struct gproc
 	if (!gp || !cp) {
 		/* a whole process added or removed */
 		uint32_t np = gp ? d->ng : d->nc;
-		char sign = gp ? '-' : '+';
 		if (color)
 			strbuf_addstr(sb, C_CYAN);
 		strbuf_addf(sb, "@@ -%s%u +%s%u @@",
@@ -130,89 +183,45 @@ void gout_unified(struct strbuf *sb, const struct gresult *r, const struct gproc
 		if (color)
 			strbuf_addstr(sb, C_RESET);
 		strbuf_addch(sb, '\n');
-		for (uint32_t i = 0; i < np; i++) {
-			if (left && !*left) {
-				skipped = np - i;
-				break;
-			}
-			if (color)
-				strbuf_addstr(sb, gp ? C_RED : C_GREEN);
-			strbuf_addch(sb, sign);
-			add_in(sb, gp ? gkey(g, d, i) : ckey(c, d, i));
-			if (color)
-				strbuf_addstr(sb, C_RESET);
-			strbuf_addch(sb, '\n');
-			if (left)
-				--*left;
-		}
+		for (uint32_t i = 0; i < np; i++)
+			dlines_add(&L, gp ? '-' : '+', gp ? gkey(g, d, i) : ckey(c, d, i));
+		dlines_flush(&L);
 	} else {
-		size_t h;
-
-		for (h = 0; h < d->nhunks; h++) {
+		for (size_t h = 0; h < d->nhunks; h++) {
 			const struct gdiff_hunk *hk = &d->hunks[h];
 			size_t i = hk->a0, j = hk->b0, ie = hk->a0 + hk->na, je = hk->b0 + hk->nb;
 
-			if (left && !*left)
-				break;
-			if (color)
-				strbuf_addstr(sb, C_CYAN);
-			strbuf_addstr(sb, "@@ -");
-			hunk_range(sb, hk->a0, hk->na);
-			strbuf_addstr(sb, " +");
-			hunk_range(sb, hk->b0, hk->nb);
-			strbuf_addstr(sb, " @@");
-			if (color)
-				strbuf_addstr(sb, C_RESET);
-			strbuf_addch(sb, '\n');
+			if (!left || *left) {
+				if (color)
+					strbuf_addstr(sb, C_CYAN);
+				strbuf_addstr(sb, "@@ -");
+				hunk_range(sb, hk->a0, hk->na);
+				strbuf_addstr(sb, " +");
+				hunk_range(sb, hk->b0, hk->nb);
+				strbuf_addstr(sb, " @@");
+				if (color)
+					strbuf_addstr(sb, C_RESET);
+				strbuf_addch(sb, '\n');
+			}
 			while (i < ie || j < je) {
-				if (left && !*left) {
-					/* the changed lines left in this hunk */
-					for (; i < ie; i++)
-						skipped += d->chg_g[i] != 0;
-					for (; j < je; j++)
-						skipped += d->chg_c[j] != 0;
-					break;
-				}
 				if (i < ie && d->chg_g[i]) {
-					if (color)
-						strbuf_addstr(sb, C_RED);
-					strbuf_addch(sb, '-');
-					add_in(sb, gkey(g, d, i));
-					if (color)
-						strbuf_addstr(sb, C_RESET);
+					dlines_add(&L, '-', gkey(g, d, i));
 					i++;
 				} else if (j < je && d->chg_c[j]) {
-					if (color)
-						strbuf_addstr(sb, C_GREEN);
-					strbuf_addch(sb, '+');
-					add_in(sb, ckey(c, d, j));
-					if (color)
-						strbuf_addstr(sb, C_RESET);
+					dlines_add(&L, '+', ckey(c, d, j));
 					j++;
 				} else {
-					strbuf_addch(sb, ' ');
-					add_in(sb, gkey(g, d, i < ie ? i : ie - 1));
+					dlines_add(&L, ' ', gkey(g, d, i < ie ? i : ie - 1));
 					i++;
 					j++;
 				}
-				strbuf_addch(sb, '\n');
-				if (left)
-					--*left;
 			}
-		}
-		/* the changed lines of the hunks never started */
-		for (; h < d->nhunks; h++) {
-			const struct gdiff_hunk *hk = &d->hunks[h];
-
-			for (size_t i = hk->a0; i < hk->a0 + hk->na; i++)
-				skipped += d->chg_g[i] != 0;
-			for (size_t j = hk->b0; j < hk->b0 + hk->nb; j++)
-				skipped += d->chg_c[j] != 0;
+			dlines_flush(&L);
 		}
 	}
-	if (skipped)
+	if (L.skipped)
 		strbuf_addf(sb, "... %zu more diff lines not shown (golden_traces.max_diff_lines)\n",
-			    skipped);
+			    L.skipped);
 }
 
 /* --- text --- */
@@ -657,7 +666,93 @@ static size_t fence_len(const char *s)
 	return max < 3 ? 3 : max + 1;
 }
 
+/* Appends s cut to about max bytes (at a UTF-8 boundary, "..." added). */
+static void md_cut(struct strbuf *sb, const char *s, size_t max)
+{
+	size_t len = strlen(s);
+	char *cut;
+
+	if (len <= max) {
+		md_cell(sb, s);
+		return;
+	}
+	while (max && ((unsigned char)s[max] & 0xc0) == 0x80)
+		max--;
+	cut = xstrndup(s, max);
+	md_cell(sb, cut);
+	strbuf_addstr(sb, "...");
+	free(cut);
+}
+
+const struct gsource *gout_main_source(const struct gfinding *f)
+{
+	const struct gsource *best = NULL;
+
+	/* a line of the current run's code that made more calls, else the
+	 * largest change */
+	for (size_t i = 0; i < f->nsources; i++) {
+		const struct gsource *s = &f->sources[i];
+		if (s->current > s->golden && (!best || s->current - s->golden > best->current - best->golden))
+			best = s;
+	}
+	if (best)
+		return best;
+	for (size_t i = 0; i < f->nsources; i++)
+		if (!best || fabs(f->sources[i].current - f->sources[i].golden) >
+			     fabs(best->current - best->golden))
+			best = &f->sources[i];
+	return best;
+}
+
+/* The "What changed" cell: the first regression, where it comes from, how many more. */
+static void md_changed(struct strbuf *sb, const struct gout_case *c)
+{
+	const struct gfinding *first = NULL;
+	size_t nreg = 0;
+
+	if (c->error) {
+		md_cut(sb, c->error, 160);
+		return;
+	}
+	for (size_t i = 0; c->r && i < c->r->nf; i++)
+		if (c->r->f[i].regression && !nreg++)
+			first = &c->r->f[i];
+	if (!first) {
+		strbuf_addstr(sb, c->status == GOLDEN_OK ? "" : "-");
+		return;
+	}
+	strbuf_addf(sb, "**%s**: ", gfind_kind_name(first->kind));
+	if (first->proc) {
+		strbuf_addch(sb, '[');
+		md_cell(sb, first->proc);
+		strbuf_addstr(sb, "] ");
+	}
+	md_cut(sb, first->message, 140);
+	{
+		const struct gsource *src = gout_main_source(first);
+		if (src && src->where && !strstr(first->message, src->where)) {
+			strbuf_addstr(sb, " at ");
+			md_code(sb, src->where);
+		}
+	}
+	if (nreg > 1)
+		strbuf_addf(sb, " (and %zu more)", nreg - 1);
+}
+
+static void md_delta(struct strbuf *sb, double g, double c, const char *unit, int prec)
+{
+	strbuf_addf(sb, "%.*f%s \xe2\x86\x92 %.*f%s", prec, g, unit, prec, c, unit);
+	if (g > 0 && fabs(c - g) / g >= 0.005)
+		strbuf_addf(sb, " (%+.0f%%)", 100.0 * (c - g) / g);
+}
+
 int gout_markdown(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o)
+{
+	return gout_markdown_ci(fp, k, n, o, NULL);
+}
+
+int gout_markdown_ci(FILE *fp, const struct gout_case *k, size_t n, const struct golden_opts *o,
+		     const struct gout_ci *ci)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t pass = 0;
@@ -665,23 +760,44 @@ int gout_markdown(FILE *fp, const struct gout_case *k, size_t n, const struct go
 
 	for (size_t i = 0; i < n; i++)
 		pass += k[i].status == GOLDEN_OK;
-	strbuf_addf(&sb, "## renacer golden traces: %zu passed, %zu failed\n\n", pass, n - pass);
-	strbuf_addstr(&sb, "| Trace | Result | Confidence | Syscalls (golden) | Runtime (golden) |\n");
-	strbuf_addstr(&sb, "|---|---|---:|---:|---:|\n");
+	strbuf_addf(&sb, "## renacer golden traces: %s %zu passed, %zu failed\n\n",
+		    pass == n ? "\xe2\x9c\x85" : "\xe2\x9d\x8c", pass, n - pass);
+	strbuf_addstr(&sb, "| Trace | Result | What changed | Syscalls (golden \xe2\x86\x92 current) "
+		      "| Runtime (golden \xe2\x86\x92 current) |\n");
+	strbuf_addstr(&sb, "|---|---|---|---:|---:|\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct gout_case *c = &k[i];
 		strbuf_addstr(&sb, "| ");
 		md_cell(&sb, c->name);
-		strbuf_addf(&sb, " | %s %s |", c->status == GOLDEN_OK ? "\xe2\x9c\x85" : "\xe2\x9d\x8c",
+		strbuf_addf(&sb, " | %s %s | ", c->status == GOLDEN_OK ? "\xe2\x9c\x85" : "\xe2\x9d\x8c",
 			    golden_status_name(c->status));
-		if (c->r)
-			strbuf_addf(&sb, " %.3f | %llu (%llu) | %.2fms (%.2fms) |\n", c->r->confidence,
-				    (unsigned long long)c->r->c_calls,
-				    (unsigned long long)c->r->g_calls,
-				    c->r->untraced ? c->r->c_net_ms : c->r->c_wall_ms,
-				    c->r->untraced ? c->r->g_net_ms : c->r->g_wall_ms);
-		else
-			strbuf_addstr(&sb, " - | - | - |\n");
+		md_changed(&sb, c);
+		if (c->r) {
+			strbuf_addstr(&sb, " | ");
+			md_delta(&sb, (double)c->r->g_calls, (double)c->r->c_calls, "", 0);
+			strbuf_addstr(&sb, " | ");
+			md_delta(&sb, c->r->untraced ? c->r->g_net_ms : c->r->g_wall_ms,
+				 c->r->untraced ? c->r->c_net_ms : c->r->c_wall_ms, "ms", 2);
+			strbuf_addstr(&sb, " |\n");
+		} else {
+			strbuf_addstr(&sb, " | - | - |\n");
+		}
+	}
+	if (ci && ci->html) {
+		const char *b = strrchr(ci->html, '/');
+		strbuf_addstr(&sb, "\nThe whole report is ");
+		md_code(&sb, b ? b + 1 : ci->html);
+		if (ci->artifact_url) {
+			strbuf_addstr(&sb, " in [this run's artifacts](");
+			for (const char *p = ci->artifact_url; *p; p++)
+				if ((unsigned char)*p > ' ' && *p != ')' && *p != '(')
+					strbuf_addch(&sb, *p);
+			strbuf_addstr(&sb, ")");
+		} else {
+			strbuf_addstr(&sb, " in this run's artifacts");
+		}
+		strbuf_addstr(&sb, ": the findings with their source lines, a timeline of both runs, "
+			      "syscall bars, the call diff and a differential flame graph.\n");
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct gout_case *c = &k[i];

@@ -1,5 +1,6 @@
 /* A golden and its summary as one unit (see store.h). */
 #include "golden/store.h"
+#include "golden/machine.h"
 #include "replay/reader.h"
 #include "sink/sinks.h"
 #include "util/atomicfile.h"
@@ -127,6 +128,21 @@ int golden_trace_text(const char *src, const struct gtiming *t, struct strbuf *s
 	tj = gtiming_to_json(t);
 	strbuf_addstr(sb, ",\n  \"timing\": ");
 	strbuf_addstr(sb, tj);
+	{
+		/* the machine the runs were made (and timed) on: "timing.machine" */
+		struct gmachine m;
+		size_t end = sb->len;
+		while (end && sb->buf[end - 1] != '}')
+			end--;
+		if (end) {
+			bool empty = end >= 2 && sb->buf[end - 2] == '{';
+			strbuf_setlen(sb, end - 1);
+			strbuf_addstr(sb, empty ? "\"machine\": " : ", \"machine\": ");
+			gmachine_current(&m);
+			gmachine_json(&m, sb);
+			strbuf_addch(sb, '}');
+		}
+	}
 	strbuf_addstr(sb, "\n}\n");
 	free(tj);
 	return 0;

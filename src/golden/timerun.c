@@ -252,7 +252,7 @@ static bool budget_unsure(struct gwork *w, struct analysis *an)
 	struct assert_results res = ASSERT_RESULTS_INIT;
 	bool unsure = false;
 
-	if (assert_eval(&w->cfg, an, &res) == 0)
+	if (assert_eval(&w->cfg, w->cur_name, an, &res) == 0)
 		for (size_t i = 0; i < res.n; i++)
 			if (!strcmp(res.r[i].type, "critical_path") &&
 			    (res.r[i].status == AS_FAILED || res.r[i].status == AS_WARNING) &&

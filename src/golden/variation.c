@@ -83,6 +83,11 @@ void gvar_from_models(struct gvar *v, struct gmodel *const *models, size_t n, si
 			widen(&p.threads, g ? g->nthreads : 0, rg ? rg->nthreads : 0);
 			for (int b = 0; b < GIO_NBUCKETS; b++)
 				widen(&p.io[b], g ? g->io[b] : 0, rg ? rg->io[b] : 0);
+			if (g && rg) {
+				widen(&p.mem, g->mem_peak, rg->mem_peak);
+				if (g->rss_kb && rg->rss_kb)
+					widen(&p.rss, g->rss_kb, rg->rss_kb);
+			}
 		}
 		for (uint32_t k = 0; k < names.n; k++) {
 			const char *nm = intern_str(&names, k);
@@ -175,6 +180,14 @@ void gvar_to_json(const struct gvar *v, void *obj)
 			if (varied(&p->io[b]))
 				json_object_set_new(io, gio_bucket_name(b), range_json(&p->io[b]));
 		json_object_set_new(o, "bytes", io);
+		if (varied(&p->mem) || varied(&p->rss)) {
+			json_t *mem = json_object();
+			if (varied(&p->mem))
+				json_object_set_new(mem, "committed", range_json(&p->mem));
+			if (varied(&p->rss))
+				json_object_set_new(mem, "rss_kb", range_json(&p->rss));
+			json_object_set_new(o, "memory", mem);
+		}
 		json_object_set_new(procs, p->label, o);
 	}
 	json_object_set_new(root, "processes", procs);
@@ -231,6 +244,12 @@ int gvar_from_json(struct gvar *v, const void *json, const char *file)
 		json_object_foreach(io, k, x) {
 			int b = gio_bucket_parse(k);
 			if (b < 0 || range_from(x, &p->io[b]) < 0)
+				goto bad;
+		}
+		if ((x = json_object_get(po, "memory"))) {
+			json_t *c = json_object_get(x, "committed"), *r = json_object_get(x, "rss_kb");
+			if (!json_is_object(x) || (c && range_from(c, &p->mem) < 0) ||
+			    (r && range_from(r, &p->rss) < 0))
 				goto bad;
 		}
 	}

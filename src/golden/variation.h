@@ -36,6 +36,8 @@ struct gvar_proc {
 	struct gvar_calls *calls;    /* sorted by name; absent: the same in every run */
 	size_t ncalls;
 	struct grange io[GIO_NBUCKETS];
+	struct grange mem;           /* peak committed memory, bytes */
+	struct grange rss;           /* peak resident memory, KiB */
 };
 
 struct gvar {

@@ -57,6 +57,8 @@ struct gwork {
 	struct measure *measure;       /* set: grun_do() runs the command untraced
 					  through it and fills grun.ms (the
 					  timing runs, golden/timerun.h) */
+	bool same_machine;             /* validate refuses a golden made on another
+					  machine (golden/machine.h) */
 	bool keep_current;             /* validate keeps the current run's trace in
 					  gvalidation.current_trace (for pictures:
 					  report/html.h) until it is released */
@@ -77,6 +79,10 @@ struct gwork {
 	char **env_vars;               /* variables recorded in a run's environment
 					  (patterns; NULL: trace_env_default_vars) */
 	/* private */
+	const char *cur_name;          /* the trace being run: its messages name it */
+	char **said;                   /* messages of cur_name already printed (a
+					  warning each run of N would repeat) */
+	size_t nsaid, asaid;
 	char *tmpdir;                  /* scratch directory, or NULL */
 	char base[GOLDEN_BASE_SIZE];   /* the golden in hand when its capture,
 					  validate or accept began: stored only
@@ -111,6 +117,13 @@ unsigned gwork_runs_for(const struct gwork *w, const struct config_trace *ct);
  * whether it is there.
  */
 char *golden_path(const char *dir, const char *name, bool *exists);
+
+/*
+ * The names of the goldens in dir (NAME.json or NAME.json.zst; not the
+ * NAME_source.json of -s, not pending .new files), sorted, in *names
+ * (malloc'ed strings in a malloc'ed array).  Returns how many.
+ */
+size_t golden_list_names(const char *dir, char ***names);
 
 /* True when name can be a trace name (not empty, no '/', not "." or ".."). */
 bool golden_valid_name(const char *name);
@@ -287,6 +300,9 @@ struct gvalidation {
 	bool golden_missing;           /* status GOLDEN_MISSING because the file is not there */
 	struct strbuf output_tail;     /* last output lines when the exit status changed */
 	int interrupted;               /* renacer got this signal: nothing stored */
+	char *machine_note;            /* the golden was made on another machine: what
+					  differs ("CPU 'A' (4 cores) -> 'B' (2 cores)"),
+					  or NULL */
 	char *current_trace;           /* with gwork.keep_current: the current (median)
 					  run's JSON trace in the scratch directory,
 					  with its stacks in "<it>.stacks" when traced
@@ -295,7 +311,9 @@ struct gvalidation {
 
 /*
  * Validates the trace name: loads its golden gpath (gexists: whether the
- * file is there), runs argv (ct may be NULL) and compares, re-running up
+ * file is there), runs argv (ct may be NULL; argv NULL: the command the
+ * golden recorded, for a golden captured with 'capture NAME -- COMMAND'
+ * and declared nowhere) and compares, re-running up
  * to GOLDEN_CONFIRM_RUNS times before a slow run counts; evaluates
  * renacer.toml's assertions on the run; with w->update stores the run as
  * the golden, else writes NAME.json.new (unless CI is set without

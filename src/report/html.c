@@ -209,9 +209,9 @@ static void summary_table(struct page *pg, const struct html_case *c, size_t n)
 			strbuf_addf(sb, "%" PRIu64, calls_of(k, false));
 		strbuf_addstr(sb, "</td><td class=\"num\">");
 		if (k->r) {
-			ms(sb, k->r->g_wall_ms);
+			ms(sb, k->r->untraced ? k->r->g_net_ms : k->r->g_wall_ms);
 			strbuf_addstr(sb, " &rarr; ");
-			ms(sb, k->r->c_wall_ms);
+			ms(sb, k->r->untraced ? k->r->c_net_ms : k->r->c_wall_ms);
 		} else if (k->g) {
 			ms(sb, k->g->timing.runs ? k->g->timing.wall_us.median / 1000.0 :
 			   k->g->wall_ns / 1e6);
@@ -222,6 +222,34 @@ static void summary_table(struct page *pg, const struct html_case *c, size_t n)
 }
 
 /* --- findings --- */
+
+/* The text report's runtime lines (the time verdict, worded once: output.c). */
+static void runtime_line(struct strbuf *sb, const struct gout_case *k)
+{
+	struct golden_opts o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&buf, &len);
+
+	if (!mf)
+		return;
+	golden_opts_init(&o);
+	o.max_diff_lines = 1;
+	gout_text(mf, k, &o, false);
+	fclose(mf);
+	golden_opts_release(&o);
+	for (const char *p = buf; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		if (l > 11 && !strncmp(p, "   runtime", 10)) {
+			strbuf_addstr(sb, "<p class=\"meta\">");
+			hml(sb, p + 3, l - 3);
+			strbuf_addstr(sb, "</p>\n");
+		}
+		p += l + (nl != NULL);
+	}
+	free(buf);
+}
 
 static void findings(struct page *pg, const struct gout_case *k)
 {
@@ -285,15 +313,9 @@ static void findings(struct page *pg, const struct gout_case *k)
 	strbuf_addf(sb, "<p class=\"meta\">confidence %.3f = 0.50 &times; sequence %.3f + 0.25 &times; "
 		    "counts %.3f + 0.25 &times; resources %.3f (minimum %.2f)", r->confidence, r->s_seq,
 		    r->s_cnt, r->s_res, r->min_confidence);
-	if (r->timing_checked) {
-		strbuf_addstr(sb, "; runtime ");
-		ms(sb, r->c_wall_ms);
-		strbuf_addstr(sb, ", golden ");
-		ms(sb, r->g_wall_ms);
-		strbuf_addf(sb, " over %d run%s, limit ", r->g_runs, r->g_runs == 1 ? "" : "s");
-		ms(sb, r->limit_ms);
-	}
 	strbuf_addstr(sb, "</p>\n");
+	if (r->timing_checked)
+		runtime_line(sb, k);
 }
 
 /* --- timeline --- */

@@ -59,7 +59,7 @@ PYEOF
 
 # markdown: a table row per trace, a section for each failing one
 run 2 "$RENACER" validate --format markdown
-has out.txt "| Trace | Result | Confidence |"
+has out.txt "| Trace | Result | What changed |"
 has out.txt "| same | "
 has out.txt "### "
 has out.txt '```diff'

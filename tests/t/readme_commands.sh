@@ -70,7 +70,8 @@ while IFS= read -r cmd; do
 	case "$cmd" in
 	"renacer -p 1234") line="renacer -p $SLEEPER" ;;
 	"renacer -yy -- curl -s http://localhost/") want=7 ;;   # curl: nothing listens on :80
-	"renacer --backend ebpf -c --format json -o counts.json -- ./prog")
+	"renacer --backend ebpf -c --format json -o counts.json -- ./prog"|\
+	"renacer --backend ebpf -f -o trace.txt -- make")
 		[ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ] || want=6 ;;
 	"renacer export --otlp http://localhost:4317 golden_traces/ls_root.json")
 		[ -n "$RECV" ] || want=1 ;;      # no collector: status 1, one warning
@@ -104,6 +105,8 @@ while IFS= read -r cmd; do
 	"renacer validate --golden golden_traces/ls_root.json -- ls /"|\
 	"renacer --format json -o current.json -- ls /"|\
 	"renacer compare golden_traces/ls_root.json current.json"|"renacer report"|\
+	"renacer compare --html report.html golden_traces/ls_root.json current.json"|\
+	"renacer flamegraph-diff -o diff.svg golden_traces/ls_root.json current.json"|\
 	"renacer --format json -- ./prog > prog.json"|\
 	"renacer capture && renacer validate"|\
 	"renacer --assert renacer.toml -- ./prog"|"renacer assert golden_traces/prog.json"|\
@@ -131,7 +134,9 @@ while IFS= read -r cmd; do
 	# one saved run against a golden: its runtime is unconfirmed, and on a
 	# loaded machine may alone exceed the limit (validate re-runs; compare
 	# cannot): a timing finding is the only regression allowed
-	if [ "$cmd" = "renacer compare golden_traces/ls_root.json current.json" ] && [ $rc = 1 ] &&
+	if { [ "$cmd" = "renacer compare golden_traces/ls_root.json current.json" ] ||
+	     [ "$cmd" = "renacer compare --html report.html golden_traces/ls_root.json current.json" ]; } &&
+	   [ $rc = 1 ] &&
 	   ! grep '✗' out.$n | grep -vqE '✗ (timing|time):'; then
 		rc=0
 	fi
@@ -146,6 +151,8 @@ done < commands.txt
 [ -s trace.txt ] && ls trace.[0-9]* > /dev/null 2>&1 || fail "-o trace.txt / -ff -o trace wrote nothing"
 jq -e '.format == "renacer-json-v2"' t.json prog.json current.json > /dev/null || fail "a JSON trace is missing"
 grep -q '<title>say (' flame.svg || fail "flame.svg has no frame of the program"
+grep -q 'data-k="same"' diff.svg && grep -q '<svg class="flame"' report.html ||
+	fail "flamegraph-diff or compare --html wrote nothing"
 [ -s golden_traces/ANALYSIS.md ] && [ -s golden_traces/prog_source.json ] || fail "capture/report files"
 [ -s fresh/renacer.toml ] || fail "renacer init wrote no renacer.toml"
 [ -s spans.jsonl ] || fail "--otlp-file wrote nothing"
