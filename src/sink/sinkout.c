@@ -5,6 +5,7 @@
 #include "track/track.h"
 #include "util/error.h"
 #include "util/quote.h"
+#include "util/utf8.h"
 #include "util/xmalloc.h"
 
 #include <errno.h>
