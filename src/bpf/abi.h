@@ -133,8 +133,9 @@ struct rb_call {
 };
 
 enum { RBR_ENTRY = 1, RBR_EXIT = 2 };           /* rb_region.phase */
-enum { RBR_BYTES = 0, RBR_STR = 1, RBR_KSTR = 2 }; /* rb_region.kind (KSTR: a
-						      string of the kernel's) */
+/* rb_region.kind: KSTR a string of the kernel's; SOCK the socket a
+ * descriptor (addr) refers to: two __u16, its family and protocol */
+enum { RBR_BYTES = 0, RBR_STR = 1, RBR_KSTR = 2, RBR_SOCK = 3 };
 enum {
 	RBR_OK = 0,         /* len bytes read (a string: its NUL included) */
 	RBR_FAULT = 1,      /* nothing could be read there (len 0) */
@@ -196,6 +197,8 @@ enum {
 	RBO_MSG,            /* a struct msghdr at the argument, and its name,
 			       iovecs and their buffers (RBF_RET: as much as
 			       the result), control data (up to size) */
+	RBO_SOCK,           /* the socket the descriptor argument refers to
+			       (its family and protocol: RBR_SOCK) */
 	RBO_ANY,            /* a call the table does not know: a string (up
 			       to a path's length) and size bytes, both at
 			       the argument, whatever its decoder reads */

@@ -381,7 +381,15 @@ static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, un
 
 		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
 			return -1;
-		if (r->phase == phase && r->status == RBR_FAULT_RO) {
+		if (r->phase == phase && r->kind == RBR_SOCK && r->len >= 4) {
+			uint16_t fam, proto;
+
+			memcpy(&fam, data + off + sizeof(*r), 2);
+			memcpy(&proto, data + off + sizeof(*r) + 2, 2);
+			rc->view.sock_fd = (int64_t)r->addr;
+			rc->view.sock_family = fam;
+			rc->view.sock_proto = proto;
+		} else if (r->phase == phase && r->status == RBR_FAULT_RO) {
 			late_read(rc, h->tid, r, data + off + sizeof(*r));
 		} else if (r->phase == phase) {
 			ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
@@ -404,6 +412,7 @@ static void view_set(struct recorder *rc, const uint8_t *entry, size_t elen,
 		     const uint8_t *call, size_t clen, bool exit)
 {
 	rc->nregs = 0;
+	rc->view.sock_fd = -1;
 	while (rc->nlate)
 		free(rc->late[--rc->nlate]);
 	if (exit && call) {

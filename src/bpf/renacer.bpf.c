@@ -381,6 +381,10 @@ struct cap {
 	__u64 args[8];      /* (6 used: 8 so that an index masked with 7 is in it) */
 	__u64 sp;
 	__u64 left;         /* RBO_IOV with RBF_RET: data bytes not yet shown */
+	__u32 nl;           /* the call's socket is a netlink one (sock_info):
+			       its messages are decoded whole, not cut at the
+			       string limit */
+	__u32 pad2;
 };
 
 /* This CPU's scratch buffer. */
@@ -690,7 +694,7 @@ static long iov_one(__u32 i, void *ctx)
 			len = p->c->left;
 		p->c->left -= len;
 	}
-	if (len > strlim)
+	if (len > strlim && !p->c->nl)
 		len = strlim;
 	if (base && len)
 		region(p->c, base, len, RBR_BYTES);
@@ -754,6 +758,50 @@ static long mmsg_one(__u32 i, void *ctx)
 	return 0;
 }
 
+/*
+ * A region (RBR_SOCK) with the family and protocol of the socket that
+ * descriptor fd of the current task refers to; nothing when it is none.
+ * (A netlink message is decoded by its socket's protocol, which the
+ * reader can no longer look up once the call is over.)
+ */
+__noinline int sock_info(struct cap *c, __u64 fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct file **fds = BPF_CORE_READ(task, files, fdt, fd);
+	unsigned int max = BPF_CORE_READ(task, files, fdt, max_fds);
+	__u8 *buf = scratch_buf();
+	struct rb_region *r;
+	struct file *f = NULL;
+	struct sock *sk;
+	__u32 off;
+
+	if (!c || !buf || fd >= max || fd > 1u << 20)
+		return 0;
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	if (!f || (BPF_CORE_READ(f, f_inode, i_mode) & 0170000) != 0140000 /* S_IFSOCK */)
+		return 0;
+	{
+		struct socket *so = BPF_CORE_READ(f, private_data);
+		sk = BPF_CORE_READ(so, sk);
+	}
+	off = c->off;
+	if (!sk || off + sizeof(*r) + 8 > RB_REC_MAX)
+		return 0;
+	r = (struct rb_region *)(buf + in_rec(off));
+	r->addr = fd;
+	r->len = 4;
+	r->phase = c->phase;
+	r->kind = RBR_SOCK;
+	r->status = RBR_OK;
+	r->pad = 0;
+	c->nl = BPF_CORE_READ(sk, __sk_common.skc_family) == 16 /* AF_NETLINK */;
+	*(__u16 *)(buf + in_rec(off + sizeof(*r))) = BPF_CORE_READ(sk, __sk_common.skc_family);
+	*(__u16 *)(buf + in_rec(off + sizeof(*r) + 2)) = BPF_CORE_READ(sk, sk_protocol);
+	c->off = off + sizeof(*r) + 8;
+	c->nreg++;
+	return 0;
+}
+
 /* The user int at addr, or 0. */
 static __always_inline __u64 user_int(__u64 addr)
 {
@@ -797,7 +845,7 @@ __noinline __u64 op_size(struct cap *c, __u64 bits)
 	if ((op.sz == RBZ_ARG || op.sz == RBZ_RET || op.sz == RBZ_DEREF4) && op.size &&
 	    n > op.size)
 		n = op.size;
-	if ((op.flags & RBF_LIMIT) && n > strlim)
+	if ((op.flags & RBF_LIMIT) && n > strlim && !c->nl)
 		n = strlim;
 	if (op.flags & RBF_PLUS8)
 		n = n + 8 < 16 ? 16 : n + 8;
@@ -869,6 +917,9 @@ __noinline int run_op(struct cap *c, __u64 bits)
 	case RBO_SP:
 		if (c->sp && n)
 			region(c, c->sp, n > RB_REGION_MAX ? RB_REGION_MAX : n, RBR_BYTES);
+		break;
+	case RBO_SOCK:
+		sock_info(c, addr);
 		break;
 	case RBO_ANY:
 		if (addr) {

@@ -19,6 +19,16 @@ void tmem_set_view(struct tmem_view *v)
 	view = v;
 }
 
+int tmem_fd_socket(pid_t tid, int64_t fd, int *family, int *proto)
+{
+	(void)tid;
+	if (!view || view->sock_fd < 0 || view->sock_fd != fd)
+		return -1;
+	*family = view->sock_family;
+	*proto = view->sock_proto;
+	return 0;
+}
+
 int tmem_stack_pointer(pid_t tid, uint64_t *sp)
 {
 	long v;

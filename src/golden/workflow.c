@@ -1458,8 +1458,14 @@ static void measure_for_golden(struct gwork *w, char *const argv[],
 		return;
 	/* the median run's model went to the comparison: lend it back */
 	runs->rr[runs->median].m = v->c;
-	gtiming_release(&runs->timing);
-	runs_timing(runs);
+	{
+		/* the untraced runs judge time: they stay as they were */
+		struct gmeasured keep = runs->timing.meas;
+		memset(&runs->timing.meas, 0, sizeof(keep));
+		gtiming_release(&runs->timing);
+		runs_timing(runs);
+		runs->timing.meas = keep;
+	}
 	runs->rr[runs->median].m = NULL;
 }
 
