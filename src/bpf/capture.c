@@ -57,8 +57,11 @@
 #define DEREF(a, w, off, n) { RBO_DEREF, a, w, RBZ_CONST, off, 0, n }
 /* n bytes at the stack pointer of the entry */
 #define SP(w, n) { RBO_SP, 0, w, RBZ_CONST, 0, 0, n }
-/* the socket of the descriptor argument a (its family and protocol) */
-#define SOCK(a) { RBO_SOCK, a, XB, RBZ_CONST, 0, 0, 0 }
+/* what the descriptor argument a refers to (a socket's family and
+ * protocol, a pipe's inode); FDM: only while other tasks run (the
+ * Lamport clocks' pipe edges, core/lamport.c) */
+#define SOCK(a) { RBO_FD, a, XB, RBZ_CONST, 0, 0, 0 }
+#define FDM(a) { RBO_FD, a, XB, RBZ_CONST, 0, RBF_MULTI, 0 }
 /* a string and a structure: whatever the decoder reads (default_ops) */
 #define ANY(a) { RBO_ANY, a, XB, RBZ_CONST, 0, 0, 256 }
 /* a struct msghdr and its parts (f: RBF_RET) */
@@ -94,14 +97,14 @@ static const struct cap_row rows[] = {
 	{ "shmdt", { } },
 	{ "rseq", { } },
 	/* descriptors and files */
-	{ "read", { RETSZL(1, X) } },
-	{ "pread64", { RETSZL(1, X) } },
-	{ "write", { ARGSZL(1, XB, 2) } },
-	{ "pwrite64", { ARGSZL(1, XB, 2) } },
-	{ "readv", { IOV(1, X, 2, RBF_RET) } },
+	{ "read", { FDM(0), RETSZL(1, X) } },
+	{ "pread64", { FDM(0), RETSZL(1, X) } },
+	{ "write", { FDM(0), ARGSZL(1, XB, 2) } },
+	{ "pwrite64", { FDM(0), ARGSZL(1, XB, 2) } },
+	{ "readv", { FDM(0), IOV(1, X, 2, RBF_RET) } },
 	{ "preadv", { IOV(1, X, 2, RBF_RET) } },
 	{ "preadv2", { IOV(1, X, 2, RBF_RET) } },
-	{ "writev", { IOV(1, XB, 2, 0) } },
+	{ "writev", { FDM(0), IOV(1, XB, 2, 0) } },
 	{ "pwritev", { IOV(1, XB, 2, 0) } },
 	{ "pwritev2", { IOV(1, XB, 2, 0) } },
 	{ "vmsplice", { IOV(1, XB, 2, 0) } },

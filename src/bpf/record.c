@@ -94,6 +94,7 @@ struct recorder *recorder_new(const struct tracer_opts *o, struct sink_list *sin
 	rc->sinks = sinks;
 	rc->t0 = t0;
 	rc->lamport = lamport_new();
+	rc->view.fd = -1;
 	rc->all_status = (o->status_mask ? o->status_mask : STATUS_ALL) == STATUS_ALL;
 	return rc;
 }
@@ -215,12 +216,58 @@ static void flush_entries(struct recorder *rc, pid_t tid)
 	}
 }
 
+static void view_fd(struct recorder *rc, const uint8_t *data, size_t size);
+
+/* The Lamport clock of ev; what a call's descriptor referred to (a pipe's
+ * inode) comes from its record (view_fd): the descriptor, or its process,
+ * may be gone by now. */
+static void stamp(struct recorder *rc, struct event *ev)
+{
+	if ((ev->type == EV_SYSCALL || ev->type == EV_SYSCALL_ENTRY) && rc->view.fd >= 0) {
+		rc->view.n = 0;
+		tmem_set_view(&rc->view);
+		lamport_stamp(rc->lamport, ev);
+		tmem_set_view(NULL);
+		rc->view.fd = -1;
+	} else {
+		lamport_stamp(rc->lamport, ev);
+	}
+}
+
 static void emit(struct recorder *rc, struct event *ev)
 {
 	if (rc->pending)
 		flush_entries(rc, ev->tid);
-	lamport_stamp(rc->lamport, ev);
+	stamp(rc, ev);
 	sink_list_event(rc->sinks, ev);
+}
+
+/* Sets the view's descriptor (what RBR_FD recorded) from a call's record;
+ * fd -1 if none. */
+static void view_fd(struct recorder *rc, const uint8_t *data, size_t size)
+{
+	const struct rb_call *h = (const void *)data;
+	size_t off = sizeof(*h);
+
+	rc->view.fd = -1;
+	for (unsigned i = 0; data && i < h->nregions; i++) {
+		const struct rb_region *r = (const void *)(data + off);
+
+		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
+			return;
+		if (r->kind == RBR_FD && r->len >= sizeof(struct rb_fdinfo)) {
+			struct rb_fdinfo fi;
+
+			memcpy(&fi, data + off + sizeof(*r), sizeof(fi));
+			rc->view.fd = (int64_t)r->addr;
+			rc->view.fd_ino = fi.ino;
+			rc->view.fd_mode = fi.mode;
+			rc->view.sock_family = fi.family;
+			rc->view.sock_proto = fi.protocol;
+			return;
+		}
+		off += sizeof(*r) + ((rb_region_data(r) + 7) & ~7u);
+	}
 }
 
 /* Whether -e status= shows ev (as the ptrace engine's status_wanted()). */
@@ -381,14 +428,15 @@ static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, un
 
 		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
 			return -1;
-		if (r->phase == phase && r->kind == RBR_SOCK && r->len >= 4) {
-			uint16_t fam, proto;
+		if (r->phase == phase && r->kind == RBR_FD && r->len >= sizeof(struct rb_fdinfo)) {
+			struct rb_fdinfo fi;
 
-			memcpy(&fam, data + off + sizeof(*r), 2);
-			memcpy(&proto, data + off + sizeof(*r) + 2, 2);
-			rc->view.sock_fd = (int64_t)r->addr;
-			rc->view.sock_family = fam;
-			rc->view.sock_proto = proto;
+			memcpy(&fi, data + off + sizeof(*r), sizeof(fi));
+			rc->view.fd = (int64_t)r->addr;
+			rc->view.fd_ino = fi.ino;
+			rc->view.fd_mode = fi.mode;
+			rc->view.sock_family = fi.family;
+			rc->view.sock_proto = fi.protocol;
 		} else if (r->phase == phase && r->status == RBR_FAULT_RO) {
 			late_read(rc, h->tid, r, data + off + sizeof(*r));
 		} else if (r->phase == phase) {
@@ -412,7 +460,7 @@ static void view_set(struct recorder *rc, const uint8_t *entry, size_t elen,
 		     const uint8_t *call, size_t clen, bool exit)
 {
 	rc->nregs = 0;
-	rc->view.sock_fd = -1;
+	rc->view.fd = -1;
 	while (rc->nlate)
 		free(rc->late[--rc->nlate]);
 	if (exit && call) {
@@ -543,7 +591,8 @@ static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_cal
 		view_set(rc, entry, elen, call, clen, false);
 		t->dec_exit = decode(rc, t, h->slot, 0) == RVAL_EXIT;
 	}
-	lamport_stamp(rc->lamport, ev);
+	view_fd(rc, entry ? entry : call, entry ? elen : clen);
+	stamp(rc, ev);
 	/* the entry half goes to the sinks only when something comes before
 	 * the exit (flush_entries): else the call shows whole at its exit,
 	 * as a line that nothing interrupted */
@@ -580,8 +629,15 @@ static void call_end(struct recorder *rc, struct rtask *t, const struct rb_call 
 			decode(rc, t, h->slot, 1);
 		}
 	}
-	if (status_wanted(rc, ev))
+	if (status_wanted(rc, ev)) {
+		/* (entries shown first: their stamps reset the view's fd) */
+		if (rc->pending)
+			flush_entries(rc, ev->tid);
+		view_fd(rc, call, clen);
+		if (rc->view.fd < 0 && entry)
+			view_fd(rc, entry, t->entry_len);
 		emit(rc, ev);
+	}
 }
 
 static void signals_before(struct recorder *rc, struct rtask *t, uint64_t ts);

@@ -759,45 +759,51 @@ static long mmsg_one(__u32 i, void *ctx)
 }
 
 /*
- * A region (RBR_SOCK) with the family and protocol of the socket that
- * descriptor fd of the current task refers to; nothing when it is none.
- * (A netlink message is decoded by its socket's protocol, which the
- * reader can no longer look up once the call is over.)
+ * A region (RBR_FD) with what descriptor fd of the current task refers to:
+ * its inode and mode, and a socket's family and protocol.  Nothing when it
+ * is not open.  (A netlink message is decoded by its socket's protocol,
+ * and a pipe orders the processes of a trace, both of which the reader
+ * can no longer look up once the call is over.)
  */
-__noinline int sock_info(struct cap *c, __u64 fd)
+__noinline int fd_info(struct cap *c, __u64 fd)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct file **fds = BPF_CORE_READ(task, files, fdt, fd);
 	unsigned int max = BPF_CORE_READ(task, files, fdt, max_fds);
 	__u8 *buf = scratch_buf();
+	struct rb_fdinfo *fi;
 	struct rb_region *r;
 	struct file *f = NULL;
-	struct sock *sk;
 	__u32 off;
 
 	if (!c || !buf || fd >= max || fd > 1u << 20)
 		return 0;
 	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
-	if (!f || (BPF_CORE_READ(f, f_inode, i_mode) & 0170000) != 0140000 /* S_IFSOCK */)
-		return 0;
-	{
-		struct socket *so = BPF_CORE_READ(f, private_data);
-		sk = BPF_CORE_READ(so, sk);
-	}
 	off = c->off;
-	if (!sk || off + sizeof(*r) + 8 > RB_REC_MAX)
+	if (!f || off + sizeof(*r) + sizeof(*fi) > RB_REC_MAX)
 		return 0;
 	r = (struct rb_region *)(buf + in_rec(off));
 	r->addr = fd;
-	r->len = 4;
+	r->len = sizeof(*fi);
 	r->phase = c->phase;
-	r->kind = RBR_SOCK;
+	r->kind = RBR_FD;
 	r->status = RBR_OK;
 	r->pad = 0;
-	c->nl = BPF_CORE_READ(sk, __sk_common.skc_family) == 16 /* AF_NETLINK */;
-	*(__u16 *)(buf + in_rec(off + sizeof(*r))) = BPF_CORE_READ(sk, __sk_common.skc_family);
-	*(__u16 *)(buf + in_rec(off + sizeof(*r) + 2)) = BPF_CORE_READ(sk, sk_protocol);
-	c->off = off + sizeof(*r) + 8;
+	fi = (struct rb_fdinfo *)(buf + in_rec(off + sizeof(*r)));
+	fi->ino = BPF_CORE_READ(f, f_inode, i_ino);
+	fi->mode = BPF_CORE_READ(f, f_inode, i_mode);
+	fi->family = fi->protocol = 0;
+	if ((fi->mode & 0170000) == 0140000) {         /* S_IFSOCK */
+		struct socket *so = BPF_CORE_READ(f, private_data);
+		struct sock *sk = BPF_CORE_READ(so, sk);
+
+		if (sk) {
+			fi->family = BPF_CORE_READ(sk, __sk_common.skc_family);
+			fi->protocol = BPF_CORE_READ(sk, sk_protocol);
+			c->nl = fi->family == 16;    /* AF_NETLINK */
+		}
+	}
+	c->off = off + sizeof(*r) + sizeof(*fi);
 	c->nreg++;
 	return 0;
 }
@@ -918,8 +924,9 @@ __noinline int run_op(struct cap *c, __u64 bits)
 		if (c->sp && n)
 			region(c, c->sp, n > RB_REGION_MAX ? RB_REGION_MAX : n, RBR_BYTES);
 		break;
-	case RBO_SOCK:
-		sock_info(c, addr);
+	case RBO_FD:
+		if (!(op.flags & RBF_MULTI) || live > 1)
+			fd_info(c, addr);
 		break;
 	case RBO_ANY:
 		if (addr) {

@@ -62,8 +62,10 @@ struct tmem_view {
 	 * decoder wanted), faults where it tried and the kernel refused. */
 	uint64_t gaps, faults;
 	uint64_t sp;        /* the stack pointer at the call's entry, 0 unknown */
-	int64_t sock_fd;    /* the descriptor whose socket is known, or -1 */
-	int sock_family, sock_proto;  /* ...its family and protocol */
+	int64_t fd;         /* the descriptor whose object is known, or -1 */
+	uint64_t fd_ino;    /* ...its inode */
+	uint32_t fd_mode;   /* ...and mode */
+	int sock_family, sock_proto;  /* ...a socket's family and protocol */
 };
 
 /* Sets the view reads come from until the next call; NULL: the live
@@ -77,6 +79,9 @@ void tmem_set_view(struct tmem_view *v);
  * know (no view: the caller looks at the live process).
  */
 int tmem_fd_socket(pid_t tid, int64_t fd, int *family, int *proto);
+
+/* The same for a pipe: *ino is its inode, 0 when fd is no pipe. */
+int tmem_fd_pipe(pid_t tid, int64_t fd, uint64_t *ino);
 
 /*
  * The stack pointer of tid, stopped at a syscall (PTRACE_PEEKUSER), or

@@ -71,8 +71,8 @@ static int measure_n(struct gwork *w, struct measure *m, char *const argv[],
 		} else {
 			const struct msample *s = &rr.ms;
 			struct gmrun one = {
-				s->wall_us, s->cpu_us, s->net_us, s->net_low_us, s->wait_us,
-				(double)s->maxrss_kb,
+				s->wall_us, s->cpu_us, s->user_us, s->sys_us, s->net_us,
+				s->net_low_us, s->wait_us, (double)s->maxrss_kb,
 				(double)s->instructions, (double)s->cycles,
 				ref_ok ? ref.net_us : -1, ref_ok ? ref.cpu_us : -1,
 			};
