@@ -164,12 +164,13 @@ struct assert_results {
 #define ASSERT_RESULTS_INIT { NULL, 0, 0, 0, 0, 0, 0 }
 
 /*
- * Evaluates every assertion of cfg (in file order) on a; disabled ones
- * are listed as skipped.  Returns 0 or -1 after error() (an assertion the
+ * Evaluates the assertions of cfg (in file order) that budget a run of the
+ * golden trace trace (NULL: a run of no known trace; see
+ * config_assertion_applies) on a; disabled ones are listed as skipped.  Returns 0 or -1 after error() (an assertion the
  * config layer let through but that cannot be evaluated).  Release res
  * with assert_results_release().
  */
-int assert_eval(const struct renacer_config *cfg, const struct analysis *a,
+int assert_eval(const struct renacer_config *cfg, const char *trace, const struct analysis *a,
 		struct assert_results *res);
 void assert_results_release(struct assert_results *res);
 
@@ -190,7 +191,7 @@ void assert_format(const struct assert_results *res, enum output_format fmt,
  * ASSERT_WRITE_FAILED after error() when out could not be written.
  */
 #define ASSERT_WRITE_FAILED (-2)
-int assert_report(const struct renacer_config *cfg, const struct analysis *a,
+int assert_report(const struct renacer_config *cfg, const char *trace, const struct analysis *a,
 		  enum output_format fmt, FILE *out, const char *source);
 
 /* True when some enabled assertion needs per-process peak RSS (collect_rss). */

@@ -20,14 +20,17 @@ static enum assert_type spec_type(enum assertion_type t)
 	return (enum assert_type)0;
 }
 
-int assert_eval(const struct renacer_config *cfg, const struct analysis *a,
+int assert_eval(const struct renacer_config *cfg, const char *trace, const struct analysis *a,
 		struct assert_results *res)
 {
-	size_t n = cfg ? cfg->nassertions : 0;
-	struct assert_spec *specs = xcalloc(n + 1, sizeof(*specs));
-	for (size_t i = 0; i < n; i++) {
+	size_t n = 0, all = cfg ? cfg->nassertions : 0;
+	struct assert_spec *specs = xcalloc(all + 1, sizeof(*specs));
+	for (size_t i = 0; i < all; i++) {
 		const struct config_assertion *c = &cfg->assertions[i];
-		struct assert_spec *s = &specs[i];
+		struct assert_spec *s = &specs[n];
+		if (!config_assertion_applies(c, trace))
+			continue;
+		n++;
 		s->name = c->name;
 		s->type = spec_type(c->type);
 		s->enabled = c->enabled;
@@ -65,13 +68,13 @@ bool assert_counts_only(const struct renacer_config *cfg)
 	return true;
 }
 
-int assert_report(const struct renacer_config *cfg, const struct analysis *a,
+int assert_report(const struct renacer_config *cfg, const char *trace, const struct analysis *a,
 		  enum output_format fmt, FILE *out, const char *source)
 {
 	struct assert_results res = ASSERT_RESULTS_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
-	if (assert_eval(cfg, a, &res) < 0) {
+	if (assert_eval(cfg, trace, a, &res) < 0) {
 		assert_results_release(&res);
 		return -1;
 	}

@@ -133,8 +133,16 @@ struct rb_call {
 };
 
 enum { RBR_ENTRY = 1, RBR_EXIT = 2 };           /* rb_region.phase */
-enum { RBR_BYTES = 0, RBR_STR = 1, RBR_KSTR = 2 }; /* rb_region.kind (KSTR: a
-						      string of the kernel's) */
+/* rb_region.kind: KSTR a string of the kernel's; FD what a descriptor
+ * (addr) refers to: a struct rb_fdinfo */
+enum { RBR_BYTES = 0, RBR_STR = 1, RBR_KSTR = 2, RBR_FD = 3 };
+
+struct rb_fdinfo {
+	__u64 ino;          /* its inode number */
+	__u32 mode;         /* its inode's mode (S_IFSOCK, S_IFIFO, ...) */
+	__u16 family;       /* a socket's family, else 0 */
+	__u16 protocol;     /* and protocol */
+};
 enum {
 	RBR_OK = 0,         /* len bytes read (a string: its NUL included) */
 	RBR_FAULT = 1,      /* nothing could be read there (len 0) */
@@ -196,6 +204,9 @@ enum {
 	RBO_MSG,            /* a struct msghdr at the argument, and its name,
 			       iovecs and their buffers (RBF_RET: as much as
 			       the result), control data (up to size) */
+	RBO_FD,             /* what the descriptor argument refers to (RBR_FD:
+			       a socket's family and protocol, a pipe's
+			       inode); RBF_MULTI: only while other tasks run */
 	RBO_ANY,            /* a call the table does not know: a string (up
 			       to a path's length) and size bytes, both at
 			       the argument, whatever its decoder reads */
@@ -229,6 +240,7 @@ enum {
 	RBF_RET = 4,        /* RBO_IOV, RBO_MSG: data bytes bounded by the result */
 	RBF_PLUS8 = 8,      /* 8 bytes more after the limit, 16 at least (a
 			       struct msgbuf: its mtype, then the text) */
+	RBF_MULTI = 16,     /* only while more than one task is traced */
 };
 struct rb_op {
 	__u8 kind;          /* RBO_* */

@@ -57,6 +57,11 @@
 #define DEREF(a, w, off, n) { RBO_DEREF, a, w, RBZ_CONST, off, 0, n }
 /* n bytes at the stack pointer of the entry */
 #define SP(w, n) { RBO_SP, 0, w, RBZ_CONST, 0, 0, n }
+/* what the descriptor argument a refers to (a socket's family and
+ * protocol, a pipe's inode); FDM: only while other tasks run (the
+ * Lamport clocks' pipe edges, core/lamport.c) */
+#define SOCK(a) { RBO_FD, a, XB, RBZ_CONST, 0, 0, 0 }
+#define FDM(a) { RBO_FD, a, XB, RBZ_CONST, 0, RBF_MULTI, 0 }
 /* a string and a structure: whatever the decoder reads (default_ops) */
 #define ANY(a) { RBO_ANY, a, XB, RBZ_CONST, 0, 0, 256 }
 /* a struct msghdr and its parts (f: RBF_RET) */
@@ -92,14 +97,14 @@ static const struct cap_row rows[] = {
 	{ "shmdt", { } },
 	{ "rseq", { } },
 	/* descriptors and files */
-	{ "read", { RETSZL(1, X) } },
-	{ "pread64", { RETSZL(1, X) } },
-	{ "write", { ARGSZL(1, XB, 2) } },
-	{ "pwrite64", { ARGSZL(1, XB, 2) } },
-	{ "readv", { IOV(1, X, 2, RBF_RET) } },
+	{ "read", { FDM(0), RETSZL(1, X) } },
+	{ "pread64", { FDM(0), RETSZL(1, X) } },
+	{ "write", { FDM(0), ARGSZL(1, XB, 2) } },
+	{ "pwrite64", { FDM(0), ARGSZL(1, XB, 2) } },
+	{ "readv", { FDM(0), IOV(1, X, 2, RBF_RET) } },
 	{ "preadv", { IOV(1, X, 2, RBF_RET) } },
 	{ "preadv2", { IOV(1, X, 2, RBF_RET) } },
-	{ "writev", { IOV(1, XB, 2, 0) } },
+	{ "writev", { FDM(0), IOV(1, XB, 2, 0) } },
 	{ "pwritev", { IOV(1, XB, 2, 0) } },
 	{ "pwritev2", { IOV(1, XB, 2, 0) } },
 	{ "vmsplice", { IOV(1, XB, 2, 0) } },
@@ -278,15 +283,15 @@ static const struct cap_row rows[] = {
 	{ "getsockname", { FIX(2, EX, 4), DEREF4(1, XOK, 2, SZ_SOCKADDR) } },
 	{ "getpeername", { FIX(2, EX, 4), DEREF4(1, XOK, 2, SZ_SOCKADDR) } },
 	{ "socketpair", { FIX(3, XOK, 8) } },
-	{ "sendto", { ARGSZL(1, XB, 2), ARGSZ(4, XB, 5, SZ_SOCKADDR) } },
-	{ "recvfrom", { RETSZL(1, X), FIX(5, EX, 4), DEREF4(4, XOK, 5, SZ_SOCKADDR) } },
+	{ "sendto", { SOCK(0), ARGSZL(1, XB, 2), ARGSZ(4, XB, 5, SZ_SOCKADDR) } },
+	{ "recvfrom", { SOCK(0), RETSZL(1, X), FIX(5, EX, 4), DEREF4(4, XOK, 5, SZ_SOCKADDR) } },
 	{ "setsockopt", { ARGSZ(3, X, 4, 256) } },
 	{ "getsockopt", { FIX(4, EX, 4), DEREF4(3, XOK, 4, 256) } },
-	{ "sendmsg", { MSG(1, XB, 0) } },
-	{ "recvmsg", { FIX(1, E, SZ_MSGHDR), MSG(1, X, RBF_RET) } },
-	{ "sendmmsg", { MMSG(1, XB, 2, 0) } },
+	{ "sendmsg", { SOCK(0), MSG(1, XB, 0) } },
+	{ "recvmsg", { SOCK(0), FIX(1, E, SZ_MSGHDR), MSG(1, X, RBF_RET) } },
+	{ "sendmmsg", { SOCK(0), MMSG(1, XB, 2, 0) } },
 	/* (the timeout is updated in place) */
-	{ "recvmmsg", { MMSG(1, X, 2, RBF_RET), FIX(4, EX, SZ_TIMESPEC) } },
+	{ "recvmmsg", { SOCK(0), MMSG(1, X, 2, RBF_RET), FIX(4, EX, SZ_TIMESPEC) } },
 	/* messages and ipc */
 	{ "mq_open", { PATH(0), FIX(3, X, SZ_MQ_ATTR) } },
 	{ "mq_unlink", { PATH(0) } },

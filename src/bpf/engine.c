@@ -481,6 +481,7 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		/* the reader is woken with an eighth of the buffer waiting,
 		 * and reads every RECORD_POLL_MS anyway */
 		skel->rodata->wake_bytes = ringbuf_size(eo->ring_scale) / 8;
+		skel->rodata->call_room = ringbuf_size(eo->ring_scale) / 32;
 		skel->rodata->strlim = o->dopts.string_limit + 1;
 		skel->rodata->strcap = o->dopts.string_limit + 2;
 		skel->rodata->maxptrs = o->dopts.verbose || o->dopts.string_limit >= 255 ? 256

@@ -94,6 +94,7 @@ struct recorder *recorder_new(const struct tracer_opts *o, struct sink_list *sin
 	rc->sinks = sinks;
 	rc->t0 = t0;
 	rc->lamport = lamport_new();
+	rc->view.fd = -1;
 	rc->all_status = (o->status_mask ? o->status_mask : STATUS_ALL) == STATUS_ALL;
 	return rc;
 }
@@ -182,7 +183,8 @@ static void task_unlink(struct recorder *rc, struct rtask *t)
 /* ---- delivering -------------------------------------------------------- */
 
 static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_call *h,
-		       const uint8_t *entry, size_t elen, const uint8_t *call, size_t clen);
+		       const uint8_t *entry, size_t elen, const uint8_t *call, size_t clen,
+		       bool announce);
 
 /*
  * Before an event of task tid goes to the sinks: the entry halves of other
@@ -208,8 +210,27 @@ static void flush_entries(struct recorder *rc, pid_t tid)
 		*pp = t->pend_next;
 		t->pend_next = NULL;
 		t->entry_shown = true;
-		call_begin(rc, t, (const struct rb_call *)t->entry, t->entry, t->entry_len, NULL, 0);
+		call_begin(rc, t, (const struct rb_call *)t->entry, t->entry, t->entry_len, NULL, 0,
+			   true);
 		pp = &rc->pending;     /* (the list may have changed) */
+	}
+}
+
+static void view_fd(struct recorder *rc, const uint8_t *data, size_t size);
+
+/* The Lamport clock of ev; what a call's descriptor referred to (a pipe's
+ * inode) comes from its record (view_fd): the descriptor, or its process,
+ * may be gone by now. */
+static void stamp(struct recorder *rc, struct event *ev)
+{
+	if ((ev->type == EV_SYSCALL || ev->type == EV_SYSCALL_ENTRY) && rc->view.fd >= 0) {
+		rc->view.n = 0;
+		tmem_set_view(&rc->view);
+		lamport_stamp(rc->lamport, ev);
+		tmem_set_view(NULL);
+		rc->view.fd = -1;
+	} else {
+		lamport_stamp(rc->lamport, ev);
 	}
 }
 
@@ -217,8 +238,36 @@ static void emit(struct recorder *rc, struct event *ev)
 {
 	if (rc->pending)
 		flush_entries(rc, ev->tid);
-	lamport_stamp(rc->lamport, ev);
+	stamp(rc, ev);
 	sink_list_event(rc->sinks, ev);
+}
+
+/* Sets the view's descriptor (what RBR_FD recorded) from a call's record;
+ * fd -1 if none. */
+static void view_fd(struct recorder *rc, const uint8_t *data, size_t size)
+{
+	const struct rb_call *h = (const void *)data;
+	size_t off = sizeof(*h);
+
+	rc->view.fd = -1;
+	for (unsigned i = 0; data && i < h->nregions; i++) {
+		const struct rb_region *r = (const void *)(data + off);
+
+		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
+			return;
+		if (r->kind == RBR_FD && r->len >= sizeof(struct rb_fdinfo)) {
+			struct rb_fdinfo fi;
+
+			memcpy(&fi, data + off + sizeof(*r), sizeof(fi));
+			rc->view.fd = (int64_t)r->addr;
+			rc->view.fd_ino = fi.ino;
+			rc->view.fd_mode = fi.mode;
+			rc->view.sock_family = fi.family;
+			rc->view.sock_proto = fi.protocol;
+			return;
+		}
+		off += sizeof(*r) + ((rb_region_data(r) + 7) & ~7u);
+	}
 }
 
 /* Whether -e status= shows ev (as the ptrace engine's status_wanted()). */
@@ -379,7 +428,16 @@ static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, un
 
 		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
 			return -1;
-		if (r->phase == phase && r->status == RBR_FAULT_RO) {
+		if (r->phase == phase && r->kind == RBR_FD && r->len >= sizeof(struct rb_fdinfo)) {
+			struct rb_fdinfo fi;
+
+			memcpy(&fi, data + off + sizeof(*r), sizeof(fi));
+			rc->view.fd = (int64_t)r->addr;
+			rc->view.fd_ino = fi.ino;
+			rc->view.fd_mode = fi.mode;
+			rc->view.sock_family = fi.family;
+			rc->view.sock_proto = fi.protocol;
+		} else if (r->phase == phase && r->status == RBR_FAULT_RO) {
 			late_read(rc, h->tid, r, data + off + sizeof(*r));
 		} else if (r->phase == phase) {
 			ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
@@ -402,6 +460,7 @@ static void view_set(struct recorder *rc, const uint8_t *entry, size_t elen,
 		     const uint8_t *call, size_t clen, bool exit)
 {
 	rc->nregs = 0;
+	rc->view.fd = -1;
 	while (rc->nlate)
 		free(rc->late[--rc->nlate]);
 	if (exit && call) {
@@ -465,10 +524,12 @@ static const char *unknown_name(struct rtask *t, long nr)
  * The entry half of the call h of task t (as the ptrace engine's entry
  * stop): the event made, decoded at entry from the view of entry (the
  * call's RB_EV_ENTRY record, or NULL) and call (its RB_EV_CALL, or NULL),
- * and delivered to the sinks that want entries.
+ * and, with announce (another task's event comes before its exit),
+ * delivered to the sinks that want entries.
  */
 static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_call *h,
-		       const uint8_t *entry, size_t elen, const uint8_t *call, size_t clen)
+		       const uint8_t *entry, size_t elen, const uint8_t *call, size_t clen,
+		       bool announce)
 {
 	static const struct sysent unknown_se = { NULL, 6, 0, NULL, NULL };
 	const struct trace_quals *q = rc->o->quals;
@@ -530,11 +591,16 @@ static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_cal
 		view_set(rc, entry, elen, call, clen, false);
 		t->dec_exit = decode(rc, t, h->slot, 0) == RVAL_EXIT;
 	}
-	if (rc->pending)
-		flush_entries(rc, ev->tid);
-	lamport_stamp(rc->lamport, ev);
-	if (rc->sinks->wants_entry && rc->all_status)
+	view_fd(rc, entry ? entry : call, entry ? elen : clen);
+	stamp(rc, ev);
+	/* the entry half goes to the sinks only when something comes before
+	 * the exit (flush_entries): else the call shows whole at its exit,
+	 * as a line that nothing interrupted */
+	if (announce && rc->sinks->wants_entry && rc->all_status) {
+		if (rc->pending)
+			flush_entries(rc, ev->tid);
 		sink_list_event(rc->sinks, ev);
+	}
 }
 
 /* The exit half of t's call from its RB_EV_CALL record h (call, clen). */
@@ -563,8 +629,15 @@ static void call_end(struct recorder *rc, struct rtask *t, const struct rb_call 
 			decode(rc, t, h->slot, 1);
 		}
 	}
-	if (status_wanted(rc, ev))
+	if (status_wanted(rc, ev)) {
+		/* (entries shown first: their stamps reset the view's fd) */
+		if (rc->pending)
+			flush_entries(rc, ev->tid);
+		view_fd(rc, call, clen);
+		if (rc->view.fd < 0 && entry)
+			view_fd(rc, entry, t->entry_len);
 		emit(rc, ev);
+	}
 }
 
 static void signals_before(struct recorder *rc, struct rtask *t, uint64_t ts);
@@ -719,7 +792,7 @@ static void on_call(struct recorder *rc, const uint8_t *data, size_t size)
 		pending_del(rc, t);
 		t->in_call = false;
 		signals_before(rc, t, h->enter_ns);
-		call_begin(rc, t, h, NULL, 0, data, size);
+		call_begin(rc, t, h, NULL, 0, data, size, false);
 	} else {
 		exec_strings(rc, t);
 		if (!t->entry_shown) {
@@ -727,7 +800,7 @@ static void on_call(struct recorder *rc, const uint8_t *data, size_t size)
 			 * the exit) */
 			pending_del(rc, t);
 			call_begin(rc, t, (const struct rb_call *)t->entry, t->entry, t->entry_len,
-				   data, size);
+				   data, size, false);
 		}
 	}
 	call_end(rc, t, h, data, size);

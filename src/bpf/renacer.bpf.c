@@ -47,6 +47,11 @@ const volatile __u32 maxptrs = 33;      /* pointers of an argv array (<= 256) */
 const volatile struct rb_spec specs[RB_NR] = {};   /* capture ops per number */
 const volatile __u64 wake_bytes = 0;    /* wake the reader when this much is
 					   waiting (0: at every record) */
+const volatile __u64 call_room = 0;     /* a call record is dropped (counted
+					   lost) when less than this would be
+					   left in the ring buffer: room kept
+					   for process events, whose loss would
+					   leave a task without its end */
 const volatile __u8 block_set[RB_NR / 8] = {};  /* calls that may block: an
 						   entry record while other
 						   tasks run */
@@ -376,6 +381,10 @@ struct cap {
 	__u64 args[8];      /* (6 used: 8 so that an index masked with 7 is in it) */
 	__u64 sp;
 	__u64 left;         /* RBO_IOV with RBF_RET: data bytes not yet shown */
+	__u32 nl;           /* the call's socket is a netlink one (sock_info):
+			       its messages are decoded whole, not cut at the
+			       string limit */
+	__u32 pad2;
 };
 
 /* This CPU's scratch buffer. */
@@ -685,7 +694,7 @@ static long iov_one(__u32 i, void *ctx)
 			len = p->c->left;
 		p->c->left -= len;
 	}
-	if (len > strlim)
+	if (len > strlim && !p->c->nl)
 		len = strlim;
 	if (base && len)
 		region(p->c, base, len, RBR_BYTES);
@@ -749,6 +758,56 @@ static long mmsg_one(__u32 i, void *ctx)
 	return 0;
 }
 
+/*
+ * A region (RBR_FD) with what descriptor fd of the current task refers to:
+ * its inode and mode, and a socket's family and protocol.  Nothing when it
+ * is not open.  (A netlink message is decoded by its socket's protocol,
+ * and a pipe orders the processes of a trace, both of which the reader
+ * can no longer look up once the call is over.)
+ */
+__noinline int fd_info(struct cap *c, __u64 fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct file **fds = BPF_CORE_READ(task, files, fdt, fd);
+	unsigned int max = BPF_CORE_READ(task, files, fdt, max_fds);
+	__u8 *buf = scratch_buf();
+	struct rb_fdinfo *fi;
+	struct rb_region *r;
+	struct file *f = NULL;
+	__u32 off;
+
+	if (!c || !buf || fd >= max || fd > 1u << 20)
+		return 0;
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	off = c->off;
+	if (!f || off + sizeof(*r) + sizeof(*fi) > RB_REC_MAX)
+		return 0;
+	r = (struct rb_region *)(buf + in_rec(off));
+	r->addr = fd;
+	r->len = sizeof(*fi);
+	r->phase = c->phase;
+	r->kind = RBR_FD;
+	r->status = RBR_OK;
+	r->pad = 0;
+	fi = (struct rb_fdinfo *)(buf + in_rec(off + sizeof(*r)));
+	fi->ino = BPF_CORE_READ(f, f_inode, i_ino);
+	fi->mode = BPF_CORE_READ(f, f_inode, i_mode);
+	fi->family = fi->protocol = 0;
+	if ((fi->mode & 0170000) == 0140000) {         /* S_IFSOCK */
+		struct socket *so = BPF_CORE_READ(f, private_data);
+		struct sock *sk = BPF_CORE_READ(so, sk);
+
+		if (sk) {
+			fi->family = BPF_CORE_READ(sk, __sk_common.skc_family);
+			fi->protocol = BPF_CORE_READ(sk, sk_protocol);
+			c->nl = fi->family == 16;    /* AF_NETLINK */
+		}
+	}
+	c->off = off + sizeof(*r) + sizeof(*fi);
+	c->nreg++;
+	return 0;
+}
+
 /* The user int at addr, or 0. */
 static __always_inline __u64 user_int(__u64 addr)
 {
@@ -792,7 +851,7 @@ __noinline __u64 op_size(struct cap *c, __u64 bits)
 	if ((op.sz == RBZ_ARG || op.sz == RBZ_RET || op.sz == RBZ_DEREF4) && op.size &&
 	    n > op.size)
 		n = op.size;
-	if ((op.flags & RBF_LIMIT) && n > strlim)
+	if ((op.flags & RBF_LIMIT) && n > strlim && !c->nl)
 		n = strlim;
 	if (op.flags & RBF_PLUS8)
 		n = n + 8 < 16 ? 16 : n + 8;
@@ -864,6 +923,10 @@ __noinline int run_op(struct cap *c, __u64 bits)
 	case RBO_SP:
 		if (c->sp && n)
 			region(c, c->sp, n > RB_REGION_MAX ? RB_REGION_MAX : n, RBR_BYTES);
+		break;
+	case RBO_FD:
+		if (!(op.flags & RBF_MULTI) || live > 1)
+			fd_info(c, addr);
 		break;
 	case RBO_ANY:
 		if (addr) {
@@ -1003,6 +1066,11 @@ static __always_inline bool rec_send(struct cap *c, __u8 *buf, __u32 type, struc
 		h->cpu_ns = call_cpu(task, t, now, now - t->enter_ns);
 	h->ip = r ? r->ip : 0;
 	h->sp = c->sp;
+	if (call_room && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + c->off + call_room >
+			 bpf_ringbuf_query(&events, BPF_RB_RING_SIZE)) {
+		__sync_fetch_and_add(&lost_calls, 1);
+		return false;
+	}
 	if (bpf_ringbuf_output(&events, buf, c->off & (RB_REC_MAX - 1),
 			       (c->flags & RBC_LATE) ? BPF_RB_FORCE_WAKEUP : wake_flags(c->off)) < 0) {
 		__sync_fetch_and_add(&lost_calls, 1);

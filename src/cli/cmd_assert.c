@@ -14,6 +14,7 @@
 #include "replay/reader.h"
 #include "util/error.h"
 #include "util/quote.h"
+#include "util/strbuf.h"
 #include "util/banned.h"
 
 /* Exit statuses shared with the golden commands (docs/assertions.md). */
@@ -112,7 +113,17 @@ int cmd_assert(int argc, char **argv)
 
 	struct trace_limits lim = { cfg.limits.string_bytes, cfg.limits.trace_records };
 	struct analysis *an = analyze_file(trace, &lim);
-	int r = assert_report(&cfg, an, (enum output_format)fmt, stdout, trace);
+	/* a golden's file says which trace it is (golden_traces/NAME.json) */
+	struct strbuf name = STRBUF_INIT;
+	const char *base = strrchr(trace, '/');
+	strbuf_addstr(&name, base ? base + 1 : trace);
+	for (const char *ext = ".zst"; ext; ext = strcmp(ext, ".zst") ? NULL : ".json")
+		if (name.len > strlen(ext) && !strcmp(name.buf + name.len - strlen(ext), ext))
+			strbuf_setlen(&name, name.len - strlen(ext));
+	if (name.len > 6 && !strcmp(name.buf + name.len - 6, ".jsonl"))
+		strbuf_setlen(&name, name.len - 6);
+	int r = assert_report(&cfg, name.buf, an, (enum output_format)fmt, stdout, trace);
+	strbuf_release(&name);
 	analysis_free(an);
 	config_release(&cfg);
 	if (r == ASSERT_WRITE_FAILED) {

@@ -53,7 +53,9 @@ static const char capture_usage[] =
 "saved aside) and writes DIR/NAME.json (renacer-json-v2 with its environment,\n"
 "each process's peak RSS and a \"timing\" object: runtime statistics and what\n"
 "varied between the runs; NAME.json.zst above the [compression] threshold)\n"
-"and DIR/NAME_summary.txt (the -c table and the per-syscall totals).\n"
+"and DIR/NAME_summary.txt (the -c table and the per-syscall totals).  Time\n"
+"is measured on untraced runs of COMMAND, each one kept ([golden_traces]\n"
+"timing_runs, default 10).\n"
 "Without a command, captures the traces declared in renacer.toml\n"
 "([[golden_traces.trace]]): all, or those named.  The assertions of\n"
 "renacer.toml are evaluated on the run; a failing one is a warning.\n"
@@ -114,7 +116,8 @@ static const char validate_usage[] =
 "the way its golden was run (stdio kinds, locale and other recorded\n"
 "variables), and compares the run with its golden: calls, counts and bytes per\n"
 "process against what varied at capture, processes and threads, files,\n"
-"exit statuses, runtime less the waits for a CPU (and where the time went).\n"
+"exit statuses, and time, judged on untraced runs against the golden's (slower\n"
+"by a significant margin of at least 40%, or inconclusive when too noisy).\n"
 "A finding that may be noise is confirmed by running again (up to 3 times).\n"
 "On a mismatch the new trace is written beside the golden as NAME.json.new;\n"
 "accept it with 'renacer accept NAME'.  Assertions of renacer.toml are\n"
@@ -143,7 +146,7 @@ COMMON_TEXT
 "      --no-color           same as --color=never\n"
 "      --tolerance PCT      syscall count tolerance in percent (default 5)\n"
 "      --min-confidence X   pass only at or above X (default 0.90)\n"
-"      --no-timing          do not compare runtimes\n"
+"      --no-timing          do not judge time (and make no untraced runs)\n"
 "  -s, --source             trace with source correlation (automatic when the\n"
 "                           golden was captured with -s): findings name the\n"
 "                           lines their calls come from\n"
@@ -863,7 +866,9 @@ static int hygiene(struct gcli *g, const struct overrides *ov, struct gout_case 
 
 	while (d && (e = readdir(d))) {
 		char *owner = golden_file_owner(e->d_name);
-		if (owner && !config_trace(&g->w.cfg, owner)) {
+		/* with no trace declared, every golden validates by the command
+		 * it recorded: none is an orphan */
+		if (owner && g->w.cfg.golden.ntraces && !config_trace(&g->w.cfg, owner)) {
 			strbuf_reset(&sb);
 			strbuf_addf(&sb, "%s/%s", g->w.dir, e->d_name);
 			ALLOC_GROW(orph, no + 1, ao);
@@ -1021,13 +1026,32 @@ int cmd_validate(int argc, char **argv)
 		return finish(&g, st);
 	}
 
-	if (!g.w.cfg.golden.ntraces)
-		usage_die("validate", validate_usage, "no traces declared in %s; use --golden FILE -- "
-			  "COMMAND", g.w.cfg.path ? g.w.cfg.path : "renacer.toml ([[golden_traces.trace]])");
-	for (int i = first; i < argc; i++)
-		if (!config_trace(&g.w.cfg, argv[i]))
-			die_status(GOLDEN_BAD_CONFIG, "validate: no trace '%s' declared in %s", esc(argv[i]),
-				   g.w.cfg.path ? g.w.cfg.path : "renacer.toml");
+	/* goldens no renacer.toml declares (capture NAME -- COMMAND): named
+	 * on the command line, or all of the directory's when none is declared */
+	struct strlist { char **s; size_t n, alloc; } extra = { NULL, 0, 0 };
+	for (int i = first; i < argc; i++) {
+		bool exists;
+		char *gp;
+		if (config_trace(&g.w.cfg, argv[i]))
+			continue;
+		if (!golden_valid_name(argv[i]))
+			die_status(GOLDEN_BAD_CONFIG, "validate: '%s' is not a trace name", esc(argv[i]));
+		gp = golden_path(g.w.dir, argv[i], &exists);
+		free(gp);
+		if (!exists)
+			die_status(GOLDEN_BAD_CONFIG, "validate: no trace '%s' declared in %s and no golden "
+				   "'%s/%s.json'", esc(argv[i]), g.w.cfg.path ? g.w.cfg.path : "renacer.toml",
+				   esc(g.w.dir), esc(argv[i]));
+		ALLOC_GROW(extra.s, extra.n + 1, extra.alloc);
+		extra.s[extra.n++] = xstrdup(argv[i]);
+	}
+	if (!g.w.cfg.golden.ntraces && first >= argc) {
+		extra.n = golden_list_names(g.w.dir, &extra.s);
+		if (!extra.n)
+			usage_die("validate", validate_usage, "no traces declared in %s and no goldens in "
+				  "'%s'; use --golden FILE -- COMMAND", g.w.cfg.path ? g.w.cfg.path :
+				  "renacer.toml ([[golden_traces.trace]])", esc(g.w.dir));
+	}
 	/* hygiene first: what this run writes is not counted */
 	hyg = hygiene(&g, &ov, &hcase, &hfiles, &nhfiles, &herror);
 	if (hyg) {
@@ -1035,7 +1059,7 @@ int cmd_validate(int argc, char **argv)
 			cli_stdout_failed(errno);
 		st = GOLDEN_BAD_CONFIG;
 	}
-	v = xcalloc(g.w.cfg.golden.ntraces + 1, sizeof(*v));
+	v = xcalloc(g.w.cfg.golden.ntraces + extra.n + 1, sizeof(*v));
 	for (size_t t = 0; t < g.w.cfg.golden.ntraces; t++) {
 		const struct config_trace *ct = &g.w.cfg.golden.traces[t];
 		bool wanted = first >= argc, exists;
@@ -1059,6 +1083,18 @@ int cmd_validate(int argc, char **argv)
 		if (s && g.w.cfg.ci.fail_fast)
 			break;
 	}
+	for (size_t e = 0; e < extra.n && !stop_sig && !(st && g.w.cfg.ci.fail_fast); e++) {
+		bool exists;
+		char *gp = golden_path(g.w.dir, extra.s[e], &exists);
+		int s = validate_print(&g, extra.s[e], gp, exists, NULL, NULL, &v[nv]);
+		free(gp);
+		nv++;
+		if (s > st)
+			st = s;
+	}
+	for (size_t e = 0; e < extra.n; e++)
+		free(extra.s[e]);
+	free(extra.s);
 	{
 		struct gout_case *ks = xcalloc(nv + 2, sizeof(*ks));
 		char **gp = xcalloc(nv + 2, sizeof(*gp)), **cp = xcalloc(nv + 2, sizeof(*cp));

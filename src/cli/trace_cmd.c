@@ -1298,7 +1298,10 @@ int cmd_trace(int argc, char **argv)
 	if (r != -1 && an) {
 		int fmt = output_format_parse(t.assert_format ? t.assert_format : "text");
 		if (t.assert_file) {
-			assert_status = assert_report(&cfg, an, fmt, stderr, t.assert_file);
+			/* the budgets of the declared trace this command is, if any */
+			const struct config_trace *ct = config_trace_of_command(&cfg, t.argv);
+			assert_status = assert_report(&cfg, ct ? ct->name : NULL, an, fmt, stderr,
+						      t.assert_file);
 			if (assert_status == ASSERT_WRITE_FAILED)
 				cli_write_failed();
 			if (assert_status < 0)

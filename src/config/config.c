@@ -29,6 +29,7 @@
 struct ctx {
 	const char *path;
 	struct renacer_config *cfg;
+	size_t aassertions;       /* capacity of cfg->assertions */
 };
 
 /*
@@ -537,8 +538,21 @@ const char *config_ci_format_name(enum ci_format f)
 
 /* ---- [[assertion]] ---- */
 
+/* Whether s can name a golden trace (a file name part). */
+static bool valid_trace_name(const char *s)
+{
+	if (!*s || *s == '.' || *s == '-')
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' || *s == '.' || *s == '+'))
+			return false;
+	return true;
+}
+
+
 static const char *const common_keys[] = {
-	"name", "type", "enabled", "fail_on_violation", "description",
+	"name", "type", "enabled", "fail_on_violation", "description", "traces",
 };
 static const char *const critical_path_keys[] = { "max_duration_ms", "trace_name_pattern" };
 static const char *const span_count_keys[] = { "max_spans", "span_name_pattern" };
@@ -572,6 +586,9 @@ static void assertion_release(struct config_assertion *a)
 {
 	free(a->name);
 	free(a->description);
+	for (size_t i = 0; i < a->ntraces; i++)
+		free(a->traces[i]);
+	free(a->traces);
 	free(a->trace_name_pattern);
 	free(a->span_name_pattern);
 	memset(a, 0, sizeof(*a));
@@ -628,8 +645,16 @@ static int parse_assertion(struct ctx *c, const struct toml_value *t, size_t idx
 
 	if (get_bool(c, label.buf, t, "enabled", &a->enabled) < 0 ||
 	    get_bool(c, label.buf, t, "fail_on_violation", &a->fail_on_violation) < 0 ||
-	    get_string(c, label.buf, t, "description", true, &a->description) < 0)
+	    get_string(c, label.buf, t, "description", true, &a->description) < 0 ||
+	    (!a->traces && get_strlist(c, label.buf, t, "traces", &a->traces, &a->ntraces) < 0))
 		goto out;
+	for (size_t i = 0; i < a->ntraces; i++)
+		if (!valid_trace_name(a->traces[i])) {
+			const struct toml_value *tv = toml_get(t, "traces");
+			cerr(c, tv->line, tv->col, "%sno trace can be called '%s'", label.buf,
+			     esc(a->traces[i]));
+			goto out;
+		}
 
 	switch (a->type) {
 	case ASSERTION_CRITICAL_PATH:
@@ -698,20 +723,24 @@ static int parse_assertions(struct ctx *c, const struct toml_value *v)
 
 	if (need_table_array(c, "assertion", v))
 		return -1;
-	if (v->u.arr.n > cfg->limits.assertions)
-		return over_limit(c, v->u.arr.items[cfg->limits.assertions], "[[assertion]] entries",
-				  cfg->limits.assertions, "assertions");
-	cfg->assertions = xcalloc(v->u.arr.n ? v->u.arr.n : 1, sizeof(*cfg->assertions));
+	if (v->u.arr.n + cfg->nassertions > cfg->limits.assertions)
+		return over_limit(c, v->u.arr.items[cfg->limits.assertions > cfg->nassertions
+						     ? cfg->limits.assertions - cfg->nassertions : 0],
+				  "[[assertion]] entries", cfg->limits.assertions, "assertions");
+	for (size_t i = 0; i < cfg->nassertions; i++)
+		nameset_add(&names, cfg->assertions[i].name, i);
 	for (size_t i = 0; i < v->u.arr.n; i++) {
-		struct config_assertion *a = &cfg->assertions[i];
+		struct config_assertion *a;
 		long j;
 
-		cfg->nassertions = i + 1;
+		ALLOC_GROW(cfg->assertions, cfg->nassertions + 1, c->aassertions);
+		a = &cfg->assertions[cfg->nassertions++];
+		memset(a, 0, sizeof(*a));
 		if (parse_assertion(c, v->u.arr.items[i], i, a)) {
 			ret = -1;
 			break;
 		}
-		if ((j = nameset_add(&names, a->name, i)) >= 0) {
+		if (!a->ntraces && (j = nameset_add(&names, a->name, cfg->nassertions - 1)) >= 0) {
 			const struct toml_value *nv = toml_get(v->u.arr.items[i], "name");
 			ret = cerr(c, nv->line, nv->col,
 				   "duplicate assertion name '%s' (first defined at %u:%u)",
@@ -759,17 +788,6 @@ static int parse_lamport(struct ctx *c, const struct toml_value *t)
 }
 
 /* ---- [golden_traces] ---- */
-
-static bool valid_trace_name(const char *s)
-{
-	if (!*s || *s == '.' || *s == '-')
-		return false;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' || *s == '.' || *s == '+'))
-			return false;
-	return true;
-}
 
 /* Warns about syscall names the table does not know (a typo never matches). */
 static void check_syscall_name(struct ctx *c, const char *label, const char *name,
@@ -875,7 +893,7 @@ static int parse_trace(struct ctx *c, const struct toml_value *t, size_t idx,
 		       struct config_trace *tr)
 {
 	static const char *const keys[] = { "name", "command", "env", "cwd", "follow", "runs",
-					    "inject", "callgrind" };
+					    "inject", "callgrind", "assertion" };
 	struct strbuf label = STRBUF_INIT;
 	const struct toml_value *nv;
 	int64_t runs = 0;
@@ -914,6 +932,36 @@ static int parse_trace(struct ctx *c, const struct toml_value *t, size_t idx,
 		tr->callgrind = cg;
 	}
 	tr->runs = (unsigned)runs;
+	/* [[golden_traces.trace.assertion]]: budgets of this trace alone */
+	if ((nv = toml_get(t, "assertion"))) {
+		struct renacer_config *cfg = c->cfg;
+		if (need_table_array(c, "golden_traces.trace.assertion", nv))
+			goto out;
+		if (nv->u.arr.n + cfg->nassertions > cfg->limits.assertions) {
+			over_limit(c, nv, "[[assertion]] entries", cfg->limits.assertions, "assertions");
+			goto out;
+		}
+		for (size_t i = 0; i < nv->u.arr.n; i++) {
+			struct config_assertion *a;
+			ALLOC_GROW(cfg->assertions, cfg->nassertions + 1, c->aassertions);
+			a = &cfg->assertions[cfg->nassertions++];
+			memset(a, 0, sizeof(*a));
+			a->traces = xcalloc(2, sizeof(*a->traces));
+			a->traces[0] = xstrdup(tr->name);
+			a->ntraces = 1;
+			if (parse_assertion(c, nv->u.arr.items[i], i, a))
+				goto out;
+			for (size_t k = 0; k + 1 < cfg->nassertions; k++) {
+				const struct config_assertion *o = &cfg->assertions[k];
+				if (o->ntraces == 1 && !strcmp(o->traces[0], tr->name) &&
+				    !strcmp(o->name, a->name)) {
+					cerr(c, a->line, a->col, "%sduplicate assertion name '%s' (first "
+					     "defined at %u:%u)", label.buf, esc(a->name), o->line, o->col);
+					goto out;
+				}
+			}
+		}
+	}
 	ret = 0;
 out:
 	strbuf_release(&label);
@@ -1029,8 +1077,9 @@ static int parse_golden(struct ctx *c, const struct toml_value *t, bool *have_co
 		"runtime_tolerance_pct", "runtime_floor_ms", "noise_factor", "ignore_syscalls",
 		"ignore_paths", "volatile_syscalls", "normalize", "context_lines",
 		"max_diff_lines", "compress_above_bytes", "trace", "bytes_tolerance_pct",
-		"time_limits", "env_vars", "timing", "timing_runs", "timing_max_runs",
-		"min_slowdown_pct", "min_slowdown_us", "callgrind", "callgrind_tolerance_pct",
+		"memory_tolerance_pct", "time_limits", "env_vars", "timing", "timing_runs",
+		"timing_max_runs", "min_slowdown_pct", "min_slowdown_us", "callgrind",
+		"callgrind_tolerance_pct",
 	};
 	static const char *const timing_modes[] = { "normal", "strict" };
 	size_t mode = 0;
@@ -1057,6 +1106,7 @@ static int parse_golden(struct ctx *c, const struct toml_value *t, bool *have_co
 	    get_strlist(c, label, t, "volatile_syscalls", &g->volatile_syscalls,
 			&g->nvolatile_syscalls) < 0 ||
 	    get_number(c, label, t, "bytes_tolerance_pct", GE_ZERO, &g->bytes_tolerance_pct) < 0 ||
+	    get_number(c, label, t, "memory_tolerance_pct", GE_ZERO, &g->memory_tolerance_pct) < 0 ||
 	    get_strlist(c, label, t, "time_limits", &g->time_limits, &g->ntime_limits) < 0 ||
 	    get_strlist(c, label, t, "env_vars", &g->env_vars, &g->nenv_vars) < 0)
 		return -1;
@@ -1338,6 +1388,7 @@ void config_init(struct renacer_config *cfg)
 	cfg->golden.runtime_tolerance_pct = 50;
 	cfg->golden.runtime_floor_ms = 20;
 	cfg->golden.bytes_tolerance_pct = -1;
+	cfg->golden.memory_tolerance_pct = -1;
 	cfg->golden.noise_factor = 3;
 	cfg->golden.timing_max_runs = 20;
 	cfg->golden.min_slowdown_pct = 40;
@@ -1677,6 +1728,41 @@ const struct config_assertion *config_assertion(const struct renacer_config *cfg
 	for (size_t i = 0; i < cfg->nassertions; i++)
 		if (!strcmp(cfg->assertions[i].name, name))
 			return &cfg->assertions[i];
+	return NULL;
+}
+
+bool config_assertion_applies(const struct config_assertion *a, const char *trace)
+{
+	if (!a->ntraces)
+		return true;
+	for (size_t i = 0; trace && i < a->ntraces; i++)
+		if (!strcmp(a->traces[i], trace))
+			return true;
+	return false;
+}
+
+/* Whether a and b name the same file (as given, or the same inode). */
+static bool same_program(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (!strcmp(a, b))
+		return true;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+const struct config_trace *config_trace_of_command(const struct renacer_config *cfg,
+						   char *const argv[])
+{
+	for (size_t i = 0; argv && argv[0] && i < cfg->golden.ntraces; i++) {
+		const struct config_trace *t = &cfg->golden.traces[i];
+		size_t k = 1;
+		if (t->cwd || !same_program(t->argv[0], argv[0]))
+			continue;
+		while (t->argv[k] && argv[k] && !strcmp(t->argv[k], argv[k]))
+			k++;
+		if (!t->argv[k] && !argv[k])
+			return t;
+	}
 	return NULL;
 }
 

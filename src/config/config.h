@@ -41,6 +41,10 @@ struct config_assertion {
 	bool fail_on_violation;        /* default true; false: a failure only warns */
 	char *description;             /* optional free text, or NULL */
 	unsigned line, col;            /* where its [[assertion]] header is */
+	char **traces;                 /* the golden traces it budgets (traces = [...],
+					  or the [[golden_traces.trace]] it sits in);
+					  NULL: every run */
+	size_t ntraces;
 
 	/* critical_path */
 	double max_duration_ms;        /* required, > 0 */
@@ -108,6 +112,7 @@ struct config_golden {
 					  1, or more for a multi-threaded command */
 	double tolerance_pct;          /* syscall count tolerance, default 5 (+-5%) */
 	double bytes_tolerance_pct;    /* I/O volume tolerance, < 0: tolerance_pct */
+	double memory_tolerance_pct;   /* peak memory tolerance, < 0: the default */
 	struct config_tolerance *tolerances;   /* per-syscall overrides */
 	size_t ntolerances;
 	bool check_runtime;            /* compare runtime against the golden, default true */
@@ -309,6 +314,21 @@ const struct config_assertion *config_assertion(const struct renacer_config *cfg
 						const char *name);
 const struct config_trace *config_trace(const struct renacer_config *cfg, const char *name);
 
+/*
+ * Whether assertion a budgets a run of the golden trace trace (NULL: a run
+ * that is no known trace): an assertion without traces budgets every run,
+ * one with traces only the runs of those traces.
+ */
+bool config_assertion_applies(const struct config_assertion *a, const char *trace);
+
+/*
+ * The declared trace whose command argv is (the same arguments; argv[0]
+ * equal as given or as the same file), else NULL: what `renacer --assert
+ * renacer.toml -- ./prog` runs, for assertions scoped to traces.
+ */
+const struct config_trace *config_trace_of_command(const struct renacer_config *cfg,
+						   char *const argv[]);
+
 /* Names: "critical_path", "allocations", "GodProcess", "http/json", "junit"... */
 const char *config_assertion_type_name(enum assertion_type t);
 const char *config_tracking_mode_name(enum tracking_mode m);
@@ -317,10 +337,12 @@ const char *config_ci_format_name(enum ci_format f);
 
 /*
  * The commented starter renacer.toml that `renacer init` writes: the seeds'
- * assertions and the defaults of every table.  It loads without warnings.
- * Sets *len (when not NULL); the text is static.
+ * assertions and the defaults of every table; without budgets, the
+ * seeds' budgets for every run (critical path, syscalls, memory) are left
+ * out (init writes per-trace budgets measured from goldens instead).  It
+ * loads without warnings.  The text is static (NUL-terminated).
  */
-const char *config_starter_text(size_t *len);
+const char *config_starter_text(bool budgets);
 
 /*
  * Splits a command line into words as a POSIX shell would, without any

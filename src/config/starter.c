@@ -1,9 +1,13 @@
 /* The commented starter renacer.toml that `renacer init` writes (see config.h). */
 #include "config/config.h"
 
+#include <string.h>
+
+#include "util/xmalloc.h"
+
 #include "util/banned.h"
 
-static const char starter[] =
+static const char starter_head[] =
 "# renacer.toml: performance budgets and golden-trace settings for renacer.\n"
 "# Written by `renacer init` with the defaults of renacer's golden-trace\n"
 "# integrations; every key is documented in docs/renacer-toml.md.\n"
@@ -13,7 +17,9 @@ static const char starter[] =
 "# enabled assertion; `renacer assert TRACE` checks a saved trace.  A failed\n"
 "# assertion with fail_on_violation = true makes the exit status 1 (Andon:\n"
 "# stop the line); with false it only warns.\n"
-"\n"
+"\n";
+
+static const char starter_budgets[] =
 "# Wall-clock time along the chain of processes the run waits for.\n"
 "[[assertion]]\n"
 "name = \"example_startup_latency\"\n"
@@ -40,7 +46,9 @@ static const char starter[] =
 "tracking_mode = \"allocations\"\n"
 "fail_on_violation = true\n"
 "enabled = true\n"
-"\n"
+"\n";
+
+static const char starter_rest[] =
 "# One process does nearly all the syscalls while the others idle.\n"
 "[[assertion]]\n"
 "name = \"prevent_god_process\"\n"
@@ -79,7 +87,7 @@ static const char starter[] =
 "\n"
 "[golden_traces]\n"
 "dir = \"golden_traces\"\n"
-"runs = 1                    # more runs measure the timing noise\n"
+"# runs = 3                  # automatic: 3 runs (5 for a multi-threaded command)\n"
 "tolerance_pct = 5           # syscall count tolerance: +-5%\n"
 "runtime_tolerance_pct = 50  # runtime slack over the golden's\n"
 "ignore_syscalls = []\n"
@@ -114,9 +122,18 @@ static const char starter[] =
 "export_format = \"text\"\n"
 "# junit_path = \"renacer-junit.xml\"\n";
 
-const char *config_starter_text(size_t *len)
+const char *config_starter_text(bool budgets)
 {
-	if (len)
-		*len = sizeof(starter) - 1;
-	return starter;
+	static char *text[2];
+	int k = budgets ? 1 : 0;
+
+	if (!text[k]) {
+		size_t a = strlen(starter_head), b = budgets ? strlen(starter_budgets) : 0,
+		       c = strlen(starter_rest);
+		text[k] = xmalloc(a + b + c + 1);
+		memcpy(text[k], starter_head, a);
+		memcpy(text[k] + a, starter_budgets, b);
+		memcpy(text[k] + a + b, starter_rest, c + 1);
+	}
+	return text[k];
 }

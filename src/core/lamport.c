@@ -1,5 +1,6 @@
 /* Lamport clocks with fork, wait and pipe edges (see lamport.h). */
 #include "core/lamport.h"
+#include "core/tmem.h"
 #include "util/xmalloc.h"
 
 #include <stdbool.h>
@@ -174,15 +175,22 @@ static uint64_t pipe_ino(struct lamport *l, pid_t tid, pid_t tgid, int64_t fd)
 	char path[64], buf[64];
 	ssize_t n;
 	unsigned long long ino;
+	uint64_t rino;
 
 	if (fd < 0 || fd > 0x7fffffff)
 		return 0;
 	if ((s = fd_slot(l, tgid, (int)fd, false)))
 		return s->ino;
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)tid, (int)fd);
-	l->lookups++;
-	n = readlink(path, buf, sizeof(buf) - 1);
 	ino = 0;
+	l->lookups++;
+	/* (the eBPF recorder's record of the call says, else /proc) */
+	if (tmem_fd_pipe(tid, fd, &rino) == 0) {
+		ino = rino;
+		n = 0;
+	} else {
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)tid, (int)fd);
+		n = readlink(path, buf, sizeof(buf) - 1);
+	}
 	if (n > 0) {
 		buf[n] = '\0';
 		if (sscanf(buf, "pipe:[%llu]", &ino) != 1)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/user.h>
 
@@ -17,6 +18,29 @@ static struct tmem_view *view;  /* recorded memory instead of a process */
 void tmem_set_view(struct tmem_view *v)
 {
 	view = v;
+}
+
+int tmem_fd_socket(pid_t tid, int64_t fd, int *family, int *proto)
+{
+	(void)tid;
+	if (!view || view->fd < 0 || view->fd != fd)
+		return -1;
+	if ((view->fd_mode & S_IFMT) != S_IFSOCK) {
+		*family = *proto = -1;
+		return 0;
+	}
+	*family = view->sock_family;
+	*proto = view->sock_proto;
+	return 0;
+}
+
+int tmem_fd_pipe(pid_t tid, int64_t fd, uint64_t *ino)
+{
+	(void)tid;
+	if (!view || view->fd < 0 || view->fd != fd)
+		return -1;
+	*ino = (view->fd_mode & S_IFMT) == S_IFIFO ? view->fd_ino : 0;
+	return 0;
 }
 
 int tmem_stack_pointer(pid_t tid, uint64_t *sp)

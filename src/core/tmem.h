@@ -62,11 +62,26 @@ struct tmem_view {
 	 * decoder wanted), faults where it tried and the kernel refused. */
 	uint64_t gaps, faults;
 	uint64_t sp;        /* the stack pointer at the call's entry, 0 unknown */
+	int64_t fd;         /* the descriptor whose object is known, or -1 */
+	uint64_t fd_ino;    /* ...its inode */
+	uint32_t fd_mode;   /* ...and mode */
+	int sock_family, sock_proto;  /* ...a socket's family and protocol */
 };
 
 /* Sets the view reads come from until the next call; NULL: the live
  * process again.  The view must stay valid while it is set. */
 void tmem_set_view(struct tmem_view *v);
+
+/*
+ * With a view set: the family and protocol of the socket descriptor fd
+ * referred to during the call, as recorded (the process may be gone, the
+ * descriptor closed or reused).  Returns 0, or -1 when the view does not
+ * know (no view: the caller looks at the live process).
+ */
+int tmem_fd_socket(pid_t tid, int64_t fd, int *family, int *proto);
+
+/* The same for a pipe: *ino is its inode, 0 when fd is no pipe. */
+int tmem_fd_pipe(pid_t tid, int64_t fd, uint64_t *ino);
 
 /*
  * The stack pointer of tid, stopped at a syscall (PTRACE_PEEKUSER), or

@@ -21,7 +21,7 @@ const char *gfind_kind_name(enum gfind_kind k)
 	static const char *const n[] = {
 		"process", "exit", "count", "appeared", "vanished", "call", "failure",
 		"resource", "timing", "confidence", "note", "assertion", "io", "time",
-		"environment", "threads",
+		"environment", "threads", "memory",
 	};
 	return (unsigned)k < GF_NKINDS ? n[k] : "?";
 }
@@ -519,17 +519,6 @@ static void add_bytes(struct strbuf *sb, double b)
 }
 
 /* The I/O bucket fd k of a side counts in (its stream's kind). */
-static int std_bucket(const struct gmodel *m, int k)
-{
-	static const int gk[SK_NKINDS] = {
-		[SK_NULL] = GK_DEVICE, [SK_FILE] = GK_FILE, [SK_PIPE] = GK_PIPE,
-		[SK_SOCKET] = GK_SOCKET, [SK_TTY] = GK_TTY, [SK_DEVICE] = GK_DEVICE,
-		[SK_OTHER] = GK_OTHER, [SK_UNKNOWN] = GK_OTHER, [SK_CLOSED] = GK_OTHER,
-	};
-	int kind = m->has_env && m->env.stdio[k] >= 0 && m->env.stdio[k] < SK_NKINDS ?
-		   gk[m->env.stdio[k]] : GK_OTHER;
-	return GIO_BUCKET(kind, k != 0);
-}
 
 static void check_group_io(struct cmp *x, const char *label, const struct ggroup *gg,
 			   const struct ggroup *cg, const struct gvar_proc *vp, bool noisy)
@@ -548,26 +537,22 @@ static void check_group_io(struct cmp *x, const char *label, const struct ggroup
 			hi[b] += vp->io[b].hi;
 		}
 	}
-	/* bytes through a standard stream whose kind differs are not compared */
-	for (int k = 0; k < 3; k++) {
-		if (!(x->stdmask >> k & 1))
-			continue;
-		int bg = std_bucket(x->g, k), bc = std_bucket(x->c, k);
-		uint64_t d = gg->io_std[k];
-		gv[bg] -= d < gv[bg] ? d : gv[bg];
-		lo[bg] -= d < lo[bg] ? d : lo[bg];
-		hi[bg] -= d < hi[bg] ? d : hi[bg];
-		cv[bc] -= cg->io_std[k] < cv[bc] ? cg->io_std[k] : cv[bc];
-	}
-	for (int b = 0; b < GIO_NBUCKETS; b++) {
+		for (int b = 0; b < GIO_NBUCKETS; b++) {
 		struct strbuf m = STRBUF_INIT;
 		double alo, ahi;
 		bool varied = lo[b] != hi[b];
 		struct gfinding *f;
 
+		bool msg = b / 2 == GK_STDIO;
+		double tol = msg && btol < GOLDEN_MSG_TOLERANCE ? GOLDEN_MSG_TOLERANCE : btol;
+
 		if (!hi[b] && !cv[b])
 			continue;
-		if (!out_of_range(lo[b], hi[b], cv[b], btol, GOLDEN_IO_FLOOR_BYTES, &alo, &ahi))
+		/* a standard stream whose kind differs is not compared */
+		if (msg && (x->stdmask & (b % 2 ? 6u : 1u)))
+			continue;
+		if (!out_of_range(lo[b], hi[b], cv[b], tol,
+				  msg ? GOLDEN_MSG_FLOOR_BYTES : GOLDEN_IO_FLOOR_BYTES, &alo, &ahi))
 			continue;
 		strbuf_addf(&m, "%s: ", gio_bucket_phrase(b));
 		add_bytes(&m, (double)(varied ? lo[b] : gv[b]));
@@ -586,10 +571,63 @@ static void check_group_io(struct cmp *x, const char *label, const struct ggroup
 			strbuf_addf(&m, "%sgolden varied over %d runs", hi[b] && cv[b] ? ", " : "", runs);
 		else
 			strbuf_addf(&m, "%stolerance \xc2\xb1%.1f%%", hi[b] && cv[b] ? ", " : "",
-				    btol * 100);
+				    tol * 100);
 		strbuf_addch(&m, ')');
 		f = add_finding(x->r, GF_IO, true, label, gio_bucket_name(b), (double)gv[b],
 				(double)cv[b], "%s", m.buf);
+		f->noisy = noisy || varied;
+		strbuf_release(&m);
+	}
+}
+
+/*
+ * Peak memory of a process against the golden's (and what varied at
+ * capture): committed memory (writable mappings and heap, so an allocation
+ * counts even when it is never touched) and resident memory (what it
+ * touched).  Growth beyond the tolerance is a regression; shrinking a note.
+ */
+static void check_group_memory(struct cmp *x, const char *label, const struct ggroup *gg,
+			       const struct ggroup *cg, const struct gvar_proc *vp, bool noisy)
+{
+	static const char *const what[2] = { "peak committed memory", "peak resident memory" };
+	static const char *const subj[2] = { "committed", "rss" };
+
+	for (int k = 0; k < 2; k++) {
+		uint64_t g = k ? gg->rss_kb * 1024 : gg->mem_peak;
+		uint64_t c = k ? cg->rss_kb * 1024 : cg->mem_peak;
+		uint64_t lo = g, hi = g;
+		const struct grange *vr = vp ? (k ? &vp->rss : &vp->mem) : NULL;
+		double alo, ahi, floor = k ? GOLDEN_RSS_FLOOR_KB * 1024.0 : GOLDEN_MEM_FLOOR_BYTES;
+		int64_t unit = k ? 1024 : 1;
+		bool varied;
+		struct strbuf m = STRBUF_INIT;
+		struct gfinding *f;
+
+		if (!g || !c)
+			continue;      /* not measured on one side */
+		if (vr) {
+			lo = vr->lo < 0 && (uint64_t)(-vr->lo * unit) > lo ? 0 : lo + vr->lo * unit;
+			hi += (uint64_t)(vr->hi * unit);
+		}
+		varied = lo != hi;
+		if (!out_of_range(lo, hi, c, x->o->memory_tolerance, floor, &alo, &ahi))
+			continue;
+		strbuf_addf(&m, "%s: ", what[k]);
+		add_bytes(&m, (double)(varied ? lo : g));
+		if (varied) {
+			strbuf_addstr(&m, "-");
+			add_bytes(&m, (double)hi);
+		}
+		strbuf_addstr(&m, " -> ");
+		add_bytes(&m, (double)c);
+		strbuf_addf(&m, " (%+.1f MiB, %.2fx", ((double)c - (double)(c > hi ? hi : lo)) /
+			    (1024.0 * 1024), (double)c / (double)(c > hi ? hi : lo ? lo : 1));
+		if (varied)
+			strbuf_addf(&m, ", golden varied over %d runs)", x->gvar ? x->gvar->runs : 0);
+		else
+			strbuf_addf(&m, ", tolerance \xc2\xb1%.1f%%)", x->o->memory_tolerance * 100);
+		f = add_finding(x->r, GF_MEMORY, c > hi, label, subj[k], (double)g, (double)c, "%s",
+				m.buf);
 		f->noisy = noisy || varied;
 		strbuf_release(&m);
 	}
@@ -830,6 +868,7 @@ static void check_groups(struct cmp *x)
 		check_group_counts(x, cg->label, &gs, &cs, vp, threaded, name_flagged);
 		check_group_calls(x, cg->label, &gs, &cs, threaded, name_flagged);
 		check_group_io(x, cg->label, gg, cg, vp, threaded);
+		check_group_memory(x, cg->label, gg, cg, vp, threaded);
 		check_group_threads(x, cg->label, gg, cg, vp);
 		side_release(&gs);
 		side_release(&cs);

@@ -38,6 +38,7 @@ enum gfind_kind {
 	GF_TIME,          /* time in one syscall grew (where a slowdown went) */
 	GF_ENV,           /* the run environment differs (stdio kinds, variables) */
 	GF_THREADS,       /* a process runs more or fewer threads */
+	GF_MEMORY,        /* a process's peak memory (committed, resident) grew */
 	GF_NKINDS,
 };
 const char *gfind_kind_name(enum gfind_kind k);   /* "count", "failure", ... */

@@ -10,6 +10,8 @@ enum gio_kind {
 	GK_TTY,                 /* terminal */
 	GK_DEVICE,              /* another device (/dev/null, /dev/urandom) */
 	GK_OTHER,               /* anything else, or not known */
+	GK_STDIO,               /* the standard streams the command was given
+				   (fds 0-2 as inherited): its messages */
 	GK_NKINDS,
 };
 /* An I/O bucket: kind * 2 + direction (0 in: read or received, 1 out). */

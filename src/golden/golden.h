@@ -38,6 +38,15 @@ enum {
 /* Bytes a process may move more or less per kind of file before the
  * count tolerance applies: a pid or a date printed takes a few bytes more. */
 #define GOLDEN_IO_FLOOR_BYTES 64
+/* The bytes a command writes to its standard streams are its messages:
+ * rewording them is not a regression.  They count beyond this relative
+ * change (or bytes_tolerance when larger) and this many bytes. */
+#define GOLDEN_MSG_TOLERANCE 0.5
+#define GOLDEN_MSG_FLOOR_BYTES 1024
+/* Peak memory may move this much before the tolerance applies: a larger
+ * environment or a longer path moves it by pages. */
+#define GOLDEN_MEM_FLOOR_BYTES (1024 * 1024)
+#define GOLDEN_RSS_FLOOR_KB 2048
 /*
  * Runs of a command when capture is not told how many: a median of three
  * runtimes; five for a multi-threaded command, whose counts vary too.
@@ -61,6 +70,7 @@ struct golden_tol {
 struct golden_opts {
 	double count_tolerance;     /* default relative count tolerance (0.05) */
 	double bytes_tolerance;     /* relative I/O volume tolerance; < 0: count_tolerance */
+	double memory_tolerance;    /* relative peak memory tolerance (0.05) */
 	struct golden_tol *tols;    /* per-syscall overrides */
 	size_t ntols;
 	double min_confidence;      /* pass only at or above this (0.90) */

@@ -25,46 +25,6 @@
 
 #include "util/banned.h"
 
-/* --- I/O buckets --- */
-
-static const char *const gio_kind_names[GK_NKINDS] = {
-	"file", "pipe", "socket", "tty", "device", "other",
-};
-
-const char *gio_bucket_name(int bucket)
-{
-	static char names[GIO_NBUCKETS][24];
-	int k = bucket / 2, out = bucket % 2;
-
-	if (bucket < 0 || bucket >= GIO_NBUCKETS)
-		return "?";
-	if (!names[bucket][0])
-		snprintf(names[bucket], sizeof(names[bucket]), "%s_%s", gio_kind_names[k],
-			 k == GK_SOCKET ? (out ? "sent" : "received") : (out ? "written" : "read"));
-	return names[bucket];
-}
-
-const char *gio_bucket_phrase(int bucket)
-{
-	static const char *const p[GIO_NBUCKETS] = {
-		"bytes read from regular files", "bytes written to regular files",
-		"bytes read from pipes", "bytes written to pipes",
-		"bytes received from sockets", "bytes sent to sockets",
-		"bytes read from terminals", "bytes written to terminals",
-		"bytes read from devices", "bytes written to devices",
-		"bytes read from other files", "bytes written to other files",
-	};
-	return bucket >= 0 && bucket < GIO_NBUCKETS ? p[bucket] : "bytes";
-}
-
-int gio_bucket_parse(const char *s)
-{
-	for (int i = 0; i < GIO_NBUCKETS; i++)
-		if (!strcmp(gio_bucket_name(i), s))
-			return i;
-	return -1;
-}
-
 /* The I/O kind of what a descriptor refers to (enum fd_kind). */
 static int gio_of(const struct tobj *o)
 {
@@ -104,7 +64,8 @@ struct btask {
 	uint32_t exe;            /* id in b->strs of the program (key text), UINT32_MAX */
 	uint32_t argv;           /* id in b->strs of its argv (key text), UINT32_MAX */
 	uint64_t io[GIO_NBUCKETS];
-	uint64_t io_std[3];
+	uint64_t mem_peak;       /* its process's committed peak when last seen */
+	uint64_t rss_kb;         /* VmHWM at its exit */
 	struct gcall *calls;
 	uint32_t ncalls, acalls;
 	uint32_t *src;           /* per call: 1 + source id (gmodel.srcs), or NULL */
@@ -169,6 +130,8 @@ static struct btask *task_of(struct build *b, const struct event *ev)
 			}
 		}
 		*intmap_put(&b->tids, (uint64_t)(uint32_t)tt->tid, NULL) = i;
+		if (tt->mem && tt->mem->peak > t->mem_peak)
+			t->mem_peak = tt->mem->peak;
 	}
 	t->seen = true;
 	return t;
@@ -313,29 +276,13 @@ static void add_fd(struct strbuf *k, int64_t fd, const struct tobj *o)
 	strbuf_addch(k, '>');
 }
 
-/* Whether an enum value has a name (from its table, or read back). */
-static bool enum_named(const struct val *v)
-{
-	return v->x.sym || xlat_name(v->x.xl, v->x.v);
-}
-
-/* Whether every item of a V_OP is symbolic (flags, names, modes). */
-static bool op_symbolic(const struct val *v)
-{
-	for (uint32_t i = 0; i < v->c.n; i++) {
-		const struct val *it = &v->c.items[i];
-		if (it->kind == V_OP ? !op_symbolic(it)
-				     : !(it->kind == V_FLAGS || it->kind == V_OCT ||
-					 (it->kind == V_ENUM && enum_named(it))))
-			return false;
-	}
-	return v->c.n > 0;
-}
-
 /*
  * Any other argument in a key: what it means symbolically (flags, names,
  * modes, signal sets, NULL), or '_' for a number, an address, a buffer or
- * a structure, whose values change from run to run.
+ * a structure, whose values change from run to run.  A symbolic value is
+ * kept as it renders (its saved text when read back) when that is a name
+ * or names ("O_RDONLY|O_CLOEXEC", "S_IFREG|0644", "SIGCHLD"); an unknown
+ * value renders as a number and is dropped the same way live and replayed.
  */
 static void add_other(struct strbuf *k, const struct val *v)
 {
@@ -349,37 +296,24 @@ static void add_other(struct strbuf *k, const struct val *v)
 	switch (v->kind) {
 	case V_FLAGS:
 	case V_ENUM:
-		if (v->flags & VF_NOVAL) {
-			/* read back from a text-only trace: its names */
-			if (v->x.sym && text_is_symbolic(v->x.sym, strlen(v->x.sym)))
-				strbuf_addstr(k, v->x.sym);
-			else
-				strbuf_addch(k, '_');
-			return;
-		}
-		if (v->kind == V_ENUM && !enum_named(v)) {
-			strbuf_addch(k, '_');
-			return;
-		}
-		break;
-	case V_TEXT:
-		if (text_is_symbolic(v->s.p, v->s.len))
-			strbuf_add(k, v->s.p, v->s.len);
-		else
-			strbuf_addch(k, '_');
-		return;
-	case V_OCT:
-		if (!v->u) {
-			strbuf_addch(k, '_');
-			return;
-		}
-		break;
-	case V_SIGSET:
-		break;
 	case V_OP:
-		if (op_symbolic(v))
-			break;
-		strbuf_addch(k, '_');
+	case V_TEXT:
+		break;
+	case V_OCT:
+		if (v->u) {
+			if (v->text)
+				strbuf_add(k, v->text, v->text_len);
+			else
+				val_render(k, v, &ro);
+		} else {
+			strbuf_addch(k, '_');
+		}
+		return;
+	case V_SIGSET:
+		if (v->text)
+			strbuf_add(k, v->text, v->text_len);
+		else
+			val_render(k, v, &ro);
 		return;
 	case V_PTR:
 		strbuf_addstr(k, v->u ? "_" : "NULL");
@@ -393,10 +327,13 @@ static void add_other(struct strbuf *k, const struct val *v)
 	}
 	if (v->text)
 		strbuf_add(k, v->text, v->text_len);
+	else if (v->kind == V_TEXT)
+		strbuf_add(k, v->s.p ? v->s.p : "", v->s.p ? v->s.len : 0);
+	else if ((v->flags & VF_NOVAL) && v->x.sym)
+		strbuf_addstr(k, v->x.sym);
 	else
 		val_render(k, v, &ro);
-	/* flags with no name are a number */
-	if (v->kind == V_FLAGS && !text_is_symbolic(k->buf + at, k->len - at)) {
+	if (!text_is_symbolic(k->buf + at, k->len - at)) {
 		strbuf_setlen(k, at);
 		strbuf_addch(k, '_');
 	}
@@ -624,10 +561,12 @@ static void on_syscall(struct build *b, const struct event *ev)
 			int64_t fd;
 			if (reg < 0 || !ev_arg_int(ev, (unsigned)reg, &fd))
 				continue;
-			t->io[GIO_BUCKET(gio_of(ev->fd_obj[reg]), side)] += (uint64_t)ret;
-			if (fd >= 0 && fd <= 2 && ev->fd_obj[reg] &&
-			    (ev->fd_obj[reg]->flags & TOBJ_INHERITED))
-				t->io_std[fd] += (uint64_t)ret;
+			/* the standard streams the command was given carry its
+			 * messages, whatever they are (a file, a pipe, a tty) */
+			int kind = fd >= 0 && fd <= 2 && ev->fd_obj[reg] &&
+					   (ev->fd_obj[reg]->flags & TOBJ_INHERITED)
+					   ? GK_STDIO : gio_of(ev->fd_obj[reg]);
+			t->io[GIO_BUCKET(kind, side)] += (uint64_t)ret;
 		}
 	}
 
@@ -723,6 +662,7 @@ static void on_exit_ev(struct build *b, const struct event *ev)
 		t->exited = true;
 		t->exit_code = ev->exit_code;
 		t->term_signal = ev->term_signal;
+		t->rss_kb = ev->max_rss_kb;
 	}
 }
 
@@ -774,10 +714,15 @@ static int mb_begin(struct sink *s, const struct trace_info *ti)
 	}
 	if (ti && ti->argv && !b->m->command) {
 		struct strbuf sb = STRBUF_INIT;
-		for (size_t i = 0; ti->argv[i]; i++) {
+		size_t n = 0;
+		while (ti->argv[n])
+			n++;
+		b->m->argv = xcalloc(n + 1, sizeof(*b->m->argv));
+		for (size_t i = 0; i < n; i++) {
 			if (i)
 				strbuf_addch(&sb, ' ');
 			strbuf_addstr(&sb, ti->argv[i]);
+			b->m->argv[i] = xstrdup(ti->argv[i]);
 		}
 		b->m->command = strbuf_detach(&sb, NULL);
 	}
@@ -1223,25 +1168,6 @@ static void make_label(struct build *b, char **labels, uint32_t i, uint32_t *orp
 	labels[i] = strbuf_detach(&sb, NULL);
 }
 
-int gproc_label_cmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			char *ea, *eb;
-			unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
-			if (x != y)
-				return x < y ? -1 : 1;
-			a = ea;
-			b = eb;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a - (unsigned char)*b;
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
-}
 
 static int proc_cmp(const void *x, const void *y)
 {
@@ -1363,8 +1289,10 @@ static void build_groups(struct build *b, struct gmodel *m, const struct norm_ct
 			gr->nthreads++;
 		for (int k = 0; k < GIO_NBUCKETS; k++)
 			gr->io[k] += t->io[k];
-		for (int k = 0; k < 3; k++)
-			gr->io_std[k] += t->io_std[k];
+		if (t->mem_peak > gr->mem_peak)
+			gr->mem_peak = t->mem_peak;
+		if (t->rss_kb > gr->rss_kb)
+			gr->rss_kb = t->rss_kb;
 		for (uint32_t j = 0; j < p->ncalls; j++) {
 			const struct gcall *c = &p->calls[j];
 			if (!(c->flags & (GC_VOLATILE | GC_IGNORED)))
@@ -1534,6 +1462,9 @@ void gmodel_free(struct gmodel *m)
 	free(m->sc);
 	free(m->sig_counts);
 	free(m->command);
+	for (size_t i = 0; m->argv && m->argv[i]; i++)
+		free(m->argv[i]);
+	free(m->argv);
 	intern_release(&m->keys);
 	intern_release(&m->names);
 	intern_release(&m->res);
@@ -1583,3 +1514,107 @@ size_t gmodel_mem(const struct gmodel *m)
 		n += (size_t)m->procs[i].ncalls * (sizeof(struct gcall) + 8);
 	return n;
 }
+
+/* --- what varied between runs (golden/variation.h) --- */
+
+static int vcalls_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct gvar_calls *)a)->name, ((const struct gvar_calls *)b)->name);
+}
+
+static int var_proc_cmp(const void *a, const void *b)
+{
+	return gproc_label_cmp(((const struct gvar_proc *)a)->label,
+			       ((const struct gvar_proc *)b)->label);
+}
+
+/* Widens r by value v against the reference value ref. */
+static void widen(struct grange *r, uint64_t v, uint64_t ref)
+{
+	int64_t d = (int64_t)v - (int64_t)ref;
+	if (d < r->lo)
+		r->lo = d;
+	if (d > r->hi)
+		r->hi = d;
+}
+
+static bool varied(const struct grange *r)
+{
+	return r->lo || r->hi;
+}
+
+/* The count of name in process g of m (0 when absent). */
+static uint64_t count_of(const struct gmodel *m, const struct ggroup *g, const char *name)
+{
+	uint32_t id;
+	if (!g || (id = intern_find(&m->names, name, strlen(name))) == UINT32_MAX)
+		return 0;
+	return g->counts[id];
+}
+
+void gvar_from_models(struct gvar *v, struct gmodel *const *models, size_t n, size_t ref)
+{
+	const struct gmodel *rm = models[ref];
+	struct intern labels = INTERN_INIT, names = INTERN_INIT;
+	size_t aprocs = 0;
+
+	memset(v, 0, sizeof(*v));
+	v->runs = (int)n;
+	for (size_t r = 0; r < n; r++)
+		for (size_t g = 0; g < models[r]->ngroups; g++)
+			intern_add(&labels, models[r]->groups[g].label,
+				   strlen(models[r]->groups[g].label));
+	for (uint32_t li = 0; li < labels.n; li++) {
+		const char *label = intern_str(&labels, li);
+		const struct ggroup *rg = gmodel_group(rm, label);
+		struct gvar_proc p;
+		size_t acalls = 0;
+
+		memset(&p, 0, sizeof(p));
+		intern_release(&names);
+		for (size_t r = 0; r < n; r++) {
+			const struct gmodel *m = models[r];
+			const struct ggroup *g = gmodel_group(m, label);
+			if (!g)
+				continue;
+			p.seen++;
+			for (uint32_t k = 0; k < m->names.n; k++)
+				if (g->counts[k])
+					intern_add(&names, intern_str(&m->names, k),
+						   intern_len(&m->names, k));
+		}
+		for (size_t r = 0; r < n; r++) {
+			const struct gmodel *m = models[r];
+			const struct ggroup *g = gmodel_group(m, label);
+			widen(&p.threads, g ? g->nthreads : 0, rg ? rg->nthreads : 0);
+			for (int b = 0; b < GIO_NBUCKETS; b++)
+				widen(&p.io[b], g ? g->io[b] : 0, rg ? rg->io[b] : 0);
+			if (g && rg) {
+				widen(&p.mem, g->mem_peak, rg->mem_peak);
+				if (g->rss_kb && rg->rss_kb)
+					widen(&p.rss, g->rss_kb, rg->rss_kb);
+			}
+		}
+		for (uint32_t k = 0; k < names.n; k++) {
+			const char *nm = intern_str(&names, k);
+			struct grange cr = { 0, 0 };
+			for (size_t r = 0; r < n; r++)
+				widen(&cr, count_of(models[r], gmodel_group(models[r], label), nm),
+				      count_of(rm, rg, nm));
+			if (!varied(&cr))
+				continue;
+			ALLOC_GROW(p.calls, p.ncalls + 1, acalls);
+			p.calls[p.ncalls].name = xstrdup(nm);
+			p.calls[p.ncalls++].r = cr;
+		}
+		QSORT(p.calls, p.ncalls, vcalls_cmp);
+		p.label = xstrdup(label);
+		ALLOC_GROW(v->procs, v->nprocs + 1, aprocs);
+		v->procs[v->nprocs++] = p;
+	}
+	QSORT(v->procs, v->nprocs, var_proc_cmp);
+	intern_release(&labels);
+	intern_release(&names);
+}
+
+

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "golden/gio.h"
+#include "golden/label.h"
 #include "golden/machine.h"
 #include "golden/golden.h"
 #include "util/intern.h"
@@ -94,10 +95,14 @@ struct ggroup {
 	bool threaded;          /* nthreads > 0 */
 	uint32_t *counts;       /* per name id: calls counted (not ignored, not
 				   volatile by nature) */
-	uint64_t io[GIO_NBUCKETS];   /* bytes per kind of file and direction */
-	uint64_t io_std[3];     /* of those, bytes through fds 0, 1, 2 */
+	uint64_t io[GIO_NBUCKETS];   /* bytes per kind of file and direction (the
+					standard streams apart: GK_STDIO) */
 	bool exited;            /* exit of the leader seen */
 	int exit_code, term_signal;
+	uint64_t mem_peak;      /* the most memory it committed (writable private
+				   mappings and heap, not reservations), bytes
+				   (track/track.h) */
+	uint64_t rss_kb;        /* its peak resident memory (VmHWM), KiB; 0 unknown */
 };
 
 /* Per-syscall totals over the whole trace (indexed by name id). */
@@ -126,6 +131,7 @@ struct gmodel {
 	uint64_t wall_ns;       /* wall time of the traced run */
 	int exit_code, term_signal;
 	char *command;          /* the traced command, or NULL */
+	char **argv;            /* the same as an argument vector (NULL-terminated), or NULL */
 	struct gtiming timing;  /* from a golden's "timing" key (runs == 0 if none) */
 	struct intern srcs;     /* where calls were made (-s): "src/x.c:41 in f" */
 	struct gmachine machine;   /* where a golden was made (timing.machine;
@@ -171,8 +177,12 @@ const struct ggroup *gmodel_group(const struct gmodel *m, const char *label);
 /* Bytes of memory the model holds (for the scale benchmark). */
 size_t gmodel_mem(const struct gmodel *m);
 
-/* Orders task labels "1" < "1.2" < "1.10" < "1/t1" < "?1" (numeric by
- * component); <0, 0 or >0 as strcmp. */
-int gproc_label_cmp(const char *a, const char *b);
+/*
+ * Fills v from the finalized models of n runs of one command (n >= 1),
+ * relative to run ref (the one whose trace is kept): what varied between
+ * them (golden/variation.h).  Only what varied is kept.  Release with
+ * gvar_release().
+ */
+void gvar_from_models(struct gvar *v, struct gmodel *const *models, size_t n, size_t ref);
 
 #endif

@@ -15,6 +15,7 @@ void golden_opts_init(struct golden_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->count_tolerance = 0.05;
 	o->bytes_tolerance = -1;
+	o->memory_tolerance = 0.05;
 	o->min_confidence = 0.90;
 	o->check_timing = true;
 	o->time_tolerance = 0.5;

@@ -93,12 +93,62 @@ static void hunk_range(struct strbuf *sb, size_t start, size_t n)
 	}
 }
 
+/*
+ * The lines of a diff as they are printed: a run of the same line (the
+ * same sign and call) is one line with its count ("+write(3) = ok  (x350)"),
+ * so that the line budget goes to different lines.
+ */
+struct dlines {
+	struct strbuf *sb;
+	bool color;
+	size_t *left;            /* lines the report may still print, or NULL */
+	size_t skipped;          /* changed lines not printed */
+	char sign;               /* of the pending run: '-', '+' or ' ' */
+	const char *key;
+	size_t n;                /* lines in the pending run, 0 none */
+};
+
+static void dlines_flush(struct dlines *L)
+{
+	if (!L->n)
+		return;
+	if (L->left && !*L->left) {
+		if (L->sign != ' ')
+			L->skipped += L->n;
+	} else {
+		if (L->color && L->sign != ' ')
+			strbuf_addstr(L->sb, L->sign == '-' ? C_RED : C_GREEN);
+		strbuf_addch(L->sb, L->sign);
+		add_in(L->sb, L->key);
+		if (L->n > 1)
+			strbuf_addf(L->sb, "  (x%zu)", L->n);
+		if (L->color && L->sign != ' ')
+			strbuf_addstr(L->sb, C_RESET);
+		strbuf_addch(L->sb, '\n');
+		if (L->left)
+			--*L->left;
+	}
+	L->n = 0;
+}
+
+static void dlines_add(struct dlines *L, char sign, const char *key)
+{
+	if (L->n && sign == L->sign && !strcmp(key, L->key)) {
+		L->n++;
+		return;
+	}
+	dlines_flush(L);
+	L->sign = sign;
+	L->key = key;
+	L->n = 1;
+}
+
 void gout_unified(struct strbuf *sb, const struct gresult *r, const struct gproc_diff *d,
 		  const struct gmodel *g, const struct gmodel *c, const char *gname,
 		  const char *cname, size_t *left, bool color)
 {
 	const struct gproc *gp = d->g, *cp = d->c;
-	size_t skipped = 0;
+	struct dlines L = { sb, color, left, 0, ' ', NULL, 0 };
 
 	(void)r;
 	if (!d->added && !d->removed)
@@ -126,7 +176,6 @@ void gout_unified(struct strbuf *sb, const struct gresult *r, const struct gproc
 	if (!gp || !cp) {
 		/* a whole process added or removed */
 		uint32_t np = gp ? d->ng : d->nc;
-		char sign = gp ? '-' : '+';
 		if (color)
 			strbuf_addstr(sb, C_CYAN);
 		strbuf_addf(sb, "@@ -%s%u +%s%u @@",
@@ -134,89 +183,45 @@ void gout_unified(struct strbuf *sb, const struct gresult *r, const struct gproc
 		if (color)
 			strbuf_addstr(sb, C_RESET);
 		strbuf_addch(sb, '\n');
-		for (uint32_t i = 0; i < np; i++) {
-			if (left && !*left) {
-				skipped = np - i;
-				break;
-			}
-			if (color)
-				strbuf_addstr(sb, gp ? C_RED : C_GREEN);
-			strbuf_addch(sb, sign);
-			add_in(sb, gp ? gkey(g, d, i) : ckey(c, d, i));
-			if (color)
-				strbuf_addstr(sb, C_RESET);
-			strbuf_addch(sb, '\n');
-			if (left)
-				--*left;
-		}
+		for (uint32_t i = 0; i < np; i++)
+			dlines_add(&L, gp ? '-' : '+', gp ? gkey(g, d, i) : ckey(c, d, i));
+		dlines_flush(&L);
 	} else {
-		size_t h;
-
-		for (h = 0; h < d->nhunks; h++) {
+		for (size_t h = 0; h < d->nhunks; h++) {
 			const struct gdiff_hunk *hk = &d->hunks[h];
 			size_t i = hk->a0, j = hk->b0, ie = hk->a0 + hk->na, je = hk->b0 + hk->nb;
 
-			if (left && !*left)
-				break;
-			if (color)
-				strbuf_addstr(sb, C_CYAN);
-			strbuf_addstr(sb, "@@ -");
-			hunk_range(sb, hk->a0, hk->na);
-			strbuf_addstr(sb, " +");
-			hunk_range(sb, hk->b0, hk->nb);
-			strbuf_addstr(sb, " @@");
-			if (color)
-				strbuf_addstr(sb, C_RESET);
-			strbuf_addch(sb, '\n');
+			if (!left || *left) {
+				if (color)
+					strbuf_addstr(sb, C_CYAN);
+				strbuf_addstr(sb, "@@ -");
+				hunk_range(sb, hk->a0, hk->na);
+				strbuf_addstr(sb, " +");
+				hunk_range(sb, hk->b0, hk->nb);
+				strbuf_addstr(sb, " @@");
+				if (color)
+					strbuf_addstr(sb, C_RESET);
+				strbuf_addch(sb, '\n');
+			}
 			while (i < ie || j < je) {
-				if (left && !*left) {
-					/* the changed lines left in this hunk */
-					for (; i < ie; i++)
-						skipped += d->chg_g[i] != 0;
-					for (; j < je; j++)
-						skipped += d->chg_c[j] != 0;
-					break;
-				}
 				if (i < ie && d->chg_g[i]) {
-					if (color)
-						strbuf_addstr(sb, C_RED);
-					strbuf_addch(sb, '-');
-					add_in(sb, gkey(g, d, i));
-					if (color)
-						strbuf_addstr(sb, C_RESET);
+					dlines_add(&L, '-', gkey(g, d, i));
 					i++;
 				} else if (j < je && d->chg_c[j]) {
-					if (color)
-						strbuf_addstr(sb, C_GREEN);
-					strbuf_addch(sb, '+');
-					add_in(sb, ckey(c, d, j));
-					if (color)
-						strbuf_addstr(sb, C_RESET);
+					dlines_add(&L, '+', ckey(c, d, j));
 					j++;
 				} else {
-					strbuf_addch(sb, ' ');
-					add_in(sb, gkey(g, d, i < ie ? i : ie - 1));
+					dlines_add(&L, ' ', gkey(g, d, i < ie ? i : ie - 1));
 					i++;
 					j++;
 				}
-				strbuf_addch(sb, '\n');
-				if (left)
-					--*left;
 			}
-		}
-		/* the changed lines of the hunks never started */
-		for (; h < d->nhunks; h++) {
-			const struct gdiff_hunk *hk = &d->hunks[h];
-
-			for (size_t i = hk->a0; i < hk->a0 + hk->na; i++)
-				skipped += d->chg_g[i] != 0;
-			for (size_t j = hk->b0; j < hk->b0 + hk->nb; j++)
-				skipped += d->chg_c[j] != 0;
+			dlines_flush(&L);
 		}
 	}
-	if (skipped)
+	if (L.skipped)
 		strbuf_addf(sb, "... %zu more diff lines not shown (golden_traces.max_diff_lines)\n",
-			    skipped);
+			    L.skipped);
 }
 
 /* --- text --- */

@@ -71,8 +71,8 @@ static int measure_n(struct gwork *w, struct measure *m, char *const argv[],
 		} else {
 			const struct msample *s = &rr.ms;
 			struct gmrun one = {
-				s->wall_us, s->cpu_us, s->net_us, s->net_low_us, s->wait_us,
-				(double)s->maxrss_kb,
+				s->wall_us, s->cpu_us, s->user_us, s->sys_us, s->net_us,
+				s->net_low_us, s->wait_us, (double)s->maxrss_kb,
 				(double)s->instructions, (double)s->cycles,
 				ref_ok ? ref.net_us : -1, ref_ok ? ref.cpu_us : -1,
 			};
@@ -252,7 +252,7 @@ static bool budget_unsure(struct gwork *w, struct analysis *an)
 	struct assert_results res = ASSERT_RESULTS_INIT;
 	bool unsure = false;
 
-	if (assert_eval(&w->cfg, an, &res) == 0)
+	if (assert_eval(&w->cfg, w->cur_name, an, &res) == 0)
 		for (size_t i = 0; i < res.n; i++)
 			if (!strcmp(res.r[i].type, "critical_path") &&
 			    (res.r[i].status == AS_FAILED || res.r[i].status == AS_WARNING) &&

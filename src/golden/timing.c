@@ -95,6 +95,8 @@ void gmeasured_add(struct gmeasured *m, const struct gmrun *r)
 		m->net_low_us = xreallocarray(m->net_low_us, n + 1, sizeof(double));
 		m->net_low_us[n] = r->net_low >= 0 ? r->net_low : r->net;
 	}
+	opt_add(&m->user_us, n, r->user >= 0 && r->sys >= 0 ? r->user : -1);
+	opt_add(&m->sys_us, n, r->user >= 0 && r->sys >= 0 ? r->sys : -1);
 	opt_add(&m->instructions, n, r->instructions >= 0 && r->cycles >= 0 ? r->instructions : -1);
 	opt_add(&m->cycles, n, r->instructions >= 0 && r->cycles >= 0 ? r->cycles : -1);
 	opt_add(&m->ref_net_us, n, r->ref_net >= 0 && r->ref_cpu >= 0 ? r->ref_net : -1);
@@ -106,6 +108,8 @@ void gmeasured_release(struct gmeasured *m)
 {
 	free(m->wall_us);
 	free(m->cpu_us);
+	free(m->user_us);
+	free(m->sys_us);
 	free(m->net_us);
 	free(m->net_low_us);
 	free(m->wait_us);
@@ -135,6 +139,10 @@ static json_t *measured_json(const struct gmeasured *m)
 	json_object_set_new(o, "waits", json_string(m->waits ? m->waits : "none"));
 	json_object_set_new(o, "wall_us", array_json(m->wall_us, m->runs));
 	json_object_set_new(o, "cpu_us", array_json(m->cpu_us, m->runs));
+	if (m->user_us) {
+		json_object_set_new(o, "user_us", array_json(m->user_us, m->runs));
+		json_object_set_new(o, "sys_us", array_json(m->sys_us, m->runs));
+	}
 	json_object_set_new(o, "net_us", array_json(m->net_us, m->runs));
 	if (m->net_low_us)
 		json_object_set_new(o, "net_low_us", array_json(m->net_low_us, m->runs));
@@ -189,6 +197,10 @@ static int measured_from(json_t *o, struct gmeasured *m)
 	    array_from(json_object_get(o, "net_us"), m->runs, &m->net_us) < 0 ||
 	    array_from(json_object_get(o, "wait_us"), m->runs, &m->wait_us) < 0 ||
 	    array_from(json_object_get(o, "maxrss_kb"), m->runs, &m->maxrss_kb) < 0)
+		return -1;
+	if (json_object_get(o, "user_us") &&
+	    (array_from(json_object_get(o, "user_us"), m->runs, &m->user_us) < 0 ||
+	     array_from(json_object_get(o, "sys_us"), m->runs, &m->sys_us) < 0))
 		return -1;
 	if (json_object_get(o, "net_low_us") &&
 	    array_from(json_object_get(o, "net_low_us"), m->runs, &m->net_low_us) < 0)

@@ -39,6 +39,8 @@ struct gmeasured {
 					its timing is its traced runs') */
 	double *wall_us;             /* per run: wall time */
 	double *cpu_us;              /* user + system CPU time of the tree */
+	double *user_us, *sys_us;    /* the same split (the kernel's tick-sampled
+					split of the exact sum), or NULL */
 	double *net_us;              /* wall time less the waits for a CPU */
 	double *net_low_us;          /* the same with every task's waits added up
 					(measure.h), or NULL when it is net_us */
@@ -60,7 +62,7 @@ struct gmeasured {
 
 /* One untraced run's numbers; < 0: not known. */
 struct gmrun {
-	double wall, cpu, net, net_low, wait, maxrss_kb;
+	double wall, cpu, user, sys, net, net_low, wait, maxrss_kb;
 	double instructions, cycles;
 	double ref_net, ref_cpu;
 };

@@ -170,6 +170,8 @@ int gwork_load_config(struct gwork *w)
 	w->o.time_limits = copy_list(cg->time_limits, cg->ntime_limits);
 	w->o.ntime_limits = cg->ntime_limits;
 	w->o.bytes_tolerance = cg->bytes_tolerance_pct < 0 ? -1 : cg->bytes_tolerance_pct / 100.0;
+	if (cg->memory_tolerance_pct >= 0)
+		w->o.memory_tolerance = cg->memory_tolerance_pct / 100.0;
 	w->env_vars = cg->env_vars;
 	for (size_t i = 0; i < cg->nnormalize; i++)
 		if (golden_opts_add_rule(&w->o, cg->normalize[i].pattern, cg->normalize[i].replace) < 0)
@@ -209,6 +211,8 @@ static int rm_rf_flat(const char *dir)
 	return rmdir(dir);
 }
 
+static void msgs_for(struct gwork *w, const char *name);
+
 void gwork_release(struct gwork *w)
 {
 	if (w->tmpdir) {
@@ -219,6 +223,10 @@ void gwork_release(struct gwork *w)
 	golden_opts_release(&w->o);
 	config_release(&w->cfg);
 	strbuf_release(&w->like_notes);
+	msgs_for(w, NULL);
+	free(w->said);
+	w->said = NULL;
+	w->asaid = 0;
 }
 
 const char *gwork_tmpdir(struct gwork *w)
@@ -261,6 +269,58 @@ char *golden_path(const char *dir, const char *name, bool *exists)
 	strbuf_setlen(&sb, sb.len - 4);
 	*exists = false;
 	return strbuf_detach(&sb, NULL);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t golden_list_names(const char *dir, char ***names)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL;
+	size_t n = 0, alloc = 0, k = 0;
+
+	*names = NULL;
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		const char *f = de->d_name;
+		size_t l = strlen(f), cut = 0;
+		if (l > 9 && !strcmp(f + l - 9, ".json.zst"))
+			cut = 9;
+		else if (l > 5 && !strcmp(f + l - 5, ".json"))
+			cut = 5;
+		if (!cut || f[0] == '.')
+			continue;
+		ALLOC_GROW(v, n + 1, alloc);
+		v[n++] = xstrndup(f, l - cut);
+	}
+	closedir(d);
+	QSORT(v, n, str_cmp);
+	/* one name for NAME.json and NAME.json.zst; NAME_source.json goes with NAME */
+	bool *drop = xcalloc(n + 1, sizeof(*drop));
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(v[i]);
+		drop[i] = (i && !strcmp(v[i - 1], v[i])) || !golden_valid_name(v[i]);
+		if (l > 7 && !strcmp(v[i] + l - 7, "_source")) {
+			char *base = xstrndup(v[i], l - 7);
+			if (bsearch(&base, v, n, sizeof(*v), str_cmp))
+				drop[i] = true;
+			free(base);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (drop[i])
+			free(v[i]);
+		else
+			v[k++] = v[i];
+	}
+	free(drop);
+	*names = v;
+	return k;
 }
 
 bool golden_valid_name(const char *name)
@@ -340,16 +400,36 @@ static void hold_msg(const char *kind, const char *msg)
 	nheld++;
 }
 
-static void replay_msgs(void)
+/* The messages held during a run of w->cur_name, each once per trace and
+ * naming it ("warning: backend_detection: ..."). */
+static void replay_msgs(struct gwork *w)
 {
 	for (size_t i = 0; i < nheld; i++) {
-		if (held[i].warn)
-			warning("%s", held[i].msg);
-		else
-			error("%s", held[i].msg);
-		free(held[i].msg);
+		bool said = false;
+		for (size_t k = 0; k < w->nsaid && !said; k++)
+			said = !strcmp(w->said[k], held[i].msg);
+		if (!said) {
+			const char *pre = w->cur_name ? w->cur_name : "", *sep = w->cur_name ? ": " : "";
+			if (held[i].warn)
+				warning("%s%s%s", pre, sep, held[i].msg);
+			else
+				error("%s%s%s", pre, sep, held[i].msg);
+			ALLOC_GROW(w->said, w->nsaid + 1, w->asaid);
+			w->said[w->nsaid++] = held[i].msg;
+		} else {
+			free(held[i].msg);
+		}
 	}
 	nheld = 0;
+}
+
+/* A new trace is run: its messages are new. */
+static void msgs_for(struct gwork *w, const char *name)
+{
+	for (size_t k = 0; k < w->nsaid; k++)
+		free(w->said[k]);
+	w->nsaid = 0;
+	w->cur_name = name;
 }
 
 static double tv_us(const struct timeval *tv)
@@ -516,6 +596,28 @@ static struct srcskip *gwork_srcskip(const struct gwork *w)
 	return s;
 }
 
+/* A value in a note: short ones quoted, long ones (a PATH) by their length. */
+static void note_value(struct strbuf *sb, const char *v)
+{
+	if (!v)
+		strbuf_addstr(sb, "unset");
+	else if (strlen(v) <= 40)
+		strbuf_addf(sb, "'%s'", v);
+	else
+		strbuf_addf(sb, "%zu characters", strlen(v));
+}
+
+/* "LANG set to 'C.UTF-8' as in the golden run (here it is 'C')" */
+static void like_note(struct strbuf *sb, const char *name, const char *golden, const char *here)
+{
+	strbuf_addf(sb, "%s %s", name, golden ? "set to " : "unset");
+	if (golden)
+		note_value(sb, golden);
+	strbuf_addstr(sb, " as in the golden run (here it is ");
+	note_value(sb, here);
+	strbuf_addstr(sb, ")\n");
+}
+
 /* The ring buffer of the eBPF recorder for the next grun_do() (4^scale
  * times its size): larger for a run again after one lost records. */
 static unsigned run_ring_scale;
@@ -551,10 +653,12 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	sink_list_add(&sl, &ws.base);
 	to.follow = ct ? ct->follow : true;
 	to.dopts.string_limit = 32;
-	/* every golden records what any assertion type measures (peak RSS)
-	 * and the waits for a CPU (the noise of the runtime) */
+	/* every golden records what any assertion type measures (peak RSS);
+	 * the waits for a CPU at every stop only when the traced runs judge
+	 * the time (a golden of renacer 0.9, without untraced runs): reading
+	 * them costs a /proc read per stop */
 	to.collect_rss = true;
-	to.collect_sched = true;
+	to.collect_sched = w->traced_timing;
 	/* -e inject= / inject = [...]: the failure path is what is traced */
 	inj = run_injects(w, ct, &bad);
 	if (bad) {
@@ -645,10 +749,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 		envs[nenv].old = getenv(envs[nenv].name) ? xstrdup(getenv(envs[nenv].name)) : NULL;
 		if ((eq != NULL) != (envs[nenv].old != NULL) ||
 		    (eq && strcmp(eq + 1, envs[nenv].old)))
-			strbuf_addf(&w->like_notes, "%s %s%s%s as in the golden run (here it is %s%s%s)\n",
-				    envs[nenv].name, eq ? "set to '" : "unset", eq ? eq + 1 : "",
-				    eq ? "'" : "", envs[nenv].old ? "'" : "",
-				    envs[nenv].old ? envs[nenv].old : "unset", envs[nenv].old ? "'" : "");
+			like_note(&w->like_notes, envs[nenv].name, eq ? eq + 1 : NULL, envs[nenv].old);
 		if (eq)
 			setenv(envs[nenv].name, eq + 1, 1);
 		else
@@ -691,7 +792,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 			dup2(saved[i], i);
 			close(saved[i]);
 		}
-	replay_msgs();
+	replay_msgs(w);
 	rr->started = r != -1;
 	if (r == -1)
 		error("cannot run '%s'", esc(argv[0]));
@@ -1151,6 +1252,8 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 	memset(res, 0, sizeof(*res));
 	strbuf_init(&res->output_tail, 0);
 	res->status = GOLDEN_OK;
+	msgs_for(w, name);
+	w->traced_timing = false;       /* untraced runs judge the golden's time */
 	/* what a renacer killed while storing left behind; what it replaces */
 	golden_pair_begin(w->dir, name, w->base, NULL);
 	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct), an, &r) < 0) {
@@ -1193,7 +1296,7 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 		golden_output_tail(r.outfile, 10, &res->output_tail);
 	if (an) {
 		res->asserts = xcalloc(1, sizeof(*res->asserts));
-		if (assert_eval(&w->cfg, an, res->asserts) < 0) {
+		if (assert_eval(&w->cfg, name, an, res->asserts) < 0) {
 			assert_results_release(res->asserts);
 			free(res->asserts);
 			res->asserts = NULL;
@@ -1224,11 +1327,12 @@ void gcapture_release(struct gcapture *res)
 /* --- validate --- */
 
 /* Adds the failing assertions of the run as findings. */
-static void add_assertions(struct gwork *w, struct analysis *an, struct gresult *r)
+static void add_assertions(struct gwork *w, const char *name, struct analysis *an,
+			   struct gresult *r)
 {
 	struct assert_results res = ASSERT_RESULTS_INIT;
 
-	if (!w->cfg.nassertions || assert_eval(&w->cfg, an, &res) < 0) {
+	if (!w->cfg.nassertions || assert_eval(&w->cfg, name, an, &res) < 0) {
 		assert_results_release(&res);
 		return;
 	}
@@ -1339,8 +1443,39 @@ static void compare_runs(struct gwork *w, struct gvalidation *v, struct gruns *r
 	free(ms);
 }
 
+/*
+ * A trace about to become a golden (--update, or a .new that accept makes
+ * one) carries the variation of its runs, as a capture's does: runs are
+ * added up to capture's automatic number (their models only), and the
+ * timing and variation are measured again over all of them.
+ */
+static void measure_for_golden(struct gwork *w, char *const argv[],
+			       const struct config_trace *ct, struct gvalidation *v,
+			       struct gruns *runs)
+{
+	unsigned before = runs->n;
+
+	while (runs->n < GOLDEN_AUTO_RUNS && gruns_confirm(w, argv, ct, runs) == 0)
+		;
+	if (runs->n == before)
+		return;
+	/* the median run's model went to the comparison: lend it back */
+	runs->rr[runs->median].m = v->c;
+	{
+		/* the untraced runs judge time: they stay as they were */
+		struct gmeasured keep = runs->timing.meas;
+		memset(&runs->timing.meas, 0, sizeof(keep));
+		gtiming_release(&runs->timing);
+		runs_timing(runs);
+		runs->timing.meas = keep;
+	}
+	runs->rr[runs->median].m = NULL;
+}
+
 /* Writes the run as the golden (update) or as NAME.json.new; sets v->hint. */
-static void store_after_mismatch(struct gwork *w, struct gvalidation *v, struct gruns *runs)
+static void store_after_mismatch(struct gwork *w, char *const argv[],
+				 const struct config_trace *ct, struct gvalidation *v,
+				 struct gruns *runs)
 {
 	struct strbuf sb = STRBUF_INIT, d = STRBUF_INIT;
 	char *written = NULL, *why = NULL;
@@ -1353,6 +1488,8 @@ static void store_after_mismatch(struct gwork *w, struct gvalidation *v, struct 
 		v->hint = why;
 		return;
 	}
+	if (!w->ci || w->new_dir)      /* something will be written */
+		measure_for_golden(w, argv, ct, v, runs);
 	if (w->update && !w->ci) {
 		dir_of(&d, v->golden);
 		r = golden_store(w, d.buf, v->name, runs, "", &written);
@@ -1406,6 +1543,7 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	memset(v, 0, sizeof(*v));
 	memset(&runs, 0, sizeof(runs));
 	strbuf_init(&v->output_tail, 0);
+	msgs_for(w, name);
 	v->name = xstrdup(name);
 	v->golden = xstrdup(gpath);
 	v->k.status = GOLDEN_OK;
@@ -1435,6 +1573,15 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		}
 		goto out;
 	}
+	/* a golden no renacer.toml declares: its own command */
+	if (!argv && !(argv = v->g ? v->g->argv : NULL)) {
+		v->k.status = GOLDEN_BAD_CONFIG;
+		v->error = xstrdup(gexists ? "the golden records no command (attached with -p?): "
+					     "give one with --golden FILE -- COMMAND"
+					   : "no command: declare the trace in renacer.toml or give "
+					     "--golden FILE -- COMMAND");
+		goto out;
+	}
 	if (v->g) {
 		/* made on another machine: said once (the CLI), or refused */
 		struct gmachine here;
@@ -1450,6 +1597,9 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 			}
 		}
 	}
+	/* a golden without untraced runs (renacer 0.9) is judged on traced
+	 * timing, which then needs the waits for a CPU of every stop */
+	w->traced_timing = w->o.check_timing && v->g && !v->g->timing.meas.runs;
 	/* a golden captured with -s: trace the same way, so that findings
 	 * name the lines their calls come from */
 	if (v->g && v->g->srcs.n)
@@ -1538,7 +1688,7 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 	add_like_notes(w, &v->r);
 	cmp_ok = v->r.pass;
 	if (an)
-		add_assertions(w, an, &v->r);
+		add_assertions(w, name, an, &v->r);
 	v->k.status = v->r.pass ? GOLDEN_OK : GOLDEN_REGRESSION;
 	if (v->k.status == GOLDEN_OK)
 		goto out;
@@ -1547,7 +1697,7 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 		v->hint = xstrdup("the run matches its golden; an assertion of renacer.toml failed");
 		goto out;
 	}
-	store_after_mismatch(w, v, &runs);
+	store_after_mismatch(w, argv, ct, v, &runs);
 	if (v->interrupted)
 		goto interrupted;
 	goto out;

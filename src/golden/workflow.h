@@ -79,6 +79,12 @@ struct gwork {
 	char **env_vars;               /* variables recorded in a run's environment
 					  (patterns; NULL: trace_env_default_vars) */
 	/* private */
+	const char *cur_name;          /* the trace being run: its messages name it */
+	bool traced_timing;            /* the traced runs judge the time: measure
+					  their waits for a CPU at every stop */
+	char **said;                   /* messages of cur_name already printed (a
+					  warning each run of N would repeat) */
+	size_t nsaid, asaid;
 	char *tmpdir;                  /* scratch directory, or NULL */
 	char base[GOLDEN_BASE_SIZE];   /* the golden in hand when its capture,
 					  validate or accept began: stored only
@@ -113,6 +119,13 @@ unsigned gwork_runs_for(const struct gwork *w, const struct config_trace *ct);
  * whether it is there.
  */
 char *golden_path(const char *dir, const char *name, bool *exists);
+
+/*
+ * The names of the goldens in dir (NAME.json or NAME.json.zst; not the
+ * NAME_source.json of -s, not pending .new files), sorted, in *names
+ * (malloc'ed strings in a malloc'ed array).  Returns how many.
+ */
+size_t golden_list_names(const char *dir, char ***names);
 
 /* True when name can be a trace name (not empty, no '/', not "." or ".."). */
 bool golden_valid_name(const char *name);
@@ -300,7 +313,9 @@ struct gvalidation {
 
 /*
  * Validates the trace name: loads its golden gpath (gexists: whether the
- * file is there), runs argv (ct may be NULL) and compares, re-running up
+ * file is there), runs argv (ct may be NULL; argv NULL: the command the
+ * golden recorded, for a golden captured with 'capture NAME -- COMMAND'
+ * and declared nowhere) and compares, re-running up
  * to GOLDEN_CONFIRM_RUNS times before a slow run counts; evaluates
  * renacer.toml's assertions on the run; with w->update stores the run as
  * the golden, else writes NAME.json.new (unless CI is set without

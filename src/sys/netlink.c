@@ -77,8 +77,13 @@ int netlink_fd_family(struct dctx *c, int64_t fd)
 	struct stat st;
 	ssize_t n;
 
+	int fam, nlproto;
+
 	if (fd < 0 || fd > INT32_MAX)
 		return NL_NOT_NETLINK;
+	/* a recorded call: its socket as the recorder saw it (core/tmem.h) */
+	if (tmem_fd_socket(c->tid, fd, &fam, &nlproto) == 0)
+		return fam == 16 /* AF_NETLINK */ ? nlproto : NL_NOT_NETLINK;
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)c->tid, (int)fd);
 	n = getxattr(path, "system.sockprotoname", proto, sizeof(proto) - 1);
 	if (n <= 0)

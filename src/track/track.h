@@ -51,6 +51,17 @@ struct tobj {
 	uint32_t refs;            /* descriptors referring to it (internal) */
 };
 
+/*
+ * The memory a process committed: its writable private mappings (anonymous
+ * or private file mappings made writable: not PROT_NONE reservations such
+ * as glibc's per-thread arenas) and its heap (brk) growth, in bytes, as the
+ * calls of the trace say (mmap, munmap, mprotect, mremap, brk).
+ */
+struct tmemstat {
+	uint64_t committed;       /* now */
+	uint64_t peak;            /* the most it reached */
+};
+
 /* A task: a process's main thread or another thread. */
 struct ttask {
 	uint32_t idx;             /* 0, 1, ... in order of appearance */
@@ -64,6 +75,7 @@ struct ttask {
 	bool dead;                /* exited, was killed or detached */
 	uint32_t proc;            /* its process: the idx of the task leading
 				     it (itself for a process) */
+	const struct tmemstat *mem; /* its process's committed memory */
 };
 
 /* Resolves a descriptor the tracker never saw opened (live runs: from

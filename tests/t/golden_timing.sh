@@ -50,6 +50,13 @@ for kind in cpu wait; do
 	wait) has out.txt "the slowdown is time spent waiting, not computing" ;;
 	esac
 	has out.txt "runtime, untraced (medians of"
+	# the .new keeps every untraced run, those made a pause later marked
+	$PY - "golden_traces/$kind.json.new" <<'PYEOF' || exit 1
+import json, sys
+u = json.load(open(sys.argv[1]))["timing"].get("untraced")
+if not u or u["runs"] < 10 or len(u["net_us"]) != u["runs"] or not u.get("later"):
+    sys.exit("FAIL: the .new's untraced runs: %r" % u)
+PYEOF
 done
 
 # unchanged, beside a CPU hog: never slower (inconclusive would say so, exit 0)

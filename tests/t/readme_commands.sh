@@ -70,7 +70,8 @@ while IFS= read -r cmd; do
 	case "$cmd" in
 	"renacer -p 1234") line="renacer -p $SLEEPER" ;;
 	"renacer -yy -- curl -s http://localhost/") want=7 ;;   # curl: nothing listens on :80
-	"renacer --backend ebpf -c --format json -o counts.json -- ./prog")
+	"renacer --backend ebpf -c --format json -o counts.json -- ./prog"|\
+	"renacer --backend ebpf -f -o trace.txt -- make")
 		[ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ] || want=6 ;;
 	"renacer export --otlp http://localhost:4317 golden_traces/ls_root.json")
 		[ -n "$RECV" ] || want=1 ;;      # no collector: status 1, one warning

@@ -211,12 +211,10 @@ static void test_seeds_file(void **state)
 static void test_starter(void **state)
 {
 	struct renacer_config cfg;
-	size_t len;
-	const char *text = config_starter_text(&len);
+	const char *text = config_starter_text(true);
 
-	assert_int_equal(strlen(text), len);
 	strbuf_reset(&msgs);
-	assert_int_equal(config_parse("renacer.toml", text, len, &cfg), 0);
+	assert_int_equal(config_parse("renacer.toml", text, strlen(text), &cfg), 0);
 	assert_string_equal(msgs.buf, "");
 	assert_int_equal(cfg.nwarnings, 0);
 	assert_int_equal(cfg.nassertions, 6);
@@ -224,6 +222,17 @@ static void test_starter(void **state)
 	assert_false(config_assertion(&cfg, "ultra_strict_latency")->enabled);
 	assert_true(cfg.golden.compress);
 	assert_int_equal(cfg.golden.compress_above_bytes, 102400);
+	/* capture's runs are automatic (3, or 5 threaded), not pinned to 1 */
+	assert_int_equal(cfg.golden.runs, 0);
+	config_release(&cfg);
+	/* without the budgets for every run: the anti-pattern warnings stay */
+	text = config_starter_text(false);
+	assert_int_equal(config_parse("renacer.toml", text, strlen(text), &cfg), 0);
+	assert_int_equal(cfg.nwarnings, 0);
+	assert_null(config_assertion(&cfg, "example_startup_latency"));
+	assert_null(config_assertion(&cfg, "max_syscall_budget"));
+	assert_null(config_assertion(&cfg, "memory_allocation_budget"));
+	assert_non_null(config_assertion(&cfg, "prevent_god_process"));
 	config_release(&cfg);
 }
 

@@ -36,7 +36,8 @@ static void runs(struct gmeasured *m, unsigned n, double net, double cpu, double
 {
 	for (unsigned i = 0; i < n; i++) {
 		double f = 1 + 0.05 * noise();
-		struct gmrun r = { net * f + 50, cpu * f, net * f, -1, 50, 2000, -1, -1,
+		struct gmrun r = { net * f + 50, cpu * f, cpu * f * 0.9, cpu * f * 0.1, net * f, -1,
+				   50, 2000, -1, -1,
 				   ref * (1 + 0.05 * noise()), ref * 0.9 };
 		gmeasured_add(m, &r);
 	}
@@ -66,6 +67,8 @@ static void test_json_round_trip(void **state)
 		assert_true(fabs(back.meas.ref_net_us[i] - t.meas.ref_net_us[i]) < 1e-6);
 	}
 	assert_string_equal(back.meas.waits, "tree");
+	assert_non_null(back.meas.user_us);
+	assert_true(fabs(back.meas.user_us[3] - t.meas.user_us[3]) < 1e-6);
 	assert_string_equal(back.meas.no_counters, "no PMU");
 	assert_null(back.meas.instructions);
 	assert_true(back.meas.callgrind_ir == 123456789);
@@ -201,11 +204,13 @@ static void test_tree_bounds(void **state)
 	memset(&g, 0, sizeof(g));
 	memset(&c, 0, sizeof(c));
 	for (unsigned i = 0; i < 10; i++) {
-		struct gmrun r = { 3000, 900, 1000 + i, 1000 + i, 2000, 2000, -1, -1, 800, 700 };
+		struct gmrun r = { 3000, 900, 800, 100, 1000 + i, 1000 + i, 2000, 2000, -1, -1,
+				   800, 700 };
 		gmeasured_add(&g, &r);
 	}
 	for (unsigned i = 0; i < 5; i++) {
-		struct gmrun r = { 9000, 900, 3000 + i, 1000 + i, 6000, 2000, -1, -1, 800, 700 };
+		struct gmrun r = { 9000, 900, 800, 100, 3000 + i, 1000 + i, 6000, 2000, -1, -1,
+				   800, 700 };
 		gmeasured_add(&c, &r);
 	}
 	assert_non_null(c.net_low_us);
@@ -216,7 +221,8 @@ static void test_tree_bounds(void **state)
 	gmeasured_release(&c);
 	/* slower by both bounds: slower */
 	for (unsigned i = 0; i < 5; i++) {
-		struct gmrun r = { 9000, 900, 3000 + i, 2900 + i, 6000, 2000, -1, -1, 800, 700 };
+		struct gmrun r = { 9000, 900, 800, 100, 3000 + i, 2900 + i, 6000, 2000, -1, -1,
+				   800, 700 };
 		gmeasured_add(&c, &r);
 	}
 	gtime_judge(&g, &c, &opts, &v);

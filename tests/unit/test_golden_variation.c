@@ -99,11 +99,13 @@ static void test_groups(void **state)
 	mmap_id = intern_find(&m->names, "mmap", 4);
 	assert_int_equal(g->counts[mmap_id], 3);          /* the thread's calls, counted */
 	assert_int_equal(g->io[GIO_BUCKET(GK_FILE, 1)], 4096);   /* written to a file */
-	assert_int_equal(g->io[GIO_BUCKET(GK_DEVICE, 0)], 4);    /* read from /dev/null */
-	assert_int_equal(g->io_std[0], 4);
+	/* read from the standard input it was given (/dev/null): its own kind */
+	assert_int_equal(g->io[GIO_BUCKET(GK_STDIO, 0)], 4);
+	assert_int_equal(g->io[GIO_BUCKET(GK_DEVICE, 0)], 0);
 	g = gmodel_group(m, "1.1");                        /* the fork: a process, 1.1 */
 	assert_non_null(g);
-	assert_int_equal(g->io[GIO_BUCKET(GK_FILE, 1)], 5);      /* its stdout: a file */
+	assert_int_equal(g->io[GIO_BUCKET(GK_STDIO, 1)], 5);     /* its stdout */
+	assert_int_equal(g->io[GIO_BUCKET(GK_FILE, 1)], 0);
 	/* the thread is 1/t1, not 1.2 */
 	bool thread_seen = false;
 	for (size_t i = 0; i < m->nprocs; i++)
