@@ -82,8 +82,8 @@ enum {
 	 * number of a V_FLAGS/V_ENUM/V_SIGSET is unknown, its names are in
 	 * x.sym (sig.mask is 0 and the names are in text). */
 	VF_NOVAL = 1 << 12,
-	/* ev->ret_aux as strace's auxstr: left out under -X raw, shown
-	 * abbreviated (names only) under -X verbose ("= 0x1 (SECBIT_NOROOT)"). */
+	/* ev->ret_aux as strace's auxstr: left out under -X raw
+	 * ("= 0x1 (SECBIT_NOROOT)", "= 0"). */
 	VF_AUXSTR = 1 << 13,
 	/* V_ENUM/V_FLAGS shown as under -X verbose unless -X raw: strace's
 	 * "0 / * PIDTYPE_PID * /" of prctl(PR_SCHED_CORE, ...). */

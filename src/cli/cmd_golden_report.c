@@ -113,27 +113,15 @@ static const char *const fam_names[F_N] = {
 
 static int family_of(const char *name)
 {
-	static const char *const io[] = {
-		"read", "write", "pread64", "pwrite64", "readv", "writev", "preadv", "pwritev",
-		"preadv2", "pwritev2", "sendfile", "splice", "tee", "copy_file_range", "lseek",
-		"fsync", "fdatasync", "ioctl", "fcntl", "close", "dup", "dup2", "dup3", "pipe",
-		"pipe2", "poll", "ppoll", "select", "pselect6", "epoll_wait", "epoll_pwait",
-		"epoll_ctl", "getdents64", "fstat",
-	};
-	static const char *const sync[] = { "futex", "futex_waitv", "sched_yield", "membarrier" };
-	const struct sysent *se;
-	long nr;
+	long nr = sysent_lookup(name);
+	const struct sysent *se = nr >= 0 ? sysent_get(nr) : NULL;
 
-	for (size_t i = 0; i < ARRAY_SIZE(sync); i++)
-		if (!strcmp(name, sync[i]))
-			return F_SYNC;
-	for (size_t i = 0; i < ARRAY_SIZE(io); i++)
-		if (!strcmp(name, io[i]))
-			return F_IO;
-	nr = sysent_lookup(name);
-	se = nr >= 0 ? sysent_get(nr) : NULL;
 	if (!se)
 		return F_OTHER;
+	if (se->sem & SEM_THREADSYNC)
+		return F_SYNC;
+	if (se->io_in >= 0 || se->io_out >= 0)
+		return F_IO;
 	if (se->flags & TRACE_MEMORY)
 		return F_MEM;
 	if (se->flags & TRACE_PROCESS)

@@ -164,16 +164,6 @@ static bool has(const uint8_t *set, long nr)
 
 /* Calls after whose entry a task usually sleeps: it is not counted as
  * running while inside them (a parent in wait4, a thread on a futex). */
-static const char *const blocking_calls[] = {
-	"wait4", "waitid", "futex", "futex_waitv", "poll", "ppoll", "select",
-	"pselect6", "epoll_wait", "epoll_pwait", "epoll_pwait2", "nanosleep",
-	"clock_nanosleep", "pause", "rt_sigsuspend", "rt_sigtimedwait", "accept",
-	"accept4", "msgrcv", "semop", "semtimedop", "mq_timedreceive",
-	"io_getevents", "io_pgetevents", "flock", "sigsuspend",
-};
-
-static const char *const fork_calls[] = { "fork", "vfork", "clone", "clone3" };
-
 struct cpus *cpus_new(const struct cpu_opts *o, bool attached, bool follow)
 {
 	struct cpus *c;
@@ -193,9 +183,17 @@ struct cpus *cpus_new(const struct cpu_opts *o, bool attached, bool follow)
 		CPU_AND(&c->allowed, &o->cpus, &c->orig);
 		c->confine = true;
 	}
+	/* calls that may sleep, and those that make a task (the semantics
+	 * table's SEM_BLOCKING, less exit and vfork: handled as a fork) */
 	c->blocking = xcalloc(1, (sysent_count + 7) / 8);
-	for (size_t i = 0; i < sizeof(blocking_calls) / sizeof(blocking_calls[0]); i++)
-		mark(c->blocking, sysent_lookup(blocking_calls[i]));
+	c->forks = xcalloc(1, (sysent_count + 7) / 8);
+	for (unsigned nr = 0; nr < sysent_count; nr++) {
+		uint32_t sem = sysent_sem(sysent_get(nr));
+		if ((sem & SEM_BLOCKING) && !(sem & (SEM_EXIT | SEM_CLONE)))
+			mark(c->blocking, nr);
+		if (sem & SEM_CLONE)
+			mark(c->forks, nr);
+	}
 	c->nr_getaff = sysent_lookup("sched_getaffinity");
 	c->nr_setaff = sysent_lookup("sched_setaffinity");
 	c->nr_open = sysent_lookup("open");
@@ -203,9 +201,6 @@ struct cpus *cpus_new(const struct cpu_opts *o, bool attached, bool follow)
 	c->nr_openat2 = sysent_lookup("openat2");
 	c->nr_futex = sysent_lookup("futex");
 	c->follow = follow;
-	c->forks = xcalloc(1, (sysent_count + 7) / 8);
-	for (size_t i = 0; i < sizeof(fork_calls) / sizeof(fork_calls[0]); i++)
-		mark(c->forks, sysent_lookup(fork_calls[i]));
 	return c;
 }
 

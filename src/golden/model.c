@@ -25,47 +25,6 @@
 
 #include "util/banned.h"
 
-/* --- I/O buckets --- */
-
-static const char *const gio_kind_names[GK_NKINDS] = {
-	"file", "pipe", "socket", "tty", "device", "other", "stdio",
-};
-
-const char *gio_bucket_name(int bucket)
-{
-	static char names[GIO_NBUCKETS][24];
-	int k = bucket / 2, out = bucket % 2;
-
-	if (bucket < 0 || bucket >= GIO_NBUCKETS)
-		return "?";
-	if (!names[bucket][0])
-		snprintf(names[bucket], sizeof(names[bucket]), "%s_%s", gio_kind_names[k],
-			 k == GK_SOCKET ? (out ? "sent" : "received") : (out ? "written" : "read"));
-	return names[bucket];
-}
-
-const char *gio_bucket_phrase(int bucket)
-{
-	static const char *const p[GIO_NBUCKETS] = {
-		"bytes read from regular files", "bytes written to regular files",
-		"bytes read from pipes", "bytes written to pipes",
-		"bytes received from sockets", "bytes sent to sockets",
-		"bytes read from terminals", "bytes written to terminals",
-		"bytes read from devices", "bytes written to devices",
-		"bytes read from other files", "bytes written to other files",
-		"bytes read from the standard input", "bytes written to the standard output and error",
-	};
-	return bucket >= 0 && bucket < GIO_NBUCKETS ? p[bucket] : "bytes";
-}
-
-int gio_bucket_parse(const char *s)
-{
-	for (int i = 0; i < GIO_NBUCKETS; i++)
-		if (!strcmp(gio_bucket_name(i), s))
-			return i;
-	return -1;
-}
-
 /* The I/O kind of what a descriptor refers to (enum fd_kind). */
 static int gio_of(const struct tobj *o)
 {
@@ -1209,25 +1168,6 @@ static void make_label(struct build *b, char **labels, uint32_t i, uint32_t *orp
 	labels[i] = strbuf_detach(&sb, NULL);
 }
 
-int gproc_label_cmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			char *ea, *eb;
-			unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
-			if (x != y)
-				return x < y ? -1 : 1;
-			a = ea;
-			b = eb;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a - (unsigned char)*b;
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
-}
 
 static int proc_cmp(const void *x, const void *y)
 {
@@ -1574,3 +1514,107 @@ size_t gmodel_mem(const struct gmodel *m)
 		n += (size_t)m->procs[i].ncalls * (sizeof(struct gcall) + 8);
 	return n;
 }
+
+/* --- what varied between runs (golden/variation.h) --- */
+
+static int vcalls_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct gvar_calls *)a)->name, ((const struct gvar_calls *)b)->name);
+}
+
+static int var_proc_cmp(const void *a, const void *b)
+{
+	return gproc_label_cmp(((const struct gvar_proc *)a)->label,
+			       ((const struct gvar_proc *)b)->label);
+}
+
+/* Widens r by value v against the reference value ref. */
+static void widen(struct grange *r, uint64_t v, uint64_t ref)
+{
+	int64_t d = (int64_t)v - (int64_t)ref;
+	if (d < r->lo)
+		r->lo = d;
+	if (d > r->hi)
+		r->hi = d;
+}
+
+static bool varied(const struct grange *r)
+{
+	return r->lo || r->hi;
+}
+
+/* The count of name in process g of m (0 when absent). */
+static uint64_t count_of(const struct gmodel *m, const struct ggroup *g, const char *name)
+{
+	uint32_t id;
+	if (!g || (id = intern_find(&m->names, name, strlen(name))) == UINT32_MAX)
+		return 0;
+	return g->counts[id];
+}
+
+void gvar_from_models(struct gvar *v, struct gmodel *const *models, size_t n, size_t ref)
+{
+	const struct gmodel *rm = models[ref];
+	struct intern labels = INTERN_INIT, names = INTERN_INIT;
+	size_t aprocs = 0;
+
+	memset(v, 0, sizeof(*v));
+	v->runs = (int)n;
+	for (size_t r = 0; r < n; r++)
+		for (size_t g = 0; g < models[r]->ngroups; g++)
+			intern_add(&labels, models[r]->groups[g].label,
+				   strlen(models[r]->groups[g].label));
+	for (uint32_t li = 0; li < labels.n; li++) {
+		const char *label = intern_str(&labels, li);
+		const struct ggroup *rg = gmodel_group(rm, label);
+		struct gvar_proc p;
+		size_t acalls = 0;
+
+		memset(&p, 0, sizeof(p));
+		intern_release(&names);
+		for (size_t r = 0; r < n; r++) {
+			const struct gmodel *m = models[r];
+			const struct ggroup *g = gmodel_group(m, label);
+			if (!g)
+				continue;
+			p.seen++;
+			for (uint32_t k = 0; k < m->names.n; k++)
+				if (g->counts[k])
+					intern_add(&names, intern_str(&m->names, k),
+						   intern_len(&m->names, k));
+		}
+		for (size_t r = 0; r < n; r++) {
+			const struct gmodel *m = models[r];
+			const struct ggroup *g = gmodel_group(m, label);
+			widen(&p.threads, g ? g->nthreads : 0, rg ? rg->nthreads : 0);
+			for (int b = 0; b < GIO_NBUCKETS; b++)
+				widen(&p.io[b], g ? g->io[b] : 0, rg ? rg->io[b] : 0);
+			if (g && rg) {
+				widen(&p.mem, g->mem_peak, rg->mem_peak);
+				if (g->rss_kb && rg->rss_kb)
+					widen(&p.rss, g->rss_kb, rg->rss_kb);
+			}
+		}
+		for (uint32_t k = 0; k < names.n; k++) {
+			const char *nm = intern_str(&names, k);
+			struct grange cr = { 0, 0 };
+			for (size_t r = 0; r < n; r++)
+				widen(&cr, count_of(models[r], gmodel_group(models[r], label), nm),
+				      count_of(rm, rg, nm));
+			if (!varied(&cr))
+				continue;
+			ALLOC_GROW(p.calls, p.ncalls + 1, acalls);
+			p.calls[p.ncalls].name = xstrdup(nm);
+			p.calls[p.ncalls++].r = cr;
+		}
+		QSORT(p.calls, p.ncalls, vcalls_cmp);
+		p.label = xstrdup(label);
+		ALLOC_GROW(v->procs, v->nprocs + 1, aprocs);
+		v->procs[v->nprocs++] = p;
+	}
+	QSORT(v->procs, v->nprocs, var_proc_cmp);
+	intern_release(&labels);
+	intern_release(&names);
+}
+
+

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "golden/gio.h"
+#include "golden/label.h"
 #include "golden/machine.h"
 #include "golden/golden.h"
 #include "util/intern.h"
@@ -176,8 +177,12 @@ const struct ggroup *gmodel_group(const struct gmodel *m, const char *label);
 /* Bytes of memory the model holds (for the scale benchmark). */
 size_t gmodel_mem(const struct gmodel *m);
 
-/* Orders task labels "1" < "1.2" < "1.10" < "1/t1" < "?1" (numeric by
- * component); <0, 0 or >0 as strcmp. */
-int gproc_label_cmp(const char *a, const char *b);
+/*
+ * Fills v from the finalized models of n runs of one command (n >= 1),
+ * relative to run ref (the one whose trace is kept): what varied between
+ * them (golden/variation.h).  Only what varied is kept.  Release with
+ * gvar_release().
+ */
+void gvar_from_models(struct gvar *v, struct gmodel *const *models, size_t n, size_t ref);
 
 #endif

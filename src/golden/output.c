@@ -398,6 +398,15 @@ static json_t *case_json(const struct gout_case *k, const struct golden_opts *o)
 	json_object_set_new(c, "error", jstr(k->error));
 	json_object_set_new(c, "hint", jstr(k->hint));
 	json_object_set_new(c, "seconds", json_real(fin(k->seconds)));
+	if (k->nfiles) {
+		/* the files an error is about (golden hygiene) */
+		json_t *fa = json_array();
+		for (size_t i = 0; i < k->nfiles; i++)
+			json_array_append_new(fa, json_pack("{s:o,s:o}", "path", jstr(k->files[i]),
+							    "why", jstr(k->files_why ? k->files_why[i]
+									: k->error)));
+		json_object_set_new(c, "files", fa);
+	}
 	if (!r)
 		return c;
 	json_object_set_new(c, "confidence", json_real(fin(r->confidence)));

@@ -1,6 +1,7 @@
 /* The timing part of a golden comparison (see timecmp.h). */
 #include "golden/timecmp.h"
 #include "golden/srcfind.h"
+#include "sys/sysent.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 
@@ -118,16 +119,12 @@ static double root_time(const struct gmodel *m, const char *name)
  * (A wait for a child, a thread or a pipe lasts as long as the other side
  * was held up; that is what the runtime estimate takes out.)
  */
+/* A wait of the program's own: a sleep, or waiting for durability
+ * (SEM_SLEEP, SEM_SYNC of the semantics table). */
 static bool own_wait(const char *name)
 {
-	static const char *const names[] = {
-		"clock_nanosleep", "nanosleep", "fsync", "fdatasync", "sync", "syncfs",
-		"sync_file_range", "msync",
-	};
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcmp(names[i], name))
-			return true;
-	return false;
+	long nr = sysent_lookup(name);
+	return (sysent_sem(nr >= 0 ? sysent_get(nr) : NULL) & (SEM_SLEEP | SEM_SYNC)) != 0;
 }
 
 /*

@@ -1,5 +1,5 @@
 /* Measured volatility of a command's runs (see variation.h). */
-#include "golden/model.h"
+#include "golden/label.h"
 #include "golden/variation.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
@@ -20,95 +20,6 @@ static int vproc_cmp(const void *a, const void *b)
 {
 	return gproc_label_cmp(((const struct gvar_proc *)a)->label,
 			       ((const struct gvar_proc *)b)->label);
-}
-
-/* Widens r by value v against the reference value ref. */
-static void widen(struct grange *r, uint64_t v, uint64_t ref)
-{
-	int64_t d = (int64_t)v - (int64_t)ref;
-	if (d < r->lo)
-		r->lo = d;
-	if (d > r->hi)
-		r->hi = d;
-}
-
-static bool varied(const struct grange *r)
-{
-	return r->lo || r->hi;
-}
-
-/* The count of name in process g of m (0 when absent). */
-static uint64_t count_of(const struct gmodel *m, const struct ggroup *g, const char *name)
-{
-	uint32_t id;
-	if (!g || (id = intern_find(&m->names, name, strlen(name))) == UINT32_MAX)
-		return 0;
-	return g->counts[id];
-}
-
-void gvar_from_models(struct gvar *v, struct gmodel *const *models, size_t n, size_t ref)
-{
-	const struct gmodel *rm = models[ref];
-	struct intern labels = INTERN_INIT, names = INTERN_INIT;
-	size_t aprocs = 0;
-
-	memset(v, 0, sizeof(*v));
-	v->runs = (int)n;
-	for (size_t r = 0; r < n; r++)
-		for (size_t g = 0; g < models[r]->ngroups; g++)
-			intern_add(&labels, models[r]->groups[g].label,
-				   strlen(models[r]->groups[g].label));
-	for (uint32_t li = 0; li < labels.n; li++) {
-		const char *label = intern_str(&labels, li);
-		const struct ggroup *rg = gmodel_group(rm, label);
-		struct gvar_proc p;
-		size_t acalls = 0;
-
-		memset(&p, 0, sizeof(p));
-		intern_release(&names);
-		for (size_t r = 0; r < n; r++) {
-			const struct gmodel *m = models[r];
-			const struct ggroup *g = gmodel_group(m, label);
-			if (!g)
-				continue;
-			p.seen++;
-			for (uint32_t k = 0; k < m->names.n; k++)
-				if (g->counts[k])
-					intern_add(&names, intern_str(&m->names, k),
-						   intern_len(&m->names, k));
-		}
-		for (size_t r = 0; r < n; r++) {
-			const struct gmodel *m = models[r];
-			const struct ggroup *g = gmodel_group(m, label);
-			widen(&p.threads, g ? g->nthreads : 0, rg ? rg->nthreads : 0);
-			for (int b = 0; b < GIO_NBUCKETS; b++)
-				widen(&p.io[b], g ? g->io[b] : 0, rg ? rg->io[b] : 0);
-			if (g && rg) {
-				widen(&p.mem, g->mem_peak, rg->mem_peak);
-				if (g->rss_kb && rg->rss_kb)
-					widen(&p.rss, g->rss_kb, rg->rss_kb);
-			}
-		}
-		for (uint32_t k = 0; k < names.n; k++) {
-			const char *nm = intern_str(&names, k);
-			struct grange cr = { 0, 0 };
-			for (size_t r = 0; r < n; r++)
-				widen(&cr, count_of(models[r], gmodel_group(models[r], label), nm),
-				      count_of(rm, rg, nm));
-			if (!varied(&cr))
-				continue;
-			ALLOC_GROW(p.calls, p.ncalls + 1, acalls);
-			p.calls[p.ncalls].name = xstrdup(nm);
-			p.calls[p.ncalls++].r = cr;
-		}
-		QSORT(p.calls, p.ncalls, calls_cmp);
-		p.label = xstrdup(label);
-		ALLOC_GROW(v->procs, v->nprocs + 1, aprocs);
-		v->procs[v->nprocs++] = p;
-	}
-	QSORT(v->procs, v->nprocs, vproc_cmp);
-	intern_release(&labels);
-	intern_release(&names);
 }
 
 void gvar_release(struct gvar *v)
@@ -156,6 +67,11 @@ struct grange gvar_calls(const struct gvar_proc *p, const char *name)
 			hi = mid;
 	}
 	return none;
+}
+
+static bool varied(const struct grange *r)
+{
+	return r->lo || r->hi;
 }
 
 static json_t *range_json(const struct grange *r)

@@ -16,7 +16,6 @@
 
 #include "golden/gio.h"
 
-struct gmodel;
 
 /* An observed range, relative to the kept run: lo <= 0 <= hi. */
 struct grange {
@@ -46,12 +45,7 @@ struct gvar {
 	size_t nprocs;
 };
 
-/*
- * Fills v from the finalized models of n runs of one command (n >= 1),
- * relative to run ref (the one whose trace is kept).  Only what varied is
- * kept.  Release with gvar_release().
- */
-void gvar_from_models(struct gvar *v, struct gmodel *const *models, size_t n, size_t ref);
+/* gvar_from_models() (golden/model.h) measures it from the runs' models. */
 void gvar_release(struct gvar *v);
 
 /* The process of label, or NULL. */

@@ -653,10 +653,12 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	sink_list_add(&sl, &ws.base);
 	to.follow = ct ? ct->follow : true;
 	to.dopts.string_limit = 32;
-	/* every golden records what any assertion type measures (peak RSS)
-	 * and the waits for a CPU (the noise of the runtime) */
+	/* every golden records what any assertion type measures (peak RSS);
+	 * the waits for a CPU at every stop only when the traced runs judge
+	 * the time (a golden of renacer 0.9, without untraced runs): reading
+	 * them costs a /proc read per stop */
 	to.collect_rss = true;
-	to.collect_sched = true;
+	to.collect_sched = w->traced_timing;
 	/* -e inject= / inject = [...]: the failure path is what is traced */
 	inj = run_injects(w, ct, &bad);
 	if (bad) {
@@ -1251,6 +1253,7 @@ int golden_capture(struct gwork *w, const char *name, char *const argv[],
 	strbuf_init(&res->output_tail, 0);
 	res->status = GOLDEN_OK;
 	msgs_for(w, name);
+	w->traced_timing = false;       /* untraced runs judge the golden's time */
 	/* what a renacer killed while storing left behind; what it replaces */
 	golden_pair_begin(w->dir, name, w->base, NULL);
 	if (gruns_do(w, argv, ct, gwork_runs_for(w, ct), an, &r) < 0) {
@@ -1594,6 +1597,9 @@ int golden_validate(struct gwork *w, const char *name, const char *gpath, bool g
 			}
 		}
 	}
+	/* a golden without untraced runs (renacer 0.9) is judged on traced
+	 * timing, which then needs the waits for a CPU of every stop */
+	w->traced_timing = w->o.check_timing && v->g && !v->g->timing.meas.runs;
 	/* a golden captured with -s: trace the same way, so that findings
 	 * name the lines their calls come from */
 	if (v->g && v->g->srcs.n)

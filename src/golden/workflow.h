@@ -80,6 +80,8 @@ struct gwork {
 					  (patterns; NULL: trace_env_default_vars) */
 	/* private */
 	const char *cur_name;          /* the trace being run: its messages name it */
+	bool traced_timing;            /* the traced runs judge the time: measure
+					  their waits for a CPU at every stop */
 	char **said;                   /* messages of cur_name already printed (a
 					  warning each run of N would repeat) */
 	size_t nsaid, asaid;

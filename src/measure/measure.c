@@ -8,6 +8,7 @@
 #include <linux/netlink.h>
 #include <linux/perf_event.h>
 #include <linux/taskstats.h>
+#include <poll.h>
 #include <stddef.h>
 #include <sys/socket.h>
 #include <signal.h>
@@ -55,8 +56,8 @@ static double now_us(void)
 #define NLA_DATA(na) ((void *)((char *)(na) + NLA_HDRLEN))
 #define NL_BUF 65536
 
-static int nl_send(int fd, uint16_t type, uint8_t cmd, uint16_t atype, const void *data,
-		   size_t len)
+static int nl_send(int fd, uint16_t type, uint16_t flags, uint8_t cmd, uint16_t atype,
+		   const void *data, size_t len)
 {
 	char buf[512];
 	struct nlmsghdr *n = (struct nlmsghdr *)buf;
@@ -69,7 +70,7 @@ static int nl_send(int fd, uint16_t type, uint8_t cmd, uint16_t atype, const voi
 	memset(buf, 0, sizeof(buf));
 	n->nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
 	n->nlmsg_type = type;
-	n->nlmsg_flags = NLM_F_REQUEST;
+	n->nlmsg_flags = NLM_F_REQUEST | flags;
 	g->cmd = cmd;
 	g->version = 1;
 	na = (struct nlattr *)(buf + n->nlmsg_len);
@@ -89,7 +90,7 @@ static int nl_family(int fd)
 	int fam = -1, n;
 	struct nlmsghdr *h;
 
-	if (nl_send(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME,
+	if (nl_send(fd, GENL_ID_CTRL, 0, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME,
 		    TASKSTATS_GENL_NAME, sizeof(TASKSTATS_GENL_NAME)) < 0 ||
 	    (n = (int)recv(fd, buf, NL_BUF, 0)) < 0)
 		goto out;
@@ -113,26 +114,57 @@ out:
 	return fam;
 }
 
-/* The acknowledgement of a request: 0, or -1 with errno set. */
+/*
+ * The acknowledgement of a request sent with NLM_F_ACK: 0, or -1 with errno
+ * set.  Once registered, the socket also gets every exit on the machine;
+ * those that come before the acknowledgement are passed over.  A kernel
+ * that answers nothing within two seconds counts as a refusal: without the
+ * flag, or without a bound, the wait lasted until some other task on the
+ * machine exited, which on a quiet machine is never.
+ */
 static int nl_ack(int fd)
 {
 	char *buf = xmalloc(NL_BUF);
-	int n, ret = 0;
+	double until = now_us() + 2e6;
+	int n, ret = -1;
 
-	while ((n = (int)recv(fd, buf, NL_BUF, 0)) < 0 && errno == EINTR)
-		;
-	if (n < 0) {
-		ret = -1;
-	} else {
-		struct nlmsghdr *h = (struct nlmsghdr *)buf;
-		if (NLMSG_OK(h, n) && h->nlmsg_type == NLMSG_ERROR) {
+	errno = ETIMEDOUT;
+	for (;;) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		double left = until - now_us();
+		int pr;
+		if (left <= 0) {
+			errno = ETIMEDOUT;
+			break;
+		}
+		pr = poll(&pfd, 1, (int)(left / 1e3) + 1);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr <= 0) {
+			if (!pr)
+				errno = ETIMEDOUT;
+			break;
+		}
+		n = (int)recv(fd, buf, NL_BUF, MSG_DONTWAIT);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == ENOBUFS))
+			continue;
+		if (n < 0)
+			break;
+		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, n);
+		     h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_type != NLMSG_ERROR)
+				continue;
 			int e = ((struct nlmsgerr *)NLMSG_DATA(h))->error;
 			if (e) {
 				errno = -e;
 				ret = -1;
+			} else {
+				ret = 0;
 			}
+			goto out;
 		}
 	}
+out:
 	free(buf);
 	return ret;
 }
@@ -148,6 +180,11 @@ static int tree_open(struct measure *m)
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
 	if (fd < 0)
 		goto bad;
+	{
+		/* the controller's answer is bounded as the acknowledgement is */
+		struct timeval tv = { 2, 0 };
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	}
 	memset(&a, 0, sizeof(a));
 	a.nl_family = AF_NETLINK;
 	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || (fam = nl_family(fd)) < 0)
@@ -156,7 +193,7 @@ static int tree_open(struct measure *m)
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) < 0)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
 	snprintf(mask, sizeof(mask), "0-%ld", ncpu > 1 ? ncpu - 1 : 0);
-	if (nl_send(fd, (uint16_t)fam, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_REGISTER_CPUMASK,
+	if (nl_send(fd, (uint16_t)fam, NLM_F_ACK, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_REGISTER_CPUMASK,
 		    mask, strlen(mask) + 1) < 0 || nl_ack(fd) < 0)
 		goto bad;
 	m->nl_fd = fd;
@@ -179,7 +216,7 @@ static void tree_close(struct measure *m)
 		char mask[32];
 		long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 		snprintf(mask, sizeof(mask), "0-%ld", ncpu > 1 ? ncpu - 1 : 0);
-		nl_send(m->nl_fd, (uint16_t)m->nl_family, TASKSTATS_CMD_GET,
+		nl_send(m->nl_fd, (uint16_t)m->nl_family, 0, TASKSTATS_CMD_GET,
 			TASKSTATS_CMD_ATTR_DEREGISTER_CPUMASK, mask, strlen(mask) + 1);
 	}
 	close(m->nl_fd);

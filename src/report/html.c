@@ -326,21 +326,36 @@ static void findings(struct page *pg, const struct gout_case *k)
 #define TL_ROW 18.0
 #define TL_TOP 40.0
 
-static const struct rv_task *find_task(const struct runview *v, const char *label)
+/* The task of v labelled label running name (a row of the timeline), or NULL. */
+static const struct rv_task *find_task(const struct runview *v, const char *label, const char *name)
 {
 	size_t lo = 0, hi = v ? v->ntasks : 0;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 		int c = gproc_label_cmp(v->tasks[mid].label, label);
-		if (!c)
-			return &v->tasks[mid];
+		if (!c) {
+			/* labels are unique within a run */
+			return !strcmp(v->tasks[mid].name, name) ? &v->tasks[mid] : NULL;
+		}
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return NULL;
+}
+
+/* A row: a task label and the program, in one run or both. */
+struct tl_row {
+	const char *label, *name;
+};
+
+static int tl_row_cmp(const void *a, const void *b)
+{
+	const struct tl_row *x = a, *y = b;
+	int c = gproc_label_cmp(x->label, y->label);
+	return c ? c : strcmp(x->name, y->name);
 }
 
 static void task_bar(struct strbuf *sb, const struct rv_task *t, double x0, double pw, double T,
@@ -391,7 +406,7 @@ static void axis(struct strbuf *sb, double x0, double pw, double T, const char *
 static void timeline(struct page *pg, const struct runview *g, const struct runview *c)
 {
 	struct strbuf *sb = pg->sb;
-	const char **labels = NULL;
+	struct tl_row *rows = NULL;
 	size_t nl = 0, al = 0, shown;
 	double T = 1, pw, height;
 	bool two = g && c;
@@ -405,27 +420,25 @@ static void timeline(struct page *pg, const struct runview *g, const struct runv
 		T = (double)g->wall_ns;
 	if (c && (double)c->wall_ns > T)
 		T = (double)c->wall_ns;
+	/* a row per task, the golden's and the current run's together when
+	 * they have the same label and program (as the findings match them) */
 	for (size_t i = 0; g && i < g->ntasks; i++) {
 		if (g->tasks[i].end_ns > T)
 			T = (double)g->tasks[i].end_ns;
-		ALLOC_GROW(labels, nl + 1, al);
-		labels[nl++] = g->tasks[i].label;
+		ALLOC_GROW(rows, nl + 1, al);
+		rows[nl].label = g->tasks[i].label;
+		rows[nl++].name = g->tasks[i].name;
 	}
 	for (size_t i = 0; c && i < c->ntasks; i++) {
 		if (c->tasks[i].end_ns > T)
 			T = (double)c->tasks[i].end_ns;
-		if (g && find_task(g, c->tasks[i].label))
+		if (g && find_task(g, c->tasks[i].label, c->tasks[i].name))
 			continue;
-		ALLOC_GROW(labels, nl + 1, al);
-		labels[nl++] = c->tasks[i].label;
+		ALLOC_GROW(rows, nl + 1, al);
+		rows[nl].label = c->tasks[i].label;
+		rows[nl++].name = c->tasks[i].name;
 	}
-	/* in label order, the golden's and the current run's together */
-	for (size_t i = 1; i < nl; i++)
-		for (size_t j = i; j > 0 && gproc_label_cmp(labels[j - 1], labels[j]) > 0; j--) {
-			const char *x = labels[j];
-			labels[j] = labels[j - 1];
-			labels[j - 1] = x;
-		}
+	QSORT(rows, nl, tl_row_cmp);
 	shown = nl < MAX_TASK_ROWS ? nl : MAX_TASK_ROWS;
 	pw = two ? (TL_W - TL_LABEL - TL_GAP - 10) / 2 : TL_W - TL_LABEL - 10;
 	height = TL_TOP + (double)shown * TL_ROW + 8;
@@ -440,17 +453,17 @@ static void timeline(struct page *pg, const struct runview *g, const struct runv
 	if (c)
 		axis(sb, g ? TL_LABEL + pw + TL_GAP : TL_LABEL, pw, T, "current", c->wall_ns / 1e6);
 	for (size_t i = 0; i < shown; i++) {
-		const struct rv_task *gt = find_task(g, labels[i]), *ct = find_task(c, labels[i]);
-		const struct rv_task *any = gt ? gt : ct;
+		const struct rv_task *gt = find_task(g, rows[i].label, rows[i].name);
+		const struct rv_task *ct = find_task(c, rows[i].label, rows[i].name);
 		double y = TL_TOP + (double)i * TL_ROW;
 
 		if (i % 2)
 			strbuf_addf(sb, "<rect x=\"0\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
 				    "fill=\"#f6f6f3\"/>", y, TL_W, TL_ROW);
 		strbuf_addf(sb, "<text class=\"label\" x=\"4\" y=\"%.1f\">", y + TL_ROW - 5);
-		h(sb, any->label);
+		h(sb, rows[i].label);
 		strbuf_addch(sb, ' ');
-		h(sb, any->name);
+		h(sb, rows[i].name);
 		strbuf_addstr(sb, "</text>");
 		if (gt)
 			task_bar(sb, gt, TL_LABEL, pw, T, y, "golden");
@@ -467,7 +480,7 @@ static void timeline(struct page *pg, const struct runview *g, const struct runv
 	strbuf_addstr(sb, "</svg>\n");
 	if (shown < nl)
 		strbuf_addf(sb, "<p class=\"note\">%zu more tasks not drawn.</p>\n", nl - shown);
-	free(labels);
+	free(rows);
 }
 
 /* --- per-syscall bars --- */

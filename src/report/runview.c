@@ -116,7 +116,9 @@ static void add_wait(struct rvsink *s, struct rv_task *t, const struct event *ev
 	}
 	t->waits[i].ts_ns = ev->ts_ns;
 	t->waits[i].dur_ns = dur;
-	t->waits[i].name = ev->name ? intern_str(&s->names, name_id(s, ev->name)) : "?";
+	t->waits[i].name = NULL;
+	/* an id: the table's strings move as it grows */
+	t->waits[i].name_id = name_id(s, ev->name ? ev->name : "?");
 }
 
 static void on_syscall(struct rvsink *s, const struct event *ev)
@@ -134,6 +136,8 @@ static void on_syscall(struct rvsink *s, const struct event *ev)
 		if (ev->end_ns > t->end_ns)
 			t->end_ns = ev->end_ns;
 		add_wait(s, t, ev, dur);
+		/* no name is added to the table from here to profile_add_under:
+		 * the chain points into it */
 		if (!s->o->no_programs) {
 			/* the programs, the command's first */
 			const struct rv_task *p = t;
@@ -306,7 +310,7 @@ int runview_load(const char *path, const struct runview_opts *o, struct runview 
 		t->name = xstrdup(t->name_id == UINT32_MAX ? "?" : intern_str(&s.names, t->name_id));
 		/* the syscall names of the waits outlive the sink's table */
 		for (size_t k = 0; k < t->nwaits; k++)
-			t->waits[k].name = xstrdup(t->waits[k].name);
+			t->waits[k].name = xstrdup(intern_str(&s.names, t->waits[k].name_id));
 		v->tasks[v->ntasks++] = *t;
 	}
 	QSORT(v->tasks, v->ntasks, task_cmp);
@@ -342,7 +346,8 @@ static bool is_file(const char *p)
 
 char *runview_stacks_path(const char *path)
 {
-	static const char *const exts[] = { ".json.zst", ".json" };
+	/* a golden, or a pending update of one (NAME_source.json.new goes with it) */
+	static const char *const exts[] = { ".json.zst.new", ".json.new", ".json.zst", ".json" };
 	size_t l = strlen(path);
 	struct strbuf sb = STRBUF_INIT;
 
@@ -358,7 +363,7 @@ char *runview_stacks_path(const char *path)
 		strbuf_add(&sb, path, l - e);
 		if (sb.len > 7 && !strcmp(sb.buf + sb.len - 7, "_source"))
 			break;
-		strbuf_addstr(&sb, "_source.json");
+		strbuf_addstr(&sb, i < 2 ? "_source.json.new" : "_source.json");
 		if (is_file(sb.buf))
 			return strbuf_detach(&sb, NULL);
 		break;

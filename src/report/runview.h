@@ -22,7 +22,8 @@
 /* A call a task spent long in. */
 struct rv_wait {
 	uint64_t ts_ns, dur_ns;  /* since the trace began */
-	const char *name;        /* syscall name (static or the view's) */
+	const char *name;        /* syscall name (the view's) */
+	uint32_t name_id;        /* private: while the trace is read */
 };
 
 /* A process or thread. */

@@ -561,14 +561,6 @@ void event_render_result(struct strbuf *sb, const struct event *ev,
 	if (ev->ret_aux && (ev->ret_aux->flags & VF_RET_SUFFIX)) {
 		val_render(sb, ev->ret_aux, ro);
 	} else if (ev->ret_aux && !((ev->ret_aux->flags & VF_AUXSTR) && ro->xlat == XS_RAW)) {
-		static const struct render_opts abbrev_ro = RENDER_OPTS_INIT;
-		struct render_opts aux_ro = abbrev_ro;
-
-		/* strace's auxstr names the flags only, under -X verbose too */
-		if (ev->ret_aux->flags & VF_AUXSTR) {
-			aux_ro.xstyle = ro->xstyle;
-			ro = &aux_ro;
-		}
 		strbuf_addstr(sb, " (");
 		if (ev->ret_aux->name) {
 			strbuf_addstr(sb, ev->ret_aux->name);

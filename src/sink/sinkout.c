@@ -5,6 +5,7 @@
 #include "track/track.h"
 #include "util/error.h"
 #include "util/quote.h"
+#include "util/utf8.h"
 #include "util/xmalloc.h"
 
 #include <errno.h>
@@ -281,8 +282,7 @@ bool sc_counted_by_strace(const struct event *ev)
 	if (ev->type != EV_SYSCALL || ev->state == SC_UNFINISHED)
 		return false;
 	/* exit and exit_group never return; a core may still report them */
-	if (ev->rv_fmt == RV_NONE && ev->name &&
-	    (!strcmp(ev->name, "exit_group") || !strcmp(ev->name, "exit")))
+	if (ev->rv_fmt == RV_NONE && (sysent_sem(sysent_get(ev->nr)) & SEM_EXIT))
 		return false;
 	return true;
 }

@@ -208,6 +208,15 @@ void val_set_or(struct dctx *c, struct val *v, const char *name, const struct va
  */
 void val_set_xforms(struct dctx *c, struct val *v, const char *name, const struct val *abbrev,
 		    const struct val *raw, const struct val *verbose);
+/* v = text under -X abbrev, the number num under -X raw, and "num / * text
+ * * /" under -X verbose (strace's way with RLIM64_INFINITY, makedev(),
+ * FAN_NOFD, IOPRIO_PRIO_VALUE()); text is copied, num copied. */
+void val_set_num_text(struct dctx *c, struct val *v, const char *name, const struct val *num,
+		      const char *text);
+/* As val_set_num_text with an expression value (shown in the current -X
+ * style inside the comment) in place of text. */
+void val_set_num_expr(struct dctx *c, struct val *v, const char *name, const struct val *num,
+		      const struct val *expr);
 /* A hardware address of n bytes as strace's print_mac_addr: 00:11:22
  * (-X raw: "\x00\x11\x22"; -X verbose: both); n > 32: the hex string. */
 void val_set_mac(struct dctx *c, struct val *v, const char *name, const uint8_t *a, size_t n);
@@ -306,6 +315,10 @@ void decode_iovec_with(struct dctx *c, struct val *v, const char *name, uint64_t
 /* open(2) flags as strace prints them: the access mode, then the other
  * flags ("O_RDONLY|O_CLOEXEC", "O_ACCMODE|0x800000"); src/sys/file.c. */
 void val_set_open_flags(struct dctx *c, struct val *v, const char *name, uint64_t flags);
+
+/* The same flags as text in every -X style ("O_RDONLY|O_LARGEFILE", strace's
+ * sprint_open_modes of F_GETFL's result), or NULL when a bit has no name. */
+const char *open_flags_text(struct dctx *c, uint64_t flags);
 
 /* A file mode as strace prints it: S_IFREG|0644, S_IFDIR|S_ISVTX|0777, or
  * plain octal (0644) without a file type; src/sys/stat.c. */

@@ -22,6 +22,38 @@ const char *xlat_name(const struct xlat *xl, uint64_t x)
 	return NULL;
 }
 
+const char *xlat_flags_text(struct dctx *c, const struct xlat *xl, uint64_t x)
+{
+	char buf[512];
+	size_t n = 0;
+	bool named = false;
+
+	if (!xl)
+		return NULL;
+	if (!x) {
+		const char *z = xlat_name(xl, 0);
+
+		return z ? arena_strndup(c->arena, z, strlen(z)) : NULL;
+	}
+	for (uint32_t i = 0; i < xl->size && x; i++) {
+		uint64_t bit = xl->data[i].val;
+
+		if (!xl->data[i].str || !bit || (x & bit) != bit)
+			continue;
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", named ? "|" : "",
+				      xl->data[i].str);
+		if (n >= sizeof(buf))
+			return NULL;
+		named = true;
+		x &= ~bit;
+	}
+	if (!named)
+		return NULL;
+	if (x)
+		snprintf(buf + n, sizeof(buf) - n, "|%#llx", (unsigned long long)x);
+	return arena_strndup(c->arena, buf, strlen(buf));
+}
+
 bool xlat_flags_named(const struct xlat *xl, uint64_t x)
 {
 	if (!xl)
@@ -216,7 +248,15 @@ void val_set_clock_t(struct dctx *c, struct val *v, const char *name, uint64_t t
 		digits++;
 	snprintf(buf, sizeof(buf), "%llu.%0*llu s", (unsigned long long)(ticks / (uint64_t)hz),
 		 digits, (unsigned long long)(ticks % (uint64_t)hz));
-	val_set_commented(c, v, name, &x, buf);
+	{
+		/* strace leaves the comment out under -X raw */
+		struct val forms[3];
+
+		val_set_commented(c, &forms[0], NULL, &x, buf);
+		forms[1] = x;
+		forms[2] = forms[0];
+		val_set_xforms(c, v, name, &forms[0], &forms[1], &forms[2]);
+	}
 }
 
 /* The last call of each thread that ended with ERESTART_RESTARTBLOCK; a

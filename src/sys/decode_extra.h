@@ -14,6 +14,11 @@
 /* Name of the entry of xl whose value is x, or NULL. */
 const char *xlat_name(const struct xlat *xl, uint64_t x);
 
+/* The names of the bits of x that xl knows, '|'-joined, then the rest in
+ * hex ("IPC_CREAT|0x100"), in c->arena; NULL when no name matches (strace's
+ * sprintflags in auxstr mode).  x == 0 gives the name of 0, if any. */
+const char *xlat_flags_text(struct dctx *c, const struct xlat *xl, uint64_t x);
+
 /* Whether flags x print at least one name of xl (strace's printflags_in
  * returns how many it printed; some decoders join on that). */
 bool xlat_flags_named(const struct xlat *xl, uint64_t x);

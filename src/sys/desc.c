@@ -198,9 +198,16 @@ static int fcntl_exit(struct dctx *c, struct event *ev, int cmd)
 			return RVAL_DONE;
 		val_set_flags(aux, "flags", (uint64_t)ev->retval, fdflags, NULL);
 		break;
-	case F_GETFL:
-		val_set_open_flags(c, aux, "flags", (uint64_t)ev->retval);
+	case F_GETFL: {
+		/* strace's sprint_open_modes: names in every -X style */
+		const char *t = open_flags_text(c, (uint64_t)ev->retval);
+
+		if (t)
+			val_set_text(c, aux, "flags", t);
+		else
+			val_set_open_flags(c, aux, "flags", (uint64_t)ev->retval);
 		break;
+	}
 	case F_GETLEASE:
 		val_set_enum(aux, NULL, (uint64_t)ev->retval, lease_cmds);
 		break;

@@ -49,6 +49,26 @@ void val_set_open_flags(struct dctx *c, struct val *v, const char *name, uint64_
 	val_set_op(v, name, items, 2, "|");
 }
 
+const char *open_flags_text(struct dctx *c, uint64_t flags)
+{
+	const char *mode = xlat_name(open_access_modes, flags & 3);
+	const char *rest = (flags & ~3ULL) ? xlat_flags_text(c, open_mode_flags, flags & ~3ULL)
+					   : NULL;
+	size_t n;
+	char *s;
+
+	if (!mode || ((flags & ~3ULL) && !rest))
+		return NULL;
+	n = strlen(mode) + (rest ? strlen(rest) + 1 : 0);
+	s = arena_alloc(c->arena, n + 1);
+	memcpy(s, mode, strlen(mode) + 1);
+	if (rest) {
+		s[strlen(mode)] = '|';
+		memcpy(s + strlen(mode) + 1, rest, strlen(rest) + 1);
+	}
+	return s;
+}
+
 /* flags at i, and the mode at i + 1 when the call creates a file. */
 static void open_flags_mode(struct dctx *c, struct event *ev, unsigned i)
 {

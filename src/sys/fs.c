@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "sys/decode.h"
+#include "sys/decode_extra.h"
 #include "xlat/advise.h"
 #include "xlat/at_flags.h"
 #include "xlat/close_range_flags.h"
@@ -315,14 +316,17 @@ SYS_FUNC(mount)
 	else
 		arg_ptr(ctx, ev, 2);
 	v = arg_slot(ctx, ev, 3);
-	if (magic && flags) {
-		struct val *it = val_new_array(ctx, 2);
+	if (magic) {
+		/* strace's print_xlat(MS_MGC_VAL), then the flags, each in
+		 * its own -X style */
+		struct val it[2];
 
-		val_set_text(ctx, &it[0], NULL, "MS_MGC_VAL");
+		val_set_named_num(ctx, &it[0], NULL, MS_MGC_VAL_, "MS_MGC_VAL");
 		val_set_flags(&it[1], NULL, flags, mount_flags, NULL);
-		val_set_op(v, v->name, it, 2, "|");
-	} else if (magic) {
-		val_set_text(ctx, v, v->name, "MS_MGC_VAL");
+		if (flags)
+			val_set_or(ctx, v, v->name, it, 2);
+		else
+			arg_put(ctx, ev, 3, &it[0]);
 	} else {
 		val_set_flags(v, v->name, flags, mount_flags, NULL);
 	}
@@ -382,18 +386,16 @@ static void set_utime(struct dctx *c, struct val *v, const struct timespec *ts)
 {
 	struct val t, *f;
 
-	if (ts->tv_nsec == UTIME_NOW) {
-		val_set_text(c, v, NULL, "UTIME_NOW");
-		return;
-	}
-	if (ts->tv_nsec == UTIME_OMIT) {
-		val_set_text(c, v, NULL, "UTIME_OMIT");
-		return;
-	}
 	f = val_new_array(c, 2);
 	val_set_int(&f[0], "tv_sec", ts->tv_sec);
-	val_set_int(&f[1], "tv_nsec", ts->tv_nsec);
+	val_set_uint(&f[1], "tv_nsec", (uint64_t)ts->tv_nsec);
 	val_set_struct(&t, NULL, f, 2, false);
+	if (ts->tv_nsec == UTIME_NOW || ts->tv_nsec == UTIME_OMIT) {
+		/* the name; -X raw: the structure; -X verbose: both */
+		val_set_num_text(c, v, NULL, &t, ts->tv_nsec == UTIME_NOW ? "UTIME_NOW"
+									: "UTIME_OMIT");
+		return;
+	}
 	val_set_commented(c, v, NULL, &t, time_text(c, ts->tv_sec, (uint64_t)ts->tv_nsec));
 }
 
@@ -433,7 +435,12 @@ static void mknod_args(struct dctx *c, struct event *ev, unsigned i)
 		snprintf(buf, sizeof(buf), "makedev(%#x, %#x)",
 			 (unsigned)((dev >> 8) & 0xfff), (unsigned)((dev & 0xff) | ((dev >> 12) & 0xfff00)));
 		v = arg_slot(c, ev, i + 1);
-		val_set_text(c, v, v->name, buf);
+		{
+			struct val num;
+
+			val_set_hex(&num, NULL, dev);
+			val_set_num_text(c, v, v->name, &num, buf);
+		}
 	}
 }
 
@@ -764,8 +771,12 @@ SYS_FUNC(fanotify_mark)
 	arg_flags(ctx, ev, 1, fan_mark_flags, NULL);
 	arg_flags(ctx, ev, 2, fan_event_flags, NULL);
 	v = arg_slot(ctx, ev, 3);
-	if ((int)ev->karg[3] == -1)
-		val_set_text(ctx, v, v->name, "FAN_NOFD");
+	if ((int)ev->karg[3] == -1) {
+		struct val num;
+
+		val_set_int(&num, NULL, -1);
+		val_set_num_text(ctx, v, v->name, &num, "FAN_NOFD");
+	}
 	else
 		arg_dirfd(ctx, ev, 3);
 	arg_path(ctx, ev, 4);

@@ -120,12 +120,22 @@ static void put_wake_op(struct dctx *c, struct event *ev, unsigned *pos, unsigne
 	uint32_t op = (x >> 28) & 7, cmp = (x >> 24) & 0xf;
 
 	if ((x >> 28) & FUTEX_OP_OPARG_SHIFT) {
-		val_set_text(c, &t, NULL, "FUTEX_OP_OPARG_SHIFT");
+		val_set_named_num(c, &t, NULL, FUTEX_OP_OPARG_SHIFT, "FUTEX_OP_OPARG_SHIFT");
 		shifted(c, &it[n++], &t, 28);
 	}
 	if (xlat_name(futexwakeops, op)) {
+		/* strace's printxval "fails" under -X raw: the number there
+		 * gets the FUTEX_OP_??? comment too */
+		struct val forms[3], *p = val_new_array(c, 2);
+
 		val_set_enum(&t, NULL, op, futexwakeops);
-		shifted(c, &it[n++], &t, 28);
+		shifted(c, &forms[0], &t, 28);
+		forms[2] = forms[0];
+		val_set_hex(&t, NULL, op);
+		shifted(c, &p[0], &t, 28);
+		val_set_comment(c, &p[1], "FUTEX_OP_???");
+		val_set_op(&forms[1], NULL, p, 2, " ");
+		val_set_xforms(c, &it[n++], NULL, &forms[0], &forms[1], &forms[2]);
 	} else {
 		struct val *p = val_new_array(c, 2);
 
@@ -137,8 +147,16 @@ static void put_wake_op(struct dctx *c, struct event *ev, unsigned *pos, unsigne
 	val_set_hex(&t, NULL, (x >> 12) & 0xfff);
 	shifted(c, &it[n++], &t, 12);
 	if (xlat_name(futexwakecmps, cmp)) {
+		struct val forms[3], *p = val_new_array(c, 2);
+
 		val_set_enum(&t, NULL, cmp, futexwakecmps);
-		shifted(c, &it[n++], &t, 24);
+		shifted(c, &forms[0], &t, 24);
+		forms[2] = forms[0];
+		val_set_hex(&t, NULL, cmp);
+		shifted(c, &p[0], &t, 24);
+		val_set_comment(c, &p[1], "FUTEX_OP_CMP_???");
+		val_set_op(&forms[1], NULL, p, 2, " ");
+		val_set_xforms(c, &it[n++], NULL, &forms[0], &forms[1], &forms[2]);
 	} else {
 		struct val *p = val_new_array(c, 2);
 

@@ -50,14 +50,17 @@
 #endif
 
 /* v = the items joined by '|', or the one item itself (keeping v's name). */
-static void set_or(struct val *v, const char *name, struct val *items, unsigned n)
+/* Parts joined by "|", each in its own -X style, as strace prints them
+ * one after the other ("0xface1c00|0125" under -X raw). */
+static void set_or(struct dctx *c, struct val *v, const char *name, struct val *items,
+		   unsigned n)
 {
 	if (n == 1) {
 		*v = items[0];
 		v->name = name;
 		return;
 	}
-	val_set_op(v, name, items, n, "|");
+	val_set_or(c, v, name, items, n);
 }
 
 /* Marks a slot filled at the exit stop through val_set_*(). */
@@ -89,10 +92,18 @@ static void arg_get_flags(struct dctx *c, struct event *ev, unsigned i)
 		val_set_flags(&it[n++], NULL, f & ~0777ULL, resource_flags, NULL);
 	val_set_oct(&it[n++], NULL, f & 0777);
 	if (n == 2 && !xlat_flags_named(resource_flags, f & ~0777ULL)) {
-		val_set_op(v, v->name, it, n, NULL);
+		/* strace's printflags "printed nothing" when no name matched:
+		 * no "|" before the mode ("0x12000000" is 0x12000 and 000),
+		 * except under -X raw */
+		struct val forms[3];
+
+		val_set_op(&forms[0], NULL, it, 2, NULL);
+		val_set_or(c, &forms[1], NULL, it, 2);
+		forms[2] = forms[0];
+		val_set_xforms(c, v, v->name, &forms[0], &forms[1], &forms[2]);
 		return;
 	}
-	set_or(v, v->name, it, n);
+	set_or(c, v, v->name, it, n);
 }
 
 /* shmget flags: IPC_CREAT|SHM_HUGETLB|21<<SHM_HUGE_SHIFT|0600. */
@@ -112,11 +123,12 @@ static void arg_shmget_flags(struct dctx *c, struct event *ev, unsigned i)
 		struct val *h = val_new_array(c, 2);
 
 		val_set_uint(&h[0], NULL, huge >> SHM_HUGE_SHIFT_BITS);
-		val_set_text(c, &h[1], NULL, "SHM_HUGE_SHIFT");
+		val_set_named_num(c, &h[1], NULL, SHM_HUGE_SHIFT_BITS, "SHM_HUGE_SHIFT");
+		h[1].flags |= VF_DECIMAL;
 		val_set_op(&it[n++], NULL, h, 2, "<<");
 	}
 	val_set_oct(&it[n++], NULL, raw & 0777);
-	set_or(v, v->name, it, n);
+	set_or(c, v, v->name, it, n);
 }
 
 /* A ctl command: IPC_64|IPC_STAT, SHM_LOCK, 0x63 / * SHM_??? * /. */
@@ -131,9 +143,9 @@ static void arg_ctl(struct dctx *c, struct event *ev, unsigned i, const struct x
 		return;
 	}
 	it = val_new_array(c, 2);
-	val_set_text(c, &it[0], NULL, "IPC_64");
+	val_set_named_num(c, &it[0], NULL, IPC_64_BIT, "IPC_64");
 	val_set_enum(&it[1], NULL, cmd & ~IPC_64_BIT, xl);
-	val_set_op(v, v->name, it, 2, "|");
+	val_set_or(c, v, v->name, it, 2);
 }
 
 /* The command of a ctl call without IPC_64. */

@@ -51,17 +51,14 @@ static void arg_mmap_flags(struct dctx *c, struct event *ev, unsigned i)
 	if (rest)
 		val_set_flags(&it[n++], NULL, rest, mmap_flags, NULL);
 	if (huge) {
-		struct val *h = val_new_array(c, 2);
+		/* a named number, so that -X raw/verbose show the whole word */
+		char text[48];
 
-		val_set_uint(&h[0], NULL, huge);
-		val_set_text(c, &h[1], NULL, "MAP_HUGE_SHIFT");
-		val_set_op(&it[n++], NULL, h, 2, "<<");
+		snprintf(text, sizeof(text), "%llu<<MAP_HUGE_SHIFT", (unsigned long long)huge);
+		val_set_named_num(c, &it[n++], NULL, huge << HUGE_SHIFT, text);
 	}
-	if (n == 1) {
-		*v = it[0];
-		v->name = c->se->argnames && i < c->se->nargs ? c->se->argnames[i] : NULL;
-		return;
-	}
+	/* one "|" expression even for a lone type: -X verbose shows the
+	 * number and the whole abbreviated form ("0xf / * 0xf / * MAP_??? * / * /") */
 	val_set_op(v, v->name, it, n, "|");
 }
 

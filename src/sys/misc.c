@@ -573,11 +573,14 @@ SYS_FUNC(seccomp)
 /* IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4): class in the top 3 of 16 bits */
 void val_set_ioprio(struct dctx *c, struct val *v, const char *name, uint32_t x)
 {
-	struct val *it = val_new_array(c, 2);
+	struct val *it = val_new_array(c, 2), call, num;
 
 	val_set_enum(&it[0], NULL, x >> 13, ioprio_class);
 	val_set_uint(&it[1], NULL, x & 0x1fff);
-	val_set_call(c, v, name, "IOPRIO_PRIO_VALUE", it, 2);
+	val_set_call(c, &call, NULL, "IOPRIO_PRIO_VALUE", it, 2);
+	/* -X raw: the number; -X verbose: the number and the expression */
+	val_set_int(&num, NULL, (int)x);
+	val_set_num_expr(c, v, name, &num, &call);
 }
 
 /* ioprio's who: a process or a process group by which (strace's
@@ -620,6 +623,10 @@ SYS_FUNC(ioprio_get)
 		struct val *aux = arena_calloc(ctx->arena, sizeof(*aux));
 
 		val_set_ioprio(ctx, aux, NULL, (uint32_t)ev->retval);
+		/* the result's text is strace's auxstr: the expression, and
+		 * nothing under -X raw */
+		*aux = aux->c.items[0];
+		aux->flags |= VF_AUXSTR;
 		ev->ret_aux = aux;
 	}
 	return RVAL_DONE;
@@ -629,34 +636,51 @@ SYS_FUNC(ioprio_get)
 
 /* 1<<CAP_CHOWN|1<<CAP_KILL|...: each set bit by name, unknown bits of each
  * 32-bit half as hex; 0 when empty (strace's print_cap_bits). */
+/* The "1<<CAP_X" names of one 32-bit half of a capability set (strace's
+ * cap_mask0/cap_mask1), made from the capability numbers once. */
+static const struct xlat *cap_mask(unsigned half)
+{
+	static struct xlat_data data[2][32];
+	static struct xlat xl[2];
+	static char names[64][40];
+
+	if (!xl[half].data) {
+		unsigned n = 0;
+
+		for (unsigned b = 0; b < 32; b++) {
+			const char *nm = xlat_name(cap, half * 32 + b);
+
+			if (!nm)
+				continue;
+			snprintf(names[half * 32 + b], sizeof(names[0]), "1<<%s", nm);
+			data[half][n].val = 1u << b;
+			data[half][n++].str = names[half * 32 + b];
+		}
+		xl[half].data = data[half];
+		xl[half].size = n;
+		xl[half].type = XT_FLAGS;
+		xl[half].unknown = "CAP_???";
+	}
+	return &xl[half];
+}
+
+/* 1<<CAP_CHOWN|1<<CAP_KILL|...: the two 32-bit halves, each in its own
+ * -X style (strace's print_cap_bits); 0 when empty. */
 static void val_set_caps(struct dctx *c, struct val *v, const char *name, uint32_t lo, uint32_t hi)
 {
-	struct strbuf sb = STRBUF_INIT;
-	uint32_t half[2] = { lo, hi };
+	struct val it[2];
+	unsigned n = 0;
 
-	for (unsigned h = 0; h < 2; h++) {
-		uint32_t rest = half[h];
-
-		if (!rest && (h == 1 || hi))
-			continue;
-		for (unsigned b = 0; b < 32; b++) {
-			const char *n;
-
-			if (!(rest & (1u << b)) || !(n = xlat_name(cap, h * 32 + b)))
-				continue;
-			if (sb.len)
-				strbuf_addch(&sb, '|');
-			strbuf_addf(&sb, "1<<%s", n);
-			rest &= ~(1u << b);
-		}
-		if (rest || !half[h]) {
-			if (sb.len)
-				strbuf_addch(&sb, '|');
-			strbuf_addf(&sb, rest ? "%#x" : "0", rest);
-		}
+	if (lo || !hi)
+		val_set_flags(&it[n++], NULL, lo, cap_mask(0), NULL);
+	if (hi)
+		val_set_flags(&it[n++], NULL, hi, cap_mask(1), NULL);
+	if (n == 1) {
+		*v = it[0];
+		v->name = name;
+	} else {
+		val_set_or(c, v, name, it, n);
 	}
-	val_set_text(c, v, name, sb.buf);
-	strbuf_release(&sb);
 }
 
 struct cap_header { uint32_t version; int32_t pid; };
@@ -747,7 +771,8 @@ static void val_set_personality(struct dctx *c, struct val *v, const char *name,
 	it = val_new_array(c, 2);
 	val_set_enum(&it[0], NULL, p & 0xff, personality_types);
 	val_set_flags(&it[1], NULL, p & ~0xffu, personality_flags, NULL);
-	val_set_op(v, name, it, 2, "|");
+	/* each part in its own -X style: "0|0x7000000" under -X raw */
+	val_set_or(c, v, name, it, 2);
 }
 
 /* personality(persona) = 0x400008 (PER_LINUX32|READ_IMPLIES_EXEC);

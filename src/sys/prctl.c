@@ -63,18 +63,18 @@ static void ret_text(struct dctx *c, struct event *ev, const char *s)
 }
 
 /* "= 0x... (NAME|NAME)": the result in hex and, when a name of xl matches
- * (or 0 has a name), the names (strace's sprintflags_ex in auxstr mode). */
+ * (or 0 has a name), the names (strace's sprintflags_ex in auxstr mode:
+ * names only under -X verbose, nothing under -X raw). */
 static void ret_flags(struct dctx *c, struct event *ev, const struct xlat *xl)
 {
-	uint64_t x = (uint64_t)ev->retval;
-	const char *zero = x == 0 ? xlat_name(xl, 0) : NULL;
+	const char *s = xlat_flags_text(c, xl, (uint64_t)ev->retval);
 	struct val *aux;
 
 	ev->rv_fmt = RV_HEX;
-	if (!zero && !xlat_flags_named(xl, x))
+	if (!s)
 		return;
 	aux = new_aux(c);
-	val_set_flags(aux, NULL, x, xl, zero);
+	val_set_text(c, aux, NULL, s);
 	aux->flags |= VF_AUXSTR;
 	ev->ret_aux = aux;
 }

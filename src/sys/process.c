@@ -585,12 +585,14 @@ SYS_FUNC(waitid)
 static void rlim_val(struct dctx *c, struct val *v, const char *name, uint64_t lim)
 {
 	char buf[48];
+	struct val num;
 
+	val_set_uint(&num, NULL, lim);
 	if (lim == UINT64_MAX) {
-		val_set_text(c, v, name, "RLIM64_INFINITY");
+		val_set_num_text(c, v, name, &num, "RLIM64_INFINITY");
 	} else if (lim > 1024 && lim % 1024 == 0) {
 		snprintf(buf, sizeof(buf), "%llu*1024", (unsigned long long)(lim / 1024));
-		val_set_text(c, v, name, buf);
+		val_set_num_text(c, v, name, &num, buf);
 	} else {
 		val_set_uint(v, name, lim);
 	}

@@ -4,6 +4,7 @@
  * quota.c).  The XFS statistics of Q_XGETQSTAT/Q_XGETQSTATV are shown by
  * address.
  */
+#include <linux/dqblk_xfs.h>
 #include <stdio.h>
 
 #include "sys/decode.h"
@@ -57,11 +58,36 @@ struct fs_disk_quota_k {
 /* QCMD(Q_GETQUOTA, USRQUOTA), or the numbers with their comments */
 static void val_set_qcmd(struct dctx *c, struct val *v, const char *name, uint32_t q)
 {
-	struct val *it = val_new_array(c, 2);
+	struct val *it = val_new_array(c, 2), call, num;
+	const char *cn = xlat_name(quotacmds, q >> 8), *tn = xlat_name(quotatypes, q & 0xff);
+	char text[160], cmd[64], type[48];
 
 	val_set_enum(&it[0], NULL, q >> 8, quotacmds);
 	val_set_enum(&it[1], NULL, q & 0xff, quotatypes);
-	val_set_call(c, v, name, "QCMD", it, 2);
+	val_set_call(c, &call, NULL, "QCMD", it, 2);
+	/* -X raw: the number; -X verbose: the number and the call as -X
+	 * abbrev shows it */
+	if (cn)
+		snprintf(cmd, sizeof(cmd), "%s", cn);
+	else if (q >> 8)
+		snprintf(cmd, sizeof(cmd), "%#x /* Q_??? */", q >> 8);
+	else
+		snprintf(cmd, sizeof(cmd), "0 /* Q_??? */");
+	if (tn)
+		snprintf(type, sizeof(type), "%s", tn);
+	else
+		snprintf(type, sizeof(type), "%#x /* ???QUOTA */", q & 0xff);
+	snprintf(text, sizeof(text), "QCMD(%s, %s)", cmd, type);
+	val_set_uint(&num, NULL, q);
+	{
+		struct val forms[3], t;
+
+		forms[0] = call;
+		forms[1] = num;
+		val_set_num_text(c, &t, NULL, &num, text);
+		forms[2] = t.c.items[2];
+		val_set_xforms(c, v, name, &forms[0], &forms[1], &forms[2]);
+	}
 }
 
 /* strace's printuid */
@@ -177,6 +203,88 @@ static void dqinfo_val(struct dctx *c, struct val *v, const char *name, uint64_t
 	val_set_struct(v, name, f, 4, false);
 }
 
+/* {qfs_ino=N, qfs_nblks=N, qfs_nextents=N} */
+static void qfilestat_val(struct val *v, const char *name, const struct fs_qfilestat *q,
+			  struct dctx *c)
+{
+	struct val *f = val_new_array(c, 3);
+
+	val_set_uint(&f[0], "qfs_ino", q->qfs_ino);
+	val_set_uint(&f[1], "qfs_nblks", q->qfs_nblks);
+	val_set_uint(&f[2], "qfs_nextents", q->qfs_nextents);
+	val_set_struct(v, name, f, 3, false);
+}
+
+/* Q_XGETQSTAT's fs_quota_stat: {qs_version=N, ...} (all of it with -v) */
+static void qstat_val(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	fs_quota_stat_t q;
+	struct val *f;
+	unsigned n = 0;
+
+	if (!tread(c, addr, &q, sizeof(q))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	f = val_new_array(c, 10);
+	val_set_int(&f[n++], "qs_version", q.qs_version);
+	if (!c->opts->verbose) {
+		val_set_struct(v, name, f, n, true);
+		return;
+	}
+	val_set_flags(&f[n++], "qs_flags", q.qs_flags, xfs_quota_flags, NULL);
+	qfilestat_val(&f[n++], "qs_uquota", &q.qs_uquota, c);
+	qfilestat_val(&f[n++], "qs_gquota", &q.qs_gquota, c);
+	val_set_uint(&f[n++], "qs_incoredqs", q.qs_incoredqs);
+	val_set_int(&f[n++], "qs_btimelimit", q.qs_btimelimit);
+	val_set_int(&f[n++], "qs_itimelimit", q.qs_itimelimit);
+	val_set_int(&f[n++], "qs_rtbtimelimit", q.qs_rtbtimelimit);
+	val_set_uint(&f[n++], "qs_bwarnlimit", q.qs_bwarnlimit);
+	val_set_uint(&f[n++], "qs_iwarnlimit", q.qs_iwarnlimit);
+	val_set_struct(v, name, f, n, false);
+}
+
+static void qfilestatv_val(struct val *v, const char *name, const struct fs_qfilestatv *q,
+			   struct dctx *c)
+{
+	struct val *f = val_new_array(c, 3);
+
+	val_set_uint(&f[0], "qfs_ino", q->qfs_ino);
+	val_set_uint(&f[1], "qfs_nblks", q->qfs_nblks);
+	val_set_uint(&f[2], "qfs_nextents", q->qfs_nextents);
+	val_set_struct(v, name, f, 3, false);
+}
+
+/* Q_XGETQSTATV's fs_quota_statv */
+static void qstatv_val(struct dctx *c, struct val *v, const char *name, uint64_t addr)
+{
+	struct fs_quota_statv q;
+	struct val *f;
+	unsigned n = 0;
+
+	if (!tread(c, addr, &q, sizeof(q))) {
+		val_set_ptr(v, name, addr);
+		return;
+	}
+	f = val_new_array(c, 11);
+	val_set_int(&f[n++], "qs_version", q.qs_version);
+	if (!c->opts->verbose) {
+		val_set_struct(v, name, f, n, true);
+		return;
+	}
+	val_set_flags(&f[n++], "qs_flags", q.qs_flags, xfs_quota_flags, NULL);
+	val_set_uint(&f[n++], "qs_incoredqs", q.qs_incoredqs);
+	qfilestatv_val(&f[n++], "qs_uquota", &q.qs_uquota, c);
+	qfilestatv_val(&f[n++], "qs_gquota", &q.qs_gquota, c);
+	qfilestatv_val(&f[n++], "qs_pquota", &q.qs_pquota, c);
+	val_set_int(&f[n++], "qs_btimelimit", q.qs_btimelimit);
+	val_set_int(&f[n++], "qs_itimelimit", q.qs_itimelimit);
+	val_set_int(&f[n++], "qs_rtbtimelimit", q.qs_rtbtimelimit);
+	val_set_uint(&f[n++], "qs_bwarnlimit", q.qs_bwarnlimit);
+	val_set_uint(&f[n++], "qs_iwarnlimit", q.qs_iwarnlimit);
+	val_set_struct(v, name, f, n, false);
+}
+
 /* Commands that show no id: their data comes right after the path. */
 static bool no_id(uint32_t cmd)
 {
@@ -220,6 +328,8 @@ static int quota_data(struct dctx *c, struct event *ev, int exiting, unsigned i,
 			case Q_XGETQUOTA_: case Q_XGETNEXTQUOTA_: xfs_dquot_val(c, v, v->name, data); break;
 			case Q_GETFMT_: boxed_u32(c, v, v->name, data, quota_formats, false); break;
 			case Q_GETINFO_: dqinfo_val(c, v, v->name, data); break;
+			case Q_XGETQSTAT_: qstat_val(c, v, v->name, data); break;
+			case Q_XGETQSTATV_: qstatv_val(c, v, v->name, data); break;
 			default: val_set_ptr(v, v->name, data); break;
 			}
 		}

@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 
 #include "sys/decode.h"
+#include "sys/decode_extra.h"
 #include "xlat/at_flags.h"
 #include "xlat/at_statx_sync_types.h"
 #include "xlat/modetypes.h"
@@ -53,8 +54,11 @@ static void val_set_dev(struct dctx *c, struct val *v, const char *name, uint64_
 	char buf[64];
 	unsigned ma = major(dev), mi = minor(dev);
 
+	struct val num;
+
 	snprintf(buf, sizeof(buf), "makedev(%#x, %#x)", ma, mi);
-	val_set_text(c, v, name, buf);
+	val_set_hex(&num, NULL, dev);
+	val_set_num_text(c, v, name, &num, buf);
 }
 
 /* st_atime=1795242849 / * 2026-11-21T06:34:09.129397824+0000 * / */
@@ -226,15 +230,27 @@ SYS_FUNC(statx)
 	arg_dirfd(ctx, ev, 0);
 	arg_path(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
-	if (flags & ~(uint64_t)AT_STATX_SYNC_TYPE) {
-		struct val *items = val_new_array(ctx, 2);
+	{
+		/* strace's two printflags: the sync type (nothing at all for 0
+		 * under -X raw), then the other flags, each in its own style */
+		struct val items[2], forms[3];
+		uint64_t sync = flags & AT_STATX_SYNC_TYPE;
+		unsigned n = 0;
 
-		val_set_flags(&items[0], NULL, flags & AT_STATX_SYNC_TYPE, at_statx_sync_types,
-			      "AT_STATX_SYNC_AS_STAT");
-		val_set_flags(&items[1], NULL, flags & ~(uint64_t)AT_STATX_SYNC_TYPE, at_flags, NULL);
-		val_set_op(v, v->name, items, 2, "|");
-	} else {
-		val_set_flags(v, v->name, flags, at_statx_sync_types, "AT_STATX_SYNC_AS_STAT");
+		val_set_flags(&forms[0], NULL, sync, at_statx_sync_types, "AT_STATX_SYNC_AS_STAT");
+		forms[2] = forms[0];
+		if (sync)
+			forms[1] = forms[0];
+		else
+			val_set_text(ctx, &forms[1], NULL, "");
+		val_set_xforms(ctx, &items[n++], NULL, &forms[0], &forms[1], &forms[2]);
+		if (flags & ~(uint64_t)AT_STATX_SYNC_TYPE)
+			val_set_flags(&items[n++], NULL, flags & ~(uint64_t)AT_STATX_SYNC_TYPE,
+				      at_flags, NULL);
+		if (n == 1)
+			arg_put(ctx, ev, 2, &items[0]);
+		else
+			val_set_or(ctx, v, v->name, items, n);
 	}
 	arg_flags(ctx, ev, 3, statx_masks, NULL);
 	arg_count(ev, 5);

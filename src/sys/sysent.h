@@ -112,6 +112,7 @@ enum {
 	SEM_DEVCTL = 1 << 27,     /* a request to the driver of its fd (ioctl) */
 	SEM_PROGRESS = 1 << 28,   /* reads a stream forward (getdents): a result
 				     > 0 is progress, as io_in/io_out calls' */
+	SEM_THREADSYNC = 1 << 29, /* threads waiting on each other (futex...) */
 };
 
 /* How a call changes the address space (src/sys/semantics.in's "mem"). */

@@ -551,12 +551,11 @@ static bool farg(const struct event *ev, unsigned i, uint64_t bit, const char *n
 }
 
 /* A call that commits or releases memory (SEM_MAP), after it succeeded. */
-static void on_map(struct tmemmap *m, const struct event *ev)
+static void on_map(struct tmemmap *m, const struct event *ev, uint8_t op)
 {
-	const char *n = ev->name ? ev->name : "";
 	uint64_t ret = (uint64_t)ev->retval;
 
-	if (!strcmp(n, "mmap")) {
+	if (op == MEMOP_MAP) {
 		uint64_t lo = ret, hi = ret + page_up(uarg(ev, 1));
 		bool wr = farg(ev, 2, PROT_WRITE, "PROT_WRITE");
 		bool priv = farg(ev, 3, MAP_PRIVATE, "MAP_PRIVATE") ||
@@ -566,23 +565,23 @@ static void on_map(struct tmemmap *m, const struct event *ev)
 			mem_add(m, lo, hi);
 		else
 			mem_remove(m, lo, hi);
-	} else if (!strcmp(n, "munmap")) {
+	} else if (op == MEMOP_UNMAP) {
 		uint64_t lo = uarg(ev, 0) & ~(PAGE_SZ - 1);
 		mem_remove(m, lo, page_up(uarg(ev, 0) + uarg(ev, 1)));
-	} else if (!strcmp(n, "mprotect")) {
+	} else if (op == MEMOP_PROTECT) {
 		uint64_t lo = uarg(ev, 0) & ~(PAGE_SZ - 1), hi = page_up(uarg(ev, 0) + uarg(ev, 1));
 		if (farg(ev, 2, PROT_WRITE, "PROT_WRITE"))
 			mem_add(m, lo, hi);     /* a reservation made writable is committed */
 		else
 			mem_remove(m, lo, hi);
-	} else if (!strcmp(n, "mremap")) {
+	} else if (op == MEMOP_REMAP) {
 		uint64_t lo = uarg(ev, 0) & ~(PAGE_SZ - 1), hi = page_up(uarg(ev, 0) + uarg(ev, 1));
 		bool was = mem_writable(m, lo, hi);
 		if (!farg(ev, 3, 4 /* MREMAP_DONTUNMAP */, "MREMAP_DONTUNMAP"))
 			mem_remove(m, lo, hi);
 		if (was)
 			mem_add(m, ret, ret + page_up(uarg(ev, 2)));
-	} else if (!strcmp(n, "brk")) {
+	} else if (op == MEMOP_BRK) {
 		if (!m->brk_base)
 			m->brk_base = ret;
 		m->brk_cur = ret;
@@ -661,21 +660,16 @@ static uint8_t kind_of_path(const char *p, uint8_t dflt)
 
 /* ---- calls ------------------------------------------------------------------ */
 
-static bool clone_makes_thread(const struct event *ev, uint32_t nr_sem)
+/*
+ * Whether a call that made a task (SEM_CLONE) made a thread: its flags
+ * (clone's first argument, clone3's structure's member) have CLONE_THREAD;
+ * fork and vfork have no flags.
+ */
+static bool clone_makes_thread(const struct event *ev)
 {
-	const struct val *v;
-	int64_t flags;
+	const struct val *a = ev_arg(ev, 0), *f = val_field(a, "flags");
 
-	(void)nr_sem;
-	if (!strcmp(ev->name ? ev->name : "", "clone3")) {
-		v = val_field(ev_arg(ev, 0), "flags");
-		return val_has_flag(v, CLONE_THREAD, "CLONE_THREAD");
-	}
-	if (strcmp(ev->name ? ev->name : "", "clone"))
-		return false;      /* fork, vfork */
-	if (!ev->replayed)
-		return ev_arg_int(ev, 0, &flags) && (flags & CLONE_THREAD);
-	return val_has_flag(ev_arg(ev, 0), CLONE_THREAD, "CLONE_THREAD");
+	return val_has_flag(f ? f : a, CLONE_THREAD, "CLONE_THREAD");
 }
 
 /* The index of the first argument with role r, or -1. */
@@ -842,7 +836,7 @@ static void on_syscall(struct tracker *t, struct ttask *task, struct event *ev)
 
 	if ((sem & SEM_CLONE) && ret > 0) {
 		uint64_t *v = intmap_get(&t->by_tid, (uint64_t)(uint32_t)ret);
-		bool thread = clone_makes_thread(ev, sem);
+		bool thread = clone_makes_thread(ev);
 		struct ttask *child;
 		/* a child that started (and maybe ended) before this event is
 		 * there already: a tid used again was renamed by its start */
@@ -862,8 +856,8 @@ static void on_syscall(struct tracker *t, struct ttask *task, struct event *ev)
 		free(p->cwd);
 		p->cwd = abs ? xstrdup(abs) : NULL;
 	}
-	if ((sem & SEM_MAP) && p->mem)
-		on_map(p->mem, ev);
+	if (se->memop && p->mem)
+		on_map(p->mem, ev, se->memop);
 	if ((sem & SEM_EXEC) && p->mem) {
 		/* a new image: its memory starts again (the peak stays) */
 		p->mem->n = 0;

@@ -59,11 +59,5 @@ int cescape_clean(const char *s, size_t len, unsigned flags);
  */
 void strbuf_add_xml(struct strbuf *sb, const char *s, size_t len);
 
-/*
- * Length of the valid UTF-8 sequence at s (at most n bytes), 0 when the
- * bytes there are not valid UTF-8 (overlong forms, surrogates and values
- * above U+10FFFF are invalid).  *cp gets the code point when cp is not NULL.
- */
-size_t utf8_seq_len(const unsigned char *s, size_t n, unsigned *cp);
 
 #endif

@@ -1,6 +1,6 @@
 /* Growable string buffer (see strbuf.h). */
 #include "util/strbuf.h"
-#include "util/quote.h"
+#include "util/utf8.h"
 #include "util/xmalloc.h"
 
 #include <errno.h>

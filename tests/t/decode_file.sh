@@ -24,4 +24,9 @@ syscall_lines $(echo $calls | tr , ' ') <"$STRACE_OUT" >"$STRACE_OUT.sel"
 syscall_lines $(echo $calls | tr , ' ') <"$RENACER_OUT" >"$RENACER_OUT.sel"
 [ -s "$STRACE_OUT.sel" ] || fail "no selected lines in strace's trace"
 compare_traces "$STRACE_OUT.sel" "$RENACER_OUT.sel" "unfiltered trace, selected calls" || rc=1
+# -X raw and -X verbose: every value in strace's other two styles
+for x in "-X raw" "-X verbose"; do
+	# shellcheck disable=SC2086
+	compare_with_strace $x -e trace=$calls -- "$prog" || rc=1
+done
 exit $rc

@@ -15,4 +15,9 @@ calls=$calls,close_range,inotify_init,inotify_init1,inotify_add_watch,inotify_rm
 rc=0
 compare_with_strace -e trace=$calls -- "$prog" || rc=1
 compare_with_strace -y -s 4 -e trace=$calls -- "$prog" || rc=1
+# -X raw and -X verbose: every value in strace's other two styles
+for x in "-X raw" "-X verbose"; do
+	# shellcheck disable=SC2086
+	compare_with_strace $x -e trace=$calls -- "$prog" || rc=1
+done
 exit $rc

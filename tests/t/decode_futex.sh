@@ -15,4 +15,9 @@ rc=0
 compare_with_strace -e trace=futex -- "$prog" || rc=1
 compare_with_strace -- "$prog" || rc=1
 [ "$(grep -c '^futex(' "$STRACE_OUT")" -ge 25 ] || fail "expected futex calls in strace's trace"
+# -X raw and -X verbose: every value in strace's other two styles
+for x in "-X raw" "-X verbose"; do
+	# shellcheck disable=SC2086
+	compare_with_strace $x -e trace=futex -- "$prog" || rc=1
+done
 exit $rc

@@ -21,4 +21,9 @@ syscall_lines $(echo $calls | tr , ' ') <"$STRACE_OUT" >"$STRACE_OUT.sel"
 syscall_lines $(echo $calls | tr , ' ') <"$RENACER_OUT" >"$RENACER_OUT.sel"
 [ "$(grep -c mremap "$STRACE_OUT.sel")" -ge 4 ] || fail "expected mremap calls in strace's trace"
 compare_traces "$STRACE_OUT.sel" "$RENACER_OUT.sel" "unfiltered trace, memory calls" || rc=1
+# -X raw and -X verbose: every value in strace's other two styles
+for x in "-X raw" "-X verbose"; do
+	# shellcheck disable=SC2086
+	compare_with_strace $x -e trace=$calls -- "$prog" || rc=1
+done
 exit $rc

@@ -32,4 +32,9 @@ compare_with_strace -f --seccomp-bpf -e trace=seccomp,prctl -- "$sprog" || rc=1
 compare_with_strace -- "$sprog" || rc=1
 grep -q '^seccomp(SECCOMP_GET_NOTIF_SIZES, 0, {seccomp_notif=' "$RENACER_OUT" ||
 	{ echo "no decoded SECCOMP_GET_NOTIF_SIZES line"; rc=1; }
+# -X raw and -X verbose: every value in strace's other two styles
+for x in "-X raw" "-X verbose"; do
+	# shellcheck disable=SC2086
+	compare_with_strace $x -e trace=%creds -- "$prog" || rc=1
+done
 exit $rc

@@ -13,4 +13,9 @@ compare_with_strace -e trace=$calls -- "$prog" || rc=1
 	{ echo "capget headers not decoded"; rc=1; }
 compare_with_strace -y -e trace=$calls -- "$prog" || rc=1
 compare_with_strace -s 2 -e trace=$calls -- "$prog" || rc=1
+# -X raw and -X verbose: every value in strace's other two styles
+for x in "-X raw" "-X verbose"; do
+	# shellcheck disable=SC2086
+	compare_with_strace $x -e trace=$calls -- "$prog" || rc=1
+done
 exit $rc

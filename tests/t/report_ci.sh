@@ -142,6 +142,9 @@ $PY - out.txt <<'PYEOF' || exit 1
 import json, sys
 d = json.load(open(sys.argv[1]))
 t = [c for c in d["traces"] if c["name"] == "golden_traces"]
+files = sorted(f["path"] for f in t[0].get("files", [])) if t else []
+if files != ["golden_traces/fs.json.new", "golden_traces/old.json", "golden_traces/old_summary.txt"]:
+    sys.exit("FAIL: the JSON names the files %r" % files)
 if len(t) != 1 or t[0]["status"] != 5 or "old.json" not in t[0]["error"] or d["summary"]["status"] != 5:
     sys.exit("FAIL: the JSON has no failing golden directory: %r" % d)
 PYEOF

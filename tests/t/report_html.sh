@@ -107,6 +107,15 @@ with Browser(W, 1280, 1000) as b:
         c = coloured(b, view)
         if c:
             sys.exit("FAIL: self.html %s: a golden against itself colours %r" % (view, c))
+    # report --html: the golden alone, then its pending .new against it,
+    # drawn from the whole stacks (NAME_source.json and _source.json.new)
+    b.open("file://%s/report.html" % W)
+    got = b.eval("""[document.querySelectorAll('section.case').length,
+        !!document.querySelector('#case-1 svg.flame[data-view="calls-current"] g.f[data-n="main"]'),
+        !!document.querySelector('#case-2 svg.flame[data-view="calls-current"] g.f[data-n="main"]'),
+        document.querySelectorAll('#case-2 svg.flame[data-view="calls-current"] g.f[data-k="new"]').length]""")
+    if got[0] != 2 or not got[1] or not got[2] or got[3] != 3:
+        sys.exit("FAIL: report.html: sections, main in both flame graphs, 3 new frames: %r" % got)
     # the same program run again: its calls colour nothing
     b.open("file://%s/same.html" % W)
     for view in ("calls-current", "calls-golden"):

@@ -14,6 +14,7 @@
 
 #include "util/error.h"
 #include "util/quote.h"
+#include "util/utf8.h"
 #include "util/strbuf.h"
 
 #include "util/banned.h"
