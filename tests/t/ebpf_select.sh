@@ -43,7 +43,8 @@ EOF
 # anything runs (no BPF needed to say so).
 for opts in "-y" "-yy" "-e inject=openat:error=ENOENT" "-k" "-s" \
 	    "-e read=3" "-P /etc/passwd" "-u nobody" "-E A=b" "-b execve" "-D" \
-	    "--string-limit 9000" "--function-time"; do
+	    "--string-limit 9000" "--function-time" "--decode-pids=comm" "-Y" \
+	    "--seccomp-bpf -f"; do
 	# shellcheck disable=SC2086
 	"$RENACER" --backend ebpf $opts true > "$TMPDIR/o" 2> "$TMPDIR/e" < /dev/null
 	rc=$?
