@@ -1,7 +1,7 @@
 /* Lamport clocks with fork, wait and pipe edges (see lamport.h). */
 #include "core/lamport.h"
-#include "core/tmem.h"
 #include "sys/sysent.h"
+#include "sys/tmem.h"
 #include "util/xmalloc.h"
 
 #include <stdbool.h>
