@@ -16,7 +16,7 @@
 #define RB_SLOTS (2 * RB_NR)
 #define RB_NO_CALL 0xffffffffu  /* rb_task.slot outside a counted call */
 
-/* -e status= bits, as STATUS_* of core/tracer.h */
+/* -e status= bits, as STATUS_* of sys/filter.h */
 #define RB_ST_SUCCESSFUL 1u
 #define RB_ST_FAILED 2u
 #define RB_ST_UNFINISHED 4u

@@ -887,12 +887,6 @@ static void restore_stdout(struct moved_stdout *m)
 	m->tmp = -1;
 }
 
-bool trace_opts_wants_stacks(const struct trace_opts *t)
-{
-	return t->source || t->stack_trace || t->function_time || t->flamegraph ||
-	       t->flamegraph_svg || t->speedscope;
-}
-
 int trace_opts_dwarf(const struct trace_opts *t, const struct config_source *cs,
 		     struct tracer_opts *o, struct dwarf **d)
 {

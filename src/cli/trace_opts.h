@@ -104,8 +104,16 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv);
 void trace_opts_release(struct trace_opts *t);
 /* Fills tracer options from t (pointers into t stay owned by t). */
 void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o);
-/* Whether t needs stacks unwound (-s, -k, --function-time, flame graphs). */
-bool trace_opts_wants_stacks(const struct trace_opts *t);
+/*
+ * Whether t needs stacks unwound (-s, -k, --function-time, flame graphs).
+ * Inline here so that cli/backend.c, which trace_cmd.c calls, need not
+ * call back into trace_cmd.c.
+ */
+static inline bool trace_opts_wants_stacks(const struct trace_opts *t)
+{
+	return t->source || t->stack_trace || t->function_time || t->flamegraph ||
+	       t->flamegraph_svg || t->speedscope;
+}
 /*
  * When t needs stacks, a new unwinder (free with dwarf_free()) plugged into
  * o as its enrich hook, with *d set; else *d = NULL.  Its frames of "own

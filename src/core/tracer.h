@@ -12,19 +12,9 @@
 #include "core/cpus.h"
 #include "sink/sink.h"
 #include "sys/decode.h"
+#include "sys/filter.h"   /* STATUS_*, the -e status= bits */
 
 struct trace_quals;
-
-/* -e status= bits: which finished syscalls are reported. */
-enum {
-	STATUS_SUCCESSFUL = 1 << 0,
-	STATUS_FAILED = 1 << 1,
-	STATUS_UNFINISHED = 1 << 2,
-	STATUS_UNAVAILABLE = 1 << 3, /* return value could not be read */
-	STATUS_DETACHED = 1 << 4,    /* tracee detached inside the call */
-	STATUS_ALL = 31,             /* every bit above */
-	STATUS_NONE = 1 << 5,        /* status=none: no bit above (0 means all) */
-};
 
 struct tracer_opts {
 	bool follow;               /* -f: follow fork/vfork/clone */

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "golden/compare.h"
+#include "golden/result.h"
 #include "golden/model.h"
 
 /* Which calls of one model a finding is about. */

@@ -18,7 +18,9 @@
 #ifndef RENACER_GOLDEN_TIMECMP_H
 #define RENACER_GOLDEN_TIMECMP_H
 
-#include "golden/compare.h"
+#include "golden/golden.h"
+#include "golden/model.h"
+#include "golden/result.h"
 #include "measure/mstat.h"
 
 /* A program is CPU-bound when its CPU time is at least this share of its net time. */

@@ -11,7 +11,7 @@
 #ifndef RENACER_GOLDEN_TIMERUN_H
 #define RENACER_GOLDEN_TIMERUN_H
 
-#include "golden/workflow.h"
+#include "golden/grun.h"
 
 struct analysis;
 

@@ -555,47 +555,6 @@ bool tread(struct dctx *c, uint64_t addr, void *buf, size_t size)
 	return tmem_read(c->tid, addr, buf, size) == (ssize_t)size;
 }
 
-/* Appends the decimal digits of x (>= 0) at p; returns the end. */
-static char *put_dec(char *p, uint64_t x)
-{
-	char tmp[24];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + x % 10);
-		x /= 10;
-	} while (x);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-const char *fd_path(struct dctx *c, int64_t fd)
-{
-	char link[64], target[PATH_MAX];
-	char *p = link;
-	ssize_t n;
-
-	if (!c->opts || !c->opts->decode_fds || (fd < 0 && fd != AT_FDCWD))
-		return NULL;
-	/* -e decode-fds= without path: AT_FDCWD shows no directory */
-	if (fd == AT_FDCWD && c->opts->fd_details && !(c->opts->fd_details & DECODE_FD_PATH))
-		return NULL;
-	memcpy(p, "/proc/", 6);
-	p = put_dec(p + 6, (uint64_t)c->tid);
-	if (fd == AT_FDCWD) {
-		memcpy(p, "/cwd", 5);
-	} else {
-		memcpy(p, "/fd/", 4);
-		p = put_dec(p + 4, (uint64_t)fd);
-		*p = '\0';
-	}
-	n = readlink(link, target, sizeof(target));
-	if (n <= 0 || n >= (ssize_t)sizeof(target))
-		return NULL;
-	return arena_strndup(c->arena, target, (size_t)n);
-}
-
 const char *time_text(struct dctx *c, int64_t sec, uint64_t nsec)
 {
 	char buf[96];

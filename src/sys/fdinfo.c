@@ -7,13 +7,16 @@
  *   pidfds    pid:1234
  * Unix peers come from NETLINK_SOCK_DIAG (unix_diag), the other sockets
  * from /proc/PID/net/{tcp,udp,tcp6,udp6,netlink} of the tracee's network
- * namespace.
+ * namespace.  The path of -y itself (fd_path) is here too: decode.c and the
+ * decoders call down into this file, never the other way.
  */
 #include "sys/decode.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
@@ -29,7 +32,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "sink/render.h"
+#include "util/squote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "xlat/netlink_protocols.h"
@@ -343,6 +346,47 @@ static const char *dev_detail(struct dctx *c, const char *target)
 	snprintf(buf, sizeof(buf), "<%s %u:%u>", S_ISBLK(st.st_mode) ? "block" : "char",
 		 major(st.st_rdev), minor(st.st_rdev));
 	return arena_strndup(c->arena, buf, strlen(buf));
+}
+
+/* Appends the decimal digits of x (>= 0) at p; returns the end. */
+static char *put_dec(char *p, uint64_t x)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + x % 10);
+		x /= 10;
+	} while (x);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+const char *fd_path(struct dctx *c, int64_t fd)
+{
+	char link[64], target[PATH_MAX];
+	char *p = link;
+	ssize_t n;
+
+	if (!c->opts || !c->opts->decode_fds || (fd < 0 && fd != AT_FDCWD))
+		return NULL;
+	/* -e decode-fds= without path: AT_FDCWD shows no directory */
+	if (fd == AT_FDCWD && c->opts->fd_details && !(c->opts->fd_details & DECODE_FD_PATH))
+		return NULL;
+	memcpy(p, "/proc/", 6);
+	p = put_dec(p + 6, (uint64_t)c->tid);
+	if (fd == AT_FDCWD) {
+		memcpy(p, "/cwd", 5);
+	} else {
+		memcpy(p, "/fd/", 4);
+		p = put_dec(p + 4, (uint64_t)fd);
+		*p = '\0';
+	}
+	n = readlink(link, target, sizeof(target));
+	if (n <= 0 || n >= (ssize_t)sizeof(target))
+		return NULL;
+	return arena_strndup(c->arena, target, (size_t)n);
 }
 
 void fd_describe(struct dctx *c, int64_t fd, const char **path, const char **detail)

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/tracer.h"
 #include "sys/compat.h"
 #include "sys/filter.h"
 #include "util/error.h"

@@ -13,6 +13,20 @@
 #include "sys/sysent.h"
 
 /*
+ * -e status= bits: which finished syscalls are reported.  Parsed here, used
+ * by the engines (tracer_opts.status_mask of core/tracer.h).
+ */
+enum {
+	STATUS_SUCCESSFUL = 1 << 0,
+	STATUS_FAILED = 1 << 1,
+	STATUS_UNFINISHED = 1 << 2,
+	STATUS_UNAVAILABLE = 1 << 3, /* return value could not be read */
+	STATUS_DETACHED = 1 << 4,    /* tracee detached inside the call */
+	STATUS_ALL = 31,             /* every bit above */
+	STATUS_NONE = 1 << 5,        /* status=none: no bit above (0 means all) */
+};
+
+/*
  * The selection made by -e trace= and -e status=.  filter_init() traces
  * everything with every status; each parse replaces the previous set of the
  * same kind (as strace does: `-e trace=openat -e trace=close` traces close).
@@ -28,7 +42,7 @@ struct trace_filter {
 				    calls of those personalities (@32, @x32),
 				    by their own numbers; owned; [0] unused */
 	bool all;                /* every syscall is traced: no seccomp needed */
-	unsigned status_mask;    /* STATUS_* of core/tracer.h; never 0 */
+	unsigned status_mask;    /* STATUS_* above; never 0 */
 };
 
 /* Bytes of a trace set bitmap: ceil(sysent_count / 8). */

@@ -3,7 +3,7 @@
  * ifaddrmsg (RTM_*ADDR) and rtmsg (RTM_*ROUTE) with their attributes;
  * other message types print as {family=AF_..., data="..."}.
  */
-#include "sys/netlink.h"
+#include "sys/netlink_route.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -1,0 +1,19 @@
+/* The NETLINK_ROUTE payloads (netlink_route.c), below netlink.c's dispatch. */
+#ifndef RENACER_NETLINK_ROUTE_H
+#define RENACER_NETLINK_ROUTE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sys/nlattr.h"
+
+/*
+ * A protocol's payload decoder: appends the payload of the message hdr (len
+ * bytes at off) to l and returns true, or returns false for the generic
+ * decoding.  netlink_route.c.
+ */
+struct nlmsghdr;
+bool nl_decode_route(const struct nlctx *n, struct vlist *l, const struct nlmsghdr *hdr,
+		     uint64_t off, unsigned len);
+
+#endif
