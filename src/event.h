@@ -414,4 +414,45 @@ const char *signal_name(int sig);
 /* Signal number from a name with or without "SIG"; -1 if unknown. */
 int signal_by_name(const char *name);
 
+/* ---- the start of a trace: what a sink's begin() learns ---------------- */
+
+/* Kinds of a standard stream of the traced command (see sink/env.h). */
+enum stdio_kind {
+	SK_UNKNOWN = 0,             /* not recorded */
+	SK_NULL,                    /* /dev/null */
+	SK_FILE,                    /* a regular file */
+	SK_PIPE,                    /* a pipe or FIFO */
+	SK_SOCKET,
+	SK_TTY,                     /* a terminal */
+	SK_DEVICE,                  /* another character or block device */
+	SK_CLOSED,                  /* not open */
+	SK_OTHER,                   /* a directory, an anonymous inode, ... */
+	SK_NKINDS,
+};
+
+/*
+ * How the traced command was run, recorded in a trace so that a later run
+ * can be made the same way (renacer validate) or its differences explained.
+ */
+struct trace_env {
+	int stdio[3];               /* enum stdio_kind of fds 0, 1, 2 */
+	char *cwd;                  /* working directory, or NULL */
+	char **vars;                /* allowlisted variables: "NAME=value", or
+				       "NAME" when unset; sorted by name */
+	size_t nvars;
+};
+
+/* What a sink learns at the start of a trace. */
+struct trace_info {
+	const char *version;        /* renacer version */
+	char *const *argv;          /* traced command, NULL when attached */
+	uint64_t start_realtime_ns; /* wall-clock time the trace began */
+	int follow;                 /* -f was given */
+	const char *backend;        /* NULL for the ptrace engine (a record per
+				       call); "ebpf": totals only, no syscall
+				       or signal records (see sc_total) */
+	const struct trace_env *env; /* how the command was run, or NULL
+				       (attached, or not recorded) */
+};
+
 #endif

@@ -3,7 +3,7 @@
  * (bpf/abi.h: its registers, result, times and the user memory its
  * capture ops copied) becomes the event record the ptrace engine makes of
  * its two stops, decoded by the same decoders, which read the recorded
- * memory through core/tmem.h's view instead of the process.  See
+ * memory through sys/tmem.h's view instead of the process.  See
  * record.h and docs/architecture.md.
  */
 #include "bpf/record.h"
@@ -23,7 +23,7 @@
 #include "bpf/abi.h"
 #include "core/lamport.h"
 #include "core/quals.h"
-#include "core/tmem.h"
+#include "sys/tmem.h"
 #include "sys/compat.h"
 #include "sys/filter.h"
 #include "sys/sysent.h"

@@ -2,7 +2,7 @@
  * The eBPF recording engine's user side (src/bpf/record.c): turns the
  * kernel's call records (bpf/abi.h) into event records, decoded by the
  * syscall decoders of src/sys/ from the memory recorded with each call
- * (core/tmem.h's view), and hands them to the sinks as the ptrace engine
+ * (sys/tmem.h's view), and hands them to the sinks as the ptrace engine
  * does.  The loader (engine.c) owns the ring buffer and process events.
  */
 #ifndef RENACER_BPF_RECORD_H

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/tmem.h"
+#include "sys/tmem.h"
 #include "sys/sysent.h"
 #include "util/error.h"
 #include "util/xmalloc.h"

@@ -12,7 +12,7 @@
 #include <strings.h>
 
 #include "arch.h"
-#include "core/tmem.h"
+#include "sys/tmem.h"
 #include "event.h"
 #include "sys/filter.h"
 #include "sys/qualify.h"

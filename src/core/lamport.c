@@ -1,6 +1,6 @@
 /* Lamport clocks with fork, wait and pipe edges (see lamport.h). */
 #include "core/lamport.h"
-#include "core/tmem.h"
+#include "sys/tmem.h"
 #include "util/xmalloc.h"
 
 #include <stdbool.h>

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/tmem.h"
+#include "sys/tmem.h"
 #include "sys/sysent.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"

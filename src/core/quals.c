@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/pathtrace.h"
-#include "core/tmem.h"
+#include "sys/tmem.h"
 #include "sys/compat.h"
 #include "sys/filter.h"
 #include "sys/qualify.h"

@@ -35,7 +35,7 @@
 #include "core/inject.h"
 #include "core/quals.h"
 #include "core/startup.h"
-#include "core/tmem.h"
+#include "sys/tmem.h"
 #include "sys/compat.h"
 #include "sys/filter.h"
 #include "sys/sysent.h"

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/tmem.h"
+#include "sys/tmem.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 

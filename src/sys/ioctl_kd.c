@@ -11,7 +11,7 @@
 #include <linux/kd.h>
 #include <linux/keyboard.h>
 
-#include "core/tmem.h"
+#include "sys/tmem.h"
 #include "sys/ioc.h"
 #include "xlat/kd_default_led_flags.h"
 #include "xlat/kd_font_flags.h"

@@ -9,7 +9,7 @@
 #include <sys/sysmacros.h>
 
 #include "sys/ioc.h"
-#include "core/tmem.h"
+#include "sys/tmem.h"
 #include "util/arena.h"
 
 #include "util/banned.h"

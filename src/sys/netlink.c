@@ -15,7 +15,7 @@
 #include <sys/xattr.h>
 #include <linux/netlink.h>
 
-#include "core/tmem.h"
+#include "sys/tmem.h"
 #include "sys/decode_extra.h"
 #include "xlat/netlink_ack_flags.h"
 #include "xlat/netlink_delete_flags.h"
@@ -83,7 +83,7 @@ int netlink_fd_family(struct dctx *c, int64_t fd)
 
 	if (fd < 0 || fd > INT32_MAX)
 		return NL_NOT_NETLINK;
-	/* a recorded call: its socket as the recorder saw it (core/tmem.h) */
+	/* a recorded call: its socket as the recorder saw it (sys/tmem.h) */
 	if (tmem_fd_socket(c->tid, fd, &fam, &nlproto) == 0)
 		return fam == 16 /* AF_NETLINK */ ? nlproto : NL_NOT_NETLINK;
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)c->tid, (int)fd);

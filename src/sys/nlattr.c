@@ -7,7 +7,7 @@
 #include <string.h>
 #include <linux/netlink.h>
 
-#include "core/tmem.h"
+#include "sys/tmem.h"
 #include "sys/decode_extra.h"
 #include "util/banned.h"
 

@@ -13,7 +13,7 @@
 #include <sys/ptrace.h>
 #include <sys/user.h>
 
-#include "core/tmem.h"
+#include "sys/tmem.h"
 #include "sys/decode_extra.h"
 #include "sys/pidns.h"
 #include "xlat/audit_arch.h"
@@ -395,7 +395,7 @@ SYS_FUNC(rt_sigreturn)
 	uint64_t sp;
 	const uint64_t off = 8 + 8 + 24 + 256; /* uc_flags, uc_link, uc_stack, uc_mcontext */
 
-	/* (the live tracee's, or the one recorded with the call: core/tmem.h) */
+	/* (the live tracee's, or the one recorded with the call: sys/tmem.h) */
 	if (tmem_stack_pointer(ctx->tid, &sp) < 0)
 		return RVAL_DONE;
 	v = arg_slot(ctx, ev, 0);

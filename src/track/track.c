@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 
-#include "sink/sink.h"
+#include "event.h"
 #include "sys/sysent.h"
 #include "util/intmap.h"
 #include "util/strbuf.h"

@@ -1,5 +1,5 @@
 /* Reading tracee memory (see tmem.h). */
-#include "core/tmem.h"
+#include "sys/tmem.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,4 +1,8 @@
-/* Reading tracee memory: never trusted, never fatal. */
+/*
+ * Reading tracee memory: never trusted, never fatal.  The one way into a
+ * tracee's memory for the decoders (sys/) and the engines (core/, bpf/),
+ * which sit above it; it knows nothing of either.
+ */
 #ifndef RENACER_TMEM_H
 #define RENACER_TMEM_H
 
