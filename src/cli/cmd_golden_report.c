@@ -313,12 +313,13 @@ static void trace_section(struct strbuf *sb, const struct rtrace *t)
 				const struct gcall *c = &m->procs[i].calls[j];
 				if (!(c->flags & GC_FAILED))
 					continue;
-				if (!cnt[c->key]++) {
+				if (!cnt[c->key]) {
 					ALLOC_GROW(kc, nk + 1, ak);
 					kc[nk].key = c->key;
 					kc[nk].err = c->err;
 					nk++;
 				}
+				cnt[c->key] += gcall_n(&m->procs[i], j);
 			}
 		for (size_t i = 0; i < nk; i++)
 			kc[i].n = cnt[kc[i].key];

@@ -1305,10 +1305,10 @@ static int parse_source(struct ctx *c, const struct toml_value *t)
 
 /* The keys of [limits] and RENACER_LIMITS, in struct config_limits order. */
 static const char *const limit_keys[] = {
-	"regex_cost", "assertions", "rules", "string_bytes", "trace_records",
+	"regex_cost", "assertions", "rules", "string_bytes", "trace_records", "sequence_calls",
 };
 /* their least values: string_bytes below 64 would cut syscall names and paths */
-static const int64_t limit_min[] = { 1, 1, 1, 64, 1 };
+static const int64_t limit_min[] = { 1, 1, 1, 64, 1, 1 };
 
 /*
  * Applies RENACER_LIMITS ("KEY=N[,KEY=N...]", the keys of [limits]) to l.
@@ -1319,6 +1319,7 @@ static int limits_env(struct config_limits *l, bool report)
 {
 	uint64_t *dst[] = {
 		&l->regex_cost, &l->assertions, &l->rules, &l->string_bytes, &l->trace_records,
+		&l->sequence_calls,
 	};
 	const char *env = getenv("RENACER_LIMITS"), *p = env;
 
@@ -1337,7 +1338,7 @@ static int limits_env(struct config_limits *l, bool report)
 		if (!eq || i == ARRAY_SIZE(limit_keys)) {
 			if (report)
 				error("bad RENACER_LIMITS '%s': '%.*s' is not KEY=N with KEY one of "
-				      "regex_cost, assertions, rules, string_bytes, trace_records",
+				      "regex_cost, assertions, rules, string_bytes, trace_records, sequence_calls",
 				      esc(env), (int)(end - p), p);
 			return -1;
 		}
@@ -1410,6 +1411,7 @@ void config_init(struct renacer_config *cfg)
 	cfg->limits.rules = LIMIT_RULES;
 	cfg->limits.string_bytes = LIMIT_STRING_BYTES;
 	cfg->limits.trace_records = LIMIT_TRACE_RECORDS;
+	cfg->limits.sequence_calls = LIMIT_SEQUENCE_CALLS;
 	limits_env(&cfg->limits, false);
 	cfg->source.default_skip = true;
 }
@@ -1467,6 +1469,7 @@ static int parse_limits(struct ctx *c, const struct toml_value *t)
 	struct config_limits *l = &c->cfg->limits;
 	uint64_t *dst[] = {
 		&l->regex_cost, &l->assertions, &l->rules, &l->string_bytes, &l->trace_records,
+		&l->sequence_calls,
 	};
 	const char *label = "limits: ";
 

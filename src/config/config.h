@@ -213,6 +213,9 @@ struct config_limits {
 					  this many bytes (then cut, with its true
 					  length), default 65,536 */
 	uint64_t trace_records;        /* records read from one trace, default 50,000,000 */
+	uint64_t sequence_calls;       /* calls of one trace a golden model keeps one
+					  by one (in order); later ones are counted
+					  per key, default 500,000 */
 };
 
 /* The defaults of struct config_limits (also without a renacer.toml). */
@@ -221,6 +224,7 @@ struct config_limits {
 #define LIMIT_RULES 1000ULL
 #define LIMIT_STRING_BYTES 65536ULL
 #define LIMIT_TRACE_RECORDS 50000000ULL
+#define LIMIT_SEQUENCE_CALLS 500000ULL
 
 /*
  * What parsing a renacer.toml may cost, from the limits renacer has before

@@ -74,9 +74,10 @@ static uint32_t compared(const struct cmp *x, const struct gproc *p, bool mem_vo
 {
 	uint32_t n = 0;
 
-	*keys = xmalloc((p->ncalls + 1) * sizeof(**keys));
-	*idx = xmalloc((p->ncalls + 1) * sizeof(**idx));
-	for (uint32_t i = 0; i < p->ncalls; i++) {
+	/* only the calls kept one by one have an order (model.h) */
+	*keys = xmalloc((p->nkept + 1) * sizeof(**keys));
+	*idx = xmalloc((p->nkept + 1) * sizeof(**idx));
+	for (uint32_t i = 0; i < p->nkept; i++) {
 		const struct gcall *c = &p->calls[i];
 		if (excluded(x, c, mem_volatile))
 			continue;
@@ -184,6 +185,14 @@ static void diff_pair(struct cmp *x, struct gproc_diff *d)
 
 	d->ng = compared(x, d->g, mv, &d->gk, &d->gi);
 	d->nc = compared(x, d->c, mv, &d->ck, &d->ci);
+	/* a side cut by limits.sequence_calls: the orders are compared over
+	 * the calls both kept (the counts cover the rest) */
+	if (d->g->nkept < d->g->ncalls || d->c->nkept < d->c->ncalls) {
+		if (d->ng > d->nc)
+			d->ng = d->nc;
+		else
+			d->nc = d->ng;
+	}
 	cseq = xmalloc((d->nc + 1) * sizeof(*cseq));
 	for (uint32_t j = 0; j < d->nc; j++)
 		cseq[j] = x->r->cmap[d->ck[j]];
@@ -208,6 +217,8 @@ struct side {
 	uint64_t *stable, *all;      /* per row */
 	uint32_t *keys;              /* compared calls: unified key ids */
 	const struct gcall **calls;
+	uint32_t *w;                 /* how many calls each stands for (model.h's
+					aggregates) */
 	uint32_t n;
 };
 
@@ -233,23 +244,26 @@ static void side_fill(struct cmp *x, struct side *s, const struct gmodel *m, siz
 		alloc += m->procs[order[k]].ncalls;
 	s->keys = xmalloc((alloc + 1) * sizeof(*s->keys));
 	s->calls = xmalloc((alloc + 1) * sizeof(*s->calls));
+	s->w = xmalloc((alloc + 1) * sizeof(*s->w));
 	for (uint32_t k = first[gi]; k < first[gi + 1]; k++) {
 		const struct gproc *p = &m->procs[order[k]];
 		for (uint32_t i = 0; i < p->ncalls; i++) {
 			const struct gcall *c = &p->calls[i];
 			uint32_t row = golden ? c->sc : x->cname[c->sc];
+			uint64_t w = gcall_n(p, i);
 			int sfd = GCALL_STD(c);
 			if (c->flags & GC_IGNORED)
 				continue;
 			if (sfd >= 0 && (x->stdmask >> sfd & 1))
 				continue;
-			s->all[row]++;
+			s->all[row] += w;
 			if (excluded(x, c, mem_uncounted))
 				continue;
-			s->stable[row]++;
+			s->stable[row] += w;
 			if (mem_unlisted && (c->flags & GC_MEM))
 				continue;
 			s->keys[s->n] = golden ? c->key : x->r->cmap[c->key];
+			s->w[s->n] = w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
 			s->calls[s->n++] = c;
 		}
 	}
@@ -261,6 +275,7 @@ static void side_release(struct side *s)
 	free(s->all);
 	free(s->keys);
 	free(s->calls);
+	free(s->w);
 }
 
 /* Base of a key: the call without " = result". */
@@ -378,7 +393,7 @@ static void check_group_calls(struct cmp *x, const char *label, const struct sid
 			x->stamp_g[k] = gen;
 			x->kcount_g[k] = 0;
 		}
-		x->kcount_g[k]++;
+		x->kcount_g[k] += gs->w[i];
 	}
 	for (uint32_t j = 0; j < cs->n; j++) {
 		uint32_t k = cs->keys[j];
@@ -386,7 +401,7 @@ static void check_group_calls(struct cmp *x, const char *label, const struct sid
 			x->stamp_c[k] = gen;
 			x->kcount_c[k] = 0;
 		}
-		x->kcount_c[k]++;
+		x->kcount_c[k] += cs->w[j];
 	}
 	/* failures and new calls, in the current order */
 	for (uint32_t j = 0; j < cs->n; j++) {
@@ -1145,6 +1160,15 @@ void golden_compare(const struct gmodel *g, const struct gmodel *c,
 	check_groups(&x);
 	check_resources(&x);
 	check_signals(&x);
+	if (g->cut_calls || c->cut_calls)
+		add_finding(r, GF_NOTE, false, NULL, NULL, (double)g->cut_calls,
+			    (double)c->cut_calls,
+			    "the order of calls is compared over the first %llu calls of each "
+			    "trace (limits.sequence_calls); the %llu later calls of the golden "
+			    "and %llu of this run are compared by count, errors and time",
+			    (unsigned long long)(o->sequence_calls ? o->sequence_calls
+								   : GOLDEN_SEQUENCE_CALLS),
+			    (unsigned long long)g->cut_calls, (unsigned long long)c->cut_calls);
 	QSORT(r->rows, r->nrows, row_cmp);
 	gtiming_check(r, g, c, o, samples);
 

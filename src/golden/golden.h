@@ -94,6 +94,8 @@ struct golden_opts {
 	uint64_t regex_cost;        /* re_cost() budget of a rule's pattern, 0: default */
 	uint64_t string_bytes;      /* strings read from traces kept up to this, 0: default */
 	uint64_t trace_records;     /* records read from one trace, 0: default */
+	uint64_t sequence_calls;    /* calls a model keeps in order, 0: default
+				       (golden/model.h) */
 	/* the untraced timing runs (golden/timerun.h, timecmp.h) */
 	bool timing_strict;         /* an inconclusive timing is a regression */
 	double min_slowdown;        /* smallest slowdown reported, relative (0.25) */

@@ -157,6 +157,7 @@ int gwork_load_config(struct gwork *w)
 	w->o.regex_cost = w->cfg.limits.regex_cost;
 	w->o.string_bytes = w->cfg.limits.string_bytes;
 	w->o.trace_records = w->cfg.limits.trace_records;
+	w->o.sequence_calls = w->cfg.limits.sequence_calls;
 	w->o.ignore_syscalls = copy_list(cg->ignore_syscalls, cg->nignore_syscalls);
 	w->o.nignore_syscalls = cg->nignore_syscalls;
 	w->o.ignore_paths = copy_list(cg->ignore_paths, cg->nignore_paths);

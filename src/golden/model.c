@@ -70,6 +70,10 @@ struct btask {
 	uint32_t ncalls, acalls;
 	uint32_t *src;           /* per call: 1 + source id (gmodel.srcs), or NULL */
 	uint32_t asrc;
+	uint32_t nkept;          /* calls[0..nkept) one by one, the rest GC_AGG */
+	struct gagg *agg;        /* per aggregate (index - nkept) */
+	uint32_t aagg;
+	struct intmap aggs;      /* raw key, name, flags, errno -> first aggregate */
 };
 
 struct build {
@@ -91,6 +95,7 @@ struct build {
 	uint64_t wall_ns;
 	int exit_code, term_signal;
 	bool ended;
+	uint64_t kept, limit;    /* calls kept one by one, and how many may be */
 };
 
 /* The model's record of the task of ev (made on first sight). */
@@ -377,28 +382,76 @@ static int reg_of(const struct sysent *se, const struct val *v, unsigned shown)
 	return shown < se->nargs ? (int)shown : -1;
 }
 
-/*
- * -s: the call's source as "src/x.c:41 in f" (sink/srcloc.h), kept beside
- * the call (the array is made at the first call that has one).
- */
-static void add_source(struct build *b, struct btask *t, const struct event *ev)
+/* -s: the call's source "src/x.c:41 in f" (sink/srcloc.h) as 1 + its id in
+ * gmodel.srcs, 0 for none. */
+static uint32_t source_id(struct build *b, const struct event *ev)
 {
-	uint32_t id;
+	if (!ev->source)
+		return 0;
+	strbuf_reset(&b->tmp);
+	srcloc_render(&b->tmp, ev->source);
+	return intern_add(&b->m->srcs, b->tmp.buf, b->tmp.len) + 1;
+}
 
-	if (!ev->source && !t->src)
+/* Keeps source id (source_id()) beside the task's last call (the array is
+ * made at the first call that has one). */
+static void add_source(struct btask *t, uint32_t id)
+{
+	if (!id && !t->src)
 		return;
 	if (t->asrc < t->acalls) {
 		t->src = xreallocarray(t->src, t->acalls, sizeof(*t->src));
 		memset(t->src + t->asrc, 0, (t->acalls - t->asrc) * sizeof(*t->src));
 		t->asrc = t->acalls;
 	}
-	id = 0;
-	if (ev->source) {
-		strbuf_reset(&b->tmp);
-		srcloc_render(&b->tmp, ev->source);
-		id = intern_add(&b->m->srcs, b->tmp.buf, b->tmp.len) + 1;
-	}
 	t->src[t->ncalls - 1] = id;
+}
+
+/*
+ * Adds call c (source src) to the task: one by one while the model's budget
+ * of calls (limits.sequence_calls) lasts, then into the aggregate of its
+ * raw key, name, flags, errno and source, appended to the calls the first
+ * time (GC_AGG).
+ */
+static void add_call(struct build *b, struct btask *t, struct gcall c, uint32_t src)
+{
+	uint64_t pack, *slot;
+	uint32_t i;
+	bool added;
+
+	if (b->kept < b->limit) {
+		b->kept++;
+		t->nkept++;
+		ALLOC_GROW(t->calls, t->ncalls + 1, t->acalls);
+		t->calls[t->ncalls++] = c;
+		add_source(t, src);
+		return;
+	}
+	b->m->cut_calls++;
+	c.flags |= GC_AGG;
+	pack = (uint64_t)c.key << 32 | (uint64_t)c.sc << 16 | (uint64_t)c.flags << 8 | c.err;
+	slot = intmap_put(&t->aggs, pack, &added);
+	if (!added) {
+		/* the aggregates of this pack, chained by source */
+		for (i = (uint32_t)*slot; i != UINT32_MAX; i = t->agg[i - t->nkept].next)
+			if ((t->src ? t->src[i] : 0) == src)
+				break;
+	} else {
+		i = UINT32_MAX;
+	}
+	if (i == UINT32_MAX) {
+		uint32_t head = added ? UINT32_MAX : (uint32_t)*slot;
+
+		ALLOC_GROW(t->calls, t->ncalls + 1, t->acalls);
+		ALLOC_GROW(t->agg, t->ncalls + 1 - t->nkept, t->aagg);
+		i = t->ncalls;
+		t->calls[t->ncalls++] = c;
+		t->agg[i - t->nkept] = (struct gagg){ 0, 0, head };
+		add_source(t, src);
+		*slot = i;
+	}
+	t->agg[i - t->nkept].n++;
+	t->agg[i - t->nkept].dur_us += c.dur_us;
 }
 
 /* What a call did, for the resources and processes of the trace. */
@@ -596,9 +649,7 @@ static void on_syscall(struct build *b, const struct event *ev)
 		c.flags |= (uint8_t)((fd0 + 1) << GC_STD_SHIFT);
 	if (ignored)
 		c.flags |= GC_IGNORED;
-	ALLOC_GROW(t->calls, t->ncalls + 1, t->acalls);
-	t->calls[t->ncalls++] = c;
-	add_source(b, t, ev);
+	add_call(b, t, c, source_id(b, ev));
 
 	if (failed || unfinished || ignored)
 		return;
@@ -794,6 +845,7 @@ struct gmodel *gmodel_new(const struct golden_opts *o)
 
 	b->o = o;
 	b->m = m;
+	b->limit = o && o->sequence_calls ? o->sequence_calls : GOLDEN_SEQUENCE_CALLS;
 	b->sink.ops = &model_ops;
 	strbuf_init(&b->key, 256);
 	strbuf_init(&b->tmp, 256);
@@ -1296,7 +1348,7 @@ static void build_groups(struct build *b, struct gmodel *m, const struct norm_ct
 		for (uint32_t j = 0; j < p->ncalls; j++) {
 			const struct gcall *c = &p->calls[j];
 			if (!(c->flags & (GC_VOLATILE | GC_IGNORED)))
-				gr->counts[c->sc]++;
+				gr->counts[c->sc] += (uint32_t)gcall_n(p, j);
 		}
 	}
 	for (uint32_t g = 0; g < n; g++)
@@ -1381,23 +1433,29 @@ int gmodel_finalize(struct gmodel *m, const struct gcontext *ctx)
 		t->calls = NULL;
 		p->src = t->src;
 		t->src = NULL;
-		p->seq = xmalloc((p->ncalls + 1) * sizeof(*p->seq));
-		p->seq_idx = xmalloc((p->ncalls + 1) * sizeof(*p->seq_idx));
+		p->nkept = t->nkept;
+		p->agg = t->agg;
+		t->agg = NULL;
+		p->seq = xmalloc((p->nkept + 1) * sizeof(*p->seq));
+		p->seq_idx = xmalloc((p->nkept + 1) * sizeof(*p->seq_idx));
 		for (uint32_t j = 0; j < p->ncalls; j++) {
 			struct gcall *c = &p->calls[j];
 			struct gsc_stat *st = &m->sc[c->sc];
+			uint64_t n = gcall_n(p, j);
 			if (ignored[c->key])
 				c->flags |= GC_IGNORED;
 			c->key = remap[c->key];
-			st->calls++;
-			st->time_us += c->dur_us;
+			st->calls += n;
+			st->time_us += gcall_dur(p, j);
 			if (c->flags & GC_FAILED)
-				st->errors++;
+				st->errors += n;
 			if (c->flags & (GC_VOLATILE | GC_IGNORED))
 				continue;
-			st->stable++;
+			st->stable += n;
 			if (c->flags & GC_FAILED)
-				st->stable_errors++;
+				st->stable_errors += n;
+			if (c->flags & GC_AGG)
+				continue;
 			p->seq_idx[p->nseq] = j;
 			p->seq[p->nseq++] = c->key;
 		}
@@ -1415,6 +1473,8 @@ int gmodel_finalize(struct gmodel *m, const struct gcontext *ctx)
 	for (uint32_t i = 0; i < b->ntasks; i++) {
 		free(b->tasks[i].calls);
 		free(b->tasks[i].src);
+		free(b->tasks[i].agg);
+		intmap_release(&b->tasks[i].aggs);
 	}
 	free(b->tasks);
 	intmap_release(&b->tids);
@@ -1446,6 +1506,7 @@ void gmodel_free(struct gmodel *m)
 		free(m->procs[i].label);
 		free(m->procs[i].exe);
 		free(m->procs[i].calls);
+		free(m->procs[i].agg);
 		free(m->procs[i].src);
 		free(m->procs[i].seq);
 		free(m->procs[i].seq_idx);
@@ -1511,7 +1572,8 @@ size_t gmodel_mem(const struct gmodel *m)
 {
 	size_t n = intern_mem(&m->keys) + intern_mem(&m->names) + intern_mem(&m->res);
 	for (size_t i = 0; i < m->nprocs; i++)
-		n += (size_t)m->procs[i].ncalls * (sizeof(struct gcall) + 8);
+		n += (size_t)m->procs[i].ncalls * (sizeof(struct gcall) + 8) +
+		     (size_t)(m->procs[i].ncalls - m->procs[i].nkept) * sizeof(struct gagg);
 	return n;
 }
 

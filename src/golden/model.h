@@ -31,7 +31,18 @@ enum {
 	GC_STD_SHIFT = 5,       /* bits 5-6: 1 + the standard stream (0-2) the
 				   call works on, 0 for none */
 	GC_STD_MASK = 3 << 5,
+	GC_AGG = 1 << 7,        /* an aggregate of calls beyond the model's
+				   budget (struct gagg), not one call */
 };
+
+/*
+ * How many calls a model keeps one by one, in order, by default
+ * (limits.sequence_calls): the calls after them are kept as aggregates per
+ * task, raw key, name, flags, errno and source, so that a model's memory
+ * does not grow with the trace.  Counts, errors, time, I/O and resources
+ * stay exact; only the order of the later calls is not compared.
+ */
+#define GOLDEN_SEQUENCE_CALLS 500000
 
 /* The standard stream (0-2) call c works on, or -1. */
 #define GCALL_STD(c) ((((c)->flags & GC_STD_MASK) >> GC_STD_SHIFT) - 1)
@@ -45,6 +56,15 @@ struct gcall {
 	uint8_t flags;          /* GC_* */
 	uint8_t err;            /* errno (255 for larger ones), 0 on success */
 	uint16_t sc;            /* syscall name id in gmodel.names */
+};
+
+/* The calls an aggregate (GC_AGG) stands for. */
+struct gagg {
+	uint64_t n;             /* calls */
+	uint64_t dur_us;        /* their total duration */
+	uint32_t next;          /* building: the next aggregate of the same key
+				   with another source (index in calls), or
+				   UINT32_MAX */
 };
 
 /* Resource kinds (files, programs, endpoints). */
@@ -71,8 +91,11 @@ struct gproc {
 	int exit_code;
 	int term_signal;
 	char *exe;              /* last program executed (normalized), or NULL */
-	struct gcall *calls;
+	struct gcall *calls;    /* calls[0..nkept) one by one, in order; the rest
+				   aggregates (GC_AGG), after them */
 	uint32_t ncalls;
+	uint32_t nkept;
+	struct gagg *agg;       /* of calls[nkept + i] (NULL when none) */
 	uint32_t *seq;          /* keys of the compared calls (not volatile/ignored) */
 	uint32_t nseq;
 	uint32_t *seq_idx;      /* index in calls of each seq element */
@@ -80,6 +103,17 @@ struct gproc {
 				   0 for none; NULL when no call of the task has
 				   one (traced without -s) */
 };
+
+/* How many calls p->calls[i] stands for, and their total duration (us). */
+static inline uint64_t gcall_n(const struct gproc *p, uint32_t i)
+{
+	return i < p->nkept ? 1 : p->agg[i - p->nkept].n;
+}
+
+static inline uint64_t gcall_dur(const struct gproc *p, uint32_t i)
+{
+	return i < p->nkept ? p->calls[i].dur_us : p->agg[i - p->nkept].dur_us;
+}
 
 /*
  * A process (thread group) after finalization: the counts that are compared
@@ -128,6 +162,8 @@ struct gmodel {
 	struct intern sigs;     /* signal names delivered */
 	uint64_t *sig_counts;
 	uint64_t ncalls;        /* syscalls in the trace */
+	uint64_t cut_calls;     /* calls kept only in aggregates (beyond
+				   limits.sequence_calls) */
 	uint64_t wall_ns;       /* wall time of the traced run */
 	int exit_code, term_signal;
 	char *command;          /* the traced command, or NULL */

@@ -79,7 +79,7 @@ static void collect(struct acc *a, const struct gsrc_sel *s, bool golden, bool t
 			if (s->failed && !(c->flags & GC_FAILED))
 				continue;
 			r = row_of(a, intern_str(&m->srcs, p->src[i] - 1));
-			v = time ? c->dur_us / 1000.0 : 1;
+			v = time ? (double)gcall_dur(p, i) / 1000.0 : (double)gcall_n(p, i);
 			if (golden)
 				r->golden += v;
 			else

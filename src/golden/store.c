@@ -106,46 +106,233 @@ out:
 	return ret;
 }
 
-int golden_trace_text(const char *src, const struct gtiming *t, struct strbuf *sb)
+/* The "timing" member with the machine the runs were made on, as text after the
+ * document's last member: ",\n  \"timing\": {...}\n}\n". */
+static void timing_tail(const struct gtiming *t, struct strbuf *sb)
 {
+	char *tj = gtiming_to_json(t);
+	struct gmachine m;
 	size_t end;
-	char *tj;
 
-	if (read_text(src, sb, 0) < 0)
-		return error("cannot read '%s': %s", esc(src),
-			     errno == EFBIG ? ZLIMIT_MESSAGE : strerror(errno));
-	if (!t)
-		return 0;
-	end = sb->len;
-	while (end && isspace((unsigned char)sb->buf[end - 1]))
-		end--;
-	if (!end || sb->buf[end - 1] != '}')
-		return error("cannot read trace '%s': not a JSON document", esc(src));
-	end--;
-	while (end && isspace((unsigned char)sb->buf[end - 1]))
-		end--;
-	strbuf_setlen(sb, end);
-	tj = gtiming_to_json(t);
 	strbuf_addstr(sb, ",\n  \"timing\": ");
 	strbuf_addstr(sb, tj);
-	{
-		/* the machine the runs were made (and timed) on: "timing.machine" */
-		struct gmachine m;
-		size_t end = sb->len;
-		while (end && sb->buf[end - 1] != '}')
-			end--;
-		if (end) {
-			bool empty = end >= 2 && sb->buf[end - 2] == '{';
-			strbuf_setlen(sb, end - 1);
-			strbuf_addstr(sb, empty ? "\"machine\": " : ", \"machine\": ");
-			gmachine_current(&m);
-			gmachine_json(&m, sb);
-			strbuf_addch(sb, '}');
-		}
+	free(tj);
+	/* the machine the runs were made (and timed) on: "timing.machine" */
+	end = sb->len;
+	while (end && sb->buf[end - 1] != '}')
+		end--;
+	if (end) {
+		bool empty = end >= 2 && sb->buf[end - 2] == '{';
+		strbuf_setlen(sb, end - 1);
+		strbuf_addstr(sb, empty ? "\"machine\": " : ", \"machine\": ");
+		gmachine_current(&m);
+		gmachine_json(&m, sb);
+		strbuf_addch(sb, '}');
 	}
 	strbuf_addstr(sb, "\n}\n");
-	free(tj);
+}
+
+/* Where golden_trace_copy() puts its bytes: a FILE or a strbuf, through zstd or not. */
+struct tcopy_out {
+	FILE *fp;               /* NULL: into sb */
+	struct strbuf *sb;
+	const char *name;       /* for messages */
+	ZSTD_CStream *z;        /* NULL: plain */
+	unsigned char zbuf[1 << 16];
+	bool failed;            /* an error was reported */
+};
+
+static int tcopy_put(struct tcopy_out *o, const void *p, size_t n)
+{
+	if (o->fp) {
+		if (n && fwrite(p, 1, n, o->fp) != n) {
+			int e = errno;
+
+			o->failed = true;
+			return error("cannot write '%s': %s", esc(o->name), strerror(e ? e : EIO));
+		}
+	} else {
+		strbuf_add(o->sb, p, n);
+	}
 	return 0;
+}
+
+/* Writes n bytes (end: and ends the zstd frame); 0 or -1 after error(). */
+static int tcopy_write(struct tcopy_out *o, const void *p, size_t n, bool end)
+{
+	ZSTD_inBuffer ib = { p, n, 0 };
+
+	if (!o->z)
+		return tcopy_put(o, p, n);
+	for (;;) {
+		ZSTD_outBuffer ob = { o->zbuf, sizeof(o->zbuf), 0 };
+		size_t left = ZSTD_compressStream2(o->z, &ob, &ib, end ? ZSTD_e_end : ZSTD_e_continue);
+
+		if (ZSTD_isError(left)) {
+			o->failed = true;
+			return error("cannot compress '%s': %s", esc(o->name), ZSTD_getErrorName(left));
+		}
+		if (tcopy_put(o, o->zbuf, ob.pos) < 0)
+			return -1;
+		if (end ? left == 0 : ib.pos == ib.size)
+			return 0;
+	}
+}
+
+int golden_trace_copy(const char *src, const struct gtiming *t, const char *id, bool zst,
+		      int level, FILE *fp, struct strbuf *sb, const char *outname)
+{
+	ZSTD_DStream *zd = NULL;
+	struct tcopy_out *o = xcalloc(1, sizeof(*o));
+	struct strbuf hold = STRBUF_INIT, tail = STRBUF_INIT;
+	unsigned char in[1 << 16], un[1 << 16];
+	uint64_t zin = 0, zout = 0;
+	bool first = true, opened = false;
+	int fd = -1, ret = -1;
+	ssize_t r;
+
+	o->fp = fp;
+	o->sb = sb;
+	o->name = outname;
+	if (zst) {
+		o->z = ZSTD_createCStream();
+		if (!o->z || ZSTD_isError(ZSTD_CCtx_setParameter(o->z, ZSTD_c_compressionLevel,
+								 level))) {
+			error("cannot compress '%s': out of memory", esc(outname));
+			goto out;
+		}
+	}
+	fd = open(src, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto read_error;
+	for (;;) {
+		ZSTD_inBuffer ib;
+
+		do
+			r = read(fd, in, sizeof(in));
+		while (r < 0 && errno == EINTR);
+		if (r < 0)
+			goto read_error;
+		if (r == 0)
+			break;
+		if (first && r >= 4 && ((in[0] == 0x28 && in[1] == 0xb5 && in[2] == 0x2f &&
+					 in[3] == 0xfd) ||
+					((in[0] & 0xf0) == 0x50 && in[1] == 0x2a && in[2] == 0x4d &&
+					 in[3] == 0x18))) {
+			zd = ZSTD_createDStream();
+			if (!zd) {
+				errno = ENOMEM;
+				goto read_error;
+			}
+			ZSTD_initDStream(zd);
+		}
+		first = false;
+		ib = (ZSTD_inBuffer){ in, (size_t)r, 0 };
+		zin += (size_t)r;
+		while (ib.pos < ib.size) {
+			const unsigned char *p;
+			size_t n, i, last, prev;
+
+			if (zd) {
+				ZSTD_outBuffer ob = { un, sizeof(un), 0 };
+				size_t zr = ZSTD_decompressStream(zd, &ob, &ib);
+
+				if (ZSTD_isError(zr)) {
+					errno = EINVAL;
+					goto read_error;
+				}
+				zout += ob.pos;
+				if (!zlimit_ok(zin, zout)) {
+					errno = EFBIG;
+					goto read_error;
+				}
+				p = un;
+				n = ob.pos;
+			} else {
+				p = in;
+				n = ib.size;
+				ib.pos = ib.size;
+			}
+			if (!opened && n) {
+				/* the id goes right after the opening brace */
+				for (i = 0; i < n && isspace(p[i]); i++)
+					;
+				if (i < n) {
+					if (p[i] != '{')
+						goto not_json;
+					if (tcopy_write(o, p, i + 1, false) < 0)
+						goto out;
+					if (id) {
+						strbuf_reset(&tail);
+						strbuf_addf(&tail, "\n  " ID_KEY "%s\",", id);
+						if (tcopy_write(o, tail.buf, tail.len, false) < 0)
+							goto out;
+					}
+					opened = true;
+					p += i + 1;
+					n -= i + 1;
+				} else if (tcopy_write(o, p, n, false) < 0) {
+					goto out;
+				}
+				if (!opened)
+					continue;
+			}
+			/* held back: from after the last-but-one non-space byte on, so
+			 * that the closing brace and the spaces around it can go */
+			strbuf_add(&hold, p, n);
+			last = prev = SIZE_MAX;
+			for (i = hold.len; i-- > 0;) {
+				if (isspace((unsigned char)hold.buf[i]))
+					continue;
+				if (last == SIZE_MAX) {
+					last = i;
+				} else {
+					prev = i;
+					break;
+				}
+			}
+			if (prev != SIZE_MAX) {
+				if (tcopy_write(o, hold.buf, prev + 1, false) < 0)
+					goto out;
+				memmove(hold.buf, hold.buf + prev + 1, hold.len - prev - 1);
+				strbuf_setlen(&hold, hold.len - prev - 1);
+			}
+		}
+	}
+	if (!opened)
+		goto not_json;
+	strbuf_reset(&tail);
+	if (t) {
+		size_t end = hold.len;
+
+		while (end && isspace((unsigned char)hold.buf[end - 1]))
+			end--;
+		if (!end || hold.buf[end - 1] != '}')
+			goto not_json;
+		timing_tail(t, &tail);
+	} else {
+		strbuf_add(&tail, hold.buf, hold.len);
+	}
+	if (tcopy_write(o, tail.buf, tail.len, true) < 0)
+		goto out;
+	ret = 0;
+	goto out;
+read_error:
+	error("cannot read '%s': %s", esc(src), errno == EFBIG ? ZLIMIT_MESSAGE : strerror(errno));
+	ret = -2;
+	goto out;
+not_json:
+	error("cannot read trace '%s': not a JSON document", esc(src));
+	ret = -2;
+out:
+	if (fd >= 0)
+		close(fd);
+	ZSTD_freeDStream(zd);
+	ZSTD_freeCStream(o->z);
+	free(o);
+	strbuf_release(&hold);
+	strbuf_release(&tail);
+	return ret;
 }
 
 static void new_id(char *id)
@@ -416,14 +603,13 @@ int golden_pair_write(const char *dir, const char *name, const char *src,
 		      const char *summary, const struct gtiming *t, bool zst, int level,
 		      const volatile sig_atomic_t *stop, const char *base, char **written)
 {
-	struct strbuf text = STRBUF_INIT, sum = STRBUF_INIT, path = STRBUF_INIT,
+	struct strbuf sum = STRBUF_INIT, path = STRBUF_INIT,
 		      other = STRBUF_INIT, spath = STRBUF_INIT, staged = STRBUF_INIT;
 	struct atomicfile at, as;
 	struct golden_lock lk = GOLDEN_LOCK_INIT;
 	bool at_open = false, as_open = false;
 	char id[GOLDEN_ID_SIZE], now[GOLDEN_BASE_SIZE];
 	sigset_t old;
-	size_t i;
 	int ret = -1;
 
 	*written = NULL;
@@ -435,54 +621,30 @@ int golden_pair_write(const char *dir, const char *name, const char *src,
 			strbuf_addch(&sum, '\n');
 		strbuf_addf(&sum, "\n" SUM_ID "%s\n", id);
 	}
-	if (golden_trace_text(src, t, &text) < 0 || (!summary && summary_text(src, id, &sum) < 0)) {
+	if (!summary && summary_text(src, id, &sum) < 0) {
 		ret = -2;
 		goto out;
-	}
-	/* the id is the document's first member: cheap to read back */
-	for (i = 0; i < text.len && isspace((unsigned char)text.buf[i]); i++)
-		;
-	if (i == text.len || text.buf[i] != '{') {
-		error("cannot read trace '%s': not a JSON document", esc(src));
-		ret = -2;
-		goto out;
-	}
-	{
-		struct strbuf with = STRBUF_INIT;
-
-		strbuf_add(&with, text.buf, i + 1);
-		strbuf_addf(&with, "\n  " ID_KEY "%s\",", id);
-		strbuf_add(&with, text.buf + i + 1, text.len - i - 1);
-		strbuf_release(&text);
-		text = with;
-	}
-	if (zst) {
-		size_t cap = ZSTD_compressBound(text.len);
-		struct strbuf z = STRBUF_INIT;
-		size_t n;
-
-		strbuf_grow(&z, cap);
-		n = ZSTD_compress(z.buf, cap, text.buf, text.len, level);
-		if (ZSTD_isError(n)) {
-			error("cannot compress the golden of '%s': %s", esc(name),
-			      ZSTD_getErrorName(n));
-			strbuf_release(&z);
-			goto out;
-		}
-		strbuf_setlen(&z, n);
-		strbuf_release(&text);
-		text = z;
 	}
 	strbuf_addf(&path, "%s/%s.json%s", dir, name, zst ? ".zst" : "");
 	strbuf_addf(&other, "%s/%s.json%s", dir, name, zst ? "" : ".zst");
 	strbuf_addf(&spath, "%s/%s_summary.txt", dir, name);
 	strbuf_addf(&staged, ".%s_summary.txt.pending", name);
 
-	/* both complete under temporary names first */
+	/* both complete under temporary names first; the trace streams
+	 * through (its size does not bound renacer's memory) */
 	if (atomicfile_open(&at, path.buf) < 0)
 		goto out;
 	at_open = true;
-	if (fill(&at, text.buf, text.len) < 0)
+	switch (golden_trace_copy(src, t, id, zst, level, at.fp, NULL, path.buf)) {
+	case 0:
+		break;
+	case -2:
+		ret = -2;
+		goto out;
+	default:
+		goto out;
+	}
+	if (fill(&at, NULL, 0) < 0)
 		goto out;
 	if (atomicfile_open(&as, spath.buf) < 0)
 		goto out;
@@ -573,7 +735,6 @@ out:
 	if (as_open)
 		atomicfile_abort(&as);
 	golden_unlock(&lk);
-	strbuf_release(&text);
 	strbuf_release(&sum);
 	strbuf_release(&path);
 	strbuf_release(&other);

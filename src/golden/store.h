@@ -33,6 +33,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "golden/timing.h"
 #include "util/strbuf.h"
@@ -40,11 +41,16 @@
 #define GOLDEN_ID_SIZE 17        /* 16 hex digits and a NUL */
 
 /*
- * Reads the trace text of src (plain or zstd-compressed) into sb; with t,
- * adds the "timing" member before the document's closing brace.  0, or -1
- * after error().
+ * Copies the trace src (plain or zstd-compressed) as a golden document: with
+ * id, a "golden_id" member first; with t, the "timing" member (and the
+ * machine) before the document's closing brace; compressed with zstd at
+ * level when zst.  The bytes go to fp, or are appended to sb when fp is
+ * NULL; outname names the output in messages.  It streams: memory does not
+ * grow with the trace.  0; -2 after error() when src cannot be read or is
+ * not a JSON document; -1 after error() when writing failed.
  */
-int golden_trace_text(const char *src, const struct gtiming *t, struct strbuf *sb);
+int golden_trace_copy(const char *src, const struct gtiming *t, const char *id, bool zst,
+		      int level, FILE *fp, struct strbuf *sb, const char *outname);
 
 /*
  * Writes the golden of name in dir from the renacer-json-v2 document src

@@ -88,7 +88,7 @@ static double sc_time(const struct gmodel *m, const char *name, const char **tas
 		double t = 0;
 		for (uint32_t j = 0; j < p->ncalls; j++)
 			if (p->calls[j].sc == id)
-				t += p->calls[j].dur_us;
+				t += (double)gcall_dur(p, j);
 		total += t;
 		if (task && t > *task_us) {
 			*task = p->label;
@@ -110,7 +110,7 @@ static double root_time(const struct gmodel *m, const char *name)
 	p = &m->procs[0];        /* "1" sorts first */
 	for (uint32_t j = 0; j < p->ncalls; j++)
 		if (p->calls[j].sc == id)
-			t += p->calls[j].dur_us;
+			t += (double)gcall_dur(p, j);
 	return t;
 }
 

@@ -82,26 +82,17 @@ unsigned golden_output_tail(const char *outfile, unsigned lines, struct strbuf *
 int golden_write_trace(const char *src, const char *dst, const struct gtiming *t, bool zst,
 		       int level)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int ret = -1;
+	struct atomicfile af;
+	int r;
 
-	if (golden_trace_text(src, t, &sb) < 0)
-		goto out;
-	if (zst) {
-		size_t cap = ZSTD_compressBound(sb.len);
-		void *z = xmalloc(cap);
-		size_t n = ZSTD_compress(z, cap, sb.buf, sb.len, level);
-		if (ZSTD_isError(n))
-			error("cannot compress '%s': %s", esc(dst), ZSTD_getErrorName(n));
-		else
-			ret = write_file_atomic(dst, z, n);
-		free(z);
-	} else {
-		ret = write_file_atomic(dst, sb.buf, sb.len);
+	if (atomicfile_open(&af, dst) < 0)
+		return -1;
+	r = golden_trace_copy(src, t, NULL, zst, level, af.fp, NULL, dst);
+	if (r < 0) {
+		atomicfile_abort(&af);
+		return -1;
 	}
-out:
-	strbuf_release(&sb);
-	return ret;
+	return atomicfile_commit(&af);
 }
 
 /* --- the runs of one trace --- */
