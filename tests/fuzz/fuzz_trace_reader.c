@@ -1,9 +1,11 @@
 /*
- * libFuzzer target for the trace reader (src/golden/reader.c and jv.c):
- * any bytes, as a plain or zstd file, must give 0 or -1 with one message,
- * never a crash, a hang or a leak.  Accepted traces are written back
- * through the json and jsonl sinks.
- * seeds: tests/data/traces
+ * libFuzzer target for the trace reader (src/replay/reader.c, jv.c and
+ * compat.c, which reads the text-only arguments of format v1): any bytes,
+ * as a plain or zstd file, must give 0 or -1 with one message, never a
+ * crash, a hang or a leak.  Accepted traces are written back through the
+ * json and jsonl sinks.  The seeds hold traces of both formats (v1: the
+ * goldens and traces of renacer 0.9 kept in tests/data/v1).
+ * seeds: tests/data/traces tests/data/v1
  */
 #define _GNU_SOURCE
 #include <stddef.h>
