@@ -27,6 +27,10 @@ static int ebpf_common_unsuited(const struct trace_opts *t, struct strbuf *why)
 {
 	/* -p: a filter on the kernel's table of traced tasks, for an
 	 * explicit --backend ebpf (auto attaches with ptrace) */
+	if (t->npids && t->argc) {
+		strbuf_addstr(why, "cannot attach (-p) and start a command in one run");
+		return -1;
+	}
 	if (t->npids && t->backend != BACKEND_EBPF) {
 		strbuf_addstr(why, "attaches with ptrace unless --backend ebpf");
 		return -1;

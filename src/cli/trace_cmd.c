@@ -62,7 +62,8 @@ static const char usage_text[] =
 "Startup:\n"
 "  -E, --env VAR=VAL          put VAR=VAL in the command's environment\n"
 "  -E, --env VAR              remove VAR from the command's environment\n"
-"  -p, --attach PID           attach to a running process (repeat or list)\n"
+"  -p, --attach PID           attach to a running process (repeat or list;\n"
+"                             with a COMMAND, both are traced)\n"
 "  -u, --user USERNAME        run the command as USERNAME (root only), with\n"
 "                             its set-user-ID/set-group-ID bits honoured\n"
 "\n"
@@ -586,8 +587,6 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 	t->argc = argc - optind;
 	if (t->help || t->version)
 		return 0;
-	if (t->npids && t->argc)
-		return error("cannot both attach (-p) and start a command");
 	if (!t->npids && !t->argc)
 		return error("must have COMMAND to run or -p PID (see renacer --help)");
 	if (t->no_pin && t->have_cpus)
@@ -744,7 +743,7 @@ static struct sink *text_sink_for(const struct trace_opts *t, FILE *out, const c
 {
 	struct text_opts to = t->text;
 
-	to.pid_prefix = t->output && !t->output_separately && (t->follow || t->npids > 1);
+	to.pid_prefix = t->output && !t->output_separately && (t->follow || t->npids + (t->argc > 0) > 1);
 	to.decode_fds = t->decode_fds;
 	to.stack_symbol_only = t->stack_trace == STACK_SYMBOL;
 	if (path && (path[0] == '|' || path[0] == '!'))
@@ -1180,7 +1179,7 @@ int cmd_trace(int argc, char **argv)
 		      "the trace with -o FILE");
 		exit(1);
 	}
-	if (t.out_stdout && !t.npids) {
+	if (t.out_stdout && t.argc) {
 		if (move_stdout(&moved) < 0)
 			exit(1);
 		t.out_fp = moved.fp;
@@ -1206,7 +1205,7 @@ int cmd_trace(int argc, char **argv)
 		restore_stdout(&moved);
 		exit(1);
 	}
-	if (otlp_cli_add_sink(&t.otlp, &cfg, !t.npids, &sinks) < 0) {
+	if (otlp_cli_add_sink(&t.otlp, &cfg, t.argc > 0, &sinks) < 0) {
 		restore_stdout(&moved);
 		exit(1);
 	}
@@ -1225,7 +1224,7 @@ int cmd_trace(int argc, char **argv)
 		exit(1);
 	}
 	trace_opts_to_tracer(&t, &o);
-	if (!t.npids) {
+	if (t.argc) {
 		trace_env_capture(&env, NULL);
 		/* the command's environment, -E's changes included */
 		for (size_t i = 0; i < t.nenv; i++) {

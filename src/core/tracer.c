@@ -106,6 +106,8 @@ struct wstat {
 #define INTERRUPT_GRACE_MS 2000
 
 struct tracer {
+	bool start;               /* a command is started (argv), besides any
+				     -p attachments */
 	const struct tracer_opts *o;
 	struct sink_list *sinks;
 	struct tcb *buckets[NBUCKETS];
@@ -1286,7 +1288,7 @@ static void stop_tracing(struct tracer *tr, int sig)
 
 		for (; t; t = next) {
 			next = t->next;
-			if ((t->flags & TCB_ATTACHED) || tr->o->attach)
+			if ((t->flags & TCB_ATTACHED) || !tr->start)
 				detach_soon(tr, t);
 			else if (kill_all || (t->flags & TCB_HIDE)) {
 				kill(t->tid, SIGKILL);
@@ -1635,7 +1637,7 @@ static void handle_status(struct tracer *tr, const struct wstat *w, char *const 
 		 * renacer lets go of them (the creator may be gone already,
 		 * detached at that very event) it is detached at once */
 		unsigned f = TCB_STARTUP | TCB_ORPHAN;
-		if (tr->o->attach)
+		if (!tr->start)
 			f |= TCB_ATTACHED | (tr->interrupt_sig || tr->detaching ? TCB_DETACHING : 0);
 		t = tcb_new(tr, w->tid, w->tid, f);
 	}
@@ -1653,15 +1655,18 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	       struct sink_list *sinks, struct trace_end *end)
 {
 	struct tracer *tr = xcalloc(1, sizeof(*tr));
-	struct trace_info ti = { RENACER_VERSION, o->attach ? NULL : argv, 0, o->follow };
+	/* -p with a command (as strace): both; -p alone: attach only */
+	bool start = !o->attach || (argv && argv[0]);
+	struct trace_info ti = { RENACER_VERSION, start ? argv : NULL, 0, o->follow };
 	struct sigaction sa;
 	sigset_t chld;
 	struct timespec rt;
 	int ret = 0;
 
 	memset(end, 0, sizeof(*end));
-	ti.env = o->attach ? NULL : o->env;
+	ti.env = start ? o->env : NULL;
 	tr->o = o;
+	tr->start = start;
 	tr->sinks = sinks;
 	tr->end = end;
 	tr->exec_pipe = -1;
@@ -1726,15 +1731,14 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	if (sink_list_begin(sinks, &ti) < 0)
 		ret = -1;
 
-	if (o->attach) {
-		for (size_t i = 0; i < o->nattach; i++)
-			if (attach_one(tr, o->attach[i]) < 0) {
-				end->exit_code = 1;
-				ret = -1;
-				detach_attached(tr);
-				break;
-			}
-	} else {
+	for (size_t i = 0; o->attach && i < o->nattach; i++)
+		if (attach_one(tr, o->attach[i]) < 0) {
+			end->exit_code = 1;
+			ret = -1;
+			detach_attached(tr);
+			break;
+		}
+	if (start && ret == 0) {
 		struct event ev;
 		const struct trace_quals *q = o->quals;
 		if ((q && q->daemon_tracee ? adopt_command(tr, q->daemon_tracee)
@@ -1786,7 +1790,7 @@ int tracer_run(const struct tracer_opts *o, char *const argv[],
 	if (tr->exec_pipe >= 0)
 		close(tr->exec_pipe);
 	/* -b execve let go of the command: like strace, wait for it to end */
-	if (end->detached && !o->attach && tr->leader > 0)
+	if (end->detached && start && tr->leader > 0)
 		while (waitpid(tr->leader, NULL, 0) < 0 && errno == EINTR)
 			;
 
