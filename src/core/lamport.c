@@ -1,5 +1,6 @@
 /* Lamport clocks with fork, wait and pipe edges (see lamport.h). */
 #include "core/lamport.h"
+#include "sys/sysent.h"
 #include "sys/tmem.h"
 #include "util/xmalloc.h"
 
@@ -7,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "util/banned.h"
@@ -234,39 +234,42 @@ static struct lpipe *pipe_get(struct lamport *l, uint64_t ino)
 
 /* --- syscalls --- */
 
-static bool is_read(long nr)
+/*
+ * What a call does, from the syscall-semantics table (src/sys/semantics.in):
+ * the descriptor it reads bytes from or writes them to (io_in, io_out, -1
+ * for none), and what it does to the descriptor table.
+ */
+static int io_fd(const struct sysent *se, bool in)
 {
-	return nr == SYS_read || nr == SYS_readv || nr == SYS_preadv || nr == SYS_preadv2 ||
-	       nr == SYS_splice || nr == SYS_tee;
+	int a = se ? (in ? se->io_in : se->io_out) : -1;
+	return a >= 0 && a < 6 ? a : -1;
 }
 
-static bool is_write(long nr)
+/* The first argument that is a descriptor, or -1. */
+static int first_fd_arg(const struct sysent *se)
 {
-	return nr == SYS_write || nr == SYS_writev || nr == SYS_pwritev ||
-	       nr == SYS_pwritev2 || nr == SYS_vmsplice;
+	for (int i = 0; se && i < se->nargs && i < 6; i++)
+		if (se->argrole[i] == ROLE_FD)
+			return i;
+	return -1;
 }
 
 /* Syscalls after which the meaning of a descriptor number may have changed. */
 static void fd_changes(struct lamport *l, const struct event *ev, pid_t tgid)
 {
-	long nr = ev->nr;
+	const struct sysent *se = sysent_get(ev->nr);
+	uint32_t sem = sysent_sem(se);
+	int a;
 
-	if (!l->fcap)
+	if (!l->fcap || !sem)
 		return;
-	if (nr == SYS_close)
-		fd_forget(l, tgid, (int64_t)(int)ev->raw[0]);
-	else if (nr == SYS_dup2 || nr == SYS_dup3)
+	if ((sem & SEM_CLOSE) && (a = first_fd_arg(se)) >= 0)
+		fd_forget(l, tgid, (int64_t)(int)ev->raw[a]);
+	else if (sem & SEM_DUP2)
 		fd_forget(l, tgid, (int64_t)(int)ev->raw[1]);
-	else if (nr == SYS_execve || nr == SYS_execveat || nr == SYS_close_range ||
-		 nr == SYS_pipe || nr == SYS_pipe2 || nr == SYS_socketpair)
+	else if (sem & (SEM_EXEC | SEM_CLOSE_RANGE | SEM_FDPAIR))
 		fd_forget_all(l, tgid);
-	if (ev->retval >= 0 && !ev->err &&
-	    (nr == SYS_open || nr == SYS_openat || nr == SYS_openat2 || nr == SYS_creat ||
-	     nr == SYS_dup || nr == SYS_dup2 || nr == SYS_dup3 || nr == SYS_fcntl ||
-	     nr == SYS_socket || nr == SYS_accept || nr == SYS_accept4 ||
-	     nr == SYS_eventfd2 || nr == SYS_memfd_create || nr == SYS_epoll_create1 ||
-	     nr == SYS_signalfd4 || nr == SYS_timerfd_create || nr == SYS_inotify_init1 ||
-	     nr == SYS_pidfd_open))
+	if (ev->retval >= 0 && !ev->err && (sem & (SEM_FDRET | SEM_FCNTL)))
 		fd_forget(l, tgid, ev->retval);
 }
 
@@ -289,17 +292,20 @@ static void merge_exit(struct lamport *l, struct ltask *t, pid_t reaped)
 
 static void on_syscall(struct lamport *l, struct ltask *t, struct event *ev)
 {
+	const struct sysent *se = sysent_get(ev->nr);
+	uint32_t sem = sysent_sem(se);
 	bool ok = ev->state == SC_COMPLETE && !ev->err && ev->retval >= 0;
+	int in = io_fd(se, true), out = io_fd(se, false);
 
-	/* a wait comes after the exit of what it reaps */
-	if (ok && ev->nr == SYS_wait4 && ev->retval > 0)
+	/* a wait comes after the exit of what it reaps (wait4 says which) */
+	if (ok && (sem & SEM_WAIT) && (sem & SEM_PIDRET) && ev->retval > 0)
 		merge_exit(l, t, (pid_t)ev->retval);
-	else if (ok && ev->nr == SYS_waitid)
+	else if (ok && (sem & SEM_WAIT) && !(sem & SEM_PIDRET))
 		merge_exit(l, t, 0);
 
 	/* a read of a pipe comes after the writes into it */
-	if (ok && ev->retval > 0 && l->nprocs > 1 && is_read(ev->nr)) {
-		uint64_t ino = pipe_ino(l, ev->tid, t->tgid, (int64_t)(int)ev->raw[0]);
+	if (ok && ev->retval > 0 && l->nprocs > 1 && in >= 0) {
+		uint64_t ino = pipe_ino(l, ev->tid, t->tgid, (int64_t)(int)ev->raw[in]);
 		if (ino) {
 			struct lpipe *p = pipe_get(l, ino);
 			if (p->clock > t->clock)
@@ -307,8 +313,8 @@ static void on_syscall(struct lamport *l, struct ltask *t, struct event *ev)
 		}
 	}
 	ev->lamport = ++t->clock;
-	if (ok && ev->retval > 0 && l->nprocs > 1 && is_write(ev->nr)) {
-		uint64_t ino = pipe_ino(l, ev->tid, t->tgid, (int64_t)(int)ev->raw[0]);
+	if (ok && ev->retval > 0 && l->nprocs > 1 && out >= 0) {
+		uint64_t ino = pipe_ino(l, ev->tid, t->tgid, (int64_t)(int)ev->raw[out]);
 		if (ino) {
 			struct lpipe *p = pipe_get(l, ino);
 			if (t->clock > p->clock)
@@ -343,13 +349,14 @@ void lamport_stamp(struct lamport *l, struct event *ev)
 		}
 		ev->lamport = ++c->clock;
 		return;
-	case EV_SYSCALL_ENTRY:
+	case EV_SYSCALL_ENTRY: {
+		int out = io_fd(sysent_get(ev->nr), false);
 		t = task_get(l, ev->tid, ev->pid);
 		ev->lamport = t->clock + 1;
 		/* the data of a write is in the pipe before its exit stop: a
 		 * reader's exit can come first, so the write counts from here */
-		if (l->nprocs > 1 && is_write(ev->nr)) {
-			uint64_t ino = pipe_ino(l, ev->tid, t->tgid, (int64_t)(int)ev->raw[0]);
+		if (l->nprocs > 1 && out >= 0) {
+			uint64_t ino = pipe_ino(l, ev->tid, t->tgid, (int64_t)(int)ev->raw[out]);
 			if (ino) {
 				struct lpipe *p = pipe_get(l, ino);
 				if (ev->lamport > p->clock)
@@ -357,6 +364,7 @@ void lamport_stamp(struct lamport *l, struct event *ev)
 			}
 		}
 		return;
+	}
 	case EV_SYSCALL:
 		t = task_get(l, ev->tid, ev->pid);
 		on_syscall(l, t, ev);
