@@ -11,6 +11,8 @@
 VERSION := 0.9.0
 CC ?= gcc
 BUILD ?= build
+# parallel jobs of the build that demo and test run first (every CPU)
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 PREFIX ?= /usr/local
 ARCH := $(shell uname -m)
 # Linked: what every run may need.  libcurl (OTLP export), libdw/libelf
@@ -159,11 +161,11 @@ progs: $(PROG_BIN)
 examples: $(EXAMPLE_BIN)
 
 demo: deps
-	@$(MAKE) --no-print-directory all examples
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) all examples
 	@sh scripts/demo.sh $(BUILD)
 
 test: deps
-	@$(MAKE) --no-print-directory all progs examples $(UNIT_BIN)
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) all progs examples $(UNIT_BIN)
 	@BUILD=$(BUILD) T="$(T)" sh tests/run.sh
 
 check: test
