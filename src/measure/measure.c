@@ -202,7 +202,8 @@ static int tree_open(struct measure *m)
 	return 0;
 bad:
 	snprintf(m->why_wait, sizeof(m->why_wait), "the waits of child processes and threads are "
-		 "not measured: the kernel's taskstats need root (%s)", strerror(errno));
+		 "not measured: %s (%s)", errno == ETIMEDOUT ? "the kernel's taskstats did not "
+		 "answer" : "the kernel's taskstats need root", strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	return -1;
