@@ -242,6 +242,19 @@ static void emit(struct recorder *rc, struct event *ev)
 	sink_list_event(rc->sinks, ev);
 }
 
+/* The view's descriptor from an RBR_FD region (r->len >= its record). */
+static void set_fd(struct recorder *rc, const struct rb_region *r)
+{
+	struct rb_fdinfo fi;
+
+	memcpy(&fi, (const uint8_t *)r + sizeof(*r), sizeof(fi));
+	rc->view.fd = (int64_t)r->addr;
+	rc->view.fd_ino = fi.ino;
+	rc->view.fd_mode = fi.mode;
+	rc->view.sock_family = fi.family;
+	rc->view.sock_proto = fi.protocol;
+}
+
 /* Sets the view's descriptor (what RBR_FD recorded) from a call's record;
  * fd -1 if none. */
 static void view_fd(struct recorder *rc, const uint8_t *data, size_t size)
@@ -256,14 +269,7 @@ static void view_fd(struct recorder *rc, const uint8_t *data, size_t size)
 		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
 			return;
 		if (r->kind == RBR_FD && r->len >= sizeof(struct rb_fdinfo)) {
-			struct rb_fdinfo fi;
-
-			memcpy(&fi, data + off + sizeof(*r), sizeof(fi));
-			rc->view.fd = (int64_t)r->addr;
-			rc->view.fd_ino = fi.ino;
-			rc->view.fd_mode = fi.mode;
-			rc->view.sock_family = fi.family;
-			rc->view.sock_proto = fi.protocol;
+			set_fd(rc, r);
 			return;
 		}
 		off += sizeof(*r) + ((rb_region_data(r) + 7) & ~7u);
@@ -429,14 +435,7 @@ static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, un
 		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
 			return -1;
 		if (r->phase == phase && r->kind == RBR_FD && r->len >= sizeof(struct rb_fdinfo)) {
-			struct rb_fdinfo fi;
-
-			memcpy(&fi, data + off + sizeof(*r), sizeof(fi));
-			rc->view.fd = (int64_t)r->addr;
-			rc->view.fd_ino = fi.ino;
-			rc->view.fd_mode = fi.mode;
-			rc->view.sock_family = fi.family;
-			rc->view.sock_proto = fi.protocol;
+			set_fd(rc, r);
 		} else if (r->phase == phase && r->status == RBR_FAULT_RO) {
 			late_read(rc, h->tid, r, data + off + sizeof(*r));
 		} else if (r->phase == phase) {

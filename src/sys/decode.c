@@ -360,21 +360,29 @@ void val_set_xforms(struct dctx *c, struct val *v, const char *name, const struc
 	v->flags |= VF_XALT;
 }
 
-void val_set_num_expr(struct dctx *c, struct val *v, const char *name, const struct val *num,
-		      const struct val *expr)
+void val_set_verbose_form(struct dctx *c, struct val *v, const struct val *raw,
+			  const struct val *comment)
 {
-	struct val forms[3], *vb = val_new_array(c, 2), *cm = val_new_array(c, 3);
+	struct val *vb = val_new_array(c, 2), *cm = val_new_array(c, 3);
 
-	forms[0] = *expr;
-	forms[1] = *num;
-	vb[0] = *num;
+	vb[0] = *raw;
 	vb[0].name = NULL;
 	val_set_text(c, &cm[0], NULL, "/* ");
-	cm[1] = *expr;
+	cm[1] = *comment;
 	cm[1].name = NULL;
 	val_set_text(c, &cm[2], NULL, " */");
 	val_set_op(&vb[1], NULL, cm, 3, NULL);
-	val_set_op(&forms[2], NULL, vb, 2, " ");
+	val_set_op(v, NULL, vb, 2, " ");
+}
+
+void val_set_num_expr(struct dctx *c, struct val *v, const char *name, const struct val *num,
+		      const struct val *expr)
+{
+	struct val forms[3];
+
+	forms[0] = *expr;
+	forms[1] = *num;
+	val_set_verbose_form(c, &forms[2], num, expr);
 	val_set_xforms(c, v, name, &forms[0], &forms[1], &forms[2]);
 }
 

@@ -213,6 +213,10 @@ void val_set_xforms(struct dctx *c, struct val *v, const char *name, const struc
  * FAN_NOFD, IOPRIO_PRIO_VALUE()); text is copied, num copied. */
 void val_set_num_text(struct dctx *c, struct val *v, const char *name, const struct val *num,
 		      const char *text);
+/* v (unnamed) = "raw / * comment * /", strace's -X verbose form of a value
+ * and what it means; both copied, their names dropped. */
+void val_set_verbose_form(struct dctx *c, struct val *v, const struct val *raw,
+			  const struct val *comment);
 /* As val_set_num_text with an expression value (shown in the current -X
  * style inside the comment) in place of text. */
 void val_set_num_expr(struct dctx *c, struct val *v, const char *name, const struct val *num,

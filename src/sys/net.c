@@ -70,25 +70,13 @@ static void str_field(struct dctx *c, struct val *v, const char *name,
 static void xforms_hex(struct dctx *c, struct val *v, const char *name, const struct val *abbrev,
 		       const void *raw, size_t rawlen, const struct val *verbose_text)
 {
-	struct val forms[3], *it = val_new_array(c, 2);
+	struct val forms[3];
 
 	forms[0] = *abbrev;
 	val_set_str(c, &forms[1], NULL, raw, rawlen, false);
 	forms[1].flags |= VF_HEXSTR;
-	it[0] = forms[1];
-	it[1] = *verbose_text;
-	it[1].name = NULL;
-	{
-		/* "/ * text * /" around the abbreviated expression */
-		struct val *cm = val_new_array(c, 3);
-
-		val_set_text(c, &cm[0], NULL, "/* ");
-		cm[1] = *verbose_text;
-		cm[1].name = NULL;
-		val_set_text(c, &cm[2], NULL, " */");
-		val_set_op(&it[1], NULL, cm, 3, NULL);
-	}
-	val_set_op(&forms[2], NULL, it, 2, " ");
+	/* "/ * text * /" around the abbreviated expression */
+	val_set_verbose_form(c, &forms[2], &forms[1], verbose_text);
 	val_set_xforms(c, v, name, &forms[0], &forms[1], &forms[2]);
 }
 
@@ -136,19 +124,14 @@ static void inet6_field(struct dctx *c, struct val *v, const char *var,
 	/* the abbreviated form has no "name=": it is shown as a value with
 	 * the name inside the call */
 	{
-		struct val forms[3], *vb = val_new_array(c, 2), *cm = val_new_array(c, 3);
+		struct val forms[3];
 		struct val *named = val_new_array(c, 2);
 
 		forms[0] = call;
 		val_set_str(c, &named[0], NULL, (const char *)a, sizeof(*a), false);
 		named[0].flags |= VF_HEXSTR;
 		val_set_named(c, &forms[1], NULL, var, &named[0]);
-		val_set_text(c, &cm[0], NULL, "/* ");
-		cm[1] = call2;
-		val_set_text(c, &cm[2], NULL, " */");
-		vb[0] = forms[1];
-		val_set_op(&vb[1], NULL, cm, 3, NULL);
-		val_set_op(&forms[2], NULL, vb, 2, " ");
+		val_set_verbose_form(c, &forms[2], &forms[1], &call2);
 		val_set_xforms(c, v, var, &forms[0], &forms[1], &forms[2]);
 		v->flags |= VF_EQ_ONLY;
 	}
