@@ -27,6 +27,7 @@
 #include "sink/sinks.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
+#include "util/intmap.h"
 #include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
@@ -419,7 +420,7 @@ static double tv_us(const struct timeval *tv)
  * its run time and its time inside syscalls.
  */
 struct wtask {
-	pid_t tid;                   /* 0: empty slot */
+	pid_t tid;
 	pid_t pid;                   /* its process */
 	uint64_t calls;
 	uint64_t wait_ns, run_ns;
@@ -429,32 +430,23 @@ struct wtask {
 
 struct wait_sink {
 	struct sink base;
-	struct wtask *tab;           /* open addressing by tid */
-	size_t cap, used;
+	struct intmap idx;           /* tid -> index in v */
+	struct wtask *v;
+	size_t n, alloc;
 };
 
 static struct wtask *wtask_get(struct wait_sink *ws, pid_t tid)
 {
-	size_t i;
+	bool added;
+	uint64_t *i = intmap_put(&ws->idx, (uint64_t)(uint32_t)tid, &added);
 
-	if ((ws->used + 1) * 2 > ws->cap) {
-		struct wtask *old = ws->tab;
-		size_t oc = ws->cap;
-		ws->cap = oc ? oc * 2 : 64;
-		ws->tab = xcalloc(ws->cap, sizeof(*ws->tab));
-		ws->used = 0;
-		for (size_t k = 0; k < oc; k++)
-			if (old[k].tid)
-				*wtask_get(ws, old[k].tid) = old[k];
-		free(old);
+	if (added) {
+		ALLOC_GROW(ws->v, ws->n + 1, ws->alloc);
+		memset(&ws->v[ws->n], 0, sizeof(ws->v[ws->n]));
+		ws->v[ws->n].tid = tid;
+		*i = ws->n++;
 	}
-	for (i = ((size_t)(uint32_t)tid * 2654435761u) & (ws->cap - 1); ws->tab[i].tid;
-	     i = (i + 1) & (ws->cap - 1))
-		if (ws->tab[i].tid == tid)
-			return &ws->tab[i];
-	ws->tab[i].tid = tid;
-	ws->used++;
-	return &ws->tab[i];
+	return &ws->v[*i];
 }
 
 static void wait_event(struct sink *s, const struct event *ev)
@@ -504,16 +496,14 @@ static double net_time(double wall_us, const struct wait_sink *ws, double *held_
 {
 	double held = 0, least = 0;
 
-	for (size_t i = 0; i < ws->cap; i++) {
-		const struct wtask *t = &ws->tab[i];
+	for (size_t i = 0; i < ws->n; i++) {
+		const struct wtask *t = &ws->v[i];
 		double h = 0;
 		bool first = true;
-		if (!t->tid)
-			continue;
 		/* once per process: the most held-up of its tasks */
-		for (size_t j = 0; j < ws->cap; j++) {
-			const struct wtask *u = &ws->tab[j];
-			if (!u->tid || u->pid != t->pid)
+		for (size_t j = 0; j < ws->n; j++) {
+			const struct wtask *u = &ws->v[j];
+			if (u->pid != t->pid)
 				continue;
 			if (j < i) {
 				first = false;
@@ -811,8 +801,9 @@ out:
 		rr->cpu_us = rr->ms.cpu_us;
 		rr->net_us = rr->ms.net_us;
 	}
-	free(ws.tab);
-	ws.tab = NULL;
+	intmap_release(&ws.idx);
+	free(ws.v);
+	ws.v = NULL;
 	rr->ncalls = rr->m->ncalls;
 	return r;
 }
