@@ -255,9 +255,9 @@ static int first_fd_arg(const struct sysent *se)
 }
 
 /* Syscalls after which the meaning of a descriptor number may have changed. */
-static void fd_changes(struct lamport *l, const struct event *ev, pid_t tgid)
+static void fd_changes(struct lamport *l, const struct event *ev, const struct sysent *se,
+		       pid_t tgid)
 {
-	const struct sysent *se = sysent_get(ev->nr);
 	uint32_t sem = sysent_sem(se);
 	int a;
 
@@ -321,7 +321,7 @@ static void on_syscall(struct lamport *l, struct ltask *t, struct event *ev)
 				p->clock = t->clock;
 		}
 	}
-	fd_changes(l, ev, t->tgid);
+	fd_changes(l, ev, se, t->tgid);
 }
 
 void lamport_stamp(struct lamport *l, struct event *ev)
