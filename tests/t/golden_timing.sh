@@ -167,8 +167,9 @@ if abs(f[0]["current"] - want) > 0.01 * want + 0.01:
 PYEOF
 rm renacer.toml
 
-# callgrind: exact instruction counts, where valgrind is installed
-if command -v valgrind > /dev/null; then
+# callgrind: exact instruction counts (scripts/deps.sh installs valgrind)
+command -v valgrind > /dev/null || fail "valgrind is missing (make deps installs it)"
+{
 	printf '[golden_traces]\ncallgrind = true\n' > renacer.toml
 	run 0 "$RENACER" capture cg -- "$TW" cpu $US
 	has out.txt "instructions under callgrind"
@@ -179,7 +180,5 @@ if command -v valgrind > /dev/null; then
 	grep -qE "✗ timing: instructions under callgrind: [0-9]+ -> [0-9]+ \(\+[0-9.]+%, tolerance ±1.0%\)" \
 		out.txt || { cat out.txt; fail "callgrind: no instruction count finding"; }
 	rm renacer.toml
-else
-	echo "no valgrind: callgrind not checked"
-fi
+}
 echo "ok"
