@@ -53,7 +53,19 @@ fi
 cd "$dir"
 for p in $need; do
 	echo "renacer: verdict: apt-get source $p" >&2
-	apt-get source -q "$p" > "apt-source-$p.log" 2>&1 ||
+	# the newest first; a mirror that lacks its files (a security update's
+	# source answered 404) falls back on the other versions apt knows
+	ok=""
+	for v in "" $(apt-cache showsrc "$p" 2> /dev/null | awk '/^Version:/ { print $2 }' |
+		      sort -r -V); do
+		if apt-get source -q "$p${v:+=$v}" > "apt-source-$p.log" 2>&1; then
+			ok=1
+			break
+		fi
+		rm -rf "$p"-* "$p"_* 2> /dev/null || true
+		echo "renacer: verdict: apt-get source $p${v:+=$v} failed; trying an older version" >&2
+	done
+	[ -n "$ok" ] ||
 		{ echo "renacer: verdict_src: apt-get source $p failed:" >&2; tail -n 5 "apt-source-$p.log" >&2; exit 1; }
 	have_src "$p" || { echo "renacer: verdict_src: apt-get source $p unpacked nothing" >&2; exit 1; }
 done
