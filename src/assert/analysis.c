@@ -617,7 +617,7 @@ static void proc_release(struct proc *p)
 {
 	uint32_t i = 0;
 	uint64_t v;
-	pmem_release(&p->mem);
+	amap_release(&p->mem);
 	while (intmap_next(&p->fds, &i, NULL, &v)) {
 		struct fdst *st = (struct fdst *)(uintptr_t)v;
 		free(st->path);
@@ -679,7 +679,7 @@ static int child_link(struct analysis *a, int parent, pid_t pid, uint64_t ts)
 			a->root = parent;
 		if (!cp->name && a->procs[parent].name)
 			cp->name = xstrdup(a->procs[parent].name);
-		if (!cp->calls && !cp->mem.priv.n && !cp->mem.brk_base)
+		if (!cp->calls && amap_empty(&cp->mem))
 			cp->copy_from = parent;
 	}
 	if (ts < cp->start_ns || !cp->have_start) {

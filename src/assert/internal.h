@@ -14,6 +14,7 @@
 
 #include "event.h"
 #include "assert/assert.h"
+#include "track/amap.h"
 #include "util/intern.h"
 #include "util/intmap.h"
 #include "util/strbuf.h"
@@ -25,27 +26,6 @@ struct sc_stat {
 	uint64_t calls;
 	uint64_t errors;
 	uint64_t time_ns;
-};
-
-/* ---- memory (memory.c) ---------------------------------------------------- */
-
-struct range { uint64_t lo, hi; };       /* [lo, hi) page-aligned */
-
-struct mapset {
-	struct range *r;         /* sorted, disjoint */
-	size_t n, alloc;
-	uint64_t bytes;          /* sum of lengths */
-};
-
-/* The address space of a process, as far as its calls showed it. */
-struct pmem {
-	struct mapset priv;      /* anonymous mappings and writable private
-				    ones of files: memory once made writable */
-	struct mapset commit;    /* the part of priv that is or was writable
-				    (committed) */
-	uint64_t brk_base, brk_cur;  /* 0 until the first brk */
-	uint64_t now;            /* committed bytes now: commit + heap */
-	uint64_t resv;           /* reserved, not committed: priv - commit */
 };
 
 /* ---- descriptors ------------------------------------------------------------- */
@@ -74,7 +54,8 @@ struct proc {
 	uint64_t wait_start, wait_end;  /* the reaping call's entry and exit */
 	uint64_t max_rss_kb;     /* VmHWM at exit (max over its threads) */
 	uint64_t calls, work_calls, work_ns;   /* syscalls of all its threads */
-	struct pmem mem;         /* freed at exit */
+	struct amap mem;         /* its address space, freed at exit */
+	uint64_t mem_now, mem_resv;  /* its part of the tree's totals */
 	struct intmap fds;       /* tobj id -> struct fdst *, freed at exit */
 	uint32_t npaths;         /* its entries in analysis.paths */
 };
@@ -215,13 +196,6 @@ struct analysis {
 	size_t nrt;
 };
 
-/* Sets of address ranges (memory.c); ranges are [lo, hi). */
-void mapset_add(struct mapset *m, uint64_t lo, uint64_t hi);
-void mapset_remove(struct mapset *m, uint64_t lo, uint64_t hi);
-bool mapset_has(const struct mapset *m, uint64_t addr);
-void mapset_copy(struct mapset *dst, const struct mapset *src);
-void mapset_release(struct mapset *m);
-
 /*
  * Committed memory (memory.c).  mem_call applies one successful call whose
  * struct sysent.memop is op to p's address space and the tree's totals
@@ -233,7 +207,6 @@ int mem_call(struct analysis *a, struct proc *p, const struct event *ev, uint8_t
 void mem_materialize(struct analysis *a, struct proc *c, uint64_t ts);
 void mem_reset(struct analysis *a, struct proc *p, uint64_t ts);
 void mem_exit(struct analysis *a, struct proc *p);
-void pmem_release(struct pmem *m);
 
 /* Name of syscall name id. */
 static inline const char *an_name(const struct analysis *a, uint32_t id)

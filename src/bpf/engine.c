@@ -254,11 +254,35 @@ static void on_sigchld(int sig)
 
 /* libbpf's messages are kept quiet: the reason reaches the user in one line.
  * RENACER_DEBUG_EBPF shows them (the verifier's log on a load failure). */
+/* The verifier's last word on a program it rejected (from libbpf's log of
+ * the load), for the one-line error; empty when none. */
+static char verifier_said[160];
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (!getenv("RENACER_DEBUG_EBPF"))
+	char buf[16384];
+	const char *log, *end, *line, *best = NULL;
+	size_t best_len = 0;
+
+	if (getenv("RENACER_DEBUG_EBPF"))
+		return vfprintf(stderr, fmt, ap);
+	if (level != LIBBPF_WARN || !strstr(fmt, "LOAD LOG"))
 		return 0;
-	return vfprintf(stderr, fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (!(log = strstr(buf, "-- BEGIN PROG LOAD LOG --\n")) ||
+	    !(end = strstr(log, "-- END PROG LOAD LOG --")))
+		return 0;
+	/* the last line that says why: not the statistics after it */
+	for (line = strchr(log, '\n') + 1; line < end;) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		size_t len = nl ? (size_t)(nl - line) : (size_t)(end - line);
+		if (len && strncmp(line, "processed ", 10) && strncmp(line, "verification time", 17))
+			best = line, best_len = len;
+		line += len + 1;
+	}
+	if (best)
+		snprintf(verifier_said, sizeof(verifier_said), "%.*s", (int)best_len, best);
+	return 0;
 }
 
 static void procs_add(struct erun *r, pid_t pid)
@@ -546,6 +570,14 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 	}
 	if (!err)
 		err = renacer_bpf__attach(skel);
+	if (err == -EACCES && verifier_said[0]) {
+		/* not a permission: the verifier rejected the program (a defect
+		 * of renacer's, or a kernel stricter than it was built for) */
+		strbuf_addf(why, "the kernel's verifier rejected the eBPF program: %s",
+			    verifier_said);
+		renacer_bpf__destroy(skel);
+		return EBPF_UNAVAILABLE;
+	}
 	if (err) {
 		strbuf_addf(why, "the kernel refused the eBPF program: %s", strerror(-err));
 		renacer_bpf__destroy(skel);

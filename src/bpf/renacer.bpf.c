@@ -960,25 +960,38 @@ __noinline int run_op(struct cap *c, __u64 bits)
 	return 0;
 }
 
-/* The arguments of a call of slot, from the registers at its entry. */
-static __always_inline void regs_args(struct cap *c, const struct pt_regs *r, __u32 slot)
+/* One register of the saved set at r, or 0 when it cannot be read. */
+#define REG(r, f) ({ __u64 v_ = 0; bpf_probe_read_kernel(&v_, sizeof(v_), &(r)->f); v_; })
+
+/*
+ * The arguments of a call of slot, its stack pointer and (ip) its
+ * instruction pointer, from the registers saved at its entry, read one by
+ * one: a copy of the whole struct pt_regs (168 bytes) on the stack put the
+ * capture program's chain of calls over the verifier's 512 bytes on newer
+ * kernels.  Returns false when the registers cannot be read.
+ */
+static __always_inline bool regs_args(struct cap *c, const struct pt_regs *r, __u32 slot,
+				      __u64 *ip)
 {
+	if (bpf_probe_read_kernel(ip, sizeof(*ip), &r->ip) < 0)
+		return false;
 	if (slot >= RB_COMPAT) {
-		c->args[0] = (__u32)r->bx;
-		c->args[1] = (__u32)r->cx;
-		c->args[2] = (__u32)r->dx;
-		c->args[3] = (__u32)r->si;
-		c->args[4] = (__u32)r->di;
-		c->args[5] = (__u32)r->bp;
+		c->args[0] = (__u32)REG(r, bx);
+		c->args[1] = (__u32)REG(r, cx);
+		c->args[2] = (__u32)REG(r, dx);
+		c->args[3] = (__u32)REG(r, si);
+		c->args[4] = (__u32)REG(r, di);
+		c->args[5] = (__u32)REG(r, bp);
 	} else {
-		c->args[0] = r->di;
-		c->args[1] = r->si;
-		c->args[2] = r->dx;
-		c->args[3] = r->r10;
-		c->args[4] = r->r8;
-		c->args[5] = r->r9;
+		c->args[0] = REG(r, di);
+		c->args[1] = REG(r, si);
+		c->args[2] = REG(r, dx);
+		c->args[3] = REG(r, r10);
+		c->args[4] = REG(r, r8);
+		c->args[5] = REG(r, r9);
 	}
-	c->sp = r->sp;
+	c->sp = REG(r, sp);
+	return true;
 }
 
 /* The ops of a call, run by run_ops() */
@@ -1044,8 +1057,7 @@ static __always_inline __u64 wake_flags(__u64 size)
 }
 
 static __always_inline bool rec_send(struct cap *c, __u8 *buf, __u32 type, struct task_struct *task,
-				     const struct rb_task *t, __u32 slot, __u64 now,
-				     const struct pt_regs *r)
+				     const struct rb_task *t, __u32 slot, __u64 now, __u64 ip)
 {
 	struct rb_call *h = (struct rb_call *)buf;
 
@@ -1064,7 +1076,7 @@ static __always_inline bool rec_send(struct cap *c, __u8 *buf, __u32 type, struc
 	h->cpu_ns = 0;
 	if (want_cpu && type == RB_EV_CALL && !(c->flags & RBC_UNFINISHED))
 		h->cpu_ns = call_cpu(task, t, now, now - t->enter_ns);
-	h->ip = r ? r->ip : 0;
+	h->ip = ip;
 	h->sp = c->sp;
 	if (call_room && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + c->off + call_room >
 			 bpf_ringbuf_query(&events, BPF_RB_RING_SIZE)) {
@@ -1102,11 +1114,11 @@ int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 	struct rb_task *t = task_find((__u32)task->pid);
 	__u8 *buf = scratch_buf();
 	struct rb_call *h;
-	struct pt_regs r;
 	struct cap c;
 	__u32 type, slot;
+	__u64 ip;
 
-	if (!t || !buf || bpf_probe_read_kernel(&r, sizeof(r), regs) < 0)
+	if (!t || !buf)
 		return 0;
 	h = (struct rb_call *)buf;
 	type = h->type;
@@ -1116,12 +1128,13 @@ int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 	c.phase = type == RB_EV_ENTRY ? RBR_ENTRY : RBR_EXIT;
 	c.ret = h->ret;
 	c.flags = h->flags;
-	regs_args(&c, &r, slot);
+	if (!regs_args(&c, regs, slot, &ip))
+		return 0;
 	run_ops(&c, slot, type == RB_EV_ENTRY ? RBW_ENTRY | RBW_BLOCK : RBW_EXIT);
 	if (c.flags & RBC_LATE)
 		fill_paths(&c);
 	rec_send(&c, buf, type, task, t, slot, type == RB_EV_ENTRY ? t->enter_ns : bpf_ktime_get_ns(),
-		 &r);
+		 ip);
 	return 0;
 }
 
@@ -1343,18 +1356,18 @@ int BPF_PROG(rec_signal_generate, int sig, struct kernel_siginfo *info, struct t
 static __always_inline void rec_unfinished(struct task_struct *task, struct rb_task *t)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	struct pt_regs r;
 	struct cap c;
 	__u8 *buf;
+	__u64 ip;
 
-	if (t->slot >= RB_SLOTS || !(buf = scratch_buf()) ||
-	    bpf_probe_read_kernel(&r, sizeof(r), regs) < 0)
+	if (t->slot >= RB_SLOTS || !(buf = scratch_buf()))
 		return;
 	__builtin_memset(&c, 0, sizeof(c));
 	c.off = sizeof(struct rb_call);
 	c.flags = RBC_UNFINISHED | ((t->flags & RBT_ENTRY) ? RBC_ENTRY : 0);
-	regs_args(&c, &r, t->slot);
-	rec_send(&c, buf, RB_EV_CALL, task, t, t->slot, bpf_ktime_get_ns(), &r);
+	if (!regs_args(&c, regs, t->slot, &ip))
+		return;
+	rec_send(&c, buf, RB_EV_CALL, task, t, t->slot, bpf_ktime_get_ns(), ip);
 	t->slot = RB_NO_CALL;
 }
 
@@ -1373,7 +1386,7 @@ static __always_inline void rec_execargs(struct task_struct *task, struct rb_tas
 	c.phase = RBR_EXIT;
 	region(&c, start, end > start ? end - start : 0, RBR_BYTES);
 	region(&c, (__u64)BPF_CORE_READ(bprm, filename), RB_PATH_BYTES, RBR_KSTR);
-	rec_send(&c, buf, RB_EV_EXECARGS, task, t, 0, bpf_ktime_get_ns(), NULL);
+	rec_send(&c, buf, RB_EV_EXECARGS, task, t, 0, bpf_ktime_get_ns(), 0);
 }
 
 /* A new task (process or thread) is born, before it first runs; run by its

@@ -46,18 +46,9 @@ struct tfdtab {
 	uint32_t users;          /* processes sharing it */
 };
 
-/* Writable private memory of a process: sorted, disjoint [lo, hi) ranges. */
-struct tmemmap {
-	struct trange { uint64_t lo, hi; } *r;
-	size_t n, alloc;
-	uint64_t bytes;          /* sum of the ranges */
-	uint64_t brk_base, brk_cur;
-	struct tmemstat stat;
-};
-
 /* Per-process state (indexed by the idx of the task that leads it). */
 struct tproc {
-	struct tmemmap *mem;     /* shared by its threads */
+	struct amap *mem;        /* shared by its threads */
 	struct tfdtab *tab;
 	char *cwd;               /* absolute, or NULL when unknown */
 	uint32_t nprocs_made;    /* processes it created (ordinals) */
@@ -85,8 +76,7 @@ struct tracker {
 	struct strbuf tmp;
 };
 
-static struct tmemmap *mem_copy(const struct tmemmap *src);
-static void mem_free(struct tmemmap *m);
+static void mem_free(struct amap *m);
 
 struct tracker *tracker_new(void)
 {
@@ -397,11 +387,8 @@ static void link_task(struct tracker *t, struct ttask *creator, struct ttask *ch
 	if (!p->cwd && cp->cwd)
 		p->cwd = xstrdup(cp->cwd);
 	/* the child has its parent's memory (copy on write, but committed) */
-	if (p->mem && !p->mem->stat.peak && cp->mem) {
-		mem_free(p->mem);
-		p->mem = mem_copy(cp->mem);
-		child->mem = &p->mem->stat;
-	}
+	if (p->mem && amap_empty(p->mem) && cp->mem)
+		amap_copy(p->mem, cp->mem);
 }
 
 static void task_dead(struct tracker *t, struct ttask *task)
@@ -411,6 +398,8 @@ static void task_dead(struct tracker *t, struct ttask *task)
 		return;
 	task->dead = true;
 	p = proc_of(t, task);
+	if (p->threads_live == 1 && p->mem)
+		amap_settle(p->mem);
 	if (p->threads_live && !--p->threads_live && p->tab) {
 		tab_release(t, p->tab);
 		p->tab = NULL;
@@ -421,172 +410,12 @@ static void task_dead(struct tracker *t, struct ttask *task)
 
 /* ---- memory ------------------------------------------------------------------ */
 
-#define PAGE_SZ 4096ull
-
-static uint64_t page_up(uint64_t x)
-{
-	return x > UINT64_MAX - (PAGE_SZ - 1) ? UINT64_MAX & ~(PAGE_SZ - 1)
-					      : (x + PAGE_SZ - 1) & ~(PAGE_SZ - 1);
-}
-
-static void mem_note(struct tmemmap *m)
-{
-	uint64_t heap = m->brk_cur > m->brk_base ? m->brk_cur - m->brk_base : 0;
-	m->stat.committed = m->bytes + heap;
-	if (m->stat.committed > m->stat.peak)
-		m->stat.peak = m->stat.committed;
-}
-
-/* Removes [lo, hi) from the writable ranges. */
-static void mem_remove(struct tmemmap *m, uint64_t lo, uint64_t hi)
-{
-	size_t i = 0;
-
-	if (lo >= hi)
-		return;
-	while (i < m->n) {
-		struct trange *r = &m->r[i];
-		if (r->hi <= lo || r->lo >= hi) {
-			i++;
-			continue;
-		}
-		if (r->lo < lo && r->hi > hi) {
-			/* a hole in the middle: split */
-			ALLOC_GROW(m->r, m->n + 1, m->alloc);
-			r = &m->r[i];
-			memmove(r + 2, r + 1, (m->n - i - 1) * sizeof(*r));
-			r[1].lo = hi;
-			r[1].hi = r->hi;
-			r->hi = lo;
-			m->n++;
-			m->bytes -= hi - lo;
-			return;
-		}
-		if (r->lo < lo) {
-			m->bytes -= r->hi - lo;
-			r->hi = lo;
-			i++;
-		} else if (r->hi > hi) {
-			m->bytes -= hi - r->lo;
-			r->lo = hi;
-			i++;
-		} else {
-			m->bytes -= r->hi - r->lo;
-			memmove(r, r + 1, (m->n - i - 1) * sizeof(*r));
-			m->n--;
-		}
-	}
-}
-
-/* Adds [lo, hi) to the writable ranges. */
-static void mem_add(struct tmemmap *m, uint64_t lo, uint64_t hi)
-{
-	size_t i = 0;
-
-	if (lo >= hi)
-		return;
-	mem_remove(m, lo, hi);
-	while (i < m->n && m->r[i].lo < lo)
-		i++;
-	ALLOC_GROW(m->r, m->n + 1, m->alloc);
-	memmove(&m->r[i + 1], &m->r[i], (m->n - i) * sizeof(*m->r));
-	m->r[i].lo = lo;
-	m->r[i].hi = hi;
-	m->n++;
-	m->bytes += hi - lo;
-	/* merge with the neighbours */
-	if (i + 1 < m->n && m->r[i].hi == m->r[i + 1].lo) {
-		m->r[i].hi = m->r[i + 1].hi;
-		memmove(&m->r[i + 1], &m->r[i + 2], (m->n - i - 2) * sizeof(*m->r));
-		m->n--;
-	}
-	if (i > 0 && m->r[i - 1].hi == m->r[i].lo) {
-		m->r[i - 1].hi = m->r[i].hi;
-		memmove(&m->r[i], &m->r[i + 1], (m->n - i - 1) * sizeof(*m->r));
-		m->n--;
-	}
-}
-
-/* Whether [lo, hi) overlaps a writable range. */
-static bool mem_writable(const struct tmemmap *m, uint64_t lo, uint64_t hi)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (m->r[i].lo < hi && m->r[i].hi > lo)
-			return true;
-	return false;
-}
-
-static struct tmemmap *mem_copy(const struct tmemmap *src)
-{
-	struct tmemmap *m = xcalloc(1, sizeof(*m));
-	if (src) {
-		*m = *src;
-		m->r = m->n ? xmemdup(src->r, m->n * sizeof(*m->r)) : NULL;
-		m->alloc = m->n;
-	}
-	return m;
-}
-
-static void mem_free(struct tmemmap *m)
+static void mem_free(struct amap *m)
 {
 	if (m) {
-		free(m->r);
+		amap_release(m);
 		free(m);
 	}
-}
-
-/* The integer argument i of a call (0 when it has none). */
-static uint64_t uarg(const struct event *ev, unsigned i)
-{
-	int64_t v = 0;
-	ev_arg_int(ev, i, &v);
-	return (uint64_t)v;
-}
-
-/* Whether flag argument i has bit (name: read back from a text-only trace). */
-static bool farg(const struct event *ev, unsigned i, uint64_t bit, const char *name)
-{
-	return ev->replayed ? val_has_flag(ev_arg(ev, i), bit, name)
-			    : (ev->karg[i] & bit) != 0;
-}
-
-/* A call that commits or releases memory (SEM_MAP), after it succeeded. */
-static void on_map(struct tmemmap *m, const struct event *ev, uint8_t op)
-{
-	uint64_t ret = (uint64_t)ev->retval;
-
-	if (op == MEMOP_MAP) {
-		uint64_t lo = ret, hi = ret + page_up(uarg(ev, 1));
-		bool wr = farg(ev, 2, PROT_WRITE, "PROT_WRITE");
-		bool priv = farg(ev, 3, MAP_PRIVATE, "MAP_PRIVATE") ||
-			    farg(ev, 3, MAP_ANONYMOUS, "MAP_ANONYMOUS");
-		/* a new mapping replaces whatever was there */
-		if (wr && priv)
-			mem_add(m, lo, hi);
-		else
-			mem_remove(m, lo, hi);
-	} else if (op == MEMOP_UNMAP) {
-		uint64_t lo = uarg(ev, 0) & ~(PAGE_SZ - 1);
-		mem_remove(m, lo, page_up(uarg(ev, 0) + uarg(ev, 1)));
-	} else if (op == MEMOP_PROTECT) {
-		uint64_t lo = uarg(ev, 0) & ~(PAGE_SZ - 1), hi = page_up(uarg(ev, 0) + uarg(ev, 1));
-		if (farg(ev, 2, PROT_WRITE, "PROT_WRITE"))
-			mem_add(m, lo, hi);     /* a reservation made writable is committed */
-		else
-			mem_remove(m, lo, hi);
-	} else if (op == MEMOP_REMAP) {
-		uint64_t lo = uarg(ev, 0) & ~(PAGE_SZ - 1), hi = page_up(uarg(ev, 0) + uarg(ev, 1));
-		bool was = mem_writable(m, lo, hi);
-		if (!farg(ev, 3, 4 /* MREMAP_DONTUNMAP */, "MREMAP_DONTUNMAP"))
-			mem_remove(m, lo, hi);
-		if (was)
-			mem_add(m, ret, ret + page_up(uarg(ev, 2)));
-	} else if (op == MEMOP_BRK) {
-		if (!m->brk_base)
-			m->brk_base = ret;
-		m->brk_cur = ret;
-	}
-	mem_note(m);
 }
 
 /* ---- paths ------------------------------------------------------------------ */
@@ -857,14 +686,9 @@ static void on_syscall(struct tracker *t, struct ttask *task, struct event *ev)
 		p->cwd = abs ? xstrdup(abs) : NULL;
 	}
 	if (se->memop && p->mem)
-		on_map(p->mem, ev, se->memop);
-	if ((sem & SEM_EXEC) && p->mem) {
-		/* a new image: its memory starts again (the peak stays) */
-		p->mem->n = 0;
-		p->mem->bytes = p->mem->brk_base = p->mem->brk_cur = 0;
-		mem_note(p->mem);
-		p->mem->stat.committed = 0;
-	}
+		amap_call(p->mem, ev, se->memop);
+	if ((sem & SEM_EXEC) && p->mem)
+		amap_clear(p->mem);     /* a new image: its memory starts again */
 	if (sem & SEM_EXEC) {
 		/* close-on-exec descriptors go */
 		uint32_t i = 0;

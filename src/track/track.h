@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "event.h"
+#include "track/amap.h"
 
 struct trace_info;
 
@@ -49,17 +50,6 @@ struct tobj {
 	uint32_t opener;          /* the task (ttask.idx) that made it,
 				     UINT32_MAX when inherited */
 	uint32_t refs;            /* descriptors referring to it (internal) */
-};
-
-/*
- * The memory a process committed: its writable private mappings (anonymous
- * or private file mappings made writable: not PROT_NONE reservations such
- * as glibc's per-thread arenas) and its heap (brk) growth, in bytes, as the
- * calls of the trace say (mmap, munmap, mprotect, mremap, brk).
- */
-struct tmemstat {
-	uint64_t committed;       /* now */
-	uint64_t peak;            /* the most it reached */
 };
 
 /* A task: a process's main thread or another thread. */

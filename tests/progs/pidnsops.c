@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -49,6 +50,9 @@ static void calls(void)
 	kid = fork();
 	if (kid == 0)
 		_exit(3);
+	/* the kernel fills no si_utime/si_stime for waitid: zeroed here, or
+	 * strace's run and renacer's show different stack garbage */
+	memset(&si, 0, sizeof(si));
 	waitid(P_PID, kid, &si, WEXITED | WNOWAIT);
 	wait4(kid, &st, 0, NULL);
 	/* ids no process has: shown as they are */
