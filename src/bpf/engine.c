@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/quals.h"
+#include "core/setup.h"
 #include "core/startup.h"
 #include "sys/filter.h"
 #include "sys/sysent.h"
@@ -41,7 +42,6 @@
 #include "bpf/capture.h"
 #include "bpf/record.h"
 #include "util/dynlib.h"
-#include "util/pathsearch.h"
 
 /*
  * libbpf (and its libelf) is loaded when the back end runs, not when
@@ -639,6 +639,13 @@ static pid_t start(struct erun *r, const char *path, char *const argv[], struct 
 		sigaction(SIGTERM, &r->old_term, NULL);
 		sigaction(SIGHUP, &r->old_hup, NULL);
 		sigaction(SIGCHLD, &r->old_chld, NULL);
+		/* its streams and directory, before it is counted */
+		if ((e[1] = run_setup_apply(r->o->setup)) != 0) {
+			e[0] = 2;
+			if (write(pfd[1], e, sizeof(e)) < 0)
+				_exit(1);
+			_exit(127);
+		}
 		/* nothing else is traced yet: the entry is free */
 		if (bpfl.bpf_map_update_elem(map_fd, &key, &init, BPF_ANY) < 0) {
 			e[0] = 1;
@@ -647,7 +654,7 @@ static pid_t start(struct erun *r, const char *path, char *const argv[], struct 
 				_exit(1);
 			_exit(1);
 		}
-		execv(path, argv);
+		execve(path, argv, run_setup_envp(r->o->setup, environ));
 		e[0] = 2;
 		e[1] = errno;
 		if (write(pfd[1], e, sizeof(e)) < 0)
@@ -1142,7 +1149,7 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 			goto restore;
 		}
 	} else {
-		path = path_search(argv[0]);
+		path = run_setup_find_program(o->setup, argv[0]);
 		if (!path) {
 			end->exit_code = 127;
 			ret = error("cannot run '%s': %s", argv[0], strerror(errno));

@@ -34,6 +34,7 @@
 #include "arch.h"
 #include "core/inject.h"
 #include "core/quals.h"
+#include "core/setup.h"
 #include "core/startup.h"
 #include "sys/tmem.h"
 #include "sys/compat.h"
@@ -41,7 +42,6 @@
 #include "sys/sysent.h"
 #include "util/arena.h"
 #include "util/error.h"
-#include "util/pathsearch.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -894,7 +894,7 @@ static int load_filter(const struct sock_fprog *prog)
 
 static int start_child(struct tracer *tr, char *const argv[])
 {
-	char *path = path_search(argv[0]);
+	char *path = run_setup_find_program(tr->o->setup, argv[0]);
 	struct sock_fprog filter = { 0, NULL };
 	int status, pfd[2];
 	pid_t pid, r;
@@ -943,6 +943,13 @@ static int start_child(struct tracer *tr, char *const argv[])
 		sigprocmask(SIG_SETMASK, &tr->old_mask, NULL);
 		cpus_child_reset(tr->cpus);
 		raise(SIGSTOP);
+		/* its streams and directory (hidden: before its execve), before
+		 * the filter so that they make no stops */
+		if ((e = run_setup_apply(tr->o->setup)) != 0) {
+			if (write(pfd[1], &e, sizeof(e)) < 0)
+				_exit(1);
+			_exit(127);
+		}
 		if (filter.filter && load_filter(&filter) < 0) {
 			/* the tracer saw the filter fail: report and go on unfiltered */
 			e = -1;
@@ -956,9 +963,9 @@ static int start_child(struct tracer *tr, char *const argv[])
 				_exit(1);
 			_exit(127);
 		}
-		/* -E: the command's own environment */
-		execve(path, argv, tr->o->quals && tr->o->quals->envp
-			? tr->o->quals->envp : environ);
+		/* the set-up's or -E's environment */
+		execve(path, argv, run_setup_envp(tr->o->setup, tr->o->quals && tr->o->quals->envp
+						  ? tr->o->quals->envp : environ));
 		e = errno;
 		if (write(pfd[1], &e, sizeof(e)) < 0)
 			_exit(1);

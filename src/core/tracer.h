@@ -15,6 +15,7 @@
 #include "sys/filter.h"   /* STATUS_*, the -e status= bits */
 
 struct trace_quals;
+struct run_setup;
 
 struct tracer_opts {
 	bool follow;               /* -f: follow fork/vfork/clone */
@@ -54,6 +55,11 @@ struct tracer_opts {
 	/* How the command is run (stdio kinds, cwd, variables), handed to the
 	 * sinks in trace_info.env; NULL: not recorded.  Not used with -p. */
 	const struct trace_env *env;
+	/* The command's environment, directory and standard streams
+	 * (core/setup.h, prepared), applied in the child before its execve;
+	 * its PATH finds the program.  NULL: renacer's own (or -E's
+	 * environment).  Not used with -p or -D. */
+	const struct run_setup *setup;
 	/* With enrich and a trace_set: syscalls outside trace_set that the
 	 * engine stops at anyway (bitmap as trace_set; may be NULL).  Their
 	 * entry and exit go to enrich (name, raw arguments and result only;

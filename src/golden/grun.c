@@ -16,6 +16,7 @@
 #include "assert/assert.h"
 #include "core/inject.h"
 #include "core/quals.h"
+#include "core/setup.h"
 #include "bpf/engine.h"
 #include "core/tracer.h"
 #include "replay/reader.h"
@@ -529,9 +530,10 @@ static double net_time(double wall_us, const struct wait_sink *ws, double *held_
 }
 
 /* One untraced run through w->measure, in place of tracer_run(). */
-static int gmeasure_one(struct gwork *w, char *const argv[], struct grun *rr)
+static int gmeasure_one(struct gwork *w, char *const argv[], const struct run_setup *setup,
+			struct grun *rr)
 {
-	int r = measure_run(w->measure, argv, &rr->ms);
+	int r = measure_run(w->measure, argv, setup, &rr->ms);
 
 	rr->end.exit_code = rr->ms.exit_code;
 	rr->end.term_signal = rr->ms.term_signal;
@@ -543,11 +545,6 @@ static int gmeasure_one(struct gwork *w, char *const argv[], struct grun *rr)
 	}
 	return r;
 }
-
-struct env_save {
-	char *name;
-	char *old;        /* NULL when unset before */
-};
 
 /* The skip patterns of -s: the defaults and renacer.toml's [source]. */
 static struct srcskip *gwork_srcskip(const struct gwork *w)
@@ -594,11 +591,10 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	struct sink_list sl = SINK_LIST_INIT;
 	struct sink *s;
 	struct runio io;
+	struct run_setup setup = RUN_SETUP_INIT;
 	bool have_io = false;
-	int saved[3] = { -1, -1, -1 }, cwd_fd = -1, r = -1;
+	int r = -1;
 	bool bad;
-	struct env_save *envs = NULL;
-	size_t nenv = 0;
 	struct rusage ru0, ru1;
 	struct wait_sink ws;
 	struct trace_env env = { { 0 }, NULL, NULL, 0 };
@@ -695,65 +691,49 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	if (runio_open(&io, w->like ? w->like->stdio : NULL, outfile, &w->like_notes) < 0)
 		goto out;
 	have_io = true;
-	if (ct && ct->cwd) {
-		cwd_fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (cwd_fd < 0 || chdir(ct->cwd) < 0) {
-			error("cannot change to directory '%s': %s", esc(ct->cwd), strerror(errno));
-			goto out;
-		}
-	}
+	/* the command's set-up, applied in its child (core/setup.h): renacer's
+	 * own directory, variables and streams stay the user's */
+	for (int i = 0; i < 3; i++)
+		run_setup_stdio_fd(&setup, i, io.fds[i] >= 0 ? io.fds[i] : RUN_STDIO_CLOSED);
+	if (ct && ct->cwd)
+		run_setup_chdir(&setup, ct->cwd);
 	/* the recorded variables (locale, PATH, ...) as the golden had them,
 	 * then the trace's own env of renacer.toml */
 	for (size_t i = 0; w->like && i < w->like->nvars; i++) {
 		const char *v = w->like->vars[i], *eq = strchr(v, '=');
-		envs = xreallocarray(envs, nenv + 1, sizeof(*envs));
-		envs[nenv].name = eq ? xstrndup(v, eq - v) : xstrdup(v);
-		envs[nenv].old = getenv(envs[nenv].name) ? xstrdup(getenv(envs[nenv].name)) : NULL;
-		if ((eq != NULL) != (envs[nenv].old != NULL) ||
-		    (eq && strcmp(eq + 1, envs[nenv].old)))
-			like_note(&w->like_notes, envs[nenv].name, eq ? eq + 1 : NULL, envs[nenv].old);
-		if (eq)
-			setenv(envs[nenv].name, eq + 1, 1);
-		else
-			unsetenv(envs[nenv].name);
-		nenv++;
+		char *name = eq ? xstrndup(v, eq - v) : xstrdup(v);
+		const char *here = getenv(name);
+		if ((eq != NULL) != (here != NULL) || (eq && strcmp(eq + 1, here)))
+			like_note(&w->like_notes, name, eq ? eq + 1 : NULL, here);
+		run_setup_env(&setup, name, eq ? eq + 1 : NULL);
+		free(name);
 	}
 	for (size_t i = 0; ct && i < ct->nenv; i++) {
 		const char *eq = strchr(ct->env[i], '=');
+		char *name;
 		if (!eq)
 			continue;
-		envs = xreallocarray(envs, nenv + 1, sizeof(*envs));
-		envs[nenv].name = xstrndup(ct->env[i], eq - ct->env[i]);
-		envs[nenv].old = getenv(envs[nenv].name) ? xstrdup(getenv(envs[nenv].name)) : NULL;
-		setenv(envs[nenv].name, eq + 1, 1);
-		nenv++;
+		name = xstrndup(ct->env[i], eq - ct->env[i]);
+		run_setup_env(&setup, name, eq + 1);
+		free(name);
 	}
-	fflush(stdout);
-	fflush(stderr);
-	for (int i = 0; i < 3; i++) {
-		saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 10);
-		if (io.fds[i] >= 0)
-			dup2(io.fds[i], i);
-		else
-			close(i);
-	}
+	if (run_setup_prepare(&setup, environ) < 0)
+		goto out;
+	to.setup = &setup;
 	runio_start(&io);
-	trace_env_capture(&env, (const char *const *)w->env_vars);
+	/* what the command gets, not what renacer has */
+	trace_env_capture_run(&env, (const char *const *)w->env_vars, setup.envp,
+			      setup.cwd_path, setup.stdio);
 	to.env = &env;
 	error_set_hook(hold_msg);
 	getrusage(RUSAGE_CHILDREN, &ru0);
 	/* recorded in the kernel when nothing needs a stop (bpf/engine.h) */
-	r = w->measure ? gmeasure_one(w, argv, rr)
+	r = w->measure ? gmeasure_one(w, argv, &setup, rr)
 		       : engine_run(&to, argv, &sl, &rr->end, w->ring_scale);
 	getrusage(RUSAGE_CHILDREN, &ru1);
 	error_set_hook(NULL);
 	rr->cpu_us = tv_us(&ru1.ru_utime) + tv_us(&ru1.ru_stime) -
 		     tv_us(&ru0.ru_utime) - tv_us(&ru0.ru_stime);
-	for (int i = 0; i < 3; i++)
-		if (saved[i] >= 0) {
-			dup2(saved[i], i);
-			close(saved[i]);
-		}
 	replay_msgs(w);
 	rr->started = r != -1;
 	if (r == -1)
@@ -763,20 +743,7 @@ int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 out:
 	if (have_io)
 		runio_close(&io);
-	for (size_t i = nenv; i-- > 0;) {
-		if (envs[i].old)
-			setenv(envs[i].name, envs[i].old, 1);
-		else
-			unsetenv(envs[i].name);
-		free(envs[i].name);
-		free(envs[i].old);
-	}
-	free(envs);
-	if (cwd_fd >= 0) {
-		if (fchdir(cwd_fd) < 0)
-			r = error("cannot return to the working directory: %s", strerror(errno));
-		close(cwd_fd);
-	}
+	run_setup_release(&setup);
 	sink_list_release(&sl);
 	if (dw) {
 		struct dwarf_stats st;

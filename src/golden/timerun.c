@@ -61,7 +61,7 @@ static int measure_n(struct gwork *w, struct measure *m, char *const argv[],
 			break;
 		}
 		ref_ok = access(reference_argv[0], X_OK) == 0 &&
-			 measure_run(m, reference_argv, &ref) == 0 && !ref.exit_code;
+			 measure_run(m, reference_argv, NULL, &ref) == 0 && !ref.exit_code;
 		r = grun_do(w, argv, ct, NULL, outfile.buf, NULL, NULL, &rr);
 		if (r == 0 && rr.end.interrupted) {
 			*interrupted = rr.end.interrupt_signal ? rr.end.interrupt_signal : SIGINT;

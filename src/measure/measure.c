@@ -25,8 +25,8 @@
 #include <unistd.h>
 
 #include "core/procstat.h"
+#include "core/setup.h"
 #include "util/error.h"
-#include "util/pathsearch.h"
 #include "util/quote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
@@ -515,15 +515,21 @@ static bool task_sleeps(pid_t tid)
  * from its schedstat now and when it is back); then runs the command.
  */
 static void __attribute__((noreturn)) child(const struct measure *m, struct mshared *sh,
-					     int sync_fd, const char *path, char *const argv[])
+					     int sync_fd, const char *path, char *const argv[],
+					     const struct run_setup *setup)
 {
 	sigset_t none;
 	uint64_t run, wait;
 	struct timespec cpu;
 	char c;
+	int e;
 
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	if ((e = run_setup_apply(setup)) != 0) {
+		sh->err = e;
+		_exit(127);
+	}
 	if (sync_fd >= 0 && read(sync_fd, &c, 1) < 0)
 		_exit(127);
 	sh->pwait0_ns = -1;
@@ -543,14 +549,15 @@ static void __attribute__((noreturn)) child(const struct measure *m, struct msha
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
 	sh->run0_ns = cpu.tv_sec * 1e9 + cpu.tv_nsec;
 	sh->t0_us = now_us();
-	execve(path, argv, environ);
+	execve(path, argv, run_setup_envp(setup, environ));
 	sh->err = errno;
 	_exit(127);
 }
 
-int measure_run(struct measure *m, char *const argv[], struct msample *s)
+int measure_run(struct measure *m, char *const argv[], const struct run_setup *setup,
+		struct msample *s)
 {
-	char *path = path_search(argv[0]);
+	char *path = run_setup_find_program(setup, argv[0]);
 	struct mshared *sh;
 	struct texits tx = { NULL, 0, 0, false };
 	int sync[2] = { -1, -1 }, hwfd[2] = { -1, -1 }, status = 0, ret = -1;
@@ -582,7 +589,7 @@ int measure_run(struct measure *m, char *const argv[], struct msample *s)
 	if (pid == 0) {
 		if (sync[1] >= 0)
 			close(sync[1]);
-		child(m, sh, sync[0], path, argv);
+		child(m, sh, sync[0], path, argv, setup);
 	}
 	if (m->hw) {
 		close(sync[0]);

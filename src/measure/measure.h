@@ -13,13 +13,13 @@
  * a zombie.  (Cgroup CPU pressure was tried: its totals are weighted by
  * whole jiffies of non-idle time and lose or stretch millisecond runs.)
  *
- * The caller sets up the run's environment (standard streams as fds 0-2,
- * working directory, environment variables) before measure_run(), as it
- * would for tracer_run(): the command inherits them.
+ * The run's standard streams, working directory and environment come from
+ * a struct run_setup (core/setup.h), applied in the child as tracer_run()
+ * does; renacer's own are left alone.
  *
  *   struct measure m;
  *   measure_init(&m);                 // probes the machine, once
- *   measure_run(&m, argv, &s);        // as many runs as wanted
+ *   measure_run(&m, argv, setup, &s); // as many runs as wanted
  *   measure_release(&m);              // stops listening
  */
 #ifndef RENACER_MEASURE_H
@@ -28,6 +28,8 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+struct run_setup;
 
 /* How the waits for a CPU of a run are measured (measure_wait_name()). */
 enum mwait {
@@ -85,13 +87,15 @@ void measure_init(struct measure *m, const volatile sig_atomic_t *stop);
 void measure_release(struct measure *m);
 
 /*
- * Runs argv (argv[0] looked up in PATH) once, untraced, with renacer's
- * current fds 0-2, directory and environment, and waits for it to exit.
- * Fills s.  Returns 0 when the command ran (whatever its exit status), -1
- * after error() when it could not be started, or -2 (nothing printed) when
- * *m->stop was set: the command was killed.
+ * Runs argv once, untraced, set up by setup (prepared; NULL: renacer's own
+ * fds 0-2, directory and environment; argv[0] looked up in its PATH), and
+ * waits for it to exit.  Fills s.  Returns 0 when the command ran
+ * (whatever its exit status), -1 after error() when it could not be
+ * started, or -2 (nothing printed) when *m->stop was set: the command was
+ * killed.
  */
-int measure_run(struct measure *m, char *const argv[], struct msample *s);
+int measure_run(struct measure *m, char *const argv[], const struct run_setup *setup,
+		struct msample *s);
 
 /* "every task's taskstats", "the main thread's schedstat" or "not measured". */
 const char *measure_wait_name(enum mwait w);

@@ -120,19 +120,35 @@ const char *trace_env_var(const struct trace_env *e, const char *name, bool *set
 	return strchr(e->vars[i], '=') + 1;
 }
 
-void trace_env_capture(struct trace_env *e, const char *const *patterns)
+/* The value of name in envp, or NULL. */
+static const char *env_get(char *const *envp, const char *name)
 {
-	char *cwd;
+	size_t len = strlen(name);
+
+	for (char *const *v = envp; v && *v; v++)
+		if (!strncmp(*v, name, len) && (*v)[len] == '=')
+			return *v + len + 1;
+	return NULL;
+}
+
+void trace_env_capture_run(struct trace_env *e, const char *const *patterns,
+			   char *const *envp, const char *cwd, const int *fds)
+{
+	char *here = NULL;
 
 	memset(e, 0, sizeof(*e));
 	if (!patterns)
 		patterns = trace_env_default_vars;
+	if (!envp)
+		envp = environ;
 	for (int fd = 0; fd < 3; fd++)
-		e->stdio[fd] = stdio_kind_of_fd(fd);
-	cwd = getcwd(NULL, 0);
+		e->stdio[fd] = !fds || fds[fd] == -1 ? stdio_kind_of_fd(fd)
+			     : fds[fd] < 0 ? SK_CLOSED : stdio_kind_of_fd(fds[fd]);
+	if (!cwd)
+		cwd = here = getcwd(NULL, 0);
 	e->cwd = cwd ? xstrdup(cwd) : NULL;
-	free(cwd);
-	for (char **v = environ; v && *v; v++) {
+	free(here);
+	for (char *const *v = envp; v && *v; v++) {
 		size_t n = strcspn(*v, "=");
 		struct strbuf name = STRBUF_INIT;
 		strbuf_add(&name, *v, n);
@@ -145,8 +161,13 @@ void trace_env_capture(struct trace_env *e, const char *const *patterns)
 	}
 	/* named variables that are unset are recorded as unset */
 	for (const char *const *p = patterns; *p; p++)
-		if (!strpbrk(*p, "*?[") && !getenv(*p))
+		if (!strpbrk(*p, "*?[") && !env_get(envp, *p))
 			trace_env_set_var(e, *p, NULL);
+}
+
+void trace_env_capture(struct trace_env *e, const char *const *patterns)
+{
+	trace_env_capture_run(e, patterns, NULL, NULL, NULL);
 }
 
 void trace_env_release(struct trace_env *e)

@@ -32,6 +32,15 @@ const char *stdio_kind_phrase(int kind);
  * record it as unset.  Release with trace_env_release().
  */
 void trace_env_capture(struct trace_env *e, const char *const *patterns);
+/*
+ * trace_env_capture() for a command set up apart from renacer
+ * (core/setup.h): the kinds of fds[0..2] (-1: this process's fd 0-2,
+ * as the command inherits it; below -1: closed; fds NULL: 0-2),
+ * directory cwd (NULL: this process's) and the variables of envp (NULL:
+ * environ).
+ */
+void trace_env_capture_run(struct trace_env *e, const char *const *patterns,
+			   char *const *envp, const char *cwd, const int *fds);
 void trace_env_release(struct trace_env *e);
 /* Deep copy (dst is overwritten). */
 void trace_env_copy(struct trace_env *dst, const struct trace_env *src);

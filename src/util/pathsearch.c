@@ -1,4 +1,4 @@
-/* path_search(): the PATH lookup of execvp(), done by the tracer before fork. */
+/* path_search(): the PATH lookup of execvp(), done by the engines before fork. */
 #include "util/pathsearch.h"
 
 #include <errno.h>
@@ -11,14 +11,28 @@
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
-char *path_search(const char *prog)
+/* Whether cand (relative to dir when it is relative) satisfies access(mode). */
+static int access_in(const char *dir, const char *cand, int mode, struct stat *st)
 {
-	const char *path = getenv("PATH");
+	struct strbuf full = STRBUF_INIT;
+	int r;
+
+	if (dir && cand[0] != '/') {
+		strbuf_addf(&full, "%s/%s", dir, cand);
+		cand = full.buf;
+	}
+	r = st ? stat(cand, st) : access(cand, mode);
+	strbuf_release(&full);
+	return r;
+}
+
+char *path_search_in(const char *prog, const char *path, const char *dir)
+{
 	struct strbuf sb = STRBUF_INIT;
 	int saved = ENOENT;
 
 	if (strchr(prog, '/')) {
-		if (access(prog, X_OK) == 0)
+		if (access_in(dir, prog, X_OK, NULL) == 0)
 			return xstrdup(prog);
 		return NULL;
 	}
@@ -36,8 +50,8 @@ char *path_search(const char *prog)
 			strbuf_addch(&sb, '.');
 		strbuf_addch(&sb, '/');
 		strbuf_addstr(&sb, prog);
-		if (stat(sb.buf, &st) == 0 && S_ISREG(st.st_mode)) {
-			if (access(sb.buf, X_OK) == 0)
+		if (access_in(dir, sb.buf, 0, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (access_in(dir, sb.buf, X_OK, NULL) == 0)
 				return strbuf_detach(&sb, NULL);
 			saved = EACCES;
 		}
@@ -46,4 +60,9 @@ char *path_search(const char *prog)
 	strbuf_release(&sb);
 	errno = saved;
 	return NULL;
+}
+
+char *path_search(const char *prog)
+{
+	return path_search_in(prog, getenv("PATH"), NULL);
 }

@@ -11,4 +11,13 @@
  */
 char *path_search(const char *prog);
 
+/*
+ * path_search() for a command that will run elsewhere: path is the PATH
+ * it will have (NULL: unset, the default list), and relative candidates
+ * are looked up under dir (NULL: the current directory), where the
+ * command will run.  The path returned is as execve() must be given it
+ * from dir (a relative one stays relative).
+ */
+char *path_search_in(const char *prog, const char *path, const char *dir);
+
 #endif

@@ -46,7 +46,7 @@ static void test_cpu_run(void **state)
 	char *argv[] = { prog, (char *)"cpu", (char *)"20000", NULL };
 	struct msample s;
 	(void)state;
-	assert_int_equal(measure_run(&m, argv, &s), 0);
+	assert_int_equal(measure_run(&m, argv, NULL, &s), 0);
 	assert_int_equal(s.exit_code, 0);
 	assert_int_equal(s.term_signal, 0);
 	assert_true(s.cpu_us > 5000);
@@ -67,7 +67,7 @@ static void test_wait_run(void **state)
 	char *argv[] = { prog, (char *)"wait", (char *)"20000", NULL };
 	struct msample s;
 	(void)state;
-	assert_int_equal(measure_run(&m, argv, &s), 0);
+	assert_int_equal(measure_run(&m, argv, NULL, &s), 0);
 	/* the sleeps are in the net time: only waits for a CPU come out */
 	assert_true(s.net_us >= 19000);
 	assert_true(s.cpu_us < s.net_us / 2);
@@ -80,11 +80,11 @@ static void test_status(void **state)
 	char *none[] = { (char *)"/nonexistent/renacer-test-prog", NULL };
 	struct msample s;
 	(void)state;
-	assert_int_equal(measure_run(&m, ex, &s), 0);
+	assert_int_equal(measure_run(&m, ex, NULL, &s), 0);
 	assert_int_equal(s.exit_code, 3);
-	assert_int_equal(measure_run(&m, kill, &s), 0);
+	assert_int_equal(measure_run(&m, kill, NULL, &s), 0);
 	assert_int_equal(s.term_signal, 15);
-	assert_int_equal(measure_run(&m, none, &s), -1);
+	assert_int_equal(measure_run(&m, none, NULL, &s), -1);
 }
 
 /*
@@ -115,7 +115,7 @@ static void test_tree(void **state)
 	struct msample s;
 	(void)state;
 	snprintf(script, sizeof(script), "%s cpu 2000; %s cpu 2000; :", prog, prog);
-	assert_int_equal(measure_run(&m, argv, &s), 0);
+	assert_int_equal(measure_run(&m, argv, NULL, &s), 0);
 	if (m.wait != MW_TREE)
 		return;
 	assert_int_equal(s.how, MW_TREE);
