@@ -185,6 +185,18 @@ static int get_bool(struct ctx *c, const char *label, const struct toml_value *t
 	return 1;
 }
 
+/* A boolean into 1 or 0; *out is left as it is (-1: not set) when absent. */
+static int get_tristate(struct ctx *c, const char *label, const struct toml_value *t,
+			const char *key, int *out)
+{
+	bool b = false;
+	int r = get_bool(c, label, t, key, &b);
+
+	if (r > 0)
+		*out = b;
+	return r;
+}
+
 static int get_string(struct ctx *c, const char *label, const struct toml_value *t,
 		      const char *key, bool allow_empty, char **out)
 {
@@ -1114,7 +1126,7 @@ static int parse_golden(struct ctx *c, const struct toml_value *t, bool *have_co
 		     "\"normal\" or \"strict\"", &mode) < 0 ||
 	    get_number(c, label, t, "min_slowdown_pct", GE_ZERO, &g->min_slowdown_pct) < 0 ||
 	    get_number(c, label, t, "min_slowdown_us", GE_ZERO, &g->min_slowdown_us) < 0 ||
-	    get_bool(c, label, t, "callgrind", &g->callgrind) < 0 ||
+	    get_tristate(c, label, t, "callgrind", &g->callgrind) < 0 ||
 	    get_number(c, label, t, "callgrind_tolerance_pct", GE_ZERO,
 		       &g->callgrind_tolerance_pct) < 0)
 		return -1;
@@ -1394,6 +1406,7 @@ void config_init(struct renacer_config *cfg)
 	cfg->golden.timing_max_runs = 20;
 	cfg->golden.min_slowdown_pct = 40;
 	cfg->golden.min_slowdown_us = 50;
+	cfg->golden.callgrind = -1;
 	cfg->golden.callgrind_tolerance_pct = 1;
 	cfg->golden.context_lines = 3;
 	cfg->golden.max_diff_lines = 200;

@@ -121,7 +121,9 @@ struct config_golden {
 	unsigned timing_max_runs;      /* most untraced runs of a validation, default 20 */
 	double min_slowdown_pct;       /* smallest slowdown reported, default 25 */
 	double min_slowdown_us;        /* and its absolute floor, default 50 */
-	bool callgrind;                /* count instructions under callgrind too */
+	int callgrind;                 /* count instructions under callgrind too: 1,
+					  0, or -1 (not set): automatic, short programs
+					  only, the arbiter of an inconclusive timing */
 	double callgrind_tolerance_pct; /* default 1 */
 	double runtime_tolerance_pct;  /* relative runtime slack, default 50 */
 	double runtime_floor_ms;       /* absolute runtime slack, default 20 */

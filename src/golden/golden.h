@@ -103,7 +103,8 @@ struct golden_opts {
 	double timing_alpha;        /* one-sided significance level (0.01) */
 	unsigned timing_runs;       /* untraced runs of a capture, 0: automatic */
 	unsigned timing_max_runs;   /* most untraced runs of a validation (20) */
-	bool callgrind;             /* count instructions under callgrind too */
+	int callgrind;              /* count instructions under callgrind too: 1, 0,
+				       or -1 automatic (CALLGRIND_AUTO_US) */
 	double callgrind_tolerance; /* relative (0.01) */
 };
 

@@ -27,6 +27,7 @@ void golden_opts_init(struct golden_opts *o)
 	o->min_slowdown_us = 50;
 	o->timing_alpha = 0.01;
 	o->timing_max_runs = 20;
+	o->callgrind = -1;
 	o->callgrind_tolerance = 0.01;
 }
 

@@ -600,13 +600,34 @@ static bool check_untraced(struct cmp *x, bool judge)
  * Instructions counted under callgrind, when both sides have them: exact
  * counts, compared with a small tolerance (o->callgrind_tolerance).  More
  * is a regression, whatever the time said; fewer beyond it is a note.
+ * Counted automatically (golden.h), the count decides only whether an
+ * inconclusive time is a CPU-bound slowdown, with the timing test's own
+ * minimum effect (o->min_slowdown).
  */
 static void check_callgrind(struct cmp *x)
 {
 	double g = x->g->timing.meas.callgrind_ir, c = x->c->timing.meas.callgrind_ir;
 	double tol = x->o->callgrind_tolerance;
 
-	if (g <= 0 || c <= 0 || fabs(c - g) <= tol * g)
+	if (g <= 0 || c <= 0)
+		return;
+	if (x->c->timing.meas.callgrind_auto || x->g->timing.meas.callgrind_auto) {
+		/* automatic, counted because the time was inconclusive: the
+		 * count decides it with the timing test's own minimum effect */
+		double min = x->o->min_slowdown;
+		bool slower = c > g * (1 + min);
+		if (!slower && x->r->time_verdict != MV_INCONCLUSIVE)
+			return;
+		add_finding(x->r, slower ? GF_TIMING : GF_NOTE, slower, NULL,
+			    slower ? "instructions" : "timing", g, c,
+			    "instructions under callgrind: %.0f -> %.0f (%+.1f%%): %s (counted because "
+			    "the time was inconclusive; a regression over +%.0f%%)", g, c,
+			    100 * (c - g) / g, slower ? "the program computes more: a CPU-bound slowdown"
+						      : "not a CPU-bound slowdown of that size",
+			    100 * min);
+		return;
+	}
+	if (fabs(c - g) <= tol * g)
 		return;
 	add_finding(x->r, GF_TIMING, c > g, NULL, "instructions", g, c,
 		    "instructions under callgrind: %.0f -> %.0f (%+.1f%%, tolerance \xc2\xb1%.1f%%)%s",

@@ -11,6 +11,7 @@
 #include "golden/timecmp.h"
 #include "measure/mstat.h"
 #include "util/error.h"
+#include "util/pathsearch.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 
@@ -108,10 +109,31 @@ int gtime_measure(struct gwork *w, char *const argv[], const struct config_trace
 	return r;
 }
 
-/* Whether the command counts its instructions under callgrind. */
-static bool wants_callgrind(const struct gwork *w, const struct config_trace *ct)
+/* Whether the command counts its instructions under callgrind: 1, 0, or
+ * -1 automatic (golden.h). */
+static int wants_callgrind(const struct gwork *w, const struct config_trace *ct)
 {
-	return ct && ct->callgrind >= 0 ? ct->callgrind > 0 : w->o.callgrind;
+	return ct && ct->callgrind >= 0 ? ct->callgrind : w->o.callgrind;
+}
+
+/*
+ * Automatic: a program whose untraced runs take under CALLGRIND_AUTO_US
+ * (median wall) has its instructions counted at capture when valgrind is
+ * installed, and again at validation only when its timing came out
+ * inconclusive: the time of a program of a few milliseconds on a loaded
+ * machine cannot tell a CPU-bound change under 2x from the noise, and the
+ * count can, in well under a second.
+ */
+static bool auto_callgrind(const struct gmeasured *m)
+{
+	char *vg;
+
+	if (!m->runs || mstat_median(m->wall_us, m->runs) >= CALLGRIND_AUTO_US)
+		return false;
+	if (!(vg = path_search("valgrind")))
+		return false;
+	free(vg);
+	return true;
 }
 
 /* One run under callgrind: its instruction count into *ir.  As gtime_measure(). */
@@ -163,8 +185,17 @@ int gtime_capture(struct gwork *w, char *const argv[], const struct config_trace
 			r = measure_n(w, &ms, argv, ct, n - 1, &t->meas, interrupted);
 	}
 	measure_release(&ms);
-	if (r == 0 && wants_callgrind(w, ct))
+	if (r == 0 && wants_callgrind(w, ct) > 0) {
 		r = callgrind_run(w, argv, ct, &t->meas.callgrind_ir, interrupted);
+	} else if (r == 0 && wants_callgrind(w, ct) < 0 && auto_callgrind(&t->meas)) {
+		/* not asked for: a failure only leaves the golden without it */
+		if ((r = callgrind_run(w, argv, ct, &t->meas.callgrind_ir, interrupted)) != 0 &&
+		    !*interrupted) {
+			t->meas.callgrind_ir = 0;
+			r = 0;
+		}
+		t->meas.callgrind_auto = true;
+	}
 	return r;
 }
 
@@ -184,7 +215,7 @@ int gtime_validate(struct gwork *w, char *const argv[], const struct config_trac
 		   const struct gtiming *g, struct gtiming *cur, int *interrupted)
 {
 	struct measure ms;
-	struct gtime_verdict tv;
+	struct gtime_verdict tv = { .v = MV_SAME };
 	unsigned max = w->o.timing_max_runs > GOLDEN_TIMING_BATCH ? w->o.timing_max_runs
 								   : GOLDEN_TIMING_BATCH;
 	bool seen_slower = false;
@@ -231,7 +262,10 @@ int gtime_validate(struct gwork *w, char *const argv[], const struct config_trac
 		r = measure_n(w, &ms, argv, ct, GOLDEN_TIMING_BATCH, &cur->meas, interrupted);
 	}
 	measure_release(&ms);
-	if (r == 0 && wants_callgrind(w, ct) && g->meas.callgrind_ir > 0) {
+	int cg = wants_callgrind(w, ct);
+	if (cg < 0 && (tv.v != MV_INCONCLUSIVE || !w->o.check_timing || !auto_callgrind(&g->meas)))
+		cg = 0;        /* automatic: only to decide an inconclusive timing */
+	if (r == 0 && cg && g->meas.callgrind_ir > 0) {
 		double ir = 0, again = 0;
 		r = callgrind_run(w, argv, ct, &ir, interrupted);
 		/* a count over the tolerance is taken again, the lower kept */
@@ -239,6 +273,7 @@ int gtime_validate(struct gwork *w, char *const argv[], const struct config_trac
 		    (r = callgrind_run(w, argv, ct, &again, interrupted)) == 0 && again < ir)
 			ir = again;
 		cur->meas.callgrind_ir = ir;
+		cur->meas.callgrind_auto = wants_callgrind(w, ct) < 0;
 	}
 	return r;
 }

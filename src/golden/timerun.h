@@ -24,10 +24,15 @@ struct analysis;
 int gtime_measure(struct gwork *w, char *const argv[], const struct config_trace *ct,
 		  unsigned n, struct gmeasured *m, int *interrupted);
 
+/* callgrind automatic (golden_opts.callgrind -1): for programs whose
+ * untraced runs take less than this (median wall), microseconds */
+#define CALLGRIND_AUTO_US 50000
+
 /*
  * Capture: measures the command's untraced runs into t->meas (o.timing_runs
  * of them, or GOLDEN_TIMING_RUNS; fewer for a command that runs over a
- * second) and, with callgrind on, its instruction count.  Returns as
+ * second) and, with callgrind on (or automatic and the command short), its
+ * instruction count.  Returns as
  * gtime_measure().
  */
 int gtime_capture(struct gwork *w, char *const argv[], const struct config_trace *ct,
@@ -38,7 +43,8 @@ int gtime_capture(struct gwork *w, char *const argv[], const struct config_trace
  * GOLDEN_TIMING_BATCH runs, then a batch more while the comparison is
  * slower for the first time or inconclusive, up to o.timing_max_runs (a
  * slowdown counts once it is seen again with the added runs); with
- * callgrind on and a golden count, the count (once more when it is over).
+ * callgrind on and a golden count, the count (once more when it is over);
+ * automatic, only when the timing came out inconclusive.
  * A golden without untraced runs gets one batch (its .new then has them).
  * Returns as gtime_measure().
  */

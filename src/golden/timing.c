@@ -160,6 +160,8 @@ static json_t *measured_json(const struct gmeasured *m)
 	}
 	if (m->callgrind_ir > 0)
 		json_object_set_new(o, "callgrind_instructions", json_real(m->callgrind_ir));
+	if (m->callgrind_ir > 0 && m->callgrind_auto)
+		json_object_set_new(o, "callgrind_automatic", json_true());
 	if (m->later[0]) {
 		json_t *a = json_array();
 		for (unsigned i = 0; i < 2 && m->later[i]; i++)
@@ -233,6 +235,11 @@ static int measured_from(json_t *o, struct gmeasured *m)
 		if (!json_is_number(s) || json_number_value(s) < 0)
 			return -1;
 		m->callgrind_ir = json_number_value(s);
+	}
+	if ((s = json_object_get(o, "callgrind_automatic"))) {
+		if (!json_is_boolean(s))
+			return -1;
+		m->callgrind_auto = json_is_true(s);
 	}
 	return 0;
 }

@@ -9,6 +9,7 @@
 #define RENACER_GOLDEN_TIMING_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "golden/variation.h"
@@ -55,6 +56,10 @@ struct gmeasured {
 					task), "main" (the main thread), "none" */
 	char *no_counters;           /* why there are no hardware counts, or NULL */
 	double callgrind_ir;         /* instructions under callgrind; 0: not counted */
+	bool callgrind_auto;         /* counted by callgrind's automatic mode
+					(capture: a short program; validate: an
+					inconclusive timing): compared with the
+					timing's minimum effect, not the tolerance */
 	unsigned later[2];           /* batches measured a pause after the others,
 					to confirm a slowdown: the first run of
 					each (0: none) */

@@ -181,4 +181,23 @@ command -v valgrind > /dev/null || fail "valgrind is missing (make deps installs
 		out.txt || { cat out.txt; fail "callgrind: no instruction count finding"; }
 	rm renacer.toml
 }
+# automatic (callgrind not set): a short program's capture counts its
+# instructions, marked automatic (validate counts again only to settle an
+# inconclusive time: unit test test_callgrind_arbiter); callgrind = false: none
+$PY - golden_traces/cpu.json <<'PYEOF' || exit 1
+import json, sys
+u = json.load(open(sys.argv[1]))["timing"]["untraced"]
+if not (u.get("callgrind_instructions", 0) > 0 and u.get("callgrind_automatic") is True):
+    sys.exit("FAIL: a short program's capture counted no instructions automatically: %r" %
+             {k: u.get(k) for k in ("callgrind_instructions", "callgrind_automatic")})
+PYEOF
+printf '[golden_traces]\ncallgrind = false\n' > renacer.toml
+run 0 "$RENACER" capture nocg -- "$TW" cpu $US
+$PY - golden_traces/nocg.json <<'PYEOF' || exit 1
+import json, sys
+u = json.load(open(sys.argv[1]))["timing"]["untraced"]
+if "callgrind_instructions" in u:
+    sys.exit("FAIL: callgrind = false, and the capture counted instructions")
+PYEOF
+rm renacer.toml
 echo "ok"

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "golden/golden.h"
+#include "golden/model.h"
 #include "golden/timecmp.h"
 #include "golden/timing.h"
 #include "util/error.h"
@@ -231,6 +232,58 @@ static void test_tree_bounds(void **state)
 	gmeasured_release(&g);
 }
 
+/* The first finding of subject sub in r, or NULL. */
+static const struct gfinding *finding(const struct gresult *r, const char *sub)
+{
+	for (size_t i = 0; i < r->nf; i++)
+		if (r->f[i].subject && !strcmp(r->f[i].subject, sub))
+			return &r->f[i];
+	return NULL;
+}
+
+/*
+ * callgrind automatic: counted because the time was inconclusive, the
+ * instructions decide it with the timing test's minimum effect (+40%): twice
+ * the instructions is a CPU-bound regression, +10% a note; the same counts
+ * made with callgrind on are compared with its 1% tolerance.
+ */
+static void test_callgrind_arbiter(void **state)
+{
+	struct gmodel *g = gmodel_new(&opts), *c = gmodel_new(&opts);
+	struct gresult r;
+	const struct gfinding *f;
+	(void)state;
+
+	runs(&g->timing.meas, 10, 1000, 300, 800);
+	runs(&c->timing.meas, 10, 2000, 300, 800);     /* slower, then not: inconclusive */
+	c->timing.meas.later[0] = c->timing.meas.runs;
+	runs(&c->timing.meas, 5, 1000, 300, 800);
+	g->timing.meas.callgrind_ir = 1000000;
+	g->timing.meas.callgrind_auto = true;
+	for (int k = 0; k < 3; k++) {
+		c->timing.meas.callgrind_ir = k == 0 ? 2000000 : 1100000;
+		c->timing.meas.callgrind_auto = k < 2;
+		g->timing.meas.callgrind_auto = k < 2;
+		memset(&r, 0, sizeof(r));
+		gtiming_check(&r, g, c, &opts, NULL);
+		assert_int_equal(r.time_verdict, MV_INCONCLUSIVE);
+		f = finding(&r, k == 1 ? "timing" : "instructions");
+		if (k == 1)
+			while (f && !strstr(f->message, "instructions under callgrind"))
+				f = NULL;
+		assert_non_null(f);
+		assert_non_null(strstr(f->message, "instructions under callgrind"));
+		assert_int_equal(f->regression, k != 1);
+		if (k == 0)
+			assert_non_null(strstr(f->message, "a CPU-bound slowdown"));
+		if (k == 2)
+			assert_non_null(strstr(f->message, "tolerance"));
+		gresult_release(&r);
+	}
+	gmodel_free(g);
+	gmodel_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_reference),
 		cmocka_unit_test(test_later_batch),
 		cmocka_unit_test(test_tree_bounds),
+		cmocka_unit_test(test_callgrind_arbiter),
 	};
 	golden_opts_init(&opts);
 	return cmocka_run_group_tests(tests, NULL, NULL);
