@@ -447,6 +447,14 @@ void gtime_judge(const struct gmeasured *g, const struct gmeasured *c,
 		}
 		free(clow);
 	}
+	if (out->net.v == MV_SLOWER) {
+		double gw = mstat_median(g->wait_us, g->runs), cw = mstat_median(c->wait_us, c->runs);
+		out->wait_us = gw > cw ? gw : cw;
+		if (out->net.c_median - out->net.g_median < GTIME_WAIT_DOUBT * out->wait_us) {
+			out->net.v = MV_INCONCLUSIVE;
+			out->wait_doubt = true;
+		}
+	}
 	out->v = out->net.v;
 	out->metric = "net";
 	if (out->cpu_bound) {
@@ -578,6 +586,10 @@ static bool check_untraced(struct cmp *x, bool judge)
 		strbuf_addf(&m, " over %zu runs and the golden's %zu: with the waits of every thread and "
 			    "process added up it is %.2fx (p %.2g): their waits for a CPU, which "
 			    "overlap, may explain it", t->nc, t->ng, tv.net_low.ratio, tv.net_low.p);
+	else if (tv.wait_doubt && !strcmp(tv.metric, "net"))
+		strbuf_addf(&m, " over %zu runs and the golden's %zu: the waits for a CPU taken out of "
+			    "each run (%.2fms, the machine's load) are too large beside the difference "
+			    "to tell it from their error", t->nc, t->ng, tv.wait_us / 1000);
 	else if (tv.unconfirmed)
 		strbuf_addf(&m, " over %zu runs and the golden's %zu: slower at first, but %zu runs "
 			    "made a pause later were %.2fx (p %.2g): the machine's load changed", t->nc,

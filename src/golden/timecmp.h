@@ -25,6 +25,11 @@
 
 /* A program is CPU-bound when its CPU time is at least this share of its net time. */
 #define GTIME_CPU_BOUND 0.8
+/* A net slowdown smaller than this share of the waits for a CPU taken out
+ * of the runs (the larger median, golden's or current) is inconclusive:
+ * on a loaded machine those waits are measured to a fraction of
+ * themselves (what the scheduler does not account as a run-queue wait) */
+#define GTIME_WAIT_DOUBT 0.25
 /* A batch made a pause later confirms a slowdown at this level (its ratio
  * must reach the minimum effect as well). */
 #define GTIME_CONFIRM_ALPHA 0.05
@@ -40,6 +45,9 @@ struct gtime_verdict {
 	bool tree_doubt;             /* the net time was slower, the lower one not:
 					the tree's overlapping waits may explain it */
 	const char *metric;          /* "net" or "cpu": the time that gave v */
+	bool wait_doubt;             /* the net time was slower by less than
+					GTIME_WAIT_DOUBT of the waits taken out */
+	double wait_us;              /* those waits (median a run) */
 	bool unconfirmed;            /* slower at first, but not in a batch made a
 					pause later (meas.later): inconclusive */
 	struct mtest later;          /* the test of that batch alone */
