@@ -633,9 +633,11 @@ static void check_callgrind(struct cmp *x)
 		add_finding(x->r, slower ? GF_TIMING : GF_NOTE, slower, NULL,
 			    slower ? "instructions" : "timing", g, c,
 			    "instructions under callgrind: %.0f -> %.0f (%+.1f%%): %s (counted because "
-			    "the time was inconclusive; a regression over +%.0f%%)", g, c,
+			    "the time was %s; a regression over +%.0f%%)", g, c,
 			    100 * (c - g) / g, slower ? "the program computes more: a CPU-bound slowdown"
 						      : "not a CPU-bound slowdown of that size",
+			    x->r->time_verdict == MV_INCONCLUSIVE ? "inconclusive"
+								  : "slower by less than its minimum effect",
 			    100 * min);
 		return;
 	}

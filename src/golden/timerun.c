@@ -263,8 +263,15 @@ int gtime_validate(struct gwork *w, char *const argv[], const struct config_trac
 	}
 	measure_release(&ms);
 	int cg = wants_callgrind(w, ct);
-	if (cg < 0 && (tv.v != MV_INCONCLUSIVE || !w->o.check_timing || !auto_callgrind(&g->meas)))
-		cg = 0;        /* automatic: only to decide an inconclusive timing */
+	if (cg < 0) {
+		/* automatic: only to settle a time that is inconclusive, or
+		 * slower for sure but by less than the minimum effect (the
+		 * computing of a short program doubled under its start-up) */
+		const struct mtest *t = !tv.metric || strcmp(tv.metric, "cpu") ? &tv.net : &tv.cpu;
+		bool doubt = tv.v == MV_INCONCLUSIVE || (tv.v == MV_SAME && t->lo > 1);
+		if (!doubt || !w->o.check_timing || !auto_callgrind(&g->meas))
+			cg = 0;
+	}
 	if (r == 0 && cg && g->meas.callgrind_ir > 0) {
 		double ir = 0, again = 0;
 		r = callgrind_run(w, argv, ct, &ir, interrupted);
