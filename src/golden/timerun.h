@@ -26,7 +26,7 @@ int gtime_measure(struct gwork *w, char *const argv[], const struct config_trace
 
 /* callgrind automatic (golden_opts.callgrind -1): for programs whose
  * untraced runs take less than this (median wall), microseconds */
-#define CALLGRIND_AUTO_US 50000
+#define CALLGRIND_AUTO_US 100000
 
 /*
  * Capture: measures the command's untraced runs into t->meas (o.timing_runs
