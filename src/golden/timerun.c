@@ -119,10 +119,11 @@ static int wants_callgrind(const struct gwork *w, const struct config_trace *ct)
 /*
  * Automatic: a program whose untraced runs take under CALLGRIND_AUTO_US
  * (median wall) has its instructions counted at capture when valgrind is
- * installed, and again at validation only when its timing came out
- * inconclusive: the time of a program of a few milliseconds on a loaded
- * machine cannot tell a CPU-bound change under 2x from the noise, and the
- * count can, in well under a second.
+ * installed, and again at validation only when its time came out
+ * inconclusive, or slower for sure by less than the minimum effect: the
+ * time of a program of a few milliseconds on a loaded machine cannot tell
+ * a CPU-bound change under 2x from the noise, and the count can, in well
+ * under a second.
  */
 static bool auto_callgrind(const struct gmeasured *m)
 {
@@ -273,14 +274,21 @@ int gtime_validate(struct gwork *w, char *const argv[], const struct config_trac
 			cg = 0;
 	}
 	if (r == 0 && cg && g->meas.callgrind_ir > 0) {
+		bool autom = cg < 0;
 		double ir = 0, again = 0;
+		double over = autom ? w->o.min_slowdown : w->o.callgrind_tolerance;
 		r = callgrind_run(w, argv, ct, &ir, interrupted);
-		/* a count over the tolerance is taken again, the lower kept */
-		if (r == 0 && ir > g->meas.callgrind_ir * (1 + w->o.callgrind_tolerance) &&
+		/* a count over the limit is taken again, the lower kept */
+		if (r == 0 && ir > g->meas.callgrind_ir * (1 + over) &&
 		    (r = callgrind_run(w, argv, ct, &again, interrupted)) == 0 && again < ir)
 			ir = again;
+		if (r != 0 && autom && !*interrupted) {
+			/* not asked for: a failure only leaves the count out */
+			r = 0;
+			ir = 0;
+		}
 		cur->meas.callgrind_ir = ir;
-		cur->meas.callgrind_auto = wants_callgrind(w, ct) < 0;
+		cur->meas.callgrind_auto = autom;
 	}
 	return r;
 }
