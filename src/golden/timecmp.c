@@ -447,7 +447,9 @@ void gtime_judge(const struct gmeasured *g, const struct gmeasured *c,
 		}
 		free(clow);
 	}
-	if (out->net.v == MV_SLOWER) {
+	/* a tree's waits (a golden that does not know its tasks: the
+	 * current runs'; neither: a tree, to be safe) */
+	if (out->net.v == MV_SLOWER && (c->tasks != 1 || g->tasks > 1)) {
 		double gw = mstat_median(g->wait_us, g->runs), cw = mstat_median(c->wait_us, c->runs);
 		out->wait_us = gw > cw ? gw : cw;
 		if (out->net.c_median - out->net.g_median < GTIME_WAIT_DOUBT * out->wait_us) {

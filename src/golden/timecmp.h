@@ -25,10 +25,12 @@
 
 /* A program is CPU-bound when its CPU time is at least this share of its net time. */
 #define GTIME_CPU_BOUND 0.8
-/* A net slowdown smaller than this share of the waits for a CPU taken out
- * of the runs (the larger median, golden's or current) is inconclusive:
- * on a loaded machine those waits are measured to a fraction of
- * themselves (what the scheduler does not account as a run-queue wait) */
+/* A process tree's net slowdown smaller than this share of the waits for
+ * a CPU taken out of its runs (the larger median, golden's or current) is
+ * inconclusive: on a loaded machine a tree's waits are measured to a
+ * fraction of themselves (its tasks' waits overlap, and a child's wait
+ * delays its parent only in part).  One task's waits are its schedstat
+ * run delay, exact, and are not doubted. */
 #define GTIME_WAIT_DOUBT 0.25
 /* A batch made a pause later confirms a slowdown at this level (its ratio
  * must reach the minimum effect as well). */

@@ -76,6 +76,7 @@ static int measure_n(struct gwork *w, struct measure *m, char *const argv[],
 				s->net_low_us, s->wait_us, (double)s->maxrss_kb,
 				(double)s->instructions, (double)s->cycles,
 				ref_ok ? ref.net_us : -1, ref_ok ? ref.cpu_us : -1,
+				s->tasks,
 			};
 			gmeasured_add(out, &one);
 			/* the weakest way any run measured its waits */

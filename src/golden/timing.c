@@ -87,6 +87,8 @@ void gmeasured_add(struct gmeasured *m, const struct gmrun *r)
 	m->net_us[n] = r->net;
 	m->wait_us[n] = r->wait;
 	m->maxrss_kb[n] = r->maxrss_kb;
+	if (r->tasks > m->tasks)
+		m->tasks = r->tasks;
 	/* kept only once a run differs */
 	if (r->net_low >= 0 && r->net_low != r->net && !m->net_low_us && n) {
 		m->net_low_us = xmemdup(m->net_us, n * sizeof(double));
@@ -162,6 +164,8 @@ static json_t *measured_json(const struct gmeasured *m)
 		json_object_set_new(o, "callgrind_instructions", json_real(m->callgrind_ir));
 	if (m->callgrind_ir > 0 && m->callgrind_auto)
 		json_object_set_new(o, "callgrind_automatic", json_true());
+	if (m->tasks)
+		json_object_set_new(o, "tasks", json_integer(m->tasks));
 	if (m->later[0]) {
 		json_t *a = json_array();
 		for (unsigned i = 0; i < 2 && m->later[i]; i++)
@@ -219,6 +223,12 @@ static int measured_from(json_t *o, struct gmeasured *m)
 		m->waits = xstrdup(json_string_value(s));
 	if ((s = json_object_get(o, "no_counters")) && json_is_string(s))
 		m->no_counters = xstrdup(json_string_value(s));
+	if ((s = json_object_get(o, "tasks"))) {
+		if (!json_is_integer(s) || json_integer_value(s) < 0 ||
+		    json_integer_value(s) > 10000000)
+			return -1;
+		m->tasks = (unsigned)json_integer_value(s);
+	}
 	if ((s = json_object_get(o, "later"))) {
 		unsigned prev = 0;
 		if (!json_is_array(s) || json_array_size(s) > 2)

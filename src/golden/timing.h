@@ -60,6 +60,8 @@ struct gmeasured {
 					(capture: a short program; validate: an
 					inconclusive timing): compared with the
 					timing's minimum effect, not the tolerance */
+	unsigned tasks;              /* the most tasks (processes and threads) a
+					run had; 0: not known (an older golden) */
 	unsigned later[2];           /* batches measured a pause after the others,
 					to confirm a slowdown: the first run of
 					each (0: none) */
@@ -70,6 +72,7 @@ struct gmrun {
 	double wall, cpu, user, sys, net, net_low, wait, maxrss_kb;
 	double instructions, cycles;
 	double ref_net, ref_cpu;
+	unsigned tasks;              /* 0: not known */
 };
 
 /* Appends one run (the arrays grow; an optional one is dropped once a run lacks it). */

@@ -7,7 +7,7 @@ gp_setup
 
 run 0 "$RENACER" capture --runs 3 gp -- "$GP" "$W/gp"
 # ✅ Captured: golden_traces/gp.json (0.73ms, 87 syscalls)
-#    timing: 10 untraced runs, median 0.73ms wall, 0.70ms net of waits for a CPU, 0.65ms CPU
+#    timing: 10 untraced runs, median 0.73ms wall, 0.70ms net of waits for a CPU, 0.65ms CPU[; N instructions under callgrind]
 #    note: this machine has no hardware performance counters (...)   (where it has none)
 $PY - out.txt golden_traces/gp.json <<'PYEOF' || exit 1
 import json, re, statistics, sys
@@ -16,7 +16,8 @@ m = re.fullmatch(r"\u2705 Captured: golden_traces/gp\.json \((\d+\.\d\d)ms, (\d+
 if not m:
     sys.exit("FAIL: capture line: %r" % lines[0])
 tm = re.fullmatch(r"   timing: (\d+) untraced runs, median (\d+\.\d\d)ms wall, (\d+\.\d\d)ms net of waits "
-                  r"for a CPU, (\d+\.\d\d)ms CPU", lines[1] if len(lines) > 1 else "")
+                  r"for a CPU, (\d+\.\d\d)ms CPU(?:; (\d+) instructions under callgrind)?",
+                  lines[1] if len(lines) > 1 else "")
 if not tm:
     sys.exit("FAIL: timing line: %r" % lines[1:])
 if len(lines) > 2 and not (len(lines) == 3 and lines[2].startswith("   note: ") and "counters" in lines[2]):
@@ -52,6 +53,16 @@ if abs(float(tm.group(3)) - statistics.median(u["net_us"]) / 1000) > 0.01:
     sys.exit("FAIL: net %s, untraced median %.3f" % (tm.group(3), statistics.median(u["net_us"]) / 1000))
 if abs(float(tm.group(4)) - statistics.median(u["cpu_us"]) / 1000) > 0.01:
     sys.exit("FAIL: CPU %s, untraced median %.3f" % (tm.group(4), statistics.median(u["cpu_us"]) / 1000))
+# a command under 100 ms has its instructions counted under callgrind
+# where valgrind is (callgrind unset: automatic), and the line says so
+ir = u.get("callgrind_instructions")
+if (tm.group(5) is None) != (ir is None) or (ir is not None and int(tm.group(5)) != int(ir)):
+    sys.exit("FAIL: the line's callgrind count %r, the golden's %r" % (tm.group(5), ir))
+if ir is not None and u.get("callgrind_automatic") is not True:
+    sys.exit("FAIL: callgrind counted, not said automatic: %r" % u.get("callgrind_automatic"))
+import shutil
+if ir is None and shutil.which("valgrind") and statistics.median(u["wall_us"]) < 90000:
+    sys.exit("FAIL: valgrind is here and the command took %.2fms: no automatic count" % (statistics.median(u["wall_us"]) / 1000))
 if u["waits"] not in ("tree", "main"):
     sys.exit("FAIL: waits measured as %r" % u["waits"])
 # a PMU gives counts in every run; without one, the golden says why
