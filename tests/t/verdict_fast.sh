@@ -47,6 +47,7 @@ grep -q '^recall (caught and named): 0/1 plants' "$TMPDIR/self.out" || fail "no 
 BUILD=$BUILD sh "$V" --fast --out "$TMPDIR/fast" > "$TMPDIR/fast.out" 2> "$TMPDIR/fast.err"
 rc=$?
 cat "$TMPDIR/fast.out"
-[ $rc -eq 0 ] || { tail -n 20 "$TMPDIR/fast.err"; fail "the fast subset failed (exit $rc)"; }
+[ $rc -eq 0 ] || { tail -n 20 "$TMPDIR/fast.err"; grep '^FAIL' "$TMPDIR/fast.out"
+	fail "the fast subset failed (exit $rc)"; }
 grep -q '^false alarms: 0/30 ' "$TMPDIR/fast.out" || fail "not 30 unchanged validations"
 echo ok
