@@ -21,6 +21,7 @@ struct cmp {
 	const struct gmodel *g, *c;
 	const struct golden_opts *o;
 	struct gresult *r;
+	bool same_work;         /* a CPU slowdown the callgrind counts ruled out */
 };
 
 static struct gfinding *add_finding(struct gresult *r, enum gfind_kind k, bool reg,
@@ -551,6 +552,18 @@ static bool check_untraced(struct cmp *x, bool judge)
 		r->limit_ms = (t->g_median + o->min_slowdown_us) / 1000;
 	r->spread_ms = 0;
 	r->timing_checked = judge;
+	/* slower CPU time over the same instructions: the machine, not the
+	 * program (GTIME_SAME_WORK) */
+	double gir = gm->callgrind_ir, cir = cm->callgrind_ir;
+	if (judge && tv.v == MV_SLOWER && !strcmp(tv.metric, "cpu") && gir > 0 && cir > 0 &&
+	    fabs(cir - gir) <= GTIME_SAME_WORK * gir && t->ratio < GTIME_SAME_WORK_MAX &&
+	    /* a new wait of its own shows in the net time: not ruled out */
+	    tv.net.c_median - tv.net.g_median <=
+	    1.5 * (tv.cpu.c_median - tv.cpu.g_median) + o->min_slowdown_us) {
+		tv.v = MV_INCONCLUSIVE;
+		r->time_verdict = MV_INCONCLUSIVE;
+		x->same_work = true;
+	}
 	if (!judge || tv.v == MV_SAME)
 		return false;
 	if (tv.v == MV_SLOWER) {
@@ -584,7 +597,12 @@ static bool check_untraced(struct cmp *x, bool judge)
 	add_interval(&m, t, o->timing_alpha);
 	strbuf_addch(&m, ')');
 	add_reference(&m, &tv);
-	if (tv.tree_doubt && !strcmp(tv.metric, "net"))
+	if (x->same_work)
+		strbuf_addf(&m, " over %zu runs and the golden's %zu: the instructions under callgrind "
+			    "are the same, %.0f -> %.0f (%+.1f%%): the machine ran the same work "
+			    "slower (a busy neighbour or hyperthread, a lower clock)", t->nc, t->ng,
+			    gir, cir, 100 * (cir - gir) / gir);
+	else if (tv.tree_doubt && !strcmp(tv.metric, "net"))
 		strbuf_addf(&m, " over %zu runs and the golden's %zu: with the waits of every thread and "
 			    "process added up it is %.2fx (p %.2g): their waits for a CPU, which "
 			    "overlap, may explain it", t->nc, t->ng, tv.net_low.ratio, tv.net_low.p);
@@ -623,7 +641,7 @@ static void check_callgrind(struct cmp *x)
 	double g = x->g->timing.meas.callgrind_ir, c = x->c->timing.meas.callgrind_ir;
 	double tol = x->o->callgrind_tolerance;
 
-	if (g <= 0 || c <= 0)
+	if (g <= 0 || c <= 0 || x->same_work)
 		return;
 	if (x->c->timing.meas.callgrind_auto || x->g->timing.meas.callgrind_auto) {
 		/* automatic, counted because the time was inconclusive: the

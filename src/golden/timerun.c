@@ -271,6 +271,11 @@ int gtime_validate(struct gwork *w, char *const argv[], const struct config_trac
 		 * computing of a short program doubled under its start-up) */
 		const struct mtest *t = !tv.metric || strcmp(tv.metric, "cpu") ? &tv.net : &tv.cpu;
 		bool doubt = tv.v == MV_INCONCLUSIVE || (tv.v == MV_SAME && t->lo > 1);
+		/* or to tell a CPU-time slowdown of the program from a slower
+		 * machine (GTIME_SAME_WORK) */
+		if (tv.v == MV_SLOWER && tv.metric && !strcmp(tv.metric, "cpu") &&
+		    tv.cpu.ratio < GTIME_SAME_WORK_MAX)
+			doubt = true;
 		if (!doubt || !w->o.check_timing || !auto_callgrind(&g->meas))
 			cg = 0;
 	}

@@ -350,6 +350,54 @@ static void test_callgrind_arbiter(void **state)
 	gmodel_free(c);
 }
 
+/* Whether r has a regression. */
+static bool any_regression(const struct gresult *r)
+{
+	for (size_t i = 0; i < r->nf; i++)
+		if (r->f[i].regression)
+			return true;
+	return false;
+}
+
+/*
+ * CPU time 1.5x the golden's over the same instructions under callgrind
+ * (+0.5%): the machine was slower, inconclusive and said why; the same
+ * time with 30% more instructions, a 2.5x slowdown, or a net time that
+ * grew far beyond the CPU time (a new wait) stay regressions.
+ */
+static void test_same_work(void **state)
+{
+	static const struct { double net, cpu, ir; bool slower; } cs[] = {
+		{ 3000, 2850, 1005000, false },
+		{ 3000, 2850, 1300000, true },
+		{ 5000, 4750, 1005000, true },
+		{ 6000, 2850, 1005000, true },
+	};
+	(void)state;
+	for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); k++) {
+		struct gmodel *g = gmodel_new(&opts), *c = gmodel_new(&opts);
+		struct gresult r;
+		const struct gfinding *f;
+		runs(&g->timing.meas, 10, 2000, 1900, 800);
+		runs(&c->timing.meas, 10, cs[k].net, cs[k].cpu, 800);
+		g->timing.meas.callgrind_ir = 1000000;
+		g->timing.meas.callgrind_auto = c->timing.meas.callgrind_auto = true;
+		c->timing.meas.callgrind_ir = cs[k].ir;
+		memset(&r, 0, sizeof(r));
+		gtiming_check(&r, g, c, &opts, NULL);
+		assert_int_equal(r.time_verdict, cs[k].slower ? MV_SLOWER : MV_INCONCLUSIVE);
+		assert_int_equal(any_regression(&r), cs[k].slower);
+		if (!cs[k].slower) {
+			assert_non_null(f = finding(&r, "inconclusive"));
+			assert_non_null(strstr(f->message, "the same work slower"));
+			assert_non_null(strstr(f->message, "+0.5%"));
+		}
+		gresult_release(&r);
+		gmodel_free(g);
+		gmodel_free(c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_later_batch),
 		cmocka_unit_test(test_tree_bounds),
 		cmocka_unit_test(test_callgrind_arbiter),
+		cmocka_unit_test(test_same_work),
 		cmocka_unit_test(test_wait_doubt),
 	};
 	golden_opts_init(&opts);
