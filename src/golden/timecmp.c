@@ -641,9 +641,11 @@ static void check_callgrind(struct cmp *x)
 	double g = x->g->timing.meas.callgrind_ir, c = x->c->timing.meas.callgrind_ir;
 	double tol = x->o->callgrind_tolerance;
 
-	if (g <= 0 || c <= 0 || x->same_work)
+	if (g <= 0 || c <= 0)
 		return;
 	if (x->c->timing.meas.callgrind_auto || x->g->timing.meas.callgrind_auto) {
+		if (x->same_work)
+			return;      /* said in the timing's own finding */
 		/* automatic, counted because the time was inconclusive: the
 		 * count decides it with the timing test's own minimum effect */
 		double min = x->o->min_slowdown;
