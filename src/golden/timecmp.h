@@ -67,6 +67,16 @@ struct gtime_verdict {
 	double g_ref_us, c_ref_us;   /* its median net time, golden and current */
 };
 
+/* callgrind automatic: a single-task command whose golden's untraced runs
+ * took less than this (median wall, microseconds) is counted in every
+ * validation, whatever its time said: its time cannot tell a doubled
+ * computation from its start-up's noise, its count takes about 0.5 s. */
+#define CALLGRIND_EVERY_US 10000
+
+/* Whether validate counts current c's instructions in every validation
+ * against golden g (its count automatic: CALLGRIND_EVERY_US). */
+bool gtime_count_every(const struct gmeasured *g, const struct gmeasured *c);
+
 /* Judges current runs c against golden runs g with o's thresholds. */
 void gtime_judge(const struct gmeasured *g, const struct gmeasured *c,
 		 const struct golden_opts *o, struct gtime_verdict *out);

@@ -182,8 +182,9 @@ command -v valgrind > /dev/null || fail "valgrind is missing (make deps installs
 	rm renacer.toml
 }
 # automatic (callgrind not set): a short program's capture counts its
-# instructions, marked automatic (validate counts again only to settle an
-# inconclusive time: unit test test_callgrind_arbiter); callgrind = false: none
+# instructions, marked automatic (validate counts again to settle an
+# inconclusive time: unit test test_callgrind_arbiter, or every time for a
+# one-task command under 10 ms: below); callgrind = false: none
 $PY - golden_traces/cpu.json <<'PYEOF' || exit 1
 import json, sys
 u = json.load(open(sys.argv[1]))["timing"]["untraced"]
@@ -200,4 +201,14 @@ if "callgrind_instructions" in u:
     sys.exit("FAIL: callgrind = false, and the capture counted instructions")
 PYEOF
 rm renacer.toml
+# a one-task command of a millisecond is counted in every validation: its
+# computation doubled (a quarter of its time) is caught on the count
+# whatever its time said, and the unchanged one passes
+run 0 "$RENACER" validate --no-color --golden golden_traces/cpu.json -- "$TW" cpu $US
+has out.txt "$(printf '\342\234\205') cpu: equivalent"
+TIMEWORK=2 "$RENACER" validate --no-color --golden golden_traces/cpu.json -- "$TW" cpu $US \
+	> out.txt 2>&1
+[ $? -eq 1 ] || { cat out.txt; fail "callgrind automatic: twice the computing passed"; }
+grep -qE "✗ timing: instructions under callgrind: [0-9]+ -> [0-9]+ \(\+[0-9.]+%\): the program computes more" \
+	out.txt || { cat out.txt; fail "callgrind automatic: no instruction count finding"; }
 echo "ok"

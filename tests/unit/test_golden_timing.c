@@ -398,6 +398,57 @@ static void test_same_work(void **state)
 	}
 }
 
+/*
+ * A one-task command under 10 ms with an automatic count is counted in
+ * every validation (not a tree, not a longer one, not one counted on
+ * request); its time the same, twice the instructions is a regression
+ * that says why it was counted.
+ */
+static void test_count_every(void **state)
+{
+	struct gmodel *g = gmodel_new(&opts), *c = gmodel_new(&opts);
+	struct gresult r;
+	const struct gfinding *f;
+	(void)state;
+	runs(&g->timing.meas, 10, 1000, 950, 800);
+	runs(&c->timing.meas, 10, 1000, 950, 800);
+	g->timing.meas.callgrind_ir = 1000000;
+	g->timing.meas.callgrind_auto = c->timing.meas.callgrind_auto = true;
+	g->timing.meas.tasks = c->timing.meas.tasks = 1;
+	assert_true(gtime_count_every(&g->timing.meas, &c->timing.meas));
+	c->timing.meas.tasks = 3;
+	assert_false(gtime_count_every(&g->timing.meas, &c->timing.meas));
+	c->timing.meas.tasks = 1;
+	g->timing.meas.callgrind_auto = false;
+	assert_false(gtime_count_every(&g->timing.meas, &c->timing.meas));
+	g->timing.meas.callgrind_auto = true;
+	c->timing.meas.callgrind_ir = 1960000;
+	memset(&r, 0, sizeof(r));
+	gtiming_check(&r, g, c, &opts, NULL);
+	assert_int_equal(r.time_verdict, MV_SAME);
+	assert_non_null(f = finding(&r, "instructions"));
+	assert_true(f->regression);
+	assert_non_null(strstr(f->message, "counted in every validation"));
+	gresult_release(&r);
+	c->timing.meas.callgrind_ir = 1100000;     /* +10%: nothing to say */
+	memset(&r, 0, sizeof(r));
+	gtiming_check(&r, g, c, &opts, NULL);
+	assert_int_equal(r.nf, 0);
+	gresult_release(&r);
+	gmodel_free(c);
+	c = gmodel_new(&opts);
+	runs(&c->timing.meas, 10, 1000, 950, 800);
+	gmodel_free(g);
+	g = gmodel_new(&opts);
+	runs(&g->timing.meas, 10, 20000, 19000, 800);    /* 20 ms: not every time */
+	g->timing.meas.callgrind_ir = 1000000;
+	g->timing.meas.callgrind_auto = true;
+	g->timing.meas.tasks = c->timing.meas.tasks = 1;
+	assert_false(gtime_count_every(&g->timing.meas, &c->timing.meas));
+	gmodel_free(g);
+	gmodel_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -409,6 +460,7 @@ int main(void)
 		cmocka_unit_test(test_tree_bounds),
 		cmocka_unit_test(test_callgrind_arbiter),
 		cmocka_unit_test(test_same_work),
+		cmocka_unit_test(test_count_every),
 		cmocka_unit_test(test_wait_doubt),
 	};
 	golden_opts_init(&opts);
