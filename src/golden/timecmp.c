@@ -670,7 +670,7 @@ static void check_callgrind(struct cmp *x)
 			    tv == MV_INCONCLUSIVE ? "the time was inconclusive"
 			    : tv == MV_SLOWER ? "the time was slower"
 			    : gtime_count_every(&x->g->timing.meas, &x->c->timing.meas)
-			    ? "a one-task command under 10ms is counted in every validation"
+			    ? "the time of a one-task command under 10ms cannot rule out +10%"
 			    : "the time was slower by less than its minimum effect",
 			    100 * min);
 		return;

@@ -69,8 +69,9 @@ struct gtime_verdict {
 
 /* callgrind automatic: a single-task command whose golden's untraced runs
  * took less than this (median wall, microseconds) is counted in every
- * validation, whatever its time said: its time cannot tell a doubled
- * computation from its start-up's noise, its count takes about 0.5 s. */
+ * validation whose time does not rule out a quarter of the minimum effect
+ * (the 98% interval's upper end under +10%): its time cannot tell a doubled
+ * computation (+20%) from its start-up's noise, its count takes about 0.5 s. */
 #define CALLGRIND_EVERY_US 10000
 
 /* Whether validate counts current c's instructions in every validation

@@ -276,8 +276,10 @@ int gtime_validate(struct gwork *w, char *const argv[], const struct config_trac
 		if (tv.v == MV_SLOWER && tv.metric && !strcmp(tv.metric, "cpu") &&
 		    tv.cpu.ratio < GTIME_SAME_WORK_MAX)
 			doubt = true;
-		/* or every time, for a one-task command of a few milliseconds */
-		if (gtime_count_every(&g->meas, &cur->meas))
+		/* or every time, for a one-task command of a few milliseconds,
+		 * unless its time rules out a quarter of the minimum effect */
+		if (gtime_count_every(&g->meas, &cur->meas) &&
+		    !(t->hi > 0 && t->hi < 1 + w->o.min_slowdown / 4))
 			doubt = true;
 		if (!doubt || !w->o.check_timing || !auto_callgrind(&g->meas))
 			cg = 0;

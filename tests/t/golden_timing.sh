@@ -201,7 +201,7 @@ if "callgrind_instructions" in u:
     sys.exit("FAIL: callgrind = false, and the capture counted instructions")
 PYEOF
 rm renacer.toml
-# a one-task command of a millisecond is counted in every validation: its
+# a one-task command of a millisecond is counted unless its time rules out +10%: its
 # computation doubled (a quarter of its time) is caught on the count
 # whatever its time said, and the unchanged one passes
 run 0 "$RENACER" validate --no-color --golden golden_traces/cpu.json -- "$TW" cpu $US
