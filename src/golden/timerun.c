@@ -76,7 +76,7 @@ static int measure_n(struct gwork *w, struct measure *m, char *const argv[],
 				s->net_low_us, s->wait_us, (double)s->maxrss_kb,
 				(double)s->instructions, (double)s->cycles,
 				ref_ok ? ref.net_us : -1, ref_ok ? ref.cpu_us : -1,
-				s->tasks,
+				s->how == MW_TREE ? s->tasks : 0,   /* else not counted */
 			};
 			gmeasured_add(out, &one);
 			/* the weakest way any run measured its waits */
