@@ -428,6 +428,12 @@ bool gtime_count_every(const struct gmeasured *g, const struct gmeasured *c)
 	       c->tasks == 1 && mstat_median(g->wall_us, g->runs) < CALLGRIND_EVERY_US;
 }
 
+bool gtime_may_be_same_work(const struct gtime_verdict *tv)
+{
+	return tv->v == MV_SLOWER && tv->metric && !strcmp(tv->metric, "cpu") &&
+	       tv->cpu.ratio < GTIME_SAME_WORK_MAX;
+}
+
 void gtime_judge(const struct gmeasured *g, const struct gmeasured *c,
 		 const struct golden_opts *o, struct gtime_verdict *out)
 {
@@ -563,8 +569,8 @@ static bool check_untraced(struct cmp *x, bool judge)
 	/* slower CPU time over the same instructions: the machine, not the
 	 * program (GTIME_SAME_WORK) */
 	double gir = gm->callgrind_ir, cir = cm->callgrind_ir;
-	if (judge && tv.v == MV_SLOWER && !strcmp(tv.metric, "cpu") && gir > 0 && cir > 0 &&
-	    fabs(cir - gir) <= GTIME_SAME_WORK * gir && t->ratio < GTIME_SAME_WORK_MAX &&
+	if (judge && gtime_may_be_same_work(&tv) && gir > 0 && cir > 0 &&
+	    fabs(cir - gir) <= GTIME_SAME_WORK * gir &&
 	    /* a new wait of its own shows in the net time: not ruled out */
 	    tv.net.c_median - tv.net.g_median <=
 	    1.5 * (tv.cpu.c_median - tv.cpu.g_median) + o->min_slowdown_us) {

@@ -78,6 +78,10 @@ struct gtime_verdict {
  * against golden g (its count automatic: CALLGRIND_EVERY_US). */
 bool gtime_count_every(const struct gmeasured *g, const struct gmeasured *c);
 
+/* Whether verdict tv is a CPU-time slowdown that the same instruction
+ * count would show to be the machine's (GTIME_SAME_WORK). */
+bool gtime_may_be_same_work(const struct gtime_verdict *tv);
+
 /* Judges current runs c against golden runs g with o's thresholds. */
 void gtime_judge(const struct gmeasured *g, const struct gmeasured *c,
 		 const struct golden_opts *o, struct gtime_verdict *out);

@@ -273,8 +273,7 @@ int gtime_validate(struct gwork *w, char *const argv[], const struct config_trac
 		bool doubt = tv.v == MV_INCONCLUSIVE || (tv.v == MV_SAME && t->lo > 1);
 		/* or to tell a CPU-time slowdown of the program from a slower
 		 * machine (GTIME_SAME_WORK) */
-		if (tv.v == MV_SLOWER && tv.metric && !strcmp(tv.metric, "cpu") &&
-		    tv.cpu.ratio < GTIME_SAME_WORK_MAX)
+		if (gtime_may_be_same_work(&tv))
 			doubt = true;
 		/* or every time, for a one-task command of a few milliseconds,
 		 * unless its time rules out a quarter of the minimum effect */

@@ -254,48 +254,35 @@ static void runs_waiting(struct gmeasured *m, unsigned n, double net, double wai
  */
 static void test_wait_doubt(void **state)
 {
-	struct gmeasured g, c;
-	struct gtime_verdict v;
+	/* golden net, current net, waits (both), tasks (golden, current) */
+	static const struct {
+		double gnet, cnet, wait;
+		unsigned gtasks, ctasks;
+		int v;
+	} cs[] = {
+		{ 1000, 1800, 9000, 2, 2, MV_INCONCLUSIVE },   /* a tree */
+		{ 1000, 4000, 9000, 2, 2, MV_SLOWER },         /* 3 ms more */
+		{ 1000, 1800, 9000, 1, 1, MV_SLOWER },         /* one task */
+		{ 1000, 1800, 9000, 0, 1, MV_SLOWER },         /* golden without tasks */
+		{ 1000, 1800, 9000, 0, 3, MV_INCONCLUSIVE },
+		{ 1000, 1800, 50, 2, 2, MV_SLOWER },           /* a quiet machine */
+	};
 	(void)state;
-	memset(&g, 0, sizeof(g));
-	memset(&c, 0, sizeof(c));
-	runs_waiting(&g, 10, 1000, 9000, 2);
-	runs_waiting(&c, 10, 1800, 9000, 2);
-	gtime_judge(&g, &c, &opts, &v);
-	assert_int_equal(v.v, MV_INCONCLUSIVE);
-	assert_true(v.wait_doubt);
-	assert_true(v.wait_us > 8000);
-	gmeasured_release(&c);
-	runs_waiting(&c, 10, 4000, 9000, 2);
-	gtime_judge(&g, &c, &opts, &v);
-	assert_int_equal(v.v, MV_SLOWER);
-	gmeasured_release(&c);
-	gmeasured_release(&g);
-	/* one task */
-	runs_waiting(&g, 10, 1000, 9000, 1);
-	runs_waiting(&c, 10, 1800, 9000, 1);
-	gtime_judge(&g, &c, &opts, &v);
-	assert_int_equal(v.v, MV_SLOWER);
-	assert_false(v.wait_doubt);
-	gmeasured_release(&g);
-	/* a golden that does not know its tasks: the current runs' count */
-	runs_waiting(&g, 10, 1000, 9000, 0);
-	gtime_judge(&g, &c, &opts, &v);
-	assert_int_equal(v.v, MV_SLOWER);
-	gmeasured_release(&c);
-	runs_waiting(&c, 10, 1800, 9000, 3);
-	gtime_judge(&g, &c, &opts, &v);
-	assert_int_equal(v.v, MV_INCONCLUSIVE);
-	assert_true(v.wait_doubt);
-	gmeasured_release(&c);
-	gmeasured_release(&g);
-	runs_waiting(&g, 10, 1000, 50, 2);
-	runs_waiting(&c, 10, 1800, 50, 2);
-	gtime_judge(&g, &c, &opts, &v);
-	assert_int_equal(v.v, MV_SLOWER);
-	assert_false(v.wait_doubt);
-	gmeasured_release(&c);
-	gmeasured_release(&g);
+	for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); k++) {
+		struct gmeasured g, c;
+		struct gtime_verdict v;
+		memset(&g, 0, sizeof(g));
+		memset(&c, 0, sizeof(c));
+		runs_waiting(&g, 10, cs[k].gnet, cs[k].wait, cs[k].gtasks);
+		runs_waiting(&c, 10, cs[k].cnet, cs[k].wait, cs[k].ctasks);
+		gtime_judge(&g, &c, &opts, &v);
+		assert_int_equal(v.v, cs[k].v);
+		assert_int_equal(v.wait_doubt, cs[k].v == MV_INCONCLUSIVE);
+		if (v.wait_doubt)
+			assert_true(v.wait_us > 8000);
+		gmeasured_release(&c);
+		gmeasured_release(&g);
+	}
 }
 
 /* The first finding of subject sub in r, or NULL. */
