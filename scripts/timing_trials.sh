@@ -87,7 +87,9 @@ medians() { # KIND ENV1 ENV2: median net of the goldens of the two, in turns
 for kind in cpu wait; do
 	set -- $(medians $kind TIMEWORK=1 TIMEWORK=0)
 	b=$1 f=$2
-	fac=$($PY -c "b,f=$b,$f; print('%.3f' % max(1.5, (2*b-f)/max(b-f,1)))")
+	# computing scales with the work; a sleep costs its length plus a
+	# fixed wake-up, so the extra time of a waiting one is the extra sleep
+	fac=$($PY -c "b,f=$b,$f; print('%.3f' % max(1.5, (2*b-f)/max(b-f,1) if '$kind' == 'cpu' else 1 + b/$US))")
 	set -- $(medians $kind TIMEWORK=1 TIMEWORK=$fac)
 	eval "fac_$kind=$fac"
 	$PY -c "b,f,b2,s=$b,$f,$1,$2; print('%s: base %.2fms (no work %.2fms), TIMEWORK=$fac runs %.2fms against %.2fms: %.2fx' % ('$kind', b/1000, f/1000, s/1000, b2/1000, s/b2))"
