@@ -676,7 +676,7 @@ static void check_callgrind(struct cmp *x)
 			    tv == MV_INCONCLUSIVE ? "the time was inconclusive"
 			    : tv == MV_SLOWER ? "the time was slower"
 			    : gtime_count_every(&x->g->timing.meas, &x->c->timing.meas)
-			    ? "the time of a one-task command under 10ms cannot rule out +10%"
+			    ? "a one-task command under 10ms is counted every time"
 			    : "the time was slower by less than its minimum effect",
 			    100 * min);
 		return;

@@ -275,10 +275,11 @@ int gtime_validate(struct gwork *w, char *const argv[], const struct config_trac
 		 * machine (GTIME_SAME_WORK) */
 		if (gtime_may_be_same_work(&tv))
 			doubt = true;
-		/* or every time, for a one-task command of a few milliseconds,
-		 * unless its time rules out a quarter of the minimum effect */
-		if (gtime_count_every(&g->meas, &cur->meas) &&
-		    !(t->hi > 0 && t->hi < 1 + w->o.min_slowdown / 4))
+		/* or every time, for a one-task command of a few milliseconds:
+		 * even a time that looks faster can hide a doubled computation
+		 * when the golden's runs came at a slow moment (verdict_fast
+		 * saw a golden at 4.06 ms and its 2x plant at 3.65 ms) */
+		if (gtime_count_every(&g->meas, &cur->meas))
 			doubt = true;
 		if (!doubt || !w->o.check_timing || !auto_callgrind(&g->meas))
 			cg = 0;

@@ -6,6 +6,7 @@
 # (calls, errors, unfinished; the processes), its time column means what
 # strace's means (system CPU time, -w wall-clock), and -e trace= / -e
 # status= select the same calls.
+# test: slow
 set -u
 . "$TOP/tests/lib.sh"
 need_strace

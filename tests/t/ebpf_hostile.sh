@@ -12,6 +12,7 @@
 #   unprivileged user;
 # - the -c -f time column shows time where strace -c -f does (it showed
 #   0.000000 in most rows: task->stime moves by whole ticks).
+# test: slow
 set -u
 . "$TOP/tests/lib.sh"
 need_strace

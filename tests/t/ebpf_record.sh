@@ -9,6 +9,7 @@
 # (the kernel faults them in inside the call); every output format (JSON
 # and JSONL records, CSV, -C, -ff); and the kernel's recording of a storm
 # with no event lost, losses reported when the ring buffer is made tiny.
+# test: slow
 set -u
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/lib_proc.sh"

@@ -3,6 +3,7 @@
 # numbers shifted by an inherited descriptor, environment size, a capture
 # in another directory (the cwd prefix), user rules and ignore lists from
 # renacer.toml.
+# test: slow
 . "$TOP/tests/golden_lib.sh"
 gp_setup
 

@@ -3,6 +3,7 @@
 # a call that now fails, a new child process, a loop that doubles its
 # writes, a run made 3x slower.  The plants come from GP_PLANT so that the
 # traced command line stays the same.
+# test: slow
 . "$TOP/tests/golden_lib.sh"
 gp_setup
 

@@ -6,6 +6,7 @@
 # its command line, even among threads), an rss budget broken; and kept when
 # nothing changed.  The plants come from PLANT, so the command line and the
 # binary stay the same: only the behaviour differs.
+# test: serial
 . "$TOP/tests/golden_lib.sh"
 P="$PROGS/plant"
 mkdir -p "$W/d" && printf 'hello plant\n' > "$W/d/in.txt" && mkfifo "$W/d/sync.fifo" ||

@@ -9,6 +9,7 @@
 # stand-in's source; `cargo bench` is tests/progs/seed_cargo.c; the Jaeger
 # of the OTLP steps is the test receiver (tests/otlp/otlptest.py) on port
 # 4317 when it is free, its /api/traces answers made by `otlptest.py jaeger`.
+# test: serial
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/golden_lib.sh"
 . "$TOP/tests/otlp/lib.sh"

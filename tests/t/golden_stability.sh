@@ -1,12 +1,13 @@
 #!/bin/sh
 # A second validate of an unchanged program passes, every time: the shipped
 # examples and real programs (ls, git, python3, a shell pipeline, a 4-thread
-# worker pool) are each validated GOLDEN_STABILITY_RUNS times (default 20)
+# worker pool) are each validated GOLDEN_STABILITY_RUNS times (default 10)
 # against a golden captured once, with no false regression, while a CPU hog
 # runs beside them (on top of whatever else loads the machine).
+# test: serial
 . "$TOP/tests/golden_lib.sh"
 gp_setup
-N=${GOLDEN_STABILITY_RUNS:-20}
+N=${GOLDEN_STABILITY_RUNS:-10}
 mkdir -p "$W/pool" && printf 'pool input\n' > "$W/pool/in.txt" || fail "setup"
 
 sh -c 'while :; do :; done' &

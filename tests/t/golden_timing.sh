@@ -7,6 +7,7 @@
 # renacer is judged on its traced timing and says so; critical_path is the
 # untraced median net of waits for a CPU; callgrind counts where valgrind is.
 # scripts/timing_trials.sh measures the same at scale (issue 16's targets).
+# test: serial
 . "$TOP/tests/golden_lib.sh"
 TW="$PROGS/timework"
 US=300

@@ -2,6 +2,7 @@
 # Memory stays flat while tracing: renacer's peak RSS with --format jsonl,
 # --format json and -c is under 20 MB, and 10x more syscalls add less than
 # 2 MB.  (make bench runs the 10-million-syscall version.)
+# test: slow
 set -u
 [ -x "$RENACER" ] || { echo "no $RENACER"; exit 77; }
 [ -x "$PROGS/engine" ] || { echo "no $PROGS/engine"; exit 77; }

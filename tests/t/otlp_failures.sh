@@ -5,6 +5,7 @@
 # or serves https with a certificate renacer cannot verify.  None changes
 # renacer's exit status or its local outputs; each gives at most one
 # warning line; the run is never held up longer than the timeout.
+# test: slow
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/otlp/lib.sh"
 prog=$(need_prog otlpprog)

@@ -8,6 +8,7 @@
 # status the README implies (0, or the traced command's own), print no
 # "renacer: error" and no usage message; a README command this test does not
 # know fails it, so the README cannot grow a command that is not run.
+# test: serial
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/otlp/lib.sh"
 export LC_ALL=C LANG=C

@@ -7,6 +7,7 @@
 # report and --junit.  Text output and messages: no control character but
 # the line ends, no forged line, the escapes visible; JSON parsed by
 # Python's json, JUnit by xml.etree.
+# test: slow
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TMPDIR" || exit 1

@@ -13,6 +13,7 @@
 #  - recovery still finishes what a SIGKILLed capture left after the lock
 #    died with it;
 #  - the lock file is never followed as a link or opened as a FIFO.
+# test: slow
 set -u
 . "$TOP/tests/golden_lib.sh"
 . "$TOP/tests/lib.sh"

@@ -9,6 +9,7 @@
 # left by SIGKILL in the commit's few microseconds, and the next renacer
 # finishes it.  Also: a command killed from outside is not stored, and a
 # pair that does not match is refused (exit 3).
+# test: slow
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TMPDIR" || exit 1

@@ -8,6 +8,7 @@
 # need limits.assertions raised); a zstd bomb stops at the documented
 # ratio; a huge diff prints golden_traces.max_diff_lines lines over the
 # whole report; 100,000 unknown keys give 50 warnings and a count.
+# test: slow
 set -u
 . "$TOP/tests/lib.sh"
 fail=0

@@ -7,6 +7,7 @@
 # nothing, a planted change is coloured at exactly its frames) zooms on a
 # real click, searches and switches to time; a 100,000-call trace makes a
 # page under 2 MB.
+# test: slow
 . "$TOP/tests/golden_lib.sh"
 FS="$PROGS/flame_sites"
 [ -x "$FS" ] || fail "test program $FS is missing (make progs)"

@@ -6,6 +6,7 @@
 # CPU hog, none flagged.  Fails when any of them fails.  First, the driver
 # itself: a plant whose expected name is wrong and a "harmless" change that is
 # a real one must both be reported as failing (exit 1, a FAIL line each).
+# test: serial
 . "$TOP/tests/lib.sh"
 [ -x /usr/bin/python3 ] || skip "no /usr/bin/python3"
 V="$TOP/scripts/verdict.sh"
