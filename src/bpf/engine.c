@@ -157,9 +157,8 @@ bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why)
 		no = "its strings are shorter than -s";
 	else if (q && (q->inject || q->paths || q->read_fds || q->write_fds))
 		no = "it cannot tamper, filter by path or dump data";
-	else if (q && (q->user || q->envp || q->daemonize || q->daemon_tracee ||
-		       q->detach_on_execve))
-		no = "it cannot start the command as -u, -E, -D or -b ask";
+	else if (q && (q->user || q->daemonize || q->daemon_tracee || q->detach_on_execve))
+		no = "it cannot start the command as -u, -D or -b ask";
 	if (no && why)
 		strbuf_addstr(why, no);
 	return !no;

@@ -45,8 +45,8 @@ static int ebpf_common_unsuited(const struct trace_opts *t, struct strbuf *why)
 		strbuf_addstr(why, "cannot tamper with calls (-e inject=, -e fault=)");
 		return -1;
 	}
-	if (t->user || t->nenv || t->daemonize || t->detach_on_execve) {
-		strbuf_addstr(why, "cannot start the command as -u, -E, -D or -b ask");
+	if (t->user || t->daemonize || t->detach_on_execve) {
+		strbuf_addstr(why, "cannot start the command as -u, -D or -b ask");
 		return -1;
 	}
 	return 0;

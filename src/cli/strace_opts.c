@@ -565,10 +565,20 @@ int strace_opts_quals(struct trace_opts *t, struct trace_quals *q)
 			return -1;
 		q->user = &t->run_as;
 	}
-	if (t->nenv) {
-		if (!t->envp)
-			t->envp = startup_make_env(environ, t->env_changes, t->nenv);
-		q->envp = t->envp;
+	if (t->nenv && !t->setup.envp) {
+		/* -E: the command's environment, set up like capture's; the
+		 * program is found in renacer's own PATH, as strace does */
+		for (size_t i = 0; i < t->nenv; i++) {
+			const char *eq = strchr(t->env_changes[i], '=');
+			char *name = eq ? xstrndup(t->env_changes[i], (size_t)(eq - t->env_changes[i]))
+				       : xstrdup(t->env_changes[i]);
+
+			run_setup_env(&t->setup, name, eq ? eq + 1 : NULL);
+			free(name);
+		}
+		t->setup.own_path = 1;
+		if (run_setup_prepare(&t->setup, environ) < 0)
+			return -1;
 	}
 	return 0;
 }

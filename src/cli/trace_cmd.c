@@ -432,6 +432,7 @@ int trace_opts_parse(struct trace_opts *t, int argc, char **argv)
 
 	memset(t, 0, sizeof(*t));
 	strbuf_init(&t->summary_text, 0);
+	run_setup_init(&t->setup);
 	memset(&st, 0, sizeof(st));
 	t->format = FMT_TEXT;
 	t->string_limit = 32;
@@ -611,8 +612,7 @@ void trace_opts_release(struct trace_opts *t)
 	numset_release(&t->write_fds);
 	free(t->paths);
 	free(t->env_changes);
-	if (t->envp && t->envp != environ)
-		free(t->envp);
+	run_setup_release(&t->setup);
 	pathset_free(t->pathset);
 	inject_set_free(t->inject);
 	strbuf_release(&t->summary_text);
@@ -645,6 +645,8 @@ void trace_opts_to_tracer(const struct trace_opts *t, struct tracer_opts *o)
 	if (t->text.show_nr || t->daemonize || inject_set_has_signals(t->inject))
 		o->no_seccomp = true;
 	o->quals = &t->quals;
+	if (t->nenv)
+		o->setup = &t->setup;
 }
 
 /*
@@ -1242,7 +1244,7 @@ int cmd_trace(int argc, char **argv)
 	/* -D: from here on this process is the tracer, a grandchild of the
 	 * one that becomes the command */
 	if (t.daemonize && startup_daemonize(t.daemonize, NULL, t.argv,
-					     t.envp ? t.envp : environ,
+					     run_setup_envp(t.nenv ? &t.setup : NULL, environ),
 					     t.quals.user, &t.quals.daemon_tracee) < 0) {
 		startup_daemon_release();
 		restore_stdout(&moved);

@@ -17,6 +17,7 @@
 #include "sys/filter.h"
 #include "sys/qualify.h"
 #include "core/quals.h"
+#include "core/setup.h"
 #include "util/strbuf.h"
 
 enum { FMT_TEXT = 0, FMT_JSON, FMT_JSONL, FMT_CSV };
@@ -91,7 +92,7 @@ struct trace_opts {
 	/* made from the above by strace_opts_quals() */
 	struct pathset *pathset;   /* -P */
 	struct run_as run_as;      /* -u */
-	char **envp;               /* -E: the command's environment */
+	struct run_setup setup;    /* -E: the command's environment */
 	struct trace_quals quals;  /* what tracer_opts.quals points to */
 	struct strbuf summary_text; /* -C: the table the text sink prints last */
 };
@@ -146,7 +147,7 @@ int trace_run(const struct trace_opts *t, const struct tracer_opts *o,
 
 /*
  * What trace_run() would refuse of an explicit --backend ebpf whatever the
- * sinks (-p, -P, -e inject=, -u, -E, -D, -b), said before anything is
+ * sinks (-p, -P, -e inject=, -u, -D, -b), said before anything is
  * started (-D splits the process first: a refusal after that would leave
  * the command waiting).  Returns 0, or -1 after error().
  */

@@ -40,8 +40,6 @@ struct trace_quals {
 	const struct pathset *paths;     /* -P: NULL traces every path */
 	const struct inject_set *inject; /* -e inject=/fault=: NULL none */
 	bool detach_on_execve;           /* -b execve */
-	char *const *envp;               /* -E: the command's environment
-					    (NULL: renacer's own) */
 	const struct run_as *user;       /* -u: NULL runs as renacer */
 	int daemonize;                   /* -D count (1..3), 0 none */
 	pid_t daemon_tracee;             /* -D: the process that will exec the

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/startup.h"
 #include "util/error.h"
 #include "util/pathsearch.h"
 #include "util/quote.h"
@@ -15,6 +14,57 @@
 #include "util/xmalloc.h"
 
 #include "util/banned.h"
+
+/* Index of the entry of env naming the len-byte variable var, or n. */
+static size_t env_find(char **env, size_t n, const char *var, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(env[i], var, len) && (env[i][len] == '=' || env[i][len] == '\0'))
+			return i;
+	return n;
+}
+
+/*
+ * The command's environment: env (renacer's) with each change applied in
+ * order: "VAR=VAL" sets VAR, "VAR" removes it.  Returns a malloc'ed,
+ * NULL-terminated array whose strings belong to env and changes (free only
+ * the array), or env itself when there are no changes.
+ */
+static char **make_env(char **env, char *const *changes, size_t nchanges)
+{
+	size_t n = 0, i;
+	char **out;
+
+	if (!nchanges)
+		return env;
+	while (env && env[n])
+		n++;
+	out = xcalloc(n + nchanges + 1, sizeof(*out));
+	if (n)
+		memcpy(out, env, n * sizeof(*out));
+	for (i = 0; i < nchanges; i++) {
+		char *var = changes[i];
+		const char *eq = strchr(var, '=');
+		size_t len = eq ? (size_t)(eq - var) : strlen(var);
+		size_t at = env_find(out, n, var, len);
+
+		if (eq) {
+			out[at] = var;        /* replace, or add at the end */
+			if (at == n)
+				n++;
+		} else {
+			/* remove every entry of VAR, keeping the order */
+			size_t w = 0;
+			for (size_t r = 0; r < n; r++)
+				if (!(!strncmp(out[r], var, len) &&
+				      (out[r][len] == '=' || out[r][len] == '\0')))
+					out[w++] = out[r];
+			n = w;
+		}
+	}
+	out[n] = NULL;
+	return out;
+}
 
 void run_setup_init(struct run_setup *s)
 {
@@ -79,7 +129,7 @@ int run_setup_stdio_path(struct run_setup *s, int k, const char *path)
 
 int run_setup_prepare(struct run_setup *s, char **base)
 {
-	char **envp = startup_make_env(base, s->env, s->nenv);
+	char **envp = make_env(base, s->env, s->nenv);
 
 	/* a copy even without changes: s owns what it frees */
 	if (envp == base) {
@@ -121,7 +171,7 @@ char *const *run_setup_envp(const struct run_setup *s, char *const *dflt)
 
 char *run_setup_find_program(const struct run_setup *s, const char *prog)
 {
-	if (!s)
+	if (!s || s->own_path)
 		return path_search(prog);
 	return path_search_in(prog, run_setup_getenv(s, "PATH"), s->cwd_path);
 }

@@ -27,6 +27,8 @@ struct run_setup {
 	int stdio[3];             /* what the command gets as fds 0-2: a descriptor of
 				     renacer's (not owned unless in owned[]), or RUN_STDIO_* */
 	int owned[3];             /* descriptors run_setup_stdio_path() opened, or -1 */
+	int own_path;             /* find the program in renacer's own PATH and
+				     directory, as strace does for -E PATH=... */
 	/* filled by run_setup_prepare() */
 	char **envp;              /* the command's environment (NULL-terminated; its
 				     strings belong to the base and to env) */
@@ -35,7 +37,7 @@ struct run_setup {
 };
 
 #define RUN_SETUP_INIT { NULL, 0, 0, NULL, \
-	{ RUN_STDIO_INHERIT, RUN_STDIO_INHERIT, RUN_STDIO_INHERIT }, { -1, -1, -1 }, \
+	{ RUN_STDIO_INHERIT, RUN_STDIO_INHERIT, RUN_STDIO_INHERIT }, { -1, -1, -1 }, 0, \
 	NULL, NULL, -1 }
 
 void run_setup_init(struct run_setup *s);
@@ -72,8 +74,8 @@ char *const *run_setup_envp(const struct run_setup *s, char *const *dflt);
 
 /*
  * The program execve() runs for prog: path_search_in() with the PATH of
- * the command's environment, relative to its directory (s NULL: renacer's
- * own, path_search()).  Malloc'ed; NULL with errno set when not found.
+ * the command's environment, relative to its directory (s NULL, or
+ * s->own_path: renacer's own, path_search()).  Malloc'ed; NULL with errno set when not found.
  */
 char *run_setup_find_program(const struct run_setup *s, const char *prog);
 

@@ -21,51 +21,6 @@
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
-/* Index of the entry of env naming the len-byte variable var, or n. */
-static size_t env_find(char **env, size_t n, const char *var, size_t len)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strncmp(env[i], var, len) && (env[i][len] == '=' || env[i][len] == '\0'))
-			return i;
-	return n;
-}
-
-char **startup_make_env(char **env, char *const *changes, size_t nchanges)
-{
-	size_t n = 0, i;
-	char **out;
-
-	if (!nchanges)
-		return env;
-	while (env && env[n])
-		n++;
-	out = xcalloc(n + nchanges + 1, sizeof(*out));
-	if (n)
-		memcpy(out, env, n * sizeof(*out));
-	for (i = 0; i < nchanges; i++) {
-		char *var = changes[i];
-		const char *eq = strchr(var, '=');
-		size_t len = eq ? (size_t)(eq - var) : strlen(var);
-		size_t at = env_find(out, n, var, len);
-
-		if (eq) {
-			out[at] = var;        /* replace, or add at the end */
-			if (at == n)
-				n++;
-		} else {
-			/* remove every entry of VAR, keeping the order */
-			size_t w = 0;
-			for (size_t r = 0; r < n; r++)
-				if (!(!strncmp(out[r], var, len) &&
-				      (out[r][len] == '=' || out[r][len] == '\0')))
-					out[w++] = out[r];
-			n = w;
-		}
-	}
-	out[n] = NULL;
-	return out;
-}
-
 int startup_lookup_user(const char *name, struct run_as *u)
 {
 	struct passwd *pw;

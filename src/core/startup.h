@@ -14,14 +14,6 @@
 #include "core/quals.h"
 
 /*
- * The command's environment: env (renacer's) with each change applied in
- * order: "VAR=VAL" sets VAR, "VAR" removes it.  Returns a malloc'ed,
- * NULL-terminated array whose strings belong to env and changes (free only
- * the array), or env itself when there are no changes.
- */
-char **startup_make_env(char **env, char *const *changes, size_t nchanges);
-
-/*
  * -u USERNAME: fills u from the password database.  Returns 0, or -1 after
  * error(): "you must be root to use the -u/--user option",
  * "cannot find user 'name'".

@@ -964,8 +964,7 @@ static int start_child(struct tracer *tr, char *const argv[])
 			_exit(127);
 		}
 		/* the set-up's or -E's environment */
-		execve(path, argv, run_setup_envp(tr->o->setup, tr->o->quals && tr->o->quals->envp
-						  ? tr->o->quals->envp : environ));
+		execve(path, argv, run_setup_envp(tr->o->setup, environ));
 		e = errno;
 		if (write(pfd[1], &e, sizeof(e)) < 0)
 			_exit(1);

@@ -3,7 +3,7 @@
 # no trace printed, ptrace for everything else), the one warning line of a
 # fallback (not root, RENACER_NO_EBPF), what an explicit --backend ebpf
 # records (a trace, -C, CSV, assertions and detectors that read every
-# call: the recording engine), and its errors: options it cannot serve
+# call: the recording engine; -E too), and its errors: options it cannot serve
 # (exit 1), a machine where it cannot run (exit 6).  Which engine ran is read from the command itself:
 # TracerPid in /proc/self/status is 0 unless ptrace stopped it.
 set -u
@@ -42,7 +42,7 @@ EOF
 # Options an explicit --backend ebpf cannot serve: exit 1, one line, before
 # anything runs (no BPF needed to say so).
 for opts in "-y" "-yy" "-e inject=openat:error=ENOENT" "-k" "-s" \
-	    "-e read=3" "-P /etc/passwd" "-u nobody" "-E A=b" "-b execve" "-D" \
+	    "-e read=3" "-P /etc/passwd" "-u nobody" "-b execve" "-D" \
 	    "--string-limit 9000" "--function-time" "--decode-pids=comm" "-Y" \
 	    "--seccomp-bpf -f"; do
 	# shellcheck disable=SC2086
@@ -159,7 +159,18 @@ os.execv(sys.argv[1], sys.argv[1:])' "$@" /bin/grep -E '^Sig(Ign|Blk)' /proc/sel
 	"$RENACER" --backend ebpf -o "$TMPDIR/rec" true 2> /dev/null
 	grep -q '^execve(' "$TMPDIR/rec" && grep -q '^exit_group(0) *= ?$' "$TMPDIR/rec" ||
 		bad "--backend ebpf: no trace: $(head -3 "$TMPDIR/rec")"
-	echo "--backend ebpf records traces, -C, CSV, assertions and detectors"
+	# -E: the command's environment set up as under ptrace (set, unset),
+	# the program found in renacer's own PATH (strace's rule)
+	for b in ebpf ptrace; do
+		R_T=outer R_U=gone PATH="$PATH" "$RENACER" --backend $b -o /dev/null -E R_T=inner -E R_U \
+			-E PATH=/nonexistent -- sh -c 'echo "$R_T ${R_U-unset} $PATH"; /bin/grep TracerPid /proc/$$/status' \
+			> "$TMPDIR/env.$b" 2> "$TMPDIR/e" < /dev/null || bad "-E under $b: $(cat "$TMPDIR/e")"
+	done
+	[ "$(head -n 1 "$TMPDIR/env.ebpf")" = "inner unset /nonexistent" ] &&
+		[ "$(head -n 1 "$TMPDIR/env.ptrace")" = "inner unset /nonexistent" ] &&
+		[ "$(awk '/TracerPid/ {print $2}' "$TMPDIR/env.ebpf")" = 0 ] ||
+		bad "-E: eBPF '$(cat "$TMPDIR/env.ebpf")', ptrace '$(cat "$TMPDIR/env.ptrace")'"
+	echo "--backend ebpf records traces, -C, CSV, assertions and detectors, with -E"
 else
 	echo "note: eBPF back end unavailable here: auto's eBPF choices not checked"
 fi
