@@ -7,6 +7,11 @@
 
 #include "util/banned.h"
 
+/* Strings are packed into chunks that double from 256 bytes up to 64 KiB
+ * (a small table stays small); a longer string gets a chunk of its own. */
+#define CHUNK_MIN 256
+#define CHUNK_MAX (64 * 1024)
+
 static uint32_t hash_bytes(const char *s, size_t len)
 {
 	uint32_t h = 2166136261u;
@@ -28,8 +33,7 @@ static uint32_t lookup(const struct intern *t, const char *s, size_t len,
 			return UINT32_MAX;
 		}
 		v--;
-		if (t->hashes[v] == h && t->lens[v] == len &&
-		    !memcmp(t->pool + t->offs[v], s, len))
+		if (t->hashes[v] == h && t->lens[v] == len && !memcmp(t->strs[v], s, len))
 			return v;
 		i = (i + 1) & mask;
 	}
@@ -49,6 +53,30 @@ static void rehash(struct intern *t)
 	}
 }
 
+/* A copy of s with a NUL, at an address that never changes: packed after
+ * the strings before it, or in a new chunk when the newest one is full. */
+static const char *store(struct intern *t, const char *s, size_t len)
+{
+	char *p;
+
+	if (t->room < len + 1) {
+		size_t size = t->pool_alloc < CHUNK_MIN ? CHUNK_MIN :
+			      t->pool_alloc < CHUNK_MAX ? t->pool_alloc : CHUNK_MAX;
+		if (size < len + 1)
+			size = len + 1;
+		ALLOC_GROW(t->chunks, t->nchunks + 1, t->achunks);
+		t->chunks[t->nchunks++] = t->next = xmalloc(size);
+		t->room = size;
+		t->pool_alloc += size;
+	}
+	p = t->next;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	t->next += len + 1;
+	t->room -= len + 1;
+	return p;
+}
+
 uint32_t intern_add(struct intern *t, const char *s, size_t len)
 {
 	uint32_t h = hash_bytes(s, len), slot, id;
@@ -58,23 +86,19 @@ uint32_t intern_add(struct intern *t, const char *s, size_t len)
 	id = lookup(t, s, len, h, &slot);
 	if (id != UINT32_MAX)
 		return id;
-	if (t->n == UINT32_MAX - 1 || t->pool_len + len + 1 > UINT32_MAX)
-		abort();  /* more than 4 GB of distinct strings */
+	if (t->n == UINT32_MAX - 1 || len >= UINT32_MAX)
+		abort();  /* 4 billion strings, or one of 4 GB */
 	if (t->n >= t->alloc) {
 		uint32_t na = t->alloc ? t->alloc * 2 : 256;
-		t->offs = xreallocarray(t->offs, na, sizeof(*t->offs));
+		t->strs = xreallocarray(t->strs, na, sizeof(*t->strs));
 		t->lens = xreallocarray(t->lens, na, sizeof(*t->lens));
 		t->hashes = xreallocarray(t->hashes, na, sizeof(*t->hashes));
 		t->alloc = na;
 	}
-	ALLOC_GROW(t->pool, t->pool_len + len + 1, t->pool_alloc);
-	memcpy(t->pool + t->pool_len, s, len);
-	t->pool[t->pool_len + len] = '\0';
 	id = t->n++;
-	t->offs[id] = (uint32_t)t->pool_len;
+	t->strs[id] = store(t, s, len);
 	t->lens[id] = (uint32_t)len;
 	t->hashes[id] = h;
-	t->pool_len += len + 1;
 	t->slots[slot] = id + 1;
 	return id;
 }
@@ -89,13 +113,16 @@ uint32_t intern_find(const struct intern *t, const char *s, size_t len)
 
 size_t intern_mem(const struct intern *t)
 {
-	return t->pool_alloc + (size_t)t->alloc * 12 + (size_t)t->nslots * 4;
+	return t->pool_alloc + t->achunks * sizeof(*t->chunks) +
+	       (size_t)t->alloc * (sizeof(*t->strs) + 8) + (size_t)t->nslots * 4;
 }
 
 void intern_release(struct intern *t)
 {
-	free(t->pool);
-	free(t->offs);
+	for (size_t i = 0; i < t->nchunks; i++)
+		free(t->chunks[i]);
+	free(t->chunks);
+	free(t->strs);
 	free(t->lens);
 	free(t->slots);
 	free(t->hashes);

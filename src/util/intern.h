@@ -11,21 +11,26 @@
 
 /*
  * A table of strings.  Ids are dense, starting at 0, in order of first
- * addition.  Strings are stored NUL-terminated in one pool; pointers from
- * intern_str() stay valid only until the next intern_add().
- * INTERN_INIT is an empty table; intern_release() frees it.
+ * addition.  Strings are stored NUL-terminated in chunks that never move,
+ * so a pointer from intern_str() stays valid until intern_release(), and
+ * two equal strings have the same pointer (callers may compare pointers).
+ * INTERN_INIT is an empty table (as is an all-zero one); intern_release()
+ * frees it.
  */
 struct intern {
-	char *pool;           /* all strings, each NUL-terminated */
-	size_t pool_len, pool_alloc;
-	uint32_t *offs;       /* id -> offset in pool */
+	char **chunks;        /* the strings, each NUL-terminated */
+	size_t nchunks, achunks;
+	char *next;           /* the newest chunk's first free byte */
+	size_t room;          /* ... and how many are free from there */
+	size_t pool_alloc;    /* bytes of all chunks */
+	const char **strs;    /* id -> string (in a chunk) */
 	uint32_t *lens;       /* id -> length */
 	uint32_t n, alloc;
 	uint32_t *slots;      /* open addressing: id + 1, 0 = empty */
 	uint32_t *hashes;     /* id -> hash */
 	uint32_t nslots;      /* power of two */
 };
-#define INTERN_INIT { NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0 }
+#define INTERN_INIT { NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0 }
 
 /* Returns the id of s (len bytes), adding it when new. */
 uint32_t intern_add(struct intern *t, const char *s, size_t len);
@@ -34,7 +39,7 @@ uint32_t intern_find(const struct intern *t, const char *s, size_t len);
 /* The string of id (NUL-terminated); id must be < t->n. */
 static inline const char *intern_str(const struct intern *t, uint32_t id)
 {
-	return t->pool + t->offs[id];
+	return t->strs[id];
 }
 static inline uint32_t intern_len(const struct intern *t, uint32_t id)
 {

@@ -92,6 +92,25 @@ bool intmap_del(struct intmap *m, uint64_t key)
 	return true;
 }
 
+uint32_t intmap_del_if(struct intmap *m, bool (*match)(uint64_t key, uint64_t val, void *arg),
+		       void *arg)
+{
+	uint32_t removed = 0;
+
+	/* intmap_del() shifts a later key of the run into the freed slot, so
+	 * look at slot i again after a removal; a key shifted there from the
+	 * start of a run that wraps around was kept before and is kept again */
+	for (uint32_t i = 0; i < m->cap;) {
+		if (m->keys[i] != INTMAP_NOKEY && match(m->keys[i], m->vals[i], arg)) {
+			intmap_del(m, m->keys[i]);
+			removed++;
+		} else {
+			i++;
+		}
+	}
+	return removed;
+}
+
 bool intmap_next(const struct intmap *m, uint32_t *i, uint64_t *key, uint64_t *val)
 {
 	for (; *i < m->cap; (*i)++)

@@ -39,6 +39,13 @@ uint64_t *intmap_put(struct intmap *m, uint64_t key, bool *added);
 bool intmap_del(struct intmap *m, uint64_t key);
 
 /*
+ * Removes every key for which match(key, value, arg) is true (match must not
+ * change the map); returns how many it removed.
+ */
+uint32_t intmap_del_if(struct intmap *m, bool (*match)(uint64_t key, uint64_t val, void *arg),
+		       void *arg);
+
+/*
  * Iteration: for (uint32_t i = 0; intmap_next(m, &i, &k, &v); ) visits each
  * key once, in no particular order; the map must not change meanwhile.
  */
