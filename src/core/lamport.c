@@ -2,6 +2,7 @@
 #include "core/lamport.h"
 #include "sys/sysent.h"
 #include "sys/tmem.h"
+#include "util/intmap.h"
 #include "util/xmalloc.h"
 
 #include <stdbool.h>
@@ -17,7 +18,6 @@ struct ltask {
 	pid_t tid, tgid;
 	pid_t parent_tgid;       /* creator's process, 0 unknown */
 	uint64_t clock;
-	bool used;
 	bool exited;
 };
 
@@ -28,82 +28,42 @@ struct lexit {
 	bool reaped;
 };
 
-/* (tgid, fd) -> pipe inode, 0 when the fd is not a pipe. */
-struct lfd {
-	pid_t tgid;
-	int fd;
-	uint64_t ino;
-	bool used;
-};
-
-/* A pipe and the clock of the latest write into it. */
-struct lpipe {
-	uint64_t ino;
-	uint64_t clock;
-};
-
 struct lamport {
-	struct ltask *t;
-	size_t tcap, tn;
+	struct ltask *t;         /* every task seen, by tids */
+	size_t tn, talloc;
+	struct intmap tids;      /* tid -> index in t */
 	struct lexit *x;
 	size_t xn, xalloc;
-	struct lfd *fds;
-	size_t fcap, fn;
-	struct lpipe *p;
-	size_t pcap, pn;
+	struct intmap fds;       /* fd_key() -> pipe inode, 0 when not a pipe */
+	struct intmap pipes;     /* pipe inode -> clock of the latest write */
 	unsigned nprocs;         /* processes seen (not threads) */
 	uint64_t lookups;
 };
 
-static size_t hash32(uint64_t v, size_t cap)
-{
-	return (size_t)((v * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
-}
-
 /* --- tasks --- */
 
+/* The task of tid, or NULL; valid until the next task_get(). */
 static struct ltask *task_find(const struct lamport *l, pid_t tid)
 {
-	if (!l->tcap)
-		return NULL;
-	for (size_t i = hash32((uint32_t)tid, l->tcap);; i = (i + 1) & (l->tcap - 1)) {
-		if (!l->t[i].used)
-			return NULL;
-		if (l->t[i].tid == tid)
-			return &l->t[i];
-	}
+	uint64_t *i = intmap_get(&l->tids, (uint32_t)tid);
+	return i ? &l->t[*i] : NULL;
 }
 
+/* The task of tid, made when new; may move every task (look others up after). */
 static struct ltask *task_get(struct lamport *l, pid_t tid, pid_t tgid)
 {
-	struct ltask *t = task_find(l, tid);
+	bool added;
+	uint64_t *i = intmap_put(&l->tids, (uint32_t)tid, &added);
+	struct ltask *t;
 
-	if (t)
-		return t;
-	if ((l->tn + 1) * 2 > l->tcap) {
-		struct ltask *old = l->t;
-		size_t oc = l->tcap;
-		l->tcap = oc ? oc * 2 : 64;
-		l->t = xcalloc(l->tcap, sizeof(*l->t));
-		for (size_t i = 0; i < oc; i++) {
-			if (!old[i].used)
-				continue;
-			size_t j = hash32((uint32_t)old[i].tid, l->tcap);
-			while (l->t[j].used)
-				j = (j + 1) & (l->tcap - 1);
-			l->t[j] = old[i];
-		}
-		free(old);
-	}
-	size_t j = hash32((uint32_t)tid, l->tcap);
-	while (l->t[j].used)
-		j = (j + 1) & (l->tcap - 1);
-	t = &l->t[j];
+	if (!added)
+		return &l->t[*i];
+	ALLOC_GROW(l->t, l->tn + 1, l->talloc);
+	*i = l->tn;
+	t = &l->t[l->tn++];
 	memset(t, 0, sizeof(*t));
-	t->used = true;
 	t->tid = tid;
 	t->tgid = tgid > 0 ? tgid : tid;
-	l->tn++;
 	if (t->tgid == tid)
 		l->nprocs++;
 	return t;
@@ -111,67 +71,33 @@ static struct ltask *task_get(struct lamport *l, pid_t tid, pid_t tgid)
 
 /* --- pipes --- */
 
-static struct lfd *fd_slot(struct lamport *l, pid_t tgid, int fd, bool create)
+static uint64_t fd_key(pid_t tgid, int fd)
 {
-	if (!l->fcap) {
-		if (!create)
-			return NULL;
-		l->fcap = 256;
-		l->fds = xcalloc(l->fcap, sizeof(*l->fds));
-	}
-	if (create && (l->fn + 1) * 2 > l->fcap) {
-		struct lfd *old = l->fds;
-		size_t oc = l->fcap;
-		l->fcap *= 2;
-		l->fds = xcalloc(l->fcap, sizeof(*l->fds));
-		l->fn = 0;
-		for (size_t i = 0; i < oc; i++) {
-			if (!old[i].used || old[i].tgid == -1)
-				continue;
-			struct lfd *s = fd_slot(l, old[i].tgid, old[i].fd, true);
-			*s = old[i];
-			if (!s->used)
-				abort();
-			l->fn++;
-		}
-		free(old);
-	}
-	uint64_t key = ((uint64_t)(uint32_t)tgid << 32) | (uint32_t)fd;
-	for (size_t i = hash32(key, l->fcap);; i = (i + 1) & (l->fcap - 1)) {
-		struct lfd *s = &l->fds[i];
-		if (s->used && s->tgid == tgid && s->fd == fd)
-			return s;
-		if (!s->used) {
-			if (!create)
-				return NULL;
-			s->tgid = tgid;
-			s->fd = fd;
-			return s;
-		}
-	}
+	return ((uint64_t)(uint32_t)tgid << 32) | (uint32_t)fd;
 }
 
 /* Forgets what fd of tgid was (closed, replaced). */
 static void fd_forget(struct lamport *l, pid_t tgid, int64_t fd)
 {
-	struct lfd *s;
-	if (fd < 0 || fd > 0x7fffffff || !(s = fd_slot(l, tgid, (int)fd, false)))
-		return;
-	s->ino = 0;
-	s->tgid = -1;           /* a tombstone: never matches again */
+	if (fd >= 0 && fd <= 0x7fffffff)
+		intmap_del(&l->fds, fd_key(tgid, (int)fd));
+}
+
+static bool fd_of_tgid(uint64_t key, uint64_t ino, void *tgid)
+{
+	return (uint32_t)(key >> 32) == *(uint32_t *)tgid;
 }
 
 static void fd_forget_all(struct lamport *l, pid_t tgid)
 {
-	for (size_t i = 0; i < l->fcap; i++)
-		if (l->fds[i].used && l->fds[i].tgid == tgid)
-			l->fds[i].tgid = -1;
+	uint32_t t = (uint32_t)tgid;
+	intmap_del_if(&l->fds, fd_of_tgid, &t);
 }
 
 /* The pipe inode behind fd of tid, or 0 (cached per process). */
 static uint64_t pipe_ino(struct lamport *l, pid_t tid, pid_t tgid, int64_t fd)
 {
-	struct lfd *s;
+	uint64_t *cached;
 	char path[64], buf[64];
 	ssize_t n;
 	unsigned long long ino;
@@ -179,8 +105,8 @@ static uint64_t pipe_ino(struct lamport *l, pid_t tid, pid_t tgid, int64_t fd)
 
 	if (fd < 0 || fd > 0x7fffffff)
 		return 0;
-	if ((s = fd_slot(l, tgid, (int)fd, false)))
-		return s->ino;
+	if ((cached = intmap_get(&l->fds, fd_key(tgid, (int)fd))))
+		return *cached;
 	ino = 0;
 	l->lookups++;
 	/* (the eBPF recorder's record of the call says, else /proc) */
@@ -196,40 +122,17 @@ static uint64_t pipe_ino(struct lamport *l, pid_t tid, pid_t tgid, int64_t fd)
 		if (sscanf(buf, "pipe:[%llu]", &ino) != 1)
 			ino = 0;
 	}
-	s = fd_slot(l, tgid, (int)fd, true);
-	if (!s->used) {
-		s->used = true;
-		l->fn++;
-	}
-	s->ino = ino;
+	if (ino == INTMAP_NOKEY)
+		ino = 0;         /* no inode is that: the pipe table cannot key it */
+	*intmap_put(&l->fds, fd_key(tgid, (int)fd), NULL) = ino;
 	return ino;
 }
 
-static struct lpipe *pipe_get(struct lamport *l, uint64_t ino)
+/* The clock of the latest write into pipe ino (0 when none yet), to read or
+ * raise; valid until the next pipe_clock(). */
+static uint64_t *pipe_clock(struct lamport *l, uint64_t ino)
 {
-	if ((l->pn + 1) * 2 > l->pcap) {
-		struct lpipe *old = l->p;
-		size_t oc = l->pcap;
-		l->pcap = oc ? oc * 2 : 64;
-		l->p = xcalloc(l->pcap, sizeof(*l->p));
-		for (size_t i = 0; i < oc; i++) {
-			if (!old[i].ino)
-				continue;
-			size_t j = hash32(old[i].ino, l->pcap);
-			while (l->p[j].ino)
-				j = (j + 1) & (l->pcap - 1);
-			l->p[j] = old[i];
-		}
-		free(old);
-	}
-	size_t j = hash32(ino, l->pcap);
-	while (l->p[j].ino && l->p[j].ino != ino)
-		j = (j + 1) & (l->pcap - 1);
-	if (!l->p[j].ino) {
-		l->p[j].ino = ino;
-		l->pn++;
-	}
-	return &l->p[j];
+	return intmap_put(&l->pipes, ino, NULL);
 }
 
 /* --- syscalls --- */
@@ -261,7 +164,7 @@ static void fd_changes(struct lamport *l, const struct event *ev, const struct s
 	uint32_t sem = sysent_sem(se);
 	int a;
 
-	if (!l->fcap || !sem)
+	if (!l->fds.n || !sem)
 		return;
 	if ((sem & SEM_CLOSE) && (a = first_fd_arg(se)) >= 0)
 		fd_forget(l, tgid, (int64_t)(int)ev->raw[a]);
@@ -307,18 +210,18 @@ static void on_syscall(struct lamport *l, struct ltask *t, struct event *ev)
 	if (ok && ev->retval > 0 && l->nprocs > 1 && in >= 0) {
 		uint64_t ino = pipe_ino(l, ev->tid, t->tgid, (int64_t)(int)ev->raw[in]);
 		if (ino) {
-			struct lpipe *p = pipe_get(l, ino);
-			if (p->clock > t->clock)
-				t->clock = p->clock;
+			uint64_t *pc = pipe_clock(l, ino);
+			if (*pc > t->clock)
+				t->clock = *pc;
 		}
 	}
 	ev->lamport = ++t->clock;
 	if (ok && ev->retval > 0 && l->nprocs > 1 && out >= 0) {
 		uint64_t ino = pipe_ino(l, ev->tid, t->tgid, (int64_t)(int)ev->raw[out]);
 		if (ino) {
-			struct lpipe *p = pipe_get(l, ino);
-			if (t->clock > p->clock)
-				p->clock = t->clock;
+			uint64_t *pc = pipe_clock(l, ino);
+			if (t->clock > *pc)
+				*pc = t->clock;
 		}
 	}
 	fd_changes(l, ev, se, t->tgid);
@@ -337,7 +240,6 @@ void lamport_stamp(struct lamport *l, struct event *ev)
 			/* a tid used again: a new task in the same slot */
 			pid_t tid = c->tid;
 			memset(c, 0, sizeof(*c));
-			c->used = true;
 			c->tid = tid;
 			c->tgid = ev->pid > 0 ? ev->pid : tid;
 		}
@@ -358,9 +260,9 @@ void lamport_stamp(struct lamport *l, struct event *ev)
 		if (l->nprocs > 1 && out >= 0) {
 			uint64_t ino = pipe_ino(l, ev->tid, t->tgid, (int64_t)(int)ev->raw[out]);
 			if (ino) {
-				struct lpipe *p = pipe_get(l, ino);
-				if (ev->lamport > p->clock)
-					p->clock = ev->lamport;
+				uint64_t *pc = pipe_clock(l, ino);
+				if (ev->lamport > *pc)
+					*pc = ev->lamport;
 			}
 		}
 		return;
@@ -408,9 +310,10 @@ void lamport_free(struct lamport *l)
 	if (!l)
 		return;
 	free(l->t);
+	intmap_release(&l->tids);
 	free(l->x);
-	free(l->fds);
-	free(l->p);
+	intmap_release(&l->fds);
+	intmap_release(&l->pipes);
 	free(l);
 }
 
