@@ -30,6 +30,8 @@
 #include "sys/sysent.h"
 #include "util/arena.h"
 #include "util/error.h"
+#include "util/intern.h"
+#include "util/intmap.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -45,57 +47,13 @@
 /* functions visited in one search for a tail-call chain, at most */
 #define TAIL_BUDGET 64
 
-/* ---- interned strings (stable pointers for the whole run) ------------- */
+/* ---- interned strings ------------------------------------------------ */
 
-struct strtab {
-	const char **slots;      /* open addressing, NULL empty */
-	size_t nslots, used;
-	struct arena arena;
-};
-
-static uint32_t hash_str(const char *s, size_t len)
+/* s, interned for the whole run: util/intern's pointers never move, so
+ * frames may keep them and equal strings compare equal as pointers. */
+static const char *intern(struct intern *t, const char *s)
 {
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 16777619u;
-	}
-	return h;
-}
-
-static const char *intern_n(struct strtab *t, const char *s, size_t len)
-{
-	size_t i;
-
-	if (!s)
-		return NULL;
-	if ((t->used + 1) * 2 > t->nslots) {
-		const char **old = t->slots;
-		size_t oldn = t->nslots;
-		t->nslots = oldn ? oldn * 2 : 1024;
-		t->slots = xcalloc(t->nslots, sizeof(*t->slots));
-		for (size_t j = 0; j < oldn; j++) {
-			if (!old[j])
-				continue;
-			i = hash_str(old[j], strlen(old[j])) & (t->nslots - 1);
-			while (t->slots[i])
-				i = (i + 1) & (t->nslots - 1);
-			t->slots[i] = old[j];
-		}
-		free(old);
-	}
-	i = hash_str(s, len) & (t->nslots - 1);
-	for (; t->slots[i]; i = (i + 1) & (t->nslots - 1))
-		if (!strncmp(t->slots[i], s, len) && !t->slots[i][len])
-			return t->slots[i];
-	t->slots[i] = arena_strndup(&t->arena, s, len);
-	t->used++;
-	return t->slots[i];
-}
-
-static const char *intern(struct strtab *t, const char *s)
-{
-	return s ? intern_n(t, s, strlen(s)) : NULL;
+	return s ? intern_str(t, intern_add(t, s, strlen(s))) : NULL;
 }
 
 /* ---- what one address resolves to ------------------------------------ */
@@ -157,19 +115,11 @@ struct modinfo {
 	int has_dwarf;           /* -1 unknown, 0 no, 1 yes */
 	bool syms_tried;
 	struct symidx *syms;
-	struct loc **locs;       /* open addressing by rel */
-	size_t nlocs, used;
-	struct fsites **fsites;  /* tail calls of its functions, open addressing by entry */
-	size_t nfsites, fsused;
+	struct intmap locs;      /* rel -> its struct loc * */
+	struct intmap fsites;    /* entry -> the struct fsites * of the function there */
 	struct instance *inst;   /* out-of-line functions by their origin (inst_of) */
 	size_t ninst, instused;
 	struct modinfo *next;    /* hash chain */
-};
-
-/* A process's address -> loc. */
-struct pcent {
-	uint64_t addr;
-	struct loc *loc;
 };
 
 /* A frame rebuilt from a tail call: its pc (the address after the jump)
@@ -197,8 +147,7 @@ struct dproc {
 	bool stale;              /* mappings changed: report again first */
 	bool exec_pending;       /* execve succeeded: start over */
 	const char *attach_error;   /* dwfl_linux_proc_attach failed (interned) */
-	struct pcent *cache;     /* open addressing by addr; loc NULL is empty */
-	size_t ncache, used;
+	struct intmap pcs;       /* address -> its struct loc * */
 	struct arena arena;      /* locs of addresses in no module, tailres */
 	struct tailres **tails;  /* open addressing by (caller_pc, callee, target) */
 	size_t ntails, tailused;
@@ -237,7 +186,7 @@ struct dwarf {
 	struct srcskip *skip;
 	char *cwd;               /* with a trailing '/' */
 	size_t cwdlen;
-	struct strtab strs;
+	struct intern strs;      /* every string a frame or error shows */
 	struct arena locs;       /* shared locs and their inline chains */
 	struct modinfo *mods[NBUCKETS];
 	struct dproc *procs[NBUCKETS];
@@ -453,9 +402,7 @@ static struct dproc *proc_get(struct dwarf *d, pid_t pid)
 
 static void cache_clear(struct dproc *p)
 {
-	free(p->cache);
-	p->cache = NULL;
-	p->ncache = p->used = 0;
+	intmap_release(&p->pcs);
 	free(p->tails);
 	p->tails = NULL;
 	p->ntails = p->tailused = 0;
@@ -534,35 +481,20 @@ static size_t hash_addr(uint64_t a, size_t n)
 
 static struct loc *pc_find(const struct dproc *p, uint64_t addr)
 {
-	if (!p->ncache)
-		return NULL;
-	for (size_t i = hash_addr(addr, p->ncache); p->cache[i].loc; i = (i + 1) & (p->ncache - 1))
-		if (p->cache[i].addr == addr)
-			return p->cache[i].loc;
-	return NULL;
+	uint64_t *v = intmap_get(&p->pcs, addr);
+	return v ? (struct loc *)(uintptr_t)*v : NULL;
 }
 
 static void pc_put(struct dproc *p, uint64_t addr, struct loc *l)
 {
-	size_t i;
+	bool added;
+	uint64_t *v;
 
-	if ((p->used + 1) * 2 > p->ncache) {
-		struct pcent *old = p->cache;
-		size_t oldn = p->ncache;
-		p->ncache = oldn ? oldn * 2 : 256;
-		p->cache = xcalloc(p->ncache, sizeof(*p->cache));
-		p->used = 0;
-		for (size_t j = 0; j < oldn; j++)
-			if (old[j].loc)
-				pc_put(p, old[j].addr, old[j].loc);
-		free(old);
-	}
-	for (i = hash_addr(addr, p->ncache); p->cache[i].loc; i = (i + 1) & (p->ncache - 1))
-		if (p->cache[i].addr == addr)
-			return;
-	p->cache[i].addr = addr;
-	p->cache[i].loc = l;
-	p->used++;
+	if (addr == INTMAP_NOKEY)
+		return;          /* (a return address 0, less one) not worth a key */
+	v = intmap_put(&p->pcs, addr, &added);
+	if (added)
+		*v = (uintptr_t)l;
 }
 
 static size_t hash_pair(uint64_t a, uint64_t b, size_t n)
@@ -608,34 +540,15 @@ static void tail_put(struct dproc *p, struct tailres *r)
 /* The shared loc of rel in mi, made (unresolved) when new. */
 static struct loc *mod_loc(struct dwarf *d, struct modinfo *mi, uint64_t rel, bool *made)
 {
-	size_t i;
+	uint64_t *v = intmap_put(&mi->locs, rel, made);
 	struct loc *l;
 
-	*made = false;
-	if ((mi->used + 1) * 2 > mi->nlocs) {
-		struct loc **old = mi->locs;
-		size_t oldn = mi->nlocs;
-		mi->nlocs = oldn ? oldn * 2 : 256;
-		mi->locs = xcalloc(mi->nlocs, sizeof(*mi->locs));
-		for (size_t j = 0; j < oldn; j++) {
-			if (!old[j])
-				continue;
-			i = hash_addr(old[j]->rel, mi->nlocs);
-			while (mi->locs[i])
-				i = (i + 1) & (mi->nlocs - 1);
-			mi->locs[i] = old[j];
-		}
-		free(old);
-	}
-	for (i = hash_addr(rel, mi->nlocs); mi->locs[i]; i = (i + 1) & (mi->nlocs - 1))
-		if (mi->locs[i]->rel == rel)
-			return mi->locs[i];
+	if (!*made)
+		return (struct loc *)(uintptr_t)*v;
 	l = arena_calloc(&d->locs, sizeof(*l));
 	l->mi = mi;
 	l->rel = rel;
-	mi->locs[i] = l;
-	mi->used++;
-	*made = true;
+	*v = (uintptr_t)l;
 	return l;
 }
 
@@ -1151,7 +1064,7 @@ static struct modinfo *modinfo_of(struct dwarf *d, Dwfl_Module *mod)
 		strbuf_addf(&sb, "%02x", bits[i]);
 	id = intern(&d->strs, sb.buf);
 	strbuf_release(&sb);
-	pp = &d->mods[hash_str(id, strlen(id)) % NBUCKETS];
+	pp = &d->mods[hash_addr((uintptr_t)id, NBUCKETS)];   /* id is interned */
 	for (mi = *pp; mi && mi->id != id; mi = mi->next)
 		;
 	if (!mi) {
@@ -1599,27 +1512,6 @@ static bool scan_tail_sites(struct modinfo *mi, const struct fnode *n, struct ts
 	return !ts->overflow;
 }
 
-static void fsites_put(struct modinfo *mi, struct fsites *f)
-{
-	size_t i;
-
-	if ((mi->fsused + 1) * 2 > mi->nfsites) {
-		struct fsites **old = mi->fsites;
-		size_t oldn = mi->nfsites;
-		mi->nfsites = oldn ? oldn * 2 : 64;
-		mi->fsites = xcalloc(mi->nfsites, sizeof(*mi->fsites));
-		mi->fsused = 0;
-		for (size_t j = 0; j < oldn; j++)
-			if (old[j])
-				fsites_put(mi, old[j]);
-		free(old);
-	}
-	for (i = hash_addr(f->entry, mi->nfsites); mi->fsites[i]; i = (i + 1) & (mi->nfsites - 1))
-		;
-	mi->fsites[i] = f;
-	mi->fsused++;
-}
-
 /* The tail calls of the function at n, looked up once per module file. */
 static const struct fsites *tail_sites(struct dwarf *d, const struct fnode *n)
 {
@@ -1627,11 +1519,10 @@ static const struct fsites *tail_sites(struct dwarf *d, const struct fnode *n)
 	struct tscan *ts;
 	struct fsites *f;
 	bool known;
+	uint64_t *v = intmap_get(&mi->fsites, n->rel);
 
-	for (size_t i = mi->nfsites ? hash_addr(n->rel, mi->nfsites) : 0;
-	     mi->nfsites && mi->fsites[i]; i = (i + 1) & (mi->nfsites - 1))
-		if (mi->fsites[i]->entry == n->rel)
-			return mi->fsites[i];
+	if (v)
+		return (const struct fsites *)(uintptr_t)*v;
 	ts = xcalloc(1, sizeof(*ts));
 	ts->d = d;
 	ts->mi = mi;
@@ -1644,7 +1535,7 @@ static const struct fsites *tail_sites(struct dwarf *d, const struct fnode *n)
 	f->n = ts->n;
 	memcpy(f->s, ts->s, ts->n * sizeof(f->s[0]));
 	free(ts);
-	fsites_put(mi, f);
+	*intmap_put(&mi->fsites, f->entry, NULL) = (uintptr_t)f;
 	return f;
 }
 
@@ -2347,15 +2238,14 @@ void dwarf_free(struct dwarf *d)
 		}
 	}
 	free_dead(d);
-	free(d->strs.slots);
-	arena_release(&d->strs.arena);
+	intern_release(&d->strs);
 	for (size_t i = 0; i < NBUCKETS; i++)
 		while (d->mods[i]) {
 			struct modinfo *mi = d->mods[i];
 			d->mods[i] = mi->next;
 			symidx_free(mi->syms);
-			free(mi->locs);
-			free(mi->fsites);
+			intmap_release(&mi->locs);
+			intmap_release(&mi->fsites);
 			free(mi->inst);
 			free(mi);
 		}
