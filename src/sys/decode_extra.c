@@ -246,8 +246,9 @@ void val_set_clock_t(struct dctx *c, struct val *v, const char *name, uint64_t t
 	}
 	for (long t = hz; t >= 10 && digits < 18; t /= 10)
 		digits++;
+	/* (digits is at most 18; the mask tells gcc -O1 so) */
 	snprintf(buf, sizeof(buf), "%llu.%0*llu s", (unsigned long long)(ticks / (uint64_t)hz),
-		 digits, (unsigned long long)(ticks % (uint64_t)hz));
+		 digits & 0x1f, (unsigned long long)(ticks % (uint64_t)hz));
 	{
 		/* strace leaves the comment out under -X raw */
 		struct val forms[3];
