@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs every test: the cmocka unit tests (build/tests/test_*) and the
 # end-to-end scripts (tests/t/*.sh).  T=pattern runs only the tests whose
-# name contains pattern.  Ends with one line "N passed, N failed".
+# name contains pattern.  Ends with one line "N passed, N failed, N skipped
+# in Ns (...)".
 #
 # A script in tests/t/ gets RENACER (the binary), BUILD, PROGS (test
 # programs), EXAMPLES, TOP (the source tree) and TMPDIR (a fresh directory)
@@ -43,6 +44,7 @@ case "$jobs" in '' | *[!0-9]*) jobs=1 ;; esac
 state=$(mktemp -d "${TMPDIR:-/tmp}/renacer-tests.XXXXXX") || exit 1
 trap 'rm -rf "$state"' EXIT
 trap 'exit 130' INT TERM
+began=$(date +%s)
 queue="$state/queue" serial="$state/serial" results="$state/results"
 : > "$queue"; : > "$serial"; : > "$results"; echo 0 > "$queue.n"
 
@@ -135,5 +137,5 @@ fail=$(grep -c '^fail ' "$results")
 skip=$(grep -c '^skip ' "$results")
 failed=$(sed -n 's/^fail //p' "$results" | tr '\n' ' ')
 [ -n "$failed" ] && echo "failed: ${failed% }"
-echo "$pass passed, $fail failed, $skip skipped"
+echo "$pass passed, $fail failed, $skip skipped in $(( $(date +%s) - began ))s ($jobs at a time, then $(grep -c . "$serial") alone)"
 [ "$fail" -eq 0 ]
