@@ -201,10 +201,8 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 			return -1;
 		}
 		/* a recording that lost records runs again with a ring buffer
-		 * 4 and then 16 times larger, then under ptrace (or, when
-		 * RENACER_BACKEND=ebpf asked for the recorder, fails) */
-		for (w->ring_scale = 0;; w->ring_scale = w->ring_scale == 2 ? GRUN_PTRACE
-							    : w->ring_scale + 1) {
+		 * 4 and then 16 times larger, then fails */
+		for (w->ring_scale = 0;; w->ring_scale++) {
 			if (grun_do(w, argv, ct, r->json[i], r->outfile, i == 0 ? an : NULL, NULL,
 				    &r->rr[i]) < 0) {
 				r->failed = !r->rr[i].started;
@@ -212,9 +210,9 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 				w->ring_scale = 0;
 				return -1;
 			}
-			if (!r->rr[i].end.lost || w->ring_scale == GRUN_PTRACE)
+			if (!r->rr[i].end.lost)
 				break;
-			if (w->ring_scale == 2 && grun_recorder_forced()) {
+			if (w->ring_scale == 2) {
 				error("the recording lost %llu calls even with a ring buffer 16 times "
 				      "larger: the golden would miss them (RENACER_BACKEND=ptrace "
 				      "stops at each call instead)",
