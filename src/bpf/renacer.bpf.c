@@ -351,8 +351,21 @@ static __always_inline void send(__u32 type, __u32 pid, __u32 tid, __u32 ppid,
 	if (type == RB_EV_EXIT) {
 		struct task_struct *task = bpf_get_current_task_btf();
 
-		/* (pages: set from the mm just before this tracepoint) */
-		e->max_rss_kb = BPF_CORE_READ(task, signal, maxrss) * 4;
+		struct mm_struct *mm = task->mm;
+
+		if (mm) {
+			/* the program's own high-water mark, as VmHWM: the
+			 * process's maxrss also keeps the RSS it had before
+			 * its execve (for a command, renacer's own) */
+			long hw = (long)mm->hiwater_rss;
+			long cur = mm->rss_stat[0].count + mm->rss_stat[1].count +
+				   mm->rss_stat[3].count;
+
+			e->max_rss_kb = (cur > hw ? cur : hw) * 4;
+		} else {
+			/* (pages: set from the mm just before this tracepoint) */
+			e->max_rss_kb = BPF_CORE_READ(task, signal, maxrss) * 4;
+		}
 		e->run_ns = task->se.sum_exec_runtime;
 		e->wait_ns = task->sched_info.run_delay;
 	}
