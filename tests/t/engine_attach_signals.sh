@@ -6,6 +6,9 @@
 # row on the same process.  Each time renacer ends within seconds, as killed
 # by that signal (128+N), and the process lives on, running, not stopped.
 # The same with busy threads that only make calls.
+# Alone: once, beside a parallel test and two hogs, it hung past the 300 s
+# limit with no round done (a fresh clone's make test, 2026-12-07).
+# test: serial
 set -u
 . "$TOP/tests/lib.sh"
 P=$(need_prog attachee)
