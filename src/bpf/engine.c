@@ -171,6 +171,18 @@ bool ebpf_record_default(void)
 	return b && !strcmp(b, "ebpf");
 }
 
+bool ebpf_golden_default(void)
+{
+	const char *b = getenv("RENACER_BACKEND");
+
+	return !(b && !strcmp(b, "ptrace"));
+}
+
+bool ebpf_golden_forced(void)
+{
+	return ebpf_record_default();
+}
+
 int engine_run(const struct tracer_opts *o, char *const argv[], struct sink_list *sinks,
 	       struct trace_end *end, unsigned ring_scale)
 {
@@ -180,7 +192,8 @@ int engine_run(const struct tracer_opts *o, char *const argv[], struct sink_list
 
 	eo.record = true;
 	eo.ring_scale = ring_scale;
-	if (ebpf_record_default() && ebpf_can_record(o, NULL) && ebpf_probe(&why) == 0)
+	if (ring_scale != ENGINE_PTRACE && ebpf_golden_default() && ebpf_can_record(o, NULL) &&
+	    ebpf_probe(&why) == 0)
 		r = ebpf_run(o, &eo, argv, sinks, end, &why);
 	strbuf_release(&why);
 	if (r != EBPF_UNAVAILABLE)

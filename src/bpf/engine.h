@@ -80,11 +80,26 @@ bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why);
 bool ebpf_record_default(void);
 
 /*
+ * Whether the golden workflow's traced runs are recorded in the kernel
+ * where the recorder can serve them: yes unless RENACER_BACKEND=ptrace (a
+ * golden keeps what both engines see alike: the calls, their arguments as
+ * the model keys them, the files and processes; its times come from the
+ * untraced runs).
+ */
+bool ebpf_golden_default(void);
+/* explicitly RENACER_BACKEND=ebpf: no fallback to ptrace */
+bool ebpf_golden_forced(void);
+
+/* engine_run()'s ring_scale for a run under ptrace whatever the default */
+#define ENGINE_PTRACE (~0u)
+
+/*
  * For callers other than the command line (the golden workflow): runs argv
- * as tracer_run() does, recorded in the kernel when ebpf_record_default(),
- * ebpf_can_record(o) and the machine allows it, else with tracer_run().  ring_scale > 0 makes the ring
- * buffer 4 times larger that many times (a run that lost records, retried:
- * end->lost).  Returns as tracer_run().
+ * as tracer_run() does, recorded in the kernel when ebpf_golden_default(),
+ * ebpf_can_record(o) and the machine allows it, else with tracer_run().
+ * ring_scale > 0 makes the ring buffer 4 times larger that many times (a
+ * run that lost records, retried: end->lost); ENGINE_PTRACE runs it under
+ * ptrace.  Returns as tracer_run().
  */
 int engine_run(const struct tracer_opts *o, char *const argv[], struct sink_list *sinks,
 	       struct trace_end *end, unsigned ring_scale);

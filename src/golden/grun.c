@@ -581,6 +581,13 @@ static void like_note(struct strbuf *sb, const char *name, const char *golden, c
 	strbuf_addstr(sb, ")\n");
 }
 
+_Static_assert(GRUN_PTRACE == ENGINE_PTRACE, "one value for a run under ptrace");
+
+bool grun_recorder_forced(void)
+{
+	return ebpf_golden_forced();
+}
+
 int grun_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	    const char *json_path, const char *outfile, struct analysis *an,
 	    const char *summary_path, struct grun *rr)

@@ -30,6 +30,13 @@ struct analysis;
  * overrides.  Fill the "given" fields (all may be left zero), then call
  * gwork_load_config(); release with gwork_release().
  */
+/* gwork.ring_scale for a run under ptrace (after the recorder lost calls
+ * with its largest ring buffer) */
+#define GRUN_PTRACE (~0u)
+/* Whether RENACER_BACKEND=ebpf asked for the recorder: a run that loses
+ * calls then fails instead of going back to ptrace. */
+bool grun_recorder_forced(void);
+
 struct gwork {
 	/* given by the caller */
 	const char *config_path;       /* renacer.toml to read, or NULL (./renacer.toml if present) */
@@ -84,7 +91,11 @@ struct gwork {
 	unsigned ring_scale;           /* the eBPF recorder's ring buffer for the
 					  next grun_do() is 4^ring_scale times its
 					  size: larger for a run again after one
-					  lost records (gruns_do) */
+					  lost records (gruns_do); GRUN_PTRACE:
+					  that run is under ptrace */
+	bool ptrace_only;              /* a recording lost calls: the next
+					  runs of this command go under ptrace
+					  (gruns_do) */
 	char base[GOLDEN_BASE_SIZE];   /* the golden in hand when its capture,
 					  validate or accept began: stored only
 					  over that one (golden/store.h) */

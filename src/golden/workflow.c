@@ -176,6 +176,7 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	memset(r, 0, sizeof(*r));
 	if (!tmp)
 		return -1;
+	w->ptrace_only = false;      /* another command, or another batch */
 	if (automatic)
 		n = GOLDEN_AUTO_RUNS;
 	r->n = n;
@@ -200,9 +201,15 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 			r->n = i;
 			return -1;
 		}
-		/* a recording that lost records runs again with a ring buffer
-		 * 4 and then 16 times larger, then fails */
-		for (w->ring_scale = 0;; w->ring_scale++) {
+		/* a recording that lost records (its ring buffer filled faster
+		 * than renacer read it: a storm of calls) runs again under
+		 * ptrace, which stops at each call and loses none, and so do the
+		 * runs after it; where RENACER_BACKEND=ebpf asked for the
+		 * recorder, with a ring buffer 4 and then 16 times larger, then
+		 * it fails.  (A larger ring by default would make renacer's
+		 * memory grow with the length of a storm.) */
+		for (w->ring_scale = w->ptrace_only ? GRUN_PTRACE : 0;;
+		     w->ring_scale = grun_recorder_forced() ? w->ring_scale + 1 : GRUN_PTRACE) {
 			if (grun_do(w, argv, ct, r->json[i], r->outfile, i == 0 ? an : NULL, NULL,
 				    &r->rr[i]) < 0) {
 				r->failed = !r->rr[i].started;
@@ -210,7 +217,7 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 				w->ring_scale = 0;
 				return -1;
 			}
-			if (!r->rr[i].end.lost)
+			if (!r->rr[i].end.lost || w->ring_scale == GRUN_PTRACE)
 				break;
 			if (w->ring_scale == 2) {
 				error("the recording lost %llu calls even with a ring buffer 16 times "
@@ -220,6 +227,12 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 				r->n = i + 1;
 				w->ring_scale = 0;
 				return -1;
+			}
+			if (!grun_recorder_forced()) {
+				warning("the recording lost %llu calls (a storm of calls filled its "
+					"ring buffer): the runs go under ptrace",
+					(unsigned long long)r->rr[i].end.lost);
+				w->ptrace_only = true;
 			}
 			grun_release(&r->rr[i]);
 		}

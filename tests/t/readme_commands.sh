@@ -103,6 +103,7 @@ while IFS= read -r cmd; do
 	"renacer -f --function-time --flamegraph - -- cargo bench | flamegraph.pl > flame.svg"|\
 	"renacer --flamegraph-svg flame.svg --speedscope prof.json -- ./prog"|\
 	"renacer capture ls_root -- ls /"|"renacer capture -s prog -- ./prog"|\
+	"renacer capture NAME -- ./prog"|\
 	"renacer validate --golden golden_traces/ls_root.json -- ls /"|\
 	"renacer --format json -o current.json -- ls /"|\
 	"renacer compare golden_traces/ls_root.json current.json"|"renacer report"|\
