@@ -41,6 +41,7 @@
 #include "bpf/abi.h"
 #include "bpf/capture.h"
 #include "bpf/record.h"
+#include "bpf/throttle.h"
 #include "util/dynlib.h"
 
 /*
@@ -237,6 +238,9 @@ struct erun {
 	struct recorder *rc;      /* recording (ebpf_opts.record), else NULL */
 	struct trace_end *end;
 	bool attached;            /* -p: processes renacer did not start */
+	struct throttle th;       /* recording: the command's cgroup, frozen
+				     while the ring is half full (throttle.h) */
+	unsigned nrec;            /* records read (throttle_check every 64) */
 	struct sigaction old_int, old_term, old_hup, old_chld;  /* as renacer was given them */
 };
 
@@ -349,6 +353,8 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 	    e->type == RB_EV_EXECARGS) {
 		if (r->rc)
 			recorder_record(r->rc, data, size);
+		if ((++r->nrec & 63) == 0)
+			throttle_check(&r->th);
 		return 0;
 	}
 	if (size < sizeof(*e))
@@ -609,6 +615,11 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		strbuf_addf(why, "cannot read the eBPF ring buffer: %s", strerror(errno));
 		return EBPF_UNAVAILABLE;
 	}
+	/* a command renacer starts waits while renacer catches up (-p: the
+	 * processes are not renacer's to move) */
+	if (eo->record && !r->attached)
+		throttle_open(&r->th, bpfl.bpf_map__fd(skel->maps.events),
+			      ringbuf_size(eo->ring_scale));
 	return 0;
 }
 
@@ -658,6 +669,9 @@ static pid_t start(struct erun *r, const char *path, char *const argv[], struct 
 				_exit(1);
 			_exit(127);
 		}
+		/* into the cgroup that holds it back while renacer catches up
+		 * (without it, a storm loses calls, counted and reported) */
+		throttle_join(&r->th);
 		/* nothing else is traced yet: the entry is free */
 		if (bpfl.bpf_map_update_elem(map_fd, &key, &init, BPF_ANY) < 0) {
 			e[0] = 1;
@@ -762,7 +776,7 @@ static void watchdog_start(struct erun *r)
 	int p[2];
 	pid_t pid;
 
-	if (!r->o->follow || !r->tasks || pipe2(p, O_CLOEXEC) < 0)
+	if ((!r->o->follow && r->th.freeze_fd < 0) || !r->tasks || pipe2(p, O_CLOEXEC) < 0)
 		return;
 	pid = fork();
 	if (pid < 0) {
@@ -784,8 +798,12 @@ static void watchdog_start(struct erun *r)
 		do {
 			n = read(p[0], &c, 1);
 		} while (n < 0 && errno == EINTR);
-		if (n != 1)
-			watchdog_kill(r);
+		if (n != 1) {
+			if (r->o->follow)
+				watchdog_kill(r);
+			/* never leave the program frozen */
+			throttle_release(&r->th);
+		}
 		_exit(0);
 	}
 	close(p[0]);
@@ -973,6 +991,8 @@ static void wait_all(struct erun *r, struct trace_end *end)
 			kill_at = 0;
 		}
 		bpfl.ring_buffer__consume(r->rb);
+		/* read empty: the command may go on */
+		throttle_check(&r->th);
 		if (!reaped && !r->attached && waitpid(r->leader, &status, WNOHANG) == r->leader) {
 			if (WIFSTOPPED(status)) {
 				traceme_stop(r->leader, status);
@@ -1122,6 +1142,7 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	memset(end, 0, sizeof(*end));
 	memset(&r, 0, sizeof(r));
 	r.watchdog_fd = -1;
+	r.th.freeze_fd = r.th.procs_fd = -1;
 	r.tracer = getpid();
 	r.o = o;
 	r.sinks = sinks;
@@ -1187,11 +1208,16 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 		if (o->quals)
 			startup_signals(o->quals->interruptible);
 		watchdog_start(&r);
+		throttle_watch(&r.th);    /* after the last fork */
 	}
 
 	wait_all(&r, end);
 	watchdog_stop(&r);
 	bpfl.ring_buffer__consume(r.rb);
+	if (getenv("RENACER_EBPF_STATS") && r.th.dir)
+		fprintf(stderr, "renacer: eBPF: the command was held back %llu times "
+			"(ring buffer half full)\n", (unsigned long long)r.th.freezes);
+	throttle_release(&r.th);
 	if (r.attached && end->interrupted)
 		detach_all(&r);
 	end->wall_ns = now_ns() - r.t0;
@@ -1215,6 +1241,7 @@ restore:
 	sigaction(SIGCHLD, &r.old_chld, NULL);
 out:
 	watchdog_stop(&r);
+	throttle_release(&r.th);
 	recorder_free(r.rc);
 	if (r.tasks)
 		munmap((void *)r.tasks, r.ntasks * sizeof(struct rb_task));

@@ -1,0 +1,265 @@
+/*
+ * Back-pressure for the eBPF recorder: the command's cgroup is frozen while
+ * the ring buffer is more than half unread (throttle.h says why).
+ */
+#include "bpf/throttle.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/strbuf.h"
+#include "util/xmalloc.h"
+
+/* The directory of the cgroup v2 hierarchy renacer is in: the cgroup2
+ * mount point joined with the "0::" line of /proc/self/cgroup (less the
+ * mount's own root, inside a cgroup namespace).  NULL when there is none. */
+static char *own_cgroup_dir(void)
+{
+	char line[4096], mnt[PATH_MAX] = "", root[PATH_MAX] = "", *cg = NULL, *dir = NULL;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		char r[PATH_MAX], m[PATH_MAX];
+		const char *sep = strstr(line, " - ");
+
+		/* id parent major:minor root mountpoint ... - fstype ... */
+		if (sep && !strncmp(sep, " - cgroup2 ", 11) &&
+		    sscanf(line, "%*s %*s %*s %4095s %4095s", r, m) == 2) {
+			strcpy(root, r);
+			strcpy(mnt, m);
+			break;
+		}
+	}
+	fclose(f);
+	if (!*mnt || !(f = fopen("/proc/self/cgroup", "re")))
+		return NULL;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = '\0';
+			cg = xstrdup(line + 3);
+			break;
+		}
+	fclose(f);
+	if (!cg)
+		return NULL;
+	/* octal escapes (\040) in mountinfo: such a mount is not worth it */
+	if (!strchr(mnt, '\\') && !strchr(root, '\\')) {
+		size_t rl = strcmp(root, "/") ? strlen(root) : 0;
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!strncmp(cg, root, rl) && (cg[rl] == '/' || cg[rl] == '\0')) {
+			strbuf_addf(&sb, "%s%s", mnt, cg + rl);
+			while (sb.len > 1 && sb.buf[sb.len - 1] == '/')
+				sb.buf[--sb.len] = '\0';
+			dir = strbuf_detach(&sb, NULL);
+		}
+	}
+	free(cg);
+	return dir;
+}
+
+static int open_in(const char *dir, const char *name, int flags)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int fd;
+
+	strbuf_addf(&sb, "%s/%s", dir, name);
+	fd = open(sb.buf, flags | O_CLOEXEC | O_NOFOLLOW);
+	strbuf_release(&sb);
+	return fd;
+}
+
+int throttle_open(struct throttle *t, int ring_fd, size_t ring_size)
+{
+	const char *env = getenv("RENACER_EBPF_THROTTLE");
+	char *own;
+	unsigned char rnd[8];
+	struct strbuf sb = STRBUF_INIT;
+	void *c, *p;
+
+	memset(t, 0, sizeof(*t));
+	t->freeze_fd = t->procs_fd = -1;
+	if ((env && !strcmp(env, "0")) || ring_size < 8192)
+		return -1;
+	own = own_cgroup_dir();
+	if (!own)
+		return -1;
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+		memcpy(rnd, &(uint64_t){ (uint64_t)time(NULL) ^ (uint64_t)getpid() << 20 }, 8);
+	strbuf_addf(&sb, "%s/renacer-%d-", own, (int)getpid());
+	for (size_t i = 0; i < sizeof(rnd); i++)
+		strbuf_addf(&sb, "%02x", rnd[i]);
+	if (mkdir(sb.buf, 0755) < 0) {
+		free(own);
+		strbuf_release(&sb);
+		return -1;
+	}
+	t->dir = strbuf_detach(&sb, NULL);
+	strbuf_addf(&sb, "%s/cgroup.procs", own);
+	t->parent_procs = strbuf_detach(&sb, NULL);
+	free(own);
+	t->freeze_fd = open_in(t->dir, "cgroup.freeze", O_WRONLY);
+	t->procs_fd = open_in(t->dir, "cgroup.procs", O_WRONLY);
+	t->page = (size_t)sysconf(_SC_PAGESIZE);
+	/* a BPF ring buffer: the consumer's position on its first page, the
+	 * producer's on the second, both readable by anyone who maps them */
+	c = mmap(NULL, t->page, PROT_READ, MAP_SHARED, ring_fd, 0);
+	p = mmap(NULL, t->page, PROT_READ, MAP_SHARED, ring_fd, (off_t)t->page);
+	if (c != MAP_FAILED)
+		t->cons = c;
+	if (p != MAP_FAILED)
+		t->prod = p;
+	if (t->freeze_fd < 0 || t->procs_fd < 0 || !t->cons || !t->prod) {
+		/* cgroup v2 without the freezer (before Linux 5.2) */
+		throttle_release(t);
+		return -1;
+	}
+	t->high = ring_size / 2;
+	pthread_mutex_init(&t->lock, NULL);
+	return 0;
+}
+
+int throttle_join(const struct throttle *t)
+{
+	char buf[24], *s = buf + sizeof(buf);
+	unsigned long v = (unsigned long)getpid();
+
+	if (t->procs_fd < 0)
+		return 0;
+	do
+		*--s = (char)('0' + v % 10);
+	while (v /= 10);
+	return write(t->procs_fd, s, (size_t)(buf + sizeof(buf) - s)) < 0 ? -1 : 0;
+}
+
+/* Under t->lock: the flag always says what the cgroup was last told. */
+static void set_frozen(struct throttle *t, bool on)
+{
+	if (t->frozen != on && pwrite(t->freeze_fd, on ? "1" : "0", 1, 0) == 1) {
+		t->frozen = on;
+		t->freezes += on;
+	}
+}
+
+void throttle_check(struct throttle *t)
+{
+	unsigned long c, p;
+	bool frozen;
+
+	if (t->freeze_fd < 0)
+		return;
+	c = __atomic_load_n(t->cons, __ATOMIC_ACQUIRE);
+	p = __atomic_load_n(t->prod, __ATOMIC_ACQUIRE);
+	frozen = __atomic_load_n(&t->frozen, __ATOMIC_RELAXED);
+	if (frozen ? p - c != 0 : p - c <= t->high)
+		return;
+	pthread_mutex_lock(&t->lock);
+	/* again, now that no one else changes it */
+	c = __atomic_load_n(t->cons, __ATOMIC_ACQUIRE);
+	p = __atomic_load_n(t->prod, __ATOMIC_ACQUIRE);
+	if (!t->frozen && p - c > t->high)
+		set_frozen(t, true);
+	else if (t->frozen && p - c == 0)
+		set_frozen(t, false);
+	pthread_mutex_unlock(&t->lock);
+}
+
+static void *watch(void *arg)
+{
+	struct throttle *t = arg;
+	struct timespec ms = { 0, 1000000 };
+
+	while (!__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE)) {
+		throttle_check(t);
+		nanosleep(&ms, NULL);
+	}
+	return NULL;
+}
+
+void throttle_watch(struct throttle *t)
+{
+	sigset_t all, old;
+
+	if (t->freeze_fd < 0 || t->watching)
+		return;
+	/* the signals stay renacer's main thread's to take */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	t->watching = pthread_create(&t->watcher, NULL, watch, t) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Moves every process still in the cgroup back to renacer's own. */
+static void move_back(const struct throttle *t)
+{
+	char buf[4096];
+	int in = open_in(t->dir, "cgroup.procs", O_RDONLY);
+	int out = open(t->parent_procs, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (in >= 0 && out >= 0)
+		while ((n = read(in, buf, sizeof(buf) - 1)) > 0) {
+			buf[n] = '\0';
+			for (char *s = buf, *e; *s; s = e) {
+				e = s + strcspn(s, "\n");
+				if (e > s && pwrite(out, s, (size_t)(e - s), 0) < 0) {
+					/* gone meanwhile */
+				}
+				if (*e)
+					e++;
+			}
+		}
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+}
+
+void throttle_release(struct throttle *t)
+{
+	if (t->watching) {
+		__atomic_store_n(&t->stop, 1, __ATOMIC_RELEASE);
+		pthread_join(t->watcher, NULL);
+		t->watching = false;
+	}
+	if (t->freeze_fd >= 0) {
+		/* frozen tasks cannot exit: thaw before anything */
+		if (pwrite(t->freeze_fd, "0", 1, 0) == 1)
+			t->frozen = false;
+	}
+	if (t->dir) {
+		/* a task that has exited may hold the cgroup a moment longer */
+		for (int i = 0; i < 250 && rmdir(t->dir) < 0 && errno == EBUSY; i++) {
+			struct timespec ms = { 0, 2000000 };
+
+			move_back(t);
+			nanosleep(&ms, NULL);
+		}
+		free(t->dir);
+		t->dir = NULL;
+	}
+	free(t->parent_procs);
+	t->parent_procs = NULL;
+	if (t->freeze_fd >= 0)
+		close(t->freeze_fd);
+	if (t->procs_fd >= 0)
+		close(t->procs_fd);
+	t->freeze_fd = t->procs_fd = -1;
+	if (t->cons)
+		munmap((void *)t->cons, t->page);
+	if (t->prod)
+		munmap((void *)t->prod, t->page);
+	t->cons = t->prod = NULL;
+}

@@ -1,0 +1,81 @@
+/*
+ * Back-pressure for the eBPF recorder.  The kernel side writes each call
+ * into a ring buffer that renacer reads and decodes; a storm of cheap calls
+ * fills it faster than renacer decodes (a call costs the command well under
+ * a microsecond, its decoding a few), and a record that finds the ring full
+ * is lost.  A BPF program on a tracepoint cannot wait, so renacer makes the
+ * command wait instead: the command runs in a cgroup of its own (cgroup v2),
+ * frozen while the ring is more than half full and thawed once renacer has
+ * read it empty.  Freezing is invisible to the program (no signal, no stop
+ * that its parent could see with wait) and takes effect on the way back to
+ * user space, so no call is cut and its times are the kernel's; only the
+ * time between calls grows, as it does under ptrace.
+ *
+ * Where no cgroup can be made (not root, no cgroup2 mount, a read-only one
+ * in a container) there is no back-pressure and losses are counted and
+ * reported as before.
+ */
+#ifndef RENACER_BPF_THROTTLE_H
+#define RENACER_BPF_THROTTLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <pthread.h>
+#include <sys/types.h>
+
+struct throttle {
+	int freeze_fd;          /* the cgroup's cgroup.freeze, or -1: none */
+	int procs_fd;           /* its cgroup.procs (the child joins through it) */
+	char *dir;              /* the cgroup's directory */
+	char *parent_procs;     /* cgroup.procs of the cgroup renacer is in:
+				   where tasks left at the end go back */
+	const volatile unsigned long *cons, *prod;  /* the ring's positions */
+	size_t page;
+	unsigned long high;     /* bytes unread at which the command freezes */
+	bool frozen;
+	uint64_t freezes;       /* times frozen (RENACER_EBPF_STATS) */
+	pthread_mutex_t lock;   /* one freeze or thaw at a time, its flag
+				   with it (the watcher and the reader) */
+	pthread_t watcher;      /* checks every millisecond, so that a reader
+				   blocked on its output (a slow pipe) or
+				   waiting for a CPU still holds the command back */
+	bool watching;
+	volatile int stop;
+};
+
+/*
+ * Makes the cgroup and maps the positions of the ring buffer whose map fd
+ * and size are given.  Returns 0, or -1 with t->freeze_fd == -1 (no
+ * back-pressure; nothing to report: the run goes on without it).
+ * RENACER_EBPF_THROTTLE=0 turns it off (for tests and benchmarks).
+ */
+int throttle_open(struct throttle *t, int ring_fd, size_t ring_size);
+
+/* In the command's child, before its execve: moves the calling process
+ * into the cgroup.  Async-signal-safe.  Returns 0 or -1 (errno). */
+int throttle_join(const struct throttle *t);
+
+/*
+ * Freezes the command when more than half the ring is unread, thaws it
+ * when the ring is empty.  Cheap (two loads) when nothing changes: call
+ * it every few records and after each read of the ring.
+ */
+void throttle_check(struct throttle *t);
+
+/*
+ * Starts the watcher thread (after the command and the watchdog are
+ * forked: renacer stays single-threaded until then).  Without it only
+ * the reader's own checks hold the command back.
+ */
+void throttle_watch(struct throttle *t);
+
+/*
+ * Stops the watcher, thaws, moves what is left in the cgroup (processes the command left
+ * running) back to renacer's own cgroup and removes it.  Safe to call
+ * from the watchdog after renacer died (then only the thaw and the
+ * removal matter).  Idempotent.
+ */
+void throttle_release(struct throttle *t);
+
+#endif
