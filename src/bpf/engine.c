@@ -239,7 +239,7 @@ struct erun {
 	struct trace_end *end;
 	bool attached;            /* -p: processes renacer did not start */
 	struct throttle th;       /* recording: the command's cgroup, frozen
-				     while the ring is half full (throttle.h) */
+				     while a quarter of the ring is unread (throttle.h) */
 	unsigned nrec;            /* records read (throttle_check every 64) */
 	struct sigaction old_int, old_term, old_hup, old_chld;  /* as renacer was given them */
 };
@@ -1214,9 +1214,9 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	wait_all(&r, end);
 	watchdog_stop(&r);
 	bpfl.ring_buffer__consume(r.rb);
-	if (getenv("RENACER_EBPF_STATS") && r.th.dir)
+	if (getenv("RENACER_EBPF_STATS") && r.th.freezes)
 		fprintf(stderr, "renacer: eBPF: the command was held back %llu times "
-			"(ring buffer half full)\n", (unsigned long long)r.th.freezes);
+			"(ring buffer a quarter full)\n", (unsigned long long)r.th.freezes);
 	throttle_release(&r.th);
 	if (r.attached && end->interrupted)
 		detach_all(&r);

@@ -1,12 +1,13 @@
 /*
  * Back-pressure for the eBPF recorder: the command's cgroup is frozen while
- * the ring buffer is more than half unread (throttle.h says why).
+ * a quarter of the ring buffer is unread (throttle.h says why).
  */
 #include "bpf/throttle.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,7 +127,7 @@ int throttle_open(struct throttle *t, int ring_fd, size_t ring_size)
 		throttle_release(t);
 		return -1;
 	}
-	t->high = ring_size / 2;
+	t->high = ring_size / 4;
 	pthread_mutex_init(&t->lock, NULL);
 	return 0;
 }
@@ -198,6 +199,11 @@ void throttle_watch(struct throttle *t)
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	t->watching = pthread_create(&t->watcher, NULL, watch, t) == 0;
+	/* at real-time priority where renacer may (root): a watcher that
+	 * waits behind busy processes for a CPU lets the ring fill; it wakes
+	 * a thousand times a second for two loads, so it costs nothing */
+	if (t->watching)
+		pthread_setschedparam(t->watcher, SCHED_FIFO, &(struct sched_param){ .sched_priority = 1 });
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 

@@ -5,8 +5,8 @@
  * a microsecond, its decoding a few), and a record that finds the ring full
  * is lost.  A BPF program on a tracepoint cannot wait, so renacer makes the
  * command wait instead: the command runs in a cgroup of its own (cgroup v2),
- * frozen while the ring is more than half full and thawed once renacer has
- * read it empty.  Freezing is invisible to the program (no signal, no stop
+ * frozen while more than a quarter of the ring is unread and thawed once
+ * renacer has read it empty.  Freezing is invisible to the program (no signal, no stop
  * that its parent could see with wait) and takes effect on the way back to
  * user space, so no call is cut and its times are the kernel's; only the
  * time between calls grows, as it does under ptrace.
@@ -57,7 +57,7 @@ int throttle_open(struct throttle *t, int ring_fd, size_t ring_size);
 int throttle_join(const struct throttle *t);
 
 /*
- * Freezes the command when more than half the ring is unread, thaws it
+ * Freezes the command when more than a quarter of the ring is unread, thaws it
  * when the ring is empty.  Cheap (two loads) when nothing changes: call
  * it every few records and after each read of the ring.
  */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The eBPF recorder holds the command back instead of losing calls: the
-# command runs in a cgroup of its own, frozen while the ring buffer is half
+# command runs in a cgroup of its own, frozen while a quarter of the ring buffer is
 # unread (src/bpf/throttle.c).  A storm of 300,000 calls traced into a FIFO
 # whose reader starts 2 s late (renacer blocks on its output, the 1 MiB ring
 # fills) keeps every call; with RENACER_EBPF_THROTTLE=0 the same run loses
