@@ -9,6 +9,7 @@
 
 #include "sys/tmem.h"
 #include "sys/decode_extra.h"
+#include "xlat/addrfams.h"
 #include "util/banned.h"
 
 /* Bytes read from the tracee at a time when the window moves. */
@@ -341,4 +342,23 @@ void nl_attrs(const struct nlctx *n, struct val *v, uint64_t off, uint64_t len,
 	}
 	if (is_array)
 		val_set_array(v, NULL, l.it, l.n, more);
+}
+
+bool nl_fixed_head(const struct nlctx *n, struct vlist *l, uint64_t off, unsigned len,
+		   size_t size, void *buf, const char *family_name, struct vlist *f)
+{
+	uint8_t family;
+
+	memcpy(&family, (const uint8_t *)buf, 1);
+	val_set_enum(vl_add(n->c, f), family_name, family, addrfams);
+	if (len < size) {
+		val_set_struct(vl_add(n->c, l), NULL, f->it, f->n, true);
+		return false;
+	}
+	if (!nl_fetch(n, off + 1, (uint8_t *)buf + 1, size - 1)) {
+		nl_addr(n, vl_add(n->c, f), NULL, off + 1);
+		val_set_struct(vl_add(n->c, l), NULL, f->it, f->n, false);
+		return false;
+	}
+	return true;
 }

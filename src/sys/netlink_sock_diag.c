@@ -1,0 +1,781 @@
+/*
+ * NETLINK_SOCK_DIAG payloads as strace 6.1 prints them: the requests
+ * (NLM_F_REQUEST) and replies of inet_diag, unix_diag, netlink_diag,
+ * packet_diag and smc_diag with their attributes, from the kernel's uapi
+ * headers; other address families print as {family=AF_..., data="..."}.
+ */
+#include "sys/netlink_proto.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/sysmacros.h>
+#include <linux/filter.h>
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/netlink_diag.h>
+#include <linux/packet_diag.h>
+#include <linux/smc_diag.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
+
+#include "sys/decode_extra.h"
+#include "sys/net.h"
+#include "xlat/addrfams.h"
+#include "xlat/af_packet_versions.h"
+#include "xlat/diag_socktypes.h"
+#include "xlat/ethernet_protocols.h"
+#include "xlat/inet_diag_attrs.h"
+#include "xlat/inet_diag_bytecodes.h"
+#include "xlat/inet_diag_extended_flags.h"
+#include "xlat/inet_diag_req_attrs.h"
+#include "xlat/inet_protocols.h"
+#include "xlat/inet_ulp_info_attrs.h"
+#include "xlat/netlink_diag_attrs.h"
+#include "xlat/netlink_diag_show.h"
+#include "xlat/netlink_protocols.h"
+#include "xlat/netlink_socket_flags.h"
+#include "xlat/netlink_states.h"
+#include "xlat/packet_diag_attrs.h"
+#include "xlat/packet_diag_info_flags.h"
+#include "xlat/packet_diag_show.h"
+#include "xlat/sk_meminfo.h"
+#include "xlat/sock_shutdown_flags.h"
+#include "xlat/tcp_state_flags.h"
+#include "xlat/tcp_states.h"
+#include "xlat/unix_diag_attrs.h"
+#include "xlat/unix_diag_show.h"
+#include "util/xmalloc.h"
+#include "util/banned.h"
+
+/* ---- shared pieces -------------------------------------------------------- */
+
+/* A struct of count u32 fields read whole from a payload of len bytes, or
+ * false (a hex string) when len is shorter; hex[i] shows field i in hex. */
+static bool u32_struct(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		       unsigned count, const char *const *names, const bool *hex)
+{
+	uint32_t x[16];
+	struct val *f;
+
+	if (len < count * sizeof(x[0]) || count > 16)
+		return false;
+	if (!nl_fetch(n, off, x, count * sizeof(x[0]))) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	f = val_new_array(n->c, count);
+	for (unsigned i = 0; i < count; i++) {
+		if (hex && hex[i])
+			val_set_hex(&f[i], names[i], x[i]);
+		else
+			val_set_uint(&f[i], names[i], x[i]);
+	}
+	val_set_struct(v, NULL, f, count, false);
+	return true;
+}
+
+/* name=[c0, c1]: a sock_diag cookie. */
+static void cookie_val(struct dctx *c, struct val *v, const char *name, const uint32_t *ck)
+{
+	struct val *it = val_new_array(c, 2);
+
+	val_set_uint(&it[0], NULL, ck[0]);
+	val_set_uint(&it[1], NULL, ck[1]);
+	val_set_array(v, name, it, 2, false);
+}
+
+/* [[SK_MEMINFO_RMEM_ALLOC]=1, ...]: an array of u32 indexed by sk_meminfo,
+ * as many as len holds. */
+static bool meminfo_attr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			 const void *o)
+{
+	unsigned count = len / 4, shown;
+	struct val *it;
+	uint32_t x;
+	bool more;
+
+	if (!count)
+		return false;
+	shown = (unsigned)decode_elem_limit(n->c, count);
+	more = shown < count;
+	it = val_new_array(n->c, shown);
+	for (unsigned i = 0; i < shown; i++) {
+		struct val *pair = val_new_array(n->c, 2), *idx = val_new_array(n->c, 1);
+
+		if (!nl_fetch(n, off + 4 * i, &x, sizeof(x))) {
+			nl_more_at(n, &it[i], off + 4 * i);
+			val_set_array(v, NULL, it, i + 1, false);
+			return true;
+		}
+		val_set_enum(idx, NULL, i, sk_meminfo);
+		idx->flags |= VF_DECIMAL;
+		val_set_array(&pair[0], NULL, idx, 1, false);
+		val_set_uint(&pair[1], NULL, x);
+		val_set_op(&it[i], NULL, pair, 2, "=");
+	}
+	val_set_array(v, NULL, it, shown, more);
+	return true;
+}
+
+/* An attribute of one u8 / u32 / u64 shown in decimal. */
+static bool u8_attr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		    const void *o)
+{
+	return nla_u8(n, v, off, len, o);
+}
+
+/* An inet_diag_sockid: {idiag_sport=htons(..), ..., idiag_cookie=[..]}. */
+static void sockid_val(struct dctx *c, struct val *v, const char *name, int family,
+		       const struct inet_diag_sockid *id)
+{
+	struct val *f = val_new_array(c, 6);
+
+	net_port_val(c, &f[0], "idiag_sport", &id->idiag_sport);
+	net_port_val(c, &f[1], "idiag_dport", &id->idiag_dport);
+	net_inet_addr16_val(c, &f[2], "idiag_src", family, id->idiag_src);
+	net_inet_addr16_val(c, &f[3], "idiag_dst", family, id->idiag_dst);
+	net_ifindex_val(c, &f[4], "idiag_if", id->idiag_if);
+	cookie_val(c, &f[5], "idiag_cookie", id->idiag_cookie);
+	val_set_struct(v, name, f, 6, false);
+}
+
+/* The attributes after a fixed header of size bytes, if any. */
+static void tail_attrs(const struct nlctx *n, struct vlist *l, uint64_t off, unsigned len,
+		       size_t size, const struct xlat *types, const nla_fn *fns,
+		       unsigned nfns, const void *opaque)
+{
+	if (len > NLMSG_ALIGN(size))
+		nl_attrs(n, vl_add(n->c, l), off + NLMSG_ALIGN(size),
+			 len - NLMSG_ALIGN(size), types, fns, nfns, opaque);
+}
+
+/* ---- inet_diag ------------------------------------------------------------ */
+
+/* INET_DIAG_REQ_BYTECODE: the first inet_diag_bc_op, then the rest as a
+ * hex string. */
+static bool inet_bytecode(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			  const void *o)
+{
+	struct inet_diag_bc_op op;
+	struct val *it, *f;
+
+	if (len < sizeof(op))
+		return false;
+	if (!nl_fetch(n, off, &op, sizeof(op))) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	f = val_new_array(n->c, 3);
+	val_set_enum(&f[0], "code", op.code, inet_diag_bytecodes);
+	val_set_uint(&f[1], "yes", op.yes);
+	val_set_uint(&f[2], "no", op.no);
+	if (len == sizeof(op)) {
+		val_set_struct(v, NULL, f, 3, false);
+		return true;
+	}
+	it = val_new_array(n->c, 2);
+	val_set_struct(&it[0], NULL, f, 3, false);
+	nl_hexstr(n, &it[1], NULL, off + sizeof(op), len - sizeof(op));
+	val_set_op(v, NULL, it, 2, ", ");
+	return true;
+}
+
+static bool inet_protocol_u32(const struct nlctx *n, struct val *v, uint64_t off,
+			      unsigned len, const void *o)
+{
+	return nla_xval(n, v, off, len, 4, inet_protocols, false);
+}
+
+
+static bool inet_meminfo(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			 const void *o)
+{
+	static const char *const names[] = { "idiag_rmem", "idiag_wmem", "idiag_fmem",
+					     "idiag_tmem" };
+
+	return u32_struct(n, v, off, len, 4, names, NULL);
+}
+
+static bool inet_vegasinfo(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			   const void *o)
+{
+	static const char *const names[] = { "tcpv_enabled", "tcpv_rttcnt", "tcpv_rtt",
+					     "tcpv_minrtt" };
+
+	return u32_struct(n, v, off, len, 4, names, NULL);
+}
+
+static bool inet_dctcpinfo(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			   const void *o)
+{
+	struct { uint16_t enabled, ce_state; uint32_t alpha, ab_ecn, ab_tot; } d;
+	struct val *f;
+
+	if (len < sizeof(d))
+		return false;
+	if (!nl_fetch(n, off, &d, sizeof(d))) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	f = val_new_array(n->c, 5);
+	val_set_uint(&f[0], "dctcp_enabled", d.enabled);
+	val_set_uint(&f[1], "dctcp_ce_state", d.ce_state);
+	val_set_uint(&f[2], "dctcp_alpha", d.alpha);
+	val_set_uint(&f[3], "dctcp_ab_ecn", d.ab_ecn);
+	val_set_uint(&f[4], "dctcp_ab_tot", d.ab_tot);
+	val_set_struct(v, NULL, f, 5, false);
+	return true;
+}
+
+static bool inet_bbrinfo(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			 const void *o)
+{
+	static const char *const names[] = { "bbr_bw_lo", "bbr_bw_hi", "bbr_min_rtt",
+					     "bbr_pacing_gain", "bbr_cwnd_gain" };
+	static const bool hex[] = { true, true, false, false, false };
+
+	return u32_struct(n, v, off, len, 5, names, hex);
+}
+
+/* INET_DIAG_SHUTDOWN: strace shows it in the verbose style whatever -X
+ * says but raw: 0x3 / * RCV_SHUTDOWN|SEND_SHUTDOWN * / */
+static bool inet_shutdown(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			  const void *o)
+{
+	uint8_t x;
+	struct val forms[3], num, text;
+	const char *t;
+
+	if (len < 1)
+		return false;
+	if (!nl_fetch(n, off, &x, 1)) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	t = x ? xlat_flags_text(n->c, sock_shutdown_flags, x) : NULL;
+	if (!t) {
+		val_set_hex(v, NULL, x);
+		return true;
+	}
+	val_set_hex(&num, NULL, x);
+	val_set_text(n->c, &text, NULL, t);
+	val_set_verbose_form(n->c, &forms[0], &num, &text);
+	forms[1] = num;
+	forms[2] = forms[0];
+	val_set_xforms(n->c, v, NULL, &forms[0], &forms[1], &forms[2]);
+	return true;
+}
+
+static bool inet_protocol_u8(const struct nlctx *n, struct val *v, uint64_t off,
+			     unsigned len, const void *o)
+{
+	return nla_xval(n, v, off, len, 1, inet_protocols, false);
+}
+
+/* INET_DIAG_SOCKOPT: the bits of inet_diag_sockopt that are set. */
+static bool inet_sockopt(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			 const void *o)
+{
+	static const char *const names[] = {
+		"recverr", "is_icsk", "freebind", "hdrincl", "mc_loop", "transparent",
+		"mc_all", "nodefrag", "bind_address_no_port", "recverr_rfc4884",
+		"defer_connect",
+	};
+	uint8_t b[2];
+	unsigned bits, k = 0;
+	struct val *f;
+
+	if (len < sizeof(b))
+		return false;
+	if (!nl_fetch(n, off, b, sizeof(b))) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	bits = b[0] | (unsigned)b[1] << 8;
+	f = val_new_array(n->c, 12);
+	for (unsigned i = 0; i < 11; i++)
+		if (bits & (1u << i))
+			val_set_uint(&f[k++], names[i], 1);
+	if (bits >> 11)
+		val_set_hex(&f[k++], "unused", bits >> 11);
+	val_set_struct(v, NULL, f, k, false);
+	return true;
+}
+
+/* INET_DIAG_ULP_INFO: nested attributes, of which the name is decoded
+ * (the TLS and MPTCP details are left as hex strings). */
+static const nla_fn inet_ulp_fns[] = {
+	[INET_ULP_INFO_NAME] = nla_str,
+};
+
+static bool inet_ulp_info(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			  const void *o)
+{
+	nl_attrs(n, v, off, len, inet_ulp_info_attrs, inet_ulp_fns, ARRAY_SIZE(inet_ulp_fns),
+		 NULL);
+	return true;
+}
+
+static const nla_fn inet_msg_fns[] = {
+	[INET_DIAG_MEMINFO] = inet_meminfo,
+	[INET_DIAG_VEGASINFO] = inet_vegasinfo,
+	[INET_DIAG_CONG] = nla_str,
+	[INET_DIAG_TOS] = u8_attr,
+	[INET_DIAG_TCLASS] = u8_attr,
+	[INET_DIAG_SKMEMINFO] = meminfo_attr,
+	[INET_DIAG_SHUTDOWN] = inet_shutdown,
+	[INET_DIAG_DCTCPINFO] = inet_dctcpinfo,
+	[INET_DIAG_PROTOCOL] = inet_protocol_u8,
+	[INET_DIAG_SKV6ONLY] = u8_attr,
+	[INET_DIAG_MARK] = nla_u32,
+	[INET_DIAG_BBRINFO] = inet_bbrinfo,
+	[INET_DIAG_CLASS_ID] = nla_u32,
+	[INET_DIAG_ULP_INFO] = inet_ulp_info,
+	[INET_DIAG_CGROUP_ID] = nla_u64,
+	[INET_DIAG_SOCKOPT] = inet_sockopt,
+};
+
+static const nla_fn inet_req_bc_fns[] = {
+	[INET_DIAG_REQ_BYTECODE] = inet_bytecode,
+	[INET_DIAG_REQ_PROTOCOL] = inet_protocol_u32,
+};
+
+static void inet_req_v2(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+			unsigned len)
+{
+	struct inet_diag_req_v2 r = { .sdiag_family = family };
+	struct vlist f = { 0 };
+
+	if (!nl_fixed_head(n, l, off, len, sizeof(r), &r, "sdiag_family", &f))
+		return;
+	val_set_enum(vl_add(n->c, &f), "sdiag_protocol", r.sdiag_protocol, inet_protocols);
+	val_set_flags(vl_add(n->c, &f), "idiag_ext", r.idiag_ext, inet_diag_extended_flags,
+		      NULL);
+	val_set_flags(vl_add(n->c, &f), "idiag_states", r.idiag_states, tcp_state_flags, NULL);
+	sockid_val(n->c, vl_add(n->c, &f), "id", family, &r.id);
+	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
+	tail_attrs(n, l, off, len, sizeof(r), inet_diag_req_attrs, inet_req_bc_fns,
+		   ARRAY_SIZE(inet_req_bc_fns), NULL);
+}
+
+/* The old request of TCPDIAG_GETSOCK and DCCPDIAG_GETSOCK. */
+static void inet_req_v1(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+			unsigned len)
+{
+	struct inet_diag_req r = { .idiag_family = family };
+	struct vlist f = { 0 };
+
+	if (!nl_fixed_head(n, l, off, len, sizeof(r), &r, "idiag_family", &f))
+		return;
+	val_set_uint(vl_add(n->c, &f), "idiag_src_len", r.idiag_src_len);
+	val_set_uint(vl_add(n->c, &f), "idiag_dst_len", r.idiag_dst_len);
+	val_set_flags(vl_add(n->c, &f), "idiag_ext", r.idiag_ext, inet_diag_extended_flags,
+		      NULL);
+	sockid_val(n->c, vl_add(n->c, &f), "id", family, &r.id);
+	val_set_flags(vl_add(n->c, &f), "idiag_states", r.idiag_states, tcp_state_flags, NULL);
+	val_set_uint(vl_add(n->c, &f), "idiag_dbs", r.idiag_dbs);
+	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
+	tail_attrs(n, l, off, len, sizeof(r), inet_diag_req_attrs, inet_req_bc_fns,
+		   ARRAY_SIZE(inet_req_bc_fns), NULL);
+}
+
+static void inet_msg(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+		     unsigned len)
+{
+	struct inet_diag_msg m = { .idiag_family = family };
+	struct vlist f = { 0 };
+
+	if (!nl_fixed_head(n, l, off, len, sizeof(m), &m, "idiag_family", &f))
+		return;
+	val_set_enum(vl_add(n->c, &f), "idiag_state", m.idiag_state, tcp_states);
+	val_set_uint(vl_add(n->c, &f), "idiag_timer", m.idiag_timer);
+	val_set_uint(vl_add(n->c, &f), "idiag_retrans", m.idiag_retrans);
+	sockid_val(n->c, vl_add(n->c, &f), "id", family, &m.id);
+	val_set_uint(vl_add(n->c, &f), "idiag_expires", m.idiag_expires);
+	val_set_uint(vl_add(n->c, &f), "idiag_rqueue", m.idiag_rqueue);
+	val_set_uint(vl_add(n->c, &f), "idiag_wqueue", m.idiag_wqueue);
+	val_set_uint(vl_add(n->c, &f), "idiag_uid", m.idiag_uid);
+	val_set_uint(vl_add(n->c, &f), "idiag_inode", m.idiag_inode);
+	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
+	tail_attrs(n, l, off, len, sizeof(m), inet_diag_attrs, inet_msg_fns,
+		   ARRAY_SIZE(inet_msg_fns), NULL);
+}
+
+/* ---- unix_diag ------------------------------------------------------------ */
+
+static bool unix_vfs(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		     const void *o)
+{
+	struct unix_diag_vfs vfs;
+	struct val *f, num;
+	char buf[64];
+
+	if (len < sizeof(vfs))
+		return false;
+	if (!nl_fetch(n, off, &vfs, sizeof(vfs))) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	f = val_new_array(n->c, 2);
+	snprintf(buf, sizeof(buf), "makedev(%#x, %#x)", major(vfs.udiag_vfs_dev),
+		 minor(vfs.udiag_vfs_dev));
+	val_set_hex(&num, NULL, vfs.udiag_vfs_dev);
+	val_set_num_text(n->c, &f[0], "udiag_vfs_dev", &num, buf);
+	val_set_uint(&f[1], "udiag_vfs_ino", vfs.udiag_vfs_ino);
+	val_set_struct(v, NULL, f, 2, false);
+	return true;
+}
+
+/* UNIX_DIAG_ICONS: the inodes of the pending connections. */
+static bool unix_icons(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		       const void *o)
+{
+	unsigned count = len / 4, shown;
+	struct val *it;
+	uint32_t x;
+
+	if (!count)
+		return false;
+	shown = (unsigned)decode_elem_limit(n->c, count);
+	it = val_new_array(n->c, shown);
+	for (unsigned i = 0; i < shown; i++) {
+		if (!nl_fetch(n, off + 4 * i, &x, sizeof(x))) {
+			nl_more_at(n, &it[i], off + 4 * i);
+			val_set_array(v, NULL, it, i + 1, false);
+			return true;
+		}
+		val_set_uint(&it[i], NULL, x);
+	}
+	val_set_array(v, NULL, it, shown, shown < count);
+	return true;
+}
+
+static bool unix_rqlen(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		       const void *o)
+{
+	static const char *const names[] = { "udiag_rqueue", "udiag_wqueue" };
+
+	return u32_struct(n, v, off, len, 2, names, NULL);
+}
+
+static const nla_fn unix_fns[] = {
+	[UNIX_DIAG_NAME] = nla_str,
+	[UNIX_DIAG_VFS] = unix_vfs,
+	[UNIX_DIAG_PEER] = nla_u32,
+	[UNIX_DIAG_ICONS] = unix_icons,
+	[UNIX_DIAG_RQLEN] = unix_rqlen,
+	[UNIX_DIAG_MEMINFO] = meminfo_attr,
+	[UNIX_DIAG_SHUTDOWN] = u8_attr,
+	[UNIX_DIAG_UID] = nla_u32,
+};
+
+static void unix_req(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+		     unsigned len)
+{
+	struct unix_diag_req r = { .sdiag_family = family };
+	struct vlist f = { 0 };
+
+	if (!nl_fixed_head(n, l, off, len, sizeof(r), &r, "sdiag_family", &f))
+		return;
+	val_set_uint(vl_add(n->c, &f), "sdiag_protocol", r.sdiag_protocol);
+	val_set_flags(vl_add(n->c, &f), "udiag_states", r.udiag_states, tcp_state_flags, NULL);
+	val_set_uint(vl_add(n->c, &f), "udiag_ino", r.udiag_ino);
+	val_set_flags(vl_add(n->c, &f), "udiag_show", r.udiag_show, unix_diag_show, NULL);
+	cookie_val(n->c, vl_add(n->c, &f), "udiag_cookie", r.udiag_cookie);
+	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
+	}
+
+static void unix_msg(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+		     unsigned len)
+{
+	struct unix_diag_msg m = { .udiag_family = family };
+	struct vlist f = { 0 };
+
+	if (!nl_fixed_head(n, l, off, len, sizeof(m), &m, "udiag_family", &f))
+		return;
+	val_set_enum(vl_add(n->c, &f), "udiag_type", m.udiag_type, diag_socktypes);
+	val_set_enum(vl_add(n->c, &f), "udiag_state", m.udiag_state, tcp_states);
+	val_set_uint(vl_add(n->c, &f), "udiag_ino", m.udiag_ino);
+	cookie_val(n->c, vl_add(n->c, &f), "udiag_cookie", m.udiag_cookie);
+	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
+	tail_attrs(n, l, off, len, sizeof(m), unix_diag_attrs, unix_fns, ARRAY_SIZE(unix_fns),
+		   NULL);
+}
+
+/* ---- netlink_diag --------------------------------------------------------- */
+
+/* NETLINK_DIAG_GROUPS: an array of unsigned long in hex, zero-padded. */
+static bool netlink_groups(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			   const void *o)
+{
+	unsigned count = len / 8, shown;
+	struct val *it;
+	uint64_t x;
+
+	if (!count)
+		return false;
+	shown = (unsigned)decode_elem_limit(n->c, count);
+	it = val_new_array(n->c, shown);
+	for (unsigned i = 0; i < shown; i++) {
+		char buf[24];
+
+		if (!nl_fetch(n, off + 8 * i, &x, sizeof(x))) {
+			nl_more_at(n, &it[i], off + 8 * i);
+			val_set_array(v, NULL, it, i + 1, false);
+			return true;
+		}
+		snprintf(buf, sizeof(buf), "%#0*llx", 16, (unsigned long long)x);
+		val_set_text(n->c, &it[i], NULL, buf);
+	}
+	val_set_array(v, NULL, it, shown, shown < count);
+	return true;
+}
+
+static bool netlink_ring(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			 const void *o)
+{
+	static const char *const names[] = { "ndr_block_size", "ndr_block_nr",
+					     "ndr_frame_size", "ndr_frame_nr" };
+
+	return u32_struct(n, v, off, len, 4, names, NULL);
+}
+
+static bool netlink_flags_attr(const struct nlctx *n, struct val *v, uint64_t off,
+			       unsigned len, const void *o)
+{
+	return nla_xval(n, v, off, len, 4, netlink_socket_flags, true);
+}
+
+static const nla_fn netlink_fns[] = {
+	[NETLINK_DIAG_MEMINFO] = meminfo_attr,
+	[NETLINK_DIAG_GROUPS] = netlink_groups,
+	[NETLINK_DIAG_RX_RING] = netlink_ring,
+	[NETLINK_DIAG_TX_RING] = netlink_ring,
+	[NETLINK_DIAG_FLAGS] = netlink_flags_attr,
+};
+
+static void netlink_req(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+			unsigned len)
+{
+	struct netlink_diag_req r = { .sdiag_family = family };
+	struct vlist f = { 0 };
+	struct val *p;
+
+	if (!nl_fixed_head(n, l, off, len, sizeof(r), &r, "sdiag_family", &f))
+		return;
+	p = vl_add(n->c, &f);
+	if (r.sdiag_protocol == NDIAG_PROTO_ALL)
+		val_set_named_num(n->c, p, "sdiag_protocol", r.sdiag_protocol,
+				  "NDIAG_PROTO_ALL");
+	else
+		val_set_enum(p, "sdiag_protocol", r.sdiag_protocol, netlink_protocols);
+	val_set_uint(vl_add(n->c, &f), "ndiag_ino", r.ndiag_ino);
+	val_set_flags(vl_add(n->c, &f), "ndiag_show", r.ndiag_show, netlink_diag_show, NULL);
+	cookie_val(n->c, vl_add(n->c, &f), "ndiag_cookie", r.ndiag_cookie);
+	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
+	}
+
+static void netlink_msg(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+			unsigned len)
+{
+	struct netlink_diag_msg m = { .ndiag_family = family };
+	struct vlist f = { 0 };
+
+	if (!nl_fixed_head(n, l, off, len, sizeof(m), &m, "ndiag_family", &f))
+		return;
+	val_set_enum(vl_add(n->c, &f), "ndiag_type", m.ndiag_type, diag_socktypes);
+	val_set_enum(vl_add(n->c, &f), "ndiag_protocol", m.ndiag_protocol, netlink_protocols);
+	val_set_enum(vl_add(n->c, &f), "ndiag_state", m.ndiag_state, netlink_states);
+	val_set_uint(vl_add(n->c, &f), "ndiag_portid", m.ndiag_portid);
+	val_set_uint(vl_add(n->c, &f), "ndiag_dst_portid", m.ndiag_dst_portid);
+	val_set_uint(vl_add(n->c, &f), "ndiag_dst_group", m.ndiag_dst_group);
+	val_set_uint(vl_add(n->c, &f), "ndiag_ino", m.ndiag_ino);
+	cookie_val(n->c, vl_add(n->c, &f), "ndiag_cookie", m.ndiag_cookie);
+	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
+	tail_attrs(n, l, off, len, sizeof(m), netlink_diag_attrs, netlink_fns,
+		   ARRAY_SIZE(netlink_fns), NULL);
+}
+
+/* ---- packet_diag ---------------------------------------------------------- */
+
+static bool packet_info(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			const void *o)
+{
+	struct packet_diag_info pi;
+	struct val *f;
+
+	if (len < sizeof(pi))
+		return false;
+	if (!nl_fetch(n, off, &pi, sizeof(pi))) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	f = val_new_array(n->c, 6);
+	net_ifindex_val(n->c, &f[0], "pdi_index", pi.pdi_index);
+	val_set_enum(&f[1], "pdi_version", pi.pdi_version, af_packet_versions);
+	val_set_uint(&f[2], "pdi_reserve", pi.pdi_reserve);
+	val_set_uint(&f[3], "pdi_copy_thresh", pi.pdi_copy_thresh);
+	val_set_uint(&f[4], "pdi_tstamp", pi.pdi_tstamp);
+	val_set_flags(&f[5], "pdi_flags", pi.pdi_flags, packet_diag_info_flags, NULL);
+	val_set_struct(v, NULL, f, 6, false);
+	return true;
+}
+
+/* PACKET_DIAG_MCLIST: an array of packet_diag_mclist. */
+static bool packet_mclist(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			  const void *o)
+{
+	const unsigned size = sizeof(struct packet_diag_mclist);
+	unsigned count = len / size, shown;
+	struct val *it;
+
+	if (!count)
+		return false;
+	shown = (unsigned)decode_elem_limit(n->c, count);
+	it = val_new_array(n->c, shown);
+	for (unsigned i = 0; i < shown; i++) {
+		struct packet_diag_mclist mc;
+		struct val *f;
+		unsigned alen;
+
+		if (!nl_fetch(n, off + (uint64_t)size * i, &mc, size)) {
+			nl_more_at(n, &it[i], off + (uint64_t)size * i);
+			val_set_array(v, NULL, it, i + 1, false);
+			return true;
+		}
+		f = val_new_array(n->c, 5);
+		net_ifindex_val(n->c, &f[0], "pdmc_index", mc.pdmc_index);
+		val_set_uint(&f[1], "pdmc_count", mc.pdmc_count);
+		val_set_uint(&f[2], "pdmc_type", mc.pdmc_type);
+		val_set_uint(&f[3], "pdmc_alen", mc.pdmc_alen);
+		alen = mc.pdmc_alen < sizeof(mc.pdmc_addr) ? mc.pdmc_alen : sizeof(mc.pdmc_addr);
+		nl_hexstr(n, &f[4], "pdmc_addr", off + (uint64_t)size * i +
+			  offsetof(struct packet_diag_mclist, pdmc_addr), alen);
+		val_set_struct(&it[i], NULL, f, 5, false);
+	}
+	val_set_array(v, NULL, it, shown, shown < count);
+	return true;
+}
+
+static bool packet_ring(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			const void *o)
+{
+	static const char *const names[] = { "pdr_block_size", "pdr_block_nr",
+					     "pdr_frame_size", "pdr_frame_nr",
+					     "pdr_retire_tmo", "pdr_sizeof_priv",
+					     "pdr_features" };
+
+	return u32_struct(n, v, off, len, 7, names, NULL);
+}
+
+/* PACKET_DIAG_FILTER: the socket filter's instructions (with -v), else
+ * their address. */
+static bool packet_filter(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			  const void *o)
+{
+	unsigned count = len / sizeof(struct sock_filter);
+
+	if (!count || count > 0xffff)
+		return false;
+	decode_bpf_insns(n->c, v, NULL, n->addr + off, count, BPF_PROG_SOCKET);
+	return true;
+}
+
+static const nla_fn packet_fns[] = {
+	[PACKET_DIAG_INFO] = packet_info,
+	[PACKET_DIAG_MCLIST] = packet_mclist,
+	[PACKET_DIAG_RX_RING] = packet_ring,
+	[PACKET_DIAG_TX_RING] = packet_ring,
+	[PACKET_DIAG_FANOUT] = nla_u32,
+	[PACKET_DIAG_UID] = nla_u32,
+	[PACKET_DIAG_MEMINFO] = meminfo_attr,
+	[PACKET_DIAG_FILTER] = packet_filter,
+};
+
+static void packet_req(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+		       unsigned len)
+{
+	struct packet_diag_req r = { .sdiag_family = family };
+	struct vlist f = { 0 };
+
+	if (!nl_fixed_head(n, l, off, len, sizeof(r), &r, "sdiag_family", &f))
+		return;
+	val_set_hex(vl_add(n->c, &f), "sdiag_protocol", r.sdiag_protocol);
+	val_set_uint(vl_add(n->c, &f), "pdiag_ino", r.pdiag_ino);
+	val_set_flags(vl_add(n->c, &f), "pdiag_show", r.pdiag_show, packet_diag_show, NULL);
+	cookie_val(n->c, vl_add(n->c, &f), "pdiag_cookie", r.pdiag_cookie);
+	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
+	}
+
+static void packet_msg(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+		       unsigned len)
+{
+	struct packet_diag_msg m = { .pdiag_family = family };
+	struct vlist f = { 0 };
+
+	if (!nl_fixed_head(n, l, off, len, sizeof(m), &m, "pdiag_family", &f))
+		return;
+	val_set_enum(vl_add(n->c, &f), "pdiag_type", m.pdiag_type, diag_socktypes);
+	val_set_enum(vl_add(n->c, &f), "pdiag_num", m.pdiag_num, ethernet_protocols);
+	val_set_uint(vl_add(n->c, &f), "pdiag_ino", m.pdiag_ino);
+	cookie_val(n->c, vl_add(n->c, &f), "pdiag_cookie", m.pdiag_cookie);
+	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
+	tail_attrs(n, l, off, len, sizeof(m), packet_diag_attrs, packet_fns,
+		   ARRAY_SIZE(packet_fns), NULL);
+}
+
+/* ---- dispatch ------------------------------------------------------------- */
+
+/* {family=AF_..., data="..."}: a family without a decoder. */
+static void family_data(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+			unsigned len)
+{
+	struct val *f = val_new_array(n->c, 2);
+	unsigned k = 0;
+
+	val_set_enum(&f[k++], "family", family, addrfams);
+	if (len > 1)
+		nl_hexstr(n, &f[k++], "data", off + 1, len - 1);
+	val_set_struct(vl_add(n->c, l), NULL, f, k, false);
+}
+
+typedef void (*diag_fn)(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+			unsigned len);
+
+bool nl_decode_sock_diag(const struct nlctx *n, struct vlist *l, const struct nlmsghdr *hdr,
+			 uint64_t off, unsigned len)
+{
+	bool req = hdr->nlmsg_flags & NLM_F_REQUEST;
+	uint8_t family;
+	diag_fn fn = family_data;
+
+	if (hdr->nlmsg_type == NLMSG_DONE)
+		return false;
+	if (!nl_fetch(n, off, &family, 1)) {
+		nl_addr(n, vl_add(n->c, l), NULL, off);
+		return true;
+	}
+	switch (family) {
+	case AF_UNIX:
+		fn = req ? unix_req : unix_msg;
+		break;
+	case AF_INET:
+	case AF_INET6:
+		if (!req)
+			fn = inet_msg;
+		else if (hdr->nlmsg_type == TCPDIAG_GETSOCK || hdr->nlmsg_type == DCCPDIAG_GETSOCK)
+			fn = inet_req_v1;
+		else
+			fn = inet_req_v2;
+		break;
+	case AF_NETLINK:
+		fn = req ? netlink_req : netlink_msg;
+		break;
+	case AF_PACKET:
+		fn = req ? packet_req : packet_msg;
+		break;
+	}
+	fn(n, l, family, off, len);
+	return true;
+}
