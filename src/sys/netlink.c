@@ -210,9 +210,12 @@ static void nlmsgerr_val(const struct nlctx *n, struct val *v, uint64_t off, uin
 	en = err < 0 && err > -4096 ? errno_name(-err) : NULL;
 	if (en) {
 		char buf[64];
+		struct val num;
 
+		/* -ENOENT; -X raw: -2; -X verbose: -2 / * -ENOENT * / */
 		snprintf(buf, sizeof(buf), "-%s", en);
-		val_set_text(n->c, e, "error", buf);
+		val_set_int(&num, NULL, err);
+		val_set_num_text(n->c, e, "error", &num, buf);
 	} else {
 		val_set_int(e, "error", err);
 	}

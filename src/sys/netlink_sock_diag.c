@@ -294,11 +294,18 @@ static bool inet_sockopt(const struct nlctx *n, struct val *v, uint64_t off, uns
 	}
 	bits = b[0] | (unsigned)b[1] << 8;
 	f = val_new_array(n->c, 12);
+	/* all the bits with -v, else those that are set */
 	for (unsigned i = 0; i < 11; i++)
-		if (bits & (1u << i))
-			val_set_uint(&f[k++], names[i], 1);
-	if (bits >> 11)
-		val_set_hex(&f[k++], "unused", bits >> 11);
+		if ((bits & (1u << i)) || n->c->opts->verbose)
+			val_set_uint(&f[k++], names[i], !!(bits & (1u << i)));
+	if ((bits >> 11) || n->c->opts->verbose) {
+		/* strace names the unused bits by their place in the byte */
+		char buf[48];
+
+		snprintf(buf, sizeof(buf), bits >> 11 ? "%#x /* bits 3..8 */" : "%u /* bits 3..8 */",
+			 bits >> 11);
+		val_set_text(n->c, &f[k++], "unused", buf);
+	}
 	val_set_struct(v, NULL, f, k, false);
 	return true;
 }
@@ -649,9 +656,10 @@ static bool packet_mclist(const struct nlctx *n, struct val *v, uint64_t off, un
 		val_set_uint(&f[1], "pdmc_count", mc.pdmc_count);
 		val_set_uint(&f[2], "pdmc_type", mc.pdmc_type);
 		val_set_uint(&f[3], "pdmc_alen", mc.pdmc_alen);
+		/* all alen bytes, whatever the string limit */
 		alen = mc.pdmc_alen < sizeof(mc.pdmc_addr) ? mc.pdmc_alen : sizeof(mc.pdmc_addr);
-		nl_hexstr(n, &f[4], "pdmc_addr", off + (uint64_t)size * i +
-			  offsetof(struct packet_diag_mclist, pdmc_addr), alen);
+		val_set_str(n->c, &f[4], "pdmc_addr", (const char *)mc.pdmc_addr, alen, false);
+		f[4].flags |= VF_HEXSTR;
 		val_set_struct(&it[i], NULL, f, 5, false);
 	}
 	val_set_array(v, NULL, it, shown, shown < count);

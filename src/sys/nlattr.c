@@ -255,12 +255,14 @@ static void nla_header(const struct nlctx *n, struct val *v, const struct nlattr
 		struct val *it = val_new_array(n->c, 3);
 		unsigned k = 0;
 
+		/* each part in the -X style: 0x8000|0x13 under -X raw */
 		if (nla->nla_type & NLA_F_NESTED)
-			val_set_text(n->c, &it[k++], NULL, "NLA_F_NESTED");
+			val_set_named_num(n->c, &it[k++], NULL, NLA_F_NESTED, "NLA_F_NESTED");
 		if (nla->nla_type & NLA_F_NET_BYTEORDER)
-			val_set_text(n->c, &it[k++], NULL, "NLA_F_NET_BYTEORDER");
+			val_set_named_num(n->c, &it[k++], NULL, NLA_F_NET_BYTEORDER,
+					  "NLA_F_NET_BYTEORDER");
 		val_set_enum(&it[k++], NULL, type, types);
-		val_set_op(t, "nla_type", it, k, "|");
+		val_set_or(n->c, t, "nla_type", it, k);
 	} else {
 		val_set_enum(t, "nla_type", type, types);
 	}

@@ -339,9 +339,12 @@ static void sock_diag(char *page)
 
 	/* netlink_diag */
 	{
+		/* the dump asks for NETLINK_USERSOCK sockets only: tracers have
+		 * netlink sockets of their own in this namespace */
 		struct netlink_diag_req r = { .sdiag_family = AF_NETLINK,
-					      .sdiag_protocol = NDIAG_PROTO_ALL,
+					      .sdiag_protocol = NETLINK_USERSOCK,
 					      .ndiag_show = 0xf };
+		int ufd = nlsock(NETLINK_USERSOCK);
 		struct netlink_diag_msg m = { .ndiag_family = AF_NETLINK,
 					      .ndiag_type = SOCK_RAW,
 					      .ndiag_protocol = NETLINK_ROUTE,
@@ -353,6 +356,11 @@ static void sock_diag(char *page)
 		uint32_t meminfo[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
 
 		start(SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST | NLM_F_DUMP, &r, sizeof(r));
+		ask(fd);
+		if (ufd >= 0)
+			close(ufd);
+		r.sdiag_protocol = NDIAG_PROTO_ALL;
+		start(SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST, &r, sizeof(r));
 		ask(fd);
 		r.sdiag_protocol = NETLINK_AUDIT;
 		r.ndiag_ino = 5;
