@@ -2,7 +2,8 @@
  * NETLINK_SOCK_DIAG payloads as strace 6.1 prints them: the requests
  * (NLM_F_REQUEST) and replies of inet_diag, unix_diag, netlink_diag,
  * packet_diag and smc_diag with their attributes, from the kernel's uapi
- * headers; other address families print as {family=AF_..., data="..."}.
+ * headers (SMC's states and decline codes from net/smc, which has none);
+ * other address families print as {family=AF_..., data="..."}.
  */
 #include "sys/netlink_proto.h"
 
@@ -40,6 +41,12 @@
 #include "xlat/packet_diag_info_flags.h"
 #include "xlat/packet_diag_show.h"
 #include "xlat/sk_meminfo.h"
+#include "xlat/smc_decl_codes.h"
+#include "xlat/smc_diag_attrs.h"
+#include "xlat/smc_diag_extended_flags.h"
+#include "xlat/smc_diag_modes.h"
+#include "xlat/smc_link_group_roles.h"
+#include "xlat/smc_states.h"
 #include "xlat/sock_shutdown_flags.h"
 #include "xlat/tcp_state_flags.h"
 #include "xlat/tcp_states.h"
@@ -733,6 +740,175 @@ static void packet_msg(const struct nlctx *n, struct vlist *l, uint8_t family, u
 		   ARRAY_SIZE(packet_fns), NULL);
 }
 
+/* ---- smc_diag ------------------------------------------------------------- */
+
+/* strace's PRINT_FIELD_0X of a byte: "%#04x"-like, 0 as "00" */
+static void byte0x_val(struct dctx *c, struct val *v, const char *name, uint8_t x)
+{
+	char buf[8];
+
+	snprintf(buf, sizeof(buf), "%#0*x", 2, x);
+	val_set_text(c, v, name, buf);
+}
+
+static void smc_cursor_val(struct dctx *c, struct val *v, const char *name,
+			   const struct smc_diag_cursor *cur)
+{
+	struct val *f = val_new_array(c, 3);
+
+	val_set_uint(&f[0], "reserved", cur->reserved);
+	val_set_uint(&f[1], "wrap", cur->wrap);
+	val_set_uint(&f[2], "count", cur->count);
+	val_set_struct(v, name, f, 3, false);
+}
+
+static bool smc_conninfo(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			 const void *o)
+{
+	struct smc_diag_conninfo ci;
+	struct val *f;
+
+	if (len < sizeof(ci))
+		return false;
+	if (!nl_fetch(n, off, &ci, sizeof(ci))) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	f = val_new_array(n->c, 15);
+	val_set_uint(&f[0], "token", ci.token);
+	val_set_uint(&f[1], "sndbuf_size", ci.sndbuf_size);
+	val_set_uint(&f[2], "rmbe_size", ci.rmbe_size);
+	val_set_uint(&f[3], "peer_rmbe_size", ci.peer_rmbe_size);
+	smc_cursor_val(n->c, &f[4], "rx_prod", &ci.rx_prod);
+	smc_cursor_val(n->c, &f[5], "rx_cons", &ci.rx_cons);
+	smc_cursor_val(n->c, &f[6], "tx_prod", &ci.tx_prod);
+	smc_cursor_val(n->c, &f[7], "tx_cons", &ci.tx_cons);
+	byte0x_val(n->c, &f[8], "rx_prod_flags", ci.rx_prod_flags);
+	byte0x_val(n->c, &f[9], "rx_conn_state_flags", ci.rx_conn_state_flags);
+	byte0x_val(n->c, &f[10], "tx_prod_flags", ci.tx_prod_flags);
+	byte0x_val(n->c, &f[11], "tx_conn_state_flags", ci.tx_conn_state_flags);
+	smc_cursor_val(n->c, &f[12], "tx_prep", &ci.tx_prep);
+	smc_cursor_val(n->c, &f[13], "tx_sent", &ci.tx_sent);
+	smc_cursor_val(n->c, &f[14], "tx_fin", &ci.tx_fin);
+	val_set_struct(v, NULL, f, 15, false);
+	return true;
+}
+
+/* A NUL-terminated string in a fixed array of a structure. */
+static void fixed_str(struct dctx *c, struct val *v, const char *name, const uint8_t *p,
+		      size_t size)
+{
+	size_t len = strnlen((const char *)p, size);
+
+	val_set_str(c, v, name, (const char *)p, len, len == size);
+}
+
+static bool smc_lgrinfo(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			const void *o)
+{
+	struct smc_diag_lgrinfo lgr;
+	const struct smc_diag_linkinfo *lk = &lgr.lnk[0];
+	struct val *f, *lf, *arr;
+
+	if (len < sizeof(lgr))
+		return false;
+	if (!nl_fetch(n, off, &lgr, sizeof(lgr))) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	lf = val_new_array(n->c, 5);
+	val_set_uint(&lf[0], "link_id", lk->link_id);
+	fixed_str(n->c, &lf[1], "ibname", lk->ibname, sizeof(lk->ibname));
+	val_set_uint(&lf[2], "ibport", lk->ibport);
+	fixed_str(n->c, &lf[3], "gid", lk->gid, sizeof(lk->gid));
+	fixed_str(n->c, &lf[4], "peer_gid", lk->peer_gid, sizeof(lk->peer_gid));
+	arr = val_new_array(n->c, 1);
+	val_set_struct(arr, NULL, lf, 5, false);
+	f = val_new_array(n->c, 2);
+	val_set_array(&f[0], "lnk", arr, 1, false);
+	val_set_enum(&f[1], "role", lgr.role, smc_link_group_roles);
+	val_set_struct(v, NULL, f, 2, false);
+	return true;
+}
+
+static bool smc_shutdown(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			 const void *o)
+{
+	return nla_xval(n, v, off, len, 1, sock_shutdown_flags, true);
+}
+
+/* A decline code as strace shows it in every -X style but raw:
+ * 0x3010000 / * SMC_CLC_DECL_PEERNOSMC * / */
+static void decl_code_val(struct dctx *c, struct val *v, const char *name, uint32_t x)
+{
+	const char *t = xlat_name(smc_decl_codes, x);
+	struct val forms[3], num, text;
+
+	val_set_hex(&num, NULL, x);
+	val_set_text(c, &text, NULL, t ? t : "SMC_CLC_DECL_???");
+	val_set_verbose_form(c, &forms[0], &num, &text);
+	forms[1] = num;
+	forms[2] = forms[0];
+	val_set_xforms(c, v, name, &forms[0], &forms[1], &forms[2]);
+}
+
+static bool smc_fallback(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			 const void *o)
+{
+	struct smc_diag_fallback fb;
+	struct val *f;
+
+	if (len < sizeof(fb))
+		return false;
+	if (!nl_fetch(n, off, &fb, sizeof(fb))) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	f = val_new_array(n->c, 2);
+	decl_code_val(n->c, &f[0], "reason", fb.reason);
+	decl_code_val(n->c, &f[1], "peer_diagnosis", fb.peer_diagnosis);
+	val_set_struct(v, NULL, f, 2, false);
+	return true;
+}
+
+static const nla_fn smc_fns[] = {
+	[SMC_DIAG_CONNINFO] = smc_conninfo,
+	[SMC_DIAG_LGRINFO] = smc_lgrinfo,
+	[SMC_DIAG_SHUTDOWN] = smc_shutdown,
+	[SMC_DIAG_FALLBACK] = smc_fallback,
+};
+
+static void smc_req(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+		    unsigned len)
+{
+	struct smc_diag_req r = { .diag_family = family };
+	struct vlist f = { 0 };
+
+	if (!nl_fixed_head(n, l, off, len, sizeof(r), &r, "diag_family", &f))
+		return;
+	val_set_flags(vl_add(n->c, &f), "diag_ext", r.diag_ext, smc_diag_extended_flags, NULL);
+	sockid_val(n->c, vl_add(n->c, &f), "id", AF_INET, &r.id);
+	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
+}
+
+static void smc_msg(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+		    unsigned len)
+{
+	struct smc_diag_msg m = { .diag_family = family };
+	struct vlist f = { 0 };
+
+	if (!nl_fixed_head(n, l, off, len, sizeof(m), &m, "diag_family", &f))
+		return;
+	val_set_enum(vl_add(n->c, &f), "diag_state", m.diag_state, smc_states);
+	val_set_enum(vl_add(n->c, &f), "diag_fallback", m.diag_mode, smc_diag_modes);
+	val_set_uint(vl_add(n->c, &f), "diag_shutdown", m.diag_shutdown);
+	sockid_val(n->c, vl_add(n->c, &f), "id", AF_INET, &m.id);
+	val_set_uint(vl_add(n->c, &f), "diag_uid", m.diag_uid);
+	val_set_uint(vl_add(n->c, &f), "diag_inode", m.diag_inode);
+	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
+	tail_attrs(n, l, off, len, sizeof(m), smc_diag_attrs, smc_fns, ARRAY_SIZE(smc_fns), NULL);
+}
+
 /* ---- dispatch ------------------------------------------------------------- */
 
 /* {family=AF_..., data="..."}: a family without a decoder. */
@@ -782,6 +958,9 @@ bool nl_decode_sock_diag(const struct nlctx *n, struct vlist *l, const struct nl
 		break;
 	case AF_PACKET:
 		fn = req ? packet_req : packet_msg;
+		break;
+	case AF_SMC:
+		fn = req ? smc_req : smc_msg;
 		break;
 	}
 	fn(n, l, family, off, len);
