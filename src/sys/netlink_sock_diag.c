@@ -13,11 +13,14 @@
 #include <sys/sysmacros.h>
 #include <linux/filter.h>
 #include <linux/inet_diag.h>
+#include <linux/mptcp.h>
 #include <linux/netlink.h>
 #include <linux/netlink_diag.h>
 #include <linux/packet_diag.h>
 #include <linux/smc_diag.h>
 #include <linux/sock_diag.h>
+#include <linux/tcp.h>
+#include <linux/tls.h>
 #include <linux/unix_diag.h>
 
 #include "sys/decode_extra.h"
@@ -32,6 +35,8 @@
 #include "xlat/inet_diag_req_attrs.h"
 #include "xlat/inet_protocols.h"
 #include "xlat/inet_ulp_info_attrs.h"
+#include "xlat/mptcp_subflow_attrs.h"
+#include "xlat/mptcp_subflow_flags.h"
 #include "xlat/netlink_diag_attrs.h"
 #include "xlat/netlink_diag_show.h"
 #include "xlat/netlink_protocols.h"
@@ -40,6 +45,8 @@
 #include "xlat/packet_diag_attrs.h"
 #include "xlat/packet_diag_info_flags.h"
 #include "xlat/packet_diag_show.h"
+#include "xlat/sk_diag_bpf_storage_attrs.h"
+#include "xlat/sk_diag_bpf_storage_rep_attrs.h"
 #include "xlat/sk_meminfo.h"
 #include "xlat/smc_decl_codes.h"
 #include "xlat/smc_diag_attrs.h"
@@ -50,6 +57,10 @@
 #include "xlat/sock_shutdown_flags.h"
 #include "xlat/tcp_state_flags.h"
 #include "xlat/tcp_states.h"
+#include "xlat/tls_cipher_types.h"
+#include "xlat/tls_info_attrs.h"
+#include "xlat/tls_info_configs.h"
+#include "xlat/tls_versions.h"
 #include "xlat/unix_diag_attrs.h"
 #include "xlat/unix_diag_show.h"
 #include "util/xmalloc.h"
@@ -159,13 +170,57 @@ static void tail_attrs(const struct nlctx *n, struct vlist *l, uint64_t off, uns
 
 /* ---- inet_diag ------------------------------------------------------------ */
 
-/* INET_DIAG_REQ_BYTECODE: the first inet_diag_bc_op, then the rest as a
- * hex string. */
+static void bc_op_val(struct dctx *c, struct val *v, const struct inet_diag_bc_op *op)
+{
+	struct val *f = val_new_array(c, 3);
+
+	val_set_enum(&f[0], "code", op->code, inet_diag_bytecodes);
+	val_set_uint(&f[1], "yes", op->yes);
+	val_set_uint(&f[2], "no", op->no);
+	val_set_struct(v, NULL, f, 3, false);
+}
+
+/* A host condition: {family=AF_INET, prefix_len=24, port=80,
+ * addr=inet_addr("10.0.0.0")}; the address as far as len holds it. */
+static void bc_hostcond(const struct nlctx *n, struct val *v, uint64_t off, unsigned len)
+{
+	struct inet_diag_hostcond hc;
+	uint8_t addr[16];
+	unsigned alen = len - sizeof(hc);
+	struct vlist f = { 0 };
+
+	if (!nl_fetch(n, off, &hc, sizeof(hc))) {
+		nl_addr(n, v, NULL, off);
+		return;
+	}
+	val_set_enum(vl_add(n->c, &f), "family", hc.family, addrfams);
+	val_set_uint(vl_add(n->c, &f), "prefix_len", hc.prefix_len);
+	val_set_uint(vl_add(n->c, &f), "port", (uint32_t)hc.port);
+	if (alen) {
+		unsigned need = hc.family == AF_INET ? 4 : hc.family == AF_INET6 ? 16 : 0;
+		struct val *a = vl_add(n->c, &f);
+
+		if (need && alen >= need && nl_fetch(n, off + sizeof(hc), addr, need))
+			net_inet_addr_val(n->c, a, "addr", hc.family, addr);
+		else
+			nl_hexstr(n, a, "addr", off + sizeof(hc), alen);
+	}
+	val_set_struct(v, NULL, f.it, f.n, false);
+}
+
+/*
+ * INET_DIAG_REQ_BYTECODE: the first inet_diag_bc_op and what its code
+ * takes after it (a port comparison's second op, a host condition, an
+ * interface, a mark), else the rest as a hex string; strace 6.1 shows no
+ * further ops.
+ */
 static bool inet_bytecode(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 			  const void *o)
 {
-	struct inet_diag_bc_op op;
-	struct val *it, *f;
+	struct inet_diag_bc_op op, op2;
+	struct val *it;
+	unsigned rest = len - sizeof(op);
+	uint32_t x[2];
 
 	if (len < sizeof(op))
 		return false;
@@ -173,17 +228,51 @@ static bool inet_bytecode(const struct nlctx *n, struct val *v, uint64_t off, un
 		nl_addr(n, v, NULL, off);
 		return true;
 	}
-	f = val_new_array(n->c, 3);
-	val_set_enum(&f[0], "code", op.code, inet_diag_bytecodes);
-	val_set_uint(&f[1], "yes", op.yes);
-	val_set_uint(&f[2], "no", op.no);
-	if (len == sizeof(op)) {
-		val_set_struct(v, NULL, f, 3, false);
+	if (!rest) {
+		bc_op_val(n->c, v, &op);
 		return true;
 	}
 	it = val_new_array(n->c, 2);
-	val_set_struct(&it[0], NULL, f, 3, false);
-	nl_hexstr(n, &it[1], NULL, off + sizeof(op), len - sizeof(op));
+	bc_op_val(n->c, &it[0], &op);
+	off += sizeof(op);
+	switch (op.code) {
+	case INET_DIAG_BC_S_GE:
+	case INET_DIAG_BC_S_LE:
+	case INET_DIAG_BC_D_GE:
+	case INET_DIAG_BC_D_LE:
+		if (rest < sizeof(op2))
+			goto hex;
+		if (!nl_fetch(n, off, &op2, sizeof(op2)))
+			nl_addr(n, &it[1], NULL, off);
+		else
+			bc_op_val(n->c, &it[1], &op2);
+		break;
+	case INET_DIAG_BC_S_COND:
+	case INET_DIAG_BC_D_COND:
+		if (rest < sizeof(struct inet_diag_hostcond))
+			goto hex;
+		bc_hostcond(n, &it[1], off, rest);
+		break;
+	case INET_DIAG_BC_DEV_COND:
+		if (rest < 4)
+			goto hex;
+		if (!nl_fetch(n, off, x, 4))
+			nl_addr(n, &it[1], NULL, off);
+		else
+			net_ifindex_val(n->c, &it[1], NULL, x[0]);
+		break;
+	case INET_DIAG_BC_MARK_COND: {
+		static const char *const names[] = { "mark", "mask" };
+
+		if (!u32_struct(n, &it[1], off, rest, 2, names, NULL))
+			goto hex;
+		break;
+	}
+	default:
+	hex:
+		nl_hexstr(n, &it[1], NULL, off, rest);
+		break;
+	}
 	val_set_op(v, NULL, it, 2, ", ");
 	return true;
 }
@@ -317,10 +406,70 @@ static bool inet_sockopt(const struct nlctx *n, struct val *v, uint64_t off, uns
 	return true;
 }
 
-/* INET_DIAG_ULP_INFO: nested attributes, of which the name is decoded
- * (the TLS and MPTCP details are left as hex strings). */
+/* ---- INET_DIAG_ULP_INFO, INET_DIAG_SK_BPF_STORAGES, INET_DIAG_MD5SIG ----- */
+
+static bool tls_version(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			const void *o)
+{
+	return nla_xval(n, v, off, len, 2, tls_versions, false);
+}
+
+static bool tls_cipher(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		       const void *o)
+{
+	return nla_xval(n, v, off, len, 2, tls_cipher_types, false);
+}
+
+static bool tls_conf(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		     const void *o)
+{
+	return nla_xval(n, v, off, len, 2, tls_info_configs, false);
+}
+
+static const nla_fn tls_fns[] = {
+	[TLS_INFO_VERSION] = tls_version,
+	[TLS_INFO_CIPHER] = tls_cipher,
+	[TLS_INFO_TXCONF] = tls_conf,
+	[TLS_INFO_RXCONF] = tls_conf,
+};
+
+static bool ulp_tls(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		    const void *o)
+{
+	nl_attrs(n, v, off, len, tls_info_attrs, tls_fns, ARRAY_SIZE(tls_fns), NULL);
+	return true;
+}
+
+static bool mptcp_flags(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			const void *o)
+{
+	return nla_xval(n, v, off, len, 4, mptcp_subflow_flags, true);
+}
+
+static const nla_fn mptcp_fns[] = {
+	[MPTCP_SUBFLOW_ATTR_TOKEN_REM] = nla_x32,
+	[MPTCP_SUBFLOW_ATTR_TOKEN_LOC] = nla_x32,
+	[MPTCP_SUBFLOW_ATTR_RELWRITE_SEQ] = nla_u32,
+	[MPTCP_SUBFLOW_ATTR_MAP_SEQ] = nla_u64,
+	[MPTCP_SUBFLOW_ATTR_MAP_SFSEQ] = nla_u32,
+	[MPTCP_SUBFLOW_ATTR_SSN_OFFSET] = nla_u32,
+	[MPTCP_SUBFLOW_ATTR_MAP_DATALEN] = nla_u16,
+	[MPTCP_SUBFLOW_ATTR_FLAGS] = mptcp_flags,
+	[MPTCP_SUBFLOW_ATTR_ID_REM] = nla_u8,
+	[MPTCP_SUBFLOW_ATTR_ID_LOC] = nla_u8,
+};
+
+static bool ulp_mptcp(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      const void *o)
+{
+	nl_attrs(n, v, off, len, mptcp_subflow_attrs, mptcp_fns, ARRAY_SIZE(mptcp_fns), NULL);
+	return true;
+}
+
 static const nla_fn inet_ulp_fns[] = {
 	[INET_ULP_INFO_NAME] = nla_str,
+	[INET_ULP_INFO_TLS] = ulp_tls,
+	[INET_ULP_INFO_MPTCP] = ulp_mptcp,
 };
 
 static bool inet_ulp_info(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
@@ -328,6 +477,67 @@ static bool inet_ulp_info(const struct nlctx *n, struct val *v, uint64_t off, un
 {
 	nl_attrs(n, v, off, len, inet_ulp_info_attrs, inet_ulp_fns, ARRAY_SIZE(inet_ulp_fns),
 		 NULL);
+	return true;
+}
+
+static const nla_fn bpf_storage_fns[] = {
+	[SK_DIAG_BPF_STORAGE_MAP_ID] = nla_u32,
+	[SK_DIAG_BPF_STORAGE_MAP_VALUE] = nla_x32,
+};
+
+static bool bpf_storage(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			const void *o)
+{
+	nl_attrs(n, v, off, len, sk_diag_bpf_storage_attrs, bpf_storage_fns,
+		 ARRAY_SIZE(bpf_storage_fns), NULL);
+	return true;
+}
+
+static const nla_fn bpf_storages_fns[] = {
+	[SK_DIAG_BPF_STORAGE] = bpf_storage,
+};
+
+static bool inet_bpf_storages(const struct nlctx *n, struct val *v, uint64_t off,
+			      unsigned len, const void *o)
+{
+	nl_attrs(n, v, off, len, sk_diag_bpf_storage_rep_attrs, bpf_storages_fns,
+		 ARRAY_SIZE(bpf_storages_fns), NULL);
+	return true;
+}
+
+/* INET_DIAG_MD5SIG: an array of tcp_diag_md5sig. */
+static bool inet_md5sig(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			const void *o)
+{
+	const unsigned size = sizeof(struct tcp_diag_md5sig);
+	unsigned count = len / size, shown;
+	struct val *it;
+
+	if (!count)
+		return false;
+	shown = (unsigned)decode_elem_limit(n->c, count);
+	it = val_new_array(n->c, shown);
+	for (unsigned i = 0; i < shown; i++) {
+		struct tcp_diag_md5sig md;
+		struct val *f;
+		unsigned klen;
+
+		if (!nl_fetch(n, off + (uint64_t)size * i, &md, size)) {
+			nl_more_at(n, &it[i], off + (uint64_t)size * i);
+			val_set_array(v, NULL, it, i + 1, false);
+			return true;
+		}
+		f = val_new_array(n->c, 5);
+		val_set_enum(&f[0], "tcpm_family", md.tcpm_family, addrfams);
+		val_set_uint(&f[1], "tcpm_prefixlen", md.tcpm_prefixlen);
+		val_set_uint(&f[2], "tcpm_keylen", md.tcpm_keylen);
+		net_inet_addr16_val(n->c, &f[3], "tcpm_addr", md.tcpm_family, md.tcpm_addr);
+		klen = md.tcpm_keylen < sizeof(md.tcpm_key) ? md.tcpm_keylen : sizeof(md.tcpm_key);
+		val_set_str(n->c, &f[4], "tcpm_key", (const char *)md.tcpm_key, klen, false);
+		f[4].flags |= VF_HEXSTR;
+		val_set_struct(&it[i], NULL, f, 5, false);
+	}
+	val_set_array(v, NULL, it, shown, shown < count);
 	return true;
 }
 
@@ -345,7 +555,9 @@ static const nla_fn inet_msg_fns[] = {
 	[INET_DIAG_MARK] = nla_u32,
 	[INET_DIAG_BBRINFO] = inet_bbrinfo,
 	[INET_DIAG_CLASS_ID] = nla_u32,
+	[INET_DIAG_MD5SIG] = inet_md5sig,
 	[INET_DIAG_ULP_INFO] = inet_ulp_info,
+	[INET_DIAG_SK_BPF_STORAGES] = inet_bpf_storages,
 	[INET_DIAG_CGROUP_ID] = nla_u64,
 	[INET_DIAG_SOCKOPT] = inet_sockopt,
 };
@@ -871,10 +1083,33 @@ static bool smc_fallback(const struct nlctx *n, struct val *v, uint64_t off, uns
 	return true;
 }
 
+static bool smc_dmbinfo(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			const void *o)
+{
+	struct smcd_diag_dmbinfo d;
+	struct val *f;
+
+	if (len < sizeof(d))
+		return false;
+	if (!nl_fetch(n, off, &d, sizeof(d))) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	f = val_new_array(n->c, 5);
+	val_set_uint(&f[0], "linkid", d.linkid);
+	val_set_hex(&f[1], "peer_gid", d.peer_gid);
+	val_set_hex(&f[2], "my_gid", d.my_gid);
+	val_set_hex(&f[3], "token", d.token);
+	val_set_hex(&f[4], "peer_token", d.peer_token);
+	val_set_struct(v, NULL, f, 5, false);
+	return true;
+}
+
 static const nla_fn smc_fns[] = {
 	[SMC_DIAG_CONNINFO] = smc_conninfo,
 	[SMC_DIAG_LGRINFO] = smc_lgrinfo,
 	[SMC_DIAG_SHUTDOWN] = smc_shutdown,
+	[SMC_DIAG_DMBINFO] = smc_dmbinfo,
 	[SMC_DIAG_FALLBACK] = smc_fallback,
 };
 

@@ -11,14 +11,19 @@
 #include <arpa/inet.h>
 #include <linux/cryptouser.h>
 #include <linux/genetlink.h>
+#include <linux/if_link.h>
 #include <linux/inet_diag.h>
+#include <linux/mptcp.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netlink.h>
 #include <linux/netlink_diag.h>
+#include <linux/rtnetlink.h>
 #include <linux/packet_diag.h>
 #include <linux/selinux_netlink.h>
 #include <linux/smc_diag.h>
 #include <linux/sock_diag.h>
+#include <linux/tcp.h>
+#include <linux/tls.h>
 #include <linux/unix_diag.h>
 #include <linux/audit.h>
 #include <linux/xfrm.h>
@@ -132,6 +137,130 @@ static void inet_id(struct inet_diag_sockid *id, int family)
 	id->idiag_if = 1;
 	id->idiag_cookie[0] = 0xdeadbeef;
 	id->idiag_cookie[1] = 5;
+}
+
+/* Appends an attribute to a nested list being built in buf (*len bytes). */
+static void nest(char *buf, size_t *len, uint16_t type, const void *data, size_t dlen)
+{
+	struct nlattr *a = (struct nlattr *)(buf + *len);
+
+	a->nla_type = type;
+	a->nla_len = (uint16_t)(NLA_HDRLEN + dlen);
+	if (dlen)
+		memcpy((char *)a + NLA_HDRLEN, data, dlen);
+	*len += NLA_ALIGN(a->nla_len);
+}
+
+/* A bytecode of one op and the data its code takes. */
+static void bytecode(uint8_t code, const void *data, size_t dlen)
+{
+	char bc[64];
+	struct inet_diag_bc_op op = { code, (uint8_t)(4 + dlen), 0 };
+
+	memcpy(bc, &op, sizeof(op));
+	memcpy(bc + sizeof(op), data, dlen);
+	attr(INET_DIAG_REQ_BYTECODE, bc, sizeof(op) + dlen);
+}
+
+/* inet_diag's nested and array attributes, and the bytecode of requests. */
+static void inet_more(int fd)
+{
+	struct inet_diag_req_v2 r = { .sdiag_family = AF_INET6, .sdiag_protocol = IPPROTO_TCP };
+	struct inet_diag_msg m = { .idiag_family = AF_INET, .idiag_state = 1 };
+	struct tcp_diag_md5sig md[2];
+	uint64_t v = 0x0102030405060708ULL;
+	char ulp[512], tls[64], mp[256], st[64], sts[64];
+	size_t ulen = 0, tlen = 0, mlen = 0, slen = 0, sslen = 0;
+	struct { struct inet_diag_hostcond hc; uint8_t a[16]; } hc;
+	struct inet_diag_bc_op op2 = { INET_DIAG_BC_NOP, 0, 1000 };
+	struct inet_diag_markcond mark = { 5, 0xff };
+	uint32_t ifindex = 1, fdv = 3;
+
+	/* no stack garbage in the padding after prefix_len */
+	memset(&hc, 0, sizeof(hc));
+	hc.hc.family = AF_INET6;
+	hc.hc.prefix_len = 64;
+	hc.hc.port = -1;
+	start(SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST, &r, sizeof(r));
+	inet_pton(AF_INET6, "fe80::2", hc.a);
+	bytecode(INET_DIAG_BC_S_COND, &hc, sizeof(hc));
+	hc.hc.family = AF_INET;
+	bytecode(INET_DIAG_BC_D_COND, &hc, sizeof(hc.hc) + 2);
+	hc.hc.family = AF_UNIX;
+	bytecode(INET_DIAG_BC_S_COND, &hc, sizeof(hc.hc) + 4);
+	bytecode(INET_DIAG_BC_D_COND, &hc, sizeof(hc.hc));
+	bytecode(INET_DIAG_BC_S_COND, &hc, 6);
+	bytecode(INET_DIAG_BC_S_GE, &op2, sizeof(op2));
+	bytecode(INET_DIAG_BC_D_LE, &op2, 2);
+	bytecode(INET_DIAG_BC_DEV_COND, &ifindex, sizeof(ifindex));
+	bytecode(INET_DIAG_BC_DEV_COND, &ifindex, 3);
+	bytecode(INET_DIAG_BC_MARK_COND, &mark, sizeof(mark));
+	bytecode(INET_DIAG_BC_MARK_COND, &mark, 4);
+	bytecode(INET_DIAG_BC_S_EQ, &v, sizeof(v));
+	bytecode(INET_DIAG_BC_JMP, NULL, 0);
+	nest(sts, &sslen, SK_DIAG_BPF_STORAGE_REQ_MAP_FD, &fdv, sizeof(fdv));
+	attr(INET_DIAG_REQ_SK_BPF_STORAGES, sts, sslen);
+	ask(fd);
+
+	memset(md, 0, sizeof(md));
+	md[0].tcpm_family = AF_INET;
+	md[0].tcpm_prefixlen = 32;
+	md[0].tcpm_keylen = 3;
+	inet_pton(AF_INET, "1.2.3.4", md[0].tcpm_addr);
+	memcpy(md[0].tcpm_key, "abc", 3);
+	md[1].tcpm_family = AF_INET6;
+	md[1].tcpm_prefixlen = 64;
+	md[1].tcpm_keylen = 2;
+	inet_pton(AF_INET6, "fe80::1", md[1].tcpm_addr);
+	for (uint16_t t = TLS_INFO_VERSION; t <= TLS_INFO_RXCONF; t++)
+		nest(tls, &tlen, t, &v, 2);
+	nest(tls, &tlen, TLS_INFO_ZC_RO_TX, NULL, 0);
+	{
+		uint16_t x = TLS_1_3_VERSION;
+
+		nest(tls, &tlen, TLS_INFO_VERSION, &x, sizeof(x));
+		x = TLS_CIPHER_AES_GCM_256;
+		nest(tls, &tlen, TLS_INFO_CIPHER, &x, sizeof(x));
+		x = TLS_CONF_SW;
+		nest(tls, &tlen, TLS_INFO_TXCONF, &x, sizeof(x));
+	}
+	for (uint16_t t = MPTCP_SUBFLOW_ATTR_TOKEN_REM; t <= MPTCP_SUBFLOW_ATTR_PAD + 1; t++)
+		nest(mp, &mlen, t, &v, t % 2 ? 8 : 4);
+	nest(ulp, &ulen, INET_ULP_INFO_TLS | NLA_F_NESTED, tls, tlen);
+	nest(ulp, &ulen, INET_ULP_INFO_MPTCP, mp, mlen);
+	nest(ulp, &ulen, INET_ULP_INFO_NAME, "mptcp", 6);
+	nest(st, &slen, SK_DIAG_BPF_STORAGE_MAP_ID, &fdv, sizeof(fdv));
+	nest(st, &slen, SK_DIAG_BPF_STORAGE_MAP_VALUE, "\1\2\3\4", 4);
+	nest(st, &slen, SK_DIAG_BPF_STORAGE_PAD, NULL, 0);
+	nest(sts, &sslen, SK_DIAG_BPF_STORAGE, st, slen);
+	start(SOCK_DIAG_BY_FAMILY, NLM_F_MULTI, &m, sizeof(m));
+	attr(INET_DIAG_MD5SIG, md, sizeof(md));
+	attr(INET_DIAG_MD5SIG, md, 50);
+	attr(INET_DIAG_ULP_INFO, ulp, ulen);
+	attr(INET_DIAG_SK_BPF_STORAGES | NLA_F_NESTED, sts + 8, sslen - 8);
+	attr(INET_DIAG_PAD, &v, 4);
+	ask(fd);
+}
+
+/* An NLMSG_ERROR with an extended ACK (NETLINK_EXT_ACK): the kernel's
+ * message follows the echoed request. */
+static void extack(void)
+{
+	int fd = nlsock(NETLINK_ROUTE), one = 1;
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	char info[32];
+	size_t ilen = 0;
+
+	if (fd < 0)
+		return;
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	nest(info, &ilen, IFLA_INFO_KIND, "nosuchk0", 9);
+	start(RTM_NEWLINK, NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof(ifi));
+	attr(IFLA_LINKINFO | NLA_F_NESTED, info, ilen);
+	ask(fd);
+	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	ask(fd);
+	close(fd);
 }
 
 /* A TCP socket listening on port 4321 of every address: the test runs in
@@ -445,7 +574,16 @@ static void sock_diag(char *page)
 		attr(SMC_DIAG_FALLBACK, &fb, sizeof(fb));
 		attr(SMC_DIAG_DMBINFO, &ci, 36);
 		ask(fd);
+		{
+			struct smcd_diag_dmbinfo dmb = { 1, 2, 3, 4, 5 };
+
+			start(SOCK_DIAG_BY_FAMILY, 0, &m, sizeof(m));
+			attr(SMC_DIAG_DMBINFO, &dmb, sizeof(dmb));
+			ask(fd);
+		}
 	}
+
+	inet_more(fd);
 
 	/* a family without a decoder, and a byte-long payload */
 	{
@@ -637,6 +775,7 @@ int main(int argc, char **argv)
 		close(fd);
 	}
 	sock_diag(page);
+	extack();
 	generic();
 	audit();
 	selinux();
