@@ -418,6 +418,17 @@ static void sock_diag(char *page)
 		attr(INET_DIAG_SOCKOPT, &sockopt, 1);
 		attr8(INET_DIAG_SHUTDOWN, 0xff);
 		ask(fd);
+		/* attributes running into an unmapped page: the second one's
+		 * header, then the first one's payload */
+		if (page) {
+			size_t keep = NLMSG_HDRLEN + sizeof(m) + 8 + 4;
+
+			memcpy(page + 4096 - keep, &msg, keep);
+			sendto(fd, page + 4096 - keep, msg.h.nlmsg_len, MSG_DONTWAIT, NULL, 0);
+			keep = NLMSG_HDRLEN + sizeof(m) + 6;
+			memcpy(page + 4096 - keep, &msg, keep);
+			sendto(fd, page + 4096 - keep, msg.h.nlmsg_len, MSG_DONTWAIT, NULL, 0);
+		}
 		start(SOCK_DIAG_BY_FAMILY, 0, &m, 10);
 		ask(fd);
 	}
