@@ -136,13 +136,6 @@ static bool meminfo_attr(const struct nlctx *n, struct val *v, uint64_t off, uns
 	return true;
 }
 
-/* An attribute of one u8 / u32 / u64 shown in decimal. */
-static bool u8_attr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-		    const void *o)
-{
-	return nla_u8(n, v, off, len, o);
-}
-
 /* An inet_diag_sockid: {idiag_sport=htons(..), ..., idiag_cookie=[..]}. */
 static void sockid_val(struct dctx *c, struct val *v, const char *name, int family,
 		       const struct inet_diag_sockid *id)
@@ -545,13 +538,13 @@ static const nla_fn inet_msg_fns[] = {
 	[INET_DIAG_MEMINFO] = inet_meminfo,
 	[INET_DIAG_VEGASINFO] = inet_vegasinfo,
 	[INET_DIAG_CONG] = nla_str,
-	[INET_DIAG_TOS] = u8_attr,
-	[INET_DIAG_TCLASS] = u8_attr,
+	[INET_DIAG_TOS] = nla_u8,
+	[INET_DIAG_TCLASS] = nla_u8,
 	[INET_DIAG_SKMEMINFO] = meminfo_attr,
 	[INET_DIAG_SHUTDOWN] = inet_shutdown,
 	[INET_DIAG_DCTCPINFO] = inet_dctcpinfo,
 	[INET_DIAG_PROTOCOL] = inet_protocol_u8,
-	[INET_DIAG_SKV6ONLY] = u8_attr,
+	[INET_DIAG_SKV6ONLY] = nla_u8,
 	[INET_DIAG_MARK] = nla_u32,
 	[INET_DIAG_BBRINFO] = inet_bbrinfo,
 	[INET_DIAG_CLASS_ID] = nla_u32,
@@ -692,7 +685,7 @@ static const nla_fn unix_fns[] = {
 	[UNIX_DIAG_ICONS] = unix_icons,
 	[UNIX_DIAG_RQLEN] = unix_rqlen,
 	[UNIX_DIAG_MEMINFO] = meminfo_attr,
-	[UNIX_DIAG_SHUTDOWN] = u8_attr,
+	[UNIX_DIAG_SHUTDOWN] = nla_u8,
 	[UNIX_DIAG_UID] = nla_u32,
 };
 
