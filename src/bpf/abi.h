@@ -107,8 +107,12 @@ struct rb_event {
  */
 #define RB_UREGS 32         /* words of registers kept (x86_64 uses 21) */
 #define RB_STACK_MAX 24576  /* stack_bytes at most */
-enum { RBK_CUT = 1 };       /* rb_stack.flags: the slice stopped at
-			       stack_bytes, not at the end of the stack */
+enum {                      /* rb_stack.flags */
+	RBK_CUT = 1,        /* the slice stopped at stack_bytes, not at the
+			       end of the stack */
+	RBK_LAUNCH = 2,     /* the execve that starts the command, in
+			       renacer's code: no stack, none to show */
+};
 struct rb_stack {
 	__u32 type;         /* RB_EV_STACK */
 	__u32 size;         /* bytes of the record: the header, then len bytes */

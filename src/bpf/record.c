@@ -370,15 +370,20 @@ static void on_stack(struct recorder *rc, const uint8_t *data, size_t size)
 	t->stk_mods = modtab_get(p ? p->cur : NULL);
 }
 
-/* The stack taken at the entry of t's call h into *us (regs NULL: none
- * was, or its record was lost). */
-static void task_ustack(struct rtask *t, const struct rb_call *h, struct ev_ustack *us)
+/*
+ * The stack taken at the entry of t's call h into *us (regs NULL: its
+ * record was lost).  Returns false for a call that has none to show (the
+ * execve starting the command, RBK_LAUNCH).
+ */
+static bool task_ustack(struct rtask *t, const struct rb_call *h, struct ev_ustack *us)
 {
 	const struct rb_stack *k = (const void *)t->stk;
 
 	memset(us, 0, sizeof(*us));
 	if (!t->stk_len || k->enter_ns != h->enter_ns)
-		return;
+		return true;
+	if (k->flags & RBK_LAUNCH)
+		return false;
 	us->regs = k->regs;
 	us->regs_len = k->regs_len;
 	us->compat = k->compat;
@@ -391,6 +396,7 @@ static void task_ustack(struct rtask *t, const struct rb_call *h, struct ev_usta
 		us->nmods = t->stk_mods->n;
 		us->mods_gen = t->stk_mods->gen;
 	}
+	return true;
 }
 
 /* ---- delivering -------------------------------------------------------- */
@@ -813,8 +819,7 @@ static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_cal
 		 * stack) is not, as under ptrace */
 		struct ev_ustack us;
 
-		task_ustack(t, entry ? (const struct rb_call *)entry : h, &us);
-		if (us.regs || proc_find(rc, t->pid, false)) {
+		if (task_ustack(t, entry ? (const struct rb_call *)entry : h, &us)) {
 			ev->ustack = &us;
 			rc->o->enrich(rc->o->enrich_data, ev);
 			ev->ustack = NULL;

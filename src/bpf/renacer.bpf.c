@@ -1208,7 +1208,7 @@ _Static_assert(sizeof(struct pt_regs) <= RB_UREGS * 8, "pt_regs larger than rb_s
 
 /* The RB_EV_STACK record of the call the current task enters (abi.h). */
 static __always_inline void rec_stack(struct task_struct *task, const struct rb_task *t,
-				      struct pt_regs *regs, __u32 slot)
+				      struct pt_regs *regs, __u32 slot, bool launch)
 {
 	__u8 *buf = scratch_buf();
 	struct stack_ctx s = { 0 };
@@ -1228,9 +1228,10 @@ static __always_inline void rec_stack(struct task_struct *task, const struct rb_
 	k->compat = slot >= RB_COMPAT;
 	s.sp = REG(regs, sp);
 	k->sp = s.sp;
-	bpf_loop(RB_STACK_MAX / 4096 + 1, stack_chunk, &s, 0);
+	if (!launch)
+		bpf_loop(RB_STACK_MAX / 4096 + 1, stack_chunk, &s, 0);
 	k->len = s.pos;
-	k->flags = s.cut ? RBK_CUT : 0;
+	k->flags = (s.cut ? RBK_CUT : 0) | (launch ? RBK_LAUNCH : 0);
 	size = sizeof(*k) + ((s.pos + 7) & ~7u);
 	k->size = size;
 	aux_send(buf, size);
@@ -1380,7 +1381,7 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		if (id != NR_EXECVE && id != NR_EXECVEAT)
 			return 0;
 		t->flags &= ~RBT_HIDE;
-		hidden = true;      /* (renacer's own stack: not the command's) */
+		hidden = true;      /* (renacer's own code: no stack, RBK_LAUNCH) */
 	}
 	t->slot = RB_NO_CALL;
 	t->flags &= ~RBT_ENTRY;
@@ -1401,8 +1402,8 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		t->enter_sum = task->se.sum_exec_runtime;
 		t->enter_on = bpf_get_smp_processor_id();
 	}
-	if (want_stack && !hidden)
-		rec_stack(task, t, regs, slot);
+	if (want_stack)
+		rec_stack(task, t, regs, slot, hidden);
 	/* an entry record: memory the call changes, or a call that may
 	 * block while other tasks run (shown as <unfinished ...> when one
 	 * of them comes first), or one that waits for its child */
