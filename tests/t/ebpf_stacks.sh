@@ -6,7 +6,8 @@
 # inlined helper, recursion, a thread, a forked child that exits at once,
 # after exec) every call has the frames the ptrace engine gives it (module,
 # symbol, offset, function, file:line), filtered (-e trace=, the mappings
-# still followed) and not; -s marks each call at its MARK line; a slice
+# still followed) and not; -s marks each call at its MARK line; flame
+# graph stacks are those of ptrace; a slice
 # made too small loses the outer frames (the copy is what is unwound).
 # test: slow
 set -u
@@ -112,6 +113,16 @@ for opt in O0 O2; do
 		fail "the dynamic loader's openat has a source line"
 	fi
 done
+
+# the profiles go through the same unwinding: the same folded stacks
+for b in ptrace ebpf; do
+	"$RENACER" --backend $b -f -e trace=write,openat,execve --flamegraph fold.$b \
+		--flamegraph-weight count -- "$W/O2/srcmain" "$W/O2/srcplug.so" "$W/O2/srcexec" \
+		>/dev/null || fail "renacer --backend $b --flamegraph failed"
+	sort fold.$b > fold.$b.sorted
+done
+grep -q 'srcmain.c:[0-9]* main\|main' fold.ebpf.sorted || fail "no stack of main in $(cat fold.ebpf)"
+diff fold.ptrace.sorted fold.ebpf.sorted || fail "the folded stacks differ"
 
 # the frames come from the copy of the stack: 8 bytes of it hold the
 # return address into libc's caller at most, never main's frames
