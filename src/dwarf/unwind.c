@@ -162,6 +162,8 @@ struct dproc {
 	const struct ev_ustack *us;    /* the stack being unwound was recorded
 					  (the eBPF recorder): read from it */
 	bool recorded;           /* dwfl's modules are a recording's */
+	bool beyond;             /* (recorded) a read past the slice, cut at
+				    its size limit, failed in this unwind */
 	bool attached;           /* (recorded) dwfl_attach_state done */
 	uint64_t mods_gen;       /* (recorded) the ev_ustack.mods_gen reported */
 	struct dproc *next;
@@ -675,6 +677,8 @@ static bool recorded_read(struct dproc *p, uint64_t addr, void *out, size_t n)
 	for (size_t i = 0; i < us->nmods; i++)
 		if (addr >= us->mods[i].start && addr + n <= us->mods[i].end)
 			return process_vm_readv(p->pid, &local, 1, &remote, 1, 0) == (ssize_t)n;
+	if (us->cut && addr >= us->sp && addr - us->sp < (uint64_t)us->len + 65536)
+		p->beyond = true;
 	return false;
 }
 
@@ -2179,6 +2183,7 @@ static void unwind(struct dwarf *d, struct event *ev)
 	t->nframes = 0;
 	d->st.stacks++;
 	p->us = ev->ustack;
+	p->beyond = false;
 	if (p->us && !p->us->regs) {
 		dwfl = NULL;
 		why = intern(&d->strs, "no stack was recorded for this call (ring buffer full)");
@@ -2193,6 +2198,15 @@ static void unwind(struct dwarf *d, struct event *ev)
 		r = dwl.dwfl_getthread_frames(dwfl, ev->tid, frame_cb, &w);
 		if (r != 0 && !w.error && !w.found && !(r < 0 && at_outermost(t)))
 			w.error = intern(&d->strs, r < 0 ? dwl.dwfl_errmsg(-1) : "unwinding stopped");
+	}
+	/* (libdw ends a stack quietly where it cannot read the return
+	 * address: the copy was too short, which must be said) */
+	if (p->us && p->beyond && !w.error && !w.found) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "the stack goes on past the %u bytes copied with the call",
+			    (unsigned)p->us->len);
+		w.error = intern(&d->strs, sb.buf);
+		strbuf_release(&sb);
 	}
 	p->us = NULL;
 	/* -s alone stops early: an error past that point is nobody's concern */

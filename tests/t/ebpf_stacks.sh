@@ -132,4 +132,8 @@ grep -A3 -F 'write(1, "exec\n"' tiny.txt | grep -q '__libc_start_main' &&
 	fail "an 8-byte slice still gave the outer frames: $(cat tiny.txt)"
 grep -A1 -F 'write(1, "exec\n"' tiny.txt | grep -q ' > .*write' ||
 	fail "an 8-byte slice lost the innermost frame too: $(cat tiny.txt)"
+# ... and says so rather than end the stack quietly
+grep -A4 -F 'write(1, "exec\n"' tiny.txt |
+	grep -qx ' > the stack goes on past the 8 bytes copied with the call' ||
+	fail "a stack cut short by the slice is not reported: $(cat tiny.txt)"
 exit 0
