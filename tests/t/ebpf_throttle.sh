@@ -74,10 +74,14 @@ for f in "" -f; do
 		2> /dev/null &
 	rpid=$!
 	exec 3< fifo2          # opened, never read: renacer blocks, the command freezes
-	sleep 1
-	cmd=$(pgrep -P $rpid -f "engine loop" | head -n 1)
+	i=0 cmd=
+	while [ $i -lt 100 ]; do   # (up to 10 s on a busy machine)
+		[ -n "$cmd" ] || cmd=$(pgrep -P $rpid -f "engine loop" | head -n 1)
+		[ -n "$cmd" ] && grep -q 1 "$(left $rpid)/cgroup.freeze" 2> /dev/null && break
+		sleep 0.1; i=$((i + 1))
+	done
 	[ -n "$cmd" ] && grep -q 1 "$(left $rpid)/cgroup.freeze" 2> /dev/null ||
-		bad "renacer $f: the command ($cmd) was not frozen"
+		bad "renacer $f: the command (${cmd:-not found}) was not frozen"
 	kill -9 $rpid
 	wait $rpid 2> /dev/null
 	exec 3<&-
