@@ -93,6 +93,8 @@ struct rb_event {
 	__u64 run_ns;       /* EXIT: time the task ran on a CPU */
 	__u64 wait_ns;      /* EXIT: time it waited on a run queue for one */
 	char path[RB_PATH_MAX]; /* EXEC: the program run (the interpreter of a script) */
+	char comm[16];      /* FORK, EXEC: the new task's command (its creator's
+			       after a fork, the program's after an exec) */
 };
 
 /*
@@ -134,8 +136,9 @@ struct rb_call {
 
 enum { RBR_ENTRY = 1, RBR_EXIT = 2 };           /* rb_region.phase */
 /* rb_region.kind: KSTR a string of the kernel's; FD what a descriptor
- * (addr) refers to: a struct rb_fdinfo */
-enum { RBR_BYTES = 0, RBR_STR = 1, RBR_KSTR = 2, RBR_FD = 3 };
+ * (addr) refers to: a struct rb_fdinfo; FDPATH the same with its path
+ * (-y, -P): a struct rb_fdpath */
+enum { RBR_BYTES = 0, RBR_STR = 1, RBR_KSTR = 2, RBR_FD = 3, RBR_FDPATH = 4 };
 
 struct rb_fdinfo {
 	__u64 ino;          /* its inode number */
@@ -143,6 +146,33 @@ struct rb_fdinfo {
 	__u16 family;       /* a socket's family, else 0 */
 	__u16 protocol;     /* and protocol */
 };
+/*
+ * What descriptor addr (AT_FDCWD: the working directory) referred to at
+ * the call, for the user side to write as readlink(/proc/PID/fd/N) would
+ * (want_fdpath): its inode, mode and file system, the name of its own
+ * dentry (a pseudo file's: "[eventfd]") and the path of its dentry up
+ * through the mounts, as struct rb_fileref's (the last component first).
+ */
+struct rb_fdpath {
+	__u64 ino;
+	__u32 mode;         /* the inode's mode */
+	__u32 magic;        /* its file system's magic (PIPEFS_MAGIC, ...) */
+	__u32 flags;        /* RBP_* */
+	__u32 pathlen;      /* bytes of the path that follows */
+	char name[64];      /* its own dentry's name */
+	char proto[16];     /* a socket's protocol (sk_prot->name: "TCP") */
+	/* then RB_FILEREF_PATH bytes: the path */
+};
+enum { RBP_DELETED = 1 };  /* the dentry is unlinked (" (deleted)") */
+/* rb_fdpath regions of a call, per number (want_fdpath): the arguments
+ * captured at the exit (bits 0-5) and at the entry (8-13, what the call
+ * closes or replaces), the result (RBD_RET) and an int[2] of descriptors
+ * the call fills (RBD_PAIR, at the argument RBD_PAIR_ARG()) */
+#define RBD_RET (1u << 6)
+#define RBD_PAIR (1u << 7)
+#define RBD_ENTRY(i) (1u << (8 + (i)))
+#define RBD_PAIR_ARG(m) (((m) >> 16) & 7)
+
 enum {
 	RBR_OK = 0,         /* len bytes read (a string: its NUL included) */
 	RBR_FAULT = 1,      /* nothing could be read there (len 0) */

@@ -389,3 +389,42 @@ int capture_fill(struct rb_spec specs[RB_NR], bool verbose)
 	}
 	return unknown;
 }
+
+uint32_t capture_fdpath_mask(long nr)
+{
+	const struct sysent *se = nr >= 0 && nr < RB_NR ? sysent_get(nr) : NULL;
+	uint32_t m = 0;
+
+	if (!se || !se->name)
+		return 0;
+	for (unsigned i = 0; i < se->nargs && i < 6; i++) {
+		switch (se->argrole[i]) {
+		case ROLE_FD:
+		case ROLE_DIRFD:
+			/* (gone or replaced at the exit: shown as before) */
+			if ((se->sem & (SEM_CLOSE | SEM_CLOSE_RANGE)) ||
+			    ((se->sem & SEM_DUP2) && i == 1))
+				m |= RBD_ENTRY(i);
+			else
+				m |= 1u << i;
+			break;
+		case ROLE_FDPAIR:
+			m |= RBD_PAIR | (uint32_t)i << 16;
+			break;
+		default:
+			break;
+		}
+	}
+	if (se->sem & SEM_FDRET)
+		m |= RBD_RET;
+	return m;
+}
+
+void capture_fdpaths(uint32_t set[RB_NR], uint8_t entry_set[RB_NR / 8])
+{
+	for (unsigned nr = 0; nr < RB_NR; nr++) {
+		set[nr] = capture_fdpath_mask((long)nr);
+		if (set[nr] & 0x3f00u)
+			entry_set[nr / 8] |= (uint8_t)(1u << (nr & 7));
+	}
+}

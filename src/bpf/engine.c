@@ -149,14 +149,10 @@ bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why)
 		no = "it cannot attach (-p)";
 	else if (o->enrich)
 		no = "it cannot unwind stacks";
-	else if (o->dopts.decode_fds || o->dopts.fd_details)
-		no = "it cannot show what descriptors refer to (-y)";
-	else if (o->dopts.decode_pids)
-		no = "it cannot translate or name pids (--decode-pids)";
 	else if (o->dopts.string_limit >= EBPF_STRING_MAX)
 		no = "its strings are shorter than -s";
-	else if (q && (q->inject || q->paths || q->read_fds || q->write_fds))
-		no = "it cannot tamper, filter by path or dump data";
+	else if (q && (q->inject || q->read_fds || q->write_fds))
+		no = "it cannot tamper or dump data";
 	else if (q && (q->user || q->daemonize || q->daemon_tracee || q->detach_on_execve))
 		no = "it cannot start the command as -u, -D or -b ask";
 	if (no && why)
@@ -352,6 +348,8 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 		ev.is_thread = e->is_thread != 0;
 		if (!ev.is_thread)
 			procs_add(r, ev.pid);
+		if (r->rc)
+			recorder_note_comm(r->rc, ev.tid, e->comm, sizeof(e->comm));
 		break;
 	case RB_EV_EXEC:
 		ev.type = EV_EXEC;
@@ -359,6 +357,8 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 		ev.exec_path = path;
 		if (e->ppid != e->tid)
 			ev.exec_old_tid = (pid_t)e->ppid;
+		if (r->rc)
+			recorder_note_comm(r->rc, ev.tid, e->comm, sizeof(e->comm));
 		break;
 	case RB_EV_EXIT:
 		ev.type = EV_PROC_EXIT;
@@ -516,6 +516,12 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		capture_sets((const struct rb_spec *)skel->rodata->specs,
 			     (uint8_t *)skel->rodata->entry_set, (uint8_t *)skel->rodata->block_set,
 			     (uint8_t *)skel->rodata->fork_set);
+		/* -y, -P: what each call's descriptors refer to */
+		if (o->dopts.decode_fds || (o->quals && o->quals->paths)) {
+			skel->rodata->want_fdpath = true;
+			capture_fdpaths((uint32_t *)skel->rodata->fdpath_set,
+					(uint8_t *)skel->rodata->entry_set);
+		}
 	} else {
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_enter, false);
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_exit, false);

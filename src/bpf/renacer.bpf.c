@@ -55,6 +55,8 @@ const volatile __u64 call_room = 0;     /* a call record is dropped (counted
 const volatile __u8 block_set[RB_NR / 8] = {};  /* calls that may block: an
 						   entry record while other
 						   tasks run */
+const volatile bool want_fdpath = false;  /* descriptors' paths (-y, -P) */
+const volatile __u32 fdpath_set[RB_NR] = {}; /* RBD_* per number */
 const volatile __u8 entry_set[RB_NR / 8] = {};  /* calls with entry ops */
 const volatile __u8 fork_set[RB_NR / 8] = {};   /* calls that wait for a child
 						   (vfork): an entry record
@@ -348,6 +350,8 @@ static __always_inline void send(__u32 type, __u32 pid, __u32 tid, __u32 ppid,
 	e->exit_code = code;
 	e->ts_ns = bpf_ktime_get_ns();
 	e->max_rss_kb = e->run_ns = e->wait_ns = 0;
+	/* (a fork's child has its creator's, the current task's) */
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	if (type == RB_EV_EXIT) {
 		struct task_struct *task = bpf_get_current_task_btf();
 
@@ -821,6 +825,121 @@ __noinline int fd_info(struct cap *c, __u64 fd)
 	return 0;
 }
 
+/*
+ * A region (RBR_FDPATH) with what descriptor fd of the current task refers
+ * to and its path (AT_FDCWD: the working directory), for -y and -P: what
+ * readlink(/proc/PID/fd/N) says at the call, which the reader can no
+ * longer ask once the call is over.  Nothing when fd is not open.
+ */
+__noinline int fd_path_region(struct cap *c, __u64 fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u8 *buf = scratch_buf();
+	struct dentry *d;
+	struct vfsmount *mnt;
+	struct inode *ino;
+	struct rb_fdpath *fp;
+	struct rb_region *r;
+	struct file *f = NULL;
+	__u32 off;
+
+	if (!c || !buf)
+		return 0;
+	if ((int)fd == -100) {
+		d = BPF_CORE_READ(task, fs, pwd.dentry);
+		mnt = BPF_CORE_READ(task, fs, pwd.mnt);
+		ino = BPF_CORE_READ(d, d_inode);
+	} else {
+		struct file **fds = BPF_CORE_READ(task, files, fdt, fd);
+		unsigned int max = BPF_CORE_READ(task, files, fdt, max_fds);
+
+		if (fd >= max || fd > 1u << 20)
+			return 0;
+		bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+		if (!f)
+			return 0;
+		d = BPF_CORE_READ(f, f_path.dentry);
+		mnt = BPF_CORE_READ(f, f_path.mnt);
+		ino = BPF_CORE_READ(f, f_inode);
+	}
+	off = c->off;
+	if (!d || off + sizeof(*r) + sizeof(*fp) + RB_FILEREF_PATH + 8 > RB_REC_MAX) {
+		c->flags |= RBC_CUT;
+		return 0;
+	}
+	r = (struct rb_region *)(buf + in_rec(off));
+	r->addr = fd;
+	r->len = sizeof(*fp) + RB_FILEREF_PATH;
+	r->phase = c->phase;
+	r->kind = RBR_FDPATH;
+	r->status = RBR_OK;
+	r->pad = 0;
+	fp = (struct rb_fdpath *)(buf + in_rec(off + sizeof(*r)));
+	fp->ino = BPF_CORE_READ(ino, i_ino);
+	fp->mode = BPF_CORE_READ(ino, i_mode);
+	fp->magic = (__u32)BPF_CORE_READ(ino, i_sb, s_magic);
+	/* d_unlinked(): unhashed and not a root */
+	fp->flags = !BPF_CORE_READ(d, d_hash.pprev) && BPF_CORE_READ(d, d_parent) != d
+		    ? RBP_DELETED : 0;
+	fp->name[0] = fp->proto[0] = 0;
+	bpf_probe_read_kernel_str(fp->name, sizeof(fp->name), BPF_CORE_READ(d, d_name.name));
+	if ((fp->mode & 0170000) == 0140000 && f) {         /* S_IFSOCK */
+		struct socket *so = BPF_CORE_READ(f, private_data);
+
+		bpf_probe_read_kernel_str(fp->proto, sizeof(fp->proto),
+					  BPF_CORE_READ(so, sk, __sk_common.skc_prot, name));
+	}
+	fp->pathlen = 0;
+	c->off = off + sizeof(*r) + sizeof(*fp) + RB_FILEREF_PATH;
+	c->nreg++;
+	fp->pathlen = path_walk(off + sizeof(*r) + sizeof(*fp), (__u64)d, (__u64)mnt);
+	return 0;
+}
+
+/* fd_paths()'s state */
+struct fdp_ctx {
+	struct cap *c;
+	__u32 mask;
+	__u32 phase;
+};
+
+static long fdp_one(__u32 i, void *ctx)
+{
+	struct fdp_ctx *p = ctx;
+	struct cap *c = p->c;
+	__u32 m = p->mask;
+
+	if (i < 6) {
+		if ((m & (p->phase == RBR_ENTRY ? RBD_ENTRY(i) : 1u << i)))
+			fd_path_region(c, c->args[i & 7]);
+	} else if (i == 6) {
+		if ((m & RBD_RET) && p->phase == RBR_EXIT && c->ret >= 0)
+			fd_path_region(c, (__u64)c->ret);
+	} else if ((m & RBD_PAIR) && p->phase == RBR_EXIT && c->ret == 0) {
+		int fds[2] = { -1, -1 };
+
+		bpf_probe_read_user(fds, sizeof(fds), (void *)c->args[RBD_PAIR_ARG(m)]);
+		int fd = i == 7 ? fds[0] : fds[1];
+
+		if (fd >= 0)
+			fd_path_region(c, (__u64)fd);
+	}
+	return 0;
+}
+
+/* The descriptors of a call of slot that -y and -P name (fdpath_set), at
+ * this phase. */
+static __always_inline void fd_paths(struct cap *c, __u32 slot)
+{
+	struct fdp_ctx p = { c, 0, c->phase };
+
+	if (slot >= RB_NR)
+		return;
+	p.mask = fdpath_set[slot];
+	if (p.mask)
+		bpf_loop(9, fdp_one, &p, 0);
+}
+
 /* The user int at addr, or 0. */
 static __always_inline __u64 user_int(__u64 addr)
 {
@@ -1144,6 +1263,8 @@ int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 	if (!regs_args(&c, regs, slot, &ip))
 		return 0;
 	run_ops(&c, slot, type == RB_EV_ENTRY ? RBW_ENTRY | RBW_BLOCK : RBW_EXIT);
+	if (want_fdpath)
+		fd_paths(&c, slot);
 	if (c.flags & RBC_LATE)
 		fill_paths(&c);
 	rec_send(&c, buf, type, task, t, slot, type == RB_EV_ENTRY ? t->enter_ns : bpf_ktime_get_ns(),
