@@ -107,6 +107,7 @@ struct recorder {
 /* A descriptor's path as the kernel recorded it with the call. */
 struct fdreg {
 	int32_t fd;               /* (AT_FDCWD: the working directory) */
+	unsigned phase;           /* RBR_ENTRY, RBR_EXIT */
 	const struct rb_fdpath *fp;  /* then RB_FILEREF_PATH bytes of path */
 };
 
@@ -249,10 +250,10 @@ static void procfds_fork(struct recorder *rc, pid_t parent, pid_t child)
 }
 
 /* Whether the call being decoded had fd recorded (its mask names it):
- * then no region of it means it was not open. */
-static bool fd_covered(const struct recorder *rc, int32_t fd)
+ * then no region of it means it was not open.  mask: the bits looked at. */
+static bool fd_covered(const struct recorder *rc, int32_t fd, uint32_t mask)
 {
-	uint32_t m = capture_fdpath_mask(rc->cur_nr);
+	uint32_t m = capture_fdpath_mask(rc->cur_nr) & mask;
 
 	if (!m || !rc->cur_args)
 		return false;
@@ -271,6 +272,9 @@ static bool fd_covered(const struct recorder *rc, int32_t fd)
 static int rec_fd_link(void *data, pid_t tid, int64_t fd, struct tmem_fdlink *out)
 {
 	struct recorder *rc = data;
+	/* at the entry, a descriptor the call replaces or closes is what
+	 * it was before (an entry region), never what the call made of it */
+	bool before = !rc->cur_exit && fd_covered(rc, (int32_t)fd, 0x3f00u);
 	struct intmap *m;
 	uint64_t *v;
 
@@ -278,7 +282,7 @@ static int rec_fd_link(void *data, pid_t tid, int64_t fd, struct tmem_fdlink *ou
 	for (size_t i = 0; i < rc->nfdregs; i++) {
 		const struct rb_fdpath *fp = rc->fdregs[i].fp;
 
-		if (rc->fdregs[i].fd != (int32_t)fd)
+		if (rc->fdregs[i].fd != (int32_t)fd || (before && rc->fdregs[i].phase != RBR_ENTRY))
 			continue;
 		fdpath_text(fp, &rc->link);
 		out->target = rc->link.buf;
@@ -286,7 +290,7 @@ static int rec_fd_link(void *data, pid_t tid, int64_t fd, struct tmem_fdlink *ou
 			     ? fp->proto : NULL;
 		return 1;
 	}
-	if (fd_covered(rc, (int32_t)fd))
+	if (fd_covered(rc, (int32_t)fd, ~0u))
 		return 0;
 	m = procfds_get(rc, rc->cur_pid, false);
 	if (m && fd >= 0 && (v = intmap_get(m, (uint64_t)fd))) {
@@ -802,6 +806,7 @@ static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, un
 			    r->len >= sizeof(struct rb_fdpath) + RB_FILEREF_PATH) {
 				ALLOC_GROW(rc->fdregs, rc->nfdregs + 1, rc->afdregs);
 				rc->fdregs[rc->nfdregs].fd = (int32_t)r->addr;
+				rc->fdregs[rc->nfdregs].phase = phase;
 				rc->fdregs[rc->nfdregs++].fp = (const void *)(data + off + sizeof(*r));
 			}
 		} else if (r->phase == phase && r->status == RBR_FAULT_RO) {
@@ -1216,7 +1221,15 @@ static void show_signal(struct recorder *rc, struct rtask *t, const struct rb_si
 	ev.last_nr = t->last_nr;
 	ev.ts_ns = ev.end_ns = g->ts_ns > rc->t0 ? g->ts_ns - rc->t0 : 0;
 	v = arena_calloc(&rc->sigarena, sizeof(*v));
+	/* (an empty view: -Y names si_pid as the task was then) */
+	rc->nregs = rc->nfdregs = 0;
+	rc->view.r = rc->regs;
+	rc->view.n = 0;
+	rc->view.fd = -1;
+	cur_call(rc, t->pid, -1, NULL, 0, false);
+	tmem_set_view(&rc->view);
 	decode_siginfo_val(&ctx, v, &si);
+	tmem_set_view(NULL);
 	ev.siginfo = v;
 	emit(rc, &ev);
 	if (g->flags & RBS_STOP) {

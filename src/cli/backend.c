@@ -36,11 +36,6 @@ static int ebpf_common_unsuited(const struct trace_opts *t, struct strbuf *why)
 		return -1;
 	}
 	/* strace's options that need the stops (docs/renacer.1) */
-	if (t->npaths) {
-		strbuf_addstr(why, "cannot filter by path (-P): the paths of descriptors "
-			      "are read while the call is stopped");
-		return -1;
-	}
 	if (t->inject) {
 		strbuf_addstr(why, "cannot tamper with calls (-e inject=, -e fault=)");
 		return -1;
