@@ -61,7 +61,34 @@ struct rb_stat {
 /* Records sent through the ring buffer: process events (rare: forks,
  * execs, exits) always; calls and signals when recording (want_record). */
 enum { RB_EV_FORK = 1, RB_EV_EXEC, RB_EV_EXIT, RB_EV_CALL, RB_EV_ENTRY, RB_EV_SIGNAL,
-       RB_EV_EXECARGS };
+       RB_EV_EXECARGS, RB_EV_DATA };
+
+/*
+ * -e read=/-e write= (want_dump): the whole data a call of a selected
+ * descriptor moved, in chunks sent just before its RB_EV_CALL record
+ * (its buffers, or each buffer of its iovecs, up to RB_DUMP_MAX bytes in
+ * all): len bytes at addr.  len 0: the chunk could not be read.
+ */
+#define RB_DATA_CHUNK 16384
+#define RB_DUMP_MAX (16u << 20)
+struct rb_data {
+	__u32 type;         /* RB_EV_DATA */
+	__u32 size;         /* sizeof(struct rb_data) */
+	__u32 pid, tid;
+	__u64 addr;
+	__u32 len;
+	__u32 pad;
+	__u8 data[RB_DATA_CHUNK];
+};
+/* dump_kind[] (want_dump): which way a call moves data, and where */
+enum {
+	RBK_WRITE = 1,      /* arg2 bytes (iovecs: each iov_len) */
+	RBK_READ = 2,       /* as many as the result */
+	RBK_BUF = 4,        /* a buffer at arg1 */
+	RBK_IOV = 8,        /* arg2 iovecs at arg1 */
+	RBK_MSG = 16,       /* a struct msghdr at arg1 (its iovecs) */
+};
+#define RB_DUMP_FDS 4096    /* descriptors dump_rfds/dump_wfds can select */
 
 /* A signal delivered to a traced task (RB_EV_SIGNAL), or one the kernel
  * dropped as ignored (RBS_IGNORED), which a ptrace tracer sees delivered. */

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "core/quals.h"
 #include "sys/sysent.h"
 #include "util/banned.h"
 
@@ -426,5 +427,20 @@ void capture_fdpaths(uint32_t set[RB_NR], uint8_t entry_set[RB_NR / 8])
 		set[nr] = capture_fdpath_mask((long)nr);
 		if (set[nr] & 0x3f00u)
 			entry_set[nr / 8] |= (uint8_t)(1u << (nr & 7));
+	}
+}
+
+void capture_dumps(uint8_t kind[RB_NR])
+{
+	static const uint8_t of[] = {
+		[D_WRITE_BUF] = RBK_WRITE | RBK_BUF, [D_WRITE_IOV] = RBK_WRITE | RBK_IOV,
+		[D_WRITE_MSG] = RBK_WRITE | RBK_MSG, [D_READ_BUF] = RBK_READ | RBK_BUF,
+		[D_READ_IOV] = RBK_READ | RBK_IOV, [D_READ_MSG] = RBK_READ | RBK_MSG,
+	};
+
+	for (unsigned nr = 0; nr < RB_NR; nr++) {
+		enum dump_kind k = quals_dump_kind((long)nr);
+
+		kind[nr] = (size_t)k < sizeof(of) ? of[k] : 0;
 	}
 }

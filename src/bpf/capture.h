@@ -42,4 +42,9 @@ uint32_t capture_fdpath_mask(long nr);
  * adds the numbers with entry descriptors to entry_set. */
 void capture_fdpaths(uint32_t set[RB_NR], uint8_t entry_set[RB_NR / 8]);
 
+/* Fills kind (RB_NR entries) with how each call moves the data -e read=
+ * and -e write= dump (RBK_*, 0 for none; sendmmsg and recvmmsg are not
+ * sent whole: their dumps stop at the string limit). */
+void capture_dumps(uint8_t kind[RB_NR]);
+
 #endif

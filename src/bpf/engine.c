@@ -23,6 +23,7 @@
 #include "core/setup.h"
 #include "core/startup.h"
 #include "sys/filter.h"
+#include "sys/qualify.h"
 #include "sys/sysent.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
@@ -151,8 +152,8 @@ bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why)
 		no = "it cannot unwind stacks";
 	else if (o->dopts.string_limit >= EBPF_STRING_MAX)
 		no = "its strings are shorter than -s";
-	else if (q && (q->inject || q->read_fds || q->write_fds))
-		no = "it cannot tamper or dump data";
+	else if (q && q->inject)
+		no = "it cannot tamper with calls";
 	else if (q && (q->user || q->daemonize || q->daemon_tracee || q->detach_on_execve))
 		no = "it cannot start the command as -u, -D or -b ask";
 	if (no && why)
@@ -329,7 +330,7 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(uint32_t))
 		return 0;
 	if (e->type == RB_EV_CALL || e->type == RB_EV_ENTRY || e->type == RB_EV_SIGNAL ||
-	    e->type == RB_EV_EXECARGS) {
+	    e->type == RB_EV_EXECARGS || e->type == RB_EV_DATA) {
 		if (r->rc)
 			recorder_record(r->rc, data, size);
 		return 0;
@@ -444,6 +445,33 @@ static int min_btf_fd(void)
 
 /* Bytes of the ring buffer when recording: RENACER_EBPF_RINGBUF (a power
  * of two, 4 KiB at least: for tests), else 8 MiB. */
+/* The kernel side of -e read= and -e write= (see dump_data() in
+ * renacer.bpf.c); the user side keeps the descriptors the sets name. */
+static void dump_setup(struct renacer_bpf *skel, const struct trace_quals *q)
+{
+	const struct numset *sets[2] = { q->read_fds, q->write_fds };
+	uint8_t *bits[2] = { (uint8_t *)skel->rodata->dump_rfds,
+			     (uint8_t *)skel->rodata->dump_wfds };
+
+	skel->rodata->want_dump = true;
+	capture_dumps((uint8_t *)skel->rodata->dump_kind);
+	for (int s = 0; s < 2; s++) {
+		if (!sets[s])
+			continue;
+		for (uint32_t fd = 0; fd < RB_DUMP_FDS; fd++)
+			if (numset_has(sets[s], fd))
+				bits[s][fd / 8] |= (uint8_t)(1u << (fd & 7));
+		/* (descriptors past the bitmap: all of them, filtered on
+		 * the user side) */
+		if (numset_has(sets[s], INT32_MAX - 1)) {
+			if (s == 0)
+				skel->rodata->dump_rall = true;
+			else
+				skel->rodata->dump_wall = true;
+		}
+	}
+}
+
 static uint32_t ringbuf_size(unsigned scale)
 {
 	const char *env = getenv("RENACER_EBPF_RINGBUF");
@@ -522,6 +550,9 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 			capture_fdpaths((uint32_t *)skel->rodata->fdpath_set,
 					(uint8_t *)skel->rodata->entry_set);
 		}
+		/* -e read=, -e write=: the whole data of the selected calls */
+		if (o->quals && (o->quals->read_fds || o->quals->write_fds))
+			dump_setup(skel, o->quals);
 	} else {
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_enter, false);
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_exit, false);

@@ -65,6 +65,9 @@ struct rtask {
 	size_t entry_len, entry_alloc;
 	uint8_t *exec;            /* the RB_EV_EXECARGS record of its execve */
 	size_t exec_len, exec_alloc;
+	struct tmem_region *data; /* RB_EV_DATA chunks of its call (-e read=,
+				     -e write=; data malloc'ed) */
+	size_t ndata, adata;
 };
 
 struct recorder {
@@ -442,8 +445,17 @@ struct recorder *recorder_new(const struct tracer_opts *o, struct sink_list *sin
 	return rc;
 }
 
+/* Forgets the data chunks of t's call. */
+static void data_clear(struct rtask *t)
+{
+	while (t->ndata)
+		free((void *)t->data[--t->ndata].data);
+}
+
 static void task_free(struct rtask *t)
 {
+	data_clear(t);
+	free(t->data);
 	arena_release(&t->arena);
 	free(t->entry);
 	free(t->exec);
@@ -884,6 +896,53 @@ static int decode(struct recorder *rc, struct rtask *t, uint32_t slot, int exiti
 	return r;
 }
 
+/*
+ * -e read=, -e write=: the dumps of t's call (quals_dumpio(), as the
+ * ptrace engine), from its data chunks (the whole data) and its record.
+ */
+static void dump_call(struct recorder *rc, struct rtask *t, const uint8_t *entry,
+		      const uint8_t *call, size_t clen)
+{
+	struct dctx ctx = { t->pid, t->tid, &t->arena, &rc->o->dopts, t->se, &t->ev };
+
+	view_set(rc, entry, t->entry_len, call, clen, true);
+	/* (after the record's own regions: view_find() takes the region
+	 * that holds a read whole, or runs furthest) */
+	for (size_t i = 0; i < t->ndata; i++) {
+		ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
+		rc->regs[rc->nregs++] = t->data[i];
+	}
+	rc->view.r = rc->regs;
+	rc->view.n = rc->nregs;
+	cur_call(rc, t->pid, t->ev.nr, t->ev.raw, t->ev.retval, true);
+	quals_dumpio(rc->o->quals, &ctx, &t->ev);
+	tmem_set_view(NULL);
+}
+
+/* An RB_EV_DATA chunk: kept for the call of its task that follows. */
+static void on_data(struct recorder *rc, const uint8_t *data, size_t size)
+{
+	const struct rb_data *d = (const void *)data;
+	struct rtask *t;
+	struct tmem_region *r;
+	uint8_t *copy;
+
+	if (size < sizeof(*d) || d->len > RB_DATA_CHUNK) {
+		rc->st.bad++;
+		return;
+	}
+	t = task_get(rc, (pid_t)d->tid, (pid_t)d->pid);
+	copy = xmalloc(d->len ? d->len : 1);
+	memcpy(copy, d->data, d->len);
+	ALLOC_GROW(t->data, t->ndata + 1, t->adata);
+	r = &t->data[t->ndata++];
+	r->addr = d->addr;
+	r->data = copy;
+	r->len = d->len;
+	r->fault = !d->len;
+	r->more = false;
+}
+
 /* ---- calls ------------------------------------------------------------- */
 
 static const char *unknown_name(struct rtask *t, long nr)
@@ -1017,6 +1076,8 @@ static void call_end(struct recorder *rc, struct rtask *t, const struct rb_call 
 			view_set(rc, entry, t->entry_len, call, clen, true);
 			decode(rc, t, h->slot, 1);
 		}
+		if (rc->o->quals && (rc->o->quals->read_fds || rc->o->quals->write_fds))
+			dump_call(rc, t, entry, call, clen);
 	}
 	if (status_wanted(rc, ev)) {
 		/* (entries shown first: their stamps reset the view's fd) */
@@ -1193,6 +1254,7 @@ static void on_call(struct recorder *rc, const uint8_t *data, size_t size)
 		}
 	}
 	call_end(rc, t, h, data, size);
+	data_clear(t);
 	after_call(rc, t, data, size);
 	rc->nextra = 0;
 	t->exec_len = 0;
@@ -1285,6 +1347,10 @@ void recorder_record(struct recorder *rc, const void *data, size_t size)
 
 	if (size >= sizeof(struct rb_signal) && h->type == RB_EV_SIGNAL) {
 		on_signal(rc, data, size);
+		return;
+	}
+	if (size >= sizeof(struct rb_data) && h->type == RB_EV_DATA) {
+		on_data(rc, data, size);
 		return;
 	}
 	if (size >= sizeof(*h) && h->size <= size && h->type == RB_EV_EXECARGS) {

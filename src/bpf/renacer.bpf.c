@@ -56,6 +56,12 @@ const volatile __u8 block_set[RB_NR / 8] = {};  /* calls that may block: an
 						   entry record while other
 						   tasks run */
 const volatile bool want_fdpath = false;  /* descriptors' paths (-y, -P) */
+const volatile bool want_dump = false;    /* -e read=, -e write= data */
+const volatile __u8 dump_kind[RB_NR] = {}; /* RBK_* per number */
+const volatile __u8 dump_rfds[RB_DUMP_FDS / 8] = {}; /* -e read= descriptors */
+const volatile __u8 dump_wfds[RB_DUMP_FDS / 8] = {}; /* -e write= descriptors */
+const volatile bool dump_rall = false;    /* ...or all of them */
+const volatile bool dump_wall = false;
 const volatile __u32 fdpath_set[RB_NR] = {}; /* RBD_* per number */
 const volatile __u8 entry_set[RB_NR / 8] = {};  /* calls with entry ops */
 const volatile __u8 fork_set[RB_NR / 8] = {};   /* calls that wait for a child
@@ -1188,6 +1194,123 @@ static __always_inline __u64 wake_flags(__u64 size)
 								 : BPF_RB_NO_WAKEUP;
 }
 
+/* dump_data()'s walk: one chunk, or the next iovec, per step */
+struct dump_ctx {
+	__u64 base, len;    /* the rest of the buffer being sent */
+	__u64 iov, cnt, i;  /* iovecs (cnt 0: one buffer), the next one */
+	__u64 left;         /* bytes of the call not sent yet */
+	__u32 pid, tid;
+};
+
+/* One step of the walk: 0 to go on, 1 when done.  (A global function:
+ * checked once, not once per state of its caller's loop.) */
+__noinline int dump_step(struct dump_ctx *d)
+{
+	struct rb_data *e;
+	__u32 n;
+
+	if (!d)
+		return 1;
+	if (!d->len) {
+		__u64 v[2] = { 0, 0 };
+
+		/* the next iovec; strace stops at the first empty one */
+		if (!d->cnt || d->i >= d->cnt || d->i >= 1024 || !d->left)
+			return 1;
+		if (bpf_probe_read_user(v, sizeof(v), (void *)(d->iov + 16 * d->i)) < 0)
+			return 1;
+		d->i++;
+		d->base = v[0];
+		d->len = v[1] < d->left ? v[1] : d->left;
+		return d->len ? 0 : 1;
+	}
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		__sync_fetch_and_add(&lost_calls, 1);
+		return 1;
+	}
+	n = d->len < RB_DATA_CHUNK ? (__u32)d->len : RB_DATA_CHUNK;
+	e->type = RB_EV_DATA;
+	e->size = sizeof(*e);
+	e->pid = d->pid;
+	e->tid = d->tid;
+	e->addr = d->base;
+	e->pad = 0;
+	if (n > RB_DATA_CHUNK)
+		n = RB_DATA_CHUNK;
+	if (bpf_probe_read_user(e->data, n, (void *)d->base) < 0)
+		n = 0;
+	e->len = n;
+	bpf_ringbuf_submit(e, wake_flags(sizeof(*e)));
+	if (!n)
+		return 1;
+	d->base += n;
+	d->len -= n;
+	d->left -= n;
+	return 0;
+}
+
+static long dump_one(__u32 step, void *ctx)
+{
+	return dump_step(ctx) ? 1 : 0;
+}
+
+/* Whether fd is in a bitmap of the loader's (RB_DUMP_FDS bits). */
+static __always_inline bool fd_in(const volatile __u8 *set, __u64 fd)
+{
+	return fd < RB_DUMP_FDS && (set[(fd / 8) & (RB_DUMP_FDS / 8 - 1)] & (1u << (fd & 7)));
+}
+
+/*
+ * -e read=/-e write=: the data call c of slot moved through a selected
+ * descriptor (its first argument), sent in RB_EV_DATA chunks before its
+ * record.
+ */
+__noinline int dump_data(struct cap *c, __u32 slot)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct dump_ctx d = { 0 };
+	__u64 fd;
+	__u8 k;
+
+	if (!c || slot >= RB_NR)
+		return 0;
+	k = dump_kind[slot];
+	fd = c->args[0];
+	if (!k || (fd >> 31))
+		return 0;
+	if (k & RBK_WRITE) {
+		if (!dump_wall && !fd_in(dump_wfds, fd))
+			return 0;
+		d.left = RB_DUMP_MAX;
+	} else {
+		if (c->ret <= 0 || (!dump_rall && !fd_in(dump_rfds, fd)))
+			return 0;
+		d.left = c->ret < RB_DUMP_MAX ? (__u64)c->ret : RB_DUMP_MAX;
+	}
+	d.pid = task->tgid;
+	d.tid = task->pid;
+	if (k & RBK_BUF) {
+		d.base = c->args[1];
+		d.len = (k & RBK_WRITE) ? c->args[2] : d.left;
+		if (d.len > d.left)
+			d.len = d.left;
+	} else if (k & RBK_IOV) {
+		d.iov = c->args[1];
+		d.cnt = c->args[2];
+	} else {
+		__u64 f[4] = { 0, 0, 0, 0 };
+
+		/* struct msghdr: msg_iov at 16, msg_iovlen at 24 */
+		if (bpf_probe_read_user(f, sizeof(f), (void *)c->args[1]) < 0)
+			return 0;
+		d.iov = f[2];
+		d.cnt = f[3];
+	}
+	bpf_loop(RB_DUMP_MAX / RB_DATA_CHUNK + 1024, dump_one, &d, 0);
+	return 0;
+}
+
 static __always_inline bool rec_send(struct cap *c, __u8 *buf, __u32 type, struct task_struct *task,
 				     const struct rb_task *t, __u32 slot, __u64 now, __u64 ip)
 {
@@ -1265,6 +1388,8 @@ int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 	run_ops(&c, slot, type == RB_EV_ENTRY ? RBW_ENTRY | RBW_BLOCK : RBW_EXIT);
 	if (want_fdpath)
 		fd_paths(&c, slot);
+	if (want_dump && type == RB_EV_CALL && !(c.flags & RBC_UNFINISHED))
+		dump_data(&c, slot);
 	if (c.flags & RBC_LATE)
 		fill_paths(&c);
 	rec_send(&c, buf, type, task, t, slot, type == RB_EV_ENTRY ? t->enter_ns : bpf_ktime_get_ns(),

@@ -89,10 +89,6 @@ static int ebpf_count_unsuited(const struct trace_opts *t, const struct renacer_
  */
 static int ebpf_record_unsuited(const struct trace_opts *t, struct strbuf *why)
 {
-	if (!numset_empty(&t->read_fds) || !numset_empty(&t->write_fds)) {
-		strbuf_addstr(why, "cannot dump the data of -e read= or -e write=");
-		return -1;
-	}
 	if (t->seccomp_given) {
 		strbuf_addstr(why, "runs no seccomp-bpf filter (--seccomp-bpf is ptrace's)");
 		return -1;
