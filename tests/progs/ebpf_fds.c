@@ -9,6 +9,10 @@
  *                      while open; a child that writes to the inherited
  *                      pipe and exits (reaped by wait4)
  *   ebpf_fds sockets   a unix socket pair written to
+ *   ebpf_fds io        data for -e read=/write= dumps: a pipe written and
+ *                      read whole, iovecs, a message over a unix socket, a
+ *                      buffer of 1 MiB written to /dev/null (all far past
+ *                      the string limit)
  *
  * Run in an empty directory (its files are made there).
  */
@@ -16,7 +20,9 @@
 #include <poll.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -77,12 +83,59 @@ static void sockets(void)
 	close(sv[1]);
 }
 
+static void io(void)
+{
+	static char big[1 << 20], rb[80000];
+	int p[2], sv[2], n;
+	struct iovec v[3], r[2], rv;
+	struct msghdr m, m2;
+
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = (char)(i * 7 + (i >> 8));
+	if (pipe(p) < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		_exit(1);
+	if (write(p[1], big, 60000) != 60000 || read(p[0], rb, sizeof(rb)) != 60000)
+		_exit(1);
+	v[0].iov_base = "abc";
+	v[0].iov_len = 3;
+	v[1].iov_base = big;
+	v[1].iov_len = 20000;
+	v[2].iov_base = "xyz";
+	v[2].iov_len = 3;
+	if (writev(p[1], v, 3) < 0)
+		_exit(1);
+	r[0].iov_base = rb;
+	r[0].iov_len = 50;
+	r[1].iov_base = rb + 100;
+	r[1].iov_len = 30000;
+	if (readv(p[0], r, 2) < 0)
+		_exit(1);
+	memset(&m, 0, sizeof(m));
+	m.msg_iov = v;
+	m.msg_iovlen = 2;
+	if (sendmsg(sv[0], &m, 0) < 0)
+		_exit(1);
+	memset(&m2, 0, sizeof(m2));
+	rv.iov_base = rb;
+	rv.iov_len = sizeof(rb);
+	m2.msg_iov = &rv;
+	m2.msg_iovlen = 1;
+	if (recvmsg(sv[1], &m2, 0) < 0)
+		_exit(1);
+	n = open("/dev/null", O_WRONLY);
+	if (write(n, big, sizeof(big)) < 0)
+		_exit(1);
+	close(n);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "files"))
 		files();
 	else if (argc > 1 && !strcmp(argv[1], "sockets"))
 		sockets();
+	else if (argc > 1 && !strcmp(argv[1], "io"))
+		io();
 	else
 		return 2;
 	return 0;

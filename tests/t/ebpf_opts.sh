@@ -5,7 +5,8 @@
 # call: the kernel walks its path with the call, the process may have
 # closed it or exited before the record is decoded), -P (the same paths,
 # filtered on the user side), -Y and --pidns-translation (commands from
-# the kernel's fork and exec events).  Traces are compared per process
+# the kernel's fork and exec events), -e read=/-e write= (the whole data
+# a call moved, sent by the kernel in chunks).  Traces are compared per process
 # after masking what differs from run to run (pids, addresses, inodes).
 # test: slow
 set -u
@@ -91,6 +92,17 @@ for opts in "-Y" "--decode-pids=comm,pidns"; do
 	same "files $opts"
 	has "files $opts" '^[0-9]+ +clone\(.*\) += [0-9]+<ebpf_fds>$'
 done
+
+# 4. -e read=, -e write=: the whole data of each call, far past the
+# string limit (the kernel sends it in chunks before the call's record)
+for opts in "-e read=3 -e write=4,5,6" "-e read=all -e write=all"; do
+	# shellcheck disable=SC2086
+	both $opts -e trace=read,write,readv,writev,sendmsg,recvmsg -- "$F" io
+	same "io $opts"
+done
+# the last write: 1 MiB to /dev/null, dumped whole (65536 lines of 16 bytes)
+has "io dumps" '^ \| fffe0  '
+[ "$(grep -c '^ | ' "$E")" -gt 70000 ] || bad "io dumps: $(grep -c '^ | ' "$E") dump lines"
 
 [ $fails = 0 ] || exit 1
 exit 0
