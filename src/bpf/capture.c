@@ -402,9 +402,12 @@ uint32_t capture_fdpath_mask(long nr)
 		switch (se->argrole[i]) {
 		case ROLE_FD:
 		case ROLE_DIRFD:
-			/* (gone or replaced at the exit: shown as before) */
+			/* (gone, replaced or changed at the exit: shown as
+			 * before; bind and connect, the endpoint calls that
+			 * move no data, give the socket its name or peer) */
 			if ((se->sem & (SEM_CLOSE | SEM_CLOSE_RANGE)) ||
-			    ((se->sem & SEM_DUP2) && i == 1))
+			    ((se->sem & SEM_DUP2) && i == 1) ||
+			    ((se->sem & SEM_ENDPOINT) && se->io_out < 0))
 				m |= RBD_ENTRY(i);
 			else
 				m |= 1u << i;

@@ -32,9 +32,9 @@ void capture_sets(const struct rb_spec specs[RB_NR], uint8_t entry_set[RB_NR / 8
 /*
  * The descriptors of a call of nr (x86_64) whose paths the kernel records
  * for -y and -P (RBD_* of abi.h): its descriptor arguments at the exit,
- * those it closes or replaces (close, dup2's newfd) at the entry, a
- * descriptor it returns, the pair pipe() and socketpair() fill.  0 for
- * none.
+ * those it closes, replaces or names (close, dup2's newfd, bind, connect)
+ * at the entry, a descriptor it returns, the pair pipe() and socketpair()
+ * fill.  0 for none.
  */
 uint32_t capture_fdpath_mask(long nr);
 

@@ -291,6 +291,12 @@ static int rec_fd_link(void *data, pid_t tid, int64_t fd, struct tmem_fdlink *ou
 		out->target = rc->link.buf;
 		out->proto = fp->proto[0] && strnlen(fp->proto, sizeof(fp->proto)) < sizeof(fp->proto)
 			     ? fp->proto : NULL;
+		if (out->proto && !strncmp(out->proto, "UNIX", 4)) {
+			out->unix_known = true;
+			out->unix_peer = fp->peer;
+			out->unix_path = fp->sun_path;
+			out->unix_plen = fp->plen <= 108 ? fp->plen : 0;
+		}
 		return 1;
 	}
 	if (fd_covered(rc, (int32_t)fd, ~0u))

@@ -831,6 +831,34 @@ __noinline int fd_info(struct cap *c, __u64 fd)
 	return 0;
 }
 
+/* -yy of a unix socket: its peer's inode and the path it is bound to, as
+ * unix_diag says (the reader cannot ask once the socket is gone). */
+static __always_inline void unix_details(struct rb_fdpath *fp, struct unix_sock *u)
+{
+	struct sock *peer = BPF_CORE_READ(u, peer);
+	struct unix_address *a = BPF_CORE_READ(u, addr);
+
+	if (peer) {
+		struct socket *ps = BPF_CORE_READ(peer, sk_socket);
+
+		if (ps) {
+			/* SOCK_INODE(): the inode that follows the socket */
+			struct socket_alloc *sa = (void *)((__u8 *)ps -
+				bpf_core_field_offset(struct socket_alloc, socket));
+
+			fp->peer = (__u32)BPF_CORE_READ(sa, vfs_inode.i_ino);
+		}
+	}
+	if (a) {
+		int len = BPF_CORE_READ(a, len) - 2;    /* less sun_family */
+
+		if (len > 0 && len <= 108 &&
+		    !bpf_probe_read_kernel(fp->sun_path, len & 127, (__u8 *)a +
+					   bpf_core_field_offset(struct unix_address, name) + 2))
+			fp->plen = len;
+	}
+}
+
 /*
  * A region (RBR_FDPATH) with what descriptor fd of the current task refers
  * to and its path (AT_FDCWD: the working directory), for -y and -P: what
@@ -889,11 +917,15 @@ __noinline int fd_path_region(struct cap *c, __u64 fd)
 		    ? RBP_DELETED : 0;
 	fp->name[0] = fp->proto[0] = 0;
 	bpf_probe_read_kernel_str(fp->name, sizeof(fp->name), BPF_CORE_READ(d, d_name.name));
+	fp->peer = fp->plen = 0;
 	if ((fp->mode & 0170000) == 0140000 && f) {         /* S_IFSOCK */
 		struct socket *so = BPF_CORE_READ(f, private_data);
+		struct sock *sk = BPF_CORE_READ(so, sk);
 
 		bpf_probe_read_kernel_str(fp->proto, sizeof(fp->proto),
-					  BPF_CORE_READ(so, sk, __sk_common.skc_prot, name));
+					  BPF_CORE_READ(sk, __sk_common.skc_prot, name));
+		if (sk && BPF_CORE_READ(sk, __sk_common.skc_family) == 1)   /* AF_UNIX */
+			unix_details(fp, (struct unix_sock *)sk);
 	}
 	fp->pathlen = 0;
 	c->off = off + sizeof(*r) + sizeof(*fp) + RB_FILEREF_PATH;

@@ -244,10 +244,10 @@ static void cache_put(unsigned long long ino, const char *details)
 }
 
 /* strace's printsocket: "PROTO:[...]" for socket:[INO]; NULL when the
- * protocol cannot be read (the plain path shows then).  known: the
- * protocol as a recording saw it, or NULL (read from link). */
+ * protocol cannot be read (the plain path shows then).  known: what a
+ * recording saw of the socket (tmem_fd_link()); else read from link. */
 static const char *socket_detail(struct dctx *c, const char *link, const char *target,
-				 const char *known)
+				 const struct tmem_fdlink *known)
 {
 	char proto[64];
 	struct strbuf sb = STRBUF_INIT;
@@ -259,8 +259,8 @@ static const char *socket_detail(struct dctx *c, const char *link, const char *t
 		return NULL;
 	if ((ret = cache_get(ino)))
 		return ret;
-	if (known && *known) {
-		snprintf(proto, sizeof(proto), "%s", known);
+	if (known->proto && *known->proto) {
+		snprintf(proto, sizeof(proto), "%s", known->proto);
 	} else {
 		n = getxattr(link, "system.sockprotoname", proto, sizeof(proto) - 1);
 		if (n <= 0)
@@ -276,7 +276,16 @@ static const char *socket_detail(struct dctx *c, const char *link, const char *t
 		size_t plen;
 
 		strbuf_addf(&sb, "%llu", ino);
-		if ((found = unix_diag(ino, &peer, path, &plen))) {
+		if (known->unix_known) {
+			/* as recorded with the call (the socket may be gone) */
+			peer = known->unix_peer;
+			plen = known->unix_plen < sizeof(path) ? known->unix_plen : sizeof(path);
+			memcpy(path, known->unix_path, plen);
+			found = peer || plen;
+		} else {
+			found = unix_diag(ino, &peer, path, &plen);
+		}
+		if (found) {
 			if (peer)
 				strbuf_addf(&sb, "->%" PRIu32, peer);
 			if (plen) {
@@ -355,45 +364,47 @@ static const char *dev_detail(struct dctx *c, const char *target)
 	return arena_strndup(c->arena, buf, strlen(buf));
 }
 
-/* fd_path(), and *proto the socket's protocol when a recording knows it */
-static const char *fd_path_proto(struct dctx *c, int64_t fd, const char **proto)
+/* fd_path(), and *info what a recording knew beyond the path (see
+ * tmem_fd_link()) */
+static const char *fd_path_info(struct dctx *c, int64_t fd, struct tmem_fdlink *info)
 {
 	char target[PATH_MAX];
 	ssize_t n;
 
-	*proto = NULL;
+	memset(info, 0, sizeof(*info));
 	if (!c->opts || !c->opts->decode_fds || (fd < 0 && fd != AT_FDCWD))
 		return NULL;
 	/* -e decode-fds= without path: AT_FDCWD shows no directory */
 	if (fd == AT_FDCWD && c->opts->fd_details && !(c->opts->fd_details & DECODE_FD_PATH))
 		return NULL;
-	n = tmem_fd_link(c->tid, fd, target, sizeof(target), proto);
+	n = tmem_fd_link(c->tid, fd, target, sizeof(target), info);
 	if (n <= 0)
 		return NULL;
+	info->target = NULL;     /* (target is ours) */
 	return arena_strndup(c->arena, target, (size_t)n);
 }
 
 const char *fd_path(struct dctx *c, int64_t fd)
 {
-	const char *proto;
+	struct tmem_fdlink info;
 
-	return fd_path_proto(c, fd, &proto);
+	return fd_path_info(c, fd, &info);
 }
 
 void fd_describe(struct dctx *c, int64_t fd, const char **path, const char **detail)
 {
 	unsigned d = c->opts ? c->opts->fd_details : 0;
-	const char *proto;
+	struct tmem_fdlink info;
 	char link[64];
 
 	*detail = NULL;
-	*path = fd_path_proto(c, fd, &proto);
+	*path = fd_path_info(c, fd, &info);
 	if (!*path || fd < 0)
 		return;
 	if (!d)
 		return;          /* -y alone (or no decode-fds mask): the path */
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)c->tid, (int)fd);
-	if ((d & DECODE_FD_SOCKET) && (*detail = socket_detail(c, link, *path, proto))) {
+	if ((d & DECODE_FD_SOCKET) && (*detail = socket_detail(c, link, *path, &info))) {
 		*path = NULL;
 		return;
 	}

@@ -46,17 +46,18 @@ int tmem_fd_pipe(pid_t tid, int64_t fd, uint64_t *ino)
 	return 0;
 }
 
-ssize_t tmem_fd_link(pid_t tid, int64_t fd, char *buf, size_t size, const char **proto)
+ssize_t tmem_fd_link(pid_t tid, int64_t fd, char *buf, size_t size, struct tmem_fdlink *info)
 {
+	struct tmem_fdlink l;
 	char link[64];
 	ssize_t n;
 
-	if (proto)
-		*proto = NULL;
+	memset(&l, 0, sizeof(l));
+	if (info)
+		*info = l;
 	if (size < 2)
 		return -1;
 	if (view && view->fd_link) {
-		struct tmem_fdlink l = { NULL, NULL };
 		int r = view->fd_link(view->fd_data, tid, fd, &l);
 
 		if (r == 0)
@@ -65,8 +66,9 @@ ssize_t tmem_fd_link(pid_t tid, int64_t fd, char *buf, size_t size, const char *
 			n = (ssize_t)strnlen(l.target, size - 1);
 			memcpy(buf, l.target, (size_t)n);
 			buf[n] = '\0';
-			if (proto)
-				*proto = l.proto;
+			l.target = buf;
+			if (info)
+				*info = l;
 			return n;
 		}
 	}
@@ -78,6 +80,8 @@ ssize_t tmem_fd_link(pid_t tid, int64_t fd, char *buf, size_t size, const char *
 	if (n <= 0 || (size_t)n >= size - 1)
 		return -1;
 	buf[n] = '\0';
+	if (info)
+		info->target = buf;
 	return n;
 }
 

@@ -64,6 +64,11 @@ struct tmem_fdlink {
 				"pipe:[123]", "socket:[456]" */
 	const char *proto;   /* a socket's protocol ("TCP", "UNIX-STREAM"), NULL
 				when unknown (then read from the process) */
+	bool unix_known;     /* a unix socket's peer and name as recorded: */
+	uint32_t unix_peer;  /* ...its peer's inode, 0 none */
+	const char *unix_path; /* ...the sun_path it is bound to (unix_plen
+				  bytes, abstract names start with a NUL) */
+	size_t unix_plen;
 };
 
 struct tmem_view {
@@ -107,12 +112,13 @@ int tmem_fd_pipe(pid_t tid, int64_t fd, uint64_t *ino);
 /*
  * What descriptor fd of tid (AT_FDCWD: its working directory) refers to,
  * as readlink(/proc/TID/fd/FD) says, into buf (size bytes, NUL
- * terminated); *proto (may be NULL) gets a socket's protocol when the
- * view knows it, else NULL.  With a view set, what the view recorded,
- * else (or when the view does not know) the live process's.  Returns the
- * length, or -1 when fd is not open or cannot be read.
+ * terminated); *info (may be NULL) gets what the view knows beyond it (a
+ * socket's protocol and unix details; all NULL/false from a live
+ * process), its target pointing to buf.  With a view set, what the view
+ * recorded, else (or when the view does not know) the live process's.
+ * Returns the length, or -1 when fd is not open or cannot be read.
  */
-ssize_t tmem_fd_link(pid_t tid, int64_t fd, char *buf, size_t size, const char **proto);
+ssize_t tmem_fd_link(pid_t tid, int64_t fd, char *buf, size_t size, struct tmem_fdlink *info);
 
 /* Whether a view is set (ids are then a recording's: the process may be
  * gone). */

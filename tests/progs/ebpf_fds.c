@@ -8,7 +8,9 @@
  *                      an eventfd; /dev/null; a directory; a file deleted
  *                      while open; a child that writes to the inherited
  *                      pipe and exits (reaped by wait4)
- *   ebpf_fds sockets   a unix socket pair written to
+ *   ebpf_fds sockets   a unix socket pair written to; a unix stream
+ *                      socket bound to a path ("sock"), connected to and
+ *                      accepted, written to
  *   ebpf_fds io        data for -e read=/write= dumps: a pipe written and
  *                      read whole, iovecs, a message over a unix socket, a
  *                      buffer of 1 MiB written to /dev/null (all far past
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -81,6 +84,20 @@ static void sockets(void)
 		_exit(1);
 	close(sv[0]);
 	close(sv[1]);
+
+	struct sockaddr_un a = { .sun_family = AF_UNIX, .sun_path = "sock" };
+	int l = socket(AF_UNIX, SOCK_STREAM, 0), c = socket(AF_UNIX, SOCK_STREAM, 0), s;
+
+	if (bind(l, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(l, 1) < 0 ||
+	    connect(c, (struct sockaddr *)&a, sizeof(a)) < 0)
+		_exit(1);
+	s = accept(l, NULL, NULL);
+	if (s < 0 || write(c, "z", 1) != 1)
+		_exit(1);
+	close(s);
+	close(c);
+	close(l);
+	unlink("sock");
 }
 
 static void io(void)

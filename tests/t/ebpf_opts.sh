@@ -21,7 +21,7 @@ fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # a pipe's or socket's inode is new each run
-MASK_EXTRA='s/(pipe|socket|UNIX-STREAM):\[[0-9]+(->[0-9]+)?\]/\1:[INO]/g
+MASK_EXTRA='s/(pipe|socket|UNIX-STREAM):\[[0-9]+(->[0-9]+)?/\1:[INO/g
 s/(tv_n?sec)=[0-9]+/\1=N/g'
 export MASK_EXTRA
 
@@ -68,6 +68,11 @@ has "files -yy" '1</dev/null<char 1:3>>|[0-9]</dev/null<char 1:3>>'
 both -f -y -- "$F" sockets
 same "sockets -y"
 has "sockets -y" 'socketpair\(AF_UNIX, SOCK_STREAM, 0, \[[0-9]+<socket:\[[0-9]+\]>, [0-9]+<socket:'
+# -yy: a unix socket's peer and bound path, as they were at the call
+both -f -yy -- "$F" sockets
+same "sockets -yy"
+has "sockets -yy" 'socketpair\(AF_UNIX, SOCK_STREAM, 0, \[[0-9]+<UNIX-STREAM:\[[0-9]+->[0-9]+\]>'
+has "sockets -yy" '^[0-9]+ +accept\([0-9]+<UNIX-STREAM:\[[0-9]+,"sock"\]>, NULL, NULL\) += [0-9]+<UNIX-STREAM:\[[0-9]+->[0-9]+,"sock"\]>'
 
 # 2. -P: the calls that name a path or a descriptor open on it (the
 # descriptor as it was at the call: closed and reused numbers)

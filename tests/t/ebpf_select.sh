@@ -42,7 +42,7 @@ EOF
 # Options an explicit --backend ebpf cannot serve: exit 1, one line, before
 # anything runs (no BPF needed to say so).
 for opts in "-e inject=openat:error=ENOENT" "-k" "-s" \
-	    "-e read=3" "-u nobody" "-b execve" "-D" \
+	    "-u nobody" "-b execve" "-D" \
 	    "--string-limit 9000" "--function-time" \
 	    "--seccomp-bpf -f"; do
 	# shellcheck disable=SC2086
@@ -54,7 +54,7 @@ for opts in "-e inject=openat:error=ENOENT" "-k" "-s" \
 done
 "$RENACER" --backend ebpf -D true 2>&1 | grep -q -- "-u, -D or -b" || bad "-D is not named"
 # served by the recorder since (tests/t/ebpf_opts.sh): no refusal
-for opts in "-y" "-yy" "-P /etc/passwd" "-Y" "--decode-pids=comm"; do
+for opts in "-y" "-yy" "-P /etc/passwd" "-Y" "--decode-pids=comm" "-e read=3"; do
 	# shellcheck disable=SC2086
 	RENACER_NO_EBPF=1 "$RENACER" --backend ebpf $opts true > "$TMPDIR/o" 2> "$TMPDIR/e" < /dev/null
 	rc=$?
