@@ -436,9 +436,9 @@ void capture_fdpaths(uint32_t set[RB_NR], uint8_t entry_set[RB_NR / 8])
 void capture_dumps(uint8_t kind[RB_NR])
 {
 	static const uint8_t of[] = {
-		[D_WRITE_BUF] = RBK_WRITE | RBK_BUF, [D_WRITE_IOV] = RBK_WRITE | RBK_IOV,
-		[D_WRITE_MSG] = RBK_WRITE | RBK_MSG, [D_READ_BUF] = RBK_READ | RBK_BUF,
-		[D_READ_IOV] = RBK_READ | RBK_IOV, [D_READ_MSG] = RBK_READ | RBK_MSG,
+		[D_WRITE_BUF] = RBDK_WRITE | RBDK_BUF, [D_WRITE_IOV] = RBDK_WRITE | RBDK_IOV,
+		[D_WRITE_MSG] = RBDK_WRITE | RBDK_MSG, [D_READ_BUF] = RBDK_READ | RBDK_BUF,
+		[D_READ_IOV] = RBDK_READ | RBDK_IOV, [D_READ_MSG] = RBDK_READ | RBDK_MSG,
 	};
 
 	for (unsigned nr = 0; nr < RB_NR; nr++) {

@@ -41,9 +41,11 @@ EOF
 
 # Options an explicit --backend ebpf cannot serve: exit 1, one line, before
 # anything runs (no BPF needed to say so).
-for opts in "-e inject=openat:error=ENOENT" "-k" "-s" \
+# (-k, -s and the profiles it serves: t/ebpf_stacks.sh; -y, -yy, -P, -Y,
+# -e read=: t/ebpf_opts.sh)
+for opts in "-e inject=openat:error=ENOENT" \
 	    "-u nobody" "-b execve" "-D" \
-	    "--string-limit 9000" "--function-time" \
+	    "--string-limit 9000" \
 	    "--seccomp-bpf -f"; do
 	# shellcheck disable=SC2086
 	"$RENACER" --backend ebpf $opts true > "$TMPDIR/o" 2> "$TMPDIR/e" < /dev/null
