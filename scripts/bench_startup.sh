@@ -142,6 +142,8 @@ PY
 			printf 'strace_f\tstrace\t-f\t-o\t/dev/null\t--\t%s\n' "$STAMP"
 		fi
 		rows2 "$R" new
+		# what forking the command before the load saves
+		printf 'new.late\tenv\tRENACER_EBPF_LATE_FORK=1\t%s\t-c\t-o\t/dev/null\t--\t%s\n' "$R" "$STAMP"
 		[ -n "$BASE" ] && rows2 "$BASE" base
 	} > "$T/cfg3"
 	load0=$(cut -d' ' -f1 /proc/loadavg)
@@ -154,13 +156,14 @@ PY
 	hdr='%-46s %8s %8s %9s %8s'
 	[ -n "$BASE" ] && hdr="$hdr   %10s %9s %9s %8s"
 	printf "$hdr\n" run wall cpu start-up end ${BASE:+"base wall" "base cpu" "start-up" "end"}
-	for k in untraced strace_c strace_f ptrace_c counter recorder; do
+	for k in untraced strace_c strace_f ptrace_c counter late recorder; do
 		case $k in
 		untraced) l="stamp (untraced)"; kk=untraced ;;
 		strace_c) l="strace -f -c -o /dev/null"; kk=strace_c ;;
 		strace_f) l="strace -f -o /dev/null"; kk=strace_f ;;
 		ptrace_c) l="renacer --backend ptrace -c"; kk=new.ptrace_c ;;
 		counter) l="renacer -c (eBPF counter)"; kk=new.counter ;;
+		late) l="  the same, forked after the load"; kk=new.late ;;
 		recorder) l="renacer --backend ebpf -f -o /dev/null"; kk=new.recorder ;;
 		esac
 		[ -n "$(get3 "$kk" 2)" ] || continue
@@ -190,7 +193,7 @@ PY
 		done
 		printf '%-9s' "$mode:"
 		awk '{ for (i = 1; i < NF; i++) if ($(i + 1) ~ /^\+/) { v[$i] = v[$i] " " substr($(i + 1), 2); if (!($i in o)) { o[$i] = ++n; k[n] = $i } }
-		       if (match($0, /CPU [0-9.]+ ms at run, [0-9.]+ at go/)) { split(substr($0, RSTART, RLENGTH), c, " "); v["cpu@run"] = v["cpu@run"] " " c[2]; v["cpu@go"] = v["cpu@go"] " " c[7] } }
+		       if (match($0, /CPU [0-9.]+ ms at run, [0-9.]+ at go/)) { split(substr($0, RSTART, RLENGTH), c, " "); v["cpu@run"] = v["cpu@run"] " " c[2]; v["cpu@go"] = v["cpu@go"] " " c[6] } }
 		     function med(s,   a, m, i, j, t) { m = split(s, a, " "); for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } return a[int((m + 1) / 2)] }
 		     END { for (i = 1; i <= n; i++) printf " %s %.2f", k[i], med(v[k[i]]); printf "; renacer CPU at run %.2f, at go %.2f\n", med(v["cpu@run"]), med(v["cpu@go"]) }' "$T/steps.$mode"
 	done
