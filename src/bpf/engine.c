@@ -218,9 +218,10 @@ enum {
 	CK_LIB,      /* libbpf is loaded */
 	CK_OPEN,     /* the program is opened and configured */
 	CK_LOAD,     /* loaded: the verifier is done, the maps exist */
-	CK_ATTACH,   /* attached, the ring buffer mapped */
+	CK_ATTACH,   /* attached */
 	CK_GO,       /* the command is told to exec */
 	CK_EXEC,     /* its execve (the kernel's exec event) */
+	CK_RING,     /* the ring buffer is mapped (the command runs) */
 	CK_EXIT,     /* its exit (the kernel's exit event) */
 	CK_REAPED,   /* renacer has its status */
 	CK_DETACHED, /* the program is detached and freed */
@@ -228,7 +229,7 @@ enum {
 	CK_N
 };
 static const char *const ck_names[CK_N] = {
-	"run", "fork", "libbpf", "open", "load", "attach", "go", "execve", "exit", "reaped",
+	"run", "fork", "libbpf", "open", "load", "attach", "go", "execve", "ring", "exit", "reaped",
 	"detached", "end",
 };
 
@@ -655,12 +656,23 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 			r->ntasks = skel->rodata->tasks_mask + 1;
 		}
 	}
-	r->rb = bpfl.ring_buffer__new(bpfl.bpf_map__fd(skel->maps.events), on_rb_event, r, NULL);
-	if (!r->rb) {
-		strbuf_addf(why, "cannot read the eBPF ring buffer: %s", strerror(errno));
-		return EBPF_UNAVAILABLE;
-	}
 	r->ck[CK_ATTACH] = now_ns();
+	return 0;
+}
+
+/*
+ * Maps the ring buffer for reading, once the command runs: mapping the
+ * recorder's 8 MiB takes the kernel ~5 ms (a page-table entry per page,
+ * twice), which the command need not wait for (what it sends meanwhile
+ * waits in the buffer); the watchdog, forked before, need not copy those
+ * entries either.  Returns 0, or -1 after error().
+ */
+static int open_ring(struct erun *r)
+{
+	r->rb = bpfl.ring_buffer__new(bpfl.bpf_map__fd(r->skel->maps.events), on_rb_event, r, NULL);
+	if (!r->rb)
+		return error("cannot read the eBPF ring buffer: %s", strerror(errno));
+	r->ck[CK_RING] = now_ns();
 	return 0;
 }
 
@@ -1309,7 +1321,7 @@ static void print_stats(const struct erun *r)
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addstr(&sb, "renacer: eBPF: start-up:");
-	for (int k = CK_FORK; k <= CK_EXEC; k++)
+	for (int k = CK_FORK; k <= CK_RING; k++)
 		if (r->ck[k])
 			strbuf_addf(&sb, " %s +%.2f", ck_names[k], (r->ck[k] - r->ck[CK_RUN]) / 1e6);
 	fprintf(stderr, "%s ms; renacer's CPU %.2f ms at run, %.2f at go\n", sb.buf,
@@ -1429,6 +1441,16 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 		if (o->quals)
 			startup_signals(o->quals->interruptible);
 		watchdog_start(&r);
+	}
+	if (open_ring(&r) < 0) {
+		/* (never seen: ENOMEM) what was started ends with renacer */
+		if (!r.attached) {
+			signal_all(&r, SIGKILL);
+			waitpid(r.leader, NULL, 0);
+		}
+		end->exit_code = 1;
+		ret = -1;
+		goto restore;
 	}
 
 	wait_all(&r, end);
