@@ -6,7 +6,11 @@
 # untraced run.  Each configuration runs RUNS times, interleaved; the
 # median wall time and the median CPU time (user + system of every process
 # the run started) are shown, in milliseconds.  BASE=/path/to/renacer adds
-# the same rows for another build (a "before" column).
+# the same rows for another build (a "before" column).  Then the eBPF
+# back end's start-up and end measured from outside (the command prints
+# the clock as its main() begins: build/progs/stamp) beside strace and the
+# ptrace engine, with the steps renacer reports (RENACER_EBPF_STATS);
+# docs/benchmarks.md, "eBPF start-up (issue 19)".
 set -u
 BUILD=${BUILD:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
