@@ -81,24 +81,30 @@ static void xforms_hex(struct dctx *c, struct val *v, const char *name, const st
 }
 
 /* sin_addr=inet_addr("127.0.0.1") (strace's print_inet_addr) */
-static void inet4_field(struct dctx *c, struct val *v, const char *name,
-			const struct in_addr *a)
+static void inet4_field_n(struct dctx *c, struct val *v, const char *name,
+			  const struct in_addr *a, size_t rawlen)
 {
 	char buf[INET_ADDRSTRLEN];
 	struct val *it = val_new_array(c, 1), call;
 
 	if (!inet_ntop(AF_INET, a, buf, sizeof(buf))) {
-		val_set_str(c, v, name, (const char *)a, sizeof(*a), false);
+		val_set_str(c, v, name, (const char *)a, rawlen, false);
 		v->flags |= VF_HEXSTR;
 		return;
 	}
 	str_field(c, it, NULL, buf, strlen(buf));
 	val_set_call(c, &call, NULL, "inet_addr", it, 1);
-	xforms_hex(c, v, name, &call, a, sizeof(*a), &call);
+	xforms_hex(c, v, name, &call, a, rawlen, &call);
 }
 
 /* inet_pton(AF_INET6, "::1", &sin6_addr) printed without a name; under -X
  * raw/verbose sin6_addr="\x00..." (/ * inet_pton(AF_INET6, "::1") * /) */
+static void inet4_field(struct dctx *c, struct val *v, const char *name,
+			const struct in_addr *a)
+{
+	inet4_field_n(c, v, name, a, sizeof(*a));
+}
+
 static void inet6_field(struct dctx *c, struct val *v, const char *var,
 			const struct in6_addr *a)
 {
@@ -1169,4 +1175,18 @@ void net_inet_addr_val(struct dctx *c, struct val *v, const char *name, int fami
 void net_ifindex_val(struct dctx *c, struct val *v, const char *name, unsigned idx)
 {
 	ifindex_field(c, v, name, idx);
+}
+
+void net_inet_addr16_val(struct dctx *c, struct val *v, const char *name, int family,
+			 const void *addr)
+{
+	if (family == AF_INET6)
+		inet6_field(c, v, name, addr);
+	else
+		inet4_field_n(c, v, name, addr, 16);
+}
+
+void net_port_val(struct dctx *c, struct val *v, const char *name, const void *port)
+{
+	port_field(c, v, name, port);
 }

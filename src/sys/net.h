@@ -17,4 +17,13 @@ void net_inet_addr_val(struct dctx *c, struct val *v, const char *name, int fami
 /* v = if_nametoindex("lo") for a known interface, else the number. */
 void net_ifindex_val(struct dctx *c, struct val *v, const char *name, unsigned idx);
 
+/* As net_inet_addr_val for an address field of 16 bytes whatever the
+ * family (inet_diag_sockid's idiag_src): -X raw shows all 16 bytes. */
+void net_inet_addr16_val(struct dctx *c, struct val *v, const char *name, int family,
+			 const void *addr);
+
+/* v = name=htons(80) for the big-endian 16-bit port at port (-X raw: the
+ * two bytes as a hex string). */
+void net_port_val(struct dctx *c, struct val *v, const char *name, const void *port);
+
 #endif

@@ -4,6 +4,7 @@
  * decoded below (netlink_route.c) with the helpers of nlattr.c.
  */
 #include "sys/netlink.h"
+#include "sys/netlink_proto.h"
 #include "sys/netlink_route.h"
 
 #include <arpa/inet.h>
@@ -23,8 +24,11 @@
 #include "xlat/netlink_get_flags.h"
 #include "xlat/netlink_new_flags.h"
 #include "xlat/netlink_types.h"
+#include "xlat/nl_audit_types.h"
 #include "xlat/nl_route_types.h"
+#include "xlat/nl_selinux_types.h"
 #include "xlat/nl_sock_diag_types.h"
+#include "xlat/nl_xfrm_types.h"
 #include "xlat/nlmsgerr_attrs.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -107,6 +111,14 @@ static const struct xlat *type_table(int family)
 		return nl_route_types;
 	case NETLINK_SOCK_DIAG:
 		return nl_sock_diag_types;
+	case NETLINK_AUDIT:
+		return nl_audit_types;
+	case NETLINK_SELINUX:
+		return nl_selinux_types;
+	case NETLINK_XFRM:
+		return nl_xfrm_types;
+	case NETLINK_GENERIC:
+		return nl_genl_families();
 	default:
 		return NULL;
 	}
@@ -133,6 +145,10 @@ static const struct xlat *flags_table(uint16_t type, int family)
 		return netlink_flags;
 	case NETLINK_SOCK_DIAG:
 		return netlink_get_flags;
+	case NETLINK_NETFILTER:
+		return nl_netfilter_flags(type) ? nl_netfilter_flags(type) : netlink_flags;
+	case NETLINK_XFRM:
+		return nl_xfrm_flags(type) ? nl_xfrm_flags(type) : netlink_flags;
 	default:
 		return netlink_flags;
 	}
@@ -146,7 +162,10 @@ static void nlmsghdr_val(const struct nlctx *n, struct val *v, const struct nlms
 	if (h->nlmsg_type >= NLMSG_MIN_TYPE && type_table(n->family))
 		types = type_table(n->family);
 	val_set_uint(&f[0], "nlmsg_len", h->nlmsg_len);
-	val_set_enum(&f[1], "nlmsg_type", h->nlmsg_type, types);
+	if (h->nlmsg_type >= NLMSG_MIN_TYPE && n->family == NETLINK_NETFILTER)
+		nl_netfilter_type(n->c, &f[1], "nlmsg_type", h->nlmsg_type);
+	else
+		val_set_enum(&f[1], "nlmsg_type", h->nlmsg_type, types);
 	val_set_flags(&f[2], "nlmsg_flags", h->nlmsg_flags,
 		      flags_table(h->nlmsg_type, n->family), NULL);
 	val_set_uint(&f[3], "nlmsg_seq", h->nlmsg_seq);
@@ -168,7 +187,8 @@ static const nla_fn nlmsgerr_fns[] = {
 	[NLMSGERR_ATTR_OFFS] = nla_u32,
 };
 
-/* {error=-EINVAL, msg={...}, [attributes]} (strace's decode_nlmsgerr) */
+/* {error=-EINVAL, msg={...}}, or [{error=..., msg=...}, attributes] when
+ * bytes follow the echoed message (strace's decode_nlmsgerr) */
 static void nlmsgerr_val(const struct nlctx *n, struct val *v, uint64_t off, uint64_t len,
 			 bool capped)
 {
@@ -190,9 +210,12 @@ static void nlmsgerr_val(const struct nlctx *n, struct val *v, uint64_t off, uin
 	en = err < 0 && err > -4096 ? errno_name(-err) : NULL;
 	if (en) {
 		char buf[64];
+		struct val num;
 
+		/* -ENOENT; -X raw: -2; -X verbose: -2 / * -ENOENT * / */
 		snprintf(buf, sizeof(buf), "-%s", en);
-		val_set_text(n->c, e, "error", buf);
+		val_set_int(&num, NULL, err);
+		val_set_num_text(n->c, e, "error", &num, buf);
 	} else {
 		val_set_int(e, "error", err);
 	}
@@ -212,13 +235,38 @@ static void nlmsgerr_val(const struct nlctx *n, struct val *v, uint64_t off, uin
 			nlmsg_with_payload(n, e, &msg, off, payload);
 			e->name = "msg";
 			if (len > payload) {
-				e = vl_add(n->c, &f);
-				nl_attrs(n, e, off + payload, len - payload, nlmsgerr_attrs,
+				/* [{error=..., msg=...}, attributes] */
+				struct val *it = val_new_array(n->c, 2);
+
+				val_set_struct(&it[0], NULL, f.it, f.n, false);
+				nl_attrs(n, &it[1], off + payload, len - payload, nlmsgerr_attrs,
 					 nlmsgerr_fns, ARRAY_SIZE(nlmsgerr_fns), NULL);
+				val_set_array(v, NULL, it, 2, false);
+				return;
 			}
 		}
 	}
 	val_set_struct(v, NULL, f.it, f.n, false);
+}
+
+typedef bool (*payload_fn)(const struct nlctx *n, struct vlist *l, const struct nlmsghdr *h,
+			   uint64_t off, unsigned len);
+
+/* The payload decoder of a protocol, or NULL (strace's netlink_decoders). */
+static payload_fn payload_decoder(int family)
+{
+	switch (family) {
+	case NETLINK_ROUTE:
+		return nl_decode_route;
+	case NETLINK_SOCK_DIAG:
+		return nl_decode_sock_diag;
+	case NETLINK_NETFILTER:
+		return nl_decode_netfilter;
+	case NETLINK_SELINUX:
+		return nl_decode_selinux;
+	default:
+		return NULL;
+	}
 }
 
 /* Appends the payload of message h (len bytes at off) to l. */
@@ -232,7 +280,7 @@ static void payload_val(const struct nlctx *n, struct vlist *l, const struct nlm
 		return;
 	}
 	if ((h->nlmsg_type >= NLMSG_MIN_TYPE || h->nlmsg_type == NLMSG_DONE) &&
-	    n->family == NETLINK_ROUTE && nl_decode_route(n, l, h, off, (unsigned)len))
+	    payload_decoder(n->family) && payload_decoder(n->family)(n, l, h, off, (unsigned)len))
 		return;
 	if (h->nlmsg_type == NLMSG_DONE && len == sizeof(num)) {
 		struct val *v = vl_add(n->c, l);
@@ -269,6 +317,11 @@ void decode_netlink(struct dctx *c, struct val *v, const char *name, uint64_t ad
 	struct vlist l = { 0 };
 	uint64_t off = 0;
 	bool is_array = false, more = false;
+
+	if (family == NETLINK_KOBJECT_UEVENT) {
+		nl_decode_uevent(c, v, name, addr, len);
+		return;
+	}
 	if (!addr || len < sizeof(struct nlmsghdr)) {
 		nl_hexstr(&n, v, name, 0, len);
 		return;

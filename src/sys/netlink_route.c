@@ -280,37 +280,13 @@ static const nla_fn ifla_fns[] = {
 	[IFLA_ALLMULTI] = nla_u32,
 };
 
-/*
- * The fixed header of a message ({ifi_family=..., ...}, or with "..." when
- * len is shorter than it, or the address when unreadable) appended to l;
- * returns true when the attributes behind it are to be decoded.
- */
-static bool fixed_hdr(const struct nlctx *n, struct vlist *l, uint64_t off, unsigned len,
-		      size_t size, void *buf, const char *family_name, struct vlist *f)
-{
-	uint8_t family;
-
-	memcpy(&family, (const uint8_t *)buf, 1);
-	val_set_enum(vl_add(n->c, f), family_name, family, addrfams);
-	if (len < size) {
-		val_set_struct(vl_add(n->c, l), NULL, f->it, f->n, true);
-		return false;
-	}
-	if (!nl_fetch(n, off + 1, (uint8_t *)buf + 1, size - 1)) {
-		nl_addr(n, vl_add(n->c, f), NULL, off + 1);
-		val_set_struct(vl_add(n->c, l), NULL, f->it, f->n, false);
-		return false;
-	}
-	return true;
-}
-
 static void ifinfomsg_val(const struct nlctx *n, struct vlist *l, uint8_t family,
 			  uint64_t off, unsigned len)
 {
 	struct ifinfomsg ifi = { .ifi_family = family };
 	struct vlist f = { 0 };
 
-	if (!fixed_hdr(n, l, off, len, sizeof(ifi), &ifi, "ifi_family", &f))
+	if (!nl_fixed_head(n, l, off, len, sizeof(ifi), &ifi, "ifi_family", &f))
 		return;
 	val_set_enum(vl_add(n->c, &f), "ifi_type", ifi.ifi_type, arp_hardware_types);
 	nl_ifindex(n, vl_add(n->c, &f), "ifi_index", (uint32_t)ifi.ifi_index);
@@ -367,7 +343,7 @@ static void ifaddrmsg_val(const struct nlctx *n, struct vlist *l, uint8_t family
 	struct ifaddrmsg ifa = { .ifa_family = family };
 	struct vlist f = { 0 };
 
-	if (!fixed_hdr(n, l, off, len, sizeof(ifa), &ifa, "ifa_family", &f))
+	if (!nl_fixed_head(n, l, off, len, sizeof(ifa), &ifa, "ifa_family", &f))
 		return;
 	val_set_uint(vl_add(n->c, &f), "ifa_prefixlen", ifa.ifa_prefixlen);
 	val_set_flags(vl_add(n->c, &f), "ifa_flags", ifa.ifa_flags, ifaddrflags, NULL);
@@ -533,7 +509,7 @@ static void rtmsg_val(const struct nlctx *n, struct vlist *l, uint8_t family, ui
 	struct rtmsg rtm = { .rtm_family = family };
 	struct vlist f = { 0 };
 
-	if (!fixed_hdr(n, l, off, len, sizeof(rtm), &rtm, "rtm_family", &f))
+	if (!nl_fixed_head(n, l, off, len, sizeof(rtm), &rtm, "rtm_family", &f))
 		return;
 	val_set_uint(vl_add(n->c, &f), "rtm_dst_len", rtm.rtm_dst_len);
 	val_set_uint(vl_add(n->c, &f), "rtm_src_len", rtm.rtm_src_len);

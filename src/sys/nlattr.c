@@ -9,6 +9,7 @@
 
 #include "sys/tmem.h"
 #include "sys/decode_extra.h"
+#include "xlat/addrfams.h"
 #include "util/banned.h"
 
 /* Bytes read from the tracee at a time when the window moves. */
@@ -254,12 +255,14 @@ static void nla_header(const struct nlctx *n, struct val *v, const struct nlattr
 		struct val *it = val_new_array(n->c, 3);
 		unsigned k = 0;
 
+		/* each part in the -X style: 0x8000|0x13 under -X raw */
 		if (nla->nla_type & NLA_F_NESTED)
-			val_set_text(n->c, &it[k++], NULL, "NLA_F_NESTED");
+			val_set_named_num(n->c, &it[k++], NULL, NLA_F_NESTED, "NLA_F_NESTED");
 		if (nla->nla_type & NLA_F_NET_BYTEORDER)
-			val_set_text(n->c, &it[k++], NULL, "NLA_F_NET_BYTEORDER");
+			val_set_named_num(n->c, &it[k++], NULL, NLA_F_NET_BYTEORDER,
+					  "NLA_F_NET_BYTEORDER");
 		val_set_enum(&it[k++], NULL, type, types);
-		val_set_op(t, "nla_type", it, k, "|");
+		val_set_or(n->c, t, "nla_type", it, k);
 	} else {
 		val_set_enum(t, "nla_type", type, types);
 	}
@@ -341,4 +344,23 @@ void nl_attrs(const struct nlctx *n, struct val *v, uint64_t off, uint64_t len,
 	}
 	if (is_array)
 		val_set_array(v, NULL, l.it, l.n, more);
+}
+
+bool nl_fixed_head(const struct nlctx *n, struct vlist *l, uint64_t off, unsigned len,
+		   size_t size, void *buf, const char *family_name, struct vlist *f)
+{
+	uint8_t family;
+
+	memcpy(&family, (const uint8_t *)buf, 1);
+	val_set_enum(vl_add(n->c, f), family_name, family, addrfams);
+	if (len < size) {
+		val_set_struct(vl_add(n->c, l), NULL, f->it, f->n, true);
+		return false;
+	}
+	if (!nl_fetch(n, off + 1, (uint8_t *)buf + 1, size - 1)) {
+		nl_addr(n, vl_add(n->c, f), NULL, off + 1);
+		val_set_struct(vl_add(n->c, l), NULL, f->it, f->n, false);
+		return false;
+	}
+	return true;
 }

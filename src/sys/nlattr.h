@@ -96,6 +96,18 @@ bool nla_xval(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
  * string (strace's decode_inet_addr without a field name). */
 void nl_inet_addr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 		  int family);
+/*
+ * The fixed header of size bytes at off whose first byte, already in buf,
+ * is an address family: appends family_name=AF_... to f; when len is
+ * shorter than size, appends {family_name=..., ...} to l; when the rest
+ * cannot be read, {family_name=..., 0xADDR}; both return false.  Else reads
+ * the header into buf and returns true: the caller appends the other
+ * fields to f and the struct to l (strace's decode of a family-led
+ * message header).
+ */
+bool nl_fixed_head(const struct nlctx *n, struct vlist *l, uint64_t off, unsigned len,
+		   size_t size, void *buf, const char *family_name, struct vlist *f);
+
 /* if_nametoindex("lo") or the number (strace's print_ifindex). */
 void nl_ifindex(const struct nlctx *n, struct val *v, const char *name, uint32_t idx);
 
