@@ -61,7 +61,7 @@ struct rb_stat {
 /* Records sent through the ring buffer: process events (rare: forks,
  * execs, exits) always; calls and signals when recording (want_record). */
 enum { RB_EV_FORK = 1, RB_EV_EXEC, RB_EV_EXIT, RB_EV_CALL, RB_EV_ENTRY, RB_EV_SIGNAL,
-       RB_EV_EXECARGS };
+       RB_EV_EXECARGS, RB_EV_STACK, RB_EV_MAP };
 
 /* A signal delivered to a traced task (RB_EV_SIGNAL), or one the kernel
  * dropped as ignored (RBS_IGNORED), which a ptrace tracer sees delivered. */
@@ -93,6 +93,61 @@ struct rb_event {
 	__u64 run_ns;       /* EXIT: time the task ran on a CPU */
 	__u64 wait_ns;      /* EXIT: time it waited on a run queue for one */
 	char path[RB_PATH_MAX]; /* EXEC: the program run (the interpreter of a script) */
+	__u32 ptgid;        /* FORK: the creating thread's group */
+	__u32 pad;
+};
+
+/*
+ * Stacks (want_stack: -k, -s, profiles), as perf record --call-graph dwarf
+ * takes them: at the entry of each recorded call an RB_EV_STACK record
+ * with the user registers as the kernel saved them (struct pt_regs, whose
+ * first words are the architecture's struct user_regs_struct) and the user
+ * stack from sp upward, as much of it as is readable up to stack_bytes;
+ * it comes before the call's own records (matched by enter_ns).
+ */
+#define RB_UREGS 32         /* words of registers kept (x86_64 uses 21) */
+#define RB_STACK_MAX 24576  /* stack_bytes at most */
+enum {                      /* rb_stack.flags */
+	RBK_CUT = 1,        /* the slice stopped at stack_bytes, not at the
+			       end of the stack */
+	RBK_LAUNCH = 2,     /* the execve that starts the command, in
+			       renacer's code: no stack, none to show */
+};
+struct rb_stack {
+	__u32 type;         /* RB_EV_STACK */
+	__u32 size;         /* bytes of the record: the header, then len bytes */
+	__u32 pid, tid;
+	__u64 enter_ns;     /* the call's (rb_call.enter_ns) */
+	__u64 sp;           /* the address of the first byte of the slice */
+	__u32 len;          /* bytes of stack that follow */
+	__u32 flags;        /* RBK_* */
+	__u32 regs_len;     /* bytes of regs set (sizeof(struct pt_regs)) */
+	__u32 compat;       /* an ia32 call */
+	__u64 regs[RB_UREGS];
+};
+
+/*
+ * What the unwinder needs of a process's address space, recorded as it
+ * changes (want_stack), since the process may have exec'ed or be gone when
+ * its records are read: the executable file mappings made by execve (the
+ * program's, its interpreter's) and by mmap, and the ranges munmap
+ * removes.  RBM_EXEC: start..end is the executable mapping, pgoff its file
+ * offset; the file's path (components, the last first, as rb_fileref's)
+ * follows.  RBM_UNMAP: start..end left the address space.  RBM_VDSO: the
+ * vDSO's address.
+ */
+enum { RBM_EXEC = 1, RBM_UNMAP, RBM_VDSO };
+struct rb_map {
+	__u32 type;         /* RB_EV_MAP */
+	__u32 size;         /* bytes of the record, path included */
+	__u32 pid, tid;
+	__u32 kind;         /* RBM_* */
+	__u32 dev;          /* the file's device (the kernel's dev_t) */
+	__u64 ino;
+	__u64 start, end, pgoff;
+	__u32 pathlen;
+	__u32 pad;
+	/* then the path, at most RB_FILEREF_PATH bytes */
 };
 
 /*

@@ -150,8 +150,6 @@ bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why)
 
 	if (o->attach)
 		no = "it cannot attach (-p)";
-	else if (o->enrich)
-		no = "it cannot unwind stacks";
 	else if (o->dopts.decode_fds || o->dopts.fd_details)
 		no = "it cannot show what descriptors refer to (-y)";
 	else if (o->dopts.decode_pids)
@@ -379,7 +377,7 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(uint32_t))
 		return 0;
 	if (e->type == RB_EV_CALL || e->type == RB_EV_ENTRY || e->type == RB_EV_SIGNAL ||
-	    e->type == RB_EV_EXECARGS) {
+	    e->type == RB_EV_EXECARGS || e->type == RB_EV_STACK || e->type == RB_EV_MAP) {
 		if (r->rc)
 			recorder_record(r->rc, data, size);
 		return 0;
@@ -402,6 +400,8 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 		ev.is_thread = e->is_thread != 0;
 		if (!ev.is_thread)
 			procs_add(r, ev.pid);
+		if (r->rc && !ev.is_thread)
+			recorder_fork(r->rc, ev.pid, (pid_t)e->ptgid);
 		break;
 	case RB_EV_EXEC:
 		ev.type = EV_EXEC;
@@ -510,6 +510,21 @@ static uint32_t ringbuf_size(unsigned scale)
 	return (uint32_t)n;
 }
 
+/*
+ * Bytes of user stack copied with each call when unwinding: 16 KiB (perf's
+ * --call-graph dwarf takes 8 KiB), or RENACER_EBPF_STACK (a multiple of 8
+ * up to RB_STACK_MAX; a test knob: a small slice cuts deep stacks short).
+ */
+static uint32_t stack_bytes(void)
+{
+	const char *env = getenv("RENACER_EBPF_STACK");
+	unsigned long n = env ? strtoul(env, NULL, 0) : 0;
+
+	if (!env || n > RB_STACK_MAX || (n & 7))
+		n = 16384;
+	return (uint32_t)n;
+}
+
 /* Opens, configures and loads the program; EBPF_UNAVAILABLE with why. */
 static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 {
@@ -575,6 +590,11 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		skel->rodata->strcap = o->dopts.string_limit + 2;
 		skel->rodata->maxptrs = o->dopts.verbose || o->dopts.string_limit >= 255 ? 256
 					: o->dopts.string_limit + 1;
+		/* -k, -s, profiles: each call's stack, unwound afterwards */
+		if (o->enrich) {
+			skel->rodata->want_stack = true;
+			skel->rodata->stack_bytes = stack_bytes();
+		}
 		capture_fill((struct rb_spec *)skel->rodata->specs,
 			     o->dopts.verbose || (o->quals && o->quals->abbrev_set));
 		capture_sets((const struct rb_spec *)skel->rodata->specs,
@@ -1264,6 +1284,9 @@ static void warn_lost(const struct renacer_bpf *skel)
 	if (missed)
 		warning("eBPF: %llu events were missed (the kernel skipped the recorder "
 			"inside another program): the trace may miss them", (unsigned long long)missed);
+	if (skel->bss->lost_stacks)
+		warning("eBPF: %llu stacks and mappings were lost (ring buffer full): "
+			"some calls show no stack", (unsigned long long)skel->bss->lost_stacks);
 	if (skel->bss->cut_calls)
 		warning("eBPF: %llu calls had more memory than a record holds: "
 			"some arguments show as addresses", (unsigned long long)skel->bss->cut_calls);

@@ -70,7 +70,7 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 /*
  * Whether the recording engine can serve o (nothing needs the command
  * stopped or a descriptor's path read while it is: no -p, -e inject=, -P,
- * -e read=/write=, -u, -D, -b, stacks, -y; strings within
+ * -e read=/write=, -u, -D, -b, -y; strings within
  * EBPF_STRING_MAX).  Appends the reason to why (may be NULL) when not.
  */
 bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why);

@@ -28,6 +28,7 @@
 #include "sys/filter.h"
 #include "sys/sysent.h"
 #include "util/arena.h"
+#include "util/intern.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -38,6 +39,27 @@
  * would have seen it delivered. */
 struct sig_note {
 	struct rb_signal s;
+};
+
+/*
+ * A process's executable file mappings (bpf/abi.h's RB_EV_MAP records), by
+ * start: a version is never changed once made, so that a call's stack is
+ * unwound with the mappings of the moment it was taken, however late its
+ * records are read.  Shared (ref) by the process, the tasks whose stack was
+ * taken then, and children forked meanwhile.
+ */
+struct modtab {
+	unsigned ref;
+	uint64_t gen;             /* unique to this version */
+	size_t n;
+	struct ev_module m[];
+};
+
+/* Per traced process: its mappings now. */
+struct rproc {
+	pid_t pid;
+	struct modtab *cur;       /* NULL: none known */
+	struct rproc *next;
 };
 
 /* Per traced thread: the call whose entry half is delivered, if any. */
@@ -63,6 +85,9 @@ struct rtask {
 	size_t entry_len, entry_alloc;
 	uint8_t *exec;            /* the RB_EV_EXECARGS record of its execve */
 	size_t exec_len, exec_alloc;
+	uint8_t *stk;             /* the RB_EV_STACK record of its last call */
+	size_t stk_len, stk_alloc;
+	struct modtab *stk_mods;  /* its process's mappings then (a ref) */
 };
 
 struct recorder {
@@ -84,6 +109,9 @@ struct recorder {
 	uint8_t **late;           /* the view's bytes read late (late_read()) */
 	size_t nlate, alate;
 	struct tmem_view view;
+	struct rproc *procs[NBUCKETS];  /* (stacks) */
+	struct intern paths;      /* the mapped files' paths */
+	uint64_t gen;             /* last modtab.gen given */
 };
 
 struct recorder *recorder_new(const struct tracer_opts *o, struct sink_list *sinks, uint64_t t0)
@@ -99,8 +127,23 @@ struct recorder *recorder_new(const struct tracer_opts *o, struct sink_list *sin
 	return rc;
 }
 
+static void modtab_put(struct modtab *m)
+{
+	if (m && !--m->ref)
+		free(m);
+}
+
+static struct modtab *modtab_get(struct modtab *m)
+{
+	if (m)
+		m->ref++;
+	return m;
+}
+
 static void task_free(struct rtask *t)
 {
+	modtab_put(t->stk_mods);
+	free(t->stk);
 	arena_release(&t->arena);
 	free(t->entry);
 	free(t->exec);
@@ -119,6 +162,15 @@ void recorder_free(struct recorder *rc)
 			task_free(t);
 		}
 	}
+	for (unsigned b = 0; b < NBUCKETS; b++) {
+		struct rproc *p = rc->procs[b], *next;
+		for (; p; p = next) {
+			next = p->next;
+			modtab_put(p->cur);
+			free(p);
+		}
+	}
+	intern_release(&rc->paths);
 	lamport_free(rc->lamport);
 	arena_release(&rc->sigarena);
 	while (rc->nlate)
@@ -178,6 +230,173 @@ static void task_unlink(struct recorder *rc, struct rtask *t)
 		pp = &(*pp)->next;
 	if (*pp)
 		*pp = t->next;
+}
+
+/* ---- mappings (stacks) ------------------------------------------------ */
+
+static struct rproc *proc_find(struct recorder *rc, pid_t pid, bool create)
+{
+	struct rproc **pp = &rc->procs[(unsigned)pid % NBUCKETS], *p;
+
+	for (p = *pp; p; p = p->next)
+		if (p->pid == pid)
+			return p;
+	if (!create)
+		return NULL;
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	p->next = *pp;
+	*pp = p;
+	return p;
+}
+
+static void proc_drop(struct recorder *rc, pid_t pid)
+{
+	struct rproc **pp = &rc->procs[(unsigned)pid % NBUCKETS];
+
+	for (; *pp; pp = &(*pp)->next)
+		if ((*pp)->pid == pid) {
+			struct rproc *p = *pp;
+			*pp = p->next;
+			modtab_put(p->cur);
+			free(p);
+			return;
+		}
+}
+
+/* A new version of p's mappings: the current ones less those whose start
+ * is in [lo, hi), plus add (may be NULL). */
+static void maps_change(struct recorder *rc, struct rproc *p, uint64_t lo, uint64_t hi,
+			const struct ev_module *add)
+{
+	size_t n = p->cur ? p->cur->n : 0, k = 0;
+	struct modtab *m = xmalloc(sizeof(*m) + (n + 1) * sizeof(m->m[0]));
+
+	m->ref = 1;
+	m->gen = ++rc->gen;
+	for (size_t i = 0; i < n; i++)
+		if (!(p->cur->m[i].start >= lo && p->cur->m[i].start < hi))
+			m->m[k++] = p->cur->m[i];
+	m->n = k;
+	if (add) {
+		size_t i = 0;     /* (kept sorted by start) */
+		while (i < m->n && m->m[i].start < add->start)
+			i++;
+		if (!(i < m->n && m->m[i].start == add->start)) {
+			memmove(&m->m[i + 1], &m->m[i], (m->n - i) * sizeof(m->m[0]));
+			m->m[i] = *add;
+			m->n++;
+		}
+	}
+	modtab_put(p->cur);
+	p->cur = m;
+}
+
+/* An RB_EV_MAP record: p's mappings change. */
+static void on_map(struct recorder *rc, const uint8_t *data, size_t size)
+{
+	const struct rb_map *r = (const void *)data;
+	struct rproc *p;
+	struct ev_module mod;
+	struct strbuf path = STRBUF_INIT;
+	const char *comp = (const char *)(r + 1);
+	size_t end;
+
+	if (size < sizeof(*r) || r->pathlen > size - sizeof(*r)) {
+		rc->st.bad++;
+		return;
+	}
+	p = proc_find(rc, (pid_t)r->pid, true);
+	if (r->kind == RBM_UNMAP) {
+		for (size_t i = 0; p->cur && i < p->cur->n; i++)
+			if (p->cur->m[i].start >= r->start && p->cur->m[i].start < r->end) {
+				maps_change(rc, p, r->start, r->end, NULL);
+				break;
+			}
+		return;
+	}
+	if (r->kind != RBM_EXEC || !r->pathlen)
+		return;
+	/* components from the root down: the last one first in the record */
+	end = r->pathlen;
+	while (end > 0) {
+		size_t start = end - 1;
+		while (start > 0 && comp[start - 1])
+			start--;
+		strbuf_addch(&path, '/');
+		strbuf_add(&path, comp + start, strnlen(comp + start, end - start));
+		end = start;
+	}
+	memset(&mod, 0, sizeof(mod));
+	mod.start = r->start;
+	mod.end = r->end;
+	mod.pgoff = r->pgoff;
+	mod.dev = r->dev;
+	mod.ino = r->ino;
+	mod.path = intern_str(&rc->paths, intern_add(&rc->paths, path.buf, path.len));
+	strbuf_release(&path);
+	/* (a new mapping replaces those it covers) */
+	maps_change(rc, p, r->start, r->end, &mod);
+}
+
+void recorder_fork(struct recorder *rc, pid_t pid, pid_t parent)
+{
+	struct rproc *pp = proc_find(rc, parent, false), *p;
+
+	if (!pp || !pp->cur)
+		return;
+	p = proc_find(rc, pid, true);
+	modtab_put(p->cur);
+	p->cur = modtab_get(pp->cur);
+}
+
+/* An RB_EV_STACK record: kept for its call, with the mappings of now. */
+static void on_stack(struct recorder *rc, const uint8_t *data, size_t size)
+{
+	const struct rb_stack *k = (const void *)data;
+	struct rtask *t;
+	struct rproc *p;
+
+	if (size < sizeof(*k) || k->len > size - sizeof(*k) || k->regs_len > sizeof(k->regs)) {
+		rc->st.bad++;
+		return;
+	}
+	t = task_get(rc, (pid_t)k->tid, (pid_t)k->pid);
+	ALLOC_GROW(t->stk, size, t->stk_alloc);
+	memcpy(t->stk, data, size);
+	t->stk_len = size;
+	p = proc_find(rc, (pid_t)k->pid, false);
+	modtab_put(t->stk_mods);
+	t->stk_mods = modtab_get(p ? p->cur : NULL);
+}
+
+/*
+ * The stack taken at the entry of t's call h into *us (regs NULL: its
+ * record was lost).  Returns false for a call that has none to show (the
+ * execve starting the command, RBK_LAUNCH).
+ */
+static bool task_ustack(struct rtask *t, const struct rb_call *h, struct ev_ustack *us)
+{
+	const struct rb_stack *k = (const void *)t->stk;
+
+	memset(us, 0, sizeof(*us));
+	if (!t->stk_len || k->enter_ns != h->enter_ns)
+		return true;
+	if (k->flags & RBK_LAUNCH)
+		return false;
+	us->regs = k->regs;
+	us->regs_len = k->regs_len;
+	us->compat = k->compat;
+	us->cut = k->flags & RBK_CUT;
+	us->sp = k->sp;
+	us->stack = t->stk + sizeof(*k);
+	us->len = k->len;
+	if (t->stk_mods) {
+		us->mods = t->stk_mods->m;
+		us->nmods = t->stk_mods->n;
+		us->mods_gen = t->stk_mods->gen;
+	}
+	return true;
 }
 
 /* ---- delivering -------------------------------------------------------- */
@@ -310,7 +529,11 @@ void recorder_process_event(struct recorder *rc, struct event *ev)
 	}
 	if (ev->type == EV_PROC_EXIT && !ev->last_nr && (t = task_find(rc, ev->tid)))
 		ev->last_nr = t->last_nr;
+	if (ev->type == EV_EXEC)
+		proc_drop(rc, ev->pid);        /* the new image's come next */
 	emit(rc, ev);
+	if (ev->type == EV_PROC_EXIT && ev->tid == ev->pid)
+		proc_drop(rc, ev->pid);
 	if (ev->type == EV_PROC_EXIT && (t = task_find(rc, ev->tid))) {
 		task_unlink(rc, t);
 		task_free(t);
@@ -590,6 +813,18 @@ static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_cal
 		view_set(rc, entry, elen, call, clen, false);
 		t->dec_exit = decode(rc, t, h->slot, 0) == RVAL_EXIT;
 	}
+	if (rc->o->enrich) {
+		/* unwound from the stack taken at the entry; the execve that
+		 * starts the command (no mapping of the process recorded, no
+		 * stack) is not, as under ptrace */
+		struct ev_ustack us;
+
+		if (task_ustack(t, entry ? (const struct rb_call *)entry : h, &us)) {
+			ev->ustack = &us;
+			rc->o->enrich(rc->o->enrich_data, ev);
+			ev->ustack = NULL;
+		}
+	}
 	view_fd(rc, entry ? entry : call, entry ? elen : clen);
 	stamp(rc, ev);
 	/* the entry half goes to the sinks only when something comes before
@@ -628,6 +863,8 @@ static void call_end(struct recorder *rc, struct rtask *t, const struct rb_call 
 			decode(rc, t, h->slot, 1);
 		}
 	}
+	if (rc->o->enrich)
+		rc->o->enrich(rc->o->enrich_data, ev);
 	if (status_wanted(rc, ev)) {
 		/* (entries shown first: their stamps reset the view's fd) */
 		if (rc->pending)
@@ -884,6 +1121,14 @@ void recorder_record(struct recorder *rc, const void *data, size_t size)
 {
 	const struct rb_call *h = data;
 
+	if (size >= sizeof(uint32_t) && h->type == RB_EV_STACK) {
+		on_stack(rc, data, size);
+		return;
+	}
+	if (size >= sizeof(uint32_t) && h->type == RB_EV_MAP) {
+		on_map(rc, data, size);
+		return;
+	}
 	if (size >= sizeof(struct rb_signal) && h->type == RB_EV_SIGNAL) {
 		on_signal(rc, data, size);
 		return;

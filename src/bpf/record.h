@@ -40,6 +40,13 @@ void recorder_record(struct recorder *rc, const void *data, size_t size);
  */
 void recorder_process_event(struct recorder *rc, struct event *ev);
 
+/*
+ * A process pid was forked by one of process parent's threads (a
+ * RB_EV_FORK record, before its EV_PROC_START): it starts with its
+ * parent's mappings (stacks).
+ */
+void recorder_fork(struct recorder *rc, pid_t pid, pid_t parent);
+
 /* What the recorder saw: calls, records dropped, and reads the recorded
  * memory could not serve (tmem_view's gaps and faults), per syscall with
  * RENACER_EBPF_STATS set. */

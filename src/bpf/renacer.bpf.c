@@ -59,6 +59,9 @@ const volatile __u8 entry_set[RB_NR / 8] = {};  /* calls with entry ops */
 const volatile __u8 fork_set[RB_NR / 8] = {};   /* calls that wait for a child
 						   (vfork): an entry record
 						   always */
+/* Stacks (-k, -s, profiles: abi.h's RB_EV_STACK and RB_EV_MAP records) */
+const volatile bool want_stack = false;
+const volatile __u32 stack_bytes = 16384;       /* stack copied at most, <= RB_STACK_MAX */
 
 /* Read by the loader (mmap'ed .bss). */
 __u64 live = 0;         /* traced tasks alive */
@@ -68,6 +71,7 @@ __u64 lost_nr = 0;      /* calls with a number outside the slots */
 __u64 noverflow = 0;    /* entries in overflow */
 __u64 lost_calls = 0;   /* call and signal records the ring buffer had no room for */
 __u64 cut_calls = 0;    /* records whose memory did not all fit (RBC_CUT) */
+__u64 lost_stacks = 0;  /* stack and mapping records the ring buffer had no room for */
 
 /* (mmap'able: the loader's watchdog reads it, see engine.c) */
 struct {
@@ -329,7 +333,7 @@ int BPF_PROG(rb_sys_exit, struct pt_regs *regs, long ret)
 }
 
 static __always_inline void send(__u32 type, __u32 pid, __u32 tid, __u32 ppid,
-				 __u32 is_thread, __u32 code, const char *path)
+				 __u32 is_thread, __u32 code, const char *path, __u32 ptgid)
 {
 	struct rb_event *e;
 
@@ -346,6 +350,8 @@ static __always_inline void send(__u32 type, __u32 pid, __u32 tid, __u32 ppid,
 	e->ppid = ppid;
 	e->is_thread = is_thread;
 	e->exit_code = code;
+	e->ptgid = ptgid;
+	e->pad = 0;
 	e->ts_ns = bpf_ktime_get_ns();
 	e->max_rss_kb = e->run_ns = e->wait_ns = 0;
 	if (type == RB_EV_EXIT) {
@@ -1180,6 +1186,191 @@ int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 	return 0;
 }
 
+/* ---- stacks (want_stack) ---------------------------------------------- */
+
+/* Sends the record of size bytes built at the start of this CPU's scratch
+ * buffer (a stack or a mapping), or counts it lost. */
+static __always_inline void aux_send(__u8 *buf, __u32 size)
+{
+	if (call_room && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + size + call_room >
+			 bpf_ringbuf_query(&events, BPF_RB_RING_SIZE)) {
+		__sync_fetch_and_add(&lost_stacks, 1);
+		return;
+	}
+	if (bpf_ringbuf_output(&events, buf, size & (RB_REC_MAX - 1), wake_flags(size)) < 0)
+		__sync_fetch_and_add(&lost_stacks, 1);
+}
+
+/* stack_chunk()'s state: the slice is read a page at a time, so that one
+ * unreadable page (the end of a thread's stack) keeps those before it */
+struct stack_ctx {
+	__u64 sp;
+	__u32 pos;          /* bytes read */
+	__u32 cut;          /* stopped at stack_bytes */
+};
+
+static long stack_chunk(__u32 i, void *ctx)
+{
+	struct stack_ctx *s = ctx;
+	__u8 *buf = scratch_buf();
+	__u64 addr = s->sp + s->pos;
+	__u32 n = 4096 - (__u32)(addr & 4095);
+
+	if (!buf)
+		return 1;
+	if (s->pos >= stack_bytes) {
+		s->cut = 1;
+		return 1;
+	}
+	if (n > stack_bytes - s->pos)
+		n = stack_bytes - s->pos;
+	if (n > 4096)
+		return 1;
+	if (bpf_probe_read_user(buf + in_rec(sizeof(struct rb_stack) + s->pos), n,
+				(void *)addr) < 0)
+		return 1;
+	s->pos += n;
+	return 0;
+}
+
+_Static_assert(sizeof(struct pt_regs) <= RB_UREGS * 8, "pt_regs larger than rb_stack.regs");
+
+/* The RB_EV_STACK record of the call the current task enters (abi.h). */
+static __always_inline void rec_stack(struct task_struct *task, const struct rb_task *t,
+				      struct pt_regs *regs, __u32 slot, bool launch)
+{
+	__u8 *buf = scratch_buf();
+	struct stack_ctx s = { 0 };
+	struct rb_stack *k;
+	__u32 size;
+
+	if (!buf)
+		return;
+	k = (struct rb_stack *)buf;
+	if (bpf_probe_read_kernel(k->regs, sizeof(struct pt_regs), regs) < 0)
+		return;
+	k->type = RB_EV_STACK;
+	k->pid = task->tgid;
+	k->tid = task->pid;
+	k->enter_ns = t->enter_ns;
+	k->regs_len = sizeof(struct pt_regs);
+	k->compat = slot >= RB_COMPAT;
+	s.sp = REG(regs, sp);
+	k->sp = s.sp;
+	if (!launch)
+		bpf_loop(RB_STACK_MAX / 4096 + 1, stack_chunk, &s, 0);
+	k->len = s.pos;
+	k->flags = (s.cut ? RBK_CUT : 0) | (launch ? RBK_LAUNCH : 0);
+	size = sizeof(*k) + ((s.pos + 7) & ~7u);
+	k->size = size;
+	aux_send(buf, size);
+}
+
+/* An RB_EV_MAP record (abi.h) of the current task: of kind, start..end at
+ * file offset pgoff of the file open at f (may be NULL). */
+static __always_inline void rec_map(struct task_struct *task, __u32 kind, __u64 start, __u64 end,
+				    __u64 pgoff, struct file *f)
+{
+	__u8 *buf = scratch_buf();
+	struct rb_map *m;
+	__u32 n = 0;
+
+	if (!buf)
+		return;
+	m = (struct rb_map *)buf;
+	m->type = RB_EV_MAP;
+	m->pid = task->tgid;
+	m->tid = task->pid;
+	m->kind = kind;
+	m->start = start;
+	m->end = end;
+	m->pgoff = pgoff;
+	m->dev = 0;
+	m->ino = 0;
+	m->pad = 0;
+	if (f) {
+		m->dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
+		m->ino = BPF_CORE_READ(f, f_inode, i_ino);
+		n = path_walk(sizeof(*m), (__u64)BPF_CORE_READ(f, f_path.dentry),
+			      (__u64)BPF_CORE_READ(f, f_path.mnt));
+		if (n > RB_FILEREF_PATH)
+			n = RB_FILEREF_PATH;
+	}
+	/* (m again: path_walk's scratch_buf() is the verifier's other pointer) */
+	m = (struct rb_map *)buf;
+	m->pathlen = n;
+	m->size = sizeof(*m) + ((n + 7) & ~7u);
+	aux_send(buf, m->size);
+}
+
+/* What bpf_find_vma's callback learns of an executable mapping */
+struct xvma {
+	__u64 start, end, pgoff;
+	struct file *file;
+};
+
+static long vma_exec(struct task_struct *task, struct vm_area_struct *vma, void *ctx)
+{
+	struct xvma *x = ctx;
+
+	if (!(vma->vm_flags & 0x4 /* VM_EXEC */))
+		return 0;
+	x->start = vma->vm_start;
+	x->end = vma->vm_end;
+	x->pgoff = vma->vm_pgoff << 12;
+	x->file = vma->vm_file;
+	return 0;
+}
+
+/* The executable file mapping at addr of the current task, as RBM_EXEC;
+ * skip: the file of one sent already (nothing then).  Returns its file. */
+static __always_inline struct file *rec_vma(struct task_struct *task, __u64 addr,
+					   struct file *skip)
+{
+	struct xvma x = { 0 };
+
+	if (bpf_find_vma(task, addr, vma_exec, &x, 0) < 0 || !x.file || x.file == skip)
+		return x.file;
+	rec_map(task, RBM_EXEC, x.start, x.end, x.pgoff, x.file);
+	return x.file;
+}
+
+#define NR_MMAP 9
+#define NR_MUNMAP 11
+#define PROT_EXEC_ 4
+#define MAP_ANON_ 0x20
+
+/* At the exit of a native call of a traced task: what mmap and munmap
+ * changed of the executable mappings (rb_map). */
+static __always_inline void watch_maps(struct task_struct *task, struct pt_regs *regs, long ret)
+{
+	long nr = (long)REG(regs, orig_ax);
+	__u64 a0, a1;
+
+	if ((nr != NR_MMAP && nr != NR_MUNMAP) || (unsigned long)ret >= (unsigned long)-4095 ||
+	    (task->thread_info.status & X86_TS_COMPAT))
+		return;
+	a1 = REG(regs, si);
+	if (nr == NR_MUNMAP) {
+		a0 = REG(regs, di);
+		rec_map(task, RBM_UNMAP, a0, a0 + ((a1 + 4095) & ~4095ull), 0, NULL);
+	} else if ((REG(regs, dx) & PROT_EXEC_) &&
+		   !(REG(regs, r10) & MAP_ANON_)) {
+		/* the file from the descriptor, not the mapping: reading the
+		 * mappings takes a lock another thread may hold */
+		__u64 fd = REG(regs, r8);
+		struct file **fds = BPF_CORE_READ(task, files, fdt, fd);
+		unsigned int max = BPF_CORE_READ(task, files, fdt, max_fds);
+		struct file *f = NULL;
+
+		if (fd < max && fd <= 1u << 20)
+			bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+		if (f)
+			rec_map(task, RBM_EXEC, (__u64)ret, (__u64)ret + ((a1 + 4095) & ~4095ull),
+				REG(regs, r9), f);
+	}
+}
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
 	__uint(max_entries, 1);
@@ -1209,6 +1400,7 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct rb_task *t = task_find((__u32)task->pid);
+	bool hidden = false;
 	__u32 slot;
 	__u64 now;
 
@@ -1218,6 +1410,7 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		if (id != NR_EXECVE && id != NR_EXECVEAT)
 			return 0;
 		t->flags &= ~RBT_HIDE;
+		hidden = true;      /* (renacer's own code: no stack, RBK_LAUNCH) */
 	}
 	t->slot = RB_NO_CALL;
 	t->flags &= ~RBT_ENTRY;
@@ -1238,6 +1431,8 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		t->enter_sum = task->se.sum_exec_runtime;
 		t->enter_on = bpf_get_smp_processor_id();
 	}
+	if (want_stack)
+		rec_stack(task, t, regs, slot, hidden);
 	/* an entry record: memory the call changes, or a call that may
 	 * block while other tasks run (shown as <unfinished ...> when one
 	 * of them comes first), or one that waits for its child */
@@ -1257,6 +1452,8 @@ int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
 	struct rb_task *t = task_find((__u32)task->pid);
 	__u32 slot;
 
+	if (want_stack && t && !(t->flags & RBT_HIDE))
+		watch_maps(task, regs, ret);
 	if (!t || t->slot >= RB_SLOTS)
 		return 0;
 	/* the task dies before a ptrace tracer would see this exit: the
@@ -1430,7 +1627,7 @@ int BPF_PROG(rb_fork, struct task_struct *parent, struct task_struct *child)
 		return 0;
 	}
 	__sync_fetch_and_add(&live, 1);
-	send(RB_EV_FORK, tgid, tid, cur->pid, tgid == cur->tgid, 0, NULL);
+	send(RB_EV_FORK, tgid, tid, cur->pid, tgid == cur->tgid, 0, NULL, cur->tgid);
 	return 0;
 }
 
@@ -1456,9 +1653,23 @@ int BPF_PROG(rb_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	}
 	if (!t)
 		return 0;
-	send(RB_EV_EXEC, task->tgid, tid, (__u32)old_pid, 0, 0, BPF_CORE_READ(bprm, interp));
+	send(RB_EV_EXEC, task->tgid, tid, (__u32)old_pid, 0, 0, BPF_CORE_READ(bprm, interp), 0);
+	if (want_record && !want_stack) {
+		/* rec_execargs() in the capture program, by a tail call (no
+		 * return): verified there, not a second time here */
+		to_capture(ctx, RB_EV_EXECARGS, 0, 0, 0);
+		return 0;
+	}
+	/* (with stacks, in order before the mappings below) */
 	if (want_record)
-		to_capture(ctx, RB_EV_EXECARGS, 0, 0, 0);   /* rec_execargs() */
+		rec_execargs(task, t, bprm);
+	if (want_stack) {
+		/* the mappings the kernel made: the program's code, and its
+		 * interpreter's, where the new image starts */
+		struct file *f = rec_vma(task, BPF_CORE_READ(task, mm, start_code), NULL);
+
+		rec_vma(task, REG((struct pt_regs *)bpf_task_pt_regs(task), ip), f);
+	}
 	return 0;
 }
 
@@ -1484,7 +1695,7 @@ int BPF_PROG(rb_exit)
 		if (want_wall)
 			s->unfinished_wall_ns += bpf_ktime_get_ns() - t->enter_ns;
 	}
-	send(RB_EV_EXIT, task->tgid, tid, 0, 0, (__u32)task->exit_code, NULL);
+	send(RB_EV_EXIT, task->tgid, tid, 0, 0, (__u32)task->exit_code, NULL, 0);
 	task_del(tid, t);
 	__sync_fetch_and_sub(&live, 1);
 	return 0;

@@ -112,10 +112,6 @@ static int ebpf_record_unsuited(const struct trace_opts *t, struct strbuf *why)
 		strbuf_addstr(why, "runs no seccomp-bpf filter (--seccomp-bpf is ptrace's)");
 		return -1;
 	}
-	if (trace_opts_wants_stacks(t)) {
-		strbuf_addstr(why, "cannot unwind stacks (-s, -k, --function-time, flame graphs)");
-		return -1;
-	}
 	if (t->string_limit >= EBPF_STRING_MAX) {
 		strbuf_addf(why, "cannot record strings of more than %d bytes (-s)",
 			    EBPF_STRING_MAX - 1);

@@ -41,9 +41,10 @@ EOF
 
 # Options an explicit --backend ebpf cannot serve: exit 1, one line, before
 # anything runs (no BPF needed to say so).
-for opts in "-y" "-yy" "-e inject=openat:error=ENOENT" "-k" "-s" \
+# (-k, -s and the profiles it serves: t/ebpf_stacks.sh)
+for opts in "-y" "-yy" "-e inject=openat:error=ENOENT" \
 	    "-e read=3" "-P /etc/passwd" "-u nobody" "-b execve" "-D" \
-	    "--string-limit 9000" "--function-time" "--decode-pids=comm" "-Y" \
+	    "--string-limit 9000" "--decode-pids=comm" "-Y" \
 	    "--seccomp-bpf -f"; do
 	# shellcheck disable=SC2086
 	"$RENACER" --backend ebpf $opts true > "$TMPDIR/o" 2> "$TMPDIR/e" < /dev/null
