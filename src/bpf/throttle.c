@@ -82,13 +82,12 @@ static int open_in(const char *dir, const char *name, int flags)
 	return fd;
 }
 
-int throttle_open(struct throttle *t, int ring_fd, size_t ring_size)
+int throttle_open(struct throttle *t, size_t ring_size)
 {
 	const char *env = getenv("RENACER_EBPF_THROTTLE");
 	char *own;
 	unsigned char rnd[8];
 	struct strbuf sb = STRBUF_INIT;
-	void *c, *p;
 
 	memset(t, 0, sizeof(*t));
 	t->freeze_fd = t->procs_fd = -1;
@@ -113,16 +112,7 @@ int throttle_open(struct throttle *t, int ring_fd, size_t ring_size)
 	free(own);
 	t->freeze_fd = open_in(t->dir, "cgroup.freeze", O_WRONLY);
 	t->procs_fd = open_in(t->dir, "cgroup.procs", O_WRONLY);
-	t->page = (size_t)sysconf(_SC_PAGESIZE);
-	/* a BPF ring buffer: the consumer's position on its first page, the
-	 * producer's on the second, both readable by anyone who maps them */
-	c = mmap(NULL, t->page, PROT_READ, MAP_SHARED, ring_fd, 0);
-	p = mmap(NULL, t->page, PROT_READ, MAP_SHARED, ring_fd, (off_t)t->page);
-	if (c != MAP_FAILED)
-		t->cons = c;
-	if (p != MAP_FAILED)
-		t->prod = p;
-	if (t->freeze_fd < 0 || t->procs_fd < 0 || !t->cons || !t->prod) {
+	if (t->freeze_fd < 0 || t->procs_fd < 0) {
 		/* cgroup v2 without the freezer (before Linux 5.2) */
 		throttle_release(t);
 		return -1;
@@ -132,17 +122,47 @@ int throttle_open(struct throttle *t, int ring_fd, size_t ring_size)
 	return 0;
 }
 
-int throttle_join(const struct throttle *t)
+int throttle_map(struct throttle *t, int ring_fd)
+{
+	void *c, *p;
+
+	if (t->freeze_fd < 0)
+		return -1;
+	t->page = (size_t)sysconf(_SC_PAGESIZE);
+	/* a BPF ring buffer: the consumer's position on its first page, the
+	 * producer's on the second, both readable by anyone who maps them */
+	c = mmap(NULL, t->page, PROT_READ, MAP_SHARED, ring_fd, 0);
+	p = mmap(NULL, t->page, PROT_READ, MAP_SHARED, ring_fd, (off_t)t->page);
+	if (c != MAP_FAILED)
+		t->cons = c;
+	if (p != MAP_FAILED)
+		t->prod = p;
+	if (!t->cons || !t->prod) {
+		throttle_release(t);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_pid(int fd, pid_t pid)
 {
 	char buf[24], *s = buf + sizeof(buf);
-	unsigned long v = (unsigned long)getpid();
+	unsigned long v = (unsigned long)pid;
 
-	if (t->procs_fd < 0)
-		return 0;
 	do
 		*--s = (char)('0' + v % 10);
 	while (v /= 10);
-	return write(t->procs_fd, s, (size_t)(buf + sizeof(buf) - s)) < 0 ? -1 : 0;
+	return write(fd, s, (size_t)(buf + sizeof(buf) - s)) < 0 ? -1 : 0;
+}
+
+int throttle_add(const struct throttle *t, pid_t pid)
+{
+	return t->procs_fd < 0 ? 0 : write_pid(t->procs_fd, pid);
+}
+
+int throttle_join(const struct throttle *t)
+{
+	return t->procs_fd < 0 ? 0 : write_pid(t->procs_fd, getpid());
 }
 
 /* Under t->lock: the flag always says what the cgroup was last told. */
@@ -159,7 +179,7 @@ void throttle_check(struct throttle *t)
 	unsigned long c, p;
 	bool frozen;
 
-	if (t->freeze_fd < 0)
+	if (t->freeze_fd < 0 || !t->prod)
 		return;
 	c = __atomic_load_n(t->cons, __ATOMIC_ACQUIRE);
 	p = __atomic_load_n(t->prod, __ATOMIC_ACQUIRE);
@@ -193,7 +213,7 @@ void throttle_watch(struct throttle *t)
 {
 	sigset_t all, old;
 
-	if (t->freeze_fd < 0 || t->watching)
+	if (t->freeze_fd < 0 || !t->prod || t->watching)
 		return;
 	/* the signals stay renacer's main thread's to take */
 	sigfillset(&all);

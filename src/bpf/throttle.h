@@ -45,16 +45,25 @@ struct throttle {
 };
 
 /*
- * Makes the cgroup and maps the positions of the ring buffer whose map fd
- * and size are given.  Returns 0, or -1 with t->freeze_fd == -1 (no
- * back-pressure; nothing to report: the run goes on without it).
- * RENACER_EBPF_THROTTLE=0 turns it off (for tests and benchmarks).
+ * Makes the cgroup, for a ring buffer of ring_size bytes.  Returns 0, or
+ * -1 with t->freeze_fd == -1 (no back-pressure; nothing to report: the run
+ * goes on without it).  RENACER_EBPF_THROTTLE=0 turns it off (for tests
+ * and benchmarks).
  */
-int throttle_open(struct throttle *t, int ring_fd, size_t ring_size);
+int throttle_open(struct throttle *t, size_t ring_size);
 
-/* In the command's child, before its execve: moves the calling process
- * into the cgroup.  Async-signal-safe.  Returns 0 or -1 (errno). */
+/* Moves pid (the command, forked and not yet exec'ed) into the cgroup.
+ * Returns 0 or -1 (errno). */
+int throttle_add(const struct throttle *t, pid_t pid);
+
+/* The same from the command's own process, before its execve.
+ * Async-signal-safe. */
 int throttle_join(const struct throttle *t);
+
+/* Maps the positions of the ring buffer (its map fd), once it exists;
+ * until then nothing is checked.  Returns 0, or -1 after releasing the
+ * cgroup (no back-pressure). */
+int throttle_map(struct throttle *t, int ring_fd);
 
 /*
  * Freezes the command when more than a quarter of the ring is unread, thaws it
