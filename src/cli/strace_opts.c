@@ -568,14 +568,8 @@ int strace_opts_quals(struct trace_opts *t, struct trace_quals *q)
 	if (t->nenv && !t->setup.envp) {
 		/* -E: the command's environment, set up like capture's; the
 		 * program is found in renacer's own PATH, as strace does */
-		for (size_t i = 0; i < t->nenv; i++) {
-			const char *eq = strchr(t->env_changes[i], '=');
-			char *name = eq ? xstrndup(t->env_changes[i], (size_t)(eq - t->env_changes[i]))
-				       : xstrdup(t->env_changes[i]);
-
-			run_setup_env(&t->setup, name, eq ? eq + 1 : NULL);
-			free(name);
-		}
+		for (size_t i = 0; i < t->nenv; i++)
+			run_setup_env_change(&t->setup, t->env_changes[i]);
 		t->setup.own_path = 1;
 		if (run_setup_prepare(&t->setup, environ) < 0)
 			return -1;

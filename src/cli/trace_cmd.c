@@ -1230,13 +1230,12 @@ int cmd_trace(int argc, char **argv)
 		trace_env_capture(&env, NULL);
 		/* the command's environment, -E's changes included */
 		for (size_t i = 0; i < t.nenv; i++) {
-			const char *eq = strchr(t.env_changes[i], '=');
-			char *name = eq ? xstrndup(t.env_changes[i], (size_t)(eq - t.env_changes[i]))
-				       : xstrdup(t.env_changes[i]);
+			const char *value;
+			char *name = run_setup_env_split(t.env_changes[i], &value);
 			bool set;
 
 			if (trace_env_var(&env, name, &set))
-				trace_env_set_var(&env, name, eq ? eq + 1 : NULL);
+				trace_env_set_var(&env, name, value);
 			free(name);
 		}
 		o.env = &env;

@@ -101,6 +101,20 @@ void run_setup_env(struct run_setup *s, const char *name, const char *value)
 	s->env[s->nenv++] = strbuf_detach(&sb, NULL);
 }
 
+void run_setup_env_change(struct run_setup *s, const char *change)
+{
+	ALLOC_GROW(s->env, s->nenv + 1, s->aenv);
+	s->env[s->nenv++] = xstrdup(change);
+}
+
+char *run_setup_env_split(const char *change, const char **value)
+{
+	const char *eq = strchr(change, '=');
+
+	*value = eq ? eq + 1 : NULL;
+	return eq ? xstrndup(change, (size_t)(eq - change)) : xstrdup(change);
+}
+
 void run_setup_chdir(struct run_setup *s, const char *dir)
 {
 	free(s->cwd);

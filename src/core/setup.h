@@ -46,6 +46,11 @@ void run_setup_release(struct run_setup *s);
 
 /* Sets name to value in the command's environment (value NULL: unsets it). */
 void run_setup_env(struct run_setup *s, const char *name, const char *value);
+/* The same for one change in strace's -E form: "VAR=VAL" sets, "VAR" unsets. */
+void run_setup_env_change(struct run_setup *s, const char *change);
+/* Splits such a change: returns its name (malloc'ed) and points *value at
+ * what follows the '=' (NULL: an unset). */
+char *run_setup_env_split(const char *change, const char **value);
 /* Runs the command in dir (relative to renacer's directory). */
 void run_setup_chdir(struct run_setup *s, const char *dir);
 /* The command's fd k (0-2) is fd, a descriptor of renacer's that stays

@@ -59,6 +59,39 @@ static void test_env(void **state)
 	assert_ptr_equal(run_setup_envp(NULL, base), base);
 }
 
+/* strace's -E forms: "VAR=VAL" sets (the value may hold '='), "VAR" unsets,
+ * "VAR=" sets it empty. */
+static void test_env_change(void **state)
+{
+	char *base[] = { (char *)"A=1", (char *)"B=2", NULL };
+	struct run_setup s = RUN_SETUP_INIT;
+	const char *value;
+	char *name;
+	(void)state;
+
+	name = run_setup_env_split("X=a=b", &value);
+	assert_string_equal(name, "X");
+	assert_string_equal(value, "a=b");
+	free(name);
+	name = run_setup_env_split("Y", &value);
+	assert_string_equal(name, "Y");
+	assert_null(value);
+	free(name);
+	name = run_setup_env_split("Z=", &value);
+	assert_string_equal(name, "Z");
+	assert_string_equal(value, "");
+	free(name);
+
+	run_setup_env_change(&s, "A");
+	run_setup_env_change(&s, "X=a=b");
+	run_setup_env_change(&s, "B=");
+	assert_int_equal(run_setup_prepare(&s, base), 0);
+	assert_string_equal(s.envp[0], "B=");
+	assert_string_equal(s.envp[1], "X=a=b");
+	assert_null(s.envp[2]);
+	run_setup_release(&s);
+}
+
 /* Writes an executable script at path. */
 static void make_prog(const char *path)
 {
@@ -252,6 +285,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_env),
+		cmocka_unit_test(test_env_change),
 		cmocka_unit_test(test_path_search),
 		cmocka_unit_test(test_bad_dir),
 		cmocka_unit_test(test_runs),
