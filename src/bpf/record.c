@@ -13,7 +13,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/xattr.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -278,6 +282,56 @@ static void procfds_fork(struct recorder *rc, pid_t parent, pid_t child)
 			break;
 		*intmap_put(to, k, NULL) = (uint64_t)(uintptr_t)entry_dup((const char *)(uintptr_t)v);
 	}
+}
+
+void recorder_seed_fds(struct recorder *rc, pid_t pid, pid_t from)
+{
+	char dir[64], link[96], target[PATH_MAX], proto[32], info[64];
+	struct intmap *m;
+	struct dirent *de;
+	DIR *d;
+
+	if (!rc->fdpaths)
+		return;
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)from);
+	if (!(d = opendir(dir)))
+		return;
+	m = procfds_get(rc, pid, true);
+	while ((de = readdir(d))) {
+		int fd = atoi(de->d_name);
+		ssize_t n, pn;
+		FILE *f;
+		bool cloexec = false;
+		char *e;
+		uint64_t *v;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' || intmap_get(m, (uint64_t)fd))
+			continue;
+		snprintf(link, sizeof(link), "/proc/%d/fdinfo/%d", (int)from, fd);
+		if ((f = fopen(link, "re"))) {
+			unsigned long flags;
+
+			while (fgets(info, sizeof(info), f))
+				if (sscanf(info, "flags: %lo", &flags) == 1)
+					cloexec = flags & O_CLOEXEC;
+			fclose(f);
+		}
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)from, fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (cloexec || n <= 0)
+			continue;
+		pn = getxattr(link, "system.sockprotoname", proto, sizeof(proto) - 1);
+		if (pn < 0)
+			pn = 0;
+		e = xmalloc((size_t)n + (size_t)pn + 2);
+		memcpy(e, target, (size_t)n);
+		e[n] = '\0';
+		memcpy(e + n + 1, proto, (size_t)pn);
+		e[n + 1 + pn] = '\0';
+		v = intmap_put(m, (uint64_t)fd, NULL);
+		*v = (uint64_t)(uintptr_t)e;
+	}
+	closedir(d);
 }
 
 /* Whether the call being decoded had fd recorded (its mask names it):

@@ -11,6 +11,8 @@
  *   ebpf_fds sockets   a unix socket pair written to; a unix stream
  *                      socket bound to a path ("sock"), connected to and
  *                      accepted, written to
+ *   ebpf_fds stdio     polls standard input and output, named by no
+ *                      call before (inherited descriptors)
  *   ebpf_fds wait      prints its pid, waits for a byte on standard input
  *                      (for renacer -p to attach meanwhile), then does
  *                      what "files" does
@@ -157,6 +159,11 @@ int main(int argc, char **argv)
 		sockets();
 	else if (argc > 1 && !strcmp(argv[1], "io"))
 		io();
+	else if (argc > 1 && !strcmp(argv[1], "stdio")) {
+		struct pollfd pf[2] = { { 0, POLLIN, 0 }, { 1, POLLOUT, 0 } };
+
+		poll(pf, 2, 0);
+	}
 	else if (argc > 1 && !strcmp(argv[1], "wait")) {
 		char b;
 		char line[32];

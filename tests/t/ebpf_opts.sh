@@ -75,6 +75,15 @@ same "sockets -yy"
 has "sockets -yy" 'socketpair\(AF_UNIX, SOCK_STREAM, 0, \[[0-9]+<UNIX-STREAM:\[[0-9]+->[0-9]+\]>'
 has "sockets -yy" '^[0-9]+ +accept\([0-9]+<UNIX-STREAM:\[[0-9]+,"sock"\]>, NULL, NULL\) += [0-9]+<UNIX-STREAM:\[[0-9]+->[0-9]+,"sock"\]>'
 
+# descriptors inherited and named by no call before one inside a
+# structure names them (the command's are renacer's)
+both -y -e trace=poll -- "$F" stdio
+same "stdio -y"
+has "stdio -y" '^poll\(\[\{fd=0</dev/null>, events=POLLIN\}, \{fd=1</dev/null>'
+both -P /dev/null -e trace=poll -- "$F" stdio
+same "stdio -P"
+has "stdio -P" '^poll\('
+
 # 2. -P: the calls that name a path or a descriptor open on it (the
 # descriptor as it was at the call: closed and reused numbers)
 both -f -P /etc/passwd -P /dev/null -- "$F" files
