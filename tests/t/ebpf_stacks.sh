@@ -6,9 +6,10 @@
 # inlined helper, recursion, a thread, a forked child that exits at once,
 # after exec) every call has the frames the ptrace engine gives it (module,
 # symbol, offset, function, file:line), filtered (-e trace=, the mappings
-# still followed) and not; -s marks each call at its MARK line; flame
-# graph stacks are those of ptrace; a slice
-# made too small loses the outer frames (the copy is what is unwound).
+# still followed) and not; -s marks each call at its MARK line; flame graph
+# stacks are those of ptrace; a thread outliving its leader keeps the
+# mappings; a slice made too small loses the outer frames and says so (the
+# copy is what is unwound).
 # test: slow
 set -u
 . "$TOP/tests/lib.sh"
@@ -123,6 +124,33 @@ for b in ptrace ebpf; do
 done
 grep -q '^main;\[write\] ' fold.ebpf.sorted || fail "no stack of main in $(cat fold.ebpf)"
 diff fold.ptrace.sorted fold.ebpf.sorted || fail "the folded stacks differ"
+
+# a thread that goes on after its leader exited (pthread_exit in main)
+# keeps the process's mappings
+cat > src/leaderexit.c <<'EOF'
+#include <pthread.h>
+#include <unistd.h>
+static void *late(void *a)
+{
+	usleep(100000);
+	write(1, "late\n", 5);
+	return a;
+}
+int main(void)
+{
+	pthread_t t;
+	pthread_create(&t, NULL, late, NULL);
+	pthread_exit(NULL);
+}
+EOF
+gcc -g -O2 -o leaderexit src/leaderexit.c -lpthread || fail "cannot build leaderexit"
+for b in ptrace ebpf; do
+	"$RENACER" --backend $b -f -k -e trace=write -o le.$b -- "$W/leaderexit" >/dev/null ||
+		fail "renacer --backend $b failed on leaderexit"
+	sed -n '/write(1, "late/,/^[^ ]/s/^ > //p' le.$b | sed 's/ \[0x[0-9a-f]*\]//' > le.$b.frames
+done
+grep -q 'leaderexit.c:[0-9]' le.ebpf.frames || fail "no frame of leaderexit.c: $(cat le.ebpf)"
+diff le.ptrace.frames le.ebpf.frames || fail "a thread that outlived its leader: other frames"
 
 # the frames come from the copy of the stack: 8 bytes of it hold the
 # return address into libc's caller at most, never main's frames
