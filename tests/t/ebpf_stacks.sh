@@ -144,13 +144,15 @@ int main(void)
 }
 EOF
 gcc -g -O2 -o leaderexit src/leaderexit.c -lpthread || fail "cannot build leaderexit"
-for b in ptrace ebpf; do
-	"$RENACER" --backend $b -f -k -e trace=write -o le.$b -- "$W/leaderexit" >/dev/null ||
-		fail "renacer --backend $b failed on leaderexit"
-	sed -n '/write(1, "late/,/^[^ ]/s/^ > //p' le.$b | sed 's/ \[0x[0-9a-f]*\]//' > le.$b.frames
-done
-grep -q 'leaderexit.c:[0-9]' le.ebpf.frames || fail "no frame of leaderexit.c: $(cat le.ebpf)"
-diff le.ptrace.frames le.ebpf.frames || fail "a thread that outlived its leader: other frames"
+# (not compared with ptrace: its unwinder reads /proc/PID/maps, empty once
+# the leader is a zombie, and then fails with "no error")
+"$RENACER" --backend ebpf -f -k -e trace=write -o le.txt -- "$W/leaderexit" >/dev/null ||
+	fail "renacer --backend ebpf failed on leaderexit"
+l=$(grep -n 'write(1, "late' src/leaderexit.c | cut -d: -f1)
+sed -n '/write(1, "late/,/^[^ ]/s/^ > //p' le.txt > le.frames
+grep -q "^$W/leaderexit(late+0x[0-9a-f]*) \[0x[0-9a-f]*\] src/leaderexit.c:$l\$" le.frames &&
+	grep -q '(start_thread+0x' le.frames ||
+	fail "a thread that outlived its leader: $(cat le.txt)"
 
 # the frames come from the copy of the stack: 8 bytes of it hold the
 # return address into libc's caller at most, never main's frames
