@@ -23,6 +23,7 @@
 #include "core/setup.h"
 #include "core/startup.h"
 #include "sys/filter.h"
+#include "sys/qualify.h"
 #include "sys/sysent.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
@@ -147,14 +148,10 @@ bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why)
 
 	if (o->attach)
 		no = "it cannot attach (-p)";
-	else if (o->dopts.decode_fds || o->dopts.fd_details)
-		no = "it cannot show what descriptors refer to (-y)";
-	else if (o->dopts.decode_pids)
-		no = "it cannot translate or name pids (--decode-pids)";
 	else if (o->dopts.string_limit >= EBPF_STRING_MAX)
 		no = "its strings are shorter than -s";
-	else if (q && (q->inject || q->paths || q->read_fds || q->write_fds))
-		no = "it cannot tamper, filter by path or dump data";
+	else if (q && q->inject)
+		no = "it cannot tamper with calls";
 	else if (q && (q->user || q->daemonize || q->daemon_tracee || q->detach_on_execve))
 		no = "it cannot start the command as -u, -D or -b ask";
 	if (no && why)
@@ -331,7 +328,8 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(uint32_t))
 		return 0;
 	if (e->type == RB_EV_CALL || e->type == RB_EV_ENTRY || e->type == RB_EV_SIGNAL ||
-	    e->type == RB_EV_EXECARGS || e->type == RB_EV_STACK || e->type == RB_EV_MAP) {
+	    e->type == RB_EV_EXECARGS || e->type == RB_EV_STACK || e->type == RB_EV_MAP ||
+	    e->type == RB_EV_DATA) {
 		if (r->rc)
 			recorder_record(r->rc, data, size);
 		return 0;
@@ -350,6 +348,8 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 		ev.is_thread = e->is_thread != 0;
 		if (!ev.is_thread)
 			procs_add(r, ev.pid);
+		if (r->rc)
+			recorder_note_comm(r->rc, ev.tid, e->comm, sizeof(e->comm));
 		if (r->rc && !ev.is_thread)
 			recorder_fork(r->rc, ev.pid, (pid_t)e->ptgid);
 		break;
@@ -359,6 +359,8 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 		ev.exec_path = path;
 		if (e->ppid != e->tid)
 			ev.exec_old_tid = (pid_t)e->ppid;
+		if (r->rc)
+			recorder_note_comm(r->rc, ev.tid, e->comm, sizeof(e->comm));
 		break;
 	case RB_EV_EXIT:
 		ev.type = EV_PROC_EXIT;
@@ -444,6 +446,33 @@ static int min_btf_fd(void)
 
 /* Bytes of the ring buffer when recording: RENACER_EBPF_RINGBUF (a power
  * of two, 4 KiB at least: for tests), else 8 MiB. */
+/* The kernel side of -e read= and -e write= (see dump_data() in
+ * renacer.bpf.c); the user side keeps the descriptors the sets name. */
+static void dump_setup(struct renacer_bpf *skel, const struct trace_quals *q)
+{
+	const struct numset *sets[2] = { q->read_fds, q->write_fds };
+	uint8_t *bits[2] = { (uint8_t *)skel->rodata->dump_rfds,
+			     (uint8_t *)skel->rodata->dump_wfds };
+
+	skel->rodata->want_dump = true;
+	capture_dumps((uint8_t *)skel->rodata->dump_kind);
+	for (int s = 0; s < 2; s++) {
+		if (!sets[s])
+			continue;
+		for (uint32_t fd = 0; fd < RB_DUMP_FDS; fd++)
+			if (numset_has(sets[s], fd))
+				bits[s][fd / 8] |= (uint8_t)(1u << (fd & 7));
+		/* (descriptors past the bitmap: all of them, filtered on
+		 * the user side) */
+		if (numset_has(sets[s], INT32_MAX - 1)) {
+			if (s == 0)
+				skel->rodata->dump_rall = true;
+			else
+				skel->rodata->dump_wall = true;
+		}
+	}
+}
+
 static uint32_t ringbuf_size(unsigned scale)
 {
 	const char *env = getenv("RENACER_EBPF_RINGBUF");
@@ -536,6 +565,15 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		capture_sets((const struct rb_spec *)skel->rodata->specs,
 			     (uint8_t *)skel->rodata->entry_set, (uint8_t *)skel->rodata->block_set,
 			     (uint8_t *)skel->rodata->fork_set);
+		/* -y, -P: what each call's descriptors refer to */
+		if (o->dopts.decode_fds || (o->quals && o->quals->paths)) {
+			skel->rodata->want_fdpath = true;
+			capture_fdpaths((uint32_t *)skel->rodata->fdpath_set,
+					(uint8_t *)skel->rodata->entry_set);
+		}
+		/* -e read=, -e write=: the whole data of the selected calls */
+		if (o->quals && (o->quals->read_fds || o->quals->write_fds))
+			dump_setup(skel, o->quals);
 	} else {
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_enter, false);
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_exit, false);

@@ -65,9 +65,10 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 
 /*
  * Whether the recording engine can serve o (nothing needs the command
- * stopped or a descriptor's path read while it is: no -p, -e inject=, -P,
- * -e read=/write=, -u, -D, -b, -y; strings within
- * EBPF_STRING_MAX).  Appends the reason to why (may be NULL) when not.
+ * stopped: no -p, -e inject=, -u, -D, -b; strings within EBPF_STRING_MAX;
+ * -y, -yy, -P, -Y and -e read=/write= it serves from what the kernel
+ * records with each call).  Appends the reason to why (may be NULL) when
+ * not.
  */
 bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why);
 

@@ -55,6 +55,14 @@ const volatile __u64 call_room = 0;     /* a call record is dropped (counted
 const volatile __u8 block_set[RB_NR / 8] = {};  /* calls that may block: an
 						   entry record while other
 						   tasks run */
+const volatile bool want_fdpath = false;  /* descriptors' paths (-y, -P) */
+const volatile bool want_dump = false;    /* -e read=, -e write= data */
+const volatile __u8 dump_kind[RB_NR] = {}; /* RBK_* per number */
+const volatile __u8 dump_rfds[RB_DUMP_FDS / 8] = {}; /* -e read= descriptors */
+const volatile __u8 dump_wfds[RB_DUMP_FDS / 8] = {}; /* -e write= descriptors */
+const volatile bool dump_rall = false;    /* ...or all of them */
+const volatile bool dump_wall = false;
+const volatile __u32 fdpath_set[RB_NR] = {}; /* RBD_* per number */
 const volatile __u8 entry_set[RB_NR / 8] = {};  /* calls with entry ops */
 const volatile __u8 fork_set[RB_NR / 8] = {};   /* calls that wait for a child
 						   (vfork): an entry record
@@ -354,6 +362,8 @@ static __always_inline void send(__u32 type, __u32 pid, __u32 tid, __u32 ppid,
 	e->pad = 0;
 	e->ts_ns = bpf_ktime_get_ns();
 	e->max_rss_kb = e->run_ns = e->wait_ns = 0;
+	/* (a fork's child has its creator's, the current task's) */
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	if (type == RB_EV_EXIT) {
 		struct task_struct *task = bpf_get_current_task_btf();
 
@@ -827,6 +837,153 @@ __noinline int fd_info(struct cap *c, __u64 fd)
 	return 0;
 }
 
+/* -yy of a unix socket: its peer's inode and the path it is bound to, as
+ * unix_diag says (the reader cannot ask once the socket is gone). */
+static __always_inline void unix_details(struct rb_fdpath *fp, struct unix_sock *u)
+{
+	struct sock *peer = BPF_CORE_READ(u, peer);
+	struct unix_address *a = BPF_CORE_READ(u, addr);
+
+	if (peer) {
+		struct socket *ps = BPF_CORE_READ(peer, sk_socket);
+
+		if (ps) {
+			/* SOCK_INODE(): the inode that follows the socket */
+			struct socket_alloc *sa = (void *)((__u8 *)ps -
+				bpf_core_field_offset(struct socket_alloc, socket));
+
+			fp->peer = (__u32)BPF_CORE_READ(sa, vfs_inode.i_ino);
+		}
+	}
+	if (a) {
+		int len = BPF_CORE_READ(a, len) - 2;    /* less sun_family */
+
+		if (len > 0 && len <= 108 &&
+		    !bpf_probe_read_kernel(fp->sun_path, len & 127, (__u8 *)a +
+					   bpf_core_field_offset(struct unix_address, name) + 2))
+			fp->plen = len;
+	}
+}
+
+/*
+ * A region (RBR_FDPATH) with what descriptor fd of the current task refers
+ * to and its path (AT_FDCWD: the working directory), for -y and -P: what
+ * readlink(/proc/PID/fd/N) says at the call, which the reader can no
+ * longer ask once the call is over.  Nothing when fd is not open.
+ */
+__noinline int fd_path_region(struct cap *c, __u64 fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u8 *buf = scratch_buf();
+	struct dentry *d;
+	struct vfsmount *mnt;
+	struct inode *ino;
+	struct rb_fdpath *fp;
+	struct rb_region *r;
+	struct file *f = NULL;
+	__u32 off;
+
+	if (!c || !buf)
+		return 0;
+	if ((int)fd == -100) {
+		d = BPF_CORE_READ(task, fs, pwd.dentry);
+		mnt = BPF_CORE_READ(task, fs, pwd.mnt);
+		ino = BPF_CORE_READ(d, d_inode);
+	} else {
+		struct file **fds = BPF_CORE_READ(task, files, fdt, fd);
+		unsigned int max = BPF_CORE_READ(task, files, fdt, max_fds);
+
+		if (fd >= max || fd > 1u << 20)
+			return 0;
+		bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+		if (!f)
+			return 0;
+		d = BPF_CORE_READ(f, f_path.dentry);
+		mnt = BPF_CORE_READ(f, f_path.mnt);
+		ino = BPF_CORE_READ(f, f_inode);
+	}
+	off = c->off;
+	if (!d || off + sizeof(*r) + sizeof(*fp) + RB_FILEREF_PATH + 8 > RB_REC_MAX) {
+		c->flags |= RBC_CUT;
+		return 0;
+	}
+	r = (struct rb_region *)(buf + in_rec(off));
+	r->addr = fd;
+	r->len = sizeof(*fp) + RB_FILEREF_PATH;
+	r->phase = c->phase;
+	r->kind = RBR_FDPATH;
+	r->status = RBR_OK;
+	r->pad = 0;
+	fp = (struct rb_fdpath *)(buf + in_rec(off + sizeof(*r)));
+	fp->ino = BPF_CORE_READ(ino, i_ino);
+	fp->mode = BPF_CORE_READ(ino, i_mode);
+	fp->magic = (__u32)BPF_CORE_READ(ino, i_sb, s_magic);
+	/* d_unlinked(): unhashed and not a root */
+	fp->flags = !BPF_CORE_READ(d, d_hash.pprev) && BPF_CORE_READ(d, d_parent) != d
+		    ? RBP_DELETED : 0;
+	fp->name[0] = fp->proto[0] = 0;
+	bpf_probe_read_kernel_str(fp->name, sizeof(fp->name), BPF_CORE_READ(d, d_name.name));
+	fp->peer = fp->plen = 0;
+	if ((fp->mode & 0170000) == 0140000 && f) {         /* S_IFSOCK */
+		struct socket *so = BPF_CORE_READ(f, private_data);
+		struct sock *sk = BPF_CORE_READ(so, sk);
+
+		bpf_probe_read_kernel_str(fp->proto, sizeof(fp->proto),
+					  BPF_CORE_READ(sk, __sk_common.skc_prot, name));
+		if (sk && BPF_CORE_READ(sk, __sk_common.skc_family) == 1)   /* AF_UNIX */
+			unix_details(fp, (struct unix_sock *)sk);
+	}
+	fp->pathlen = 0;
+	c->off = off + sizeof(*r) + sizeof(*fp) + RB_FILEREF_PATH;
+	c->nreg++;
+	fp->pathlen = path_walk(off + sizeof(*r) + sizeof(*fp), (__u64)d, (__u64)mnt);
+	return 0;
+}
+
+/* fd_paths()'s state */
+struct fdp_ctx {
+	struct cap *c;
+	__u32 mask;
+	__u32 phase;
+};
+
+static long fdp_one(__u32 i, void *ctx)
+{
+	struct fdp_ctx *p = ctx;
+	struct cap *c = p->c;
+	__u32 m = p->mask;
+
+	if (i < 6) {
+		if ((m & (p->phase == RBR_ENTRY ? RBD_ENTRY(i) : 1u << i)))
+			fd_path_region(c, c->args[i & 7]);
+	} else if (i == 6) {
+		if ((m & RBD_RET) && p->phase == RBR_EXIT && c->ret >= 0)
+			fd_path_region(c, (__u64)c->ret);
+	} else if ((m & RBD_PAIR) && p->phase == RBR_EXIT && c->ret == 0) {
+		int fds[2] = { -1, -1 };
+
+		bpf_probe_read_user(fds, sizeof(fds), (void *)c->args[RBD_PAIR_ARG(m)]);
+		int fd = i == 7 ? fds[0] : fds[1];
+
+		if (fd >= 0)
+			fd_path_region(c, (__u64)fd);
+	}
+	return 0;
+}
+
+/* The descriptors of a call of slot that -y and -P name (fdpath_set), at
+ * this phase. */
+static __always_inline void fd_paths(struct cap *c, __u32 slot)
+{
+	struct fdp_ctx p = { c, 0, c->phase };
+
+	if (slot >= RB_NR)
+		return;
+	p.mask = fdpath_set[slot];
+	if (p.mask)
+		bpf_loop(9, fdp_one, &p, 0);
+}
+
 /* The user int at addr, or 0. */
 static __always_inline __u64 user_int(__u64 addr)
 {
@@ -1075,6 +1232,123 @@ static __always_inline __u64 wake_flags(__u64 size)
 								 : BPF_RB_NO_WAKEUP;
 }
 
+/* dump_data()'s walk: one chunk, or the next iovec, per step */
+struct dump_ctx {
+	__u64 base, len;    /* the rest of the buffer being sent */
+	__u64 iov, cnt, i;  /* iovecs (cnt 0: one buffer), the next one */
+	__u64 left;         /* bytes of the call not sent yet */
+	__u32 pid, tid;
+};
+
+/* One step of the walk: 0 to go on, 1 when done.  (A global function:
+ * checked once, not once per state of its caller's loop.) */
+__noinline int dump_step(struct dump_ctx *d)
+{
+	struct rb_data *e;
+	__u32 n;
+
+	if (!d)
+		return 1;
+	if (!d->len) {
+		__u64 v[2] = { 0, 0 };
+
+		/* the next iovec; strace stops at the first empty one */
+		if (!d->cnt || d->i >= d->cnt || d->i >= 1024 || !d->left)
+			return 1;
+		if (bpf_probe_read_user(v, sizeof(v), (void *)(d->iov + 16 * d->i)) < 0)
+			return 1;
+		d->i++;
+		d->base = v[0];
+		d->len = v[1] < d->left ? v[1] : d->left;
+		return d->len ? 0 : 1;
+	}
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		__sync_fetch_and_add(&lost_calls, 1);
+		return 1;
+	}
+	n = d->len < RB_DATA_CHUNK ? (__u32)d->len : RB_DATA_CHUNK;
+	e->type = RB_EV_DATA;
+	e->size = sizeof(*e);
+	e->pid = d->pid;
+	e->tid = d->tid;
+	e->addr = d->base;
+	e->pad = 0;
+	if (n > RB_DATA_CHUNK)
+		n = RB_DATA_CHUNK;
+	if (bpf_probe_read_user(e->data, n, (void *)d->base) < 0)
+		n = 0;
+	e->len = n;
+	bpf_ringbuf_submit(e, wake_flags(sizeof(*e)));
+	if (!n)
+		return 1;
+	d->base += n;
+	d->len -= n;
+	d->left -= n;
+	return 0;
+}
+
+static long dump_one(__u32 step, void *ctx)
+{
+	return dump_step(ctx) ? 1 : 0;
+}
+
+/* Whether fd is in a bitmap of the loader's (RB_DUMP_FDS bits). */
+static __always_inline bool fd_in(const volatile __u8 *set, __u64 fd)
+{
+	return fd < RB_DUMP_FDS && (set[(fd / 8) & (RB_DUMP_FDS / 8 - 1)] & (1u << (fd & 7)));
+}
+
+/*
+ * -e read=/-e write=: the data call c of slot moved through a selected
+ * descriptor (its first argument), sent in RB_EV_DATA chunks before its
+ * record.
+ */
+__noinline int dump_data(struct cap *c, __u32 slot)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct dump_ctx d = { 0 };
+	__u64 fd;
+	__u8 k;
+
+	if (!c || slot >= RB_NR)
+		return 0;
+	k = dump_kind[slot];
+	fd = c->args[0];
+	if (!k || (fd >> 31))
+		return 0;
+	if (k & RBDK_WRITE) {
+		if (!dump_wall && !fd_in(dump_wfds, fd))
+			return 0;
+		d.left = RB_DUMP_MAX;
+	} else {
+		if (c->ret <= 0 || (!dump_rall && !fd_in(dump_rfds, fd)))
+			return 0;
+		d.left = c->ret < RB_DUMP_MAX ? (__u64)c->ret : RB_DUMP_MAX;
+	}
+	d.pid = task->tgid;
+	d.tid = task->pid;
+	if (k & RBDK_BUF) {
+		d.base = c->args[1];
+		d.len = (k & RBDK_WRITE) ? c->args[2] : d.left;
+		if (d.len > d.left)
+			d.len = d.left;
+	} else if (k & RBDK_IOV) {
+		d.iov = c->args[1];
+		d.cnt = c->args[2];
+	} else {
+		__u64 f[4] = { 0, 0, 0, 0 };
+
+		/* struct msghdr: msg_iov at 16, msg_iovlen at 24 */
+		if (bpf_probe_read_user(f, sizeof(f), (void *)c->args[1]) < 0)
+			return 0;
+		d.iov = f[2];
+		d.cnt = f[3];
+	}
+	bpf_loop(RB_DUMP_MAX / RB_DATA_CHUNK + 1024, dump_one, &d, 0);
+	return 0;
+}
+
 static __always_inline bool rec_send(struct cap *c, __u8 *buf, __u32 type, struct task_struct *task,
 				     const struct rb_task *t, __u32 slot, __u64 now, __u64 ip)
 {
@@ -1150,6 +1424,10 @@ int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 	if (!regs_args(&c, regs, slot, &ip))
 		return 0;
 	run_ops(&c, slot, type == RB_EV_ENTRY ? RBW_ENTRY | RBW_BLOCK : RBW_EXIT);
+	if (want_fdpath)
+		fd_paths(&c, slot);
+	if (want_dump && type == RB_EV_CALL && !(c.flags & RBC_UNFINISHED))
+		dump_data(&c, slot);
 	if (c.flags & RBC_LATE)
 		fill_paths(&c);
 	rec_send(&c, buf, type, task, t, slot, type == RB_EV_ENTRY ? t->enter_ns : bpf_ktime_get_ns(),
