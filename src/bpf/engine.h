@@ -54,11 +54,15 @@ int ebpf_probe(struct strbuf *why);
  * what is counted; o->cpu_time measures system CPU time.  o->attach is not
  * supported (the caller must not ask).
  *
+ * The command's process is forked before the program is loaded (the fork
+ * overlaps the load) and execs once it is attached.
+ *
  * Returns 0; -1 after error() when the command could not be started
  * (end->exit_code 127 when not found); -2 when a sink's end failed; or
  * EBPF_UNAVAILABLE with the reason in why and no message printed when
- * the program could not be loaded or attached: then nothing ran, no sink
- * was called, and the caller may fall back to ptrace.
+ * the program could not be loaded or attached: then nothing ran (the
+ * early child ended without exec and was reaped), no sink was called,
+ * and the caller may fall back to ptrace.
  */
 int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *const argv[],
 	     struct sink_list *sinks, struct trace_end *end, struct strbuf *why);

@@ -367,15 +367,19 @@ static __always_inline void send(__u32 type, __u32 pid, __u32 tid, __u32 ppid,
 	if (type == RB_EV_EXIT) {
 		struct task_struct *task = bpf_get_current_task_btf();
 
-		struct mm_struct *mm = task->mm;
+		/* (probe reads, not typed loads: checking typed loads
+		 * through mm_struct cost the verifier 8-13 ms at every
+		 * start; this runs once per exit) */
+		struct mm_struct *mm = BPF_CORE_READ(task, mm);
 
 		if (mm) {
 			/* the program's own high-water mark, as VmHWM: the
 			 * process's maxrss also keeps the RSS it had before
 			 * its execve (for a command, renacer's own) */
-			long hw = (long)mm->hiwater_rss;
-			long cur = mm->rss_stat[0].count + mm->rss_stat[1].count +
-				   mm->rss_stat[3].count;
+			long hw = (long)BPF_CORE_READ(mm, hiwater_rss);
+			long cur = BPF_CORE_READ(mm, rss_stat[0].count) +
+				   BPF_CORE_READ(mm, rss_stat[1].count) +
+				   BPF_CORE_READ(mm, rss_stat[3].count);
 
 			e->max_rss_kb = (cur > hw ? cur : hw) * 4;
 		} else {
@@ -1393,12 +1397,32 @@ static __always_inline bool in_set(const volatile __u8 *set, __u32 slot)
 }
 
 
+/* An RB_EV_EXECARGS record (abi.h) of the current task, which exec'ed. */
+static __always_inline void rec_execargs(struct task_struct *task, struct rb_task *t,
+					 struct linux_binprm *bprm)
+{
+	__u64 start = BPF_CORE_READ(task, mm, arg_start), end = BPF_CORE_READ(task, mm, arg_end);
+	__u8 *buf = scratch_buf();
+	struct cap c;
+
+	if (!buf)
+		return;
+	__builtin_memset(&c, 0, sizeof(c));
+	c.off = sizeof(struct rb_call);
+	c.phase = RBR_EXIT;
+	region(&c, start, end > start ? end - start : 0, RBR_BYTES);
+	region(&c, (__u64)BPF_CORE_READ(bprm, filename), RB_PATH_BYTES, RBR_KSTR);
+	rec_send(&c, buf, RB_EV_EXECARGS, task, t, 0, bpf_ktime_get_ns(), 0);
+}
+
 /*
  * The capture program: the record of a call's entry or exit, with its
  * memory (the ops), reached by a tail call from rec_sys_enter or
  * rec_sys_exit, which leave in the header of this CPU's scratch buffer
- * the record's type, slot, result and flags.  One program, so that the
- * verifier checks the copying code once (it is most of the start-up).
+ * the record's type, slot, result and flags; and an execve's
+ * RB_EV_EXECARGS, from rb_exec.  One program, so that the verifier checks
+ * the copying code once (it is most of the start-up: in rb_exec too, it
+ * cost 2-8 ms more at every start).
  */
 SEC("raw_tp")
 int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
@@ -1416,6 +1440,11 @@ int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 	h = (struct rb_call *)buf;
 	type = h->type;
 	slot = h->slot;
+	if (type == RB_EV_EXECARGS) {
+		/* from rb_exec, whose third argument is the linux_binprm */
+		rec_execargs(task, t, (struct linux_binprm *)ctx[2]);
+		return 0;
+	}
 	__builtin_memset(&c, 0, sizeof(c));
 	c.off = sizeof(struct rb_call);
 	c.phase = type == RB_EV_ENTRY ? RBR_ENTRY : RBR_EXIT;
@@ -1859,24 +1888,6 @@ static __always_inline void rec_unfinished(struct task_struct *task, struct rb_t
 	t->slot = RB_NO_CALL;
 }
 
-/* An RB_EV_EXECARGS record (abi.h) of the current task, which exec'ed. */
-static __always_inline void rec_execargs(struct task_struct *task, struct rb_task *t,
-					 struct linux_binprm *bprm)
-{
-	__u64 start = BPF_CORE_READ(task, mm, arg_start), end = BPF_CORE_READ(task, mm, arg_end);
-	__u8 *buf = scratch_buf();
-	struct cap c;
-
-	if (!buf)
-		return;
-	__builtin_memset(&c, 0, sizeof(c));
-	c.off = sizeof(struct rb_call);
-	c.phase = RBR_EXIT;
-	region(&c, start, end > start ? end - start : 0, RBR_BYTES);
-	region(&c, (__u64)BPF_CORE_READ(bprm, filename), RB_PATH_BYTES, RBR_KSTR);
-	rec_send(&c, buf, RB_EV_EXECARGS, task, t, 0, bpf_ktime_get_ns(), 0);
-}
-
 /* A new task (process or thread) is born, before it first runs; run by its
  * creator (the arguments are the creator and the new task). */
 SEC("raw_tp/sched_process_fork")
@@ -1921,6 +1932,13 @@ int BPF_PROG(rb_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	if (!t)
 		return 0;
 	send(RB_EV_EXEC, task->tgid, tid, (__u32)old_pid, 0, 0, BPF_CORE_READ(bprm, interp), 0);
+	if (want_record && !want_stack) {
+		/* rec_execargs() in the capture program, by a tail call (no
+		 * return): verified there, not a second time here */
+		to_capture(ctx, RB_EV_EXECARGS, 0, 0, 0);
+		return 0;
+	}
+	/* (with stacks, in order before the mappings below) */
 	if (want_record)
 		rec_execargs(task, t, bprm);
 	if (want_stack) {
