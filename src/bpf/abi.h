@@ -24,6 +24,8 @@
 /* rb_task.flags */
 #define RBT_HIDE 1u   /* the launched command before its execve: not counted */
 #define RBT_ENTRY 2u  /* recording: the call in progress sent an RB_EV_ENTRY record */
+#define RBT_ATTACHED 4u /* recording, -p: joined inside a call whose entry was
+			   not seen (its exit is recorded from the registers) */
 
 /*
  * Per traced task: an array indexed by tid % RB_TASKS (tid 0 marks a free

@@ -149,9 +149,7 @@ bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why)
 	const struct trace_quals *q = o->quals;
 	const char *no = NULL;
 
-	if (o->attach)
-		no = "it cannot attach (-p)";
-	else if (o->dopts.string_limit >= EBPF_STRING_MAX)
+	if (o->dopts.string_limit >= EBPF_STRING_MAX)
 		no = "its strings are shorter than -s";
 	else if (q && q->inject)
 		no = "it cannot tamper with calls";
@@ -1039,7 +1037,9 @@ static void watchdog_stop(struct erun *r)
  * overflow hash when its entry is taken).  Returns 0 or -1 (errno). */
 static int table_add(struct erun *r, pid_t tid)
 {
-	struct rb_task e = { .tid = (uint32_t)tid, .slot = RB_NO_CALL }, cur;
+	/* (recording: the call it is inside is recorded from its exit) */
+	struct rb_task e = { .tid = (uint32_t)tid, .slot = RB_NO_CALL,
+			     .flags = r->rc ? RBT_ATTACHED : 0 }, cur;
 	uint32_t key = (uint32_t)tid & r->skel->rodata->tasks_mask, k = (uint32_t)tid;
 	int fd = bpfl.bpf_map__fd(r->skel->maps.tasks);
 
@@ -1064,8 +1064,9 @@ static void deliver(struct erun *r, struct event *ev)
  * -p: each process joins the table, its threads too with -f (found in
  * /proc/PID/task; those it creates later join from birth), and each
  * thread gets its EV_PROC_START, attached.  Nothing stops: a call in
- * progress shows from its end on no more than ptrace's (its exit is not
- * recorded).  Returns 0, or -1 after error() when a process cannot be.
+ * progress is counted from its end on no more (its exit is not counted);
+ * recording, it shows whole from its exit (RBT_ATTACHED), as ptrace shows
+ * it.  Returns 0, or -1 after error() when a process cannot be.
  */
 static int attach_all(struct erun *r)
 {

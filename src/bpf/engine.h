@@ -51,8 +51,9 @@ int ebpf_probe(struct strbuf *why);
  * tracer_run()'s contract: sinks get begin, the process events, then
  * totals and end; *end holds the command's exit status.  o->follow follows
  * children and threads from birth; o->trace_set and o->status_mask select
- * what is counted; o->cpu_time measures system CPU time.  o->attach is not
- * supported (the caller must not ask).
+ * what is counted; o->cpu_time measures system CPU time.  o->attach
+ * traces those processes instead (their threads too with o->follow, from
+ * /proc, and what they start from then on).
  *
  * The command's process is forked before the program is loaded (the fork
  * overlaps the load) and execs once it is attached.
@@ -69,9 +70,9 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 
 /*
  * Whether the recording engine can serve o (nothing needs the command
- * stopped: no -p, -e inject=, -u, -D, -b; strings within EBPF_STRING_MAX;
+ * stopped: no -e inject=, -u, -D, -b; strings within EBPF_STRING_MAX;
  * -y, -yy, -P, -Y and -e read=/write= it serves from what the kernel
- * records with each call).  Appends the reason to why (may be NULL) when
+ * records with each call, -p from the table of traced tasks).  Appends the reason to why (may be NULL) when
  * not.
  */
 bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why);

@@ -1691,7 +1691,7 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		hidden = true;      /* (renacer's own code: no stack, RBK_LAUNCH) */
 	}
 	t->slot = RB_NO_CALL;
-	t->flags &= ~RBT_ENTRY;
+	t->flags &= ~(RBT_ENTRY | RBT_ATTACHED);
 	if ((unsigned long)id >= RB_NR) {
 		__sync_fetch_and_add(&lost_nr, 1);
 		return 0;
@@ -1723,6 +1723,37 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 	return 0;
 }
 
+/*
+ * -p: the exit of the call a task was inside when it joined the table (the
+ * loader marked it RBT_ATTACHED): its number from the saved registers,
+ * timed from now, recorded as a call whose entry record was lost (a
+ * ptrace tracer sees it too, from its restart or its exit stop).
+ */
+static __always_inline void attached_call(struct task_struct *task, struct rb_task *t,
+					  struct pt_regs *regs)
+{
+	long nr = (long)REG(regs, orig_ax);
+	__u32 slot;
+	__u64 now;
+
+	t->flags &= ~RBT_ATTACHED;
+	if (t->slot < RB_SLOTS || nr < 0 || nr >= RB_NR)
+		return;
+	slot = (__u32)nr;
+	if (task->thread_info.status & X86_TS_COMPAT)
+		slot += RB_COMPAT;
+	if (use_set && !(trace_set[(slot / 8) & (RB_SLOTS / 8 - 1)] & (1u << (slot & 7))))
+		return;
+	now = bpf_ktime_get_ns();
+	t->slot = slot;
+	t->enter_ns = now;
+	if (want_cpu) {
+		t->enter_stime = cpu_now(task, now);
+		t->enter_sum = task->se.sum_exec_runtime;
+		t->enter_on = bpf_get_smp_processor_id();
+	}
+}
+
 SEC("raw_tp/sys_exit")
 int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
 {
@@ -1732,6 +1763,8 @@ int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
 
 	if (want_stack && t && !(t->flags & RBT_HIDE))
 		watch_maps(task, regs, ret);
+	if (t && (t->flags & RBT_ATTACHED))
+		attached_call(task, t, regs);
 	if (!t || t->slot >= RB_SLOTS)
 		return 0;
 	/* the task dies before a ptrace tracer would see this exit: the

@@ -11,6 +11,9 @@
  *   ebpf_fds sockets   a unix socket pair written to; a unix stream
  *                      socket bound to a path ("sock"), connected to and
  *                      accepted, written to
+ *   ebpf_fds wait      prints its pid, waits for a byte on standard input
+ *                      (for renacer -p to attach meanwhile), then does
+ *                      what "files" does
  *   ebpf_fds io        data for -e read=/write= dumps: a pipe written and
  *                      read whole, iovecs, a message over a unix socket, a
  *                      buffer of 1 MiB written to /dev/null (all far past
@@ -20,6 +23,7 @@
  */
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <stdlib.h>
@@ -153,6 +157,15 @@ int main(int argc, char **argv)
 		sockets();
 	else if (argc > 1 && !strcmp(argv[1], "io"))
 		io();
+	else if (argc > 1 && !strcmp(argv[1], "wait")) {
+		char b;
+		char line[32];
+		int n = snprintf(line, sizeof(line), "%d\n", (int)getpid());
+
+		if (write(1, line, (size_t)n) != n || read(0, &b, 1) != 1)
+			return 1;
+		files();
+	}
 	else
 		return 2;
 	return 0;

@@ -6,7 +6,8 @@
 # closed it or exited before the record is decoded), -P (the same paths,
 # filtered on the user side), -Y and --pidns-translation (commands from
 # the kernel's fork and exec events), -e read=/-e write= (the whole data
-# a call moved, sent by the kernel in chunks).  Traces are compared per process
+# a call moved, sent by the kernel in chunks), -p (the tree of a running
+# process).  Traces are compared per process
 # after masking what differs from run to run (pids, addresses, inodes).
 # test: slow
 set -u
@@ -108,6 +109,39 @@ done
 # the last write: 1 MiB to /dev/null, dumped whole (65536 lines of 16 bytes)
 has "io dumps" '^ \| fffe0  '
 [ "$(grep -c '^ | ' "$E")" -gt 70000 ] || bad "io dumps: $(grep -c '^ | ' "$E") dump lines"
+
+# 5. -p PID -f: a running process (blocked in a read when renacer
+# attaches: the call shows whole from its exit, as ptrace shows its
+# restart) and the child it makes afterwards, with -y
+attach() { # BACKEND OUT: OUT is the trace of ebpf_fds wait, attached
+	rm -f "$TMPDIR/fifo" "$TMPDIR/apid" && mkfifo "$TMPDIR/fifo"
+	(cd "$TMPDIR" && exec "$F" wait < "$TMPDIR/fifo" > "$TMPDIR/apid") &
+	tp=$!
+	exec 3> "$TMPDIR/fifo"
+	i=0
+	while [ ! -s "$TMPDIR/apid" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	"$RENACER" --backend "$1" -f -y -p "$tp" -o "$2" 2> "$2.err" &
+	rp=$!
+	i=0
+	while ! grep -q attached "$2.err" 2> /dev/null && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	sleep 0.3
+	echo x >&3
+	exec 3>&-
+	wait $rp
+	arc=$?
+	wait $tp
+	[ $arc = 0 ] || bad "-p under $1: exit $arc: $(cat "$2.err")"
+	grep -q "Process $tp attached" "$2.err" || bad "-p under $1: no attach message: $(cat "$2.err")"
+}
+P="$TMPDIR/p.attach" E="$TMPDIR/e.attach"
+attach ptrace "$P"
+attach ebpf "$E"
+same "-p -f -y"
+has "-p -f -y" '^[0-9]+ +read\(0<[^>]*/fifo>, "x", 1\) += 1$'
+has "-p -f -y" '^[0-9]+ +write\([0-9]+<pipe:\[[0-9]+\]>, "child", 5\)'
 
 [ $fails = 0 ] || exit 1
 exit 0
