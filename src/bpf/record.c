@@ -689,6 +689,14 @@ static void on_map(struct recorder *rc, const uint8_t *data, size_t size)
 			}
 		return;
 	}
+	if (r->kind == RBM_VDSO) {
+		memset(&mod, 0, sizeof(mod));
+		mod.start = r->start;
+		mod.end = r->end;
+		mod.path = intern_str(&rc->paths, intern_add(&rc->paths, "[vdso]", 6));
+		maps_change(rc, p, r->start, r->end, &mod);
+		return;
+	}
 	if (r->kind != RBM_EXEC || !r->pathlen)
 		return;
 	/* components from the root down: the last one first in the record */

@@ -8,8 +8,8 @@
 # symbol, offset, function, file:line), filtered (-e trace=, the mappings
 # still followed) and not; -s marks each call at its MARK line; flame graph
 # stacks are those of ptrace; a thread outliving its leader keeps the
-# mappings; a slice made too small loses the outer frames and says so (the
-# copy is what is unwound).
+# mappings; a call made from the vDSO has its frame; a slice made too small
+# loses the outer frames and says so (the copy is what is unwound).
 # test: slow
 set -u
 . "$TOP/tests/lib.sh"
@@ -153,6 +153,29 @@ sed -n '/write(1, "late/,/^[^ ]/s/^ > //p' le.txt > le.frames
 grep -q "^$W/leaderexit(late+0x[0-9a-f]*) \[0x[0-9a-f]*\] src/leaderexit.c:$l\$" le.frames &&
 	grep -q '(start_thread+0x' le.frames ||
 	fail "a thread that outlived its leader: $(cat le.txt)"
+
+# a call made from the vDSO (the CPU-time clocks fall back to the syscall
+# there): its frame is "[vdso]", as under ptrace, and the stack goes on
+cat > src/vdsocall.c <<'EOF'
+#include <time.h>
+int main(void)
+{
+	struct timespec ts;
+	return clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+}
+EOF
+gcc -g -O2 -o vdsocall src/vdsocall.c || fail "cannot build vdsocall"
+for b in ptrace ebpf; do
+	"$RENACER" --backend $b -k -e trace=clock_gettime -o vd.$b -- "$W/vdsocall" >/dev/null ||
+		fail "renacer --backend $b failed on vdsocall"
+	grep '^ > ' vd.$b > vd.$b.frames
+done
+if grep -q '^ > \[vdso\](__vdso_clock_gettime+' vd.ptrace.frames; then
+	grep -q 'src/vdsocall.c:[0-9]' vd.ebpf.frames || fail "no frame of vdsocall.c: $(cat vd.ebpf)"
+	diff vd.ptrace.frames vd.ebpf.frames || fail "a call from the vDSO: other frames"
+else
+	echo "no clock_gettime from the vDSO here: not checked (ptrace: $(cat vd.ptrace))"
+fi
 
 # the frames come from the copy of the stack: 8 bytes of it hold the
 # return address into libc's caller at most, never main's frames
