@@ -165,7 +165,8 @@ struct rb_stack {
  * removes.  RBM_EXEC: start..end is the executable mapping, pgoff its file
  * offset; the file's path (components, the last first, as rb_fileref's)
  * follows.  RBM_UNMAP: start..end left the address space.  RBM_VDSO: the
- * vDSO's address.
+ * vDSO's image is at start..end (the kernel's: renacer's own, for a 64-bit
+ * process).
  */
 enum { RBM_EXEC = 1, RBM_UNMAP, RBM_VDSO };
 struct rb_map {

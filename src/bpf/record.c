@@ -66,6 +66,8 @@ struct modtab {
 struct rproc {
 	pid_t pid;
 	struct modtab *cur;       /* NULL: none known */
+	unsigned threads;         /* its threads alive but the leader */
+	bool leader_gone;         /* the leader exited before them */
 	struct rproc *next;
 };
 
@@ -761,6 +763,14 @@ static void on_map(struct recorder *rc, const uint8_t *data, size_t size)
 			}
 		return;
 	}
+	if (r->kind == RBM_VDSO) {
+		memset(&mod, 0, sizeof(mod));
+		mod.start = r->start;
+		mod.end = r->end;
+		mod.path = intern_str(&rc->paths, intern_add(&rc->paths, "[vdso]", 6));
+		maps_change(rc, p, r->start, r->end, &mod);
+		return;
+	}
 	if (r->kind != RBM_EXEC || !r->pathlen)
 		return;
 	/* components from the root down: the last one first in the record */
@@ -794,6 +804,28 @@ void recorder_fork(struct recorder *rc, pid_t pid, pid_t parent)
 	p = proc_find(rc, pid, true);
 	modtab_put(p->cur);
 	p->cur = modtab_get(pp->cur);
+	p->threads = 0;
+	p->leader_gone = false;
+}
+
+/*
+ * Keeps a process's mappings while any of its tasks lives: a thread may go
+ * on after its leader exited (pthread_exit in main).
+ */
+static void proc_task_event(struct recorder *rc, const struct event *ev)
+{
+	struct rproc *p;
+
+	if (ev->type == EV_PROC_START && ev->is_thread) {
+		proc_find(rc, ev->pid, true)->threads++;
+	} else if (ev->type == EV_PROC_EXIT && (p = proc_find(rc, ev->pid, false))) {
+		if (ev->tid != ev->pid && p->threads)
+			p->threads--;
+		else if (ev->tid == ev->pid)
+			p->leader_gone = true;
+		if (p->leader_gone && !p->threads)
+			proc_drop(rc, ev->pid);
+	}
 }
 
 /* An RB_EV_STACK record: kept for its call, with the mappings of now. */
@@ -983,8 +1015,7 @@ void recorder_process_event(struct recorder *rc, struct event *ev)
 	if (ev->type == EV_EXEC)
 		proc_drop(rc, ev->pid);        /* the new image's come next */
 	emit(rc, ev);
-	if (ev->type == EV_PROC_EXIT && ev->tid == ev->pid)
-		proc_drop(rc, ev->pid);
+	proc_task_event(rc, ev);
 	if (ev->type == EV_PROC_EXIT && ev->tid == ev->pid && rc->fdpaths)
 		procfds_del(rc, ev->pid);
 	/* a thread's /proc entry goes with it; a process's stays until its

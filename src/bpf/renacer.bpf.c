@@ -2005,10 +2005,14 @@ int BPF_PROG(rb_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		rec_execargs(task, t, bprm);
 	if (want_stack) {
 		/* the mappings the kernel made: the program's code, and its
-		 * interpreter's, where the new image starts */
+		 * interpreter's, where the new image starts; the vDSO */
 		struct file *f = rec_vma(task, BPF_CORE_READ(task, mm, start_code), NULL);
+		__u64 vdso = (__u64)BPF_CORE_READ(task, mm, context.vdso);
 
 		rec_vma(task, REG((struct pt_regs *)bpf_task_pt_regs(task), ip), f);
+		if (vdso)
+			rec_map(task, RBM_VDSO, vdso,
+				vdso + BPF_CORE_READ(task, mm, context.vdso_image, size), 0, NULL);
 	}
 	return 0;
 }

@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -805,6 +807,45 @@ out:
 	return ret;
 }
 
+/*
+ * The kernel's 64-bit vDSO as a file libdw can open: renacer's own image
+ * (AT_SYSINFO_EHDR; the same for every 64-bit process of this kernel)
+ * copied once into a memfd, named by its /proc/self/fd path; NULL when
+ * that cannot be done.
+ */
+static const char *vdso_file(void)
+{
+	static char path[64];
+	static int state;        /* 0 not tried, 1 made, -1 failed */
+	const unsigned char *img = (const void *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Ehdr *eh = (const void *)img;
+	uint64_t size = 0;
+	int fd;
+
+	if (state)
+		return state > 0 ? path : NULL;
+	state = -1;
+	if (!img || memcmp(img, ELFMAG, SELFMAG) || img[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	/* its size: the end of its section headers, or of its loaded part */
+	size = eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize;
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const void *)(img + eh->e_phoff + i * sizeof(*ph));
+		if (ph->p_type == PT_LOAD && ph->p_offset + ph->p_filesz > size)
+			size = ph->p_offset + ph->p_filesz;
+	}
+	fd = memfd_create("vdso", MFD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, img, size) != (ssize_t)size) {
+		close(fd);
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	state = 1;
+	return path;
+}
+
 /* Reports the modules of a recorded stack's process (us->mods). */
 static void report_recorded(struct dwarf *d, struct dproc *p, const struct ev_ustack *us)
 {
@@ -819,6 +860,12 @@ static void report_recorded(struct dwarf *d, struct dproc *p, const struct ev_us
 		for (size_t j = 0; j < i; j++)
 			seen |= us->mods[j].path == m->path && us->mods[j].dev == m->dev &&
 				us->mods[j].ino == m->ino;
+		if (!m->dev && !strcmp(m->path, "[vdso]")) {
+			const char *f = us->compat ? NULL : vdso_file();
+			if (f)
+				dwl.dwfl_report_elf(p->dwfl, m->path, f, -1, m->start, true);
+			continue;
+		}
 		if (!seen && recorded_bias(m, &bias) == 0)
 			dwl.dwfl_report_elf(p->dwfl, m->path, m->path, -1, bias, true);
 	}
