@@ -18,7 +18,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <sys/xattr.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -488,6 +490,24 @@ static bool in_range(uint64_t key, uint64_t val, void *arg)
 	return true;
 }
 
+static const struct rb_region *find_region(const uint8_t *data, size_t size, uint64_t addr,
+					   const uint8_t **bytes);
+
+/* -Y: the command a successful prctl(PR_SET_NAME) of task tid gave it,
+ * from the name its record holds. */
+static void set_name(struct recorder *rc, pid_t tid, const uint8_t *data, size_t size)
+{
+	const struct rb_call *h = (const void *)data;
+	const struct rb_region *r;
+	const uint8_t *b;
+
+	if (h->args[0] != PR_SET_NAME || h->ret != 0 ||
+	    !(r = find_region(data, size, h->args[1], &b)) || r->status != RBR_OK || !r->len)
+		return;
+	/* (the kernel keeps 15 bytes and a NUL) */
+	recorder_note_comm(rc, tid, (const char *)b, strnlen((const char *)b, r->len < 15 ? r->len : 15));
+}
+
 /*
  * After call h of task t (record data, size bytes): its process's table
  * of descriptors learns what the call's descriptors refer to now (the
@@ -506,6 +526,8 @@ static void after_call(struct recorder *rc, const struct rtask *t, const uint8_t
 
 	if (rc->o->dopts.decode_pids && done && h->ret > 0 && (sem & SEM_WAIT))
 		comm_del(rc, (pid_t)h->ret);
+	if (rc->o->dopts.decode_pids && done && nr == SYS_prctl)
+		set_name(rc, t->tid, data, size);
 	if (!rc->fdpaths || nr < 0)
 		return;
 	m = procfds_get(rc, t->pid, true);

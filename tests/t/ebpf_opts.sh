@@ -110,6 +110,7 @@ for opts in "-Y" "--decode-pids=comm,pidns"; do
 	both -f $opts -- "$F" files
 	same "files $opts"
 	has "files $opts" '^[0-9]+ +clone\(.*\) += [0-9]+<ebpf_fds>$'
+	has "files $opts" '^[0-9]+ +getpid\(\) += [0-9]+<renamed>$'
 done
 
 # 4. -e read=, -e write=: the whole data of each call, far past the
