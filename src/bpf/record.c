@@ -1193,11 +1193,11 @@ static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, un
 	return 0;
 }
 
-/* The view of the entry half (exit false) or the exit half of a call whose
- * records are entry (may be NULL) and call (may be NULL): the regions of
- * its own phase first. */
-static void view_set(struct recorder *rc, const uint8_t *entry, size_t elen,
-		     const uint8_t *call, size_t clen, bool exit)
+/* The view of the entry half (exit false) or the exit half of t's call
+ * whose records are entry (may be NULL) and call (may be NULL): the
+ * regions of its own phase first, then its data chunks (-e read=, -s). */
+static void view_set(struct recorder *rc, const struct rtask *t, const uint8_t *entry,
+		     size_t elen, const uint8_t *call, size_t clen, bool exit)
 {
 	rc->nregs = 0;
 	rc->nfdregs = 0;
@@ -1217,6 +1217,12 @@ static void view_set(struct recorder *rc, const uint8_t *entry, size_t elen,
 	for (size_t i = 0; i < rc->nextra; i++) {
 		ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
 		rc->regs[rc->nregs++] = rc->extra[i];
+	}
+	/* (RB_EV_DATA chunks: view_find() takes a region that holds a read
+	 * whole, or runs furthest) */
+	for (size_t i = 0; i < t->ndata; i++) {
+		ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
+		rc->regs[rc->nregs++] = t->data[i];
 	}
 	rc->view.r = rc->regs;
 	rc->view.n = rc->nregs;
@@ -1261,15 +1267,7 @@ static void dump_call(struct recorder *rc, struct rtask *t, const uint8_t *entry
 {
 	struct dctx ctx = { t->pid, t->tid, &t->arena, &rc->o->dopts, t->se, &t->ev };
 
-	view_set(rc, entry, t->entry_len, call, clen, true);
-	/* (after the record's own regions: view_find() takes the region
-	 * that holds a read whole, or runs furthest) */
-	for (size_t i = 0; i < t->ndata; i++) {
-		ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
-		rc->regs[rc->nregs++] = t->data[i];
-	}
-	rc->view.r = rc->regs;
-	rc->view.n = rc->nregs;
+	view_set(rc, t, entry, t->entry_len, call, clen, true);
 	cur_call(rc, t->pid, t->ev.nr, t->ev.raw, t->ev.retval, true);
 	quals_dumpio(rc->o->quals, &ctx, &t->ev);
 	tmem_set_view(NULL);
@@ -1356,7 +1354,7 @@ static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_cal
 		bool want;
 
 		memcpy(args, h->args, sizeof(args));
-		view_set(rc, entry, elen, call, clen, false);
+		view_set(rc, t, entry, elen, call, clen, false);
 		cur_call(rc, t->pid, nr, args, 0, false);
 		want = quals_entry_wanted(q, t->pid, t->tid, nr, args);
 		cur_call(rc, t->pid, nr, NULL, 0, false);
@@ -1392,7 +1390,7 @@ static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_cal
 	t->se = se;
 	sysent_kernel_args(se, ev->raw, ev->karg);
 	if (rc->sinks->needs_args) {
-		view_set(rc, entry, elen, call, clen, false);
+		view_set(rc, t, entry, elen, call, clen, false);
 		t->dec_exit = decode(rc, t, h->slot, 0) == RVAL_EXIT;
 	}
 	if (rc->o->enrich) {
@@ -1441,7 +1439,7 @@ static void call_end(struct recorder *rc, struct rtask *t, const struct rb_call 
 		ev->retval = h->ret;
 		ev->err = (uint64_t)h->ret >= (uint64_t)-4095 ? (int)-h->ret : 0;
 		if (t->dec_exit) {
-			view_set(rc, entry, t->entry_len, call, clen, true);
+			view_set(rc, t, entry, t->entry_len, call, clen, true);
 			decode(rc, t, h->slot, 1);
 		}
 		if (rc->o->quals && (rc->o->quals->read_fds || rc->o->quals->write_fds))
