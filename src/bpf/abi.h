@@ -249,6 +249,12 @@ struct rb_fdpath {
 	__u32 peer;         /* a unix socket's peer's inode, 0 none (-yy) */
 	__u32 plen;         /* ...the bytes of the path it is bound to */
 	char sun_path[112]; /* ...and the path (sun_path: 108 at most) */
+	__u16 family;       /* an inet socket's family (AF_INET, AF_INET6), or
+			       AF_NETLINK (sport its protocol, peer its port
+			       id), else 0 */
+	__u16 sport, dport; /* ...its local and peer ports (host order) */
+	__u16 pad;
+	__u8 saddr[16], daddr[16]; /* ...and addresses (4 bytes for AF_INET) */
 	/* then RB_FILEREF_PATH bytes: the path */
 };
 enum { RBP_DELETED = 1 };  /* the dentry is unlinked (" (deleted)") */
