@@ -168,6 +168,9 @@ struct dproc {
 				    its size limit, failed in this unwind */
 	bool attached;           /* (recorded) dwfl_attach_state done */
 	uint64_t mods_gen;       /* (recorded) the ev_ustack.mods_gen reported */
+	pid_t tid;               /* the thread being unwound: its mappings and
+				    memory are read (the leader's are gone once
+				    it is a zombie, its threads running on) */
 	struct dproc *next;
 };
 
@@ -584,7 +587,7 @@ static int report_maps(struct dwarf *d, struct dproc *p)
 {
 	d->st.reports++;
 	dwl.dwfl_report_begin(p->dwfl);
-	if (dwl.dwfl_linux_proc_report(p->dwfl, p->pid) != 0) {
+	if (dwl.dwfl_linux_proc_report(p->dwfl, p->tid ? p->tid : p->pid) != 0) {
 		dwl.dwfl_report_end(p->dwfl, NULL, NULL);
 		return -1;
 	}
@@ -619,7 +622,7 @@ static bool read_page(struct dproc *p, pid_t tid, uint64_t base, unsigned i)
 	struct iovec local = { p->mem->buf[i], MC_PAGE };
 	struct iovec remote = { (void *)(uintptr_t)base, MC_PAGE };
 
-	if (process_vm_readv(p->pid, &local, 1, &remote, 1, 0) == (ssize_t)MC_PAGE)
+	if (process_vm_readv(tid, &local, 1, &remote, 1, 0) == (ssize_t)MC_PAGE)
 		return true;
 	for (unsigned off = 0; off < MC_PAGE; off += sizeof(long)) {
 		long w;
@@ -678,7 +681,7 @@ static bool recorded_read(struct dproc *p, uint64_t addr, void *out, size_t n)
 	}
 	for (size_t i = 0; i < us->nmods; i++)
 		if (addr >= us->mods[i].start && addr + n <= us->mods[i].end)
-			return process_vm_readv(p->pid, &local, 1, &remote, 1, 0) == (ssize_t)n;
+			return process_vm_readv(p->tid, &local, 1, &remote, 1, 0) == (ssize_t)n;
 	if (us->cut && addr >= us->sp && addr - us->sp < (uint64_t)us->len + 65536)
 		p->beyond = true;
 	return false;
@@ -705,12 +708,12 @@ static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void
 	if (!p->mem)
 		p->mem = xcalloc(1, sizeof(*p->mem));
 	if (p->regs.nregs == 9) {       /* a 32-bit process: 4-byte words */
-		if (!mem_byte_range(p, p->pid, addr, &w32, sizeof(w32)))
+		if (!mem_byte_range(p, p->tid, addr, &w32, sizeof(w32)))
 			return false;
 		*result = w32;
 		return true;
 	}
-	if (!mem_byte_range(p, p->pid, addr, &w64, sizeof(w64)))
+	if (!mem_byte_range(p, p->tid, addr, &w64, sizeof(w64)))
 		return false;
 	*result = w64;
 	return true;
@@ -1904,11 +1907,14 @@ static bool eval_target(struct dproc *p, Dwfl_Frame *state, const struct ctarget
 	if (t->deref) {
 		if (!p->mem)
 			p->mem = xcalloc(1, sizeof(*p->mem));
+		/* (a recorded stack: from its copy, as cb_memory_read) */
 		if (p->regs.nregs == 9) {
-			ok = mem_byte_range(p, p->pid, v & 0xffffffffu, &w32, sizeof(w32));
+			ok = p->us ? recorded_read(p, v & 0xffffffffu, &w32, sizeof(w32))
+				   : mem_byte_range(p, p->tid, v & 0xffffffffu, &w32, sizeof(w32));
 			v = w32;
 		} else {
-			ok = mem_byte_range(p, p->pid, v, &w64, sizeof(w64));
+			ok = p->us ? recorded_read(p, v, &w64, sizeof(w64))
+				   : mem_byte_range(p, p->tid, v, &w64, sizeof(w64));
 			v = w64;
 		}
 		if (!ok)
@@ -2230,6 +2236,7 @@ static void unwind(struct dwarf *d, struct event *ev)
 	t->nframes = 0;
 	d->st.stacks++;
 	p->us = ev->ustack;
+	p->tid = ev->tid;
 	p->beyond = false;
 	if (p->us && !p->us->regs) {
 		dwfl = NULL;
