@@ -13,7 +13,14 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/xattr.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -61,6 +68,8 @@ struct modtab {
 struct rproc {
 	pid_t pid;
 	struct modtab *cur;       /* NULL: none known */
+	unsigned threads;         /* its threads alive but the leader */
+	bool leader_gone;         /* the leader exited before them */
 	struct rproc *next;
 };
 
@@ -120,7 +129,7 @@ struct recorder {
 				     phase first */
 	size_t nfdregs, afdregs;
 	struct intmap procfds;    /* pid -> struct intmap * of its descriptors
-				     (fd -> char *: "target\0proto") */
+				     (fd -> struct fdent *) */
 	struct strbuf link;       /* rec_fd_link()'s answer */
 	/* -Y: the command of each task (tid -> char *) */
 	struct intmap comms;
@@ -133,6 +142,13 @@ struct recorder {
 	struct rproc *procs[NBUCKETS];  /* (stacks) */
 	struct intern paths;      /* the mapped files' paths */
 	uint64_t gen;             /* last modtab.gen given */
+};
+
+/* What a process's descriptor referred to when a call last named it
+ * (malloc'ed; fp.pathlen unused). */
+struct fdent {
+	struct rb_fdpath fp;      /* its record (the proto and socket details) */
+	char text[];              /* what readlink() says (fdpath_text()) */
 };
 
 /* A descriptor's path as the kernel recorded it with the call. */
@@ -250,14 +266,15 @@ static void procfds_release(struct recorder *rc)
 	intmap_release(&rc->procfds);
 }
 
-/* A copy of "target\0proto" (len bytes with both NULs). */
-static char *entry_dup(const char *e)
+/* A table entry of fp and text (text copied). */
+static struct fdent *fdent_new(const struct rb_fdpath *fp, const char *text)
 {
-	size_t a = strlen(e) + 1, b = strlen(e + a) + 1;
-	char *s = xmalloc(a + b);
+	size_t n = strlen(text);
+	struct fdent *e = xmalloc(sizeof(*e) + n + 1);
 
-	memcpy(s, e, a + b);
-	return s;
+	e->fp = *fp;
+	memcpy(e->text, text, n + 1);
+	return e;
 }
 
 /* A new process (a fork) starts with its creator's descriptors. */
@@ -276,8 +293,57 @@ static void procfds_fork(struct recorder *rc, pid_t parent, pid_t child)
 
 		if (!intmap_next(from, &i, &k, &v))
 			break;
-		*intmap_put(to, k, NULL) = (uint64_t)(uintptr_t)entry_dup((const char *)(uintptr_t)v);
+		const struct fdent *e = (const void *)(uintptr_t)v;
+
+		*intmap_put(to, k, NULL) = (uint64_t)(uintptr_t)fdent_new(&e->fp, e->text);
 	}
+}
+
+void recorder_seed_fds(struct recorder *rc, pid_t pid, pid_t from)
+{
+	char dir[64], link[96], target[PATH_MAX], proto[32], info[64];
+	struct intmap *m;
+	struct dirent *de;
+	DIR *d;
+
+	if (!rc->fdpaths)
+		return;
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)from);
+	if (!(d = opendir(dir)))
+		return;
+	m = procfds_get(rc, pid, true);
+	while ((de = readdir(d))) {
+		int fd = atoi(de->d_name);
+		ssize_t n, pn;
+		FILE *f;
+		bool cloexec = false;
+		struct rb_fdpath fp;
+		uint64_t *v;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' || intmap_get(m, (uint64_t)fd))
+			continue;
+		snprintf(link, sizeof(link), "/proc/%d/fdinfo/%d", (int)from, fd);
+		if ((f = fopen(link, "re"))) {
+			unsigned long flags;
+
+			while (fgets(info, sizeof(info), f))
+				if (sscanf(info, "flags: %lo", &flags) == 1)
+					cloexec = flags & O_CLOEXEC;
+			fclose(f);
+		}
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)from, fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (cloexec || n <= 0)
+			continue;
+		target[n] = '\0';
+		memset(&fp, 0, sizeof(fp));
+		pn = getxattr(link, "system.sockprotoname", proto, sizeof(proto) - 1);
+		if (pn > 0 && (size_t)pn < sizeof(fp.proto))
+			memcpy(fp.proto, proto, (size_t)pn);
+		v = intmap_put(m, (uint64_t)fd, NULL);
+		*v = (uint64_t)(uintptr_t)fdent_new(&fp, target);
+	}
+	closedir(d);
 }
 
 /* Whether the call being decoded had fd recorded (its mask names it):
@@ -292,6 +358,33 @@ static bool fd_covered(const struct recorder *rc, int32_t fd, uint32_t mask)
 		if ((m & ((1u << i) | RBD_ENTRY(i))) && (int32_t)rc->cur_args[i] == fd)
 			return true;
 	return (m & RBD_RET) && rc->cur_exit && rc->cur_ret == fd;
+}
+
+/* out = what fp recorded, text its readlink() form. */
+static void link_from(struct tmem_fdlink *out, const struct rb_fdpath *fp, const char *text)
+{
+	out->target = text;
+	out->proto = fp->proto[0] && strnlen(fp->proto, sizeof(fp->proto)) < sizeof(fp->proto)
+		     ? fp->proto : NULL;
+	if (fp->family == AF_INET || fp->family == AF_INET6) {
+		out->inet_known = true;
+		out->inet_family = fp->family;
+		out->inet_sport = fp->sport;
+		out->inet_dport = fp->dport;
+		out->inet_saddr = fp->saddr;
+		out->inet_daddr = fp->daddr;
+	}
+	if (fp->family == AF_NETLINK) {
+		out->nl_known = true;
+		out->nl_proto = fp->sport;
+		out->nl_portid = fp->peer;
+	}
+	if (out->proto && !strncmp(out->proto, "UNIX", 4)) {
+		out->unix_known = true;
+		out->unix_peer = fp->peer;
+		out->unix_path = fp->sun_path;
+		out->unix_plen = fp->plen <= 108 ? fp->plen : 0;
+	}
 }
 
 /*
@@ -316,25 +409,16 @@ static int rec_fd_link(void *data, pid_t tid, int64_t fd, struct tmem_fdlink *ou
 		if (rc->fdregs[i].fd != (int32_t)fd || (before && rc->fdregs[i].phase != RBR_ENTRY))
 			continue;
 		fdpath_text(fp, &rc->link);
-		out->target = rc->link.buf;
-		out->proto = fp->proto[0] && strnlen(fp->proto, sizeof(fp->proto)) < sizeof(fp->proto)
-			     ? fp->proto : NULL;
-		if (out->proto && !strncmp(out->proto, "UNIX", 4)) {
-			out->unix_known = true;
-			out->unix_peer = fp->peer;
-			out->unix_path = fp->sun_path;
-			out->unix_plen = fp->plen <= 108 ? fp->plen : 0;
-		}
+		link_from(out, fp, rc->link.buf);
 		return 1;
 	}
 	if (fd_covered(rc, (int32_t)fd, ~0u))
 		return 0;
 	m = procfds_get(rc, rc->cur_pid, false);
 	if (m && fd >= 0 && (v = intmap_get(m, (uint64_t)fd))) {
-		const char *e = (const char *)(uintptr_t)*v;
+		const struct fdent *e = (const void *)(uintptr_t)*v;
 
-		out->target = e;
-		out->proto = e[strlen(e) + 1] ? e + strlen(e) + 1 : NULL;
+		link_from(out, &e->fp, e->text);
 		return 1;
 	}
 	return -1;
@@ -406,6 +490,24 @@ static bool in_range(uint64_t key, uint64_t val, void *arg)
 	return true;
 }
 
+static const struct rb_region *find_region(const uint8_t *data, size_t size, uint64_t addr,
+					   const uint8_t **bytes);
+
+/* -Y: the command a successful prctl(PR_SET_NAME) of task tid gave it,
+ * from the name its record holds. */
+static void set_name(struct recorder *rc, pid_t tid, const uint8_t *data, size_t size)
+{
+	const struct rb_call *h = (const void *)data;
+	const struct rb_region *r;
+	const uint8_t *b;
+
+	if (h->args[0] != PR_SET_NAME || h->ret != 0 ||
+	    !(r = find_region(data, size, h->args[1], &b)) || r->status != RBR_OK || !r->len)
+		return;
+	/* (the kernel keeps 15 bytes and a NUL) */
+	recorder_note_comm(rc, tid, (const char *)b, strnlen((const char *)b, r->len < 15 ? r->len : 15));
+}
+
 /*
  * After call h of task t (record data, size bytes): its process's table
  * of descriptors learns what the call's descriptors refer to now (the
@@ -424,6 +526,8 @@ static void after_call(struct recorder *rc, const struct rtask *t, const uint8_t
 
 	if (rc->o->dopts.decode_pids && done && h->ret > 0 && (sem & SEM_WAIT))
 		comm_del(rc, (pid_t)h->ret);
+	if (rc->o->dopts.decode_pids && done && nr == SYS_prctl)
+		set_name(rc, t->tid, data, size);
 	if (!rc->fdpaths || nr < 0)
 		return;
 	m = procfds_get(rc, t->pid, true);
@@ -442,18 +546,12 @@ static void after_call(struct recorder *rc, const struct rtask *t, const uint8_t
 		if (r->kind == RBR_FDPATH && r->phase == RBR_EXIT && (int32_t)r->addr >= 0 &&
 		    r->len >= sizeof(struct rb_fdpath) + RB_FILEREF_PATH) {
 			const struct rb_fdpath *fp = (const void *)(data + off + sizeof(*r));
-			size_t pl = strnlen(fp->proto, sizeof(fp->proto));
 			uint64_t *v;
-			char *e;
 
 			fdpath_text(fp, &rc->link);
-			e = xmalloc(rc->link.len + pl + 2);
-			memcpy(e, rc->link.buf, rc->link.len + 1);
-			memcpy(e + rc->link.len + 1, fp->proto, pl);
-			e[rc->link.len + 1 + pl] = '\0';
 			v = intmap_put(m, (uint64_t)(int32_t)r->addr, NULL);
-			free((char *)(uintptr_t)*v);
-			*v = (uint64_t)(uintptr_t)e;
+			free((void *)(uintptr_t)*v);
+			*v = (uint64_t)(uintptr_t)fdent_new(fp, rc->link.buf);
 		}
 		off += sizeof(*r) + ((rb_region_data(r) + 7) & ~7u);
 	}
@@ -687,6 +785,14 @@ static void on_map(struct recorder *rc, const uint8_t *data, size_t size)
 			}
 		return;
 	}
+	if (r->kind == RBM_VDSO) {
+		memset(&mod, 0, sizeof(mod));
+		mod.start = r->start;
+		mod.end = r->end;
+		mod.path = intern_str(&rc->paths, intern_add(&rc->paths, "[vdso]", 6));
+		maps_change(rc, p, r->start, r->end, &mod);
+		return;
+	}
 	if (r->kind != RBM_EXEC || !r->pathlen)
 		return;
 	/* components from the root down: the last one first in the record */
@@ -720,6 +826,28 @@ void recorder_fork(struct recorder *rc, pid_t pid, pid_t parent)
 	p = proc_find(rc, pid, true);
 	modtab_put(p->cur);
 	p->cur = modtab_get(pp->cur);
+	p->threads = 0;
+	p->leader_gone = false;
+}
+
+/*
+ * Keeps a process's mappings while any of its tasks lives: a thread may go
+ * on after its leader exited (pthread_exit in main).
+ */
+static void proc_task_event(struct recorder *rc, const struct event *ev)
+{
+	struct rproc *p;
+
+	if (ev->type == EV_PROC_START && ev->is_thread) {
+		proc_find(rc, ev->pid, true)->threads++;
+	} else if (ev->type == EV_PROC_EXIT && (p = proc_find(rc, ev->pid, false))) {
+		if (ev->tid != ev->pid && p->threads)
+			p->threads--;
+		else if (ev->tid == ev->pid)
+			p->leader_gone = true;
+		if (p->leader_gone && !p->threads)
+			proc_drop(rc, ev->pid);
+	}
 }
 
 /* An RB_EV_STACK record: kept for its call, with the mappings of now. */
@@ -909,8 +1037,7 @@ void recorder_process_event(struct recorder *rc, struct event *ev)
 	if (ev->type == EV_EXEC)
 		proc_drop(rc, ev->pid);        /* the new image's come next */
 	emit(rc, ev);
-	if (ev->type == EV_PROC_EXIT && ev->tid == ev->pid)
-		proc_drop(rc, ev->pid);
+	proc_task_event(rc, ev);
 	if (ev->type == EV_PROC_EXIT && ev->tid == ev->pid && rc->fdpaths)
 		procfds_del(rc, ev->pid);
 	/* a thread's /proc entry goes with it; a process's stays until its
@@ -1066,11 +1193,11 @@ static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, un
 	return 0;
 }
 
-/* The view of the entry half (exit false) or the exit half of a call whose
- * records are entry (may be NULL) and call (may be NULL): the regions of
- * its own phase first. */
-static void view_set(struct recorder *rc, const uint8_t *entry, size_t elen,
-		     const uint8_t *call, size_t clen, bool exit)
+/* The view of the entry half (exit false) or the exit half of t's call
+ * whose records are entry (may be NULL) and call (may be NULL): the
+ * regions of its own phase first, then its data chunks (-e read=, -s). */
+static void view_set(struct recorder *rc, const struct rtask *t, const uint8_t *entry,
+		     size_t elen, const uint8_t *call, size_t clen, bool exit)
 {
 	rc->nregs = 0;
 	rc->nfdregs = 0;
@@ -1090,6 +1217,12 @@ static void view_set(struct recorder *rc, const uint8_t *entry, size_t elen,
 	for (size_t i = 0; i < rc->nextra; i++) {
 		ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
 		rc->regs[rc->nregs++] = rc->extra[i];
+	}
+	/* (RB_EV_DATA chunks: view_find() takes a region that holds a read
+	 * whole, or runs furthest) */
+	for (size_t i = 0; i < t->ndata; i++) {
+		ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
+		rc->regs[rc->nregs++] = t->data[i];
 	}
 	rc->view.r = rc->regs;
 	rc->view.n = rc->nregs;
@@ -1134,15 +1267,7 @@ static void dump_call(struct recorder *rc, struct rtask *t, const uint8_t *entry
 {
 	struct dctx ctx = { t->pid, t->tid, &t->arena, &rc->o->dopts, t->se, &t->ev };
 
-	view_set(rc, entry, t->entry_len, call, clen, true);
-	/* (after the record's own regions: view_find() takes the region
-	 * that holds a read whole, or runs furthest) */
-	for (size_t i = 0; i < t->ndata; i++) {
-		ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
-		rc->regs[rc->nregs++] = t->data[i];
-	}
-	rc->view.r = rc->regs;
-	rc->view.n = rc->nregs;
+	view_set(rc, t, entry, t->entry_len, call, clen, true);
 	cur_call(rc, t->pid, t->ev.nr, t->ev.raw, t->ev.retval, true);
 	quals_dumpio(rc->o->quals, &ctx, &t->ev);
 	tmem_set_view(NULL);
@@ -1229,7 +1354,7 @@ static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_cal
 		bool want;
 
 		memcpy(args, h->args, sizeof(args));
-		view_set(rc, entry, elen, call, clen, false);
+		view_set(rc, t, entry, elen, call, clen, false);
 		cur_call(rc, t->pid, nr, args, 0, false);
 		want = quals_entry_wanted(q, t->pid, t->tid, nr, args);
 		cur_call(rc, t->pid, nr, NULL, 0, false);
@@ -1265,7 +1390,7 @@ static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_cal
 	t->se = se;
 	sysent_kernel_args(se, ev->raw, ev->karg);
 	if (rc->sinks->needs_args) {
-		view_set(rc, entry, elen, call, clen, false);
+		view_set(rc, t, entry, elen, call, clen, false);
 		t->dec_exit = decode(rc, t, h->slot, 0) == RVAL_EXIT;
 	}
 	if (rc->o->enrich) {
@@ -1314,7 +1439,7 @@ static void call_end(struct recorder *rc, struct rtask *t, const struct rb_call 
 		ev->retval = h->ret;
 		ev->err = (uint64_t)h->ret >= (uint64_t)-4095 ? (int)-h->ret : 0;
 		if (t->dec_exit) {
-			view_set(rc, entry, t->entry_len, call, clen, true);
+			view_set(rc, t, entry, t->entry_len, call, clen, true);
 			decode(rc, t, h->slot, 1);
 		}
 		if (rc->o->quals && (rc->o->quals->read_fds || rc->o->quals->write_fds))

@@ -62,6 +62,10 @@ const volatile __u8 dump_rfds[RB_DUMP_FDS / 8] = {}; /* -e read= descriptors */
 const volatile __u8 dump_wfds[RB_DUMP_FDS / 8] = {}; /* -e write= descriptors */
 const volatile bool dump_rall = false;    /* ...or all of them */
 const volatile bool dump_wall = false;
+/* -s past what a record holds (EBPF_STRING_MAX): the buffers of the
+ * calls dump_kind names, each up to this many bytes, sent as dumps are
+ * (1, the default: none; a cap of 0 would mean all) */
+const volatile __u32 data_cap = 1;
 const volatile __u32 fdpath_set[RB_NR] = {}; /* RBD_* per number */
 const volatile __u8 entry_set[RB_NR / 8] = {};  /* calls with entry ops */
 const volatile __u8 fork_set[RB_NR / 8] = {};   /* calls that wait for a child
@@ -869,6 +873,25 @@ static __always_inline void unix_details(struct rb_fdpath *fp, struct unix_sock 
 	}
 }
 
+/* -yy of an inet socket: its endpoints, as inet_diag says (the reader
+ * cannot ask once the socket is gone). */
+static __always_inline void inet_details(struct rb_fdpath *fp, struct sock *sk, __u16 fam)
+{
+	fp->family = fam;
+	fp->sport = BPF_CORE_READ(sk, __sk_common.skc_num);
+	fp->dport = __builtin_bswap16(BPF_CORE_READ(sk, __sk_common.skc_dport));
+	if (fam == 2) {
+		__u32 s = BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
+		__u32 d = BPF_CORE_READ(sk, __sk_common.skc_daddr);
+
+		__builtin_memcpy(fp->saddr, &s, 4);
+		__builtin_memcpy(fp->daddr, &d, 4);
+	} else {
+		bpf_probe_read_kernel(fp->saddr, 16, &sk->__sk_common.skc_v6_rcv_saddr);
+		bpf_probe_read_kernel(fp->daddr, 16, &sk->__sk_common.skc_v6_daddr);
+	}
+}
+
 /*
  * A region (RBR_FDPATH) with what descriptor fd of the current task refers
  * to and its path (AT_FDCWD: the working directory), for -y and -P: what
@@ -928,14 +951,24 @@ __noinline int fd_path_region(struct cap *c, __u64 fd)
 	fp->name[0] = fp->proto[0] = 0;
 	bpf_probe_read_kernel_str(fp->name, sizeof(fp->name), BPF_CORE_READ(d, d_name.name));
 	fp->peer = fp->plen = 0;
+	fp->family = fp->sport = fp->dport = fp->pad = 0;
 	if ((fp->mode & 0170000) == 0140000 && f) {         /* S_IFSOCK */
 		struct socket *so = BPF_CORE_READ(f, private_data);
 		struct sock *sk = BPF_CORE_READ(so, sk);
 
 		bpf_probe_read_kernel_str(fp->proto, sizeof(fp->proto),
 					  BPF_CORE_READ(sk, __sk_common.skc_prot, name));
-		if (sk && BPF_CORE_READ(sk, __sk_common.skc_family) == 1)   /* AF_UNIX */
+		__u16 fam = sk ? BPF_CORE_READ(sk, __sk_common.skc_family) : 0;
+
+		if (fam == 1)                   /* AF_UNIX */
 			unix_details(fp, (struct unix_sock *)sk);
+		else if (fam == 2 || fam == 10) /* AF_INET, AF_INET6 */
+			inet_details(fp, sk, fam);
+		else if (fam == 16) {           /* AF_NETLINK: its protocol, port id */
+			fp->family = fam;
+			fp->sport = BPF_CORE_READ(sk, sk_protocol);
+			fp->peer = BPF_CORE_READ((struct netlink_sock *)sk, portid);
+		}
 	}
 	fp->pathlen = 0;
 	c->off = off + sizeof(*r) + sizeof(*fp) + RB_FILEREF_PATH;
@@ -1241,6 +1274,7 @@ struct dump_ctx {
 	__u64 base, len;    /* the rest of the buffer being sent */
 	__u64 iov, cnt, i;  /* iovecs (cnt 0: one buffer), the next one */
 	__u64 left;         /* bytes of the call not sent yet */
+	__u64 cap;          /* bytes of each buffer at most (0: all) */
 	__u32 pid, tid;
 };
 
@@ -1264,6 +1298,8 @@ __noinline int dump_step(struct dump_ctx *d)
 		d->i++;
 		d->base = v[0];
 		d->len = v[1] < d->left ? v[1] : d->left;
+		if (d->cap && d->len > d->cap)
+			d->len = d->cap;
 		return d->len ? 0 : 1;
 	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
@@ -1321,15 +1357,21 @@ __noinline int dump_data(struct cap *c, __u32 slot)
 	fd = c->args[0];
 	if (!k || (fd >> 31))
 		return 0;
+	/* a descriptor -e read=/write= selects: all of it; else, with
+	 * data_cap (-s past the records' limit), each buffer up to it */
 	if (k & RBDK_WRITE) {
 		if (!dump_wall && !fd_in(dump_wfds, fd))
-			return 0;
+			d.cap = data_cap;
 		d.left = RB_DUMP_MAX;
 	} else {
-		if (c->ret <= 0 || (!dump_rall && !fd_in(dump_rfds, fd)))
+		if (c->ret <= 0)
 			return 0;
+		if (!dump_rall && !fd_in(dump_rfds, fd))
+			d.cap = data_cap;
 		d.left = c->ret < RB_DUMP_MAX ? (__u64)c->ret : RB_DUMP_MAX;
 	}
+	if (d.cap == 1)
+		return 0;
 	d.pid = task->tgid;
 	d.tid = task->pid;
 	if (k & RBDK_BUF) {
@@ -1337,6 +1379,8 @@ __noinline int dump_data(struct cap *c, __u32 slot)
 		d.len = (k & RBDK_WRITE) ? c->args[2] : d.left;
 		if (d.len > d.left)
 			d.len = d.left;
+		if (d.cap && d.len > d.cap)
+			d.len = d.cap;
 	} else if (k & RBDK_IOV) {
 		d.iov = c->args[1];
 		d.cnt = c->args[2];
@@ -1976,10 +2020,14 @@ int BPF_PROG(rb_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		rec_execargs(task, t, bprm);
 	if (want_stack) {
 		/* the mappings the kernel made: the program's code, and its
-		 * interpreter's, where the new image starts */
+		 * interpreter's, where the new image starts; the vDSO */
 		struct file *f = rec_vma(task, BPF_CORE_READ(task, mm, start_code), NULL);
+		__u64 vdso = (__u64)BPF_CORE_READ(task, mm, context.vdso);
 
 		rec_vma(task, REG((struct pt_regs *)bpf_task_pt_regs(task), ip), f);
+		if (vdso)
+			rec_map(task, RBM_VDSO, vdso,
+				vdso + BPF_CORE_READ(task, mm, context.vdso_image, size), 0, NULL);
 	}
 	return 0;
 }

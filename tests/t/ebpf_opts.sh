@@ -6,8 +6,8 @@
 # closed it or exited before the record is decoded), -P (the same paths,
 # filtered on the user side), -Y and --pidns-translation (commands from
 # the kernel's fork and exec events), -e read=/-e write= (the whole data
-# a call moved, sent by the kernel in chunks), -p (the tree of a running
-# process).  Traces are compared per process
+# a call moved, sent by the kernel in chunks; -s past what a record holds
+# the same way), -p (the tree of a running process).  Traces are compared per process
 # after masking what differs from run to run (pids, addresses, inodes).
 # test: slow
 set -u
@@ -22,7 +22,9 @@ fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # a pipe's or socket's inode is new each run
-MASK_EXTRA='s/(pipe|socket|UNIX-STREAM):\[[0-9]+(->[0-9]+)?/\1:[INO/g
+MASK_EXTRA='s/(pipe|socket|UNIX-STREAM|TCP|NETLINK):\[[0-9]{5,}(->[0-9]+)?/\1:[INO/g
+s/(127\.0\.0\.1:)[0-9]+/\1PORT/g; s/htons\([0-9]+\)/htons(PORT)/g
+s/NETLINK:\[ROUTE:[0-9]+\]/NETLINK:[ROUTE:PORTID]/g; s/nl_pid=[0-9]+/nl_pid=N/g
 s/(tv_n?sec)=[0-9]+/\1=N/g'
 export MASK_EXTRA
 
@@ -74,6 +76,17 @@ both -f -yy -- "$F" sockets
 same "sockets -yy"
 has "sockets -yy" 'socketpair\(AF_UNIX, SOCK_STREAM, 0, \[[0-9]+<UNIX-STREAM:\[[0-9]+->[0-9]+\]>'
 has "sockets -yy" '^[0-9]+ +accept\([0-9]+<UNIX-STREAM:\[[0-9]+,"sock"\]>, NULL, NULL\) += [0-9]+<UNIX-STREAM:\[[0-9]+->[0-9]+,"sock"\]>'
+has "sockets -yy" '^[0-9]+ +write\([0-9]+<TCP:\[127\.0\.0\.1:[0-9]+->127\.0\.0\.1:[0-9]+\]>, "t", 1\)'
+has "sockets -yy" '^[0-9]+ +getsockname\([0-9]+<NETLINK:\[ROUTE:[0-9]+\]>'
+
+# descriptors inherited and named by no call before one inside a
+# structure names them (the command's are renacer's)
+both -y -e trace=poll -- "$F" stdio
+same "stdio -y"
+has "stdio -y" '^poll\(\[\{fd=0</dev/null>, events=POLLIN\}, \{fd=1</dev/null>'
+both -P /dev/null -e trace=poll -- "$F" stdio
+same "stdio -P"
+has "stdio -P" '^poll\('
 
 # 2. -P: the calls that name a path or a descriptor open on it (the
 # descriptor as it was at the call: closed and reused numbers)
@@ -97,6 +110,7 @@ for opts in "-Y" "--decode-pids=comm,pidns"; do
 	both -f $opts -- "$F" files
 	same "files $opts"
 	has "files $opts" '^[0-9]+ +clone\(.*\) += [0-9]+<ebpf_fds>$'
+	has "files $opts" '^[0-9]+ +getpid\(\) += [0-9]+<renamed>$'
 done
 
 # 4. -e read=, -e write=: the whole data of each call, far past the
@@ -109,6 +123,13 @@ done
 # the last write: 1 MiB to /dev/null, dumped whole (65536 lines of 16 bytes)
 has "io dumps" '^ \| fffe0  '
 [ "$(grep -c '^ | ' "$E")" -gt 70000 ] || bad "io dumps: $(grep -c '^ | ' "$E") dump lines"
+
+# -s past what one record holds (8189): the data of reads and writes comes
+# as the dumps' does, each buffer up to the limit
+both -s 20000 -e trace=read,write,readv,writev,sendmsg,recvmsg -- "$F" io
+same "io -s 20000"
+[ "$(awk '/^write\(4, / && length($0) > 20000 { n++ } END { print n + 0 }' "$E")" -ge 1 ] ||
+	bad "io -s 20000: no write of 20000 bytes shown: $(cut -c1-100 "$E" | head -3)"
 
 # 5. -p PID -f: a running process (blocked in a read when renacer
 # attaches: the call shows whole from its exit, as ptrace shows its

@@ -6,9 +6,11 @@
 # inlined helper, recursion, a thread, a forked child that exits at once,
 # after exec) every call has the frames the ptrace engine gives it (module,
 # symbol, offset, function, file:line), filtered (-e trace=, the mappings
-# still followed) and not; -s marks each call at its MARK line; flame
-# graph stacks are those of ptrace; a slice
-# made too small loses the outer frames (the copy is what is unwound).
+# still followed) and not; -s marks each call at its MARK line; flame graph
+# stacks are those of ptrace, tail-call frames too; a thread outliving its
+# leader keeps the mappings (under ptrace too); a call made from the vDSO
+# has its frame; a slice made too small loses the outer frames and says so
+# (the copy is what is unwound).
 # test: slow
 set -u
 . "$TOP/tests/lib.sh"
@@ -123,6 +125,73 @@ for b in ptrace ebpf; do
 done
 grep -q '^main;\[write\] ' fold.ebpf.sorted || fail "no stack of main in $(cat fold.ebpf)"
 diff fold.ptrace.sorted fold.ebpf.sorted || fail "the folded stacks differ"
+
+# a thread that goes on after its leader exited (pthread_exit in main)
+# keeps the process's mappings
+cat > src/leaderexit.c <<'EOF'
+#include <pthread.h>
+#include <unistd.h>
+static void *late(void *a)
+{
+	usleep(100000);
+	write(1, "late\n", 5);
+	return a;
+}
+int main(void)
+{
+	pthread_t t;
+	pthread_create(&t, NULL, late, NULL);
+	pthread_exit(NULL);
+}
+EOF
+gcc -g -O2 -o leaderexit src/leaderexit.c -lpthread || fail "cannot build leaderexit"
+# (under ptrace too: /proc/PID/maps is empty once the leader is a zombie,
+# the thread's own /proc/TID/maps is read)
+l=$(grep -n 'write(1, "late' src/leaderexit.c | cut -d: -f1)
+for b in ptrace ebpf; do
+	"$RENACER" --backend $b -f -k -e trace=write -o le.$b -- "$W/leaderexit" >/dev/null ||
+		fail "renacer --backend $b failed on leaderexit"
+	sed -n '/write(1, "late/,/^[^ ]/s/^ > //p' le.$b > le.$b.frames
+	grep -q "^$W/leaderexit(late+0x[0-9a-f]*) \[0x[0-9a-f]*\] src/leaderexit.c:$l\$" \
+		le.$b.frames && grep -q '(start_thread+0x' le.$b.frames ||
+		fail "$b: a thread that outlived its leader: $(cat le.$b)"
+done
+diff le.ptrace.frames le.ebpf.frames || fail "a thread that outlived its leader: other frames"
+
+# functions that end in a tail call: their frames are rebuilt from DWARF
+# call sites, reading registers saved on the (copied) stack
+gcc -g -O2 -fPIC -shared -o libsrctail.so src/srctaillib.c &&
+gcc -g -O2 -o srctail src/srctail.c src/srctail2.c -L. -lsrctail -Wl,-rpath,"$W" ||
+	fail "cannot build srctail"
+for b in ptrace ebpf; do
+	"$RENACER" --backend $b -k -e trace=write -o tc.$b -- "$W/srctail" >/dev/null ||
+		fail "renacer --backend $b failed on srctail"
+done
+grep -q '(tail call)' tc.ptrace || fail "no tail-call frame under ptrace: $(cat tc.ptrace)"
+diff tc.ptrace tc.ebpf || fail "tail-call frames differ"
+
+# a call made from the vDSO (the CPU-time clocks fall back to the syscall
+# there): its frame is "[vdso]", as under ptrace, and the stack goes on
+cat > src/vdsocall.c <<'EOF'
+#include <time.h>
+int main(void)
+{
+	struct timespec ts;
+	return clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+}
+EOF
+gcc -g -O2 -o vdsocall src/vdsocall.c || fail "cannot build vdsocall"
+for b in ptrace ebpf; do
+	"$RENACER" --backend $b -k -e trace=clock_gettime -o vd.$b -- "$W/vdsocall" >/dev/null ||
+		fail "renacer --backend $b failed on vdsocall"
+	grep '^ > ' vd.$b > vd.$b.frames
+done
+if grep -q '^ > \[vdso\](__vdso_clock_gettime+' vd.ptrace.frames; then
+	grep -q 'src/vdsocall.c:[0-9]' vd.ebpf.frames || fail "no frame of vdsocall.c: $(cat vd.ebpf)"
+	diff vd.ptrace.frames vd.ebpf.frames || fail "a call from the vDSO: other frames"
+else
+	echo "no clock_gettime from the vDSO here: not checked (ptrace: $(cat vd.ptrace))"
+fi
 
 # the frames come from the copy of the stack: 8 bytes of it hold the
 # return address into libc's caller at most, never main's frames
