@@ -153,6 +153,10 @@ enum {
 			       rb_fileref saying where they are, for the reader
 			       to read them (from the process while it lives,
 			       else from the file) */
+	RBR_ZERO = 4,       /* nothing could be read: a page not there in a
+			       private anonymous mapping, with no swap (never
+			       touched, or given back): len zero bytes, no
+			       data (a string: len 1, the NUL) */
 };
 
 /* Where the bytes of an RBR_FAULT_RO region are. */
@@ -180,7 +184,7 @@ struct rb_region {
 /* Bytes of data that follow a region header. */
 static inline __u32 rb_region_data(const struct rb_region *r)
 {
-	return r->status == RBR_FAULT ? 0 : r->len;
+	return r->status == RBR_FAULT || r->status == RBR_ZERO ? 0 : r->len;
 }
 
 /*

@@ -442,6 +442,26 @@ static int min_btf_fd(void)
 	return fd;
 }
 
+/*
+ * Whether a swap area is in use (or /proc/swaps cannot be read): without
+ * one, a page of a private anonymous mapping that is not there holds
+ * zeros, which the recorder then records as such (RBR_ZERO) where it
+ * cannot read it.
+ */
+static bool swap_on(void)
+{
+	FILE *f = fopen("/proc/swaps", "re");
+	char line[256];
+	int lines = 0;
+
+	if (!f)
+		return true;
+	while (lines < 2 && fgets(line, sizeof(line), f))
+		lines++;
+	fclose(f);
+	return lines > 1;
+}
+
 /* Bytes of the ring buffer when recording: RENACER_EBPF_RINGBUF (a power
  * of two, 4 KiB at least: for tests), else 8 MiB. */
 static uint32_t ringbuf_size(unsigned scale)
@@ -511,6 +531,7 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		skel->rodata->strcap = o->dopts.string_limit + 2;
 		skel->rodata->maxptrs = o->dopts.verbose || o->dopts.string_limit >= 255 ? 256
 					: o->dopts.string_limit + 1;
+		skel->rodata->anon_zero = !swap_on();
 		capture_fill((struct rb_spec *)skel->rodata->specs,
 			     o->dopts.verbose || (o->quals && o->quals->abbrev_set));
 		capture_sets((const struct rb_spec *)skel->rodata->specs,

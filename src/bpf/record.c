@@ -422,6 +422,16 @@ static void late_read(struct recorder *rc, pid_t tid, const struct rb_region *r,
 	rc->st.late++;
 }
 
+/* The bytes of an RBR_ZERO region (a page not there in a private
+ * anonymous mapping): zeros, not in the record. */
+static const uint8_t zero_bytes[RB_REGION_MAX];
+
+/* The bytes of region r, whose data (if any) is at data. */
+static const uint8_t *region_bytes(const struct rb_region *r, const uint8_t *data)
+{
+	return r->status == RBR_ZERO ? zero_bytes : data;
+}
+
 /* Appends to the view the regions of record data (size bytes) of phase. */
 static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, unsigned phase)
 {
@@ -442,7 +452,7 @@ static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, un
 			ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
 			v = &rc->regs[rc->nregs++];
 			v->addr = r->addr;
-			v->data = data + off + sizeof(*r);
+			v->data = region_bytes(r, data + off + sizeof(*r));
 			v->len = r->len;
 			v->fault = r->status == RBR_FAULT;
 			v->more = r->status == RBR_LONG;
@@ -692,7 +702,7 @@ static const struct rb_region *find_region(const uint8_t *data, size_t size, uin
 		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
 			return NULL;
 		if (r->addr == addr) {
-			*bytes = data + off + sizeof(*r);
+			*bytes = region_bytes(r, data + off + sizeof(*r));
 			return r;
 		}
 		off += sizeof(*r) + ((rb_region_data(r) + 7) & ~7u);
@@ -713,7 +723,7 @@ static const struct rb_region *nth_region(const uint8_t *data, size_t size, unsi
 		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
 			return NULL;
 		if (i == n) {
-			*bytes = data + off + sizeof(*r);
+			*bytes = region_bytes(r, data + off + sizeof(*r));
 			return r;
 		}
 		off += sizeof(*r) + ((rb_region_data(r) + 7) & ~7u);
