@@ -197,13 +197,14 @@ static const struct cap_row rows[] = {
 	/* (a failed one read at the exit too: the kernel has faulted the path
 	 * in; a successful one's strings come from the new image, see
 	 * RB_EV_EXECARGS) */
-	/* (a failed one's arrays and strings at its exit too: the kernel has
-	 * read them, and an array on a page written before the call, not
-	 * faulted in since, is readable only then) */
+	/* (a failed one's environment at its exit too: the kernel has read it,
+	 * and an array on a page not there at the entry is readable only then;
+	 * its arguments, constants mostly, are read later where they cannot
+	 * be at the entry, see RBR_FAULT_RO: copied twice they would not fit
+	 * one record) */
 	{ "execve", { PATH_E(0), PTRS(1, E, 0, RBF_STRS), PTRS(2, E, 1024, 0), PATH_ERR(0),
-		      PTRS(1, RBW_EXIT | RBW_ERR, 0, RBF_STRS), PTRS(2, RBW_EXIT | RBW_ERR, 1024, 0) } },
+		      PTRS(2, RBW_EXIT | RBW_ERR, 1024, 0) } },
 	{ "execveat", { PATH_E(1), PTRS(2, E, 0, RBF_STRS), PTRS(3, E, 1024, 0), PATH_ERR(1),
-			PTRS(2, RBW_EXIT | RBW_ERR, 0, RBF_STRS),
 			PTRS(3, RBW_EXIT | RBW_ERR, 1024, 0) } },
 	{ "wait4", { FIX(1, XOK, 4), FIX(3, XOK, SZ_RUSAGE) } },
 	{ "waitid", { FIX(2, XOK, SZ_SIGINFO), FIX(4, XOK, SZ_RUSAGE) } },
