@@ -225,6 +225,35 @@ enum {
 
 #define EVENT_MAX_ARGS 6
 
+/*
+ * A call's user stack as the eBPF recorder captured it at the call's entry
+ * (bpf/abi.h), for the enrich hook to unwind instead of the live process:
+ * the registers, a slice of the stack from sp upward, and the executable
+ * file mappings the process had (as the kernel reported them while it
+ * ran: it may have exec'ed or exited since).  NULL under ptrace.
+ */
+struct ev_module {
+	uint64_t start, end;     /* an executable mapping */
+	uint64_t pgoff;          /* its offset in the file */
+	uint64_t dev, ino;       /* the file (the kernel's dev_t), to check
+				    that the path still names it */
+	const char *path;
+};
+struct ev_ustack {
+	const void *regs;        /* the kernel's struct pt_regs: on x86_64 the
+				    first words of struct user_regs_struct */
+	uint32_t regs_len;       /* its bytes */
+	bool compat;             /* an ia32 call */
+	bool cut;                /* the slice ends at its size limit, not at
+				    the end of the stack */
+	uint64_t sp;             /* the address of stack[0] */
+	const uint8_t *stack;
+	uint32_t len;
+	const struct ev_module *mods;   /* the process's, by start */
+	size_t nmods;
+	uint64_t mods_gen;       /* changes whenever mods do (per process) */
+};
+
 struct ttask;   /* src/track/track.h */
 struct tobj;
 
@@ -314,6 +343,10 @@ struct event {
 				    -k lines; JSON: "stack") */
 	const char *stack_error; /* why unwinding stopped before the outermost
 				    frame (strace -k's " > MESSAGE"), or NULL */
+	/* EV_SYSCALL_ENTRY from the eBPF recorder: the stack captured with
+	 * the call, for the enrich hook only (NULL otherwise, and once the
+	 * hook has returned) */
+	const struct ev_ustack *ustack;
 
 	/* strace's output options (-i, -n, -e inject=, -e read=/write=) */
 	uint64_t ip;             /* instruction pointer at the syscall entry or

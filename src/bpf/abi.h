@@ -24,6 +24,8 @@
 /* rb_task.flags */
 #define RBT_HIDE 1u   /* the launched command before its execve: not counted */
 #define RBT_ENTRY 2u  /* recording: the call in progress sent an RB_EV_ENTRY record */
+#define RBT_ATTACHED 4u /* recording, -p: joined inside a call whose entry was
+			   not seen (its exit is recorded from the registers) */
 
 /*
  * Per traced task: an array indexed by tid % RB_TASKS (tid 0 marks a free
@@ -61,7 +63,34 @@ struct rb_stat {
 /* Records sent through the ring buffer: process events (rare: forks,
  * execs, exits) always; calls and signals when recording (want_record). */
 enum { RB_EV_FORK = 1, RB_EV_EXEC, RB_EV_EXIT, RB_EV_CALL, RB_EV_ENTRY, RB_EV_SIGNAL,
-       RB_EV_EXECARGS };
+       RB_EV_EXECARGS, RB_EV_STACK, RB_EV_MAP, RB_EV_DATA };
+
+/*
+ * -e read=/-e write= (want_dump): the whole data a call of a selected
+ * descriptor moved, in chunks sent just before its RB_EV_CALL record
+ * (its buffers, or each buffer of its iovecs, up to RB_DUMP_MAX bytes in
+ * all): len bytes at addr.  len 0: the chunk could not be read.
+ */
+#define RB_DATA_CHUNK 16384
+#define RB_DUMP_MAX (16u << 20)
+struct rb_data {
+	__u32 type;         /* RB_EV_DATA */
+	__u32 size;         /* sizeof(struct rb_data) */
+	__u32 pid, tid;
+	__u64 addr;
+	__u32 len;
+	__u32 pad;
+	__u8 data[RB_DATA_CHUNK];
+};
+/* dump_kind[] (want_dump): which way a call moves data, and where */
+enum {
+	RBDK_WRITE = 1,     /* arg2 bytes (iovecs: each iov_len) */
+	RBDK_READ = 2,      /* as many as the result */
+	RBDK_BUF = 4,       /* a buffer at arg1 */
+	RBDK_IOV = 8,       /* arg2 iovecs at arg1 */
+	RBDK_MSG = 16,      /* a struct msghdr at arg1 (its iovecs) */
+};
+#define RB_DUMP_FDS 4096    /* descriptors dump_rfds/dump_wfds can select */
 
 /* A signal delivered to a traced task (RB_EV_SIGNAL), or one the kernel
  * dropped as ignored (RBS_IGNORED), which a ptrace tracer sees delivered. */
@@ -93,6 +122,63 @@ struct rb_event {
 	__u64 run_ns;       /* EXIT: time the task ran on a CPU */
 	__u64 wait_ns;      /* EXIT: time it waited on a run queue for one */
 	char path[RB_PATH_MAX]; /* EXEC: the program run (the interpreter of a script) */
+	char comm[16];      /* FORK, EXEC: the new task's command (its creator's
+			       after a fork, the program's after an exec) */
+	__u32 ptgid;        /* FORK: the creating thread's group */
+	__u32 pad;
+};
+
+/*
+ * Stacks (want_stack: -k, -s, profiles), as perf record --call-graph dwarf
+ * takes them: at the entry of each recorded call an RB_EV_STACK record
+ * with the user registers as the kernel saved them (struct pt_regs, whose
+ * first words are the architecture's struct user_regs_struct) and the user
+ * stack from sp upward, as much of it as is readable up to stack_bytes;
+ * it comes before the call's own records (matched by enter_ns).
+ */
+#define RB_UREGS 32         /* words of registers kept (x86_64 uses 21) */
+#define RB_STACK_MAX 24576  /* stack_bytes at most */
+enum {                      /* rb_stack.flags */
+	RBK_CUT = 1,        /* the slice stopped at stack_bytes, not at the
+			       end of the stack */
+	RBK_LAUNCH = 2,     /* the execve that starts the command, in
+			       renacer's code: no stack, none to show */
+};
+struct rb_stack {
+	__u32 type;         /* RB_EV_STACK */
+	__u32 size;         /* bytes of the record: the header, then len bytes */
+	__u32 pid, tid;
+	__u64 enter_ns;     /* the call's (rb_call.enter_ns) */
+	__u64 sp;           /* the address of the first byte of the slice */
+	__u32 len;          /* bytes of stack that follow */
+	__u32 flags;        /* RBK_* */
+	__u32 regs_len;     /* bytes of regs set (sizeof(struct pt_regs)) */
+	__u32 compat;       /* an ia32 call */
+	__u64 regs[RB_UREGS];
+};
+
+/*
+ * What the unwinder needs of a process's address space, recorded as it
+ * changes (want_stack), since the process may have exec'ed or be gone when
+ * its records are read: the executable file mappings made by execve (the
+ * program's, its interpreter's) and by mmap, and the ranges munmap
+ * removes.  RBM_EXEC: start..end is the executable mapping, pgoff its file
+ * offset; the file's path (components, the last first, as rb_fileref's)
+ * follows.  RBM_UNMAP: start..end left the address space.  RBM_VDSO: the
+ * vDSO's address.
+ */
+enum { RBM_EXEC = 1, RBM_UNMAP, RBM_VDSO };
+struct rb_map {
+	__u32 type;         /* RB_EV_MAP */
+	__u32 size;         /* bytes of the record, path included */
+	__u32 pid, tid;
+	__u32 kind;         /* RBM_* */
+	__u32 dev;          /* the file's device (the kernel's dev_t) */
+	__u64 ino;
+	__u64 start, end, pgoff;
+	__u32 pathlen;
+	__u32 pad;
+	/* then the path, at most RB_FILEREF_PATH bytes */
 };
 
 /*
@@ -134,8 +220,9 @@ struct rb_call {
 
 enum { RBR_ENTRY = 1, RBR_EXIT = 2 };           /* rb_region.phase */
 /* rb_region.kind: KSTR a string of the kernel's; FD what a descriptor
- * (addr) refers to: a struct rb_fdinfo */
-enum { RBR_BYTES = 0, RBR_STR = 1, RBR_KSTR = 2, RBR_FD = 3 };
+ * (addr) refers to: a struct rb_fdinfo; FDPATH the same with its path
+ * (-y, -P): a struct rb_fdpath */
+enum { RBR_BYTES = 0, RBR_STR = 1, RBR_KSTR = 2, RBR_FD = 3, RBR_FDPATH = 4 };
 
 struct rb_fdinfo {
 	__u64 ino;          /* its inode number */
@@ -143,6 +230,36 @@ struct rb_fdinfo {
 	__u16 family;       /* a socket's family, else 0 */
 	__u16 protocol;     /* and protocol */
 };
+/*
+ * What descriptor addr (AT_FDCWD: the working directory) referred to at
+ * the call, for the user side to write as readlink(/proc/PID/fd/N) would
+ * (want_fdpath): its inode, mode and file system, the name of its own
+ * dentry (a pseudo file's: "[eventfd]") and the path of its dentry up
+ * through the mounts, as struct rb_fileref's (the last component first).
+ */
+struct rb_fdpath {
+	__u64 ino;
+	__u32 mode;         /* the inode's mode */
+	__u32 magic;        /* its file system's magic (PIPEFS_MAGIC, ...) */
+	__u32 flags;        /* RBP_* */
+	__u32 pathlen;      /* bytes of the path that follows */
+	char name[64];      /* its own dentry's name */
+	char proto[16];     /* a socket's protocol (sk_prot->name: "TCP") */
+	__u32 peer;         /* a unix socket's peer's inode, 0 none (-yy) */
+	__u32 plen;         /* ...the bytes of the path it is bound to */
+	char sun_path[112]; /* ...and the path (sun_path: 108 at most) */
+	/* then RB_FILEREF_PATH bytes: the path */
+};
+enum { RBP_DELETED = 1 };  /* the dentry is unlinked (" (deleted)") */
+/* rb_fdpath regions of a call, per number (want_fdpath): the arguments
+ * captured at the exit (bits 0-5) and at the entry (8-13, what the call
+ * closes or replaces), the result (RBD_RET) and an int[2] of descriptors
+ * the call fills (RBD_PAIR, at the argument RBD_PAIR_ARG()) */
+#define RBD_RET (1u << 6)
+#define RBD_PAIR (1u << 7)
+#define RBD_ENTRY(i) (1u << (8 + (i)))
+#define RBD_PAIR_ARG(m) (((m) >> 16) & 7)
+
 enum {
 	RBR_OK = 0,         /* len bytes read (a string: its NUL included) */
 	RBR_FAULT = 1,      /* nothing could be read there (len 0) */

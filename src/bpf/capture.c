@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "core/quals.h"
 #include "sys/sysent.h"
 #include "util/banned.h"
 
@@ -403,4 +404,61 @@ int capture_fill(struct rb_spec specs[RB_NR], bool verbose)
 			default_ops(&specs[nr], se);
 	}
 	return unknown;
+}
+
+uint32_t capture_fdpath_mask(long nr)
+{
+	const struct sysent *se = nr >= 0 && nr < RB_NR ? sysent_get(nr) : NULL;
+	uint32_t m = 0;
+
+	if (!se || !se->name)
+		return 0;
+	for (unsigned i = 0; i < se->nargs && i < 6; i++) {
+		switch (se->argrole[i]) {
+		case ROLE_FD:
+		case ROLE_DIRFD:
+			/* (gone, replaced or changed at the exit: shown as
+			 * before; bind and connect, the endpoint calls that
+			 * move no data, give the socket its name or peer) */
+			if ((se->sem & (SEM_CLOSE | SEM_CLOSE_RANGE)) ||
+			    ((se->sem & SEM_DUP2) && i == 1) ||
+			    ((se->sem & SEM_ENDPOINT) && se->io_out < 0))
+				m |= RBD_ENTRY(i);
+			else
+				m |= 1u << i;
+			break;
+		case ROLE_FDPAIR:
+			m |= RBD_PAIR | (uint32_t)i << 16;
+			break;
+		default:
+			break;
+		}
+	}
+	if (se->sem & SEM_FDRET)
+		m |= RBD_RET;
+	return m;
+}
+
+void capture_fdpaths(uint32_t set[RB_NR], uint8_t entry_set[RB_NR / 8])
+{
+	for (unsigned nr = 0; nr < RB_NR; nr++) {
+		set[nr] = capture_fdpath_mask((long)nr);
+		if (set[nr] & 0x3f00u)
+			entry_set[nr / 8] |= (uint8_t)(1u << (nr & 7));
+	}
+}
+
+void capture_dumps(uint8_t kind[RB_NR])
+{
+	static const uint8_t of[] = {
+		[D_WRITE_BUF] = RBDK_WRITE | RBDK_BUF, [D_WRITE_IOV] = RBDK_WRITE | RBDK_IOV,
+		[D_WRITE_MSG] = RBDK_WRITE | RBDK_MSG, [D_READ_BUF] = RBDK_READ | RBDK_BUF,
+		[D_READ_IOV] = RBDK_READ | RBDK_IOV, [D_READ_MSG] = RBDK_READ | RBDK_MSG,
+	};
+
+	for (unsigned nr = 0; nr < RB_NR; nr++) {
+		enum dump_kind k = quals_dump_kind((long)nr);
+
+		kind[nr] = (size_t)k < sizeof(of) ? of[k] : 0;
+	}
 }

@@ -29,4 +29,22 @@ int capture_fill(struct rb_spec specs[RB_NR], bool verbose);
 void capture_sets(const struct rb_spec specs[RB_NR], uint8_t entry_set[RB_NR / 8],
 		  uint8_t block_set[RB_NR / 8], uint8_t fork_set[RB_NR / 8]);
 
+/*
+ * The descriptors of a call of nr (x86_64) whose paths the kernel records
+ * for -y and -P (RBD_* of abi.h): its descriptor arguments at the exit,
+ * those it closes, replaces or names (close, dup2's newfd, bind, connect)
+ * at the entry, a descriptor it returns, the pair pipe() and socketpair()
+ * fill.  0 for none.
+ */
+uint32_t capture_fdpath_mask(long nr);
+
+/* Fills set (RB_NR masks) with capture_fdpath_mask() of each number and
+ * adds the numbers with entry descriptors to entry_set. */
+void capture_fdpaths(uint32_t set[RB_NR], uint8_t entry_set[RB_NR / 8]);
+
+/* Fills kind (RB_NR entries) with how each call moves the data -e read=
+ * and -e write= dump (RBK_*, 0 for none; sendmmsg and recvmmsg are not
+ * sent whole: their dumps stop at the string limit). */
+void capture_dumps(uint8_t kind[RB_NR]);
+
 #endif

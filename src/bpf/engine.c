@@ -23,6 +23,7 @@
 #include "core/setup.h"
 #include "core/startup.h"
 #include "sys/filter.h"
+#include "sys/qualify.h"
 #include "sys/sysent.h"
 #include "util/error.h"
 #include "util/xmalloc.h"
@@ -35,6 +36,7 @@
 
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 
@@ -55,7 +57,9 @@
 	X(bpf_object__attach_skeleton) X(bpf_object__detach_skeleton) \
 	X(bpf_object__destroy_skeleton) X(ring_buffer__new) X(ring_buffer__free) \
 	X(ring_buffer__consume) X(ring_buffer__epoll_fd) X(bpf_map_get_next_key) \
-	X(bpf_program__set_autoload) X(bpf_program__fd) X(bpf_obj_get_info_by_fd)
+	X(bpf_program__set_autoload) X(bpf_program__fd) X(bpf_obj_get_info_by_fd) \
+	X(bpf_object__next_program) X(bpf_program__name) X(bpf_object__next_map) X(bpf_map__name) \
+	X(bpf_map__max_entries) X(bpf_map__value_size)
 
 static struct bpf_api {
 #define BPF_MEMBER(f) __typeof__(&f) f;
@@ -145,18 +149,10 @@ bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why)
 	const struct trace_quals *q = o->quals;
 	const char *no = NULL;
 
-	if (o->attach)
-		no = "it cannot attach (-p)";
-	else if (o->enrich)
-		no = "it cannot unwind stacks";
-	else if (o->dopts.decode_fds || o->dopts.fd_details)
-		no = "it cannot show what descriptors refer to (-y)";
-	else if (o->dopts.decode_pids)
-		no = "it cannot translate or name pids (--decode-pids)";
-	else if (o->dopts.string_limit >= EBPF_STRING_MAX)
+	if (o->dopts.string_limit >= EBPF_STRING_MAX)
 		no = "its strings are shorter than -s";
-	else if (q && (q->inject || q->paths || q->read_fds || q->write_fds))
-		no = "it cannot tamper, filter by path or dump data";
+	else if (q && q->inject)
+		no = "it cannot tamper with calls";
 	else if (q && (q->user || q->daemonize || q->daemon_tracee || q->detach_on_execve))
 		no = "it cannot start the command as -u, -D or -b ask";
 	if (no && why)
@@ -204,6 +200,41 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 _Static_assert(sizeof(struct rb_stat) == 128, "a counter row is two cache lines");
 _Static_assert(EBPF_STRING_MAX + 2 <= RB_REGION_MAX, "a string region holds the limit");
 
+/*
+ * When each step of a run happened (CLOCK_MONOTONIC ns, the clock of the
+ * kernel's event times; 0: not reached), printed with RENACER_EBPF_STATS
+ * so that `make bench` can tell where renacer's start-up and end go.
+ */
+enum {
+	CK_RUN,      /* ebpf_run() begins */
+	CK_FORK,     /* the command's process is forked (it waits to exec) */
+	CK_LIB,      /* libbpf is loaded */
+	CK_OPEN,     /* the program is opened and configured */
+	CK_LOAD,     /* loaded: the verifier is done, the maps exist */
+	CK_ATTACH,   /* attached */
+	CK_GO,       /* the command is told to exec */
+	CK_EXEC,     /* its execve (the kernel's exec event) */
+	CK_RING,     /* the ring buffer is mapped (the command runs) */
+	CK_EXIT,     /* its exit (the kernel's exit event) */
+	CK_REAPED,   /* renacer has its status */
+	CK_DETACHED, /* the program is detached and freed */
+	CK_END,      /* ebpf_run() returns */
+	CK_N
+};
+static const char *const ck_names[CK_N] = {
+	"run", "fork", "libbpf", "open", "load", "attach", "go", "execve", "ring", "exit", "reaped",
+	"detached", "end",
+};
+
+/* renacer's CPU time since its exec, in ms */
+static double cpu_ms(void)
+{
+	struct timespec c;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c);
+	return c.tv_sec * 1e3 + c.tv_nsec / 1e6;
+}
+
 /* The state of one run. */
 struct erun {
 	const struct tracer_opts *o;
@@ -224,6 +255,14 @@ struct erun {
 	struct recorder *rc;      /* recording (ebpf_opts.record), else NULL */
 	struct trace_end *end;
 	bool attached;            /* -p: processes renacer did not start */
+	pid_t early;              /* the command, forked before the program is
+				     loaded and waiting on go_fd, or 0 */
+	int go_fd;                /* its end: a byte says exec, or -1 */
+	uint64_t ck[CK_N];        /* when each step happened (CK_*) */
+	double cpu_run_ms;        /* renacer's CPU time (since its own exec)
+				     when ebpf_run() began */
+	double cpu_exec_ms;       /* and when the command was told to exec */
+	struct strbuf loaded;     /* RENACER_EBPF_STATS: what was loaded */
 	struct sigaction old_int, old_term, old_hup, old_chld;  /* as renacer was given them */
 };
 
@@ -333,13 +372,18 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(uint32_t))
 		return 0;
 	if (e->type == RB_EV_CALL || e->type == RB_EV_ENTRY || e->type == RB_EV_SIGNAL ||
-	    e->type == RB_EV_EXECARGS) {
+	    e->type == RB_EV_EXECARGS || e->type == RB_EV_STACK || e->type == RB_EV_MAP ||
+	    e->type == RB_EV_DATA) {
 		if (r->rc)
 			recorder_record(r->rc, data, size);
 		return 0;
 	}
 	if (size < sizeof(*e))
 		return 0;
+	if ((pid_t)e->pid == r->leader && e->type == RB_EV_EXEC && !r->ck[CK_EXEC])
+		r->ck[CK_EXEC] = e->ts_ns;
+	if ((pid_t)e->tid == r->leader && e->type == RB_EV_EXIT)
+		r->ck[CK_EXIT] = e->ts_ns;
 	memset(&ev, 0, sizeof(ev));
 	ev.pid = (pid_t)e->pid;
 	ev.tid = (pid_t)e->tid;
@@ -352,6 +396,10 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 		ev.is_thread = e->is_thread != 0;
 		if (!ev.is_thread)
 			procs_add(r, ev.pid);
+		if (r->rc)
+			recorder_note_comm(r->rc, ev.tid, e->comm, sizeof(e->comm));
+		if (r->rc && !ev.is_thread)
+			recorder_fork(r->rc, ev.pid, (pid_t)e->ptgid);
 		break;
 	case RB_EV_EXEC:
 		ev.type = EV_EXEC;
@@ -359,6 +407,8 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 		ev.exec_path = path;
 		if (e->ppid != e->tid)
 			ev.exec_old_tid = (pid_t)e->ppid;
+		if (r->rc)
+			recorder_note_comm(r->rc, ev.tid, e->comm, sizeof(e->comm));
 		break;
 	case RB_EV_EXIT:
 		ev.type = EV_PROC_EXIT;
@@ -462,8 +512,39 @@ static bool swap_on(void)
 	return lines > 1;
 }
 
+/* Entries of the table of traced tasks without -f (the command alone):
+ * 160 KiB rather than RB_TASKS' 1.3 MiB. */
+#define TASKS_ALONE 4096
+
 /* Bytes of the ring buffer when recording: RENACER_EBPF_RINGBUF (a power
  * of two, 4 KiB at least: for tests), else 8 MiB. */
+/* The kernel side of -e read= and -e write= (see dump_data() in
+ * renacer.bpf.c); the user side keeps the descriptors the sets name. */
+static void dump_setup(struct renacer_bpf *skel, const struct trace_quals *q)
+{
+	const struct numset *sets[2] = { q->read_fds, q->write_fds };
+	uint8_t *bits[2] = { (uint8_t *)skel->rodata->dump_rfds,
+			     (uint8_t *)skel->rodata->dump_wfds };
+
+	skel->rodata->want_dump = true;
+	capture_dumps((uint8_t *)skel->rodata->dump_kind);
+	for (int s = 0; s < 2; s++) {
+		if (!sets[s])
+			continue;
+		for (uint32_t fd = 0; fd < RB_DUMP_FDS; fd++)
+			if (numset_has(sets[s], fd))
+				bits[s][fd / 8] |= (uint8_t)(1u << (fd & 7));
+		/* (descriptors past the bitmap: all of them, filtered on
+		 * the user side) */
+		if (numset_has(sets[s], INT32_MAX - 1)) {
+			if (s == 0)
+				skel->rodata->dump_rall = true;
+			else
+				skel->rodata->dump_wall = true;
+		}
+	}
+}
+
 static uint32_t ringbuf_size(unsigned scale)
 {
 	const char *env = getenv("RENACER_EBPF_RINGBUF");
@@ -476,6 +557,21 @@ static uint32_t ringbuf_size(unsigned scale)
 	return (uint32_t)n;
 }
 
+/*
+ * Bytes of user stack copied with each call when unwinding: 16 KiB (perf's
+ * --call-graph dwarf takes 8 KiB), or RENACER_EBPF_STACK (a multiple of 8
+ * up to RB_STACK_MAX; a test knob: a small slice cuts deep stacks short).
+ */
+static uint32_t stack_bytes(void)
+{
+	const char *env = getenv("RENACER_EBPF_STACK");
+	unsigned long n = env ? strtoul(env, NULL, 0) : 0;
+
+	if (!env || n > RB_STACK_MAX || (n & 7))
+		n = 16384;
+	return (uint32_t)n;
+}
+
 /* Opens, configures and loads the program; EBPF_UNAVAILABLE with why. */
 static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 {
@@ -483,7 +579,7 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 	struct renacer_bpf *skel;
 	unsigned m = o->status_mask;
 	int err, btf_fd = min_btf_fd();
-	unsigned long ntasks;
+	unsigned long ntasks, knob;
 	const char *env;
 	char btf_path[64];
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
@@ -500,12 +596,22 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		strbuf_addf(why, "cannot open the eBPF program: %s", strerror(errno));
 		return EBPF_UNAVAILABLE;
 	}
-	/* test knob: a tiny table sends most tasks to the overflow hash */
-	if ((env = getenv("RENACER_EBPF_TASKS")) && (ntasks = strtoul(env, NULL, 10)) &&
-	    ntasks <= RB_TASKS && !(ntasks & (ntasks - 1))) {
-		bpfl.bpf_map__set_max_entries(skel->maps.tasks, (uint32_t)ntasks);
-		skel->rodata->tasks_mask = (uint32_t)ntasks - 1;
-	}
+	/* Without -f the table holds the command alone: a smaller one is
+	 * created faster (its pages are zeroed at every start) and still
+	 * spreads the lookups of the machine's other tasks over enough cache
+	 * lines that they seldom share the command's.  Test knob
+	 * RENACER_EBPF_TASKS: a tiny table sends most tasks to the overflow
+	 * hash. */
+	ntasks = !o->follow && !o->attach ? TASKS_ALONE : RB_TASKS;
+	if ((env = getenv("RENACER_EBPF_TASKS")) && (knob = strtoul(env, NULL, 10)) &&
+	    knob <= RB_TASKS && !(knob & (knob - 1)))
+		ntasks = knob;
+	bpfl.bpf_map__set_max_entries(skel->maps.tasks, (uint32_t)ntasks);
+	skel->rodata->tasks_mask = (uint32_t)ntasks - 1;
+	/* a new task is followed only with -f: without it, sched_process_fork
+	 * needs no program (one less to verify, attach and detach) */
+	if (!o->follow)
+		bpfl.bpf_program__set_autoload(skel->progs.rb_fork, false);
 	r->ncpu = bpfl.libbpf_num_possible_cpus();
 	if (r->ncpu <= 0) {
 		strbuf_addf(why, "cannot count the CPUs: %s", strerror(-r->ncpu));
@@ -532,11 +638,25 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		skel->rodata->maxptrs = o->dopts.verbose || o->dopts.string_limit >= 255 ? 256
 					: o->dopts.string_limit + 1;
 		skel->rodata->anon_zero = !swap_on();
+		/* -k, -s, profiles: each call's stack, unwound afterwards */
+		if (o->enrich) {
+			skel->rodata->want_stack = true;
+			skel->rodata->stack_bytes = stack_bytes();
+		}
 		capture_fill((struct rb_spec *)skel->rodata->specs,
 			     o->dopts.verbose || (o->quals && o->quals->abbrev_set));
 		capture_sets((const struct rb_spec *)skel->rodata->specs,
 			     (uint8_t *)skel->rodata->entry_set, (uint8_t *)skel->rodata->block_set,
 			     (uint8_t *)skel->rodata->fork_set);
+		/* -y, -P: what each call's descriptors refer to */
+		if (o->dopts.decode_fds || (o->quals && o->quals->paths)) {
+			skel->rodata->want_fdpath = true;
+			capture_fdpaths((uint32_t *)skel->rodata->fdpath_set,
+					(uint8_t *)skel->rodata->entry_set);
+		}
+		/* -e read=, -e write=: the whole data of the selected calls */
+		if (o->quals && (o->quals->read_fds || o->quals->write_fds))
+			dump_setup(skel, o->quals);
 	} else {
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_enter, false);
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_exit, false);
@@ -568,14 +688,15 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 	}
 	{
 		struct timespec c0, c1;
-		uint64_t t1 = now_ns();
 
+		r->ck[CK_OPEN] = now_ns();
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 		err = renacer_bpf__load(skel);
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+		r->ck[CK_LOAD] = now_ns();
 		if (getenv("RENACER_EBPF_STATS"))
 			fprintf(stderr, "renacer: eBPF: loaded in %.2f ms (CPU %.2f ms)\n",
-				(now_ns() - t1) / 1e6,
+				(r->ck[CK_LOAD] - r->ck[CK_OPEN]) / 1e6,
 				((c1.tv_sec - c0.tv_sec) * 1e9 + (c1.tv_nsec - c0.tv_nsec)) / 1e6);
 	}
 	if (btf_fd >= 0)
@@ -612,91 +733,207 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 			r->ntasks = skel->rodata->tasks_mask + 1;
 		}
 	}
-	r->rb = bpfl.ring_buffer__new(bpfl.bpf_map__fd(skel->maps.events), on_rb_event, r, NULL);
-	if (!r->rb) {
-		strbuf_addf(why, "cannot read the eBPF ring buffer: %s", strerror(errno));
-		return EBPF_UNAVAILABLE;
-	}
+	r->ck[CK_ATTACH] = now_ns();
 	return 0;
 }
 
 /*
- * Starts argv: the child puts itself in the program's table of traced tasks
- * (so its execve and everything after are counted, nothing before) and
- * executes path.  A close-on-exec pipe says whether that failed, and why.  Returns
- * the pid, or -1 after error().
+ * Maps the ring buffer for reading, once the command runs: mapping the
+ * recorder's 8 MiB takes the kernel ~5 ms (a page-table entry per page,
+ * twice), which the command need not wait for (what it sends meanwhile
+ * waits in the buffer); the watchdog, forked before, need not copy those
+ * entries either.  Returns 0, or -1 after error().
  */
-static pid_t start(struct erun *r, const char *path, char *const argv[], struct trace_end *end)
+static int open_ring(struct erun *r)
 {
-	int pfd[2], msg[2] = { 0, 0 }, map_fd = bpfl.bpf_map__fd(r->skel->maps.tasks);
-	ssize_t n;
+	r->rb = bpfl.ring_buffer__new(bpfl.bpf_map__fd(r->skel->maps.events), on_rb_event, r, NULL);
+	if (!r->rb)
+		return error("cannot read the eBPF ring buffer: %s", strerror(errno));
+	r->ck[CK_RING] = now_ns();
+	return 0;
+}
+
+/*
+ * In the command's process, once the program is attached: its streams and
+ * directory, then execve.  Failures go to fd as two ints (1: registering,
+ * 2: running, and the errno); fd is close-on-exec, so an exec closes it
+ * without a word.  Never returns.
+ */
+static void exec_child(struct erun *r, const char *path, char *const argv[], int fd)
+{
+	int e[2];
+
+	/* its streams and directory, before it is counted */
+	if ((e[1] = run_setup_apply(r->o->setup)) != 0) {
+		e[0] = 2;
+		if (write(fd, e, sizeof(e)) < 0)
+			_exit(1);
+		_exit(127);
+	}
+	execve(path, argv, run_setup_envp(r->o->setup, environ));
+	e[0] = 2;
+	e[1] = errno;
+	if (write(fd, e, sizeof(e)) < 0)
+		_exit(1);
+	_exit(127);
+}
+
+/*
+ * Forks the command before the program is loaded, so that the fork (and
+ * the child's wake-up) overlap the load instead of following it: the
+ * child waits on a socket for one byte from start_go() before it execs,
+ * and ends without a word when the socket closes without it (the program
+ * could not be loaded: the caller may fall back to ptrace).  It starts
+ * with the signal dispositions renacer was given (renacer sets its own
+ * after the fork).  Returns the pid and sets r->go_fd, or -1 (nothing
+ * printed: start_go() then forks as before).
+ */
+static pid_t start_early(struct erun *r, const char *path, char *const argv[])
+{
+	int sv[2];
 	pid_t pid;
 
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return error("cannot create pipe: %s", strerror(errno));
-	r->skel->bss->live = 1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return -1;
 	pid = fork();
 	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return error("cannot fork: %s", strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
 	}
 	if (pid == 0) {
-		struct rb_task init = { .tid = (uint32_t)getpid(), .flags = RBT_HIDE, .slot = RB_NO_CALL };
-		uint32_t key = init.tid & r->skel->rodata->tasks_mask;
-		int e[2];
+		char c;
+		ssize_t n;
 
-		close(pfd[0]);
+		close(sv[0]);
 		/* killed with renacer, as PTRACE_O_EXITKILL does for the
 		 * ptrace engine's tracees (the watchdog kills the rest of the
 		 * tree, see watchdog_start) */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != r->tracer)
 			_exit(1);
-		/* the command starts with the dispositions renacer was given
-		 * (an ignored SIGINT stays ignored), as with the ptrace engine */
-		sigaction(SIGINT, &r->old_int, NULL);
-		sigaction(SIGTERM, &r->old_term, NULL);
-		sigaction(SIGHUP, &r->old_hup, NULL);
-		sigaction(SIGCHLD, &r->old_chld, NULL);
-		/* its streams and directory, before it is counted */
-		if ((e[1] = run_setup_apply(r->o->setup)) != 0) {
-			e[0] = 2;
-			if (write(pfd[1], e, sizeof(e)) < 0)
-				_exit(1);
-			_exit(127);
-		}
-		/* nothing else is traced yet: the entry is free */
-		if (bpfl.bpf_map_update_elem(map_fd, &key, &init, BPF_ANY) < 0) {
-			e[0] = 1;
-			e[1] = errno;
-			if (write(pfd[1], e, sizeof(e)) < 0)
-				_exit(1);
-			_exit(1);
-		}
-		execve(path, argv, run_setup_envp(r->o->setup, environ));
-		e[0] = 2;
-		e[1] = errno;
-		if (write(pfd[1], e, sizeof(e)) < 0)
-			_exit(1);
-		_exit(127);
+		do {
+			n = read(sv[1], &c, 1);
+		} while (n < 0 && errno == EINTR);
+		if (n != 1)
+			_exit(0);
+		exec_child(r, path, argv, sv[1]);
 	}
-	close(pfd[1]);
-	do {
-		n = read(pfd[0], msg, sizeof(msg));
-	} while (n < 0 && errno == EINTR);
-	close(pfd[0]);
-	if (n == (ssize_t)sizeof(msg)) {
-		int status;
-		waitpid(pid, &status, 0);
-		if (msg[0] == 2) {
-			end->exit_code = 127;
-			return error("cannot run '%s': %s", argv[0], strerror(msg[1]));
-		}
-		return error("cannot register '%s' with the eBPF program: %s", argv[0],
-			     strerror(msg[1]));
-	}
+	close(sv[1]);
+	r->early = pid;
+	r->go_fd = sv[0];
 	return pid;
+}
+
+/* The early child is not needed (the program could not be loaded, or the
+ * run ended before its start): it ends, and is reaped. */
+static void early_cancel(struct erun *r)
+{
+	if (!r->early)
+		return;
+	close(r->go_fd);
+	r->go_fd = -1;
+	while (waitpid(r->early, NULL, 0) < 0 && errno == EINTR)
+		;
+	r->early = 0;
+}
+
+/* Puts the command (not yet exec'ed) in the program's table of traced
+ * tasks, hidden until its execve (so its execve and everything after are
+ * counted, nothing before).  Nothing else is traced yet: its entry is
+ * free.  Returns 0, or -1 with errno. */
+static int register_command(struct erun *r, pid_t pid)
+{
+	struct rb_task init = { .tid = (uint32_t)pid, .flags = RBT_HIDE, .slot = RB_NO_CALL };
+	uint32_t key = init.tid & r->skel->rodata->tasks_mask;
+
+	return bpfl.bpf_map_update_elem(bpfl.bpf_map__fd(r->skel->maps.tasks), &key, &init,
+					BPF_ANY);
+}
+
+/*
+ * Starts argv with the program attached: the child forked early
+ * (start_early) is registered and told to exec; without one, a child is
+ * forked now (with renacer's dispositions restored) and registered.  The
+ * socket (or a close-on-exec pipe) says whether the exec failed, and why.
+ * Returns the pid, or -1 after error().
+ */
+static pid_t start_go(struct erun *r, const char *path, char *const argv[], struct trace_end *end)
+{
+	int pfd[2] = { -1, -1 }, msg[2] = { 0, 0 }, rfd;
+	ssize_t n;
+	pid_t pid = r->early;
+
+	r->skel->bss->live = 1;
+	if (pid) {
+		char c = 'g';
+
+		r->early = 0;
+		rfd = r->go_fd;
+		r->go_fd = -1;
+		if (register_command(r, pid) < 0) {
+			msg[0] = 1;
+			msg[1] = errno;
+			close(rfd);
+			waitpid(pid, NULL, 0);
+			goto failed;
+		}
+		r->ck[CK_GO] = now_ns();
+		/* (a socket: a child killed meanwhile gives EPIPE, no SIGPIPE) */
+		if (send(rfd, &c, 1, MSG_NOSIGNAL) != 1) {
+			msg[0] = 2;
+			msg[1] = errno;
+			close(rfd);
+			waitpid(pid, NULL, 0);
+			goto failed;
+		}
+	} else {
+		if (pipe2(pfd, O_CLOEXEC) < 0)
+			return error("cannot create pipe: %s", strerror(errno));
+		r->ck[CK_GO] = now_ns();
+		pid = fork();
+		if (pid < 0) {
+			close(pfd[0]);
+			close(pfd[1]);
+			return error("cannot fork: %s", strerror(errno));
+		}
+		if (pid == 0) {
+			close(pfd[0]);
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != r->tracer)
+				_exit(1);
+			/* the command starts with the dispositions renacer was
+			 * given (an ignored SIGINT stays ignored), as with the
+			 * ptrace engine */
+			sigaction(SIGINT, &r->old_int, NULL);
+			sigaction(SIGTERM, &r->old_term, NULL);
+			sigaction(SIGHUP, &r->old_hup, NULL);
+			sigaction(SIGCHLD, &r->old_chld, NULL);
+			if (register_command(r, getpid()) < 0) {
+				int e[2] = { 1, errno };
+				if (write(pfd[1], e, sizeof(e)) < 0)
+					_exit(1);
+				_exit(1);
+			}
+			exec_child(r, path, argv, pfd[1]);
+		}
+		close(pfd[1]);
+		rfd = pfd[0];
+	}
+	do {
+		n = read(rfd, msg, sizeof(msg));
+	} while (n < 0 && errno == EINTR);
+	close(rfd);
+	if (n != (ssize_t)sizeof(msg))
+		return pid;
+	waitpid(pid, NULL, 0);
+failed:
+	if (msg[0] == 2) {
+		end->exit_code = 127;
+		return error("cannot run '%s': %s", argv[0], strerror(msg[1]));
+	}
+	return error("cannot register '%s' with the eBPF program: %s", argv[0],
+		     strerror(msg[1]));
 }
 
 /* Sends sig to every process started (the command and, with -f, its
@@ -821,7 +1058,9 @@ static void watchdog_stop(struct erun *r)
  * overflow hash when its entry is taken).  Returns 0 or -1 (errno). */
 static int table_add(struct erun *r, pid_t tid)
 {
-	struct rb_task e = { .tid = (uint32_t)tid, .slot = RB_NO_CALL }, cur;
+	/* (recording: the call it is inside is recorded from its exit) */
+	struct rb_task e = { .tid = (uint32_t)tid, .slot = RB_NO_CALL,
+			     .flags = r->rc ? RBT_ATTACHED : 0 }, cur;
 	uint32_t key = (uint32_t)tid & r->skel->rodata->tasks_mask, k = (uint32_t)tid;
 	int fd = bpfl.bpf_map__fd(r->skel->maps.tasks);
 
@@ -846,8 +1085,9 @@ static void deliver(struct erun *r, struct event *ev)
  * -p: each process joins the table, its threads too with -f (found in
  * /proc/PID/task; those it creates later join from birth), and each
  * thread gets its EV_PROC_START, attached.  Nothing stops: a call in
- * progress shows from its end on no more than ptrace's (its exit is not
- * recorded).  Returns 0, or -1 after error() when a process cannot be.
+ * progress is counted from its end on no more (its exit is not counted);
+ * recording, it shows whole from its exit (RBT_ATTACHED), as ptrace shows
+ * it.  Returns 0, or -1 after error() when a process cannot be.
  */
 static int attach_all(struct erun *r)
 {
@@ -987,6 +1227,7 @@ static void wait_all(struct erun *r, struct trace_end *end)
 				continue;
 			}
 			reaped = true;
+			r->ck[CK_REAPED] = now_ns();
 			if (WIFSIGNALED(status))
 				end->term_signal = WTERMSIG(status);
 			else
@@ -1103,12 +1344,86 @@ static void warn_lost(const struct renacer_bpf *skel)
 	if (missed)
 		warning("eBPF: %llu events were missed (the kernel skipped the recorder "
 			"inside another program): the trace may miss them", (unsigned long long)missed);
+	if (skel->bss->lost_stacks)
+		warning("eBPF: %llu stacks and mappings were lost (ring buffer full): "
+			"some calls show no stack", (unsigned long long)skel->bss->lost_stacks);
 	if (skel->bss->cut_calls)
 		warning("eBPF: %llu calls had more memory than a record holds: "
 			"some arguments show as addresses", (unsigned long long)skel->bss->cut_calls);
 	if (skel->bss->lost_nr)
 		warning("eBPF: %llu calls with a syscall number above %d were not counted",
 			(unsigned long long)skel->bss->lost_nr, RB_NR - 1);
+}
+
+/*
+ * RENACER_EBPF_STATS: what was loaded, noted before it is freed: the
+ * programs (those the run does not need are not loaded) and the maps with
+ * the bytes of their values.
+ */
+static void note_loaded(struct erun *r, struct renacer_bpf *skel)
+{
+	struct bpf_program *p;
+	struct bpf_map *m;
+	struct strbuf sb = STRBUF_INIT;
+	unsigned long long bytes = 0;
+	unsigned n = 0;
+
+	for (p = bpfl.bpf_object__next_program(skel->obj, NULL); p;
+	     p = bpfl.bpf_object__next_program(skel->obj, p))
+		if (bpfl.bpf_program__fd(p) >= 0) {
+			strbuf_addf(&sb, " %s", bpfl.bpf_program__name(p));
+			n++;
+		}
+	strbuf_addf(&r->loaded, "renacer: eBPF: programs: %u loaded:%s\n", n, sb.buf);
+	strbuf_reset(&sb);
+	n = 0;
+	for (m = bpfl.bpf_object__next_map(skel->obj, NULL); m;
+	     m = bpfl.bpf_object__next_map(skel->obj, m))
+		if (bpfl.bpf_map__fd(m) >= 0) {
+			/* (a ring buffer's max_entries is its size) */
+			unsigned long long b = bpfl.bpf_map__value_size(m) ?
+				(unsigned long long)bpfl.bpf_map__max_entries(m) *
+				bpfl.bpf_map__value_size(m) : bpfl.bpf_map__max_entries(m);
+			strbuf_addf(&sb, " %s=%llu", bpfl.bpf_map__name(m), b);
+			bytes += b;
+			n++;
+		}
+	strbuf_addf(&r->loaded, "renacer: eBPF: maps: %u, %llu bytes of values:%s\n", n, bytes,
+		    sb.buf);
+	strbuf_release(&sb);
+}
+
+/*
+ * RENACER_EBPF_STATS: where the run's time went: each step in ms after
+ * ebpf_run() began, the end's after the command's exit, and their
+ * CLOCK_MONOTONIC times (make bench measures from its own clock); then
+ * what note_loaded() saw.
+ */
+static void print_stats(const struct erun *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "renacer: eBPF: start-up:");
+	for (int k = CK_FORK; k <= CK_RING; k++)
+		if (r->ck[k])
+			strbuf_addf(&sb, " %s +%.2f", ck_names[k], (r->ck[k] - r->ck[CK_RUN]) / 1e6);
+	fprintf(stderr, "%s ms; renacer's CPU %.2f ms at run, %.2f at go\n", sb.buf,
+		r->cpu_run_ms, r->cpu_exec_ms);
+	strbuf_reset(&sb);
+	if (r->ck[CK_EXIT]) {
+		strbuf_addstr(&sb, "renacer: eBPF: end:");
+		for (int k = CK_REAPED; k <= CK_END; k++)
+			if (r->ck[k])
+				strbuf_addf(&sb, " %s +%.2f", ck_names[k],
+					    ((double)r->ck[k] - (double)r->ck[CK_EXIT]) / 1e6);
+		fprintf(stderr, "%s ms after the command's exit\n", sb.buf);
+		strbuf_reset(&sb);
+	}
+	strbuf_addstr(&sb, "renacer: eBPF: clock:");
+	for (int k = 0; k < CK_N; k++)
+		strbuf_addf(&sb, " %s=%llu", ck_names[k], (unsigned long long)r->ck[k]);
+	fprintf(stderr, "%s\n%s", sb.buf, r->loaded.buf);
+	strbuf_release(&sb);
 }
 
 int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *const argv[],
@@ -1125,11 +1440,16 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	char *path = NULL;
 	const char *e;
 	uint64_t ts;
-	int ret;
+	int ret, path_errno = 0;
+	bool stats = getenv("RENACER_EBPF_STATS") != NULL;
 
 	memset(end, 0, sizeof(*end));
 	memset(&r, 0, sizeof(r));
+	r.ck[CK_RUN] = now_ns();
+	r.cpu_run_ms = cpu_ms();
 	r.watchdog_fd = -1;
+	r.go_fd = -1;
+	strbuf_init(&r.loaded, 0);
 	r.tracer = getpid();
 	r.o = o;
 	r.sinks = sinks;
@@ -1137,10 +1457,19 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	r.attached = o->attach != NULL;
 	if (ebpf_probe(why) < 0)
 		return EBPF_UNAVAILABLE;
+	/* the command's process first: its fork overlaps the load */
+	if (!r.attached) {
+		path = run_setup_find_program(o->setup, argv[0]);
+		path_errno = errno;
+		if (path && !getenv("RENACER_EBPF_LATE_FORK") && start_early(&r, path, argv) > 0)
+			r.ck[CK_FORK] = now_ns();
+	}
 	if (dynlib_load(&bpf_lib, &e) < 0) {
 		strbuf_addstr(why, e);
-		return EBPF_UNAVAILABLE;
+		ret = EBPF_UNAVAILABLE;
+		goto out;
 	}
+	r.ck[CK_LIB] = now_ns();
 	ret = load(&r, eo, why);
 	if (ret < 0)
 		goto out;
@@ -1169,14 +1498,14 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 			goto restore;
 		}
 	} else {
-		path = run_setup_find_program(o->setup, argv[0]);
 		if (!path) {
 			end->exit_code = 127;
-			ret = error("cannot run '%s': %s", argv[0], strerror(errno));
+			ret = error("cannot run '%s': %s", argv[0], strerror(path_errno));
 			goto restore;
 		}
 		ts = now_ns();          /* the command's start precedes its execve */
-		r.leader = start(&r, path, argv, end);
+		r.leader = start_go(&r, path, argv, end);
+		r.cpu_exec_ms = cpu_ms();
 		if (r.leader < 0) {
 			if (!end->exit_code)
 				end->exit_code = 1;
@@ -1196,6 +1525,16 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 			startup_signals(o->quals->interruptible);
 		watchdog_start(&r);
 	}
+	if (open_ring(&r) < 0) {
+		/* (never seen: ENOMEM) what was started ends with renacer */
+		if (!r.attached) {
+			signal_all(&r, SIGKILL);
+			waitpid(r.leader, NULL, 0);
+		}
+		end->exit_code = 1;
+		ret = -1;
+		goto restore;
+	}
 
 	wait_all(&r, end);
 	watchdog_stop(&r);
@@ -1207,13 +1546,16 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 		ret = -2;
 	warn_lost(r.skel);
 	end->lost = r.skel->bss->lost_calls + r.skel->bss->lost_events;
-	if (r.rc && getenv("RENACER_EBPF_STATS"))
+	if (r.rc && stats)
 		recorder_print_gaps(r.rc, stderr);
 	/* detach now: every syscall on the machine stops paying for the program */
 	bpfl.ring_buffer__free(r.rb);
 	r.rb = NULL;
+	if (stats)
+		note_loaded(&r, r.skel);
 	renacer_bpf__destroy(r.skel);
 	r.skel = NULL;
+	r.ck[CK_DETACHED] = now_ns();
 	if (ret != -1 && sink_list_end(sinks, end) < 0)
 		ret = -2;
 restore:
@@ -1222,14 +1564,21 @@ restore:
 	sigaction(SIGHUP, &r.old_hup, NULL);
 	sigaction(SIGCHLD, &r.old_chld, NULL);
 out:
+	early_cancel(&r);
 	watchdog_stop(&r);
 	recorder_free(r.rc);
 	if (r.tasks)
 		munmap((void *)r.tasks, r.ntasks * sizeof(struct rb_task));
 	free(path);
 	free(r.procs);
-	bpfl.ring_buffer__free(r.rb);
+	if (r.rb)
+		bpfl.ring_buffer__free(r.rb);
 	renacer_bpf__destroy(r.skel);
+	if (stats && r.ck[CK_ATTACH]) {
+		r.ck[CK_END] = now_ns();
+		print_stats(&r);
+	}
+	strbuf_release(&r.loaded);
 	return ret;
 }
 

@@ -51,23 +51,29 @@ int ebpf_probe(struct strbuf *why);
  * tracer_run()'s contract: sinks get begin, the process events, then
  * totals and end; *end holds the command's exit status.  o->follow follows
  * children and threads from birth; o->trace_set and o->status_mask select
- * what is counted; o->cpu_time measures system CPU time.  o->attach is not
- * supported (the caller must not ask).
+ * what is counted; o->cpu_time measures system CPU time.  o->attach
+ * traces those processes instead (their threads too with o->follow, from
+ * /proc, and what they start from then on).
+ *
+ * The command's process is forked before the program is loaded (the fork
+ * overlaps the load) and execs once it is attached.
  *
  * Returns 0; -1 after error() when the command could not be started
  * (end->exit_code 127 when not found); -2 when a sink's end failed; or
  * EBPF_UNAVAILABLE with the reason in why and no message printed when
- * the program could not be loaded or attached: then nothing ran, no sink
- * was called, and the caller may fall back to ptrace.
+ * the program could not be loaded or attached: then nothing ran (the
+ * early child ended without exec and was reaped), no sink was called,
+ * and the caller may fall back to ptrace.
  */
 int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *const argv[],
 	     struct sink_list *sinks, struct trace_end *end, struct strbuf *why);
 
 /*
  * Whether the recording engine can serve o (nothing needs the command
- * stopped or a descriptor's path read while it is: no -p, -e inject=, -P,
- * -e read=/write=, -u, -D, -b, stacks, -y; strings within
- * EBPF_STRING_MAX).  Appends the reason to why (may be NULL) when not.
+ * stopped: no -e inject=, -u, -D, -b; strings within EBPF_STRING_MAX;
+ * -y, -yy, -P, -Y and -e read=/write= it serves from what the kernel
+ * records with each call, -p from the table of traced tasks).  Appends the reason to why (may be NULL) when
+ * not.
  */
 bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why);
 

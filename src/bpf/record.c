@@ -21,6 +21,7 @@
 #include <linux/types.h>
 
 #include "bpf/abi.h"
+#include "bpf/capture.h"
 #include "core/lamport.h"
 #include "core/quals.h"
 #include "sys/tmem.h"
@@ -28,6 +29,8 @@
 #include "sys/filter.h"
 #include "sys/sysent.h"
 #include "util/arena.h"
+#include "util/intmap.h"
+#include "util/intern.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
@@ -38,6 +41,29 @@
  * would have seen it delivered. */
 struct sig_note {
 	struct rb_signal s;
+};
+
+/*
+ * A process's executable file mappings (bpf/abi.h's RB_EV_MAP records), by
+ * start: a version is never changed once made, so that a call's stack is
+ * unwound with the mappings of the moment it was taken, however late its
+ * records are read.  Shared (ref) by the process, the tasks whose stack was
+ * taken then, and children forked meanwhile.
+ */
+struct modtab {
+	unsigned ref;
+	uint64_t gen;             /* unique to this version */
+	size_t n;
+	struct ev_module m[];
+};
+
+/* Per traced process: its mappings now. */
+struct rproc {
+	pid_t pid;
+	struct modtab *cur;       /* NULL: none known */
+	unsigned threads;         /* its threads alive but the leader */
+	bool leader_gone;         /* the leader exited before them */
+	struct rproc *next;
 };
 
 /* Per traced thread: the call whose entry half is delivered, if any. */
@@ -63,6 +89,12 @@ struct rtask {
 	size_t entry_len, entry_alloc;
 	uint8_t *exec;            /* the RB_EV_EXECARGS record of its execve */
 	size_t exec_len, exec_alloc;
+	struct tmem_region *data; /* RB_EV_DATA chunks of its call (-e read=,
+				     -e write=; data malloc'ed) */
+	size_t ndata, adata;
+	uint8_t *stk;             /* the RB_EV_STACK record of its last call */
+	size_t stk_len, stk_alloc;
+	struct modtab *stk_mods;  /* its process's mappings then (a ref) */
 };
 
 struct recorder {
@@ -84,7 +116,350 @@ struct recorder {
 	uint8_t **late;           /* the view's bytes read late (late_read()) */
 	size_t nlate, alate;
 	struct tmem_view view;
+	/* -y, -P: what descriptors referred to (see rec_fd_link()) */
+	bool fdpaths;
+	struct fdreg *fdregs;     /* the view's RBR_FDPATH regions, its own
+				     phase first */
+	size_t nfdregs, afdregs;
+	struct intmap procfds;    /* pid -> struct intmap * of its descriptors
+				     (fd -> char *: "target\0proto") */
+	struct strbuf link;       /* rec_fd_link()'s answer */
+	/* -Y: the command of each task (tid -> char *) */
+	struct intmap comms;
+	/* the call being decoded (rec_fd_link(), rec_task_comm()) */
+	pid_t cur_pid;
+	long cur_nr;
+	const uint64_t *cur_args;
+	int64_t cur_ret;
+	bool cur_exit;
+	struct rproc *procs[NBUCKETS];  /* (stacks) */
+	struct intern paths;      /* the mapped files' paths */
+	uint64_t gen;             /* last modtab.gen given */
 };
+
+/* A descriptor's path as the kernel recorded it with the call. */
+struct fdreg {
+	int32_t fd;               /* (AT_FDCWD: the working directory) */
+	unsigned phase;           /* RBR_ENTRY, RBR_EXIT */
+	const struct rb_fdpath *fp;  /* then RB_FILEREF_PATH bytes of path */
+};
+
+/* ---- descriptors and commands (-y, -P, -Y) ------------------------------ */
+
+#ifndef PIPEFS_MAGIC
+#define PIPEFS_MAGIC 0x50495045
+#endif
+#ifndef SOCKFS_MAGIC
+#define SOCKFS_MAGIC 0x534F434B
+#endif
+#ifndef ANON_INODE_FS_MAGIC
+#define ANON_INODE_FS_MAGIC 0x09041934
+#endif
+#ifndef PID_FS_MAGIC
+#define PID_FS_MAGIC 0x50494446
+#endif
+
+/* What readlink(/proc/PID/fd/N) says of the descriptor fp recorded (the
+ * kernel's d_path(): a pseudo file's name, else the path up through the
+ * mounts, " (deleted)" when unlinked), into sb. */
+static void fdpath_text(const struct rb_fdpath *fp, struct strbuf *sb)
+{
+	const char *comp = (const char *)(fp + 1);
+	size_t end = fp->pathlen < RB_FILEREF_PATH ? fp->pathlen : RB_FILEREF_PATH;
+	char name[sizeof(fp->name) + 1];
+
+	memcpy(name, fp->name, sizeof(fp->name));
+	name[sizeof(fp->name)] = '\0';
+	strbuf_reset(sb);
+	switch (fp->magic) {
+	case PIPEFS_MAGIC:
+		strbuf_addf(sb, "pipe:[%llu]", (unsigned long long)fp->ino);
+		return;
+	case SOCKFS_MAGIC:
+		strbuf_addf(sb, "socket:[%llu]", (unsigned long long)fp->ino);
+		return;
+	case ANON_INODE_FS_MAGIC:
+		strbuf_addf(sb, "anon_inode:%s", name);
+		return;
+	case PID_FS_MAGIC:
+		strbuf_addstr(sb, "anon_inode:[pidfd]");
+		return;
+	}
+	/* components from the root down: the last one in comp first */
+	while (end > 0) {
+		size_t start = end - 1;
+		while (start > 0 && comp[start - 1])
+			start--;
+		strbuf_addch(sb, '/');
+		strbuf_add(sb, comp + start, strnlen(comp + start, end - start));
+		end = start;
+	}
+	if (!sb->len)
+		strbuf_addch(sb, '/');
+	if (fp->flags & RBP_DELETED)
+		strbuf_addstr(sb, " (deleted)");
+}
+
+/* The descriptors of process pid as recorded so far (NULL: none known). */
+static struct intmap *procfds_get(struct recorder *rc, pid_t pid, bool make)
+{
+	uint64_t *v = make ? intmap_put(&rc->procfds, (uint64_t)pid, NULL)
+			   : intmap_get(&rc->procfds, (uint64_t)pid);
+
+	if (!v)
+		return NULL;
+	if (!*v) {
+		struct intmap *m = xcalloc(1, sizeof(*m));
+		*v = (uint64_t)(uintptr_t)m;
+	}
+	return (struct intmap *)(uintptr_t)*v;
+}
+
+static bool free_entry(uint64_t key, uint64_t val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	free((char *)(uintptr_t)val);
+	return true;
+}
+
+static void fds_free(struct intmap *m)
+{
+	if (!m)
+		return;
+	intmap_del_if(m, free_entry, NULL);
+	intmap_release(m);
+	free(m);
+}
+
+static void procfds_del(struct recorder *rc, pid_t pid)
+{
+	struct intmap *m = procfds_get(rc, pid, false);
+
+	fds_free(m);
+	intmap_del(&rc->procfds, (uint64_t)pid);
+}
+
+static void procfds_release(struct recorder *rc)
+{
+	for (uint32_t i = 0; ; ) {
+		uint64_t k, v;
+
+		if (!intmap_next(&rc->procfds, &i, &k, &v))
+			break;
+		fds_free((struct intmap *)(uintptr_t)v);
+	}
+	intmap_release(&rc->procfds);
+}
+
+/* A copy of "target\0proto" (len bytes with both NULs). */
+static char *entry_dup(const char *e)
+{
+	size_t a = strlen(e) + 1, b = strlen(e + a) + 1;
+	char *s = xmalloc(a + b);
+
+	memcpy(s, e, a + b);
+	return s;
+}
+
+/* A new process (a fork) starts with its creator's descriptors. */
+static void procfds_fork(struct recorder *rc, pid_t parent, pid_t child)
+{
+	struct intmap *from = procfds_get(rc, parent, false), *to;
+
+	if (!from || parent == child)
+		return;
+	procfds_del(rc, child);
+	to = procfds_get(rc, child, true);
+	/* (to was made after from was looked up: look it up again) */
+	from = procfds_get(rc, parent, false);
+	for (uint32_t i = 0; from; ) {
+		uint64_t k, v;
+
+		if (!intmap_next(from, &i, &k, &v))
+			break;
+		*intmap_put(to, k, NULL) = (uint64_t)(uintptr_t)entry_dup((const char *)(uintptr_t)v);
+	}
+}
+
+/* Whether the call being decoded had fd recorded (its mask names it):
+ * then no region of it means it was not open.  mask: the bits looked at. */
+static bool fd_covered(const struct recorder *rc, int32_t fd, uint32_t mask)
+{
+	uint32_t m = capture_fdpath_mask(rc->cur_nr) & mask;
+
+	if (!m || !rc->cur_args)
+		return false;
+	for (unsigned i = 0; i < 6; i++)
+		if ((m & ((1u << i) | RBD_ENTRY(i))) && (int32_t)rc->cur_args[i] == fd)
+			return true;
+	return (m & RBD_RET) && rc->cur_exit && rc->cur_ret == fd;
+}
+
+/*
+ * The view's answer for descriptor fd (tmem_view.fd_link): the path the
+ * kernel recorded with the call, else what the process's earlier calls
+ * recorded (descriptors inside structures: poll's, select's), else
+ * unknown (the live process is asked, if it is still there).
+ */
+static int rec_fd_link(void *data, pid_t tid, int64_t fd, struct tmem_fdlink *out)
+{
+	struct recorder *rc = data;
+	/* at the entry, a descriptor the call replaces or closes is what
+	 * it was before (an entry region), never what the call made of it */
+	bool before = !rc->cur_exit && fd_covered(rc, (int32_t)fd, 0x3f00u);
+	struct intmap *m;
+	uint64_t *v;
+
+	(void)tid;
+	for (size_t i = 0; i < rc->nfdregs; i++) {
+		const struct rb_fdpath *fp = rc->fdregs[i].fp;
+
+		if (rc->fdregs[i].fd != (int32_t)fd || (before && rc->fdregs[i].phase != RBR_ENTRY))
+			continue;
+		fdpath_text(fp, &rc->link);
+		out->target = rc->link.buf;
+		out->proto = fp->proto[0] && strnlen(fp->proto, sizeof(fp->proto)) < sizeof(fp->proto)
+			     ? fp->proto : NULL;
+		if (out->proto && !strncmp(out->proto, "UNIX", 4)) {
+			out->unix_known = true;
+			out->unix_peer = fp->peer;
+			out->unix_path = fp->sun_path;
+			out->unix_plen = fp->plen <= 108 ? fp->plen : 0;
+		}
+		return 1;
+	}
+	if (fd_covered(rc, (int32_t)fd, ~0u))
+		return 0;
+	m = procfds_get(rc, rc->cur_pid, false);
+	if (m && fd >= 0 && (v = intmap_get(m, (uint64_t)fd))) {
+		const char *e = (const char *)(uintptr_t)*v;
+
+		out->target = e;
+		out->proto = e[strlen(e) + 1] ? e + strlen(e) + 1 : NULL;
+		return 1;
+	}
+	return -1;
+}
+
+/* The view's answer for the command of task tid (tmem_view.task_comm):
+ * the one the kernel's fork and exec events gave it; none for a child
+ * the call reaps (wait4's result). */
+static int rec_task_comm(void *data, pid_t tid, const char **comm)
+{
+	struct recorder *rc = data;
+	uint64_t *v;
+
+	if (rc->cur_exit && rc->cur_ret == tid && rc->cur_ret > 0 &&
+	    (sysent_sem(sysent_get(rc->cur_nr)) & SEM_WAIT))
+		return 0;
+	v = intmap_get(&rc->comms, (uint64_t)tid);
+	if (!v)
+		return -1;
+	*comm = (const char *)(uintptr_t)*v;
+	return 1;
+}
+
+void recorder_note_comm(struct recorder *rc, pid_t tid, const char *comm, size_t n)
+{
+	uint64_t *v;
+	char *s;
+
+	if (!rc->o->dopts.decode_pids)
+		return;
+	s = xmalloc(n + 1);
+	memcpy(s, comm, n);
+	s[n] = '\0';
+	v = intmap_put(&rc->comms, (uint64_t)tid, NULL);
+	free((char *)(uintptr_t)*v);
+	*v = (uint64_t)(uintptr_t)s;
+}
+
+static void comm_del(struct recorder *rc, pid_t tid)
+{
+	uint64_t *v = intmap_get(&rc->comms, (uint64_t)tid);
+
+	if (v) {
+		free((char *)(uintptr_t)*v);
+		intmap_del(&rc->comms, (uint64_t)tid);
+	}
+}
+
+/* The call rec_fd_link() and rec_task_comm() answer for. */
+static void cur_call(struct recorder *rc, pid_t pid, long nr, const uint64_t *args, int64_t ret,
+		     bool exit)
+{
+	rc->cur_pid = pid;
+	rc->cur_nr = nr;
+	rc->cur_args = args;
+	rc->cur_ret = ret;
+	rc->cur_exit = exit;
+}
+
+struct range { int64_t lo, hi; };
+
+static bool in_range(uint64_t key, uint64_t val, void *arg)
+{
+	const struct range *r = arg;
+
+	if ((int64_t)key < r->lo || (int64_t)key > r->hi)
+		return false;
+	free((char *)(uintptr_t)val);
+	return true;
+}
+
+/*
+ * After call h of task t (record data, size bytes): its process's table
+ * of descriptors learns what the call's descriptors refer to now (the
+ * exit's regions) and forgets those it closed; a task it reaped has no
+ * command any more.
+ */
+static void after_call(struct recorder *rc, const struct rtask *t, const uint8_t *data,
+		       size_t size)
+{
+	const struct rb_call *h = (const void *)data;
+	long nr = h->slot < RB_NR ? (long)h->slot : -1;
+	uint32_t sem = sysent_sem(sysent_get(nr));
+	bool done = !(h->flags & RBC_UNFINISHED);
+	size_t off = sizeof(*h);
+	struct intmap *m;
+
+	if (rc->o->dopts.decode_pids && done && h->ret > 0 && (sem & SEM_WAIT))
+		comm_del(rc, (pid_t)h->ret);
+	if (!rc->fdpaths || nr < 0)
+		return;
+	m = procfds_get(rc, t->pid, true);
+	if (done && h->ret == 0 && (sem & SEM_CLOSE)) {
+		struct range r = { (int32_t)h->args[0], (int32_t)h->args[0] };
+		intmap_del_if(m, in_range, &r);
+	} else if (done && h->ret == 0 && (sem & SEM_CLOSE_RANGE)) {
+		struct range r = { (int64_t)(uint32_t)h->args[0], (int64_t)(uint32_t)h->args[1] };
+		intmap_del_if(m, in_range, &r);
+	}
+	for (unsigned i = 0; i < h->nregions; i++) {
+		const struct rb_region *r = (const void *)(data + off);
+
+		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
+			return;
+		if (r->kind == RBR_FDPATH && r->phase == RBR_EXIT && (int32_t)r->addr >= 0 &&
+		    r->len >= sizeof(struct rb_fdpath) + RB_FILEREF_PATH) {
+			const struct rb_fdpath *fp = (const void *)(data + off + sizeof(*r));
+			size_t pl = strnlen(fp->proto, sizeof(fp->proto));
+			uint64_t *v;
+			char *e;
+
+			fdpath_text(fp, &rc->link);
+			e = xmalloc(rc->link.len + pl + 2);
+			memcpy(e, rc->link.buf, rc->link.len + 1);
+			memcpy(e + rc->link.len + 1, fp->proto, pl);
+			e[rc->link.len + 1 + pl] = '\0';
+			v = intmap_put(m, (uint64_t)(int32_t)r->addr, NULL);
+			free((char *)(uintptr_t)*v);
+			*v = (uint64_t)(uintptr_t)e;
+		}
+		off += sizeof(*r) + ((rb_region_data(r) + 7) & ~7u);
+	}
+}
 
 struct recorder *recorder_new(const struct tracer_opts *o, struct sink_list *sinks, uint64_t t0)
 {
@@ -95,12 +470,43 @@ struct recorder *recorder_new(const struct tracer_opts *o, struct sink_list *sin
 	rc->t0 = t0;
 	rc->lamport = lamport_new();
 	rc->view.fd = -1;
+	strbuf_init(&rc->link, 0);
+	rc->fdpaths = o->dopts.decode_fds || (o->quals && o->quals->paths);
+	rc->view.fd_data = rc;
+	if (rc->fdpaths)
+		rc->view.fd_link = rec_fd_link;
+	if (o->dopts.decode_pids)
+		rc->view.task_comm = rec_task_comm;
 	rc->all_status = (o->status_mask ? o->status_mask : STATUS_ALL) == STATUS_ALL;
 	return rc;
 }
 
+/* Forgets the data chunks of t's call. */
+static void data_clear(struct rtask *t)
+{
+	while (t->ndata)
+		free((void *)t->data[--t->ndata].data);
+}
+
+static void modtab_put(struct modtab *m)
+{
+	if (m && !--m->ref)
+		free(m);
+}
+
+static struct modtab *modtab_get(struct modtab *m)
+{
+	if (m)
+		m->ref++;
+	return m;
+}
+
 static void task_free(struct rtask *t)
 {
+	data_clear(t);
+	free(t->data);
+	modtab_put(t->stk_mods);
+	free(t->stk);
 	arena_release(&t->arena);
 	free(t->entry);
 	free(t->exec);
@@ -119,6 +525,15 @@ void recorder_free(struct recorder *rc)
 			task_free(t);
 		}
 	}
+	for (unsigned b = 0; b < NBUCKETS; b++) {
+		struct rproc *p = rc->procs[b], *next;
+		for (; p; p = next) {
+			next = p->next;
+			modtab_put(p->cur);
+			free(p);
+		}
+	}
+	intern_release(&rc->paths);
 	lamport_free(rc->lamport);
 	arena_release(&rc->sigarena);
 	while (rc->nlate)
@@ -126,6 +541,17 @@ void recorder_free(struct recorder *rc)
 	free(rc->late);
 	free(rc->regs);
 	free(rc->extra);
+	free(rc->fdregs);
+	procfds_release(rc);
+	for (uint32_t i = 0; ; ) {
+		uint64_t k, v;
+
+		if (!intmap_next(&rc->comms, &i, &k, &v))
+			break;
+		free((char *)(uintptr_t)v);
+	}
+	intmap_release(&rc->comms);
+	strbuf_release(&rc->link);
 	free(rc);
 }
 
@@ -178,6 +604,195 @@ static void task_unlink(struct recorder *rc, struct rtask *t)
 		pp = &(*pp)->next;
 	if (*pp)
 		*pp = t->next;
+}
+
+/* ---- mappings (stacks) ------------------------------------------------ */
+
+static struct rproc *proc_find(struct recorder *rc, pid_t pid, bool create)
+{
+	struct rproc **pp = &rc->procs[(unsigned)pid % NBUCKETS], *p;
+
+	for (p = *pp; p; p = p->next)
+		if (p->pid == pid)
+			return p;
+	if (!create)
+		return NULL;
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	p->next = *pp;
+	*pp = p;
+	return p;
+}
+
+static void proc_drop(struct recorder *rc, pid_t pid)
+{
+	struct rproc **pp = &rc->procs[(unsigned)pid % NBUCKETS];
+
+	for (; *pp; pp = &(*pp)->next)
+		if ((*pp)->pid == pid) {
+			struct rproc *p = *pp;
+			*pp = p->next;
+			modtab_put(p->cur);
+			free(p);
+			return;
+		}
+}
+
+/* A new version of p's mappings: the current ones less those whose start
+ * is in [lo, hi), plus add (may be NULL). */
+static void maps_change(struct recorder *rc, struct rproc *p, uint64_t lo, uint64_t hi,
+			const struct ev_module *add)
+{
+	size_t n = p->cur ? p->cur->n : 0, k = 0;
+	struct modtab *m = xmalloc(sizeof(*m) + (n + 1) * sizeof(m->m[0]));
+
+	m->ref = 1;
+	m->gen = ++rc->gen;
+	for (size_t i = 0; i < n; i++)
+		if (!(p->cur->m[i].start >= lo && p->cur->m[i].start < hi))
+			m->m[k++] = p->cur->m[i];
+	m->n = k;
+	if (add) {
+		size_t i = 0;     /* (kept sorted by start) */
+		while (i < m->n && m->m[i].start < add->start)
+			i++;
+		if (!(i < m->n && m->m[i].start == add->start)) {
+			memmove(&m->m[i + 1], &m->m[i], (m->n - i) * sizeof(m->m[0]));
+			m->m[i] = *add;
+			m->n++;
+		}
+	}
+	modtab_put(p->cur);
+	p->cur = m;
+}
+
+/* An RB_EV_MAP record: p's mappings change. */
+static void on_map(struct recorder *rc, const uint8_t *data, size_t size)
+{
+	const struct rb_map *r = (const void *)data;
+	struct rproc *p;
+	struct ev_module mod;
+	struct strbuf path = STRBUF_INIT;
+	const char *comp = (const char *)(r + 1);
+	size_t end;
+
+	if (size < sizeof(*r) || r->pathlen > size - sizeof(*r)) {
+		rc->st.bad++;
+		return;
+	}
+	p = proc_find(rc, (pid_t)r->pid, true);
+	if (r->kind == RBM_UNMAP) {
+		for (size_t i = 0; p->cur && i < p->cur->n; i++)
+			if (p->cur->m[i].start >= r->start && p->cur->m[i].start < r->end) {
+				maps_change(rc, p, r->start, r->end, NULL);
+				break;
+			}
+		return;
+	}
+	if (r->kind != RBM_EXEC || !r->pathlen)
+		return;
+	/* components from the root down: the last one first in the record */
+	end = r->pathlen;
+	while (end > 0) {
+		size_t start = end - 1;
+		while (start > 0 && comp[start - 1])
+			start--;
+		strbuf_addch(&path, '/');
+		strbuf_add(&path, comp + start, strnlen(comp + start, end - start));
+		end = start;
+	}
+	memset(&mod, 0, sizeof(mod));
+	mod.start = r->start;
+	mod.end = r->end;
+	mod.pgoff = r->pgoff;
+	mod.dev = r->dev;
+	mod.ino = r->ino;
+	mod.path = intern_str(&rc->paths, intern_add(&rc->paths, path.buf, path.len));
+	strbuf_release(&path);
+	/* (a new mapping replaces those it covers) */
+	maps_change(rc, p, r->start, r->end, &mod);
+}
+
+void recorder_fork(struct recorder *rc, pid_t pid, pid_t parent)
+{
+	struct rproc *pp = proc_find(rc, parent, false), *p;
+
+	if (!pp || !pp->cur)
+		return;
+	p = proc_find(rc, pid, true);
+	modtab_put(p->cur);
+	p->cur = modtab_get(pp->cur);
+	p->threads = 0;
+	p->leader_gone = false;
+}
+
+/*
+ * Keeps a process's mappings while any of its tasks lives: a thread may go
+ * on after its leader exited (pthread_exit in main).
+ */
+static void proc_task_event(struct recorder *rc, const struct event *ev)
+{
+	struct rproc *p;
+
+	if (ev->type == EV_PROC_START && ev->is_thread) {
+		proc_find(rc, ev->pid, true)->threads++;
+	} else if (ev->type == EV_PROC_EXIT && (p = proc_find(rc, ev->pid, false))) {
+		if (ev->tid != ev->pid && p->threads)
+			p->threads--;
+		else if (ev->tid == ev->pid)
+			p->leader_gone = true;
+		if (p->leader_gone && !p->threads)
+			proc_drop(rc, ev->pid);
+	}
+}
+
+/* An RB_EV_STACK record: kept for its call, with the mappings of now. */
+static void on_stack(struct recorder *rc, const uint8_t *data, size_t size)
+{
+	const struct rb_stack *k = (const void *)data;
+	struct rtask *t;
+	struct rproc *p;
+
+	if (size < sizeof(*k) || k->len > size - sizeof(*k) || k->regs_len > sizeof(k->regs)) {
+		rc->st.bad++;
+		return;
+	}
+	t = task_get(rc, (pid_t)k->tid, (pid_t)k->pid);
+	ALLOC_GROW(t->stk, size, t->stk_alloc);
+	memcpy(t->stk, data, size);
+	t->stk_len = size;
+	p = proc_find(rc, (pid_t)k->pid, false);
+	modtab_put(t->stk_mods);
+	t->stk_mods = modtab_get(p ? p->cur : NULL);
+}
+
+/*
+ * The stack taken at the entry of t's call h into *us (regs NULL: its
+ * record was lost).  Returns false for a call that has none to show (the
+ * execve starting the command, RBK_LAUNCH).
+ */
+static bool task_ustack(struct rtask *t, const struct rb_call *h, struct ev_ustack *us)
+{
+	const struct rb_stack *k = (const void *)t->stk;
+
+	memset(us, 0, sizeof(*us));
+	if (!t->stk_len || k->enter_ns != h->enter_ns)
+		return true;
+	if (k->flags & RBK_LAUNCH)
+		return false;
+	us->regs = k->regs;
+	us->regs_len = k->regs_len;
+	us->compat = k->compat;
+	us->cut = k->flags & RBK_CUT;
+	us->sp = k->sp;
+	us->stack = t->stk + sizeof(*k);
+	us->len = k->len;
+	if (t->stk_mods) {
+		us->mods = t->stk_mods->m;
+		us->nmods = t->stk_mods->n;
+		us->mods_gen = t->stk_mods->gen;
+	}
+	return true;
 }
 
 /* ---- delivering -------------------------------------------------------- */
@@ -310,7 +925,21 @@ void recorder_process_event(struct recorder *rc, struct event *ev)
 	}
 	if (ev->type == EV_PROC_EXIT && !ev->last_nr && (t = task_find(rc, ev->tid)))
 		ev->last_nr = t->last_nr;
+	if (ev->type == EV_PROC_START && !ev->is_thread && rc->fdpaths) {
+		/* (ppid is the creating thread) */
+		struct rtask *p = task_find(rc, ev->ppid);
+		procfds_fork(rc, p ? p->pid : ev->ppid, ev->pid);
+	}
+	if (ev->type == EV_EXEC)
+		proc_drop(rc, ev->pid);        /* the new image's come next */
 	emit(rc, ev);
+	proc_task_event(rc, ev);
+	if (ev->type == EV_PROC_EXIT && ev->tid == ev->pid && rc->fdpaths)
+		procfds_del(rc, ev->pid);
+	/* a thread's /proc entry goes with it; a process's stays until its
+	 * parent reaps it (after_call()) */
+	if (ev->type == EV_PROC_EXIT && ev->tid != ev->pid)
+		comm_del(rc, ev->tid);
 	if (ev->type == EV_PROC_EXIT && (t = task_find(rc, ev->tid))) {
 		task_unlink(rc, t);
 		task_free(t);
@@ -446,6 +1075,14 @@ static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, un
 			return -1;
 		if (r->phase == phase && r->kind == RBR_FD && r->len >= sizeof(struct rb_fdinfo)) {
 			set_fd(rc, r);
+		} else if (r->kind == RBR_FDPATH) {
+			if (r->phase == phase &&
+			    r->len >= sizeof(struct rb_fdpath) + RB_FILEREF_PATH) {
+				ALLOC_GROW(rc->fdregs, rc->nfdregs + 1, rc->afdregs);
+				rc->fdregs[rc->nfdregs].fd = (int32_t)r->addr;
+				rc->fdregs[rc->nfdregs].phase = phase;
+				rc->fdregs[rc->nfdregs++].fp = (const void *)(data + off + sizeof(*r));
+			}
 		} else if (r->phase == phase && r->status == RBR_FAULT_RO) {
 			late_read(rc, h->tid, r, data + off + sizeof(*r));
 		} else if (r->phase == phase) {
@@ -469,6 +1106,7 @@ static void view_set(struct recorder *rc, const uint8_t *entry, size_t elen,
 		     const uint8_t *call, size_t clen, bool exit)
 {
 	rc->nregs = 0;
+	rc->nfdregs = 0;
 	rc->view.fd = -1;
 	while (rc->nlate)
 		free(rc->late[--rc->nlate]);
@@ -507,6 +1145,7 @@ static int decode(struct recorder *rc, struct rtask *t, uint32_t slot, int exiti
 	ctx.opts = quals_dopts(rc->o->quals, &rc->o->dopts, t->ev.nr, &dtmp);
 	ctx.se = t->se;
 	ctx.ev = &t->ev;
+	cur_call(rc, t->pid, t->ev.nr, t->ev.raw, t->ev.retval, exiting);
 	if (t->se->decode)
 		r = t->se->decode(&ctx, &t->ev, exiting);
 	else
@@ -517,6 +1156,53 @@ static int decode(struct recorder *rc, struct rtask *t, uint32_t slot, int exiti
 		rc->faults[slot] += rc->view.faults - f;
 	}
 	return r;
+}
+
+/*
+ * -e read=, -e write=: the dumps of t's call (quals_dumpio(), as the
+ * ptrace engine), from its data chunks (the whole data) and its record.
+ */
+static void dump_call(struct recorder *rc, struct rtask *t, const uint8_t *entry,
+		      const uint8_t *call, size_t clen)
+{
+	struct dctx ctx = { t->pid, t->tid, &t->arena, &rc->o->dopts, t->se, &t->ev };
+
+	view_set(rc, entry, t->entry_len, call, clen, true);
+	/* (after the record's own regions: view_find() takes the region
+	 * that holds a read whole, or runs furthest) */
+	for (size_t i = 0; i < t->ndata; i++) {
+		ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
+		rc->regs[rc->nregs++] = t->data[i];
+	}
+	rc->view.r = rc->regs;
+	rc->view.n = rc->nregs;
+	cur_call(rc, t->pid, t->ev.nr, t->ev.raw, t->ev.retval, true);
+	quals_dumpio(rc->o->quals, &ctx, &t->ev);
+	tmem_set_view(NULL);
+}
+
+/* An RB_EV_DATA chunk: kept for the call of its task that follows. */
+static void on_data(struct recorder *rc, const uint8_t *data, size_t size)
+{
+	const struct rb_data *d = (const void *)data;
+	struct rtask *t;
+	struct tmem_region *r;
+	uint8_t *copy;
+
+	if (size < sizeof(*d) || d->len > RB_DATA_CHUNK) {
+		rc->st.bad++;
+		return;
+	}
+	t = task_get(rc, (pid_t)d->tid, (pid_t)d->pid);
+	copy = xmalloc(d->len ? d->len : 1);
+	memcpy(copy, d->data, d->len);
+	ALLOC_GROW(t->data, t->ndata + 1, t->adata);
+	r = &t->data[t->ndata++];
+	r->addr = d->addr;
+	r->data = copy;
+	r->len = d->len;
+	r->fault = !d->len;
+	r->more = false;
 }
 
 /* ---- calls ------------------------------------------------------------- */
@@ -569,6 +1255,21 @@ static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_cal
 	}
 	if (!quals_compat_traced(q, nr) || !trace_set_has(rc->o->trace_set, nr))
 		return;
+	/* -P: only calls that touch one of the paths (as at a ptrace entry:
+	 * the recorded strings, and the descriptors as they were then) */
+	if (q && q->paths) {
+		uint64_t args[6];
+		bool want;
+
+		memcpy(args, h->args, sizeof(args));
+		view_set(rc, entry, elen, call, clen, false);
+		cur_call(rc, t->pid, nr, args, 0, false);
+		want = quals_entry_wanted(q, t->pid, t->tid, nr, args);
+		cur_call(rc, t->pid, nr, NULL, 0, false);
+		tmem_set_view(NULL);
+		if (!want)
+			return;
+	}
 	t->reported = true;
 	arena_reset(&t->arena);
 	memset(ev, 0, sizeof(*ev));
@@ -599,6 +1300,18 @@ static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_cal
 	if (rc->sinks->needs_args) {
 		view_set(rc, entry, elen, call, clen, false);
 		t->dec_exit = decode(rc, t, h->slot, 0) == RVAL_EXIT;
+	}
+	if (rc->o->enrich) {
+		/* unwound from the stack taken at the entry; the execve that
+		 * starts the command (no mapping of the process recorded, no
+		 * stack) is not, as under ptrace */
+		struct ev_ustack us;
+
+		if (task_ustack(t, entry ? (const struct rb_call *)entry : h, &us)) {
+			ev->ustack = &us;
+			rc->o->enrich(rc->o->enrich_data, ev);
+			ev->ustack = NULL;
+		}
 	}
 	view_fd(rc, entry ? entry : call, entry ? elen : clen);
 	stamp(rc, ev);
@@ -637,7 +1350,11 @@ static void call_end(struct recorder *rc, struct rtask *t, const struct rb_call 
 			view_set(rc, entry, t->entry_len, call, clen, true);
 			decode(rc, t, h->slot, 1);
 		}
+		if (rc->o->quals && (rc->o->quals->read_fds || rc->o->quals->write_fds))
+			dump_call(rc, t, entry, call, clen);
 	}
+	if (rc->o->enrich)
+		rc->o->enrich(rc->o->enrich_data, ev);
 	if (status_wanted(rc, ev)) {
 		/* (entries shown first: their stamps reset the view's fd) */
 		if (rc->pending)
@@ -813,6 +1530,8 @@ static void on_call(struct recorder *rc, const uint8_t *data, size_t size)
 		}
 	}
 	call_end(rc, t, h, data, size);
+	data_clear(t);
+	after_call(rc, t, data, size);
 	rc->nextra = 0;
 	t->exec_len = 0;
 	signals_before(rc, t, h->exit_ns + 1);
@@ -840,7 +1559,15 @@ static void show_signal(struct recorder *rc, struct rtask *t, const struct rb_si
 	ev.last_nr = t->last_nr;
 	ev.ts_ns = ev.end_ns = g->ts_ns > rc->t0 ? g->ts_ns - rc->t0 : 0;
 	v = arena_calloc(&rc->sigarena, sizeof(*v));
+	/* (an empty view: -Y names si_pid as the task was then) */
+	rc->nregs = rc->nfdregs = 0;
+	rc->view.r = rc->regs;
+	rc->view.n = 0;
+	rc->view.fd = -1;
+	cur_call(rc, t->pid, -1, NULL, 0, false);
+	tmem_set_view(&rc->view);
 	decode_siginfo_val(&ctx, v, &si);
+	tmem_set_view(NULL);
 	ev.siginfo = v;
 	emit(rc, &ev);
 	if (g->flags & RBS_STOP) {
@@ -894,8 +1621,20 @@ void recorder_record(struct recorder *rc, const void *data, size_t size)
 {
 	const struct rb_call *h = data;
 
+	if (size >= sizeof(uint32_t) && h->type == RB_EV_STACK) {
+		on_stack(rc, data, size);
+		return;
+	}
+	if (size >= sizeof(uint32_t) && h->type == RB_EV_MAP) {
+		on_map(rc, data, size);
+		return;
+	}
 	if (size >= sizeof(struct rb_signal) && h->type == RB_EV_SIGNAL) {
 		on_signal(rc, data, size);
+		return;
+	}
+	if (size >= sizeof(struct rb_data) && h->type == RB_EV_DATA) {
+		on_data(rc, data, size);
 		return;
 	}
 	if (size >= sizeof(*h) && h->size <= size && h->type == RB_EV_EXECARGS) {

@@ -40,6 +40,18 @@ void recorder_record(struct recorder *rc, const void *data, size_t size);
  */
 void recorder_process_event(struct recorder *rc, struct event *ev);
 
+/* The command (comm, n bytes, NUL-padded) task tid has from now on, as
+ * the kernel's fork or exec event said: -Y shows it for the calls that
+ * follow. */
+void recorder_note_comm(struct recorder *rc, pid_t tid, const char *comm, size_t n);
+
+/*
+ * A process pid was forked by one of process parent's threads (a
+ * RB_EV_FORK record, before its EV_PROC_START): it starts with its
+ * parent's mappings (stacks).
+ */
+void recorder_fork(struct recorder *rc, pid_t pid, pid_t parent);
+
 /* What the recorder saw: calls, records dropped, and reads the recorded
  * memory could not serve (tmem_view's gaps and faults), per syscall with
  * RENACER_EBPF_STATS set. */

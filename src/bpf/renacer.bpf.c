@@ -57,10 +57,21 @@ const volatile __u64 call_room = 0;     /* a call record is dropped (counted
 const volatile __u8 block_set[RB_NR / 8] = {};  /* calls that may block: an
 						   entry record while other
 						   tasks run */
+const volatile bool want_fdpath = false;  /* descriptors' paths (-y, -P) */
+const volatile bool want_dump = false;    /* -e read=, -e write= data */
+const volatile __u8 dump_kind[RB_NR] = {}; /* RBK_* per number */
+const volatile __u8 dump_rfds[RB_DUMP_FDS / 8] = {}; /* -e read= descriptors */
+const volatile __u8 dump_wfds[RB_DUMP_FDS / 8] = {}; /* -e write= descriptors */
+const volatile bool dump_rall = false;    /* ...or all of them */
+const volatile bool dump_wall = false;
+const volatile __u32 fdpath_set[RB_NR] = {}; /* RBD_* per number */
 const volatile __u8 entry_set[RB_NR / 8] = {};  /* calls with entry ops */
 const volatile __u8 fork_set[RB_NR / 8] = {};   /* calls that wait for a child
 						   (vfork): an entry record
 						   always */
+/* Stacks (-k, -s, profiles: abi.h's RB_EV_STACK and RB_EV_MAP records) */
+const volatile bool want_stack = false;
+const volatile __u32 stack_bytes = 16384;       /* stack copied at most, <= RB_STACK_MAX */
 
 /* Read by the loader (mmap'ed .bss). */
 __u64 live = 0;         /* traced tasks alive */
@@ -70,6 +81,7 @@ __u64 lost_nr = 0;      /* calls with a number outside the slots */
 __u64 noverflow = 0;    /* entries in overflow */
 __u64 lost_calls = 0;   /* call and signal records the ring buffer had no room for */
 __u64 cut_calls = 0;    /* records whose memory did not all fit (RBC_CUT) */
+__u64 lost_stacks = 0;  /* stack and mapping records the ring buffer had no room for */
 
 /* (mmap'able: the loader's watchdog reads it, see engine.c) */
 struct {
@@ -331,7 +343,7 @@ int BPF_PROG(rb_sys_exit, struct pt_regs *regs, long ret)
 }
 
 static __always_inline void send(__u32 type, __u32 pid, __u32 tid, __u32 ppid,
-				 __u32 is_thread, __u32 code, const char *path)
+				 __u32 is_thread, __u32 code, const char *path, __u32 ptgid)
 {
 	struct rb_event *e;
 
@@ -348,20 +360,28 @@ static __always_inline void send(__u32 type, __u32 pid, __u32 tid, __u32 ppid,
 	e->ppid = ppid;
 	e->is_thread = is_thread;
 	e->exit_code = code;
+	e->ptgid = ptgid;
+	e->pad = 0;
 	e->ts_ns = bpf_ktime_get_ns();
 	e->max_rss_kb = e->run_ns = e->wait_ns = 0;
+	/* (a fork's child has its creator's, the current task's) */
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	if (type == RB_EV_EXIT) {
 		struct task_struct *task = bpf_get_current_task_btf();
 
-		struct mm_struct *mm = task->mm;
+		/* (probe reads, not typed loads: checking typed loads
+		 * through mm_struct cost the verifier 8-13 ms at every
+		 * start; this runs once per exit) */
+		struct mm_struct *mm = BPF_CORE_READ(task, mm);
 
 		if (mm) {
 			/* the program's own high-water mark, as VmHWM: the
 			 * process's maxrss also keeps the RSS it had before
 			 * its execve (for a command, renacer's own) */
-			long hw = (long)mm->hiwater_rss;
-			long cur = mm->rss_stat[0].count + mm->rss_stat[1].count +
-				   mm->rss_stat[3].count;
+			long hw = (long)BPF_CORE_READ(mm, hiwater_rss);
+			long cur = BPF_CORE_READ(mm, rss_stat[0].count) +
+				   BPF_CORE_READ(mm, rss_stat[1].count) +
+				   BPF_CORE_READ(mm, rss_stat[3].count);
 
 			e->max_rss_kb = (cur > hw ? cur : hw) * 4;
 		} else {
@@ -863,6 +883,153 @@ __noinline int fd_info(struct cap *c, __u64 fd)
 	return 0;
 }
 
+/* -yy of a unix socket: its peer's inode and the path it is bound to, as
+ * unix_diag says (the reader cannot ask once the socket is gone). */
+static __always_inline void unix_details(struct rb_fdpath *fp, struct unix_sock *u)
+{
+	struct sock *peer = BPF_CORE_READ(u, peer);
+	struct unix_address *a = BPF_CORE_READ(u, addr);
+
+	if (peer) {
+		struct socket *ps = BPF_CORE_READ(peer, sk_socket);
+
+		if (ps) {
+			/* SOCK_INODE(): the inode that follows the socket */
+			struct socket_alloc *sa = (void *)((__u8 *)ps -
+				bpf_core_field_offset(struct socket_alloc, socket));
+
+			fp->peer = (__u32)BPF_CORE_READ(sa, vfs_inode.i_ino);
+		}
+	}
+	if (a) {
+		int len = BPF_CORE_READ(a, len) - 2;    /* less sun_family */
+
+		if (len > 0 && len <= 108 &&
+		    !bpf_probe_read_kernel(fp->sun_path, len & 127, (__u8 *)a +
+					   bpf_core_field_offset(struct unix_address, name) + 2))
+			fp->plen = len;
+	}
+}
+
+/*
+ * A region (RBR_FDPATH) with what descriptor fd of the current task refers
+ * to and its path (AT_FDCWD: the working directory), for -y and -P: what
+ * readlink(/proc/PID/fd/N) says at the call, which the reader can no
+ * longer ask once the call is over.  Nothing when fd is not open.
+ */
+__noinline int fd_path_region(struct cap *c, __u64 fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u8 *buf = scratch_buf();
+	struct dentry *d;
+	struct vfsmount *mnt;
+	struct inode *ino;
+	struct rb_fdpath *fp;
+	struct rb_region *r;
+	struct file *f = NULL;
+	__u32 off;
+
+	if (!c || !buf)
+		return 0;
+	if ((int)fd == -100) {
+		d = BPF_CORE_READ(task, fs, pwd.dentry);
+		mnt = BPF_CORE_READ(task, fs, pwd.mnt);
+		ino = BPF_CORE_READ(d, d_inode);
+	} else {
+		struct file **fds = BPF_CORE_READ(task, files, fdt, fd);
+		unsigned int max = BPF_CORE_READ(task, files, fdt, max_fds);
+
+		if (fd >= max || fd > 1u << 20)
+			return 0;
+		bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+		if (!f)
+			return 0;
+		d = BPF_CORE_READ(f, f_path.dentry);
+		mnt = BPF_CORE_READ(f, f_path.mnt);
+		ino = BPF_CORE_READ(f, f_inode);
+	}
+	off = c->off;
+	if (!d || off + sizeof(*r) + sizeof(*fp) + RB_FILEREF_PATH + 8 > RB_REC_MAX) {
+		c->flags |= RBC_CUT;
+		return 0;
+	}
+	r = (struct rb_region *)(buf + in_rec(off));
+	r->addr = fd;
+	r->len = sizeof(*fp) + RB_FILEREF_PATH;
+	r->phase = c->phase;
+	r->kind = RBR_FDPATH;
+	r->status = RBR_OK;
+	r->pad = 0;
+	fp = (struct rb_fdpath *)(buf + in_rec(off + sizeof(*r)));
+	fp->ino = BPF_CORE_READ(ino, i_ino);
+	fp->mode = BPF_CORE_READ(ino, i_mode);
+	fp->magic = (__u32)BPF_CORE_READ(ino, i_sb, s_magic);
+	/* d_unlinked(): unhashed and not a root */
+	fp->flags = !BPF_CORE_READ(d, d_hash.pprev) && BPF_CORE_READ(d, d_parent) != d
+		    ? RBP_DELETED : 0;
+	fp->name[0] = fp->proto[0] = 0;
+	bpf_probe_read_kernel_str(fp->name, sizeof(fp->name), BPF_CORE_READ(d, d_name.name));
+	fp->peer = fp->plen = 0;
+	if ((fp->mode & 0170000) == 0140000 && f) {         /* S_IFSOCK */
+		struct socket *so = BPF_CORE_READ(f, private_data);
+		struct sock *sk = BPF_CORE_READ(so, sk);
+
+		bpf_probe_read_kernel_str(fp->proto, sizeof(fp->proto),
+					  BPF_CORE_READ(sk, __sk_common.skc_prot, name));
+		if (sk && BPF_CORE_READ(sk, __sk_common.skc_family) == 1)   /* AF_UNIX */
+			unix_details(fp, (struct unix_sock *)sk);
+	}
+	fp->pathlen = 0;
+	c->off = off + sizeof(*r) + sizeof(*fp) + RB_FILEREF_PATH;
+	c->nreg++;
+	fp->pathlen = path_walk(off + sizeof(*r) + sizeof(*fp), (__u64)d, (__u64)mnt);
+	return 0;
+}
+
+/* fd_paths()'s state */
+struct fdp_ctx {
+	struct cap *c;
+	__u32 mask;
+	__u32 phase;
+};
+
+static long fdp_one(__u32 i, void *ctx)
+{
+	struct fdp_ctx *p = ctx;
+	struct cap *c = p->c;
+	__u32 m = p->mask;
+
+	if (i < 6) {
+		if ((m & (p->phase == RBR_ENTRY ? RBD_ENTRY(i) : 1u << i)))
+			fd_path_region(c, c->args[i & 7]);
+	} else if (i == 6) {
+		if ((m & RBD_RET) && p->phase == RBR_EXIT && c->ret >= 0)
+			fd_path_region(c, (__u64)c->ret);
+	} else if ((m & RBD_PAIR) && p->phase == RBR_EXIT && c->ret == 0) {
+		int fds[2] = { -1, -1 };
+
+		bpf_probe_read_user(fds, sizeof(fds), (void *)c->args[RBD_PAIR_ARG(m)]);
+		int fd = i == 7 ? fds[0] : fds[1];
+
+		if (fd >= 0)
+			fd_path_region(c, (__u64)fd);
+	}
+	return 0;
+}
+
+/* The descriptors of a call of slot that -y and -P name (fdpath_set), at
+ * this phase. */
+static __always_inline void fd_paths(struct cap *c, __u32 slot)
+{
+	struct fdp_ctx p = { c, 0, c->phase };
+
+	if (slot >= RB_NR)
+		return;
+	p.mask = fdpath_set[slot];
+	if (p.mask)
+		bpf_loop(9, fdp_one, &p, 0);
+}
+
 /* The user int at addr, or 0. */
 static __always_inline __u64 user_int(__u64 addr)
 {
@@ -1111,6 +1278,123 @@ static __always_inline __u64 wake_flags(__u64 size)
 								 : BPF_RB_NO_WAKEUP;
 }
 
+/* dump_data()'s walk: one chunk, or the next iovec, per step */
+struct dump_ctx {
+	__u64 base, len;    /* the rest of the buffer being sent */
+	__u64 iov, cnt, i;  /* iovecs (cnt 0: one buffer), the next one */
+	__u64 left;         /* bytes of the call not sent yet */
+	__u32 pid, tid;
+};
+
+/* One step of the walk: 0 to go on, 1 when done.  (A global function:
+ * checked once, not once per state of its caller's loop.) */
+__noinline int dump_step(struct dump_ctx *d)
+{
+	struct rb_data *e;
+	__u32 n;
+
+	if (!d)
+		return 1;
+	if (!d->len) {
+		__u64 v[2] = { 0, 0 };
+
+		/* the next iovec; strace stops at the first empty one */
+		if (!d->cnt || d->i >= d->cnt || d->i >= 1024 || !d->left)
+			return 1;
+		if (bpf_probe_read_user(v, sizeof(v), (void *)(d->iov + 16 * d->i)) < 0)
+			return 1;
+		d->i++;
+		d->base = v[0];
+		d->len = v[1] < d->left ? v[1] : d->left;
+		return d->len ? 0 : 1;
+	}
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		__sync_fetch_and_add(&lost_calls, 1);
+		return 1;
+	}
+	n = d->len < RB_DATA_CHUNK ? (__u32)d->len : RB_DATA_CHUNK;
+	e->type = RB_EV_DATA;
+	e->size = sizeof(*e);
+	e->pid = d->pid;
+	e->tid = d->tid;
+	e->addr = d->base;
+	e->pad = 0;
+	if (n > RB_DATA_CHUNK)
+		n = RB_DATA_CHUNK;
+	if (bpf_probe_read_user(e->data, n, (void *)d->base) < 0)
+		n = 0;
+	e->len = n;
+	bpf_ringbuf_submit(e, wake_flags(sizeof(*e)));
+	if (!n)
+		return 1;
+	d->base += n;
+	d->len -= n;
+	d->left -= n;
+	return 0;
+}
+
+static long dump_one(__u32 step, void *ctx)
+{
+	return dump_step(ctx) ? 1 : 0;
+}
+
+/* Whether fd is in a bitmap of the loader's (RB_DUMP_FDS bits). */
+static __always_inline bool fd_in(const volatile __u8 *set, __u64 fd)
+{
+	return fd < RB_DUMP_FDS && (set[(fd / 8) & (RB_DUMP_FDS / 8 - 1)] & (1u << (fd & 7)));
+}
+
+/*
+ * -e read=/-e write=: the data call c of slot moved through a selected
+ * descriptor (its first argument), sent in RB_EV_DATA chunks before its
+ * record.
+ */
+__noinline int dump_data(struct cap *c, __u32 slot)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct dump_ctx d = { 0 };
+	__u64 fd;
+	__u8 k;
+
+	if (!c || slot >= RB_NR)
+		return 0;
+	k = dump_kind[slot];
+	fd = c->args[0];
+	if (!k || (fd >> 31))
+		return 0;
+	if (k & RBDK_WRITE) {
+		if (!dump_wall && !fd_in(dump_wfds, fd))
+			return 0;
+		d.left = RB_DUMP_MAX;
+	} else {
+		if (c->ret <= 0 || (!dump_rall && !fd_in(dump_rfds, fd)))
+			return 0;
+		d.left = c->ret < RB_DUMP_MAX ? (__u64)c->ret : RB_DUMP_MAX;
+	}
+	d.pid = task->tgid;
+	d.tid = task->pid;
+	if (k & RBDK_BUF) {
+		d.base = c->args[1];
+		d.len = (k & RBDK_WRITE) ? c->args[2] : d.left;
+		if (d.len > d.left)
+			d.len = d.left;
+	} else if (k & RBDK_IOV) {
+		d.iov = c->args[1];
+		d.cnt = c->args[2];
+	} else {
+		__u64 f[4] = { 0, 0, 0, 0 };
+
+		/* struct msghdr: msg_iov at 16, msg_iovlen at 24 */
+		if (bpf_probe_read_user(f, sizeof(f), (void *)c->args[1]) < 0)
+			return 0;
+		d.iov = f[2];
+		d.cnt = f[3];
+	}
+	bpf_loop(RB_DUMP_MAX / RB_DATA_CHUNK + 1024, dump_one, &d, 0);
+	return 0;
+}
+
 static __always_inline bool rec_send(struct cap *c, __u8 *buf, __u32 type, struct task_struct *task,
 				     const struct rb_task *t, __u32 slot, __u64 now, __u64 ip)
 {
@@ -1155,12 +1439,32 @@ static __always_inline bool in_set(const volatile __u8 *set, __u32 slot)
 }
 
 
+/* An RB_EV_EXECARGS record (abi.h) of the current task, which exec'ed. */
+static __always_inline void rec_execargs(struct task_struct *task, struct rb_task *t,
+					 struct linux_binprm *bprm)
+{
+	__u64 start = BPF_CORE_READ(task, mm, arg_start), end = BPF_CORE_READ(task, mm, arg_end);
+	__u8 *buf = scratch_buf();
+	struct cap c;
+
+	if (!buf)
+		return;
+	__builtin_memset(&c, 0, sizeof(c));
+	c.off = sizeof(struct rb_call);
+	c.phase = RBR_EXIT;
+	region(&c, start, end > start ? end - start : 0, RBR_BYTES);
+	region(&c, (__u64)BPF_CORE_READ(bprm, filename), RB_PATH_BYTES, RBR_KSTR);
+	rec_send(&c, buf, RB_EV_EXECARGS, task, t, 0, bpf_ktime_get_ns(), 0);
+}
+
 /*
  * The capture program: the record of a call's entry or exit, with its
  * memory (the ops), reached by a tail call from rec_sys_enter or
  * rec_sys_exit, which leave in the header of this CPU's scratch buffer
- * the record's type, slot, result and flags.  One program, so that the
- * verifier checks the copying code once (it is most of the start-up).
+ * the record's type, slot, result and flags; and an execve's
+ * RB_EV_EXECARGS, from rb_exec.  One program, so that the verifier checks
+ * the copying code once (it is most of the start-up: in rb_exec too, it
+ * cost 2-8 ms more at every start).
  */
 SEC("raw_tp")
 int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
@@ -1178,6 +1482,11 @@ int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 	h = (struct rb_call *)buf;
 	type = h->type;
 	slot = h->slot;
+	if (type == RB_EV_EXECARGS) {
+		/* from rb_exec, whose third argument is the linux_binprm */
+		rec_execargs(task, t, (struct linux_binprm *)ctx[2]);
+		return 0;
+	}
 	__builtin_memset(&c, 0, sizeof(c));
 	c.off = sizeof(struct rb_call);
 	c.phase = type == RB_EV_ENTRY ? RBR_ENTRY : RBR_EXIT;
@@ -1186,11 +1495,200 @@ int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 	if (!regs_args(&c, regs, slot, &ip))
 		return 0;
 	run_ops(&c, slot, type == RB_EV_ENTRY ? RBW_ENTRY | RBW_BLOCK : RBW_EXIT);
+	if (want_fdpath)
+		fd_paths(&c, slot);
+	if (want_dump && type == RB_EV_CALL && !(c.flags & RBC_UNFINISHED))
+		dump_data(&c, slot);
 	if (c.flags & RBC_LATE)
 		fill_paths(&c);
 	rec_send(&c, buf, type, task, t, slot, type == RB_EV_ENTRY ? t->enter_ns : bpf_ktime_get_ns(),
 		 ip);
 	return 0;
+}
+
+/* ---- stacks (want_stack) ---------------------------------------------- */
+
+/* Sends the record of size bytes built at the start of this CPU's scratch
+ * buffer (a stack or a mapping), or counts it lost. */
+static __always_inline void aux_send(__u8 *buf, __u32 size)
+{
+	if (call_room && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + size + call_room >
+			 bpf_ringbuf_query(&events, BPF_RB_RING_SIZE)) {
+		__sync_fetch_and_add(&lost_stacks, 1);
+		return;
+	}
+	if (bpf_ringbuf_output(&events, buf, size & (RB_REC_MAX - 1), wake_flags(size)) < 0)
+		__sync_fetch_and_add(&lost_stacks, 1);
+}
+
+/* stack_chunk()'s state: the slice is read a page at a time, so that one
+ * unreadable page (the end of a thread's stack) keeps those before it */
+struct stack_ctx {
+	__u64 sp;
+	__u32 pos;          /* bytes read */
+	__u32 cut;          /* stopped at stack_bytes */
+};
+
+static long stack_chunk(__u32 i, void *ctx)
+{
+	struct stack_ctx *s = ctx;
+	__u8 *buf = scratch_buf();
+	__u64 addr = s->sp + s->pos;
+	__u32 n = 4096 - (__u32)(addr & 4095);
+
+	if (!buf)
+		return 1;
+	if (s->pos >= stack_bytes) {
+		s->cut = 1;
+		return 1;
+	}
+	if (n > stack_bytes - s->pos)
+		n = stack_bytes - s->pos;
+	if (n > 4096)
+		return 1;
+	if (bpf_probe_read_user(buf + in_rec(sizeof(struct rb_stack) + s->pos), n,
+				(void *)addr) < 0)
+		return 1;
+	s->pos += n;
+	return 0;
+}
+
+_Static_assert(sizeof(struct pt_regs) <= RB_UREGS * 8, "pt_regs larger than rb_stack.regs");
+
+/* The RB_EV_STACK record of the call the current task enters (abi.h). */
+static __always_inline void rec_stack(struct task_struct *task, const struct rb_task *t,
+				      struct pt_regs *regs, __u32 slot, bool launch)
+{
+	__u8 *buf = scratch_buf();
+	struct stack_ctx s = { 0 };
+	struct rb_stack *k;
+	__u32 size;
+
+	if (!buf)
+		return;
+	k = (struct rb_stack *)buf;
+	if (bpf_probe_read_kernel(k->regs, sizeof(struct pt_regs), regs) < 0)
+		return;
+	k->type = RB_EV_STACK;
+	k->pid = task->tgid;
+	k->tid = task->pid;
+	k->enter_ns = t->enter_ns;
+	k->regs_len = sizeof(struct pt_regs);
+	k->compat = slot >= RB_COMPAT;
+	s.sp = REG(regs, sp);
+	k->sp = s.sp;
+	if (!launch)
+		bpf_loop(RB_STACK_MAX / 4096 + 1, stack_chunk, &s, 0);
+	k->len = s.pos;
+	k->flags = (s.cut ? RBK_CUT : 0) | (launch ? RBK_LAUNCH : 0);
+	size = sizeof(*k) + ((s.pos + 7) & ~7u);
+	k->size = size;
+	aux_send(buf, size);
+}
+
+/* An RB_EV_MAP record (abi.h) of the current task: of kind, start..end at
+ * file offset pgoff of the file open at f (may be NULL). */
+static __always_inline void rec_map(struct task_struct *task, __u32 kind, __u64 start, __u64 end,
+				    __u64 pgoff, struct file *f)
+{
+	__u8 *buf = scratch_buf();
+	struct rb_map *m;
+	__u32 n = 0;
+
+	if (!buf)
+		return;
+	m = (struct rb_map *)buf;
+	m->type = RB_EV_MAP;
+	m->pid = task->tgid;
+	m->tid = task->pid;
+	m->kind = kind;
+	m->start = start;
+	m->end = end;
+	m->pgoff = pgoff;
+	m->dev = 0;
+	m->ino = 0;
+	m->pad = 0;
+	if (f) {
+		m->dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
+		m->ino = BPF_CORE_READ(f, f_inode, i_ino);
+		n = path_walk(sizeof(*m), (__u64)BPF_CORE_READ(f, f_path.dentry),
+			      (__u64)BPF_CORE_READ(f, f_path.mnt));
+		if (n > RB_FILEREF_PATH)
+			n = RB_FILEREF_PATH;
+	}
+	/* (m again: path_walk's scratch_buf() is the verifier's other pointer) */
+	m = (struct rb_map *)buf;
+	m->pathlen = n;
+	m->size = sizeof(*m) + ((n + 7) & ~7u);
+	aux_send(buf, m->size);
+}
+
+/* What bpf_find_vma's callback learns of an executable mapping */
+struct xvma {
+	__u64 start, end, pgoff;
+	struct file *file;
+};
+
+static long vma_exec(struct task_struct *task, struct vm_area_struct *vma, void *ctx)
+{
+	struct xvma *x = ctx;
+
+	if (!(vma->vm_flags & 0x4 /* VM_EXEC */))
+		return 0;
+	x->start = vma->vm_start;
+	x->end = vma->vm_end;
+	x->pgoff = vma->vm_pgoff << 12;
+	x->file = vma->vm_file;
+	return 0;
+}
+
+/* The executable file mapping at addr of the current task, as RBM_EXEC;
+ * skip: the file of one sent already (nothing then).  Returns its file. */
+static __always_inline struct file *rec_vma(struct task_struct *task, __u64 addr,
+					   struct file *skip)
+{
+	struct xvma x = { 0 };
+
+	if (bpf_find_vma(task, addr, vma_exec, &x, 0) < 0 || !x.file || x.file == skip)
+		return x.file;
+	rec_map(task, RBM_EXEC, x.start, x.end, x.pgoff, x.file);
+	return x.file;
+}
+
+#define NR_MMAP 9
+#define NR_MUNMAP 11
+#define PROT_EXEC_ 4
+#define MAP_ANON_ 0x20
+
+/* At the exit of a native call of a traced task: what mmap and munmap
+ * changed of the executable mappings (rb_map). */
+static __always_inline void watch_maps(struct task_struct *task, struct pt_regs *regs, long ret)
+{
+	long nr = (long)REG(regs, orig_ax);
+	__u64 a0, a1;
+
+	if ((nr != NR_MMAP && nr != NR_MUNMAP) || (unsigned long)ret >= (unsigned long)-4095 ||
+	    (task->thread_info.status & X86_TS_COMPAT))
+		return;
+	a1 = REG(regs, si);
+	if (nr == NR_MUNMAP) {
+		a0 = REG(regs, di);
+		rec_map(task, RBM_UNMAP, a0, a0 + ((a1 + 4095) & ~4095ull), 0, NULL);
+	} else if ((REG(regs, dx) & PROT_EXEC_) &&
+		   !(REG(regs, r10) & MAP_ANON_)) {
+		/* the file from the descriptor, not the mapping: reading the
+		 * mappings takes a lock another thread may hold */
+		__u64 fd = REG(regs, r8);
+		struct file **fds = BPF_CORE_READ(task, files, fdt, fd);
+		unsigned int max = BPF_CORE_READ(task, files, fdt, max_fds);
+		struct file *f = NULL;
+
+		if (fd < max && fd <= 1u << 20)
+			bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+		if (f)
+			rec_map(task, RBM_EXEC, (__u64)ret, (__u64)ret + ((a1 + 4095) & ~4095ull),
+				REG(regs, r9), f);
+	}
 }
 
 struct {
@@ -1222,6 +1720,7 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct rb_task *t = task_find((__u32)task->pid);
+	bool hidden = false;
 	__u32 slot;
 	__u64 now;
 
@@ -1231,9 +1730,10 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		if (id != NR_EXECVE && id != NR_EXECVEAT)
 			return 0;
 		t->flags &= ~RBT_HIDE;
+		hidden = true;      /* (renacer's own code: no stack, RBK_LAUNCH) */
 	}
 	t->slot = RB_NO_CALL;
-	t->flags &= ~RBT_ENTRY;
+	t->flags &= ~(RBT_ENTRY | RBT_ATTACHED);
 	if ((unsigned long)id >= RB_NR) {
 		__sync_fetch_and_add(&lost_nr, 1);
 		return 0;
@@ -1251,6 +1751,8 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		t->enter_sum = task->se.sum_exec_runtime;
 		t->enter_on = bpf_get_smp_processor_id();
 	}
+	if (want_stack)
+		rec_stack(task, t, regs, slot, hidden);
 	/* an entry record: memory the call changes, or a call that may
 	 * block while other tasks run (shown as <unfinished ...> when one
 	 * of them comes first), or one that waits for its child */
@@ -1263,6 +1765,37 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 	return 0;
 }
 
+/*
+ * -p: the exit of the call a task was inside when it joined the table (the
+ * loader marked it RBT_ATTACHED): its number from the saved registers,
+ * timed from now, recorded as a call whose entry record was lost (a
+ * ptrace tracer sees it too, from its restart or its exit stop).
+ */
+static __always_inline void attached_call(struct task_struct *task, struct rb_task *t,
+					  struct pt_regs *regs)
+{
+	long nr = (long)REG(regs, orig_ax);
+	__u32 slot;
+	__u64 now;
+
+	t->flags &= ~RBT_ATTACHED;
+	if (t->slot < RB_SLOTS || nr < 0 || nr >= RB_NR)
+		return;
+	slot = (__u32)nr;
+	if (task->thread_info.status & X86_TS_COMPAT)
+		slot += RB_COMPAT;
+	if (use_set && !(trace_set[(slot / 8) & (RB_SLOTS / 8 - 1)] & (1u << (slot & 7))))
+		return;
+	now = bpf_ktime_get_ns();
+	t->slot = slot;
+	t->enter_ns = now;
+	if (want_cpu) {
+		t->enter_stime = cpu_now(task, now);
+		t->enter_sum = task->se.sum_exec_runtime;
+		t->enter_on = bpf_get_smp_processor_id();
+	}
+}
+
 SEC("raw_tp/sys_exit")
 int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
 {
@@ -1270,6 +1803,10 @@ int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
 	struct rb_task *t = task_find((__u32)task->pid);
 	__u32 slot;
 
+	if (want_stack && t && !(t->flags & RBT_HIDE))
+		watch_maps(task, regs, ret);
+	if (t && (t->flags & RBT_ATTACHED))
+		attached_call(task, t, regs);
 	if (!t || t->slot >= RB_SLOTS)
 		return 0;
 	/* the task dies before a ptrace tracer would see this exit: the
@@ -1426,24 +1963,6 @@ static __always_inline void rec_unfinished(struct task_struct *task, struct rb_t
 	t->slot = RB_NO_CALL;
 }
 
-/* An RB_EV_EXECARGS record (abi.h) of the current task, which exec'ed. */
-static __always_inline void rec_execargs(struct task_struct *task, struct rb_task *t,
-					 struct linux_binprm *bprm)
-{
-	__u64 start = BPF_CORE_READ(task, mm, arg_start), end = BPF_CORE_READ(task, mm, arg_end);
-	__u8 *buf = scratch_buf();
-	struct cap c;
-
-	if (!buf)
-		return;
-	__builtin_memset(&c, 0, sizeof(c));
-	c.off = sizeof(struct rb_call);
-	c.phase = RBR_EXIT;
-	region(&c, start, end > start ? end - start : 0, RBR_BYTES);
-	region(&c, (__u64)BPF_CORE_READ(bprm, filename), RB_PATH_BYTES, RBR_KSTR);
-	rec_send(&c, buf, RB_EV_EXECARGS, task, t, 0, bpf_ktime_get_ns(), 0);
-}
-
 /* A new task (process or thread) is born, before it first runs; run by its
  * creator (the arguments are the creator and the new task). */
 SEC("raw_tp/sched_process_fork")
@@ -1461,7 +1980,7 @@ int BPF_PROG(rb_fork, struct task_struct *parent, struct task_struct *child)
 		return 0;
 	}
 	__sync_fetch_and_add(&live, 1);
-	send(RB_EV_FORK, tgid, tid, cur->pid, tgid == cur->tgid, 0, NULL);
+	send(RB_EV_FORK, tgid, tid, cur->pid, tgid == cur->tgid, 0, NULL, cur->tgid);
 	return 0;
 }
 
@@ -1487,9 +2006,23 @@ int BPF_PROG(rb_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	}
 	if (!t)
 		return 0;
-	send(RB_EV_EXEC, task->tgid, tid, (__u32)old_pid, 0, 0, BPF_CORE_READ(bprm, interp));
+	send(RB_EV_EXEC, task->tgid, tid, (__u32)old_pid, 0, 0, BPF_CORE_READ(bprm, interp), 0);
+	if (want_record && !want_stack) {
+		/* rec_execargs() in the capture program, by a tail call (no
+		 * return): verified there, not a second time here */
+		to_capture(ctx, RB_EV_EXECARGS, 0, 0, 0);
+		return 0;
+	}
+	/* (with stacks, in order before the mappings below) */
 	if (want_record)
 		rec_execargs(task, t, bprm);
+	if (want_stack) {
+		/* the mappings the kernel made: the program's code, and its
+		 * interpreter's, where the new image starts */
+		struct file *f = rec_vma(task, BPF_CORE_READ(task, mm, start_code), NULL);
+
+		rec_vma(task, REG((struct pt_regs *)bpf_task_pt_regs(task), ip), f);
+	}
 	return 0;
 }
 
@@ -1515,7 +2048,7 @@ int BPF_PROG(rb_exit)
 		if (want_wall)
 			s->unfinished_wall_ns += bpf_ktime_get_ns() - t->enter_ns;
 	}
-	send(RB_EV_EXIT, task->tgid, tid, 0, 0, (__u32)task->exit_code, NULL);
+	send(RB_EV_EXIT, task->tgid, tid, 0, 0, (__u32)task->exit_code, NULL, 0);
 	task_del(tid, t);
 	__sync_fetch_and_sub(&live, 1);
 	return 0;

@@ -36,11 +36,6 @@ static int ebpf_common_unsuited(const struct trace_opts *t, struct strbuf *why)
 		return -1;
 	}
 	/* strace's options that need the stops (docs/renacer.1) */
-	if (t->npaths) {
-		strbuf_addstr(why, "cannot filter by path (-P): the paths of descriptors "
-			      "are read while the call is stopped");
-		return -1;
-	}
 	if (t->inject) {
 		strbuf_addstr(why, "cannot tamper with calls (-e inject=, -e fault=)");
 		return -1;
@@ -94,26 +89,8 @@ static int ebpf_count_unsuited(const struct trace_opts *t, const struct renacer_
  */
 static int ebpf_record_unsuited(const struct trace_opts *t, struct strbuf *why)
 {
-	if (t->decode_fds || t->fd_details) {
-		strbuf_addstr(why, "cannot show what descriptors refer to (-y, -yy): "
-			      "that is read while the call is stopped");
-		return -1;
-	}
-	if (!numset_empty(&t->read_fds) || !numset_empty(&t->write_fds)) {
-		strbuf_addstr(why, "cannot dump the data of -e read= or -e write=");
-		return -1;
-	}
-	if (t->decode_pids) {
-		strbuf_addstr(why, "cannot translate or name pids (--decode-pids, -Y): "
-			      "that is read while the call is stopped");
-		return -1;
-	}
 	if (t->seccomp_given) {
 		strbuf_addstr(why, "runs no seccomp-bpf filter (--seccomp-bpf is ptrace's)");
-		return -1;
-	}
-	if (trace_opts_wants_stacks(t)) {
-		strbuf_addstr(why, "cannot unwind stacks (-s, -k, --function-time, flame graphs)");
 		return -1;
 	}
 	if (t->string_limit >= EBPF_STRING_MAX) {

@@ -155,16 +155,15 @@ static bool upath(const struct pathset *ps, pid_t tid, uint64_t addr)
  * " (deleted)" suffix dropped, as strace's getfdpath). */
 static bool fdmatch(const struct pathset *ps, pid_t pid, int64_t fd)
 {
-	char link[64], path[PATH_MAX + 1];
+	char path[PATH_MAX + 1];
 	ssize_t n;
 
 	if (fd < 0 || fd > INT32_MAX)
 		return false;
-	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, (int)fd);
-	n = readlink(link, path, sizeof(path) - 1);
+	/* (a recording's view answers for the descriptor as it was then) */
+	n = tmem_fd_link(pid, fd, path, sizeof(path), NULL);
 	if (n < 0)
 		return false;
-	path[n] = '\0';
 	if (pathmatch(ps, path))
 		return true;
 	static const char del[] = " (deleted)";

@@ -70,18 +70,6 @@ bool quals_signal_shown(const struct trace_quals *q, int sig)
 
 /* ---- -e read= / -e write= (strace's dumpio) ---------------------------- */
 
-enum dump_kind {
-	D_NONE = 0,
-	D_WRITE_BUF,    /* write, pwrite64, sendto, mq_timedsend: arg1, arg2 bytes */
-	D_WRITE_IOV,    /* writev, pwritev, pwritev2, vmsplice: iov arg1, count arg2 */
-	D_WRITE_MSG,    /* sendmsg */
-	D_WRITE_MMSG,   /* sendmmsg */
-	D_READ_BUF,     /* read, pread64, recvfrom, mq_timedreceive: arg1, retval */
-	D_READ_IOV,     /* readv, preadv, preadv2 */
-	D_READ_MSG,     /* recvmsg */
-	D_READ_MMSG,    /* recvmmsg */
-};
-
 static const struct {
 	const char *name;
 	enum dump_kind kind;
@@ -97,7 +85,7 @@ static const struct {
 	{ "recvmsg", D_READ_MSG }, { "recvmmsg", D_READ_MMSG },
 };
 
-static enum dump_kind dump_kind_of(long nr)
+enum dump_kind quals_dump_kind(long nr)
 {
 	static long nrs[sizeof(dump_calls) / sizeof(dump_calls[0])];
 	static bool init;
@@ -277,7 +265,7 @@ void quals_dumpio(const struct trace_quals *q, struct dctx *c, struct event *ev)
 
 	if (!q || (!q->read_fds && !q->write_fds) || ev->state != SC_COMPLETE || fd < 0)
 		return;
-	k = dump_kind_of(ev->nr);
+	k = quals_dump_kind(ev->nr);
 	if (k == D_NONE)
 		return;
 	if (k <= D_WRITE_MMSG) {

@@ -92,4 +92,20 @@ bool quals_signal_shown(const struct trace_quals *q, int sig);
  */
 void quals_dumpio(const struct trace_quals *q, struct dctx *c, struct event *ev);
 
+/* How call nr moves data, for quals_dumpio(): the buffer of a write-like
+ * (arg1, arg2 bytes) or read-like call (arg1, the result), an iovec array
+ * (arg1, arg2 of them), a struct msghdr (arg1), mmsghdr vectors. */
+enum dump_kind {
+	D_NONE = 0,
+	D_WRITE_BUF,    /* write, pwrite64, sendto, mq_timedsend: arg1, arg2 bytes */
+	D_WRITE_IOV,    /* writev, pwritev, pwritev2, vmsplice: iov arg1, count arg2 */
+	D_WRITE_MSG,    /* sendmsg */
+	D_WRITE_MMSG,   /* sendmmsg */
+	D_READ_BUF,     /* read, pread64, recvfrom, mq_timedreceive: arg1, retval */
+	D_READ_IOV,     /* readv, preadv, preadv2 */
+	D_READ_MSG,     /* recvmsg */
+	D_READ_MMSG,    /* recvmmsg */
+};
+enum dump_kind quals_dump_kind(long nr);
+
 #endif

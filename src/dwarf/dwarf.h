@@ -77,7 +77,9 @@ struct dwarf *dwarf_new(const struct dwarf_opts *o);
  * what changes the address space (execve, new executable mappings, code
  * unmapped) so that the caches are dropped before the next unwind.  An
  * EV_SYSCALL that arrives without an entry (a call begun before attach) is
- * unwound then.  data is the struct dwarf.
+ * unwound then.  An entry with ev->ustack (the eBPF recorder) is unwound
+ * from that copy of the stack, with its registers and mappings, and never
+ * from the process, which may have moved on.  data is the struct dwarf.
  */
 void dwarf_enrich(void *data, struct event *ev);
 

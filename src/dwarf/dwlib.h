@@ -28,7 +28,7 @@
 	X(dwfl_linux_proc_report) \
 	X(dwfl_module_addrdie) X(dwfl_module_build_id) X(dwfl_module_getdwarf) \
 	X(dwfl_module_getelf) X(dwfl_module_getsrc) X(dwfl_module_info) \
-	X(dwfl_module_relocate_address) X(dwfl_report_begin) X(dwfl_report_end) \
+	X(dwfl_module_relocate_address) X(dwfl_report_begin) X(dwfl_report_elf) X(dwfl_report_end) \
 	X(dwfl_standard_find_debuginfo) X(dwfl_thread_state_register_pc) \
 	X(dwfl_thread_state_registers) X(dwfl_thread_tid)
 #define DWLIB_ELF_FUNCS(X) \

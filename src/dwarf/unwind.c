@@ -13,7 +13,9 @@
 #include "dwarf/skip.h"
 #include "dwarf/symidx.h"
 
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -156,6 +159,13 @@ struct dproc {
 	int any_dwarf;           /* a module not skipped has DWARF: -1 unknown */
 	struct arch_dwarf_regs regs;   /* of the thread being unwound */
 	struct memcache *mem;    /* its memory read so far in this unwind */
+	const struct ev_ustack *us;    /* the stack being unwound was recorded
+					  (the eBPF recorder): read from it */
+	bool recorded;           /* dwfl's modules are a recording's */
+	bool beyond;             /* (recorded) a read past the slice, cut at
+				    its size limit, failed in this unwind */
+	bool attached;           /* (recorded) dwfl_attach_state done */
+	uint64_t mods_gen;       /* (recorded) the ev_ustack.mods_gen reported */
 	struct dproc *next;
 };
 
@@ -649,12 +659,47 @@ static bool mem_byte_range(struct dproc *p, pid_t tid, uint64_t addr, void *out,
 	return true;
 }
 
+/*
+ * A word of a recorded stack (p->us): from the slice taken with the call;
+ * in a mapped file (code, constants), from the process while it lives;
+ * anything else (the stack beyond the slice, which has changed since) is
+ * unreadable.
+ */
+static bool recorded_read(struct dproc *p, uint64_t addr, void *out, size_t n)
+{
+	const struct ev_ustack *us = p->us;
+	struct iovec local = { out, n }, remote = { (void *)(uintptr_t)addr, n };
+
+	if (addr >= us->sp && addr - us->sp <= us->len && us->len - (addr - us->sp) >= n) {
+		memcpy(out, us->stack + (addr - us->sp), n);
+		return true;
+	}
+	for (size_t i = 0; i < us->nmods; i++)
+		if (addr >= us->mods[i].start && addr + n <= us->mods[i].end)
+			return process_vm_readv(p->pid, &local, 1, &remote, 1, 0) == (ssize_t)n;
+	if (us->cut && addr >= us->sp && addr - us->sp < (uint64_t)us->len + 65536)
+		p->beyond = true;
+	return false;
+}
+
 static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct dproc *p = arg;
 	uint32_t w32;
 	uint64_t w64;
 
+	if (p->us) {
+		if (p->regs.nregs == 9) {
+			if (!recorded_read(p, addr, &w32, sizeof(w32)))
+				return false;
+			*result = w32;
+			return true;
+		}
+		if (!recorded_read(p, addr, &w64, sizeof(w64)))
+			return false;
+		*result = w64;
+		return true;
+	}
 	if (!p->mem)
 		p->mem = xcalloc(1, sizeof(*p->mem));
 	if (p->regs.nregs == 9) {       /* a 32-bit process: 4-byte words */
@@ -673,7 +718,8 @@ static bool cb_set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	struct dproc *p = arg;
 
-	if (arch_dwarf_regs(dwl.dwfl_thread_tid(thread), &p->regs) < 0)
+	if (p->us ? arch_dwarf_regs_saved(p->us->regs, p->us->regs_len, &p->regs) < 0
+		  : arch_dwarf_regs(dwl.dwfl_thread_tid(thread), &p->regs) < 0)
 		return false;
 	dwl.dwfl_thread_state_register_pc(thread, p->regs.pc);
 	return dwl.dwfl_thread_state_registers(thread, 0, p->regs.nregs, p->regs.regs);
@@ -696,6 +742,132 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 	cb_next_thread, cb_get_thread, cb_memory_read, cb_set_initial_registers,
 	cb_detach, cb_thread_detach,
 };
+
+/*
+ * Where the file of a recorded mapping m has its p_vaddr 0 in the process
+ * (its load bias): from the program header of the segment mapped at m's
+ * offset.  The file must still be the one mapped (device and inode).
+ * Returns 0, or -1 when it cannot be told.
+ */
+static int recorded_bias(const struct ev_module *m, uint64_t *bias)
+{
+	unsigned char ident[EI_NIDENT];
+	struct stat st;
+	int fd = open(m->path, O_RDONLY | O_CLOEXEC), ret = -1;
+	uint64_t phoff = 0;
+	unsigned phnum = 0, phentsize = 0;
+	bool is64;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || (uint64_t)st.st_ino != m->ino ||
+	    major(st.st_dev) != m->dev >> 20 || minor(st.st_dev) != (m->dev & 0xfffff) ||
+	    pread(fd, ident, sizeof(ident), 0) != (ssize_t)sizeof(ident) ||
+	    memcmp(ident, ELFMAG, SELFMAG))
+		goto out;
+	is64 = ident[EI_CLASS] == ELFCLASS64;
+	if (is64) {
+		Elf64_Ehdr eh;
+		if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh))
+			goto out;
+		phoff = eh.e_phoff, phnum = eh.e_phnum, phentsize = eh.e_phentsize;
+	} else {
+		Elf32_Ehdr eh;
+		if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh))
+			goto out;
+		phoff = eh.e_phoff, phnum = eh.e_phnum, phentsize = eh.e_phentsize;
+	}
+	if (phentsize != (is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr)) || phnum > 256)
+		goto out;
+	for (unsigned i = 0; i < phnum; i++) {
+		uint64_t type, off, vaddr;
+		if (is64) {
+			Elf64_Phdr ph;
+			if (pread(fd, &ph, sizeof(ph), (off_t)(phoff + i * sizeof(ph))) != sizeof(ph))
+				goto out;
+			type = ph.p_type, off = ph.p_offset, vaddr = ph.p_vaddr;
+		} else {
+			Elf32_Phdr ph;
+			if (pread(fd, &ph, sizeof(ph), (off_t)(phoff + i * sizeof(ph))) != sizeof(ph))
+				goto out;
+			type = ph.p_type, off = ph.p_offset, vaddr = ph.p_vaddr;
+		}
+		/* (the kernel maps a segment from its page: offset and
+		 * address rounded down alike) */
+		if (type == PT_LOAD && (off & ~(uint64_t)4095) == m->pgoff) {
+			*bias = m->start - (vaddr & ~(uint64_t)4095);
+			ret = 0;
+			break;
+		}
+	}
+out:
+	close(fd);
+	return ret;
+}
+
+/* Reports the modules of a recorded stack's process (us->mods). */
+static void report_recorded(struct dwarf *d, struct dproc *p, const struct ev_ustack *us)
+{
+	d->st.reports++;
+	dwl.dwfl_report_begin(p->dwfl);
+	for (size_t i = 0; i < us->nmods; i++) {
+		const struct ev_module *m = &us->mods[i];
+		uint64_t bias;
+		bool seen = false;
+
+		/* (a file with two executable segments: one module) */
+		for (size_t j = 0; j < i; j++)
+			seen |= us->mods[j].path == m->path && us->mods[j].dev == m->dev &&
+				us->mods[j].ino == m->ino;
+		if (!seen && recorded_bias(m, &bias) == 0)
+			dwl.dwfl_report_elf(p->dwfl, m->path, m->path, -1, bias, true);
+	}
+	dwl.dwfl_report_end(p->dwfl, NULL, NULL);
+	p->any_dwarf = -1;
+	p->nranges = 0;
+	dwl.dwfl_getmodules(p->dwfl, module_range_cb, p, 0);
+}
+
+/*
+ * proc_dwfl() for a recorded stack: the modules are those the recording
+ * gives for the moment of the call, reported again when they change.
+ */
+static Dwfl *recorded_dwfl(struct dwarf *d, struct dproc *p, const struct ev_ustack *us,
+			   const char **why)
+{
+	/* (a new Dwfl when the modules change: reporting a module again
+	 * into a Dwfl that has its ELF open drops it) */
+	if (p->dwfl && (p->exec_pending || !p->recorded || p->mods_gen != us->mods_gen ||
+			!p->attached)) {
+		dwl.dwfl_end(p->dwfl);
+		p->dwfl = NULL;
+	}
+	p->exec_pending = p->stale = false;
+	p->attach_error = NULL;
+	if (p->dwfl)
+		return p->dwfl;
+	cache_clear(p);
+	p->dwfl = dwl.dwfl_begin(&d->cb);
+	if (!p->dwfl) {
+		*why = intern(&d->strs, dwl.dwfl_errmsg(-1));
+		return NULL;
+	}
+	p->recorded = true;
+	p->attached = false;
+	report_recorded(d, p, us);
+	p->mods_gen = us->mods_gen;
+	/* (the machine is the first module's) */
+	if (!dwl.dwfl_attach_state(p->dwfl, NULL, p->pid, &thread_callbacks, p)) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "cannot unwind process %d: %s", (int)p->pid,
+			    us->nmods ? dwl.dwfl_errmsg(-1) : "no mapping of it was recorded");
+		*why = intern(&d->strs, sb.buf);
+		strbuf_release(&sb);
+		return NULL;
+	}
+	p->attached = true;
+	return p->dwfl;
+}
 
 /* Makes p->dwfl current; NULL with *why set when the process cannot be read. */
 static Dwfl *proc_dwfl(struct dwarf *d, struct dproc *p, const char **why)
@@ -2010,7 +2182,14 @@ static void unwind(struct dwarf *d, struct event *ev)
 	free_dead(d);
 	t->nframes = 0;
 	d->st.stacks++;
-	dwfl = proc_dwfl(d, p, &why);
+	p->us = ev->ustack;
+	p->beyond = false;
+	if (p->us && !p->us->regs) {
+		dwfl = NULL;
+		why = intern(&d->strs, "no stack was recorded for this call (ring buffer full)");
+	} else {
+		dwfl = p->us ? recorded_dwfl(d, p, p->us, &why) : proc_dwfl(d, p, &why);
+	}
 	t1 = mono_ns();
 	d->st.report_ns += t1 - t0;
 	if (!dwfl) {
@@ -2020,6 +2199,16 @@ static void unwind(struct dwarf *d, struct event *ev)
 		if (r != 0 && !w.error && !w.found && !(r < 0 && at_outermost(t)))
 			w.error = intern(&d->strs, r < 0 ? dwl.dwfl_errmsg(-1) : "unwinding stopped");
 	}
+	/* (libdw ends a stack quietly where it cannot read the return
+	 * address: the copy was too short, which must be said) */
+	if (p->us && p->beyond && !w.error && !w.found) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "the stack goes on past the %u bytes copied with the call",
+			    (unsigned)p->us->len);
+		w.error = intern(&d->strs, sb.buf);
+		strbuf_release(&sb);
+	}
+	p->us = NULL;
 	/* -s alone stops early: an error past that point is nobody's concern */
 	if (!w.full)
 		w.error = NULL;

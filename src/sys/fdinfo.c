@@ -32,6 +32,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "sys/tmem.h"
 #include "util/squote.h"
 #include "util/strbuf.h"
 #include "util/xmalloc.h"
@@ -243,8 +244,10 @@ static void cache_put(unsigned long long ino, const char *details)
 }
 
 /* strace's printsocket: "PROTO:[...]" for socket:[INO]; NULL when the
- * protocol cannot be read (the plain path shows then). */
-static const char *socket_detail(struct dctx *c, const char *link, const char *target)
+ * protocol cannot be read (the plain path shows then).  known: what a
+ * recording saw of the socket (tmem_fd_link()); else read from link. */
+static const char *socket_detail(struct dctx *c, const char *link, const char *target,
+				 const struct tmem_fdlink *known)
 {
 	char proto[64];
 	struct strbuf sb = STRBUF_INIT;
@@ -256,10 +259,14 @@ static const char *socket_detail(struct dctx *c, const char *link, const char *t
 		return NULL;
 	if ((ret = cache_get(ino)))
 		return ret;
-	n = getxattr(link, "system.sockprotoname", proto, sizeof(proto) - 1);
-	if (n <= 0)
-		return NULL;
-	proto[n] = '\0';
+	if (known->proto && *known->proto) {
+		snprintf(proto, sizeof(proto), "%s", known->proto);
+	} else {
+		n = getxattr(link, "system.sockprotoname", proto, sizeof(proto) - 1);
+		if (n <= 0)
+			return NULL;
+		proto[n] = '\0';
+	}
 	strbuf_addf(&sb, "%s:[", proto);
 	size_t open = sb.len;
 	bool found = false;
@@ -269,7 +276,16 @@ static const char *socket_detail(struct dctx *c, const char *link, const char *t
 		size_t plen;
 
 		strbuf_addf(&sb, "%llu", ino);
-		if ((found = unix_diag(ino, &peer, path, &plen))) {
+		if (known->unix_known) {
+			/* as recorded with the call (the socket may be gone) */
+			peer = known->unix_peer;
+			plen = known->unix_plen < sizeof(path) ? known->unix_plen : sizeof(path);
+			memcpy(path, known->unix_path, plen);
+			found = peer || plen;
+		} else {
+			found = unix_diag(ino, &peer, path, &plen);
+		}
+		if (found) {
 			if (peer)
 				strbuf_addf(&sb, "->%" PRIu32, peer);
 			if (plen) {
@@ -348,60 +364,47 @@ static const char *dev_detail(struct dctx *c, const char *target)
 	return arena_strndup(c->arena, buf, strlen(buf));
 }
 
-/* Appends the decimal digits of x (>= 0) at p; returns the end. */
-static char *put_dec(char *p, uint64_t x)
+/* fd_path(), and *info what a recording knew beyond the path (see
+ * tmem_fd_link()) */
+static const char *fd_path_info(struct dctx *c, int64_t fd, struct tmem_fdlink *info)
 {
-	char tmp[24];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + x % 10);
-		x /= 10;
-	} while (x);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-const char *fd_path(struct dctx *c, int64_t fd)
-{
-	char link[64], target[PATH_MAX];
-	char *p = link;
+	char target[PATH_MAX];
 	ssize_t n;
 
+	memset(info, 0, sizeof(*info));
 	if (!c->opts || !c->opts->decode_fds || (fd < 0 && fd != AT_FDCWD))
 		return NULL;
 	/* -e decode-fds= without path: AT_FDCWD shows no directory */
 	if (fd == AT_FDCWD && c->opts->fd_details && !(c->opts->fd_details & DECODE_FD_PATH))
 		return NULL;
-	memcpy(p, "/proc/", 6);
-	p = put_dec(p + 6, (uint64_t)c->tid);
-	if (fd == AT_FDCWD) {
-		memcpy(p, "/cwd", 5);
-	} else {
-		memcpy(p, "/fd/", 4);
-		p = put_dec(p + 4, (uint64_t)fd);
-		*p = '\0';
-	}
-	n = readlink(link, target, sizeof(target));
-	if (n <= 0 || n >= (ssize_t)sizeof(target))
+	n = tmem_fd_link(c->tid, fd, target, sizeof(target), info);
+	if (n <= 0)
 		return NULL;
+	info->target = NULL;     /* (target is ours) */
 	return arena_strndup(c->arena, target, (size_t)n);
+}
+
+const char *fd_path(struct dctx *c, int64_t fd)
+{
+	struct tmem_fdlink info;
+
+	return fd_path_info(c, fd, &info);
 }
 
 void fd_describe(struct dctx *c, int64_t fd, const char **path, const char **detail)
 {
 	unsigned d = c->opts ? c->opts->fd_details : 0;
+	struct tmem_fdlink info;
 	char link[64];
 
 	*detail = NULL;
-	*path = fd_path(c, fd);
+	*path = fd_path_info(c, fd, &info);
 	if (!*path || fd < 0)
 		return;
 	if (!d)
 		return;          /* -y alone (or no decode-fds mask): the path */
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)c->tid, (int)fd);
-	if ((d & DECODE_FD_SOCKET) && (*detail = socket_detail(c, link, *path))) {
+	if ((d & DECODE_FD_SOCKET) && (*detail = socket_detail(c, link, *path, &info))) {
 		*path = NULL;
 		return;
 	}

@@ -77,17 +77,18 @@ void nl_netfilter_type(struct dctx *c, struct val *v, const char *name, uint16_t
 	val_set_op(v, name, it, 3, "");
 }
 
-/* The request flags of a message type by its name: NEW, GET, DEL; the
- * subsystems whose messages strace does not sort use the common flags. */
+/* The request flags of a message type by its name: NEW, GET, DEL (and
+ * DESTROY); strace 6.1 keeps the common flags for the others (UPD*,
+ * FLUSH*, the *DEFAULT* messages), as a sweep of every type showed. */
 static const struct xlat *flags_by_name(const char *s)
 {
-	if (!s)
+	if (!s || strstr(s, "DEFAULT"))
 		return NULL;
-	if (strstr(s, "_NEW") || strstr(s, "_UPD"))
+	if (strstr(s, "_NEW"))
 		return netlink_new_flags;
 	if (strstr(s, "_GET"))
 		return netlink_get_flags;
-	if (strstr(s, "_DEL") || strstr(s, "_DESTROY") || strstr(s, "_FLUSH"))
+	if (strstr(s, "_DEL") || strstr(s, "_DESTROY"))
 		return netlink_delete_flags;
 	return NULL;
 }
@@ -103,6 +104,8 @@ const struct xlat *nl_netfilter_flags(uint16_t type)
 	case NFNL_SUBSYS_CTNETLINK_TIMEOUT:
 	case NFNL_SUBSYS_CTHELPER:
 	case NFNL_SUBSYS_NFTABLES:
+	case NFNL_SUBSYS_NFT_COMPAT:
+	case NFNL_SUBSYS_HOOK:
 		return flags_by_name(xlat_name(nf_msg_types[subsys], type & 0xff));
 	default:
 		return NULL;

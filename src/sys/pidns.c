@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "sys/decode_extra.h"
+#include "sys/tmem.h"
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
@@ -251,8 +252,10 @@ int pidns_translate(pid_t tid, int id, enum pid_type type)
 
 	if (id <= 0 || type == PT_NONE)
 		return 0;
+	/* a recording's task may be gone: taken to be in renacer's
+	 * namespace (docs/architecture.md) */
 	if (!proc_dir_of(tid, dir, sizeof(dir)) || !ns_hierarchy(dir, &ns, 1))
-		return 0;
+		return tmem_viewing() ? id : 0;
 	if (ns == our_ns())
 		return id;
 	if (ns_get_parent_broken)
@@ -265,20 +268,31 @@ int pidns_translate(pid_t tid, int id, enum pid_type type)
 
 const char *pidns_comm(struct dctx *c, int pid)
 {
-	char dir[320], path[360], buf[64], out[4 * sizeof(buf) + 1];
+	char dir[320], buf[64], out[4 * sizeof(buf) + 1];
+	ssize_t got;
 	size_t n, k = 0;
-	FILE *f;
 
-	if (pid <= 0 || !proc_dir_of(pid, dir, sizeof(dir)))
+	if (pid <= 0)
 		return NULL;
-	snprintf(path, sizeof(path), "/proc/%s/comm", dir);
-	f = fopen(path, "re");
-	if (!f)
+	if (tmem_viewing()) {
+		/* a recording: the command the task had at the call */
+		got = tmem_task_comm(pid, buf, sizeof(buf));
+	} else {
+		char path[360];
+		FILE *f;
+
+		if (!proc_dir_of(pid, dir, sizeof(dir)))
+			return NULL;
+		snprintf(path, sizeof(path), "/proc/%s/comm", dir);
+		f = fopen(path, "re");
+		if (!f)
+			return NULL;
+		got = fgets(buf, sizeof(buf), f) ? (ssize_t)strcspn(buf, "\n") : 0;
+		fclose(f);
+	}
+	if (got <= 0)
 		return NULL;
-	n = fgets(buf, sizeof(buf), f) ? strcspn(buf, "\n") : 0;
-	fclose(f);
-	if (!n)
-		return NULL;
+	n = (size_t)got;
 	/* escaped as strace's print_comm_str: '<', '>' and non-printable
 	 * bytes in octal */
 	for (size_t i = 0; i < n; i++) {

@@ -2,7 +2,10 @@
 #include "sys/tmem.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/ptrace.h>
 #include <stddef.h>
 #include <sys/stat.h>
@@ -41,6 +44,85 @@ int tmem_fd_pipe(pid_t tid, int64_t fd, uint64_t *ino)
 		return -1;
 	*ino = (view->fd_mode & S_IFMT) == S_IFIFO ? view->fd_ino : 0;
 	return 0;
+}
+
+ssize_t tmem_fd_link(pid_t tid, int64_t fd, char *buf, size_t size, struct tmem_fdlink *info)
+{
+	struct tmem_fdlink l;
+	char link[64];
+	ssize_t n;
+
+	memset(&l, 0, sizeof(l));
+	if (info)
+		*info = l;
+	if (size < 2)
+		return -1;
+	if (view && view->fd_link) {
+		int r = view->fd_link(view->fd_data, tid, fd, &l);
+
+		if (r == 0)
+			return -1;
+		if (r > 0) {
+			n = (ssize_t)strnlen(l.target, size - 1);
+			memcpy(buf, l.target, (size_t)n);
+			buf[n] = '\0';
+			l.target = buf;
+			if (info)
+				*info = l;
+			return n;
+		}
+	}
+	if (fd == AT_FDCWD)
+		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tid);
+	else
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, (int)fd);
+	n = readlink(link, buf, size - 1);
+	if (n <= 0 || (size_t)n >= size - 1)
+		return -1;
+	buf[n] = '\0';
+	if (info)
+		info->target = buf;
+	return n;
+}
+
+bool tmem_viewing(void)
+{
+	return view != NULL;
+}
+
+ssize_t tmem_task_comm(pid_t tid, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	if (size < 2)
+		return -1;
+	if (view && view->task_comm) {
+		const char *comm = NULL;
+		int r = view->task_comm(view->fd_data, tid, &comm);
+
+		if (r == 0)
+			return -1;
+		if (r > 0) {
+			n = (ssize_t)strnlen(comm, size - 1);
+			memcpy(buf, comm, (size_t)n);
+			buf[n] = '\0';
+			return n ? n : -1;
+		}
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	n = (ssize_t)strcspn(buf, "\n");
+	buf[n] = '\0';
+	return n ? n : -1;
 }
 
 int tmem_stack_pointer(pid_t tid, uint64_t *sp)

@@ -58,6 +58,19 @@ struct tmem_region {
 	bool more;          /* a string cut at len: the memory went on */
 };
 
+/* What a descriptor refers to (tmem_fd_link()). */
+struct tmem_fdlink {
+	const char *target;  /* as readlink(/proc/PID/fd/N) says: "/etc/passwd",
+				"pipe:[123]", "socket:[456]" */
+	const char *proto;   /* a socket's protocol ("TCP", "UNIX-STREAM"), NULL
+				when unknown (then read from the process) */
+	bool unix_known;     /* a unix socket's peer and name as recorded: */
+	uint32_t unix_peer;  /* ...its peer's inode, 0 none */
+	const char *unix_path; /* ...the sun_path it is bound to (unix_plen
+				  bytes, abstract names start with a NUL) */
+	size_t unix_plen;
+};
+
 struct tmem_view {
 	const struct tmem_region *r;
 	size_t n;
@@ -70,6 +83,15 @@ struct tmem_view {
 	uint64_t fd_ino;    /* ...its inode */
 	uint32_t fd_mode;   /* ...and mode */
 	int sock_family, sock_proto;  /* ...a socket's family and protocol */
+	/* What descriptors referred to at the call (-y, -P), or NULL: fills
+	 * *out and returns 1; returns 0 when fd was not open then, -1 when
+	 * the view does not know (the live process is asked, if any). */
+	int (*fd_link)(void *data, pid_t tid, int64_t fd, struct tmem_fdlink *out);
+	/* The command of task tid at the call (-Y), or NULL: sets *comm and
+	 * returns 1; 0 when no such task was there, -1 when the view does
+	 * not know.  (Both with fd_data.) */
+	int (*task_comm)(void *data, pid_t tid, const char **comm);
+	void *fd_data;
 };
 
 /* Sets the view reads come from until the next call; NULL: the live
@@ -86,6 +108,28 @@ int tmem_fd_socket(pid_t tid, int64_t fd, int *family, int *proto);
 
 /* The same for a pipe: *ino is its inode, 0 when fd is no pipe. */
 int tmem_fd_pipe(pid_t tid, int64_t fd, uint64_t *ino);
+
+/*
+ * What descriptor fd of tid (AT_FDCWD: its working directory) refers to,
+ * as readlink(/proc/TID/fd/FD) says, into buf (size bytes, NUL
+ * terminated); *info (may be NULL) gets what the view knows beyond it (a
+ * socket's protocol and unix details; all NULL/false from a live
+ * process), its target pointing to buf.  With a view set, what the view
+ * recorded, else (or when the view does not know) the live process's.
+ * Returns the length, or -1 when fd is not open or cannot be read.
+ */
+ssize_t tmem_fd_link(pid_t tid, int64_t fd, char *buf, size_t size, struct tmem_fdlink *info);
+
+/* Whether a view is set (ids are then a recording's: the process may be
+ * gone). */
+bool tmem_viewing(void);
+
+/*
+ * The command of task tid (/proc/TID/comm without its newline) into buf
+ * (size bytes): the view's answer when a view is set and knows, else the
+ * live task's.  Returns its length, or -1 when unknown.
+ */
+ssize_t tmem_task_comm(pid_t tid, char *buf, size_t size);
 
 /*
  * The stack pointer of tid, stopped at a syscall (PTRACE_PEEKUSER), or

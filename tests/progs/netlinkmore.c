@@ -29,6 +29,7 @@
 #include <linux/xfrm.h>
 #include <netinet/in.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -359,6 +360,7 @@ static void sock_diag(char *page)
 
 		inet_id(&r.id, AF_INET);
 		start(TCPDIAG_GETSOCK, NLM_F_REQUEST, &r, sizeof(r));
+		attr(INET_DIAG_REQ_BYTECODE, "\x02\x08\x0c\x00\x00\x00\xe8\x03", 8);
 		ask(fd);
 		r.idiag_family = AF_INET6;
 		inet_id(&r.id, AF_INET6);
@@ -507,6 +509,7 @@ static void sock_diag(char *page)
 		r.ndiag_show = 0x30;
 		r.ndiag_cookie[0] = 6;
 		start(SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST, &r, sizeof(r));
+		attr(1, "abc", 3);
 		ask(fd);
 		start(SOCK_DIAG_BY_FAMILY, 0, &m, sizeof(m));
 		attr(NETLINK_DIAG_MEMINFO, meminfo, sizeof(meminfo));
@@ -549,6 +552,7 @@ static void sock_diag(char *page)
 		r.pdiag_ino = 2;
 		r.pdiag_show = 0x41;
 		start(SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST, &r, sizeof(r));
+		attr(1, "abc", 3);
 		ask(fd);
 		start(SOCK_DIAG_BY_FAMILY, 0, &m, sizeof(m));
 		attr(PACKET_DIAG_INFO, &info, sizeof(info));
@@ -582,6 +586,9 @@ static void sock_diag(char *page)
 		attr(SMC_DIAG_CONNINFO, &ci, sizeof(ci));
 		attr(SMC_DIAG_LGRINFO, &lgr, sizeof(lgr));
 		attr(SMC_DIAG_SHUTDOWN, &sh, 1);
+		attr(SMC_DIAG_FALLBACK, &fb, sizeof(fb));
+		fb.reason = 0x99990002;
+		fb.peer_diagnosis = 0x99990006;
 		attr(SMC_DIAG_FALLBACK, &fb, sizeof(fb));
 		attr(SMC_DIAG_DMBINFO, &ci, 36);
 		ask(fd);
@@ -746,15 +753,35 @@ static void xfrm(void)
 	close(fd);
 }
 
+/* "sweep PROTO FIRST LAST": a message of each type from FIRST to LAST with
+ * every request flag above NLM_F_DUMP_INTR set, so each type's name and
+ * flag table show. */
+static int sweep(char **argv)
+{
+	int fd = nlsock(atoi(argv[2]));
+	long first = strtol(argv[3], NULL, 0), last = strtol(argv[4], NULL, 0);
+	uint8_t payload[8] = { AF_INET };
+
+	if (fd < 0)
+		return 1;
+	for (long t = first; t <= last; t++) {
+		start((uint16_t)t, 0x0f00, payload, sizeof(payload));
+		send_len(fd, msg.h.nlmsg_len);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char *page = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 			  -1, 0);
-
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
+	int fd;
 
 	if (argc > 1 && !strcmp(argv[1], "serve"))
 		return serve();
+	if (argc > 4 && !strcmp(argv[1], "sweep"))
+		return sweep(argv);
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
 	if (page == MAP_FAILED)
 		page = NULL;
 	else

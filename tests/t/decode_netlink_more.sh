@@ -48,6 +48,16 @@ for want in 'idiag_states=1<<TCP_ESTABLISHED' 'udiag_show=UDIAG_SHOW_NAME' \
 	grep -qF "$want" "$STRACE_OUT" || fail "strace's trace of netlinkmore lacks '$want'"
 done
 
+# every message type of each protocol, with every request flag: the names
+# and flag tables (NETLINK_NETFILTER's subsystems, NETLINK_XFRM, the audit
+# numbers, NETLINK_SELINUX, NETLINK_SOCK_DIAG, the generic families)
+for sweep in "12 0x100 0xdff" "6 0x10 0x40" "9 1000 2999" "7 0x10 0x20" "4 0x10 0x28" \
+	"16 0x10 0x30"; do
+	# shellcheck disable=SC2086
+	compare_with_strace -e trace=sendto -- "$prog" sweep $sweep || rc=1
+done
+compare_with_strace -X verbose -e trace=sendto -- "$prog" sweep 12 0x100 0x1ff || rc=1
+
 # real programs: ss asks sock_diag for the sockets of "netlinkmore serve"
 "$prog" serve > "$TMPDIR/serve.out" &
 server=$!

@@ -56,7 +56,7 @@ both() {
 		> /dev/null 2> "$E.err" < /dev/null
 	ERC=$?
 	[ "$PRC" = "$ERC" ] || bad "$*: exit status: ptrace $PRC, ebpf $ERC: $(head -c 300 "$E.err")"
-	grep '^renacer' "$E.err" | grep -v '^renacer:\( \|   \)\?eBPF recorder\|^renacer:   \|^renacer: eBPF: loaded' |
+	grep '^renacer' "$E.err" | grep -v '^renacer:\( \|   \)\?eBPF recorder\|^renacer:   \|^renacer: eBPF: \(loaded\|start-up\|end\|clock\|programs\|maps\)' |
 		grep -v "${ALLOW_MSG:-^$}" &&
 		bad "$*: a message from renacer"
 	# the recorder's count of reads it could not serve, for the log

@@ -41,9 +41,11 @@ EOF
 
 # Options an explicit --backend ebpf cannot serve: exit 1, one line, before
 # anything runs (no BPF needed to say so).
-for opts in "-y" "-yy" "-e inject=openat:error=ENOENT" "-k" "-s" \
-	    "-e read=3" "-P /etc/passwd" "-u nobody" "-b execve" "-D" \
-	    "--string-limit 9000" "--function-time" "--decode-pids=comm" "-Y" \
+# (-k, -s and the profiles it serves: t/ebpf_stacks.sh; -y, -yy, -P, -Y,
+# -e read=: t/ebpf_opts.sh)
+for opts in "-e inject=openat:error=ENOENT" \
+	    "-u nobody" "-b execve" "-D" \
+	    "--string-limit 9000" \
 	    "--seccomp-bpf -f"; do
 	# shellcheck disable=SC2086
 	"$RENACER" --backend ebpf $opts true > "$TMPDIR/o" 2> "$TMPDIR/e" < /dev/null
@@ -52,7 +54,14 @@ for opts in "-y" "-yy" "-e inject=openat:error=ENOENT" "-k" "-s" \
 	[ "$(wc -l < "$TMPDIR/e")" = 1 ] && grep -q '^renacer: --backend ebpf ' "$TMPDIR/e" ||
 		bad "--backend ebpf $opts: message '$(cat "$TMPDIR/e")'"
 done
-"$RENACER" --backend ebpf -y true 2>&1 | grep -q "(-y, -yy)" || bad "-y is not named"
+"$RENACER" --backend ebpf -D true 2>&1 | grep -q -- "-u, -D or -b" || bad "-D is not named"
+# served by the recorder since (tests/t/ebpf_opts.sh): no refusal
+for opts in "-y" "-yy" "-P /etc/passwd" "-Y" "--decode-pids=comm" "-e read=3"; do
+	# shellcheck disable=SC2086
+	RENACER_NO_EBPF=1 "$RENACER" --backend ebpf $opts true > "$TMPDIR/o" 2> "$TMPDIR/e" < /dev/null
+	rc=$?
+	[ $rc = 6 ] || bad "--backend ebpf $opts where eBPF cannot run: exit $rc (want 6): $(cat "$TMPDIR/e")"
+done
 "$RENACER" --backend nope -c true 2> "$TMPDIR/e"
 [ $? = 1 ] && grep -qx "renacer: unknown backend 'nope' (expected ptrace, ebpf or auto)" "$TMPDIR/e" ||
 	bad "--backend nope: $(cat "$TMPDIR/e")"

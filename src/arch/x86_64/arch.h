@@ -3,6 +3,7 @@
 #define RENACER_ARCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -48,5 +49,12 @@ struct arch_dwarf_regs {
 
 /* Reads them with PTRACE_GETREGS; 0, or -1 with errno set. */
 int arch_dwarf_regs(pid_t tid, struct arch_dwarf_regs *r);
+
+/*
+ * The same from the registers the kernel saved at a syscall's entry (its
+ * struct pt_regs, len bytes, as the eBPF recorder copies it); -1 when len
+ * is too short to hold them.
+ */
+int arch_dwarf_regs_saved(const void *regs, size_t len, struct arch_dwarf_regs *r);
 
 #endif

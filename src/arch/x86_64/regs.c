@@ -2,6 +2,7 @@
 #include "arch.h"
 
 #include <stddef.h>
+#include <string.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
 
@@ -57,12 +58,10 @@ uint64_t arch_get_ip(pid_t tid)
 	return r.rip;
 }
 
-int arch_dwarf_regs(pid_t tid, struct arch_dwarf_regs *d)
+static void dwarf_regs_of(const struct user_regs_struct *rp, struct arch_dwarf_regs *d)
 {
-	struct user_regs_struct r;
+	const struct user_regs_struct r = *rp;
 
-	if (ptrace(PTRACE_GETREGS, tid, NULL, &r) < 0)
-		return -1;
 	if (r.cs == 0x23) {
 		/* an i386 process: eax ecx edx ebx esp ebp esi edi eip */
 		const uint64_t v[9] = { r.rax, r.rcx, r.rdx, r.rbx, r.rsp, r.rbp, r.rsi,
@@ -73,7 +72,6 @@ int arch_dwarf_regs(pid_t tid, struct arch_dwarf_regs *d)
 		d->pc = (uint32_t)r.rip;
 		d->sp_regno = 4;
 		d->callee_saved = 1u << 3 | 1u << 5 | 1u << 6 | 1u << 7;
-		return 0;
 	} else {
 		/* rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip */
 		const uint64_t v[17] = { r.rax, r.rdx, r.rcx, r.rbx, r.rsi, r.rdi, r.rbp, r.rsp,
@@ -86,5 +84,27 @@ int arch_dwarf_regs(pid_t tid, struct arch_dwarf_regs *d)
 		d->sp_regno = 7;
 		d->callee_saved = 1u << 3 | 1u << 6 | 1u << 12 | 1u << 13 | 1u << 14 | 1u << 15;
 	}
+}
+
+int arch_dwarf_regs(pid_t tid, struct arch_dwarf_regs *d)
+{
+	struct user_regs_struct r;
+
+	if (ptrace(PTRACE_GETREGS, tid, NULL, &r) < 0)
+		return -1;
+	dwarf_regs_of(&r, d);
+	return 0;
+}
+
+int arch_dwarf_regs_saved(const void *regs, size_t len, struct arch_dwarf_regs *d)
+{
+	struct user_regs_struct r;
+
+	/* the kernel's struct pt_regs is struct user_regs_struct up to ss */
+	if (len < offsetof(struct user_regs_struct, fs_base))
+		return -1;
+	memset(&r, 0, sizeof(r));
+	memcpy(&r, regs, offsetof(struct user_regs_struct, fs_base));
+	dwarf_regs_of(&r, d);
 	return 0;
 }

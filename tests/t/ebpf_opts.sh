@@ -1,0 +1,147 @@
+#!/bin/sh
+# The eBPF recorder (--backend ebpf) serves the options that once kept a
+# trace under ptrace, printing what the ptrace engine prints (the oracle,
+# run beside it): -y and -yy (what each descriptor referred to at the
+# call: the kernel walks its path with the call, the process may have
+# closed it or exited before the record is decoded), -P (the same paths,
+# filtered on the user side), -Y and --pidns-translation (commands from
+# the kernel's fork and exec events), -e read=/-e write= (the whole data
+# a call moved, sent by the kernel in chunks), -p (the tree of a running
+# process).  Traces are compared per process
+# after masking what differs from run to run (pids, addresses, inodes).
+# test: slow
+set -u
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib_proc.sh"
+export LC_ALL=C LANG=C
+"$RENACER" --backend ebpf -o /dev/null true 2> "$TMPDIR/probe"
+rc=$?
+[ $rc = 6 ] && skip "eBPF back end unavailable here: $(cat "$TMPDIR/probe")"
+[ $rc = 0 ] || fail "--backend ebpf true: exit $rc: $(cat "$TMPDIR/probe")"
+fails=0
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# a pipe's or socket's inode is new each run
+MASK_EXTRA='s/(pipe|socket|UNIX-STREAM):\[[0-9]+(->[0-9]+)?/\1:[INO/g
+s/(tv_n?sec)=[0-9]+/\1=N/g'
+export MASK_EXTRA
+
+# both OPTS... -- CMD...: the two engines' traces of CMD, each run in a
+# fresh empty directory of the same name; sets P and E (the traces)
+n=0
+both() {
+	n=$((n + 1))
+	P="$TMPDIR/p.$n" E="$TMPDIR/e.$n"
+	rm -rf "$TMPDIR/w" && mkdir "$TMPDIR/w"
+	(cd "$TMPDIR/w" && "$RENACER" --backend ptrace -o "$P" "$@") > /dev/null 2>&1 < /dev/null
+	PRC=$?
+	rm -rf "$TMPDIR/w" && mkdir "$TMPDIR/w"
+	(cd "$TMPDIR/w" && "$RENACER" --backend ebpf -o "$E" "$@") > /dev/null 2> "$E.err" < /dev/null
+	ERC=$?
+	[ "$PRC" = "$ERC" ] || bad "$*: exit status: ptrace $PRC, ebpf $ERC: $(head -c 300 "$E.err")"
+	grep '^renacer' "$E.err" | grep -v '^renacer: eBPF: loaded' && bad "$*: a message from renacer"
+}
+same() { # LABEL: P and E the same per process after masking
+	# (where a SIGCHLD lands among the parent's calls is the scheduler's)
+	sed -i '/--- SIGCHLD/d' "$P" "$E"
+	compare_norm "$P" "$E" "$1 (- ptrace, + ebpf)" || bad "$1: the traces differ"
+}
+has() { # LABEL REGEX: E has a line matching REGEX (the option did something)
+	grep -Eq "$2" "$E" || bad "$1: no line matching '$2' in the recorder's trace"
+}
+
+F=$(need_prog ebpf_fds)
+
+# 1. -y, -yy: files, a pipe inherited by a child that exits before its
+# record is read, a descriptor closed, a number reused, a file deleted
+# while open, the working directory (AT_FDCWD), /dev/null's device
+for opts in "-y" "-yy"; do
+	# shellcheck disable=SC2086
+	both -f $opts -- "$F" files
+	same "files $opts"
+	has "files $opts" '^[0-9]+ +close\(9</etc/passwd>\) += 0'
+	has "files $opts" '^[0-9]+ +close\(9\) += -1 EBADF'
+	has "files $opts" '^[0-9]+ +write\([0-9]+<pipe:\[[0-9]+\]>, "child", 5\)'
+	has "files $opts" '</[^>]*/w/made>\(deleted\), "gone"'
+	has "files $opts" '^[0-9]+ +openat\(AT_FDCWD</[^>]*/w>, "\."'
+done
+has "files -yy" '1</dev/null<char 1:3>>|[0-9]</dev/null<char 1:3>>'
+both -f -y -- "$F" sockets
+same "sockets -y"
+has "sockets -y" 'socketpair\(AF_UNIX, SOCK_STREAM, 0, \[[0-9]+<socket:\[[0-9]+\]>, [0-9]+<socket:'
+# -yy: a unix socket's peer and bound path, as they were at the call
+both -f -yy -- "$F" sockets
+same "sockets -yy"
+has "sockets -yy" 'socketpair\(AF_UNIX, SOCK_STREAM, 0, \[[0-9]+<UNIX-STREAM:\[[0-9]+->[0-9]+\]>'
+has "sockets -yy" '^[0-9]+ +accept\([0-9]+<UNIX-STREAM:\[[0-9]+,"sock"\]>, NULL, NULL\) += [0-9]+<UNIX-STREAM:\[[0-9]+->[0-9]+,"sock"\]>'
+
+# 2. -P: the calls that name a path or a descriptor open on it (the
+# descriptor as it was at the call: closed and reused numbers)
+both -f -P /etc/passwd -P /dev/null -- "$F" files
+same "files -P"
+has "files -P" '^[0-9]+ +read\([0-9]+, "root", 4\)'
+grep -q 'poll(\|pipe' "$E" && bad "files -P: calls on other descriptors: $(grep 'poll(\|pipe' "$E")"
+
+# 3. -Y, --pidns-translation: commands as they were at the call (a child
+# shows its creator's until its exec, also once it has exited)
+for opts in "-Y" "--decode-pids=comm,pidns"; do
+	# shellcheck disable=SC2086
+	both -f $opts -- sh -c '/bin/true; kill -0 $$'
+	# (a vfork returns while the child execs: whether its command is
+	# the new one yet is a race, which ptrace's slower reader loses)
+	# (nor is whether its SIGCHLD's handler runs before the wait4)
+	sed -E -i '/vfork/ s/(= [0-9]+)<[^>]*>$/\1/; /rt_sigreturn\(/d' "$P" "$E"
+	same "sh $opts"
+	has "sh $opts" '^[0-9]+ +getppid\(\) += [0-9]+<renacer>'
+	has "sh $opts" '^[0-9]+ +kill\([0-9]+<sh>, 0\)'
+	both -f $opts -- "$F" files
+	same "files $opts"
+	has "files $opts" '^[0-9]+ +clone\(.*\) += [0-9]+<ebpf_fds>$'
+done
+
+# 4. -e read=, -e write=: the whole data of each call, far past the
+# string limit (the kernel sends it in chunks before the call's record)
+for opts in "-e read=3 -e write=4,5,6" "-e read=all -e write=all"; do
+	# shellcheck disable=SC2086
+	both $opts -e trace=read,write,readv,writev,sendmsg,recvmsg -- "$F" io
+	same "io $opts"
+done
+# the last write: 1 MiB to /dev/null, dumped whole (65536 lines of 16 bytes)
+has "io dumps" '^ \| fffe0  '
+[ "$(grep -c '^ | ' "$E")" -gt 70000 ] || bad "io dumps: $(grep -c '^ | ' "$E") dump lines"
+
+# 5. -p PID -f: a running process (blocked in a read when renacer
+# attaches: the call shows whole from its exit, as ptrace shows its
+# restart) and the child it makes afterwards, with -y
+attach() { # BACKEND OUT: OUT is the trace of ebpf_fds wait, attached
+	rm -f "$TMPDIR/fifo" "$TMPDIR/apid" && mkfifo "$TMPDIR/fifo"
+	(cd "$TMPDIR" && exec "$F" wait < "$TMPDIR/fifo" > "$TMPDIR/apid") &
+	tp=$!
+	exec 3> "$TMPDIR/fifo"
+	i=0
+	while [ ! -s "$TMPDIR/apid" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	"$RENACER" --backend "$1" -f -y -p "$tp" -o "$2" 2> "$2.err" &
+	rp=$!
+	i=0
+	while ! grep -q attached "$2.err" 2> /dev/null && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	sleep 0.3
+	echo x >&3
+	exec 3>&-
+	wait $rp
+	arc=$?
+	wait $tp
+	[ $arc = 0 ] || bad "-p under $1: exit $arc: $(cat "$2.err")"
+	grep -q "Process $tp attached" "$2.err" || bad "-p under $1: no attach message: $(cat "$2.err")"
+}
+P="$TMPDIR/p.attach" E="$TMPDIR/e.attach"
+attach ptrace "$P"
+attach ebpf "$E"
+same "-p -f -y"
+has "-p -f -y" '^[0-9]+ +read\(0<[^>]*/fifo>, "x", 1\) += 1$'
+has "-p -f -y" '^[0-9]+ +write\([0-9]+<pipe:\[[0-9]+\]>, "child", 5\)'
+
+[ $fails = 0 ] || exit 1
+exit 0
