@@ -347,7 +347,12 @@ static void exec_path(pid_t tid, const char *p, char out[PATH_MAX])
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (p[0] == '/')
+	/* (/proc/self is the task's, not renacer's: execl("/proc/self/exe")) */
+	if (!strncmp(p, "/proc/self/", 11))
+		strbuf_addf(&sb, "/proc/%d/%s", (int)tid, p + 11);
+	else if (!strncmp(p, "/proc/thread-self/", 18))
+		strbuf_addf(&sb, "/proc/%d/%s", (int)tid, p + 18);
+	else if (p[0] == '/')
 		strbuf_addstr(&sb, p);
 	else
 		strbuf_addf(&sb, "/proc/%d/cwd/%s", (int)tid, p);
