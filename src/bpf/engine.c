@@ -1544,6 +1544,8 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	wait_all(&r, end);
 	watchdog_stop(&r);
 	bpfl.ring_buffer__consume(r.rb);
+	if (r.rc)
+		recorder_flush_exits(r.rc);
 	if (r.attached && end->interrupted)
 		detach_all(&r);
 	end->wall_ns = now_ns() - r.t0;

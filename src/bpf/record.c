@@ -63,6 +63,10 @@ struct rproc {
 	struct modtab *cur;       /* NULL: none known */
 	unsigned threads;         /* its threads alive but the leader */
 	bool leader_gone;         /* the leader exited before them */
+	bool held;                /* exit: the leader's end, delivered after
+				     its threads' (as the kernel reports it
+				     to a ptrace tracer) */
+	struct event exit;
 	struct rproc *next;
 };
 
@@ -726,6 +730,8 @@ void recorder_fork(struct recorder *rc, pid_t pid, pid_t parent)
 	p->leader_gone = false;
 }
 
+static void emit(struct recorder *rc, struct event *ev);
+
 /*
  * Keeps a process's mappings while any of its tasks lives: a thread may go
  * on after its leader exited (pthread_exit in main).
@@ -741,9 +747,47 @@ static void proc_task_event(struct recorder *rc, const struct event *ev)
 			p->threads--;
 		else if (ev->tid == ev->pid)
 			p->leader_gone = true;
-		if (p->leader_gone && !p->threads)
+		if (p->leader_gone && !p->threads) {
+			if (p->held) {
+				struct event x = p->exit;
+
+				p->held = false;
+				emit(rc, &x);
+			}
 			proc_drop(rc, ev->pid);
+		}
 	}
+}
+
+/*
+ * Whether ev, the end of a process's leader while threads of it live on
+ * (exit_group: they die after it; pthread_exit in main), is kept to be
+ * delivered after the last of them, where a ptrace tracer sees it (so
+ * that the calls they die inside belong to a process not yet ended).
+ */
+static bool proc_hold_exit(struct recorder *rc, const struct event *ev)
+{
+	struct rproc *p;
+
+	if (ev->type != EV_PROC_EXIT || ev->tid != ev->pid ||
+	    !(p = proc_find(rc, ev->pid, false)) || !p->threads || p->held)
+		return false;
+	p->exit = *ev;
+	p->held = true;
+	p->leader_gone = true;
+	return true;
+}
+
+void recorder_flush_exits(struct recorder *rc)
+{
+	for (unsigned b = 0; b < NBUCKETS; b++)
+		for (struct rproc *p = rc->procs[b]; p; p = p->next)
+			if (p->held) {
+				struct event x = p->exit;
+
+				p->held = false;
+				emit(rc, &x);
+			}
 }
 
 /* An RB_EV_STACK record: kept for its call, with the mappings of now. */
@@ -930,9 +974,20 @@ void recorder_process_event(struct recorder *rc, struct event *ev)
 		struct rtask *p = task_find(rc, ev->ppid);
 		procfds_fork(rc, p ? p->pid : ev->ppid, ev->pid);
 	}
-	if (ev->type == EV_EXEC)
+	if (ev->type == EV_EXEC) {
+		struct rproc *p = proc_find(rc, ev->pid, false);
+
+		/* (a thread's exec ended the leader: its end comes first) */
+		if (p && p->held) {
+			struct event x = p->exit;
+
+			p->held = false;
+			emit(rc, &x);
+		}
 		proc_drop(rc, ev->pid);        /* the new image's come next */
-	emit(rc, ev);
+	}
+	if (!proc_hold_exit(rc, ev))
+		emit(rc, ev);
 	proc_task_event(rc, ev);
 	if (ev->type == EV_PROC_EXIT && ev->tid == ev->pid && rc->fdpaths)
 		procfds_del(rc, ev->pid);

@@ -127,6 +127,13 @@ for mode in tree threads; do
 		bad "ebpf_tree $mode: SIGCHLD lines: ptrace $(grep -c -- '--- SIGCHLD' "$P"), ebpf $(grep -c -- '--- SIGCHLD' "$E")"
 	sed -i '/--- SIGCHLD/d' "$P" "$E"
 	compare_norm "$P" "$E" "ebpf_tree $mode (- ptrace, + ebpf)" || bad "ebpf_tree $mode: the traces differ"
+	# the leader's end comes after its threads' (and after the calls they
+	# die inside), as a ptrace tracer sees it
+	[ $mode = threads ] && for f in "$P" "$E"; do
+		lead=$(head -n 1 "$f" | cut -d' ' -f1)
+		tail -n 1 "$f" | grep -q "^$lead  *+++ exited with 0 +++" ||
+			bad "ebpf_tree threads: the leader's end is not last in $f: $(tail -n 3 "$f")"
+	done
 done
 grep -q '+++ killed by SIGKILL +++' "$TMPDIR/e.$((n - 1))" && grep -q '+++ killed by SIGTERM +++' "$TMPDIR/e.$((n - 1))" &&
 	grep -q -- '--- SIGTERM {si_signo=SIGTERM' "$TMPDIR/e.$((n - 1))" ||
