@@ -237,7 +237,7 @@ struct ev_module {
 	uint64_t pgoff;          /* its offset in the file */
 	uint64_t dev, ino;       /* the file (the kernel's dev_t), to check
 				    that the path still names it */
-	const char *path;
+	const char *path;        /* "[vdso]" (dev 0): the kernel's vDSO */
 };
 struct ev_ustack {
 	const void *regs;        /* the kernel's struct pt_regs: on x86_64 the

@@ -165,7 +165,8 @@ struct rb_stack {
  * removes.  RBM_EXEC: start..end is the executable mapping, pgoff its file
  * offset; the file's path (components, the last first, as rb_fileref's)
  * follows.  RBM_UNMAP: start..end left the address space.  RBM_VDSO: the
- * vDSO's address.
+ * vDSO's image is at start..end (the kernel's: renacer's own, for a 64-bit
+ * process).
  */
 enum { RBM_EXEC = 1, RBM_UNMAP, RBM_VDSO };
 struct rb_map {
@@ -248,6 +249,12 @@ struct rb_fdpath {
 	__u32 peer;         /* a unix socket's peer's inode, 0 none (-yy) */
 	__u32 plen;         /* ...the bytes of the path it is bound to */
 	char sun_path[112]; /* ...and the path (sun_path: 108 at most) */
+	__u16 family;       /* an inet socket's family (AF_INET, AF_INET6), or
+			       AF_NETLINK (sport its protocol, peer its port
+			       id), else 0 */
+	__u16 sport, dport; /* ...its local and peer ports (host order) */
+	__u16 pad;
+	__u8 saddr[16], daddr[16]; /* ...and addresses (4 bytes for AF_INET) */
 	/* then RB_FILEREF_PATH bytes: the path */
 };
 enum { RBP_DELETED = 1 };  /* the dentry is unlinked (" (deleted)") */

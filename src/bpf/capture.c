@@ -421,9 +421,11 @@ uint32_t capture_fdpath_mask(long nr)
 			 * before; bind and connect, the endpoint calls that
 			 * move no data, give the socket its name or peer) */
 			if ((se->sem & (SEM_CLOSE | SEM_CLOSE_RANGE)) ||
-			    ((se->sem & SEM_DUP2) && i == 1) ||
-			    ((se->sem & SEM_ENDPOINT) && se->io_out < 0))
+			    ((se->sem & SEM_DUP2) && i == 1))
 				m |= RBD_ENTRY(i);
+			else if ((se->sem & SEM_ENDPOINT) && se->io_out < 0)
+				/* (and after: what later calls find) */
+				m |= RBD_ENTRY(i) | 1u << i;
 			else
 				m |= 1u << i;
 			break;

@@ -1143,6 +1143,8 @@ static int attach_all(struct erun *r)
 			deliver(r, &ev);
 		}
 		procs_add(r, pid);
+		if (r->rc)
+			recorder_seed_fds(r->rc, pid, pid);
 		if (!r->leader)
 			r->leader = pid;
 		free(tids);
@@ -1521,6 +1523,8 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 		ev.type = EV_PROC_START;
 		ev.pid = ev.tid = r.leader;
 		ev.ppid = getpid();
+		if (r.rc)
+			recorder_seed_fds(r.rc, r.leader, getpid());
 		ev.nr = -1;
 		ev.ts_ns = ev.end_ns = ts - r.t0;
 		deliver(&r, &ev);

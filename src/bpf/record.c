@@ -13,7 +13,12 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/xattr.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -126,7 +131,7 @@ struct recorder {
 				     phase first */
 	size_t nfdregs, afdregs;
 	struct intmap procfds;    /* pid -> struct intmap * of its descriptors
-				     (fd -> char *: "target\0proto") */
+				     (fd -> struct fdent *) */
 	struct strbuf link;       /* rec_fd_link()'s answer */
 	/* -Y: the command of each task (tid -> char *) */
 	struct intmap comms;
@@ -139,6 +144,13 @@ struct recorder {
 	struct rproc *procs[NBUCKETS];  /* (stacks) */
 	struct intern paths;      /* the mapped files' paths */
 	uint64_t gen;             /* last modtab.gen given */
+};
+
+/* What a process's descriptor referred to when a call last named it
+ * (malloc'ed; fp.pathlen unused). */
+struct fdent {
+	struct rb_fdpath fp;      /* its record (the proto and socket details) */
+	char text[];              /* what readlink() says (fdpath_text()) */
 };
 
 /* A descriptor's path as the kernel recorded it with the call. */
@@ -256,14 +268,15 @@ static void procfds_release(struct recorder *rc)
 	intmap_release(&rc->procfds);
 }
 
-/* A copy of "target\0proto" (len bytes with both NULs). */
-static char *entry_dup(const char *e)
+/* A table entry of fp and text (text copied). */
+static struct fdent *fdent_new(const struct rb_fdpath *fp, const char *text)
 {
-	size_t a = strlen(e) + 1, b = strlen(e + a) + 1;
-	char *s = xmalloc(a + b);
+	size_t n = strlen(text);
+	struct fdent *e = xmalloc(sizeof(*e) + n + 1);
 
-	memcpy(s, e, a + b);
-	return s;
+	e->fp = *fp;
+	memcpy(e->text, text, n + 1);
+	return e;
 }
 
 /* A new process (a fork) starts with its creator's descriptors. */
@@ -282,8 +295,57 @@ static void procfds_fork(struct recorder *rc, pid_t parent, pid_t child)
 
 		if (!intmap_next(from, &i, &k, &v))
 			break;
-		*intmap_put(to, k, NULL) = (uint64_t)(uintptr_t)entry_dup((const char *)(uintptr_t)v);
+		const struct fdent *e = (const void *)(uintptr_t)v;
+
+		*intmap_put(to, k, NULL) = (uint64_t)(uintptr_t)fdent_new(&e->fp, e->text);
 	}
+}
+
+void recorder_seed_fds(struct recorder *rc, pid_t pid, pid_t from)
+{
+	char dir[64], link[96], target[PATH_MAX], proto[32], info[64];
+	struct intmap *m;
+	struct dirent *de;
+	DIR *d;
+
+	if (!rc->fdpaths)
+		return;
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)from);
+	if (!(d = opendir(dir)))
+		return;
+	m = procfds_get(rc, pid, true);
+	while ((de = readdir(d))) {
+		int fd = atoi(de->d_name);
+		ssize_t n, pn;
+		FILE *f;
+		bool cloexec = false;
+		struct rb_fdpath fp;
+		uint64_t *v;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' || intmap_get(m, (uint64_t)fd))
+			continue;
+		snprintf(link, sizeof(link), "/proc/%d/fdinfo/%d", (int)from, fd);
+		if ((f = fopen(link, "re"))) {
+			unsigned long flags;
+
+			while (fgets(info, sizeof(info), f))
+				if (sscanf(info, "flags: %lo", &flags) == 1)
+					cloexec = flags & O_CLOEXEC;
+			fclose(f);
+		}
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)from, fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (cloexec || n <= 0)
+			continue;
+		target[n] = '\0';
+		memset(&fp, 0, sizeof(fp));
+		pn = getxattr(link, "system.sockprotoname", proto, sizeof(proto) - 1);
+		if (pn > 0 && (size_t)pn < sizeof(fp.proto))
+			memcpy(fp.proto, proto, (size_t)pn);
+		v = intmap_put(m, (uint64_t)fd, NULL);
+		*v = (uint64_t)(uintptr_t)fdent_new(&fp, target);
+	}
+	closedir(d);
 }
 
 /* Whether the call being decoded had fd recorded (its mask names it):
@@ -298,6 +360,33 @@ static bool fd_covered(const struct recorder *rc, int32_t fd, uint32_t mask)
 		if ((m & ((1u << i) | RBD_ENTRY(i))) && (int32_t)rc->cur_args[i] == fd)
 			return true;
 	return (m & RBD_RET) && rc->cur_exit && rc->cur_ret == fd;
+}
+
+/* out = what fp recorded, text its readlink() form. */
+static void link_from(struct tmem_fdlink *out, const struct rb_fdpath *fp, const char *text)
+{
+	out->target = text;
+	out->proto = fp->proto[0] && strnlen(fp->proto, sizeof(fp->proto)) < sizeof(fp->proto)
+		     ? fp->proto : NULL;
+	if (fp->family == AF_INET || fp->family == AF_INET6) {
+		out->inet_known = true;
+		out->inet_family = fp->family;
+		out->inet_sport = fp->sport;
+		out->inet_dport = fp->dport;
+		out->inet_saddr = fp->saddr;
+		out->inet_daddr = fp->daddr;
+	}
+	if (fp->family == AF_NETLINK) {
+		out->nl_known = true;
+		out->nl_proto = fp->sport;
+		out->nl_portid = fp->peer;
+	}
+	if (out->proto && !strncmp(out->proto, "UNIX", 4)) {
+		out->unix_known = true;
+		out->unix_peer = fp->peer;
+		out->unix_path = fp->sun_path;
+		out->unix_plen = fp->plen <= 108 ? fp->plen : 0;
+	}
 }
 
 /*
@@ -322,25 +411,16 @@ static int rec_fd_link(void *data, pid_t tid, int64_t fd, struct tmem_fdlink *ou
 		if (rc->fdregs[i].fd != (int32_t)fd || (before && rc->fdregs[i].phase != RBR_ENTRY))
 			continue;
 		fdpath_text(fp, &rc->link);
-		out->target = rc->link.buf;
-		out->proto = fp->proto[0] && strnlen(fp->proto, sizeof(fp->proto)) < sizeof(fp->proto)
-			     ? fp->proto : NULL;
-		if (out->proto && !strncmp(out->proto, "UNIX", 4)) {
-			out->unix_known = true;
-			out->unix_peer = fp->peer;
-			out->unix_path = fp->sun_path;
-			out->unix_plen = fp->plen <= 108 ? fp->plen : 0;
-		}
+		link_from(out, fp, rc->link.buf);
 		return 1;
 	}
 	if (fd_covered(rc, (int32_t)fd, ~0u))
 		return 0;
 	m = procfds_get(rc, rc->cur_pid, false);
 	if (m && fd >= 0 && (v = intmap_get(m, (uint64_t)fd))) {
-		const char *e = (const char *)(uintptr_t)*v;
+		const struct fdent *e = (const void *)(uintptr_t)*v;
 
-		out->target = e;
-		out->proto = e[strlen(e) + 1] ? e + strlen(e) + 1 : NULL;
+		link_from(out, &e->fp, e->text);
 		return 1;
 	}
 	return -1;
@@ -448,18 +528,12 @@ static void after_call(struct recorder *rc, const struct rtask *t, const uint8_t
 		if (r->kind == RBR_FDPATH && r->phase == RBR_EXIT && (int32_t)r->addr >= 0 &&
 		    r->len >= sizeof(struct rb_fdpath) + RB_FILEREF_PATH) {
 			const struct rb_fdpath *fp = (const void *)(data + off + sizeof(*r));
-			size_t pl = strnlen(fp->proto, sizeof(fp->proto));
 			uint64_t *v;
-			char *e;
 
 			fdpath_text(fp, &rc->link);
-			e = xmalloc(rc->link.len + pl + 2);
-			memcpy(e, rc->link.buf, rc->link.len + 1);
-			memcpy(e + rc->link.len + 1, fp->proto, pl);
-			e[rc->link.len + 1 + pl] = '\0';
 			v = intmap_put(m, (uint64_t)(int32_t)r->addr, NULL);
-			free((char *)(uintptr_t)*v);
-			*v = (uint64_t)(uintptr_t)e;
+			free((void *)(uintptr_t)*v);
+			*v = (uint64_t)(uintptr_t)fdent_new(fp, rc->link.buf);
 		}
 		off += sizeof(*r) + ((rb_region_data(r) + 7) & ~7u);
 	}
@@ -691,6 +765,14 @@ static void on_map(struct recorder *rc, const uint8_t *data, size_t size)
 				maps_change(rc, p, r->start, r->end, NULL);
 				break;
 			}
+		return;
+	}
+	if (r->kind == RBM_VDSO) {
+		memset(&mod, 0, sizeof(mod));
+		mod.start = r->start;
+		mod.end = r->end;
+		mod.path = intern_str(&rc->paths, intern_add(&rc->paths, "[vdso]", 6));
+		maps_change(rc, p, r->start, r->end, &mod);
 		return;
 	}
 	if (r->kind != RBM_EXEC || !r->pathlen)

@@ -40,6 +40,16 @@ void recorder_record(struct recorder *rc, const void *data, size_t size);
  */
 void recorder_process_event(struct recorder *rc, struct event *ev);
 
+/*
+ * -y, -P: the descriptors process pid starts with, as process from has
+ * them now, read from /proc (a process attached: itself; the command:
+ * renacer, whose descriptors it inherits, since it may be gone already),
+ * for those no recorded call names before they are used inside a
+ * structure (poll's standard input).  Descriptors closed on exec are left
+ * out.  Nothing without -y or -P.
+ */
+void recorder_seed_fds(struct recorder *rc, pid_t pid, pid_t from);
+
 /* The command (comm, n bytes, NUL-padded) task tid has from now on, as
  * the kernel's fork or exec event said: -Y shows it for the calls that
  * follow. */

@@ -911,6 +911,25 @@ static __always_inline void unix_details(struct rb_fdpath *fp, struct unix_sock 
 	}
 }
 
+/* -yy of an inet socket: its endpoints, as inet_diag says (the reader
+ * cannot ask once the socket is gone). */
+static __always_inline void inet_details(struct rb_fdpath *fp, struct sock *sk, __u16 fam)
+{
+	fp->family = fam;
+	fp->sport = BPF_CORE_READ(sk, __sk_common.skc_num);
+	fp->dport = __builtin_bswap16(BPF_CORE_READ(sk, __sk_common.skc_dport));
+	if (fam == 2) {
+		__u32 s = BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
+		__u32 d = BPF_CORE_READ(sk, __sk_common.skc_daddr);
+
+		__builtin_memcpy(fp->saddr, &s, 4);
+		__builtin_memcpy(fp->daddr, &d, 4);
+	} else {
+		bpf_probe_read_kernel(fp->saddr, 16, &sk->__sk_common.skc_v6_rcv_saddr);
+		bpf_probe_read_kernel(fp->daddr, 16, &sk->__sk_common.skc_v6_daddr);
+	}
+}
+
 /*
  * A region (RBR_FDPATH) with what descriptor fd of the current task refers
  * to and its path (AT_FDCWD: the working directory), for -y and -P: what
@@ -970,14 +989,24 @@ __noinline int fd_path_region(struct cap *c, __u64 fd)
 	fp->name[0] = fp->proto[0] = 0;
 	bpf_probe_read_kernel_str(fp->name, sizeof(fp->name), BPF_CORE_READ(d, d_name.name));
 	fp->peer = fp->plen = 0;
+	fp->family = fp->sport = fp->dport = fp->pad = 0;
 	if ((fp->mode & 0170000) == 0140000 && f) {         /* S_IFSOCK */
 		struct socket *so = BPF_CORE_READ(f, private_data);
 		struct sock *sk = BPF_CORE_READ(so, sk);
 
 		bpf_probe_read_kernel_str(fp->proto, sizeof(fp->proto),
 					  BPF_CORE_READ(sk, __sk_common.skc_prot, name));
-		if (sk && BPF_CORE_READ(sk, __sk_common.skc_family) == 1)   /* AF_UNIX */
+		__u16 fam = sk ? BPF_CORE_READ(sk, __sk_common.skc_family) : 0;
+
+		if (fam == 1)                   /* AF_UNIX */
 			unix_details(fp, (struct unix_sock *)sk);
+		else if (fam == 2 || fam == 10) /* AF_INET, AF_INET6 */
+			inet_details(fp, sk, fam);
+		else if (fam == 16) {           /* AF_NETLINK: its protocol, port id */
+			fp->family = fam;
+			fp->sport = BPF_CORE_READ(sk, sk_protocol);
+			fp->peer = BPF_CORE_READ((struct netlink_sock *)sk, portid);
+		}
 	}
 	fp->pathlen = 0;
 	c->off = off + sizeof(*r) + sizeof(*fp) + RB_FILEREF_PATH;
@@ -2018,10 +2047,14 @@ int BPF_PROG(rb_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		rec_execargs(task, t, bprm);
 	if (want_stack) {
 		/* the mappings the kernel made: the program's code, and its
-		 * interpreter's, where the new image starts */
+		 * interpreter's, where the new image starts; the vDSO */
 		struct file *f = rec_vma(task, BPF_CORE_READ(task, mm, start_code), NULL);
+		__u64 vdso = (__u64)BPF_CORE_READ(task, mm, context.vdso);
 
 		rec_vma(task, REG((struct pt_regs *)bpf_task_pt_regs(task), ip), f);
+		if (vdso)
+			rec_map(task, RBM_VDSO, vdso,
+				vdso + BPF_CORE_READ(task, mm, context.vdso_image, size), 0, NULL);
 	}
 	return 0;
 }

@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -166,6 +168,9 @@ struct dproc {
 				    its size limit, failed in this unwind */
 	bool attached;           /* (recorded) dwfl_attach_state done */
 	uint64_t mods_gen;       /* (recorded) the ev_ustack.mods_gen reported */
+	pid_t tid;               /* the thread being unwound: its mappings and
+				    memory are read (the leader's are gone once
+				    it is a zombie, its threads running on) */
 	struct dproc *next;
 };
 
@@ -582,7 +587,7 @@ static int report_maps(struct dwarf *d, struct dproc *p)
 {
 	d->st.reports++;
 	dwl.dwfl_report_begin(p->dwfl);
-	if (dwl.dwfl_linux_proc_report(p->dwfl, p->pid) != 0) {
+	if (dwl.dwfl_linux_proc_report(p->dwfl, p->tid ? p->tid : p->pid) != 0) {
 		dwl.dwfl_report_end(p->dwfl, NULL, NULL);
 		return -1;
 	}
@@ -617,7 +622,7 @@ static bool read_page(struct dproc *p, pid_t tid, uint64_t base, unsigned i)
 	struct iovec local = { p->mem->buf[i], MC_PAGE };
 	struct iovec remote = { (void *)(uintptr_t)base, MC_PAGE };
 
-	if (process_vm_readv(p->pid, &local, 1, &remote, 1, 0) == (ssize_t)MC_PAGE)
+	if (process_vm_readv(tid, &local, 1, &remote, 1, 0) == (ssize_t)MC_PAGE)
 		return true;
 	for (unsigned off = 0; off < MC_PAGE; off += sizeof(long)) {
 		long w;
@@ -676,7 +681,7 @@ static bool recorded_read(struct dproc *p, uint64_t addr, void *out, size_t n)
 	}
 	for (size_t i = 0; i < us->nmods; i++)
 		if (addr >= us->mods[i].start && addr + n <= us->mods[i].end)
-			return process_vm_readv(p->pid, &local, 1, &remote, 1, 0) == (ssize_t)n;
+			return process_vm_readv(p->tid, &local, 1, &remote, 1, 0) == (ssize_t)n;
 	if (us->cut && addr >= us->sp && addr - us->sp < (uint64_t)us->len + 65536)
 		p->beyond = true;
 	return false;
@@ -703,12 +708,12 @@ static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void
 	if (!p->mem)
 		p->mem = xcalloc(1, sizeof(*p->mem));
 	if (p->regs.nregs == 9) {       /* a 32-bit process: 4-byte words */
-		if (!mem_byte_range(p, p->pid, addr, &w32, sizeof(w32)))
+		if (!mem_byte_range(p, p->tid, addr, &w32, sizeof(w32)))
 			return false;
 		*result = w32;
 		return true;
 	}
-	if (!mem_byte_range(p, p->pid, addr, &w64, sizeof(w64)))
+	if (!mem_byte_range(p, p->tid, addr, &w64, sizeof(w64)))
 		return false;
 	*result = w64;
 	return true;
@@ -805,6 +810,45 @@ out:
 	return ret;
 }
 
+/*
+ * The kernel's 64-bit vDSO as a file libdw can open: renacer's own image
+ * (AT_SYSINFO_EHDR; the same for every 64-bit process of this kernel)
+ * copied once into a memfd, named by its /proc/self/fd path; NULL when
+ * that cannot be done.
+ */
+static const char *vdso_file(void)
+{
+	static char path[64];
+	static int state;        /* 0 not tried, 1 made, -1 failed */
+	const unsigned char *img = (const void *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Ehdr *eh = (const void *)img;
+	uint64_t size = 0;
+	int fd;
+
+	if (state)
+		return state > 0 ? path : NULL;
+	state = -1;
+	if (!img || memcmp(img, ELFMAG, SELFMAG) || img[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	/* its size: the end of its section headers, or of its loaded part */
+	size = eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize;
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const void *)(img + eh->e_phoff + i * sizeof(*ph));
+		if (ph->p_type == PT_LOAD && ph->p_offset + ph->p_filesz > size)
+			size = ph->p_offset + ph->p_filesz;
+	}
+	fd = memfd_create("vdso", MFD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, img, size) != (ssize_t)size) {
+		close(fd);
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	state = 1;
+	return path;
+}
+
 /* Reports the modules of a recorded stack's process (us->mods). */
 static void report_recorded(struct dwarf *d, struct dproc *p, const struct ev_ustack *us)
 {
@@ -819,6 +863,12 @@ static void report_recorded(struct dwarf *d, struct dproc *p, const struct ev_us
 		for (size_t j = 0; j < i; j++)
 			seen |= us->mods[j].path == m->path && us->mods[j].dev == m->dev &&
 				us->mods[j].ino == m->ino;
+		if (!m->dev && !strcmp(m->path, "[vdso]")) {
+			const char *f = us->compat ? NULL : vdso_file();
+			if (f)
+				dwl.dwfl_report_elf(p->dwfl, m->path, f, -1, m->start, true);
+			continue;
+		}
 		if (!seen && recorded_bias(m, &bias) == 0)
 			dwl.dwfl_report_elf(p->dwfl, m->path, m->path, -1, bias, true);
 	}
@@ -1857,11 +1907,14 @@ static bool eval_target(struct dproc *p, Dwfl_Frame *state, const struct ctarget
 	if (t->deref) {
 		if (!p->mem)
 			p->mem = xcalloc(1, sizeof(*p->mem));
+		/* (a recorded stack: from its copy, as cb_memory_read) */
 		if (p->regs.nregs == 9) {
-			ok = mem_byte_range(p, p->pid, v & 0xffffffffu, &w32, sizeof(w32));
+			ok = p->us ? recorded_read(p, v & 0xffffffffu, &w32, sizeof(w32))
+				   : mem_byte_range(p, p->tid, v & 0xffffffffu, &w32, sizeof(w32));
 			v = w32;
 		} else {
-			ok = mem_byte_range(p, p->pid, v, &w64, sizeof(w64));
+			ok = p->us ? recorded_read(p, v, &w64, sizeof(w64))
+				   : mem_byte_range(p, p->tid, v, &w64, sizeof(w64));
 			v = w64;
 		}
 		if (!ok)
@@ -2183,6 +2236,7 @@ static void unwind(struct dwarf *d, struct event *ev)
 	t->nframes = 0;
 	d->st.stacks++;
 	p->us = ev->ustack;
+	p->tid = ev->tid;
 	p->beyond = false;
 	if (p->us && !p->us->regs) {
 		dwfl = NULL;

@@ -102,6 +102,29 @@ out:
 	return found;
 }
 
+/* strace's endpoints of an inet socket: "src:port->dst:port", or
+ * "src:port" when there is no peer (addresses of 4 or 16 bytes by
+ * family); false when an address cannot be written. */
+static bool inet_text(struct strbuf *sb, int family, const void *src, unsigned sport,
+		      const void *dst, unsigned dport)
+{
+	static const unsigned char zero[16];
+	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
+	const char *ob = family == AF_INET6 ? "[" : "", *cb = family == AF_INET6 ? "]" : "";
+	size_t alen = family == AF_INET6 ? 16 : 4;
+
+	if (!inet_ntop(family, src, s, sizeof(s)))
+		return false;
+	if (dport || memcmp(zero, dst, alen)) {
+		if (!inet_ntop(family, dst, d, sizeof(d)))
+			return false;
+		strbuf_addf(sb, "%s%s%s:%u->%s%s%s:%u", ob, s, cb, sport, ob, d, cb, dport);
+	} else {
+		strbuf_addf(sb, "%s%s%s:%u", ob, s, cb, sport);
+	}
+	return true;
+}
+
 /*
  * TCP, UDP, ... by inet_diag (a dump of the family and protocol, every
  * state, as strace asks): "src->dst", or "src" when there is no peer.
@@ -117,9 +140,7 @@ static bool inet_info(struct strbuf *sb, int family, int protocol, uint64_t ino)
 		char buf[16384];
 	} resp;
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	static const unsigned char zero[16];
 	bool found = false, done = false;
-	size_t alen = family == AF_INET6 ? 16 : 4;
 	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
 
 	if (fd < 0)
@@ -139,8 +160,6 @@ static bool inet_info(struct strbuf *sb, int family, int protocol, uint64_t ino)
 			break;
 		for (struct nlmsghdr *h = &resp.nlh; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
 			struct inet_diag_msg *m = NLMSG_DATA(h);
-			char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
-			const char *ob = family == AF_INET6 ? "[" : "", *cb = family == AF_INET6 ? "]" : "";
 
 			if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY) {
 				done = true;      /* NLMSG_DONE or an error */
@@ -148,24 +167,29 @@ static bool inet_info(struct strbuf *sb, int family, int protocol, uint64_t ino)
 			}
 			if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*m)) || m->idiag_inode != ino)
 				continue;
-			if (!inet_ntop(family, m->id.idiag_src, src, sizeof(src)))
-				break;
-			if (m->id.idiag_dport || memcmp(zero, m->id.idiag_dst, alen)) {
-				if (!inet_ntop(family, m->id.idiag_dst, dst, sizeof(dst)))
-					break;
-				strbuf_addf(sb, "%s%s%s:%u->%s%s%s:%u", ob, src, cb,
-					    ntohs(m->id.idiag_sport), ob, dst, cb,
-					    ntohs(m->id.idiag_dport));
-			} else {
-				strbuf_addf(sb, "%s%s%s:%u", ob, src, cb, ntohs(m->id.idiag_sport));
-			}
-			found = true;
+			found = inet_text(sb, family, m->id.idiag_src, ntohs(m->id.idiag_sport),
+					  m->id.idiag_dst, ntohs(m->id.idiag_dport));
 			break;
 		}
 	}
 out:
 	close(fd);
 	return found;
+}
+
+/* "ROUTE:PORTID" of a bound netlink socket (the protocol's number when
+ * it has no name). */
+static void netlink_text(struct strbuf *sb, unsigned proto, unsigned long portid)
+{
+	const char *name = NULL;
+
+	for (uint32_t i = 0; i < netlink_protocols->size; i++)
+		if (netlink_protocols->data[i].val == proto)
+			name = netlink_protocols->data[i].str;
+	if (name && !strncmp(name, "NETLINK_", 8))
+		strbuf_addf(sb, "%s:%lu", name + 8, portid);
+	else
+		strbuf_addf(sb, "%u", proto);
 }
 
 /* NETLINK: "ROUTE:PORTID" from /proc/PID/net/netlink (bound sockets). */
@@ -187,14 +211,7 @@ static bool netlink_info(struct strbuf *sb, pid_t pid, uint64_t ino)
 		if (sscanf(line, "%*s %u %lu %*s %*s %*s %*s %*s %*s %llu",
 			   &proto, &portid, &inode) != 3 || inode != ino || !portid)
 			continue;
-		const char *name = NULL;
-		for (uint32_t i = 0; i < netlink_protocols->size; i++)
-			if (netlink_protocols->data[i].val == proto)
-				name = netlink_protocols->data[i].str;
-		if (name && !strncmp(name, "NETLINK_", 8))
-			strbuf_addf(sb, "%s:%lu", name + 8, portid);
-		else
-			strbuf_addf(sb, "%u", proto);
+		netlink_text(sb, proto, portid);
 		found = true;
 	}
 	fclose(f);
@@ -300,7 +317,13 @@ static const char *socket_detail(struct dctx *c, const char *link, const char *t
 			}
 		}
 	} else if (!strcmp(proto, "NETLINK")) {
-		if (!(found = netlink_info(&sb, c->pid, ino)))
+		if (known->nl_known)
+			/* as recorded with the call */
+			found = known->nl_portid && (netlink_text(&sb, known->nl_proto,
+								  known->nl_portid), true);
+		else
+			found = netlink_info(&sb, c->pid, ino);
+		if (!found)
 			strbuf_addf(&sb, "%llu", ino);
 	} else {
 		int k = -1;
@@ -312,7 +335,15 @@ static const char *socket_detail(struct dctx *c, const char *link, const char *t
 			strbuf_release(&sb);
 			return NULL;
 		}
-		if (!(found = inet_info(&sb, inet_protos[k].family, inet_protos[k].protocol, ino))) {
+		if (known->inet_known && known->inet_family == inet_protos[k].family)
+			/* as recorded with the call; a socket with no port is in
+			 * no table inet_diag dumps */
+			found = known->inet_sport &&
+				inet_text(&sb, known->inet_family, known->inet_saddr,
+					  known->inet_sport, known->inet_daddr, known->inet_dport);
+		else
+			found = inet_info(&sb, inet_protos[k].family, inet_protos[k].protocol, ino);
+		if (!found) {
 			strbuf_setlen(&sb, open);
 			strbuf_addf(&sb, "%llu", ino);
 		}

@@ -69,6 +69,15 @@ struct tmem_fdlink {
 	const char *unix_path; /* ...the sun_path it is bound to (unix_plen
 				  bytes, abstract names start with a NUL) */
 	size_t unix_plen;
+	bool inet_known;     /* an inet socket's endpoints as recorded: */
+	int inet_family;     /* ...AF_INET or AF_INET6 */
+	uint16_t inet_sport, inet_dport;  /* ...ports, host order (sport 0:
+					     not bound, inet_diag lists it not) */
+	const uint8_t *inet_saddr, *inet_daddr;  /* ...addresses */
+	bool nl_known;       /* a netlink socket's protocol and port id (0: not
+				bound, /proc's table lists it not) as recorded */
+	unsigned nl_proto;
+	uint32_t nl_portid;
 };
 
 struct tmem_view {

@@ -10,7 +10,10 @@
  *                      pipe and exits (reaped by wait4)
  *   ebpf_fds sockets   a unix socket pair written to; a unix stream
  *                      socket bound to a path ("sock"), connected to and
- *                      accepted, written to
+ *                      accepted, written to; the same over TCP on
+ *                      127.0.0.1; a netlink route socket bound
+ *   ebpf_fds stdio     polls standard input and output, named by no
+ *                      call before (inherited descriptors)
  *   ebpf_fds wait      prints its pid, waits for a byte on standard input
  *                      (for renacer -p to attach meanwhile), then does
  *                      what "files" does
@@ -30,6 +33,9 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/un.h>
+#include <arpa/inet.h>
+#include <linux/netlink.h>
+#include <netinet/in.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -102,6 +108,31 @@ static void sockets(void)
 	close(c);
 	close(l);
 	unlink("sock");
+
+	struct sockaddr_in in = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(in);
+
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	if (bind(l, (struct sockaddr *)&in, sizeof(in)) < 0 || listen(l, 1) < 0 ||
+	    getsockname(l, (struct sockaddr *)&in, &len) < 0 ||
+	    connect(c, (struct sockaddr *)&in, sizeof(in)) < 0)
+		_exit(1);
+	s = accept(l, NULL, NULL);
+	if (s < 0 || write(c, "t", 1) != 1)
+		_exit(1);
+	close(s);
+	close(c);
+	close(l);
+
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+	int n = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+
+	if (n < 0 || bind(n, (struct sockaddr *)&nl, sizeof(nl)) < 0)
+		_exit(1);
+	len = sizeof(nl);
+	getsockname(n, (struct sockaddr *)&nl, &len);
+	close(n);
 }
 
 static void io(void)
@@ -157,6 +188,11 @@ int main(int argc, char **argv)
 		sockets();
 	else if (argc > 1 && !strcmp(argv[1], "io"))
 		io();
+	else if (argc > 1 && !strcmp(argv[1], "stdio")) {
+		struct pollfd pf[2] = { { 0, POLLIN, 0 }, { 1, POLLOUT, 0 } };
+
+		poll(pf, 2, 0);
+	}
 	else if (argc > 1 && !strcmp(argv[1], "wait")) {
 		char b;
 		char line[32];

@@ -22,7 +22,9 @@ fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # a pipe's or socket's inode is new each run
-MASK_EXTRA='s/(pipe|socket|UNIX-STREAM):\[[0-9]+(->[0-9]+)?/\1:[INO/g
+MASK_EXTRA='s/(pipe|socket|UNIX-STREAM|TCP|NETLINK):\[[0-9]{5,}(->[0-9]+)?/\1:[INO/g
+s/(127\.0\.0\.1:)[0-9]+/\1PORT/g; s/htons\([0-9]+\)/htons(PORT)/g
+s/NETLINK:\[ROUTE:[0-9]+\]/NETLINK:[ROUTE:PORTID]/g; s/nl_pid=[0-9]+/nl_pid=N/g
 s/(tv_n?sec)=[0-9]+/\1=N/g'
 export MASK_EXTRA
 
@@ -74,6 +76,17 @@ both -f -yy -- "$F" sockets
 same "sockets -yy"
 has "sockets -yy" 'socketpair\(AF_UNIX, SOCK_STREAM, 0, \[[0-9]+<UNIX-STREAM:\[[0-9]+->[0-9]+\]>'
 has "sockets -yy" '^[0-9]+ +accept\([0-9]+<UNIX-STREAM:\[[0-9]+,"sock"\]>, NULL, NULL\) += [0-9]+<UNIX-STREAM:\[[0-9]+->[0-9]+,"sock"\]>'
+has "sockets -yy" '^[0-9]+ +write\([0-9]+<TCP:\[127\.0\.0\.1:[0-9]+->127\.0\.0\.1:[0-9]+\]>, "t", 1\)'
+has "sockets -yy" '^[0-9]+ +getsockname\([0-9]+<NETLINK:\[ROUTE:[0-9]+\]>'
+
+# descriptors inherited and named by no call before one inside a
+# structure names them (the command's are renacer's)
+both -y -e trace=poll -- "$F" stdio
+same "stdio -y"
+has "stdio -y" '^poll\(\[\{fd=0</dev/null>, events=POLLIN\}, \{fd=1</dev/null>'
+both -P /dev/null -e trace=poll -- "$F" stdio
+same "stdio -P"
+has "stdio -P" '^poll\('
 
 # 2. -P: the calls that name a path or a descriptor open on it (the
 # descriptor as it was at the call: closed and reused numbers)

@@ -7,9 +7,10 @@
 # after exec) every call has the frames the ptrace engine gives it (module,
 # symbol, offset, function, file:line), filtered (-e trace=, the mappings
 # still followed) and not; -s marks each call at its MARK line; flame graph
-# stacks are those of ptrace; a thread outliving its leader keeps the
-# mappings; a slice made too small loses the outer frames and says so (the
-# copy is what is unwound).
+# stacks are those of ptrace, tail-call frames too; a thread outliving its
+# leader keeps the mappings (under ptrace too); a call made from the vDSO
+# has its frame; a slice made too small loses the outer frames and says so
+# (the copy is what is unwound).
 # test: slow
 set -u
 . "$TOP/tests/lib.sh"
@@ -144,15 +145,53 @@ int main(void)
 }
 EOF
 gcc -g -O2 -o leaderexit src/leaderexit.c -lpthread || fail "cannot build leaderexit"
-# (not compared with ptrace: its unwinder reads /proc/PID/maps, empty once
-# the leader is a zombie, and then fails with "no error")
-"$RENACER" --backend ebpf -f -k -e trace=write -o le.txt -- "$W/leaderexit" >/dev/null ||
-	fail "renacer --backend ebpf failed on leaderexit"
+# (under ptrace too: /proc/PID/maps is empty once the leader is a zombie,
+# the thread's own /proc/TID/maps is read)
 l=$(grep -n 'write(1, "late' src/leaderexit.c | cut -d: -f1)
-sed -n '/write(1, "late/,/^[^ ]/s/^ > //p' le.txt > le.frames
-grep -q "^$W/leaderexit(late+0x[0-9a-f]*) \[0x[0-9a-f]*\] src/leaderexit.c:$l\$" le.frames &&
-	grep -q '(start_thread+0x' le.frames ||
-	fail "a thread that outlived its leader: $(cat le.txt)"
+for b in ptrace ebpf; do
+	"$RENACER" --backend $b -f -k -e trace=write -o le.$b -- "$W/leaderexit" >/dev/null ||
+		fail "renacer --backend $b failed on leaderexit"
+	sed -n '/write(1, "late/,/^[^ ]/s/^ > //p' le.$b > le.$b.frames
+	grep -q "^$W/leaderexit(late+0x[0-9a-f]*) \[0x[0-9a-f]*\] src/leaderexit.c:$l\$" \
+		le.$b.frames && grep -q '(start_thread+0x' le.$b.frames ||
+		fail "$b: a thread that outlived its leader: $(cat le.$b)"
+done
+diff le.ptrace.frames le.ebpf.frames || fail "a thread that outlived its leader: other frames"
+
+# functions that end in a tail call: their frames are rebuilt from DWARF
+# call sites, reading registers saved on the (copied) stack
+gcc -g -O2 -fPIC -shared -o libsrctail.so src/srctaillib.c &&
+gcc -g -O2 -o srctail src/srctail.c src/srctail2.c -L. -lsrctail -Wl,-rpath,"$W" ||
+	fail "cannot build srctail"
+for b in ptrace ebpf; do
+	"$RENACER" --backend $b -k -e trace=write -o tc.$b -- "$W/srctail" >/dev/null ||
+		fail "renacer --backend $b failed on srctail"
+done
+grep -q '(tail call)' tc.ptrace || fail "no tail-call frame under ptrace: $(cat tc.ptrace)"
+diff tc.ptrace tc.ebpf || fail "tail-call frames differ"
+
+# a call made from the vDSO (the CPU-time clocks fall back to the syscall
+# there): its frame is "[vdso]", as under ptrace, and the stack goes on
+cat > src/vdsocall.c <<'EOF'
+#include <time.h>
+int main(void)
+{
+	struct timespec ts;
+	return clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+}
+EOF
+gcc -g -O2 -o vdsocall src/vdsocall.c || fail "cannot build vdsocall"
+for b in ptrace ebpf; do
+	"$RENACER" --backend $b -k -e trace=clock_gettime -o vd.$b -- "$W/vdsocall" >/dev/null ||
+		fail "renacer --backend $b failed on vdsocall"
+	grep '^ > ' vd.$b > vd.$b.frames
+done
+if grep -q '^ > \[vdso\](__vdso_clock_gettime+' vd.ptrace.frames; then
+	grep -q 'src/vdsocall.c:[0-9]' vd.ebpf.frames || fail "no frame of vdsocall.c: $(cat vd.ebpf)"
+	diff vd.ptrace.frames vd.ebpf.frames || fail "a call from the vDSO: other frames"
+else
+	echo "no clock_gettime from the vDSO here: not checked (ptrace: $(cat vd.ptrace))"
+fi
 
 # the frames come from the copy of the stack: 8 bytes of it hold the
 # return address into libc's caller at most, never main's frames
