@@ -398,7 +398,7 @@ static int rec_fd_link(void *data, pid_t tid, int64_t fd, struct tmem_fdlink *ou
 	struct recorder *rc = data;
 	/* at the entry, a descriptor the call replaces or closes is what
 	 * it was before (an entry region), never what the call made of it */
-	bool before = !rc->cur_exit && fd_covered(rc, (int32_t)fd, 0x3f00u);
+	bool before = !rc->cur_exit && fd_covered(rc, (int32_t)fd, RBD_ENTRIES);
 	struct intmap *m;
 	uint64_t *v;
 
