@@ -149,7 +149,7 @@ bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why)
 	const struct trace_quals *q = o->quals;
 	const char *no = NULL;
 
-	if (o->dopts.string_limit >= EBPF_STRING_MAX)
+	if (o->dopts.string_limit >= EBPF_DATA_STRING_MAX)
 		no = "its strings are shorter than -s";
 	else if (q && q->inject)
 		no = "it cannot tamper with calls";
@@ -636,9 +636,16 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 			capture_fdpaths((uint32_t *)skel->rodata->fdpath_set,
 					(uint8_t *)skel->rodata->entry_set);
 		}
-		/* -e read=, -e write=: the whole data of the selected calls */
+		/* -e read=, -e write=: the whole data of the selected calls;
+		 * -s past a record's strings: the data of every such call, up
+		 * to the limit */
 		if (o->quals && (o->quals->read_fds || o->quals->write_fds))
 			dump_setup(skel, o->quals);
+		if (o->dopts.string_limit >= EBPF_STRING_MAX) {
+			skel->rodata->want_dump = true;
+			capture_dumps((uint8_t *)skel->rodata->dump_kind);
+			skel->rodata->data_cap = o->dopts.string_limit + 1;
+		}
 	} else {
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_enter, false);
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_exit, false);

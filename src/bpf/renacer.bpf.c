@@ -62,6 +62,10 @@ const volatile __u8 dump_rfds[RB_DUMP_FDS / 8] = {}; /* -e read= descriptors */
 const volatile __u8 dump_wfds[RB_DUMP_FDS / 8] = {}; /* -e write= descriptors */
 const volatile bool dump_rall = false;    /* ...or all of them */
 const volatile bool dump_wall = false;
+/* -s past what a record holds (EBPF_STRING_MAX): the buffers of the
+ * calls dump_kind names, each up to this many bytes, sent as dumps are
+ * (1, the default: none; a cap of 0 would mean all) */
+const volatile __u32 data_cap = 1;
 const volatile __u32 fdpath_set[RB_NR] = {}; /* RBD_* per number */
 const volatile __u8 entry_set[RB_NR / 8] = {};  /* calls with entry ops */
 const volatile __u8 fork_set[RB_NR / 8] = {};   /* calls that wait for a child
@@ -1270,6 +1274,7 @@ struct dump_ctx {
 	__u64 base, len;    /* the rest of the buffer being sent */
 	__u64 iov, cnt, i;  /* iovecs (cnt 0: one buffer), the next one */
 	__u64 left;         /* bytes of the call not sent yet */
+	__u64 cap;          /* bytes of each buffer at most (0: all) */
 	__u32 pid, tid;
 };
 
@@ -1293,6 +1298,8 @@ __noinline int dump_step(struct dump_ctx *d)
 		d->i++;
 		d->base = v[0];
 		d->len = v[1] < d->left ? v[1] : d->left;
+		if (d->cap && d->len > d->cap)
+			d->len = d->cap;
 		return d->len ? 0 : 1;
 	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
@@ -1350,15 +1357,21 @@ __noinline int dump_data(struct cap *c, __u32 slot)
 	fd = c->args[0];
 	if (!k || (fd >> 31))
 		return 0;
+	/* a descriptor -e read=/write= selects: all of it; else, with
+	 * data_cap (-s past the records' limit), each buffer up to it */
 	if (k & RBDK_WRITE) {
 		if (!dump_wall && !fd_in(dump_wfds, fd))
-			return 0;
+			d.cap = data_cap;
 		d.left = RB_DUMP_MAX;
 	} else {
-		if (c->ret <= 0 || (!dump_rall && !fd_in(dump_rfds, fd)))
+		if (c->ret <= 0)
 			return 0;
+		if (!dump_rall && !fd_in(dump_rfds, fd))
+			d.cap = data_cap;
 		d.left = c->ret < RB_DUMP_MAX ? (__u64)c->ret : RB_DUMP_MAX;
 	}
+	if (d.cap == 1)
+		return 0;
 	d.pid = task->tgid;
 	d.tid = task->pid;
 	if (k & RBDK_BUF) {
@@ -1366,6 +1379,8 @@ __noinline int dump_data(struct cap *c, __u32 slot)
 		d.len = (k & RBDK_WRITE) ? c->args[2] : d.left;
 		if (d.len > d.left)
 			d.len = d.left;
+		if (d.cap && d.len > d.cap)
+			d.len = d.cap;
 	} else if (k & RBDK_IOV) {
 		d.iov = c->args[1];
 		d.cnt = c->args[2];
