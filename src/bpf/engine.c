@@ -601,18 +601,21 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		return EBPF_UNAVAILABLE;
 	}
 	if (eo->record) {
+		/* (stacks: 16 KiB a call, a buffer four times larger) */
+		unsigned scale = eo->ring_scale + (o->enrich ? 1 : 0);
+
 		/* the recorder: its programs, a buffer to build records in per
 		 * CPU, a ring buffer for them, and no counters */
 		bpfl.bpf_program__set_autoload(skel->progs.rb_sys_enter, false);
 		bpfl.bpf_program__set_autoload(skel->progs.rb_sys_exit, false);
 		bpfl.bpf_map__set_max_entries(skel->maps.stats, 1);
 		bpfl.bpf_map__set_max_entries(skel->maps.scratch, (uint32_t)r->ncpu);
-		bpfl.bpf_map__set_max_entries(skel->maps.events, ringbuf_size(eo->ring_scale));
+		bpfl.bpf_map__set_max_entries(skel->maps.events, ringbuf_size(scale));
 		skel->rodata->want_record = true;
 		/* the reader is woken with an eighth of the buffer waiting,
 		 * and reads every RECORD_POLL_MS anyway */
-		skel->rodata->wake_bytes = ringbuf_size(eo->ring_scale) / 8;
-		skel->rodata->call_room = ringbuf_size(eo->ring_scale) / 32;
+		skel->rodata->wake_bytes = ringbuf_size(scale) / 8;
+		skel->rodata->call_room = ringbuf_size(scale) / 32;
 		skel->rodata->strlim = o->dopts.string_limit + 1;
 		skel->rodata->strcap = o->dopts.string_limit + 2;
 		skel->rodata->maxptrs = o->dopts.verbose || o->dopts.string_limit >= 255 ? 256

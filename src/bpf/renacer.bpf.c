@@ -1510,11 +1510,17 @@ int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 
 /* ---- stacks (want_stack) ---------------------------------------------- */
 
-/* Sends the record of size bytes built at the start of this CPU's scratch
- * buffer (a stack or a mapping), or counts it lost. */
-static __always_inline void aux_send(__u8 *buf, __u32 size)
+/*
+ * Sends the record of size bytes built at the start of this CPU's scratch
+ * buffer (a stack or a mapping), or counts it lost.  room: bytes that must
+ * stay free after it.  A stack keeps eight times a call's room: when the
+ * reader falls behind (each stack is 16 KiB to unwind) stacks are dropped
+ * first and the calls still recorded; a mapping, small and rare, whose
+ * loss would misname every later frame, keeps none.
+ */
+static __always_inline void aux_send(__u8 *buf, __u32 size, __u64 room)
 {
-	if (call_room && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + size + call_room >
+	if (room && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + size + room >
 			 bpf_ringbuf_query(&events, BPF_RB_RING_SIZE)) {
 		__sync_fetch_and_add(&lost_stacks, 1);
 		return;
@@ -1585,7 +1591,7 @@ static __always_inline void rec_stack(struct task_struct *task, const struct rb_
 	k->flags = (s.cut ? RBK_CUT : 0) | (launch ? RBK_LAUNCH : 0);
 	size = sizeof(*k) + ((s.pos + 7) & ~7u);
 	k->size = size;
-	aux_send(buf, size);
+	aux_send(buf, size, call_room * 8);
 }
 
 /* An RB_EV_MAP record (abi.h) of the current task: of kind, start..end at
@@ -1622,7 +1628,7 @@ static __always_inline void rec_map(struct task_struct *task, __u32 kind, __u64 
 	m = (struct rb_map *)buf;
 	m->pathlen = n;
 	m->size = sizeof(*m) + ((n + 7) & ~7u);
-	aux_send(buf, m->size);
+	aux_send(buf, m->size, 0);
 }
 
 /* What bpf_find_vma's callback learns of an executable mapping */
