@@ -265,6 +265,7 @@ enum { RBP_DELETED = 1 };  /* the dentry is unlinked (" (deleted)") */
 #define RBD_RET (1u << 6)
 #define RBD_PAIR (1u << 7)
 #define RBD_ENTRY(i) (1u << (8 + (i)))
+#define RBD_ENTRIES (0x3fu << 8)  /* all the RBD_ENTRY() bits */
 #define RBD_PAIR_ARG(m) (((m) >> 16) & 7)
 
 enum {

@@ -445,7 +445,7 @@ void capture_fdpaths(uint32_t set[RB_NR], uint8_t entry_set[RB_NR / 8])
 {
 	for (unsigned nr = 0; nr < RB_NR; nr++) {
 		set[nr] = capture_fdpath_mask((long)nr);
-		if (set[nr] & 0x3f00u)
+		if (set[nr] & RBD_ENTRIES)
 			entry_set[nr / 8] |= (uint8_t)(1u << (nr & 7));
 	}
 }

@@ -149,7 +149,7 @@ bool ebpf_can_record(const struct tracer_opts *o, struct strbuf *why)
 	const struct trace_quals *q = o->quals;
 	const char *no = NULL;
 
-	if (o->dopts.string_limit >= EBPF_STRING_MAX)
+	if (o->dopts.string_limit >= EBPF_DATA_STRING_MAX)
 		no = "its strings are shorter than -s";
 	else if (q && q->inject)
 		no = "it cannot tamper with calls";
@@ -626,18 +626,21 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		return EBPF_UNAVAILABLE;
 	}
 	if (eo->record) {
+		/* (stacks: 16 KiB a call, a buffer four times larger) */
+		unsigned scale = eo->ring_scale + (o->enrich ? 1 : 0);
+
 		/* the recorder: its programs, a buffer to build records in per
 		 * CPU, a ring buffer for them, and no counters */
 		bpfl.bpf_program__set_autoload(skel->progs.rb_sys_enter, false);
 		bpfl.bpf_program__set_autoload(skel->progs.rb_sys_exit, false);
 		bpfl.bpf_map__set_max_entries(skel->maps.stats, 1);
 		bpfl.bpf_map__set_max_entries(skel->maps.scratch, (uint32_t)r->ncpu);
-		bpfl.bpf_map__set_max_entries(skel->maps.events, ringbuf_size(eo->ring_scale));
+		bpfl.bpf_map__set_max_entries(skel->maps.events, ringbuf_size(scale));
 		skel->rodata->want_record = true;
 		/* the reader is woken with an eighth of the buffer waiting,
 		 * and reads every RECORD_POLL_MS anyway */
-		skel->rodata->wake_bytes = ringbuf_size(eo->ring_scale) / 8;
-		skel->rodata->call_room = ringbuf_size(eo->ring_scale) / 32;
+		skel->rodata->wake_bytes = ringbuf_size(scale) / 8;
+		skel->rodata->call_room = ringbuf_size(scale) / 32;
 		skel->rodata->strlim = o->dopts.string_limit + 1;
 		skel->rodata->strcap = o->dopts.string_limit + 2;
 		skel->rodata->maxptrs = o->dopts.verbose || o->dopts.string_limit >= 255 ? 256
@@ -659,9 +662,16 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 			capture_fdpaths((uint32_t *)skel->rodata->fdpath_set,
 					(uint8_t *)skel->rodata->entry_set);
 		}
-		/* -e read=, -e write=: the whole data of the selected calls */
+		/* -e read=, -e write=: the whole data of the selected calls;
+		 * -s past a record's strings: the data of every such call, up
+		 * to the limit */
 		if (o->quals && (o->quals->read_fds || o->quals->write_fds))
 			dump_setup(skel, o->quals);
+		if (o->dopts.string_limit >= EBPF_STRING_MAX) {
+			skel->rodata->want_dump = true;
+			capture_dumps((uint8_t *)skel->rodata->dump_kind);
+			skel->rodata->data_cap = o->dopts.string_limit + 1;
+		}
 	} else {
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_enter, false);
 		bpfl.bpf_program__set_autoload(skel->progs.rec_sys_exit, false);

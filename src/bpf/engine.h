@@ -33,6 +33,11 @@ struct ebpf_opts {
 /* The recorder copies strings and buffers of at most this many bytes
  * (string limit -s plus what decoders read past it). */
 #define EBPF_STRING_MAX 8190
+/* -s below this (all the command line takes, 1 MiB): the data of reads
+ * and writes (buffers, iovecs, messages) past EBPF_STRING_MAX comes in
+ * chunks beside the records, as -e read= dumps do; other strings stay cut
+ * at EBPF_STRING_MAX (docs/architecture.md). */
+#define EBPF_DATA_STRING_MAX ((1u << 20) + 1)
 
 /* ebpf_run()'s result when the back end cannot run here (nothing ran). */
 #define EBPF_UNAVAILABLE (-3)
@@ -70,7 +75,7 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 
 /*
  * Whether the recording engine can serve o (nothing needs the command
- * stopped: no -e inject=, -u, -D, -b; strings within EBPF_STRING_MAX;
+ * stopped: no -e inject=, -u, -D, -b; -s within EBPF_DATA_STRING_MAX;
  * -y, -yy, -P, -Y and -e read=/write= it serves from what the kernel
  * records with each call, -p from the table of traced tasks).  Appends the reason to why (may be NULL) when
  * not.

@@ -18,7 +18,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <sys/xattr.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -400,7 +402,7 @@ static int rec_fd_link(void *data, pid_t tid, int64_t fd, struct tmem_fdlink *ou
 	struct recorder *rc = data;
 	/* at the entry, a descriptor the call replaces or closes is what
 	 * it was before (an entry region), never what the call made of it */
-	bool before = !rc->cur_exit && fd_covered(rc, (int32_t)fd, 0x3f00u);
+	bool before = !rc->cur_exit && fd_covered(rc, (int32_t)fd, RBD_ENTRIES);
 	struct intmap *m;
 	uint64_t *v;
 
@@ -492,6 +494,24 @@ static bool in_range(uint64_t key, uint64_t val, void *arg)
 	return true;
 }
 
+static const struct rb_region *find_region(const uint8_t *data, size_t size, uint64_t addr,
+					   const uint8_t **bytes);
+
+/* -Y: the command a successful prctl(PR_SET_NAME) of task tid gave it,
+ * from the name its record holds. */
+static void set_name(struct recorder *rc, pid_t tid, const uint8_t *data, size_t size)
+{
+	const struct rb_call *h = (const void *)data;
+	const struct rb_region *r;
+	const uint8_t *b;
+
+	if (h->args[0] != PR_SET_NAME || h->ret != 0 ||
+	    !(r = find_region(data, size, h->args[1], &b)) || r->status != RBR_OK || !r->len)
+		return;
+	/* (the kernel keeps 15 bytes and a NUL) */
+	recorder_note_comm(rc, tid, (const char *)b, strnlen((const char *)b, r->len < 15 ? r->len : 15));
+}
+
 /*
  * After call h of task t (record data, size bytes): its process's table
  * of descriptors learns what the call's descriptors refer to now (the
@@ -510,6 +530,8 @@ static void after_call(struct recorder *rc, const struct rtask *t, const uint8_t
 
 	if (rc->o->dopts.decode_pids && done && h->ret > 0 && (sem & SEM_WAIT))
 		comm_del(rc, (pid_t)h->ret);
+	if (rc->o->dopts.decode_pids && done && nr == SYS_prctl)
+		set_name(rc, t->tid, data, size);
 	if (!rc->fdpaths || nr < 0)
 		return;
 	m = procfds_get(rc, t->pid, true);
@@ -1236,11 +1258,11 @@ static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, un
 	return 0;
 }
 
-/* The view of the entry half (exit false) or the exit half of a call whose
- * records are entry (may be NULL) and call (may be NULL): the regions of
- * its own phase first. */
-static void view_set(struct recorder *rc, const uint8_t *entry, size_t elen,
-		     const uint8_t *call, size_t clen, bool exit)
+/* The view of the entry half (exit false) or the exit half of t's call
+ * whose records are entry (may be NULL) and call (may be NULL): the
+ * regions of its own phase first, then its data chunks (-e read=, -s). */
+static void view_set(struct recorder *rc, const struct rtask *t, const uint8_t *entry,
+		     size_t elen, const uint8_t *call, size_t clen, bool exit)
 {
 	rc->nregs = 0;
 	rc->nfdregs = 0;
@@ -1260,6 +1282,12 @@ static void view_set(struct recorder *rc, const uint8_t *entry, size_t elen,
 	for (size_t i = 0; i < rc->nextra; i++) {
 		ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
 		rc->regs[rc->nregs++] = rc->extra[i];
+	}
+	/* (RB_EV_DATA chunks: view_find() takes a region that holds a read
+	 * whole, or runs furthest) */
+	for (size_t i = 0; i < t->ndata; i++) {
+		ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
+		rc->regs[rc->nregs++] = t->data[i];
 	}
 	rc->view.r = rc->regs;
 	rc->view.n = rc->nregs;
@@ -1304,15 +1332,7 @@ static void dump_call(struct recorder *rc, struct rtask *t, const uint8_t *entry
 {
 	struct dctx ctx = { t->pid, t->tid, &t->arena, &rc->o->dopts, t->se, &t->ev };
 
-	view_set(rc, entry, t->entry_len, call, clen, true);
-	/* (after the record's own regions: view_find() takes the region
-	 * that holds a read whole, or runs furthest) */
-	for (size_t i = 0; i < t->ndata; i++) {
-		ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
-		rc->regs[rc->nregs++] = t->data[i];
-	}
-	rc->view.r = rc->regs;
-	rc->view.n = rc->nregs;
+	view_set(rc, t, entry, t->entry_len, call, clen, true);
 	cur_call(rc, t->pid, t->ev.nr, t->ev.raw, t->ev.retval, true);
 	quals_dumpio(rc->o->quals, &ctx, &t->ev);
 	tmem_set_view(NULL);
@@ -1399,7 +1419,7 @@ static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_cal
 		bool want;
 
 		memcpy(args, h->args, sizeof(args));
-		view_set(rc, entry, elen, call, clen, false);
+		view_set(rc, t, entry, elen, call, clen, false);
 		cur_call(rc, t->pid, nr, args, 0, false);
 		want = quals_entry_wanted(q, t->pid, t->tid, nr, args);
 		cur_call(rc, t->pid, nr, NULL, 0, false);
@@ -1435,7 +1455,7 @@ static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_cal
 	t->se = se;
 	sysent_kernel_args(se, ev->raw, ev->karg);
 	if (rc->sinks->needs_args) {
-		view_set(rc, entry, elen, call, clen, false);
+		view_set(rc, t, entry, elen, call, clen, false);
 		t->dec_exit = decode(rc, t, h->slot, 0) == RVAL_EXIT;
 	}
 	if (rc->o->enrich) {
@@ -1484,7 +1504,7 @@ static void call_end(struct recorder *rc, struct rtask *t, const struct rb_call 
 		ev->retval = h->ret;
 		ev->err = (uint64_t)h->ret >= (uint64_t)-4095 ? (int)-h->ret : 0;
 		if (t->dec_exit) {
-			view_set(rc, entry, t->entry_len, call, clen, true);
+			view_set(rc, t, entry, t->entry_len, call, clen, true);
 			decode(rc, t, h->slot, 1);
 		}
 		if (rc->o->quals && (rc->o->quals->read_fds || rc->o->quals->write_fds))

@@ -64,6 +64,10 @@ const volatile __u8 dump_rfds[RB_DUMP_FDS / 8] = {}; /* -e read= descriptors */
 const volatile __u8 dump_wfds[RB_DUMP_FDS / 8] = {}; /* -e write= descriptors */
 const volatile bool dump_rall = false;    /* ...or all of them */
 const volatile bool dump_wall = false;
+/* -s past what a record holds (EBPF_STRING_MAX): the buffers of the
+ * calls dump_kind names, each up to this many bytes, sent as dumps are
+ * (1, the default: none; a cap of 0 would mean all) */
+const volatile __u32 data_cap = 1;
 const volatile __u32 fdpath_set[RB_NR] = {}; /* RBD_* per number */
 const volatile __u8 entry_set[RB_NR / 8] = {};  /* calls with entry ops */
 const volatile __u8 fork_set[RB_NR / 8] = {};   /* calls that wait for a child
@@ -1312,6 +1316,7 @@ struct dump_ctx {
 	__u64 base, len;    /* the rest of the buffer being sent */
 	__u64 iov, cnt, i;  /* iovecs (cnt 0: one buffer), the next one */
 	__u64 left;         /* bytes of the call not sent yet */
+	__u64 cap;          /* bytes of each buffer at most (0: all) */
 	__u32 pid, tid;
 };
 
@@ -1335,6 +1340,8 @@ __noinline int dump_step(struct dump_ctx *d)
 		d->i++;
 		d->base = v[0];
 		d->len = v[1] < d->left ? v[1] : d->left;
+		if (d->cap && d->len > d->cap)
+			d->len = d->cap;
 		return d->len ? 0 : 1;
 	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
@@ -1392,15 +1399,21 @@ __noinline int dump_data(struct cap *c, __u32 slot)
 	fd = c->args[0];
 	if (!k || (fd >> 31))
 		return 0;
+	/* a descriptor -e read=/write= selects: all of it; else, with
+	 * data_cap (-s past the records' limit), each buffer up to it */
 	if (k & RBDK_WRITE) {
 		if (!dump_wall && !fd_in(dump_wfds, fd))
-			return 0;
+			d.cap = data_cap;
 		d.left = RB_DUMP_MAX;
 	} else {
-		if (c->ret <= 0 || (!dump_rall && !fd_in(dump_rfds, fd)))
+		if (c->ret <= 0)
 			return 0;
+		if (!dump_rall && !fd_in(dump_rfds, fd))
+			d.cap = data_cap;
 		d.left = c->ret < RB_DUMP_MAX ? (__u64)c->ret : RB_DUMP_MAX;
 	}
+	if (d.cap == 1)
+		return 0;
 	d.pid = task->tgid;
 	d.tid = task->pid;
 	if (k & RBDK_BUF) {
@@ -1408,6 +1421,8 @@ __noinline int dump_data(struct cap *c, __u32 slot)
 		d.len = (k & RBDK_WRITE) ? c->args[2] : d.left;
 		if (d.len > d.left)
 			d.len = d.left;
+		if (d.cap && d.len > d.cap)
+			d.len = d.cap;
 	} else if (k & RBDK_IOV) {
 		d.iov = c->args[1];
 		d.cnt = c->args[2];
@@ -1537,11 +1552,17 @@ int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 
 /* ---- stacks (want_stack) ---------------------------------------------- */
 
-/* Sends the record of size bytes built at the start of this CPU's scratch
- * buffer (a stack or a mapping), or counts it lost. */
-static __always_inline void aux_send(__u8 *buf, __u32 size)
+/*
+ * Sends the record of size bytes built at the start of this CPU's scratch
+ * buffer (a stack or a mapping), or counts it lost.  room: bytes that must
+ * stay free after it.  A stack keeps eight times a call's room: when the
+ * reader falls behind (each stack is 16 KiB to unwind) stacks are dropped
+ * first and the calls still recorded; a mapping, small and rare, whose
+ * loss would misname every later frame, keeps none.
+ */
+static __always_inline void aux_send(__u8 *buf, __u32 size, __u64 room)
 {
-	if (call_room && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + size + call_room >
+	if (room && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + size + room >
 			 bpf_ringbuf_query(&events, BPF_RB_RING_SIZE)) {
 		__sync_fetch_and_add(&lost_stacks, 1);
 		return;
@@ -1612,7 +1633,7 @@ static __always_inline void rec_stack(struct task_struct *task, const struct rb_
 	k->flags = (s.cut ? RBK_CUT : 0) | (launch ? RBK_LAUNCH : 0);
 	size = sizeof(*k) + ((s.pos + 7) & ~7u);
 	k->size = size;
-	aux_send(buf, size);
+	aux_send(buf, size, call_room * 8);
 }
 
 /* An RB_EV_MAP record (abi.h) of the current task: of kind, start..end at
@@ -1649,7 +1670,7 @@ static __always_inline void rec_map(struct task_struct *task, __u32 kind, __u64 
 	m = (struct rb_map *)buf;
 	m->pathlen = n;
 	m->size = sizeof(*m) + ((n + 7) & ~7u);
-	aux_send(buf, m->size);
+	aux_send(buf, m->size, 0);
 }
 
 /* What bpf_find_vma's callback learns of an executable mapping */

@@ -93,9 +93,9 @@ static int ebpf_record_unsuited(const struct trace_opts *t, struct strbuf *why)
 		strbuf_addstr(why, "runs no seccomp-bpf filter (--seccomp-bpf is ptrace's)");
 		return -1;
 	}
-	if (t->string_limit >= EBPF_STRING_MAX) {
-		strbuf_addf(why, "cannot record strings of more than %d bytes (-s)",
-			    EBPF_STRING_MAX - 1);
+	if (t->string_limit >= EBPF_DATA_STRING_MAX) {
+		strbuf_addf(why, "cannot record strings of more than %u bytes (-s)",
+			    EBPF_DATA_STRING_MAX - 1);
 		return -1;
 	}
 	return 0;

@@ -7,7 +7,8 @@
  *   ebpf_fds files     a file read, duplicated and closed; a pipe polled;
  *                      an eventfd; /dev/null; a directory; a file deleted
  *                      while open; a child that writes to the inherited
- *                      pipe and exits (reaped by wait4)
+ *                      pipe and exits (reaped by wait4); a new name
+ *                      (prctl PR_SET_NAME)
  *   ebpf_fds sockets   a unix socket pair written to; a unix stream
  *                      socket bound to a path ("sock"), connected to and
  *                      accepted, written to; the same over TCP on
@@ -29,6 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -74,6 +76,8 @@ static void files(void)
 		_exit(0);
 	}
 	wait4(c, NULL, 0, NULL);
+	prctl(PR_SET_NAME, "renamed");
+	getpid();
 	d = dup(e);
 	close(d);
 	close(e);

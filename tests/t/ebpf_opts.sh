@@ -6,8 +6,8 @@
 # closed it or exited before the record is decoded), -P (the same paths,
 # filtered on the user side), -Y and --pidns-translation (commands from
 # the kernel's fork and exec events), -e read=/-e write= (the whole data
-# a call moved, sent by the kernel in chunks), -p (the tree of a running
-# process).  Traces are compared per process
+# a call moved, sent by the kernel in chunks; -s past what a record holds
+# the same way), -p (the tree of a running process).  Traces are compared per process
 # after masking what differs from run to run (pids, addresses, inodes).
 # test: slow
 set -u
@@ -110,6 +110,7 @@ for opts in "-Y" "--decode-pids=comm,pidns"; do
 	both -f $opts -- "$F" files
 	same "files $opts"
 	has "files $opts" '^[0-9]+ +clone\(.*\) += [0-9]+<ebpf_fds>$'
+	has "files $opts" '^[0-9]+ +getpid\(\) += [0-9]+<renamed>$'
 done
 
 # 4. -e read=, -e write=: the whole data of each call, far past the
@@ -122,6 +123,13 @@ done
 # the last write: 1 MiB to /dev/null, dumped whole (65536 lines of 16 bytes)
 has "io dumps" '^ \| fffe0  '
 [ "$(grep -c '^ | ' "$E")" -gt 70000 ] || bad "io dumps: $(grep -c '^ | ' "$E") dump lines"
+
+# -s past what one record holds (8189): the data of reads and writes comes
+# as the dumps' does, each buffer up to the limit
+both -s 20000 -e trace=read,write,readv,writev,sendmsg,recvmsg -- "$F" io
+same "io -s 20000"
+[ "$(awk '/^write\(4, / && length($0) > 20000 { n++ } END { print n + 0 }' "$E")" -ge 1 ] ||
+	bad "io -s 20000: no write of 20000 bytes shown: $(cut -c1-100 "$E" | head -3)"
 
 # 5. -p PID -f: a running process (blocked in a read when renacer
 # attaches: the call shows whole from its exit, as ptrace shows its

@@ -45,10 +45,9 @@ EOF
 # Options an explicit --backend ebpf cannot serve: exit 1, one line, before
 # anything runs (no BPF needed to say so).
 # (-k, -s and the profiles it serves: t/ebpf_stacks.sh; -y, -yy, -P, -Y,
-# -e read=: t/ebpf_opts.sh)
+# -e read=, -p, -s N past a record's strings: t/ebpf_opts.sh)
 for opts in "-e inject=openat:error=ENOENT" \
 	    "-u nobody" "-b execve" "-D" \
-	    "--string-limit 9000" \
 	    "--seccomp-bpf -f"; do
 	# shellcheck disable=SC2086
 	"$RENACER" --backend ebpf $opts true > "$TMPDIR/o" 2> "$TMPDIR/e" < /dev/null
@@ -59,7 +58,8 @@ for opts in "-e inject=openat:error=ENOENT" \
 done
 "$RENACER" --backend ebpf -D true 2>&1 | grep -q -- "-u, -D or -b" || bad "-D is not named"
 # served by the recorder since (tests/t/ebpf_opts.sh): no refusal
-for opts in "-y" "-yy" "-P /etc/passwd" "-Y" "--decode-pids=comm" "-e read=3"; do
+for opts in "-y" "-yy" "-P /etc/passwd" "-Y" "--decode-pids=comm" "-e read=3" \
+	    "--string-limit 9000"; do
 	# shellcheck disable=SC2086
 	RENACER_NO_EBPF=1 "$RENACER" --backend ebpf $opts true > "$TMPDIR/o" 2> "$TMPDIR/e" < /dev/null
 	rc=$?
