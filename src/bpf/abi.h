@@ -265,6 +265,7 @@ enum { RBP_DELETED = 1 };  /* the dentry is unlinked (" (deleted)") */
 #define RBD_RET (1u << 6)
 #define RBD_PAIR (1u << 7)
 #define RBD_ENTRY(i) (1u << (8 + (i)))
+#define RBD_ENTRIES (0x3fu << 8)  /* all the RBD_ENTRY() bits */
 #define RBD_PAIR_ARG(m) (((m) >> 16) & 7)
 
 enum {
@@ -277,6 +278,10 @@ enum {
 			       rb_fileref saying where they are, for the reader
 			       to read them (from the process while it lives,
 			       else from the file) */
+	RBR_ZERO = 4,       /* nothing could be read: a page not there in a
+			       private anonymous mapping, with no swap (never
+			       touched, or given back): len zero bytes, no
+			       data (a string: len 1, the NUL) */
 };
 
 /* Where the bytes of an RBR_FAULT_RO region are. */
@@ -304,7 +309,7 @@ struct rb_region {
 /* Bytes of data that follow a region header. */
 static inline __u32 rb_region_data(const struct rb_region *r)
 {
-	return r->status == RBR_FAULT ? 0 : r->len;
+	return r->status == RBR_FAULT || r->status == RBR_ZERO ? 0 : r->len;
 }
 
 /*

@@ -158,7 +158,9 @@ static const struct cap_row rows[] = {
 	{ "pipe", { FIX(0, XOK, 8) } },
 	{ "pipe2", { FIX(0, XOK, 8) } },
 	{ "fcntl", { FIX(2, XB, 32) } },
-	{ "ioctl", { SIZED(2, XB, RBZ_IOC, 1, 64) } },
+	/* (in/out structures: read at the entry too, as their "A => B"
+	 * fields need; SIOCGIFCONF's ifc_buf: at offset 8) */
+	{ "ioctl", { SIZED(2, EX, RBZ_IOC, 1, 64), DEREF(2, XOK, 8, 1024) } },
 	{ "getxattr", { PATH(0), PATH(1), RETSZL(2, X) } },
 	{ "lgetxattr", { PATH(0), PATH(1), RETSZL(2, X) } },
 	{ "fgetxattr", { PATH(1), RETSZL(2, X) } },
@@ -196,8 +198,15 @@ static const struct cap_row rows[] = {
 	/* (a failed one read at the exit too: the kernel has faulted the path
 	 * in; a successful one's strings come from the new image, see
 	 * RB_EV_EXECARGS) */
-	{ "execve", { PATH_E(0), PTRS(1, E, 0, RBF_STRS), PTRS(2, E, 1024, 0), PATH_ERR(0) } },
-	{ "execveat", { PATH_E(1), PTRS(2, E, 0, RBF_STRS), PTRS(3, E, 1024, 0), PATH_ERR(1) } },
+	/* (a failed one's environment at its exit too: the kernel has read it,
+	 * and an array on a page not there at the entry is readable only then;
+	 * its arguments, constants mostly, are read later where they cannot
+	 * be at the entry, see RBR_FAULT_RO: copied twice they would not fit
+	 * one record) */
+	{ "execve", { PATH_E(0), PTRS(1, E, 0, RBF_STRS), PTRS(2, E, 1024, 0), PATH_ERR(0),
+		      PTRS(2, RBW_EXIT | RBW_ERR, 1024, 0) } },
+	{ "execveat", { PATH_E(1), PTRS(2, E, 0, RBF_STRS), PTRS(3, E, 1024, 0), PATH_ERR(1),
+			PTRS(3, RBW_EXIT | RBW_ERR, 1024, 0) } },
 	{ "wait4", { FIX(1, XOK, 4), FIX(3, XOK, SZ_RUSAGE) } },
 	{ "waitid", { FIX(2, XOK, SZ_SIGINFO), FIX(4, XOK, SZ_RUSAGE) } },
 	{ "clone", { FIX(2, XOK, 4) } },
@@ -217,10 +226,13 @@ static const struct cap_row rows[] = {
 	{ "capget", { FIX(0, EX, SZ_CAP_HEADER), FIX(1, XOK, SZ_CAP_DATA) } },
 	{ "capset", { FIX(0, X, SZ_CAP_HEADER), FIX(1, X, SZ_CAP_DATA) } },
 	/* (which arguments point where depends on the option or command) */
-	{ "prctl", { FIX(1, XB, 16), FIX(2, XB, 16), DEREF(2, XB, 8, 4096) } },
+	/* (PR_SET_VMA_ANON_NAME: a string at the fifth) */
+	{ "prctl", { FIX(1, XB, 16), FIX(2, XB, 16), DEREF(2, XB, 8, 4096), CSTR(4, XB) } },
 	{ "keyctl", { ANY(1), ANY(2), ANY(3), ANY(4) } },
 	{ "ptrace", { ANY(2), ANY(3) } },
 	{ "fsconfig", { ANY(2), ANY(3) } },
+	/* (read at the entry: on E2BIG the kernel writes its size back) */
+	{ "perf_event_open", { FIX(0, EX, 256) } },
 	{ "arch_prctl", { FIX(1, XOK, 8) } },
 	{ "sched_getaffinity", { RETSZ(2, X, 1024) } },
 	{ "sched_setaffinity", { ARGSZ(2, X, 1, 1024) } },
@@ -286,13 +298,16 @@ static const struct cap_row rows[] = {
 	{ "socketpair", { FIX(3, XOK, 8) } },
 	{ "sendto", { SOCK(0), ARGSZL(1, XB, 2), ARGSZ(4, XB, 5, SZ_SOCKADDR) } },
 	{ "recvfrom", { SOCK(0), RETSZL(1, X), FIX(5, EX, 4), DEREF4(4, XOK, 5, SZ_SOCKADDR) } },
-	{ "setsockopt", { ARGSZ(3, X, 4, 256) } },
-	{ "getsockopt", { FIX(4, EX, 4), DEREF4(3, XOK, 4, 256) } },
+	/* (SO_ATTACH_FILTER: a struct sock_fprog, its filter at offset 8;
+	 * SO_GET_FILTER's length counts instructions of 8 bytes) */
+	{ "setsockopt", { ARGSZ(3, X, 4, 256), DEREF(3, X, 8, 4096) } },
+	{ "getsockopt", { FIX(4, EX, 4), DEREF4(3, XOK, 4, 256), FIX(3, XOK, 512) } },
 	{ "sendmsg", { SOCK(0), MSG(1, XB, 0) } },
 	{ "recvmsg", { SOCK(0), FIX(1, E, SZ_MSGHDR), MSG(1, X, RBF_RET) } },
 	{ "sendmmsg", { SOCK(0), MMSG(1, XB, 2, 0) } },
-	/* (the timeout is updated in place) */
-	{ "recvmmsg", { SOCK(0), MMSG(1, X, 2, RBF_RET), FIX(4, EX, SZ_TIMESPEC) } },
+	/* (the timeout is updated in place; msg_namelen too: its value at the
+	 * entry shows as "A => B") */
+	{ "recvmmsg", { SOCK(0), MMSG(1, X, 2, RBF_RET), FIX(4, EX, SZ_TIMESPEC), MMSG(1, E, 2, 0) } },
 	/* messages and ipc */
 	{ "mq_open", { PATH(0), FIX(3, X, SZ_MQ_ATTR) } },
 	{ "mq_unlink", { PATH(0) } },
@@ -430,7 +445,7 @@ void capture_fdpaths(uint32_t set[RB_NR], uint8_t entry_set[RB_NR / 8])
 {
 	for (unsigned nr = 0; nr < RB_NR; nr++) {
 		set[nr] = capture_fdpath_mask((long)nr);
-		if (set[nr] & 0x3f00u)
+		if (set[nr] & RBD_ENTRIES)
 			entry_set[nr / 8] |= (uint8_t)(1u << (nr & 7));
 	}
 }

@@ -364,7 +364,12 @@ static void exec_path(pid_t tid, const char *p, char out[PATH_MAX])
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (p[0] == '/')
+	/* (/proc/self is the task's, not renacer's: execl("/proc/self/exe")) */
+	if (!strncmp(p, "/proc/self/", 11))
+		strbuf_addf(&sb, "/proc/%d/%s", (int)tid, p + 11);
+	else if (!strncmp(p, "/proc/thread-self/", 18))
+		strbuf_addf(&sb, "/proc/%d/%s", (int)tid, p + 18);
+	else if (p[0] == '/')
 		strbuf_addstr(&sb, p);
 	else
 		strbuf_addf(&sb, "/proc/%d/cwd/%s", (int)tid, p);
@@ -511,6 +516,26 @@ static int min_btf_fd(void)
 	return fd;
 }
 
+/*
+ * Whether a swap area is in use (or /proc/swaps cannot be read): without
+ * one, a page of a private anonymous mapping that is not there holds
+ * zeros, which the recorder then records as such (RBR_ZERO) where it
+ * cannot read it.
+ */
+static bool swap_on(void)
+{
+	FILE *f = fopen("/proc/swaps", "re");
+	char line[256];
+	int lines = 0;
+
+	if (!f)
+		return true;
+	while (lines < 2 && fgets(line, sizeof(line), f))
+		lines++;
+	fclose(f);
+	return lines > 1;
+}
+
 /* Entries of the table of traced tasks without -f (the command alone):
  * 160 KiB rather than RB_TASKS' 1.3 MiB. */
 #define TASKS_ALONE 4096
@@ -620,22 +645,26 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		return EBPF_UNAVAILABLE;
 	}
 	if (eo->record) {
+		/* (stacks: 16 KiB a call, a buffer four times larger) */
+		unsigned scale = eo->ring_scale + (o->enrich ? 1 : 0);
+
 		/* the recorder: its programs, a buffer to build records in per
 		 * CPU, a ring buffer for them, and no counters */
 		bpfl.bpf_program__set_autoload(skel->progs.rb_sys_enter, false);
 		bpfl.bpf_program__set_autoload(skel->progs.rb_sys_exit, false);
 		bpfl.bpf_map__set_max_entries(skel->maps.stats, 1);
 		bpfl.bpf_map__set_max_entries(skel->maps.scratch, (uint32_t)r->ncpu);
-		bpfl.bpf_map__set_max_entries(skel->maps.events, ringbuf_size(eo->ring_scale));
+		bpfl.bpf_map__set_max_entries(skel->maps.events, ringbuf_size(scale));
 		skel->rodata->want_record = true;
 		/* the reader is woken with an eighth of the buffer waiting,
 		 * and reads every RECORD_POLL_MS anyway */
-		skel->rodata->wake_bytes = ringbuf_size(eo->ring_scale) / 8;
-		skel->rodata->call_room = ringbuf_size(eo->ring_scale) / 32;
+		skel->rodata->wake_bytes = ringbuf_size(scale) / 8;
+		skel->rodata->call_room = ringbuf_size(scale) / 32;
 		skel->rodata->strlim = o->dopts.string_limit + 1;
 		skel->rodata->strcap = o->dopts.string_limit + 2;
 		skel->rodata->maxptrs = o->dopts.verbose || o->dopts.string_limit >= 255 ? 256
 					: o->dopts.string_limit + 1;
+		skel->rodata->anon_zero = !swap_on();
 		/* -k, -s, profiles: each call's stack, unwound afterwards */
 		if (o->enrich) {
 			skel->rodata->want_stack = true;
@@ -1569,6 +1598,8 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 		fprintf(stderr, "renacer: eBPF: the command was held back %llu times "
 			"(ring buffer a quarter full)\n", (unsigned long long)r.th.freezes);
 	throttle_release(&r.th);
+	if (r.rc)
+		recorder_flush_exits(r.rc);
 	if (r.attached && end->interrupted)
 		detach_all(&r);
 	end->wall_ns = now_ns() - r.t0;

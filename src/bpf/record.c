@@ -70,6 +70,10 @@ struct rproc {
 	struct modtab *cur;       /* NULL: none known */
 	unsigned threads;         /* its threads alive but the leader */
 	bool leader_gone;         /* the leader exited before them */
+	bool held;                /* exit: the leader's end, delivered after
+				     its threads' (as the kernel reports it
+				     to a ptrace tracer) */
+	struct event exit;
 	struct rproc *next;
 };
 
@@ -398,7 +402,7 @@ static int rec_fd_link(void *data, pid_t tid, int64_t fd, struct tmem_fdlink *ou
 	struct recorder *rc = data;
 	/* at the entry, a descriptor the call replaces or closes is what
 	 * it was before (an entry region), never what the call made of it */
-	bool before = !rc->cur_exit && fd_covered(rc, (int32_t)fd, 0x3f00u);
+	bool before = !rc->cur_exit && fd_covered(rc, (int32_t)fd, RBD_ENTRIES);
 	struct intmap *m;
 	uint64_t *v;
 
@@ -830,6 +834,8 @@ void recorder_fork(struct recorder *rc, pid_t pid, pid_t parent)
 	p->leader_gone = false;
 }
 
+static void emit(struct recorder *rc, struct event *ev);
+
 /*
  * Keeps a process's mappings while any of its tasks lives: a thread may go
  * on after its leader exited (pthread_exit in main).
@@ -845,9 +851,47 @@ static void proc_task_event(struct recorder *rc, const struct event *ev)
 			p->threads--;
 		else if (ev->tid == ev->pid)
 			p->leader_gone = true;
-		if (p->leader_gone && !p->threads)
+		if (p->leader_gone && !p->threads) {
+			if (p->held) {
+				struct event x = p->exit;
+
+				p->held = false;
+				emit(rc, &x);
+			}
 			proc_drop(rc, ev->pid);
+		}
 	}
+}
+
+/*
+ * Whether ev, the end of a process's leader while threads of it live on
+ * (exit_group: they die after it; pthread_exit in main), is kept to be
+ * delivered after the last of them, where a ptrace tracer sees it (so
+ * that the calls they die inside belong to a process not yet ended).
+ */
+static bool proc_hold_exit(struct recorder *rc, const struct event *ev)
+{
+	struct rproc *p;
+
+	if (ev->type != EV_PROC_EXIT || ev->tid != ev->pid ||
+	    !(p = proc_find(rc, ev->pid, false)) || !p->threads || p->held)
+		return false;
+	p->exit = *ev;
+	p->held = true;
+	p->leader_gone = true;
+	return true;
+}
+
+void recorder_flush_exits(struct recorder *rc)
+{
+	for (unsigned b = 0; b < NBUCKETS; b++)
+		for (struct rproc *p = rc->procs[b]; p; p = p->next)
+			if (p->held) {
+				struct event x = p->exit;
+
+				p->held = false;
+				emit(rc, &x);
+			}
 }
 
 /* An RB_EV_STACK record: kept for its call, with the mappings of now. */
@@ -1034,9 +1078,20 @@ void recorder_process_event(struct recorder *rc, struct event *ev)
 		struct rtask *p = task_find(rc, ev->ppid);
 		procfds_fork(rc, p ? p->pid : ev->ppid, ev->pid);
 	}
-	if (ev->type == EV_EXEC)
+	if (ev->type == EV_EXEC) {
+		struct rproc *p = proc_find(rc, ev->pid, false);
+
+		/* (a thread's exec ended the leader: its end comes first) */
+		if (p && p->held) {
+			struct event x = p->exit;
+
+			p->held = false;
+			emit(rc, &x);
+		}
 		proc_drop(rc, ev->pid);        /* the new image's come next */
-	emit(rc, ev);
+	}
+	if (!proc_hold_exit(rc, ev))
+		emit(rc, ev);
 	proc_task_event(rc, ev);
 	if (ev->type == EV_PROC_EXIT && ev->tid == ev->pid && rc->fdpaths)
 		procfds_del(rc, ev->pid);
@@ -1155,6 +1210,16 @@ static void late_read(struct recorder *rc, pid_t tid, const struct rb_region *r,
 	rc->st.late++;
 }
 
+/* The bytes of an RBR_ZERO region (a page not there in a private
+ * anonymous mapping): zeros, not in the record. */
+static const uint8_t zero_bytes[RB_REGION_MAX];
+
+/* The bytes of region r, whose data (if any) is at data. */
+static const uint8_t *region_bytes(const struct rb_region *r, const uint8_t *data)
+{
+	return r->status == RBR_ZERO ? zero_bytes : data;
+}
+
 /* Appends to the view the regions of record data (size bytes) of phase. */
 static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, unsigned phase)
 {
@@ -1183,7 +1248,7 @@ static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, un
 			ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
 			v = &rc->regs[rc->nregs++];
 			v->addr = r->addr;
-			v->data = data + off + sizeof(*r);
+			v->data = region_bytes(r, data + off + sizeof(*r));
 			v->len = r->len;
 			v->fault = r->status == RBR_FAULT;
 			v->more = r->status == RBR_LONG;
@@ -1511,7 +1576,7 @@ static const struct rb_region *find_region(const uint8_t *data, size_t size, uin
 		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
 			return NULL;
 		if (r->addr == addr) {
-			*bytes = data + off + sizeof(*r);
+			*bytes = region_bytes(r, data + off + sizeof(*r));
 			return r;
 		}
 		off += sizeof(*r) + ((rb_region_data(r) + 7) & ~7u);
@@ -1532,7 +1597,7 @@ static const struct rb_region *nth_region(const uint8_t *data, size_t size, unsi
 		if (off + sizeof(*r) > size || rb_region_data(r) > size - off - sizeof(*r))
 			return NULL;
 		if (i == n) {
-			*bytes = data + off + sizeof(*r);
+			*bytes = region_bytes(r, data + off + sizeof(*r));
 			return r;
 		}
 		off += sizeof(*r) + ((rb_region_data(r) + 7) & ~7u);

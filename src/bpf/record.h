@@ -56,6 +56,13 @@ void recorder_seed_fds(struct recorder *rc, pid_t pid, pid_t from);
 void recorder_note_comm(struct recorder *rc, pid_t tid, const char *comm, size_t n);
 
 /*
+ * Delivers the ends of process leaders still kept for threads of theirs
+ * whose end never came (recorder_process_event() keeps a leader's end
+ * until its threads have ended): at the end of the run, before the sinks'.
+ */
+void recorder_flush_exits(struct recorder *rc);
+
+/*
  * A process pid was forked by one of process parent's threads (a
  * RB_EV_FORK record, before its EV_PROC_START): it starts with its
  * parent's mappings (stacks).

@@ -44,6 +44,8 @@ const volatile bool want_record = false;
 const volatile __u32 strlim = 33;       /* bytes of a buffer: string limit + 1 */
 const volatile __u32 strcap = 34;       /* bytes of a C string: string limit + 2 */
 const volatile __u32 maxptrs = 33;      /* pointers of an argv array (<= 256) */
+const volatile bool anon_zero = false;  /* no swap: a page of a private anonymous
+					   mapping that is not there holds zeros */
 const volatile struct rb_spec specs[RB_NR] = {};   /* capture ops per number */
 const volatile __u64 wake_bytes = 0;    /* wake the reader when this much is
 					   waiting (0: at every record) */
@@ -445,6 +447,8 @@ static __always_inline __u64 rec_u64(__u32 off)
 struct vma_info {
 	__u64 addr;
 	__u32 ro;           /* private and read-only */
+	__u32 anon;         /* private, anonymous and readable */
+	__u64 end;          /* the mapping's end */
 	__u32 dev;
 	__u64 ino, off;
 	struct dentry *dentry;
@@ -457,6 +461,10 @@ static long vma_ro(struct task_struct *task, struct vm_area_struct *vma, void *c
 	struct file *f = vma->vm_file;
 
 	v->ro = !(vma->vm_flags & (0x2 /* VM_WRITE */ | 0x8 /* VM_SHARED */));
+	/* (no vm_ops: not a special mapping such as the vDSO's) */
+	v->anon = !f && !vma->vm_ops &&
+		  (vma->vm_flags & (0x1 /* VM_READ */ | 0x8 /* VM_SHARED */)) == 0x1;
+	v->end = vma->vm_end;
 	if (f) {
 		v->dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
 		v->ino = BPF_CORE_READ(f, f_inode, i_ino);
@@ -540,6 +548,23 @@ static __always_inline __u32 in_rec(__u32 x)
 	return x & (RB_REC_MAX - 1);
 }
 
+/* Bytes from addr to the end of its mapping when its page is not there
+ * and the mapping is private, anonymous and readable (its pages not there
+ * hold zeros), else 0; at most want.  (A read that failed further on, a
+ * string running into an unmapped page, is not one.) */
+static __always_inline __u64 anon_bytes(__u64 addr, __u32 want)
+{
+	struct vma_info v = { addr };
+	__u8 b;
+
+	if (!bpf_probe_read_user(&b, 1, (void *)addr))
+		return 0;
+	bpf_find_vma(bpf_get_current_task_btf(), addr, vma_ro, &v, 0);
+	if (!v.anon || v.end <= addr)
+		return 0;
+	return v.end - addr < want ? v.end - addr : want;
+}
+
 static __always_inline int ro_fileref(__u8 *buf, __u32 off, __u64 addr, __u32 want)
 {
 	struct vma_info v = { addr };
@@ -580,7 +605,7 @@ static long fill_one(__u32 i, void *ctx)
 	if (!buf || i >= p->n || p->off > RB_REC_MAX - sizeof(*r) - 64)
 		return 1;
 	r = (struct rb_region *)(buf + (p->off & (RB_REC_MAX - 1)));
-	data = r->status == RBR_FAULT ? 0 : r->len;
+	data = r->status == RBR_FAULT || r->status == RBR_ZERO ? 0 : r->len;
 	if (r->status == RBR_FAULT_RO && r->len == sizeof(struct rb_fileref) + RB_FILEREF_PATH) {
 		__u32 fo = p->off + sizeof(*r);
 		struct rb_fileref *fr = (struct rb_fileref *)(buf + (fo & (RB_REC_MAX - 1)));
@@ -604,7 +629,7 @@ static __always_inline void fill_paths(struct cap *c)
  * Copies len bytes (RBR_BYTES) or a string of at most len bytes (RBR_STR)
  * at addr into a new region of c.  Returns the bytes copied (c->last is
  * where they are), or -1 when nothing could be read (a region with
- * RBR_FAULT says so) or the record is full (RBC_CUT).
+ * RBR_FAULT or RBR_ZERO says so) or the record is full (RBC_CUT).
  */
 __noinline int region(struct cap *c, __u64 addr, __u32 len, __u32 kind)
 {
@@ -666,6 +691,23 @@ __noinline int region(struct cap *c, __u64 addr, __u32 len, __u32 kind)
 	if (n < 0)
 		n = 0;
 	r->addr = addr;
+	/* a page of a private anonymous mapping never touched (or given
+	 * back): zeros, as a ptrace tracer reads them (the kernel would
+	 * fault in its zero page); len of them, no data */
+	if (r->status == RBR_FAULT && kind != RBR_KSTR && anon_zero) {
+		__u64 z = anon_bytes(addr, len);
+
+		if (z) {
+			r->status = RBR_ZERO;
+			r->len = kind == RBR_STR ? 1 : (__u32)z;
+			r->phase = c->phase;
+			r->kind = kind;
+			r->pad = 0;
+			c->off = off + hl;
+			c->nreg++;
+			return -1;
+		}
+	}
 	/* an unread page of a private read-only mapping: the reader may
 	 * read it itself (its bytes cannot have changed) */
 	if (r->status == RBR_FAULT && kind != RBR_KSTR &&
@@ -1510,11 +1552,17 @@ int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 
 /* ---- stacks (want_stack) ---------------------------------------------- */
 
-/* Sends the record of size bytes built at the start of this CPU's scratch
- * buffer (a stack or a mapping), or counts it lost. */
-static __always_inline void aux_send(__u8 *buf, __u32 size)
+/*
+ * Sends the record of size bytes built at the start of this CPU's scratch
+ * buffer (a stack or a mapping), or counts it lost.  room: bytes that must
+ * stay free after it.  A stack keeps eight times a call's room: when the
+ * reader falls behind (each stack is 16 KiB to unwind) stacks are dropped
+ * first and the calls still recorded; a mapping, small and rare, whose
+ * loss would misname every later frame, keeps none.
+ */
+static __always_inline void aux_send(__u8 *buf, __u32 size, __u64 room)
 {
-	if (call_room && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + size + call_room >
+	if (room && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + size + room >
 			 bpf_ringbuf_query(&events, BPF_RB_RING_SIZE)) {
 		__sync_fetch_and_add(&lost_stacks, 1);
 		return;
@@ -1585,7 +1633,7 @@ static __always_inline void rec_stack(struct task_struct *task, const struct rb_
 	k->flags = (s.cut ? RBK_CUT : 0) | (launch ? RBK_LAUNCH : 0);
 	size = sizeof(*k) + ((s.pos + 7) & ~7u);
 	k->size = size;
-	aux_send(buf, size);
+	aux_send(buf, size, call_room * 8);
 }
 
 /* An RB_EV_MAP record (abi.h) of the current task: of kind, start..end at
@@ -1622,7 +1670,7 @@ static __always_inline void rec_map(struct task_struct *task, __u32 kind, __u64 
 	m = (struct rb_map *)buf;
 	m->pathlen = n;
 	m->size = sizeof(*m) + ((n + 7) & ~7u);
-	aux_send(buf, m->size);
+	aux_send(buf, m->size, 0);
 }
 
 /* What bpf_find_vma's callback learns of an executable mapping */

@@ -8,6 +8,9 @@
 # TracerPid in /proc/self/status is 0 unless ptrace stopped it.
 set -u
 . "$TOP/tests/lib.sh"
+# what auto picks by default (RENACER_BACKEND=ebpf, a choice of the
+# environment, would record every trace in the kernel)
+export RENACER_BACKEND=ptrace
 export LC_ALL=C LANG=C
 fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }

@@ -9,8 +9,8 @@
 # still followed) and not; -s marks each call at its MARK line; flame graph
 # stacks are those of ptrace, tail-call frames too; a thread outliving its
 # leader keeps the mappings (under ptrace too); a call made from the vDSO
-# has its frame; a slice made too small loses the outer frames and says so
-# (the copy is what is unwound).
+# has its frame; in a storm stacks are dropped, not calls; a slice made too
+# small loses the outer frames and says so (the copy is what is unwound).
 # test: slow
 set -u
 . "$TOP/tests/lib.sh"
@@ -191,6 +191,18 @@ if grep -q '^ > \[vdso\](__vdso_clock_gettime+' vd.ptrace.frames; then
 	diff vd.ptrace.frames vd.ebpf.frames || fail "a call from the vDSO: other frames"
 else
 	echo "no clock_gettime from the vDSO here: not checked (ptrace: $(cat vd.ptrace))"
+fi
+
+# a storm faster than stacks can be unwound: stacks are dropped (each such
+# call says so), never the calls themselves
+"$RENACER" --backend ebpf -k -o storm.txt -- dd if=/dev/zero of=/dev/null bs=1 count=20000 \
+	2>storm.err >/dev/null || fail "renacer -k on a storm failed: $(cat storm.err)"
+grep -q 'calls and signals were lost' storm.err && fail "calls lost under -k: $(cat storm.err)"
+n=$(grep -c '^read(0, "\\0", 1) *= 1$' storm.txt)
+[ "$n" = 20000 ] || fail "$n of dd's 20000 reads recorded: $(cat storm.err)"
+if grep -q 'stacks and mappings were lost' storm.err; then
+	grep -q '^ > no stack was recorded for this call (ring buffer full)$' storm.txt ||
+		fail "stacks lost, no call says so"
 fi
 
 # the frames come from the copy of the stack: 8 bytes of it hold the

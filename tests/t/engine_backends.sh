@@ -5,6 +5,9 @@
 # a trace set installs a seccomp-bpf filter in the tracee (the other calls
 # never stop it) unless --no-seccomp, with the same lines either way.
 set -u
+# the ptrace engine's probes, fallbacks and seccomp filter: that engine,
+# whatever RENACER_BACKEND asks of auto
+export RENACER_BACKEND=ptrace
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 export LC_ALL=C

@@ -12,6 +12,9 @@
 # machine's load, so that what the policy does is seen, not the back-off.
 set -u
 . "$TOP/tests/lib.sh"
+# where the ptrace engine puts itself and its tracees (its stops are
+# cross-CPU wake-ups): that engine, whatever RENACER_BACKEND asks of auto
+export RENACER_BACKEND=ptrace
 P=$(need_prog cpumask)
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }

@@ -53,6 +53,23 @@ assert {k: v[0] for k, v in got.items()} == counts, (got, counts)
 assert {k: v[1] for k, v in got.items()} == counts, (got, counts)
 PYEOF
 
+# the eBPF recorder names the processes as the ptrace engine does: the
+# child that runs execl("/proc/self/exe") is otlpprog, not renacer (whose
+# own /proc/self that would be, resolved afterwards)
+if "$RENACER" --backend ebpf -o /dev/null true 2>/dev/null; then
+	"$RENACER" --backend ptrace -f --otlp-file cp.jsonl -o /dev/null -- "$prog" >/dev/null 2>&1
+	"$RENACER" --backend ebpf -f --otlp-file ce.jsonl -o /dev/null -- "$prog" >/dev/null 2>&1
+	for f in cp ce; do
+		"$PY" "$OTLPTEST" file $f.jsonl >$f.spans || fail "$f.jsonl is not OTLP JSON"
+		"$PY" -c '
+import json, sys
+print(sorted(s["name"] for l in open(sys.argv[1]) for s in json.loads(l)["spans"]
+             if s["name"] in ("otlpprog", "renacer", "process", "exe", "thread")))' $f.spans >$f.names
+	done
+	cmp -s cp.names ce.names ||
+		fail "process spans: ptrace $(cat cp.names), eBPF $(cat ce.names)"
+fi
+
 # two runs of the same program: equivalent in counts (text output; their
 # times vary with the machine's load, so --no-timing)
 "$RENACER" compare --no-timing a.jsonl b.jsonl >ab.txt

@@ -9,6 +9,9 @@
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TMPDIR" || exit 1
+# the engine a trace gets by default, ptrace (RENACER_BACKEND=ebpf would
+# record them in the kernel, with libbpf: the eBPF runs below name it)
+export RENACER_BACKEND=ptrace
 
 # run NAME RENACER-ARGS...: runs renacer ARGS -- a shell that says it has
 # started and waits for a file; once it runs (renacer's start-up is over),
