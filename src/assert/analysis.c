@@ -75,10 +75,9 @@ static void paths_clear(struct analysis *a)
 	intmap_clear(&a->paths);
 }
 
-void analysis_free(struct analysis *a)
+/* Frees what a holds, not a itself. */
+static void analysis_clear(struct analysis *a)
 {
-	if (!a)
-		return;
 	intern_release(&a->names);
 	free(a->stats);
 	for (size_t i = 0; i < a->nprocs; i++) {
@@ -103,7 +102,21 @@ void analysis_free(struct analysis *a)
 		free(a->io[i].path);
 	for (size_t i = 0; i < a->ngpu; i++)
 		free(a->gpu[i].path);
+}
+
+void analysis_free(struct analysis *a)
+{
+	if (!a)
+		return;
+	analysis_clear(a);
 	free(a);
+}
+
+void analysis_reset(struct analysis *a)
+{
+	analysis_clear(a);
+	memset(a, 0, sizeof(*a));
+	a->root = -1;
 }
 
 /* ---- processes (by pid: the latest one) and tasks (by tracker idx) -------- */

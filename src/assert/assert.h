@@ -45,6 +45,8 @@ struct renacer_config;
 /* A new empty analysis; free it with analysis_free(). */
 struct analysis *analysis_new(void);
 void analysis_free(struct analysis *a);
+/* Empties a, as analysis_new() made it (a run recorded again). */
+void analysis_reset(struct analysis *a);
 
 /*
  * A sink that feeds a (not owned).  Freeing the sink leaves a intact; a

@@ -908,7 +908,8 @@ static pid_t start_go(struct erun *r, const char *path, char *const argv[], stru
 		r->go_fd = -1;
 		/* into the cgroup that holds it back while renacer catches up
 		 * (without one, a storm loses calls, counted and reported) */
-		throttle_add(&r->th, pid);
+		if (throttle_add(&r->th, pid) < 0)
+			throttle_release(&r->th);     /* nothing to hold back */
 		if (register_command(r, pid) < 0) {
 			msg[0] = 1;
 			msg[1] = errno;
@@ -1033,26 +1034,28 @@ static void watchdog_kill(struct erun *r)
 }
 
 /*
- * With -f: a child of renacer that keeps the program attached (it holds
- * its descriptors) and waits on a pipe.  renacer writes one byte when it
+ * With -f, or a cgroup that holds the command back (throttle.h): a child
+ * of renacer that keeps the program attached (it holds its descriptors)
+ * and waits on a pipe.  renacer writes one byte when it
  * ends as it should (watchdog_stop); when renacer dies instead (kill -9)
- * the pipe ends without it, and the watchdog kills the traced tree, as
- * PTRACE_O_EXITKILL does for the ptrace engine's tracees.  The command
- * alone needs none: it has PR_SET_PDEATHSIG.  Nothing happens when the
- * watchdog cannot be made.
+ * the pipe ends without it, and the watchdog kills the traced tree (-f),
+ * as PTRACE_O_EXITKILL does for the ptrace engine's tracees, and thaws
+ * and removes the cgroup.  The command alone needs none: it has
+ * PR_SET_PDEATHSIG.  Returns whether there is a watchdog.
  */
-static void watchdog_start(struct erun *r)
+static bool watchdog_start(struct erun *r)
 {
 	int p[2];
 	pid_t pid;
+	bool kills = r->o->follow && r->tasks;
 
-	if ((!r->o->follow && r->th.freeze_fd < 0) || !r->tasks || pipe2(p, O_CLOEXEC) < 0)
-		return;
+	if ((!kills && r->th.freeze_fd < 0) || pipe2(p, O_CLOEXEC) < 0)
+		return false;
 	pid = fork();
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);
-		return;
+		return false;
 	}
 	if (pid == 0) {
 		char c;
@@ -1069,16 +1072,17 @@ static void watchdog_start(struct erun *r)
 			n = read(p[0], &c, 1);
 		} while (n < 0 && errno == EINTR);
 		if (n != 1) {
-			if (r->o->follow)
+			if (kills)
 				watchdog_kill(r);
 			/* never leave the program frozen */
-			throttle_release(&r->th);
+			throttle_abandon(&r->th);
 		}
 		_exit(0);
 	}
 	close(p[0]);
 	r->watchdog = pid;
 	r->watchdog_fd = p[1];
+	return true;
 }
 
 /* renacer ends as it should: the watchdog exits (and lets go of the program). */
@@ -1577,7 +1581,10 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 		/* -I: once the command has its own dispositions */
 		if (o->quals)
 			startup_signals(o->quals->interruptible);
-		watchdog_start(&r);
+		/* no back-pressure without a watchdog to thaw the command
+		 * should renacer die while it is frozen */
+		if (!watchdog_start(&r))
+			throttle_release(&r.th);
 	}
 	if (open_ring(&r) < 0) {
 		/* (never seen: ENOMEM) what was started ends with renacer */
@@ -1592,12 +1599,13 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	throttle_watch(&r.th);    /* after the last fork, once the ring is mapped */
 
 	wait_all(&r, end);
-	watchdog_stop(&r);
-	bpfl.ring_buffer__consume(r.rb);
 	if (getenv("RENACER_EBPF_STATS") && r.th.freezes)
 		fprintf(stderr, "renacer: eBPF: the command was held back %llu times "
 			"(ring buffer a quarter full)\n", (unsigned long long)r.th.freezes);
+	/* thawed before the watchdog goes, which thaws it should renacer die */
 	throttle_release(&r.th);
+	watchdog_stop(&r);
+	bpfl.ring_buffer__consume(r.rb);
 	if (r.rc)
 		recorder_flush_exits(r.rc);
 	if (r.attached && end->interrupted)
@@ -1626,8 +1634,8 @@ restore:
 	sigaction(SIGCHLD, &r.old_chld, NULL);
 out:
 	early_cancel(&r);
-	watchdog_stop(&r);
 	throttle_release(&r.th);
+	watchdog_stop(&r);
 	recorder_free(r.rc);
 	if (r.tasks)
 		munmap((void *)r.tasks, r.ntasks * sizeof(struct rb_task));

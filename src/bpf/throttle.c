@@ -4,6 +4,7 @@
  */
 #include "bpf/throttle.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -227,30 +228,80 @@ void throttle_watch(struct throttle *t)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-/* Moves every process still in the cgroup back to renacer's own. */
-static void move_back(const struct throttle *t)
+/*
+ * Moves every process in the cgroup dir (and in the cgroups the command
+ * made under it, depth first) back to renacer's own, and removes those
+ * below.  No allocation: the watchdog calls it too, forked from a process
+ * that may have threads.  Returns the processes seen.
+ */
+static unsigned move_back(const struct throttle *t, const char *dir, int depth)
 {
-	char buf[4096];
-	int in = open_in(t->dir, "cgroup.procs", O_RDONLY);
-	int out = open(t->parent_procs, O_WRONLY | O_CLOEXEC);
+	char path[PATH_MAX], buf[4096], pid[24];
+	size_t plen = 0;
+	unsigned seen = 0;
+	int in, out;
 	ssize_t n;
+	DIR *d;
 
-	if (in >= 0 && out >= 0)
-		while ((n = read(in, buf, sizeof(buf) - 1)) > 0) {
-			buf[n] = '\0';
-			for (char *s = buf, *e; *s; s = e) {
-				e = s + strcspn(s, "\n");
-				if (e > s && pwrite(out, s, (size_t)(e - s), 0) < 0) {
+	if (depth < 8 && (d = opendir(dir))) {
+		struct dirent *e;
+
+		while ((e = readdir(d)))
+			if (e->d_type == DT_DIR && strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+			    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path)) {
+				seen += move_back(t, path, depth + 1);
+				rmdir(path);
+			}
+		closedir(d);
+	}
+	if (snprintf(path, sizeof(path), "%s/cgroup.procs", dir) >= (int)sizeof(path))
+		return seen;
+	in = open(path, O_RDONLY | O_CLOEXEC);
+	out = open(t->parent_procs, O_WRONLY | O_CLOEXEC);
+	/* one pid a line; a read may end inside one, carried to the next */
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] != '\n') {
+				if (plen < sizeof(pid))
+					pid[plen++] = buf[i];
+				continue;
+			}
+			if (plen && plen < sizeof(pid)) {
+				seen++;
+				if (pwrite(out, pid, plen, 0) < 0) {
 					/* gone meanwhile */
 				}
-				if (*e)
-					e++;
 			}
+			plen = 0;
 		}
 	if (in >= 0)
 		close(in);
 	if (out >= 0)
 		close(out);
+	return seen;
+}
+
+/* Thaws, moves what is left back and removes the cgroup (no allocation). */
+static void undo(struct throttle *t)
+{
+	if (t->freeze_fd >= 0 && pwrite(t->freeze_fd, "0", 1, 0) == 1)
+		t->frozen = false;     /* frozen tasks cannot exit: first */
+	if (!t->dir)
+		return;
+	/* a task that has exited holds the cgroup until it is reaped: a
+	 * moment longer, which is waited for while nothing else is left */
+	for (int i = 0; i < 250 && rmdir(t->dir) < 0 && errno == EBUSY; i++) {
+		struct timespec ms = { 0, 2000000 };
+
+		if (move_back(t, t->dir, 0) == 0 && i >= 25)
+			break;
+		nanosleep(&ms, NULL);
+	}
+}
+
+void throttle_abandon(struct throttle *t)
+{
+	undo(t);
 }
 
 void throttle_release(struct throttle *t)
@@ -260,22 +311,9 @@ void throttle_release(struct throttle *t)
 		pthread_join(t->watcher, NULL);
 		t->watching = false;
 	}
-	if (t->freeze_fd >= 0) {
-		/* frozen tasks cannot exit: thaw before anything */
-		if (pwrite(t->freeze_fd, "0", 1, 0) == 1)
-			t->frozen = false;
-	}
-	if (t->dir) {
-		/* a task that has exited may hold the cgroup a moment longer */
-		for (int i = 0; i < 250 && rmdir(t->dir) < 0 && errno == EBUSY; i++) {
-			struct timespec ms = { 0, 2000000 };
-
-			move_back(t);
-			nanosleep(&ms, NULL);
-		}
-		free(t->dir);
-		t->dir = NULL;
-	}
+	undo(t);
+	free(t->dir);
+	t->dir = NULL;
 	free(t->parent_procs);
 	t->parent_procs = NULL;
 	if (t->freeze_fd >= 0)

@@ -73,17 +73,23 @@ int throttle_map(struct throttle *t, int ring_fd);
 void throttle_check(struct throttle *t);
 
 /*
- * Starts the watcher thread (after the command and the watchdog are
- * forked: renacer stays single-threaded until then).  Without it only
- * the reader's own checks hold the command back.
+ * Starts the watcher thread, after the watchdog is forked (the watchdog
+ * need not copy it).  Without it only the reader's own checks hold the
+ * command back.
  */
 void throttle_watch(struct throttle *t);
 
 /*
- * Stops the watcher, thaws, moves what is left in the cgroup (processes the command left
- * running) back to renacer's own cgroup and removes it.  Safe to call
- * from the watchdog after renacer died (then only the thaw and the
- * removal matter).  Idempotent.
+ * In the watchdog, after renacer died: thaws, moves what is left back and
+ * removes the cgroup, allocating nothing (renacer may have had threads).
+ */
+void throttle_abandon(struct throttle *t);
+
+/*
+ * Stops the watcher, thaws, moves what is left in the cgroup (processes
+ * the command left running, and those of cgroups it made below) back to
+ * renacer's own cgroup and removes it, and frees what t holds.
+ * Idempotent.
  */
 void throttle_release(struct throttle *t);
 

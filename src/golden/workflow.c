@@ -165,6 +165,54 @@ static bool run_threaded(const struct grun *rr)
 	return false;
 }
 
+/*
+ * One traced run of the command, recorded again when the recording lost
+ * calls (its ring buffer filled faster than renacer read it, which the
+ * back-pressure of bpf/throttle.c makes rare): under ptrace, which stops
+ * at each call and loses none, and so are the later runs of the batch
+ * (w->ptrace_only); where RENACER_BACKEND=ebpf asked for the recorder,
+ * with a ring buffer 4 and then 16 times larger, then it fails.  (A larger
+ * ring by default would make renacer's memory grow with the storm.)  An
+ * interrupted run is not run again, and an analysis (an) sees the run
+ * that is kept only.  Returns 0; -1 when grun_do() failed (rr as it left
+ * it); -2 after error() when the recorder asked for lost calls even with
+ * its largest ring.
+ */
+static int grun_whole(struct gwork *w, char *const argv[], const struct config_trace *ct,
+		      const char *json, const char *outfile, struct analysis *an, struct grun *rr)
+{
+	int ret = 0;
+
+	for (w->ring_scale = w->ptrace_only ? GRUN_PTRACE : 0;;
+	     w->ring_scale = grun_recorder_forced() ? w->ring_scale + 1 : GRUN_PTRACE) {
+		if (grun_do(w, argv, ct, json, outfile, an, NULL, rr) < 0) {
+			ret = -1;
+			break;
+		}
+		if (!rr->end.lost || w->ring_scale == GRUN_PTRACE || rr->end.interrupted ||
+		    (w->stop && *w->stop))
+			break;
+		if (w->ring_scale == 2) {
+			error("the recording lost %llu calls even with a ring buffer 16 times "
+			      "larger: the golden would miss them (RENACER_BACKEND=ptrace "
+			      "stops at each call instead)", (unsigned long long)rr->end.lost);
+			ret = -2;
+			break;
+		}
+		if (!grun_recorder_forced()) {
+			warning("the recording lost %llu calls (a storm of calls filled its "
+				"ring buffer): the runs go under ptrace",
+				(unsigned long long)rr->end.lost);
+			w->ptrace_only = true;
+		}
+		grun_release(rr);
+		if (an)
+			analysis_reset(an);
+	}
+	w->ring_scale = 0;
+	return ret;
+}
+
 int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 	     unsigned n, struct analysis *an, struct gruns *r)
 {
@@ -201,42 +249,16 @@ int gruns_do(struct gwork *w, char *const argv[], const struct config_trace *ct,
 			r->n = i;
 			return -1;
 		}
-		/* a recording that lost records (its ring buffer filled faster
-		 * than renacer read it: a storm of calls) runs again under
-		 * ptrace, which stops at each call and loses none, and so do the
-		 * runs after it; where RENACER_BACKEND=ebpf asked for the
-		 * recorder, with a ring buffer 4 and then 16 times larger, then
-		 * it fails.  (A larger ring by default would make renacer's
-		 * memory grow with the length of a storm.) */
-		for (w->ring_scale = w->ptrace_only ? GRUN_PTRACE : 0;;
-		     w->ring_scale = grun_recorder_forced() ? w->ring_scale + 1 : GRUN_PTRACE) {
-			if (grun_do(w, argv, ct, r->json[i], r->outfile, i == 0 ? an : NULL, NULL,
-				    &r->rr[i]) < 0) {
-				r->failed = !r->rr[i].started;
-				r->n = i + 1;
-				w->ring_scale = 0;
-				return -1;
-			}
-			if (!r->rr[i].end.lost || w->ring_scale == GRUN_PTRACE)
-				break;
-			if (w->ring_scale == 2) {
-				error("the recording lost %llu calls even with a ring buffer 16 times "
-				      "larger: the golden would miss them (RENACER_BACKEND=ptrace "
-				      "stops at each call instead)",
-				      (unsigned long long)r->rr[i].end.lost);
-				r->n = i + 1;
-				w->ring_scale = 0;
-				return -1;
-			}
-			if (!grun_recorder_forced()) {
-				warning("the recording lost %llu calls (a storm of calls filled its "
-					"ring buffer): the runs go under ptrace",
-					(unsigned long long)r->rr[i].end.lost);
-				w->ptrace_only = true;
-			}
-			grun_release(&r->rr[i]);
+		switch (grun_whole(w, argv, ct, r->json[i], r->outfile, i == 0 ? an : NULL,
+				   &r->rr[i])) {
+		case -1:
+			r->failed = !r->rr[i].started;
+			r->n = i + 1;
+			return -1;
+		case -2:
+			r->n = i + 1;
+			return -1;
 		}
-		w->ring_scale = 0;
 		if (r->rr[i].end.interrupted || (w->stop && *w->stop)) {
 			/* the tracer got SIGINT/SIGTERM/SIGHUP and ended the run */
 			r->interrupted = w->stop && *w->stop ? *w->stop :
@@ -270,7 +292,8 @@ int gruns_confirm(struct gwork *w, char *const argv[], const struct config_trace
 
 	if (r->extra >= GOLDEN_CONFIRM_RUNS || (w->stop && *w->stop))
 		return -1;
-	if (grun_do(w, argv, ct, NULL, r->outfile, NULL, NULL, &r->rr[i]) < 0) {
+	/* (under ptrace too when the batch's recording lost calls) */
+	if (grun_whole(w, argv, ct, NULL, r->outfile, NULL, &r->rr[i]) < 0) {
 		grun_release(&r->rr[i]);
 		return -1;
 	}

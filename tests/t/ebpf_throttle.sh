@@ -21,8 +21,10 @@ E=$(need_prog engine)
 grep -q '^0::/.*renacer-[0-9]*-[0-9a-f]*$' cg.txt ||
 	skip "no cgroup v2 with a freezer here: $(grep '^0::' cg.txt)"
 own=$(grep '^0::' /proc/self/cgroup | cut -d: -f3)
-cgdir=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-left() { ls -d "$cgdir"/*/renacer-$1-* "$cgdir"/renacer-$1-* 2> /dev/null; }
+# the cgroup2 mount (the fields before " - " vary in number)
+cgdir=$(sed -n 's/^[^ ]* [^ ]* [^ ]* [^ ]* \([^ ]*\) .* - cgroup2 .*/\1/p' /proc/self/mountinfo | head -n 1)
+[ -d "$cgdir" ] || skip "no cgroup2 mount found"
+left() { ls -d "$cgdir${own%/}"/renacer-$1-* 2> /dev/null; }
 
 n=300000
 # storm THROTTLE: traces $E loop $n into a FIFO read 2 s late; sets got
@@ -56,7 +58,7 @@ pid=$(grep -o 'renacer-[0-9]*' cg2.txt | cut -d- -f2)
 [ -z "$(left "$pid")" ] || bad "cgroup left behind: $(left "$pid")"
 
 # a process left running (untraced, no -f) goes back to renacer's cgroup
-"$RENACER" --backend ebpf -e trace=none -- sh -c 'sleep 3 & echo $! > bg.pid' 2> /dev/null
+"$RENACER" --backend ebpf -e trace=none -- sh -c 'sleep 30 & echo $! > bg.pid' 2> /dev/null
 bg=$(cat bg.pid)
 sleep 0.2
 if kill -0 "$bg" 2> /dev/null; then
@@ -76,7 +78,7 @@ for f in "" -f; do
 	exec 3< fifo2          # opened, never read: renacer blocks, the command freezes
 	i=0 cmd=
 	while [ $i -lt 100 ]; do   # (up to 10 s on a busy machine)
-		[ -n "$cmd" ] || cmd=$(pgrep -P $rpid -f "engine loop" | head -n 1)
+		[ -n "$cmd" ] || cmd=$(pgrep -P $rpid -x engine | head -n 1)
 		[ -n "$cmd" ] && grep -q 1 "$(left $rpid)/cgroup.freeze" 2> /dev/null && break
 		sleep 0.1; i=$((i + 1))
 	done
@@ -86,10 +88,12 @@ for f in "" -f; do
 	wait $rpid 2> /dev/null
 	exec 3<&-
 	i=0
-	while [ -n "$cmd" ] && kill -0 "$cmd" 2> /dev/null && [ $i -lt 50 ]; do
+	# (a zombie is gone: its reaper may be slow)
+	alive() { [ -n "$cmd" ] && grep -q '^State:[^Z]*$' /proc/$cmd/status 2> /dev/null; }
+	while alive && [ $i -lt 50 ]; do
 		sleep 0.1; i=$((i + 1))
 	done
-	if [ -n "$cmd" ] && kill -0 "$cmd" 2> /dev/null; then
+	if alive; then
 		bad "renacer $f killed: the command still runs ($(grep State /proc/$cmd/status))"
 		kill -9 "$cmd"
 	fi
