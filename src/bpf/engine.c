@@ -783,7 +783,6 @@ static int open_ring(struct erun *r)
 	r->rb = bpfl.ring_buffer__new(bpfl.bpf_map__fd(r->skel->maps.events), on_rb_event, r, NULL);
 	if (!r->rb)
 		return error("cannot read the eBPF ring buffer: %s", strerror(errno));
-	throttle_map(&r->th, bpfl.bpf_map__fd(r->skel->maps.events));
 	r->ck[CK_RING] = now_ns();
 	return 0;
 }
@@ -1557,8 +1556,11 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 		}
 		/* a command renacer starts waits while renacer catches up
 		 * (-p: the processes are not renacer's to move) */
-		if (eo->record)
-			throttle_open(&r.th, ringbuf_size(eo->ring_scale));
+		if (eo->record && throttle_open(&r.th, ringbuf_size(eo->ring_scale)) == 0 &&
+		    throttle_map(&r.th, bpfl.bpf_map__fd(r.skel->maps.events)) == 0)
+			/* watching before the command's first call: under load
+			 * renacer's reader may not run for a while after it */
+			throttle_watch(&r.th);
 		ts = now_ns();          /* the command's start precedes its execve */
 		r.leader = start_go(&r, path, argv, end);
 		r.cpu_exec_ms = cpu_ms();
@@ -1596,7 +1598,6 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 		ret = -1;
 		goto restore;
 	}
-	throttle_watch(&r.th);    /* after the last fork, once the ring is mapped */
 
 	wait_all(&r, end);
 	if (getenv("RENACER_EBPF_STATS") && r.th.freezes)

@@ -73,9 +73,10 @@ int throttle_map(struct throttle *t, int ring_fd);
 void throttle_check(struct throttle *t);
 
 /*
- * Starts the watcher thread, after the watchdog is forked (the watchdog
- * need not copy it).  Without it only the reader's own checks hold the
- * command back.
+ * Starts the watcher thread (before the command's first call: renacer's
+ * reader may not get a CPU for a while after it).  A process forked later
+ * (the watchdog) has no watcher: throttle_abandon() does not wait for it.
+ * Without it only the reader's own checks hold the command back.
  */
 void throttle_watch(struct throttle *t);
 

@@ -2,7 +2,7 @@
 # The eBPF recorder holds the command back instead of losing calls: the
 # command runs in a cgroup of its own, frozen while a quarter of the ring buffer is
 # unread (src/bpf/throttle.c).  A storm of 300,000 calls traced into a FIFO
-# whose reader starts 2 s late (renacer blocks on its output, the 1 MiB ring
+# whose reader starts 2 s late (renacer blocks on its output, the 4 MiB ring
 # fills) keeps every call; with RENACER_EBPF_THROTTLE=0 the same run loses
 # calls (so the scenario does overflow the ring).  The cgroup is gone after
 # the run, a process the command leaves running goes back to renacer's own
@@ -33,7 +33,7 @@ storm() {
 	mkfifo fifo
 	(exec < fifo; sleep 2; cat > out.txt) &    # opens it at once, reads late
 	reader=$!
-	RENACER_EBPF_RINGBUF=1048576 RENACER_EBPF_THROTTLE=$1 RENACER_EBPF_STATS=1 \
+	RENACER_EBPF_RINGBUF=4194304 RENACER_EBPF_THROTTLE=$1 RENACER_EBPF_STATS=1 \
 		"$RENACER" --backend ebpf -o fifo -- "$E" loop $n 2> err.txt
 	rc=$?
 	wait $reader
