@@ -83,6 +83,43 @@ static int open_in(const char *dir, const char *name, int flags)
 	return fd;
 }
 
+/*
+ * Removes the cgroups of renacers that died where nothing could remove
+ * theirs (killed with their watchdog, or whose command's zombie waited
+ * for a slow reaper): "renacer-PID-..." under own whose PID is gone and
+ * which hold no process.
+ */
+static void sweep(const char *own)
+{
+	char path[PATH_MAX], ev[256];
+	struct dirent *e;
+	DIR *d = opendir(own);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		int pid, fd;
+		ssize_t n;
+
+		if (e->d_type != DT_DIR || sscanf(e->d_name, "renacer-%d-", &pid) != 1 || pid <= 0 ||
+		    !(kill(pid, 0) < 0 && errno == ESRCH) ||
+		    snprintf(path, sizeof(path), "%s/%s/cgroup.events", own, e->d_name) >=
+			    (int)sizeof(path))
+			continue;
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		n = read(fd, ev, sizeof(ev) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		ev[n] = '\0';
+		if (strstr(ev, "populated 0") &&
+		    snprintf(path, sizeof(path), "%s/%s", own, e->d_name) < (int)sizeof(path))
+			rmdir(path);
+	}
+	closedir(d);
+}
+
 int throttle_open(struct throttle *t, size_t ring_size)
 {
 	const char *env = getenv("RENACER_EBPF_THROTTLE");
@@ -97,6 +134,7 @@ int throttle_open(struct throttle *t, size_t ring_size)
 	own = own_cgroup_dir();
 	if (!own)
 		return -1;
+	sweep(own);
 	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
 		memcpy(rnd, &(uint64_t){ (uint64_t)time(NULL) ^ (uint64_t)getpid() << 20 }, 8);
 	strbuf_addf(&sb, "%s/renacer-%d-", own, (int)getpid());

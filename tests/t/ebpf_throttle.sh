@@ -57,6 +57,18 @@ grep -q "^0::${own%/}/renacer-[0-9]*-[0-9a-f]\{16\}$" cg2.txt || bad "not in a c
 pid=$(grep -o 'renacer-[0-9]*' cg2.txt | cut -d- -f2)
 [ -z "$(left "$pid")" ] || bad "cgroup left behind: $(left "$pid")"
 
+# the cgroup of a renacer that died with it is swept by the next run; a
+# live renacer's is not
+true & dead=$!
+wait $dead
+mkdir "$cgdir${own%/}/renacer-$dead-0000000000000000" "$cgdir${own%/}/renacer-$$-0000000000000000" ||
+	bad "cannot make cgroups"
+"$RENACER" --backend ebpf -e trace=none true 2> /dev/null
+[ -z "$(left $dead)" ] || bad "a dead renacer's cgroup left: $(left $dead)"
+[ -n "$(left $$)" ] || bad "a live renacer's cgroup removed"
+rmdir "$cgdir${own%/}/renacer-$$-0000000000000000" 2> /dev/null
+rmdir "$cgdir${own%/}/renacer-$dead-0000000000000000" 2> /dev/null
+
 # a process left running (untraced, no -f) goes back to renacer's cgroup
 "$RENACER" --backend ebpf -e trace=none -- sh -c 'sleep 30 & echo $! > bg.pid' 2> /dev/null
 bg=$(cat bg.pid)
