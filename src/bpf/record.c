@@ -706,6 +706,20 @@ static void task_unlink(struct recorder *rc, struct rtask *t)
 		*pp = t->next;
 }
 
+/* Appends the path whose components the kernel wrote leaf first (each
+ * NUL-terminated, comp[0..end)), from the root down. */
+static void add_components(struct strbuf *path, const char *comp, size_t end)
+{
+	while (end > 0) {
+		size_t start = end - 1;
+		while (start > 0 && comp[start - 1])
+			start--;
+		strbuf_addch(path, '/');
+		strbuf_add(path, comp + start, strnlen(comp + start, end - start));
+		end = start;
+	}
+}
+
 /* ---- mappings (stacks) ------------------------------------------------ */
 
 static struct rproc *proc_find(struct recorder *rc, pid_t pid, bool create)
@@ -801,14 +815,7 @@ static void on_map(struct recorder *rc, const uint8_t *data, size_t size)
 		return;
 	/* components from the root down: the last one first in the record */
 	end = r->pathlen;
-	while (end > 0) {
-		size_t start = end - 1;
-		while (start > 0 && comp[start - 1])
-			start--;
-		strbuf_addch(&path, '/');
-		strbuf_add(&path, comp + start, strnlen(comp + start, end - start));
-		end = start;
-	}
+	add_components(&path, comp, end);
 	memset(&mod, 0, sizeof(mod));
 	mod.start = r->start;
 	mod.end = r->end;
@@ -1124,14 +1131,7 @@ static ssize_t fileref_read(const struct rb_fileref *fr, const char *comp, size_
 	if (!fr->dev || !clen)
 		return -1;
 	/* components from the root down: the last one in comp first */
-	while (end > 0) {
-		size_t start = end - 1;
-		while (start > 0 && comp[start - 1])
-			start--;
-		strbuf_addch(&path, '/');
-		strbuf_add(&path, comp + start, strnlen(comp + start, end - start));
-		end = start;
-	}
+	add_components(&path, comp, end);
 	fd = open(path.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd >= 0 && fstat(fd, &st) == 0 && (uint64_t)st.st_ino == fr->ino &&
 	    major(st.st_dev) == fr->dev >> 20 && minor(st.st_dev) == (fr->dev & 0xfffff))
