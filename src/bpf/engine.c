@@ -300,7 +300,7 @@ static void on_interrupt_signal(int sig)
 	interrupt_count++;
 }
 
-/* SIGCHLD only interrupts the wait (a stop of the command, see
+/* SIGCHLD only wakes the wait (a stop of the command, see
  * traceme_stop) */
 static void on_sigchld(int sig)
 {
@@ -1525,8 +1525,12 @@ int ebpf_run(const struct tracer_opts *o, const struct ebpf_opts *eo, char *cons
 	if (ret < 0)
 		goto out;
 
+	/* SA_RESTART: the loop's epoll_wait() and usleep() return at a
+	 * signal all the same, while a sink's write to a slow pipe, which a
+	 * signal would cut (EINTR: a lost trace), goes on */
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_interrupt_signal;   /* no SA_RESTART */
+	sa.sa_handler = on_interrupt_signal;
+	sa.sa_flags = SA_RESTART;
 	sigaction(SIGINT, &sa, &r.old_int);
 	sigaction(SIGTERM, &sa, &r.old_term);
 	sigaction(SIGHUP, &sa, &r.old_hup);

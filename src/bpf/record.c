@@ -92,6 +92,8 @@ struct rtask {
 	size_t nsigs, asigs;
 	bool reported;            /* ev's call goes to the sinks */
 	bool dec_exit;            /* its decoder wants the exit (RVAL_EXIT) */
+	bool entry_unread;        /* its entry half read memory the entry
+				     record lacked (see call_end()) */
 	const struct sysent *se;  /* the row it is decoded with */
 	struct sysent se_tmp;     /* a row for calls of another personality */
 	uint8_t pers;             /* personality of its last call (PERS_*) */
@@ -1150,7 +1152,7 @@ static ssize_t fileref_read(const struct rb_fileref *fr, const char *comp, size_
  * page in), else from the file mapped there.  Added to the view, or as
  * unreadable when neither can be read.
  */
-static void late_read(struct recorder *rc, pid_t tid, const struct rb_region *r,
+static void late_read(struct recorder *rc, pid_t pid, pid_t tid, const struct rb_region *r,
 		      const uint8_t *data)
 {
 	const struct rb_fileref *fr = (const void *)data;
@@ -1168,8 +1170,13 @@ static void late_read(struct recorder *rc, pid_t tid, const struct rb_region *r,
 	local.iov_len = want;
 	remote.iov_base = (void *)(uintptr_t)r->addr;
 	remote.iov_len = want;
+	/* (the thread may be gone while its process lives on) */
 	if (want)
 		n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+	if (n < 0 && want && pid != tid) {
+		tid = pid;
+		n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+	}
 	/* (a string may end before an unmapped page: byte by byte then) */
 	if (n < 0 && r->kind == RBR_STR && want) {
 		n = 0;
@@ -1243,7 +1250,7 @@ static int add_regions(struct recorder *rc, const uint8_t *data, size_t size, un
 				rc->fdregs[rc->nfdregs++].fp = (const void *)(data + off + sizeof(*r));
 			}
 		} else if (r->phase == phase && r->status == RBR_FAULT_RO) {
-			late_read(rc, h->tid, r, data + off + sizeof(*r));
+			late_read(rc, (pid_t)h->pid, (pid_t)h->tid, r, data + off + sizeof(*r));
 		} else if (r->phase == phase) {
 			ALLOC_GROW(rc->regs, rc->nregs + 1, rc->aregs);
 			v = &rc->regs[rc->nregs++];
@@ -1454,9 +1461,13 @@ static void call_begin(struct recorder *rc, struct rtask *t, const struct rb_cal
 	}
 	t->se = se;
 	sysent_kernel_args(se, ev->raw, ev->karg);
+	t->entry_unread = false;
 	if (rc->sinks->needs_args) {
+		uint64_t unread = rc->view.gaps + rc->view.faults;
+
 		view_set(rc, t, entry, elen, call, clen, false);
 		t->dec_exit = decode(rc, t, h->slot, 0) == RVAL_EXIT;
+		t->entry_unread = !call && rc->view.gaps + rc->view.faults != unread;
 	}
 	if (rc->o->enrich) {
 		/* unwound from the stack taken at the entry; the execve that
@@ -1503,6 +1514,16 @@ static void call_end(struct recorder *rc, struct rtask *t, const struct rb_call 
 			ev->cpu_ns = h->cpu_ns;
 		ev->retval = h->ret;
 		ev->err = (uint64_t)h->ret >= (uint64_t)-4095 ? (int)-h->ret : 0;
+		/* input the entry half could not read from its record (a page
+		 * the call itself faulted in, read late from a task already
+		 * gone): decoded again with the exit record's copy, for the
+		 * call the sinks keep (its entry line may have shown before) */
+		if (t->entry_unread && entry) {
+			t->ev.nargs = 0;
+			t->ev.endpoint = NULL;
+			view_set(rc, t, entry, t->entry_len, call, clen, false);
+			t->dec_exit = decode(rc, t, h->slot, 0) == RVAL_EXIT;
+		}
 		if (t->dec_exit) {
 			view_set(rc, t, entry, t->entry_len, call, clen, true);
 			decode(rc, t, h->slot, 1);

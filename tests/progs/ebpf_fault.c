@@ -12,9 +12,20 @@
  *   ebpf_fault null    writes a string of a fresh mapping to standard
  *                      output (/dev/null: the kernel never reads it), then
  *                      exits at once
+ *   ebpf_fault thread N
+ *                      N getppid calls, then a second thread opens a FIFO
+ *                      whose name is in a fresh mapping of a file removed
+ *                      at once, and waits there until the first thread,
+ *                      20 ms later, opens it too (the entry record, sent
+ *                      while another thread lives, cannot hold the name;
+ *                      once the process is gone there is nothing to read
+ *                      it from late; calls of the first thread come
+ *                      between the entry and the exit)
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -40,6 +51,15 @@ static const char *fresh(const char *file, const char *s)
 	p = mmap(NULL, sizeof(page), PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	return p == MAP_FAILED ? NULL : p;
+}
+
+static void *open_fresh(void *path)
+{
+	long fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
+
+	if (fd >= 0)
+		close((int)fd);
+	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -79,6 +99,29 @@ int main(int argc, char **argv)
 			return 1;
 		return write(1, p, 21) == 21 ? 0 : 1;
 	}
-	fprintf(stderr, "usage: ebpf_fault paths|exec|null\n");
+	if (!strcmp(mode, "thread") && argc > 2) {
+		const char *p;
+		long n = atol(argv[2]);
+		pthread_t th;
+		int fd;
+
+		unlink("fault-fifo");
+		if (mkfifo("fault-fifo", 0600))
+			return 1;
+		p = fresh("fault-thread", "fault-fifo");
+		if (!p || unlink("fault-thread"))
+			return 1;
+		for (long i = 0; i < n; i++)
+			syscall(SYS_getppid);
+		if (pthread_create(&th, NULL, open_fresh, (void *)p))
+			return 1;
+		usleep(20000);
+		fd = open("fault-fifo", O_WRONLY);
+		if (fd >= 0)
+			close(fd);
+		unlink("fault-fifo");
+		return pthread_join(th, NULL) || fd < 0 ? 1 : 0;
+	}
+	fprintf(stderr, "usage: ebpf_fault paths|exec|null|thread N\n");
 	return 2;
 }

@@ -167,6 +167,33 @@ rm -rf "$TMPDIR/w" && mkdir "$TMPDIR/w"
 	> /dev/null 2> "$TMPDIR/null.err"
 grep -aq '^write(1, "written to /dev/null\\n", 21) *= 21' "$TMPDIR/null" ||
 	bad "a page never touched, written to /dev/null: $(grep -a 'write(1' "$TMPDIR/null") $(cat "$TMPDIR/null.err")"
+# a path on such a page opened by a second thread (so the entry is recorded
+# apart), its file removed, decoded once the process is gone (renacer
+# blocked on its output, no back-pressure), the other thread's calls
+# between its entry and exit: the entry record cannot serve it, the exit
+# record's copy does (a golden once kept such a call as
+# openat(AT_FDCWD, 0x...) and flagged every later run)
+rm -f "$TMPDIR/w/fifo"
+mkfifo "$TMPDIR/w/fifo"
+(exec < "$TMPDIR/w/fifo"; sleep 2; cat > "$TMPDIR/thr.json") &
+reader=$!
+(cd "$TMPDIR/w" && RENACER_EBPF_THROTTLE=0 RENACER_EBPF_STATS=1 "$RENACER" --backend ebpf -f \
+	--format json -o fifo "$F" thread 20000) > /dev/null 2> "$TMPDIR/thr.err"
+rc=$?
+wait $reader
+# (the command's SIGCHLD must not cut renacer's write to the slow FIFO)
+[ $rc = 0 ] || bad "ebpf_fault thread: exit $rc: $(grep -v '^renacer: eBPF' "$TMPDIR/thr.err")"
+grep -q 'could not read ([0-9]* read later, [1-9]' "$TMPDIR/thr.err" ||
+	bad "ebpf_fault thread: no late read failed, the case is not tested: $(grep 'eBPF recorder:' "$TMPDIR/thr.err")"
+/usr/bin/python3 - "$TMPDIR/thr.json" <<'EOF' || bad "ebpf_fault thread: the thread's path is not in the trace"
+import json, sys
+d = json.load(open(sys.argv[1]))
+calls = [s for s in d["syscalls"] if s["name"] == "openat" and s["tid"] != s["pid"]]
+ok = [s for s in calls if s["args"][1][2].get("s") == "fault-fifo"]
+if len(calls) != 1 or not ok:
+    print("the thread's openat calls:", json.dumps(calls)[:600])
+    sys.exit(1)
+EOF
 
 # 4. every output format: the same records as the ptrace engine's
 p=$(need_prog fileops)
