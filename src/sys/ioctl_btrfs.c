@@ -883,7 +883,10 @@ static void search_buf(struct ioc *io, struct val *v, uint64_t addr, uint64_t si
 		       uint32_t nr_items)
 {
 	struct dctx *c = io->c;
-	uint64_t limit = c->opts->string_limit, off = 0, max = nr_items;
+	uint64_t limit = c->opts->string_limit, off = 0;
+	/* strace shows string limit + 1 headers at most; renacer also stops
+	 * at its own element and memory budgets */
+	uint64_t cap = limit < DECODE_MAX_ELEMS ? limit + 1 : DECODE_MAX_ELEMS;
 	struct val *it;
 	unsigned n = 0;
 	bool more = false;
@@ -892,15 +895,14 @@ static void search_buf(struct ioc *io, struct val *v, uint64_t addr, uint64_t si
 		ioc_more(c, v);
 		return;
 	}
-	if (max > limit + 2)
-		max = limit + 2;
-	it = val_new_array(c, (unsigned)max + 1);
+	it = val_new_array(c, (unsigned)(nr_items < cap ? nr_items : cap) + 1);
 	for (uint32_t i = 0; i < nr_items; i++) {
 		struct btrfs_ioctl_search_header h;
 		uint64_t a = addr + off;
 		struct val *f, *m;
 
-		if (a < addr || off + sizeof(h) > size || i > limit) {
+		if (a < addr || off + sizeof(h) > size || i >= cap ||
+		    (i && decode_over_budget(c))) {
 			more = true;
 			break;
 		}
