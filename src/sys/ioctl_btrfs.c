@@ -72,10 +72,12 @@ static void set_xval_u(struct dctx *c, struct val *v, const char *name, uint64_t
 	struct val num;
 
 	val_set_uint(&num, NULL, x);
-	if (text)
+	if (text) {
 		val_set_num_text(c, v, name, &num, text);
-	else
-		*v = num, v->name = name;
+	} else {
+		*v = num;
+		v->name = name;
+	}
 }
 
 static void set_objectid(struct dctx *c, struct val *v, const char *name, uint64_t x)
