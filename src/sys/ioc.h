@@ -248,6 +248,7 @@ bool ioctl_evdev_name(struct ioc *io, struct val *v, const char *more);
 
 /* Family decoders: the request type bytes they serve are in desc_ioctl.c. */
 int ioctl_block(struct ioc *io);
+int ioctl_btrfs(struct ioc *io);
 int ioctl_counter(struct ioc *io);
 int ioctl_dm(struct ioc *io);
 int ioctl_evdev(struct ioc *io);

@@ -1,7 +1,7 @@
 /*
  * 0x94 ioctls of linux/fs.h shared with btrfs: FICLONE, FICLONERANGE,
- * FIDEDUPERANGE and the file system label.  (btrfs's own requests are not
- * decoded: their numbers print with a hex argument.)
+ * FIDEDUPERANGE and the file system label; btrfs's own requests are in
+ * ioctl_btrfs.c.
  */
 #include <stddef.h>
 #include <linux/fs.h>
@@ -118,5 +118,5 @@ int ioctl_fs_0x94(struct ioc *io)
 	case FS_IOC_SETFSLABEL:
 		return fslabel(io);
 	}
-	return IOC_DEFAULT;
+	return ioctl_btrfs(io);
 }
