@@ -11,7 +11,7 @@ python3 tar procps time util-linux man-db groff-base bsdextrautils bc
 libiberty-dev g++ elfutils gdb libbpf-dev bpftool
 protobuf-compiler python3-protobuf python3-grpcio openssl
 chromium python3-jsonschema python3-pil python3-yaml
-jq bsdutils curl iproute2 patch dpkg-dev valgrind"
+jq bsdutils curl iproute2 patch dpkg-dev valgrind btrfs-progs"
 
 # Source correlation tests build a Rust program: the machine's rustc (PATH
 # or ~/.cargo/bin) when there is one, else Debian's.
