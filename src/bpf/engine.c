@@ -187,11 +187,19 @@ int engine_run(const struct tracer_opts *o, char *const argv[], struct sink_list
 	struct strbuf why = STRBUF_INIT;
 	int r = EBPF_UNAVAILABLE;
 
+	static bool said;
+
 	eo.record = true;
 	eo.ring_scale = ring_scale;
-	if (ring_scale != ENGINE_PTRACE && ebpf_golden_default() && ebpf_can_record(o, NULL) &&
-	    ebpf_probe(&why) == 0)
-		r = ebpf_run(o, &eo, argv, sinks, end, &why);
+	if (ring_scale != ENGINE_PTRACE && ebpf_golden_default() && ebpf_can_record(o, NULL)) {
+		if (ebpf_probe(&why) == 0)
+			r = ebpf_run(o, &eo, argv, sinks, end, &why);
+		/* (why the recorder is not used, once: a capture runs many) */
+		if (r == EBPF_UNAVAILABLE && !said) {
+			said = true;
+			warning("eBPF back end unavailable (%s): recording with ptrace", why.buf);
+		}
+	}
 	strbuf_release(&why);
 	if (r != EBPF_UNAVAILABLE)
 		return r;

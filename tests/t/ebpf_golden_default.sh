@@ -6,7 +6,8 @@
 # A recording that loses calls (RENACER_EBPF_RINGBUF made tiny) runs again
 # under ptrace and says so once, the runs after it go under ptrace too, and
 # the golden holds every call; with RENACER_BACKEND=ebpf the recorder tries a
-# ring buffer 4 and 16 times larger, then fails.
+# ring buffer 4 and 16 times larger, then fails.  Where the recorder cannot
+# run, a capture says why in one line and runs under ptrace.
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TMPDIR" || exit 1
@@ -36,6 +37,14 @@ t=$(tracers env RENACER_BACKEND=ptrace "$RENACER" capture -q --runs 1 p)
 grep -q "^exit 0$" err.txt || bad "capture under ptrace: $(cat err.txt)"
 [ -n "$t" ] && printf '%s\n' $t | grep -qv '^0$' ||
 	bad "RENACER_BACKEND=ptrace: no run under ptrace (TracerPids: $t)"
+# where the recorder cannot run (RENACER_NO_EBPF stands for no root or no
+# BTF): under ptrace, saying why in one line for all the runs of a capture
+t=$(tracers env RENACER_NO_EBPF=1 "$RENACER" capture -q --runs 3 n)
+grep -q "^exit 0$" err.txt || bad "capture without the recorder: $(cat err.txt)"
+[ -n "$t" ] && printf '%s\n' $t | grep -qv '^0$' ||
+	bad "RENACER_NO_EBPF: no run under ptrace (TracerPids: $t)"
+[ "$(grep -c 'eBPF back end unavailable (disabled by RENACER_NO_EBPF): recording with ptrace$' err.txt)" = 1 ] ||
+	bad "RENACER_NO_EBPF: not one line saying why: $(cat err.txt)"
 E="$PROGS/engine"
 [ -x "$E" ] || { echo "no $E"; exit 77; }
 
