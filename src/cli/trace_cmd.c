@@ -1227,17 +1227,11 @@ int cmd_trace(int argc, char **argv)
 	}
 	trace_opts_to_tracer(&t, &o);
 	if (t.argc) {
-		trace_env_capture(&env, NULL);
-		/* the command's environment, -E's changes included */
-		for (size_t i = 0; i < t.nenv; i++) {
-			const char *value;
-			char *name = run_setup_env_split(t.env_changes[i], &value);
-			bool set;
-
-			if (trace_env_var(&env, name, &set))
-				trace_env_set_var(&env, name, value);
-			free(name);
-		}
+		/* the command's environment, -E's changes included (a
+		 * variable renacer lacks, LC_ALL=C, is recorded as the
+		 * command has it) */
+		trace_env_capture_run(&env, NULL,
+				      run_setup_envp(t.nenv ? &t.setup : NULL, environ), NULL, NULL);
 		o.env = &env;
 	}
 	/* -D: from here on this process is the tracer, a grandchild of the

@@ -17,6 +17,17 @@ FOO=outer BAR=keep strace -o /dev/null -E FOO -E BAZ=new -E BAR=changed -E BAZ=l
 cmp -s "$TMPDIR/s.env" "$TMPDIR/r.env" || bad "-E: the command saw $(cat "$TMPDIR/r.env"), strace's $(cat "$TMPDIR/s.env")"
 grep -qx "FOO=(unset)" "$TMPDIR/r.env" && grep -qx "BAZ=last" "$TMPDIR/r.env" ||
 	bad "-E: $(cat "$TMPDIR/r.env")"
+# ...and the trace records the environment the command got: LC_ALL, unset
+# in renacer's own, as -E set it; TERM as -E removed it
+env -u LC_ALL TERM=dumb "$RENACER" --format json -o "$TMPDIR/e.json" -E LC_ALL=C -E TERM \
+	-- "$prog" env LC_ALL TERM > /dev/null || bad "-E --format json: renacer failed"
+/usr/bin/python3 - "$TMPDIR/e.json" <<'EOF' || bad "-E: the trace's environment is not the command's"
+import json, sys
+v = json.load(open(sys.argv[1]))["environment"]["variables"]
+if v.get("LC_ALL") != "C" or "TERM" not in v or v["TERM"] is not None:
+    print("recorded:", {k: v.get(k, "(absent)") for k in ("LC_ALL", "TERM")})
+    sys.exit(1)
+EOF
 
 # -u: the ids strace gives the command (root only)
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
