@@ -1,7 +1,8 @@
 /*
  * NETLINK_ROUTE payloads as strace 6.1 prints them: ifinfomsg (RTM_*LINK),
- * ifaddrmsg (RTM_*ADDR) and rtmsg (RTM_*ROUTE) with their attributes;
- * other message types print as {family=AF_..., data="..."}.
+ * ifaddrmsg (RTM_*ADDR) and rtmsg (RTM_*ROUTE) with their attributes; the
+ * other types netlink_route_more.c decodes, the rest print as
+ * {family=AF_..., data="..."}.
  */
 #include "sys/netlink_route.h"
 
@@ -553,6 +554,13 @@ bool nl_decode_route(const struct nlctx *n, struct vlist *l, const struct nlmsgh
 		return true;
 	}
 	switch (hdr->nlmsg_type) {
+	case RTM_GETNEIGH:
+		/* a bridge's fdb dump asks with an ifinfomsg */
+		if (family != AF_BRIDGE) {
+			nl_decode_route_more(n, l, hdr->nlmsg_type, family, off, len);
+			break;
+		}
+		/* fall through */
 	case RTM_NEWLINK: case RTM_DELLINK: case RTM_GETLINK: case RTM_SETLINK:
 		ifinfomsg_val(n, l, family, off, len);
 		break;
@@ -564,7 +572,8 @@ bool nl_decode_route(const struct nlctx *n, struct vlist *l, const struct nlmsgh
 		rtmsg_val(n, l, family, off, len);
 		break;
 	default:
-		family_val(n, l, family, off, len);
+		if (!nl_decode_route_more(n, l, hdr->nlmsg_type, family, off, len))
+			family_val(n, l, family, off, len);
 		break;
 	}
 	return true;
