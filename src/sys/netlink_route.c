@@ -92,8 +92,8 @@ static bool ifla_stats(const struct nlctx *n, struct val *v, uint64_t off, unsig
 	return link_stats(n, v, off, len, 4, 24);
 }
 
-static bool ifla_stats64(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			 const void *o)
+bool nla_link_stats64(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      const void *o)
 {
 	return link_stats(n, v, off, len, 8, 25);
 }
@@ -249,7 +249,7 @@ static const nla_fn ifla_fns[] = {
 	[IFLA_NET_NS_PID] = nla_u32,
 	[IFLA_IFALIAS] = nla_str,
 	[IFLA_NUM_VF] = nla_u32,
-	[IFLA_STATS64] = ifla_stats64,
+	[IFLA_STATS64] = nla_link_stats64,
 	[IFLA_GROUP] = nla_u32,
 	[IFLA_EXT_MASK] = ifla_ext_mask,
 	[IFLA_PROMISCUITY] = nla_u32,

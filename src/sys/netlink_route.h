@@ -25,4 +25,9 @@ bool nl_decode_route(const struct nlctx *n, struct vlist *l, const struct nlmsgh
 bool nl_decode_route_more(const struct nlctx *n, struct vlist *l, uint16_t type,
 			  uint8_t family, uint64_t off, unsigned len);
 
+/* An rtnl_link_stats64 attribute payload ({rx_packets=..., ...}), for
+ * IFLA_STATS64 and the stats of RTM_*STATS; nla_fn's contract (nlattr.h). */
+bool nla_link_stats64(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      const void *o);
+
 #endif

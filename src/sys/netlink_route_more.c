@@ -7,6 +7,7 @@
 #include "sys/netlink_route.h"
 
 #include <endian.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -15,6 +16,8 @@
 #include <linux/fib_rules.h>
 #include <linux/gen_stats.h>
 #include <linux/if_addrlabel.h>
+#include <linux/if_bridge.h>
+#include <linux/if_link.h>
 #include <linux/neighbour.h>
 #include <linux/net_namespace.h>
 #include <linux/netconf.h>
@@ -29,7 +32,18 @@
 #include "xlat/fdb_notify_flags.h"
 #include "xlat/fib_rule_actions.h"
 #include "xlat/fib_rule_flags.h"
+#include "xlat/ifstats_attr_flags.h"
+#include "xlat/ifstats_attrs.h"
+#include "xlat/ifstats_offload_attrs.h"
+#include "xlat/ifstats_xstats_bridge_attrs.h"
+#include "xlat/ifstats_xstats_bridge_mcast_indices.h"
+#include "xlat/nl_bridge_vlan_flags.h"
+#include "xlat/ifstats_xstats_type_attrs.h"
 #include "xlat/inet_protocols.h"
+#include "xlat/mdb_flags.h"
+#include "xlat/mdb_states.h"
+#include "xlat/multicast_router_types.h"
+#include "xlat/nexthop_grp_types.h"
 #include "xlat/ip_type_of_services.h"
 #include "xlat/neighbor_cache_entry_ext_flags.h"
 #include "xlat/neighbor_cache_entry_flags.h"
@@ -41,6 +55,12 @@
 #include "xlat/routing_types.h"
 #include "xlat/rtnl_addrlabel_attrs.h"
 #include "xlat/rtnl_dcb_attrs.h"
+#include "xlat/rtnl_mdb_attrs.h"
+#include "xlat/rtnl_mdba_mdb_attrs.h"
+#include "xlat/rtnl_mdba_mdb_eattr_attrs.h"
+#include "xlat/rtnl_mdba_mdb_entry_attrs.h"
+#include "xlat/rtnl_mdba_router_attrs.h"
+#include "xlat/rtnl_mdba_router_pattr_attrs.h"
 #include "xlat/rtnl_neigh_attrs.h"
 #include "xlat/rtnl_neigh_fdb_ext_attrs.h"
 #include "xlat/rtnl_netconf_attrs.h"
@@ -280,6 +300,11 @@ static const nla_fn fra_fns[] = {
 	[FRA_DPORT_RANGE] = fra_port_range,
 };
 
+/* fib_rule_hdr's table: routing_table_ids with strace's RT_TABLE_??? */
+static const struct xlat rule_tables[1] = {
+	{ routing_table_ids_data, ARRAY_SIZE(routing_table_ids_data), XT_ENUM, "RT_TABLE_???" }
+};
+
 static void fib_rule_val(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
 			 unsigned len)
 {
@@ -291,7 +316,7 @@ static void fib_rule_val(const struct nlctx *n, struct vlist *l, uint8_t family,
 	val_set_uint(vl_add(n->c, &f), "dst_len", h.dst_len);
 	val_set_uint(vl_add(n->c, &f), "src_len", h.src_len);
 	val_set_flags(vl_add(n->c, &f), "tos", h.tos, ip_type_of_services, NULL);
-	val_set_enum(vl_add(n->c, &f), "table", h.table, routing_table_ids);
+	val_set_enum(vl_add(n->c, &f), "table", h.table, rule_tables);
 	val_set_enum(vl_add(n->c, &f), "action", h.action, fib_rule_actions);
 	val_set_flags(vl_add(n->c, &f), "flags", h.flags, fib_rule_flags, NULL);
 	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
@@ -508,8 +533,53 @@ static void tcmsg_val(const struct nlctx *n, struct vlist *l, uint8_t family, ui
 
 /* ---- nhmsg ---------------------------------------------------------------- */
 
+/* NHA_GROUP: [{id=1, weight=0}, ...], the reserved fields when set. */
+static bool nha_group(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      const void *o)
+{
+	unsigned count = len / sizeof(struct nexthop_grp), shown;
+	struct vlist l = { 0 };
+
+	if (!count)
+		return false;
+	shown = (unsigned)decode_elem_limit(n->c, count);
+	for (unsigned i = 0; i < shown; i++) {
+		uint64_t at = off + (uint64_t)i * sizeof(struct nexthop_grp);
+		struct nexthop_grp g;
+		struct vlist f = { 0 };
+
+		if (!nl_fetch(n, at, &g, sizeof(g))) {
+			if (!i) {
+				nl_addr(n, v, NULL, off);
+				return true;
+			}
+			nl_more_at(n, vl_add(n->c, &l), at);
+			shown = count;
+			break;
+		}
+		val_set_uint(vl_add(n->c, &f), "id", g.id);
+		val_set_uint(vl_add(n->c, &f), "weight", g.weight);
+		/* byte 5: resvd1 in the uapi strace 6.1 was built with */
+		if (((const uint8_t *)&g)[5])
+			val_set_hex(vl_add(n->c, &f), "resvd1", ((const uint8_t *)&g)[5]);
+		if (g.resvd2)
+			val_set_hex(vl_add(n->c, &f), "resvd2", g.resvd2);
+		val_set_struct(vl_add(n->c, &l), NULL, f.it, f.n, false);
+	}
+	val_set_array(v, NULL, l.it, l.n, shown < count);
+	return true;
+}
+
+static bool nha_group_type(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			   const void *o)
+{
+	return nla_xval(n, v, off, len, 2, nexthop_grp_types, false);
+}
+
 static const nla_fn nha_fns[] = {
 	[NHA_ID] = nla_u32,
+	[NHA_GROUP] = nha_group,
+	[NHA_GROUP_TYPE] = nha_group_type,
 	[NHA_BLACKHOLE] = nla_u32,
 	[NHA_OIF] = nla_ifindex,
 	[NHA_GATEWAY] = family_addr,
@@ -620,6 +690,356 @@ static void dcbmsg_val(const struct nlctx *n, struct vlist *l, uint8_t family, u
 	tail_attrs(n, l, off, len, sizeof(m), rtnl_dcb_attrs, NULL, 0, NULL);
 }
 
+/* ---- br_port_msg (RTM_*MDB) ------------------------------------------------ */
+
+static bool nla_clock_t(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			const void *o)
+{
+	uint64_t x = 0;
+
+	if (len == 4) {
+		uint32_t y;
+
+		if (!nl_fetch(n, off, &y, 4)) {
+			nl_addr(n, v, NULL, off);
+			return true;
+		}
+		x = y;
+	} else if (len == 8) {
+		if (!nl_fetch(n, off, &x, 8)) {
+			nl_addr(n, v, NULL, off);
+			return true;
+		}
+	} else {
+		return false;
+	}
+	val_set_clock_t(n->c, v, NULL, x);
+	return true;
+}
+
+static const nla_fn mdb_eattr_fns[] = {
+	[MDBA_MDB_EATTR_TIMER] = nla_clock_t,
+};
+
+/* br_mdb_entry, then ", [attributes]" (no brackets around the two, as
+ * strace): addr.u as a hex string (proto is an ethertype, which
+ * strace 6.1 matches against the address families and never finds), the
+ * attributes after it. */
+static bool mdb_entry_info(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			   const void *o)
+{
+	struct br_mdb_entry e;
+	struct vlist f = { 0 }, a = { 0 };
+	struct val *it, *proto;
+	char buf[64];
+
+	if (len < sizeof(e))
+		return false;
+	if (!nl_fetch(n, off, &e, sizeof(e))) {
+		nl_addr(n, v, NULL, off);
+	} else {
+		nl_ifindex(n, vl_add(n->c, &f), "ifindex", e.ifindex);
+		val_set_enum(vl_add(n->c, &f), "state", e.state, mdb_states);
+		val_set_flags(vl_add(n->c, &f), "flags", e.flags, mdb_flags, NULL);
+		val_set_uint(vl_add(n->c, &f), "vid", e.vid);
+		val_set_str(n->c, vl_add(n->c, &a), "u", (const char *)&e.addr.u,
+			    sizeof(e.addr.u), false);
+		a.it[0].flags |= VF_HEXSTR;
+		proto = val_new_array(n->c, 1);
+		snprintf(buf, sizeof(buf), "%#x", ntohs(e.addr.proto));
+		val_set_enum(proto, NULL, ntohs(e.addr.proto), addrfams);
+		val_set_call(n->c, vl_add(n->c, &a), "proto", "htons", proto, 1);
+		val_set_struct(vl_add(n->c, &f), "addr", a.it, a.n, false);
+	}
+	if (len <= NLMSG_ALIGN(sizeof(e))) {
+		if (f.n)
+			val_set_struct(v, NULL, f.it, f.n, false);
+		return true;
+	}
+	it = val_new_array(n->c, 2);
+	if (f.n)
+		val_set_struct(&it[0], NULL, f.it, f.n, false);
+	else
+		it[0] = *v;
+	nl_attrs(n, &it[1], off + NLMSG_ALIGN(sizeof(e)), len - NLMSG_ALIGN(sizeof(e)),
+		 rtnl_mdba_mdb_eattr_attrs, mdb_eattr_fns, ARRAY_SIZE(mdb_eattr_fns), NULL);
+	val_set_op(v, NULL, it, 2, ", ");
+	return true;
+}
+
+static const nla_fn mdb_entry_fns[] = { [MDBA_MDB_ENTRY_INFO] = mdb_entry_info };
+
+static bool mdba_mdb_entry(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			   const void *o)
+{
+	nl_attrs(n, v, off, len, rtnl_mdba_mdb_entry_attrs, mdb_entry_fns,
+		 ARRAY_SIZE(mdb_entry_fns), NULL);
+	return true;
+}
+
+static const nla_fn mdb_mdb_fns[] = { [MDBA_MDB_ENTRY] = mdba_mdb_entry };
+
+static bool mdba_mdb(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		     const void *o)
+{
+	nl_attrs(n, v, off, len, rtnl_mdba_mdb_attrs, mdb_mdb_fns, ARRAY_SIZE(mdb_mdb_fns), NULL);
+	return true;
+}
+
+static bool mdb_router_type(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			    const void *o)
+{
+	return nla_xval(n, v, off, len, 1, multicast_router_types, false);
+}
+
+static const nla_fn mdb_pattr_fns[] = {
+	[MDBA_ROUTER_PATTR_TIMER] = nla_clock_t,
+	[MDBA_ROUTER_PATTR_TYPE] = mdb_router_type,
+	[MDBA_ROUTER_PATTR_INET_TIMER] = nla_clock_t,
+	[MDBA_ROUTER_PATTR_INET6_TIMER] = nla_clock_t,
+};
+
+/* MDBA_ROUTER_PORT: the ifindex, then ", [attributes]" when more follows. */
+static bool mdb_router_port(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			    const void *o)
+{
+	struct val *it;
+
+	if (len < 4)
+		return false;
+	if (len <= 4)
+		return nla_ifindex(n, v, off, len, o);
+	it = val_new_array(n->c, 2);
+	nla_ifindex(n, &it[0], off, 4, o);
+	nl_attrs(n, &it[1], off + 4, len - 4, rtnl_mdba_router_pattr_attrs, mdb_pattr_fns,
+		 ARRAY_SIZE(mdb_pattr_fns), NULL);
+	val_set_op(v, NULL, it, 2, ", ");
+	return true;
+}
+
+static const nla_fn mdb_router_fns[] = { [MDBA_ROUTER_PORT] = mdb_router_port };
+
+static bool mdba_router(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			const void *o)
+{
+	nl_attrs(n, v, off, len, rtnl_mdba_router_attrs, mdb_router_fns,
+		 ARRAY_SIZE(mdb_router_fns), NULL);
+	return true;
+}
+
+static const nla_fn mdba_fns[] = {
+	[MDBA_MDB] = mdba_mdb,
+	[MDBA_ROUTER] = mdba_router,
+};
+
+static void br_port_val(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+			unsigned len)
+{
+	struct br_port_msg m = { .family = family };
+	struct vlist f = { 0 };
+
+	if (!nl_fixed_head(n, l, off, len, sizeof(m), &m, "family", &f))
+		return;
+	nl_ifindex(n, vl_add(n->c, &f), "ifindex", m.ifindex);
+	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
+	tail_attrs(n, l, off, len, sizeof(m), rtnl_mdb_attrs, mdba_fns, ARRAY_SIZE(mdba_fns),
+		   NULL);
+}
+
+/* ---- if_stats_msg (RTM_*STATS) --------------------------------------------- */
+
+static bool bridge_stp(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		       const void *o)
+{
+	static const char *const names[] = {
+		"transition_blk", "transition_fwd", "rx_bpdu", "tx_bpdu", "rx_tcn", "tx_tcn",
+	};
+	const unsigned size = sizeof(struct bridge_stp_xstats);
+	struct val *it;
+
+	if (len < size)
+		return false;
+	if (len == size)
+		return uints(n, v, off, len, 6, 8, names);
+	it = val_new_array(n->c, 2);
+	uints(n, &it[0], off, size, 6, 8, names);
+	nl_hexstr(n, &it[1], NULL, off + size, len - size);
+	val_set_op(v, NULL, it, 2, ", ");
+	return true;
+}
+
+/* v = the struct in f, then ", "hex"" for bytes past size (strace's way
+ * with the bridge's xstats). */
+static void struct_then_rest(const struct nlctx *n, struct val *v, struct vlist *f,
+			     uint64_t off, unsigned len, unsigned size)
+{
+	struct val *it;
+
+	if (len == size) {
+		val_set_struct(v, NULL, f->it, f->n, false);
+		return;
+	}
+	it = val_new_array(n->c, 2);
+	val_set_struct(&it[0], NULL, f->it, f->n, false);
+	nl_hexstr(n, &it[1], NULL, off + size, len - size);
+	val_set_op(v, NULL, it, 2, ", ");
+}
+
+static bool bridge_vlan(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			const void *o)
+{
+	struct bridge_vlan_xstats st;
+	struct vlist f = { 0 };
+
+	if (len < sizeof(st))
+		return false;
+	if (!nl_fetch(n, off, &st, sizeof(st))) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	val_set_uint(vl_add(n->c, &f), "rx_bytes", st.rx_bytes);
+	val_set_uint(vl_add(n->c, &f), "rx_packets", st.rx_packets);
+	val_set_uint(vl_add(n->c, &f), "tx_bytes", st.tx_bytes);
+	val_set_uint(vl_add(n->c, &f), "tx_packets", st.tx_packets);
+	val_set_uint(vl_add(n->c, &f), "vid", st.vid);
+	val_set_flags(vl_add(n->c, &f), "flags", st.flags, nl_bridge_vlan_flags, NULL);
+	if (st.pad2)
+		val_set_hex(vl_add(n->c, &f), "pad2", st.pad2);
+	struct_then_rest(n, v, &f, off, len, sizeof(st));
+	return true;
+}
+
+/* [[BR_MCAST_DIR_RX]=1, [BR_MCAST_DIR_TX]=2] (PRINT_FIELD_ARRAY_INDEXED) */
+static void mcast_pair(struct dctx *c, struct val *v, const char *name, const uint64_t *x)
+{
+	struct val *it = val_new_array(c, BR_MCAST_DIR_SIZE);
+
+	for (unsigned i = 0; i < BR_MCAST_DIR_SIZE; i++) {
+		struct val *p = val_new_array(c, 4);
+
+		val_set_text(c, &p[0], NULL, "[");
+		val_set_enum(&p[1], NULL, i, ifstats_xstats_bridge_mcast_indices);
+		val_set_text(c, &p[2], NULL, "]=");
+		val_set_uint(&p[3], NULL, x[i]);
+		val_set_op(&it[i], NULL, p, 4, "");
+	}
+	val_set_array(v, name, it, BR_MCAST_DIR_SIZE, false);
+}
+
+static bool bridge_mcast(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			 const void *o)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+		bool pair;
+	} fields[] = {
+#define PAIR(f) { #f, offsetof(struct br_mcast_stats, f), true }
+#define ONE(f) { #f, offsetof(struct br_mcast_stats, f), false }
+		PAIR(igmp_v1queries), PAIR(igmp_v2queries), PAIR(igmp_v3queries),
+		PAIR(igmp_leaves), PAIR(igmp_v1reports), PAIR(igmp_v2reports),
+		PAIR(igmp_v3reports), ONE(igmp_parse_errors), PAIR(mld_v1queries),
+		PAIR(mld_v2queries), PAIR(mld_leaves), PAIR(mld_v1reports),
+		PAIR(mld_v2reports), ONE(mld_parse_errors), PAIR(mcast_bytes),
+		PAIR(mcast_packets),
+#undef PAIR
+#undef ONE
+	};
+	struct br_mcast_stats st;
+	struct vlist f = { 0 };
+
+	if (len < sizeof(st))
+		return false;
+	if (!nl_fetch(n, off, &st, sizeof(st))) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	for (unsigned i = 0; i < ARRAY_SIZE(fields); i++) {
+		const uint64_t *x = (const uint64_t *)((const char *)&st + fields[i].off);
+
+		if (fields[i].pair)
+			mcast_pair(n->c, vl_add(n->c, &f), fields[i].name, x);
+		else
+			val_set_uint(vl_add(n->c, &f), fields[i].name, *x);
+	}
+	struct_then_rest(n, v, &f, off, len, sizeof(st));
+	return true;
+}
+
+static const nla_fn bridge_xstats_fns[] = {
+	[BRIDGE_XSTATS_VLAN] = bridge_vlan,
+	[BRIDGE_XSTATS_MCAST] = bridge_mcast,
+	[BRIDGE_XSTATS_STP] = bridge_stp,
+};
+
+static bool xstats_bridge(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			  const void *o)
+{
+	nl_attrs(n, v, off, len, ifstats_xstats_bridge_attrs, bridge_xstats_fns,
+		 ARRAY_SIZE(bridge_xstats_fns), o);
+	return true;
+}
+
+static const nla_fn xstats_fns[] = {
+	[LINK_XSTATS_TYPE_BRIDGE] = xstats_bridge,
+};
+
+static bool ifstats_xstats(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			   const void *o)
+{
+	nl_attrs(n, v, off, len, ifstats_xstats_type_attrs, xstats_fns, ARRAY_SIZE(xstats_fns),
+		 o);
+	return true;
+}
+
+static const nla_fn offload_fns[] = {
+	[IFLA_OFFLOAD_XSTATS_CPU_HIT] = nla_link_stats64,
+};
+
+static bool ifstats_offload(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			    const void *o)
+{
+	nl_attrs(n, v, off, len, ifstats_offload_attrs, offload_fns, ARRAY_SIZE(offload_fns), o);
+	return true;
+}
+
+/* IFLA_STATS_AF_SPEC: attributes typed by address family, their payloads
+ * hex strings (strace 6.1 decodes AF_MPLS's only, which no kernel here
+ * has). */
+static bool ifstats_af_spec(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			    const void *o)
+{
+	nl_attrs(n, v, off, len, addrfams, NULL, 0, NULL);
+	return true;
+}
+
+static const nla_fn ifstats_fns[] = {
+	[IFLA_STATS_LINK_64] = nla_link_stats64,
+	[IFLA_STATS_LINK_XSTATS] = ifstats_xstats,
+	[IFLA_STATS_LINK_XSTATS_SLAVE] = ifstats_xstats,
+	[IFLA_STATS_LINK_OFFLOAD_XSTATS] = ifstats_offload,
+	[IFLA_STATS_AF_SPEC] = ifstats_af_spec,
+};
+
+static void ifstats_val(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
+			unsigned len)
+{
+	struct if_stats_msg m = { .family = family };
+	struct vlist f = { 0 };
+
+	if (!nl_fixed_head(n, l, off, len, sizeof(m), &m, "family", &f))
+		return;
+	if (m.pad1)
+		val_set_hex(vl_add(n->c, &f), "pad1", m.pad1);
+	if (m.pad2)
+		val_set_hex(vl_add(n->c, &f), "pad2", m.pad2);
+	nl_ifindex(n, vl_add(n->c, &f), "ifindex", m.ifindex);
+	val_set_flags(vl_add(n->c, &f), "filter_mask", m.filter_mask, ifstats_attr_flags, NULL);
+	val_set_struct(vl_add(n->c, l), NULL, f.it, f.n, false);
+	tail_attrs(n, l, off, len, sizeof(m), ifstats_attrs, ifstats_fns, ARRAY_SIZE(ifstats_fns),
+		   &m);
+}
+
 /* ---- dispatch ------------------------------------------------------------- */
 
 bool nl_decode_route_more(const struct nlctx *n, struct vlist *l, uint16_t type,
@@ -651,6 +1071,12 @@ bool nl_decode_route_more(const struct nlctx *n, struct vlist *l, uint16_t type,
 		return true;
 	case RTM_NEWADDRLABEL: case RTM_DELADDRLABEL: case RTM_GETADDRLABEL:
 		ifaddrlbl_val(n, l, family, off, len);
+		return true;
+	case RTM_NEWMDB: case RTM_DELMDB: case RTM_GETMDB:
+		br_port_val(n, l, family, off, len);
+		return true;
+	case RTM_NEWSTATS: case RTM_GETSTATS:
+		ifstats_val(n, l, family, off, len);
 		return true;
 	case RTM_GETDCB: case RTM_SETDCB:
 		dcbmsg_val(n, l, family, off, len);

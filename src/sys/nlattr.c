@@ -7,6 +7,7 @@
 #include <string.h>
 #include <linux/netlink.h>
 
+#include "sys/net.h"
 #include "sys/tmem.h"
 #include "sys/decode_extra.h"
 #include "xlat/addrfams.h"
@@ -100,16 +101,7 @@ void nl_more_at(const struct nlctx *n, struct val *v, uint64_t off)
 
 void nl_ifindex(const struct nlctx *n, struct val *v, const char *name, uint32_t idx)
 {
-	char ifname[IF_NAMESIZE + 1];
-
-	if (idx && if_indextoname(idx, ifname)) {
-		struct val *it = val_new_array(n->c, 1);
-
-		val_set_str(n->c, it, NULL, ifname, strlen(ifname), false);
-		val_set_call(n->c, v, name, "if_nametoindex", it, 1);
-	} else {
-		val_set_uint(v, name, idx);
-	}
+	net_ifindex_val(n->c, v, name, idx);
 }
 
 void nl_inet_addr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
@@ -118,7 +110,7 @@ void nl_inet_addr(const struct nlctx *n, struct val *v, uint64_t off, unsigned l
 	unsigned char a[16];
 	char buf[INET6_ADDRSTRLEN];
 	size_t size = family == AF_INET ? 4 : family == AF_INET6 ? 16 : 0;
-	struct val *it;
+	struct val *it, forms[3];
 
 	if (!size || len < size) {
 		nl_hexstr(n, v, NULL, off, len);
@@ -135,13 +127,18 @@ void nl_inet_addr(const struct nlctx *n, struct val *v, uint64_t off, unsigned l
 	if (family == AF_INET) {
 		it = val_new_array(n->c, 1);
 		val_set_str(n->c, it, NULL, buf, strlen(buf), false);
-		val_set_call(n->c, v, NULL, "inet_addr", it, 1);
-		return;
+		val_set_call(n->c, &forms[0], NULL, "inet_addr", it, 1);
+	} else {
+		it = val_new_array(n->c, 2);
+		val_set_text(n->c, &it[0], NULL, "AF_INET6");
+		val_set_str(n->c, &it[1], NULL, buf, strlen(buf), false);
+		val_set_call(n->c, &forms[0], NULL, "inet_pton", it, 2);
 	}
-	it = val_new_array(n->c, 2);
-	val_set_text(n->c, &it[0], NULL, "AF_INET6");
-	val_set_str(n->c, &it[1], NULL, buf, strlen(buf), false);
-	val_set_call(n->c, v, NULL, "inet_pton", it, 2);
+	/* -X raw: the bytes; -X verbose: the bytes / * inet_addr("...") * / */
+	val_set_str(n->c, &forms[1], NULL, (const char *)a, size, false);
+	forms[1].flags |= VF_HEXSTR;
+	val_set_verbose_form(n->c, &forms[2], &forms[1], &forms[0]);
+	val_set_xforms(n->c, v, NULL, &forms[0], &forms[1], &forms[2]);
 }
 
 /* ---- attribute payloads --------------------------------------------------- */
@@ -207,8 +204,6 @@ bool nla_hwaddr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len
 		const void *o)
 {
 	unsigned char a[32];
-	char buf[3 * sizeof(a) + 1];
-	char *p = buf;
 
 	if (len > sizeof(a))
 		return false;
@@ -216,10 +211,7 @@ bool nla_hwaddr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len
 		nl_addr(n, v, NULL, off);
 		return true;
 	}
-	buf[0] = '\0';
-	for (unsigned i = 0; i < len; i++)
-		p += snprintf(p, (size_t)(buf + sizeof(buf) - p), "%s%02x", i ? ":" : "", a[i]);
-	val_set_text(n->c, v, NULL, buf);
+	val_set_mac(n->c, v, NULL, a, len);
 	return true;
 }
 
