@@ -215,6 +215,63 @@ bool nla_hwaddr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len
 	return true;
 }
 
+/* The address length of ARPHRD_* type (strace's hwaddr_sizes), 255 when
+ * it has none; types above 255 never come from an address family. */
+static unsigned hwaddr_size(unsigned type)
+{
+	switch (type) {
+	case 0: /* ARPHRD_NETROM */
+	case 3: /* ARPHRD_AX25 */
+		return 7;
+	case 1: /* ARPHRD_ETHER */
+	case 6: /* ARPHRD_IEEE802 */
+		return 6;
+	case 7: /* ARPHRD_ARCNET */
+		return 1;
+	case 15: /* ARPHRD_DLCI */
+		return 2;
+	case 24: /* ARPHRD_IEEE1394 */
+		return 16;
+	case 27: /* ARPHRD_EUI64 */
+		return 8;
+	case 32: /* ARPHRD_INFINIBAND */
+		return 20;
+	default:
+		return 255;
+	}
+}
+
+bool nla_hwaddr_typed(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      unsigned type)
+{
+	unsigned char a[32];
+	unsigned shown = hwaddr_size(type);
+	struct val forms[3], *vb;
+	char buf[3 * sizeof(a) + 1];
+	size_t k = 0;
+
+	if (len > sizeof(a))
+		return false;
+	if (!nl_fetch(n, off, a, len)) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	if (shown > len)
+		shown = len;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < shown; i++)
+		k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%s%02x", i ? ":" : "", a[i]);
+	val_set_text(n->c, &forms[0], NULL, buf);
+	val_set_str(n->c, &forms[1], NULL, (const char *)a, len, false);
+	forms[1].flags |= VF_HEXSTR;
+	vb = val_new_array(n->c, 2);
+	vb[0] = forms[1];
+	val_set_comment(n->c, &vb[1], buf);
+	val_set_op(&forms[2], NULL, vb, 2, " ");
+	val_set_xforms(n->c, v, NULL, &forms[0], &forms[1], &forms[2]);
+	return true;
+}
+
 bool nla_xval(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 	      unsigned size, const struct xlat *xl, bool flags)
 {
@@ -230,6 +287,45 @@ bool nla_xval(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 		val_set_flags(v, NULL, x, xl, NULL);
 	else
 		val_set_enum(v, NULL, x, xl);
+	return true;
+}
+
+bool nl_indexed_array(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      unsigned size, bool is_signed, const struct xlat *idx)
+{
+	unsigned count = len / size, shown;
+	struct vlist l = { 0 };
+
+	if (!count)
+		return false;
+	shown = (unsigned)decode_elem_limit(n->c, count);
+	for (unsigned i = 0; i < shown; i++) {
+		uint64_t x = 0;
+		struct val *p;
+
+		if (!nl_fetch(n, off + (uint64_t)i * size, &x, size)) {
+			if (!i) {
+				nl_addr(n, v, NULL, off);
+				return true;
+			}
+			nl_more_at(n, vl_add(n->c, &l), off + (uint64_t)i * size);
+			shown = count;
+			break;
+		}
+		p = val_new_array(n->c, 4);
+		val_set_text(n->c, &p[0], NULL, "[");
+		val_set_enum(&p[1], NULL, i, idx);
+		p[1].flags |= VF_DECIMAL;
+		val_set_text(n->c, &p[2], NULL, "]=");
+		if (is_signed && size == 4)
+			val_set_int(&p[3], NULL, (int32_t)x);
+		else if (is_signed)
+			val_set_int(&p[3], NULL, (int64_t)x);
+		else
+			val_set_uint(&p[3], NULL, x);
+		val_set_op(vl_add(n->c, &l), NULL, p, 4, "");
+	}
+	val_set_array(v, NULL, l.it, l.n, shown < count);
 	return true;
 }
 

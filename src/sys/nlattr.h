@@ -88,9 +88,22 @@ bool nla_ifindex(const struct nlctx *n, struct val *v, uint64_t off, unsigned le
 /* A hardware address: 00:11:22:33:44:55. */
 bool nla_hwaddr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 		const void *o);
+/* A hardware address whose colon form is cut to the address length of
+ * ARPHRD_* type (strace's print_hwaddr); -X raw: the bytes. */
+bool nla_hwaddr_typed(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      unsigned type);
 /* An xlat value of size bytes (1, 2 or 4) printed with xl (enum) or as flags. */
 bool nla_xval(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 	      unsigned size, const struct xlat *xl, bool flags);
+
+/*
+ * v = [[NAME]=x, ...]: the len / size integers of size bytes (4 or 8) at
+ * off, indexed by names from idx (strace's print_array_ex with
+ * PAF_PRINT_INDICES; indices in decimal in every -X style), cut at the
+ * string limit unless -v; false when len holds no element.
+ */
+bool nl_indexed_array(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      unsigned size, bool is_signed, const struct xlat *idx);
 
 /* inet_addr("1.2.3.4") / inet_pton(AF_INET6, "::1") for family, else a hex
  * string (strace's decode_inet_addr without a field name). */
