@@ -404,7 +404,7 @@ static const nla_fn brport_fns[] = {
 	[IFLA_BRPORT_LOCKED] = nla_u8,
 };
 
-/* IFLA_PROTINFO, a bridge port's slave data: IFLA_BRPORT_* */
+/* A bridge port's slave data: IFLA_BRPORT_* */
 static bool ifla_brport(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 			const void *o)
 {
@@ -625,10 +625,20 @@ static bool ifla_hwaddr(const struct nlctx *n, struct val *v, uint64_t off, unsi
 	return nla_hwaddr_typed(n, v, off, len, ((const struct ifinfomsg *)o)->ifi_family);
 }
 
+/* IFLA_PROTINFO: IFLA_BRPORT_* in an AF_BRIDGE message, else a hex string
+ * (as strace 6.1) */
+static bool ifla_protinfo(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			  const void *o)
+{
+	if (((const struct ifinfomsg *)o)->ifi_family != AF_BRIDGE)
+		return false;
+	return ifla_brport(n, v, off, len, NULL);
+}
+
 static const nla_fn ifla_fns[] = {
 	[IFLA_ADDRESS] = ifla_hwaddr,
 	[IFLA_BROADCAST] = ifla_hwaddr,
-	[IFLA_PROTINFO] = ifla_brport,
+	[IFLA_PROTINFO] = ifla_protinfo,
 	[IFLA_IFNAME] = nla_str,
 	[IFLA_MTU] = nla_u32,
 	[IFLA_LINK] = nla_u32,

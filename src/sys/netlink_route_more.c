@@ -919,6 +919,7 @@ static void mcast_pair(struct dctx *c, struct val *v, const char *name, const ui
 
 		val_set_text(c, &p[0], NULL, "[");
 		val_set_enum(&p[1], NULL, i, ifstats_xstats_bridge_mcast_indices);
+		p[1].flags |= VF_DECIMAL;
 		val_set_text(c, &p[2], NULL, "]=");
 		val_set_uint(&p[3], NULL, x[i]);
 		val_set_op(&it[i], NULL, p, 4, "");
