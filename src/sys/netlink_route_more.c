@@ -63,6 +63,8 @@
 #include "xlat/rtnl_mdba_router_pattr_attrs.h"
 #include "xlat/rtnl_neigh_attrs.h"
 #include "xlat/rtnl_neigh_fdb_ext_attrs.h"
+#include "xlat/rtnl_neightbl_attrs.h"
+#include "xlat/rtnl_neightbl_parms_attrs.h"
 #include "xlat/rtnl_netconf_attrs.h"
 #include "xlat/rtnl_nexthop_attrs.h"
 #include "xlat/rtnl_nsid_attrs.h"
@@ -259,6 +261,89 @@ static void ndmsg_val(const struct nlctx *n, struct vlist *l, uint8_t family, ui
 	tail_attrs(n, l, off, len, sizeof(nd), rtnl_neigh_attrs, nda_fns, ARRAY_SIZE(nda_fns),
 		   &nd);
 }
+
+/* ---- ndtmsg (RTM_*NEIGHTBL) ------------------------------------------------ */
+
+static bool ndt_config(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		       const void *o)
+{
+	struct ndt_config c;
+	struct vlist f = { 0 };
+	char mask[32];
+
+	if (len < sizeof(c))
+		return false;
+	if (!nl_fetch(n, off, &c, sizeof(c))) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	val_set_uint(vl_add(n->c, &f), "ndtc_key_len", c.ndtc_key_len);
+	val_set_uint(vl_add(n->c, &f), "ndtc_entry_size", c.ndtc_entry_size);
+	val_set_uint(vl_add(n->c, &f), "ndtc_entries", c.ndtc_entries);
+	val_set_uint(vl_add(n->c, &f), "ndtc_last_flush", c.ndtc_last_flush);
+	val_set_uint(vl_add(n->c, &f), "ndtc_last_rand", c.ndtc_last_rand);
+	val_set_uint(vl_add(n->c, &f), "ndtc_hash_rnd", c.ndtc_hash_rnd);
+	/* PRINT_FIELD_0X: zero-padded to the field's width, 0x included */
+	snprintf(mask, sizeof(mask), "%#0*x", (int)(2 * sizeof(c.ndtc_hash_mask)),
+		 c.ndtc_hash_mask);
+	val_set_text(n->c, vl_add(n->c, &f), "ndtc_hash_mask", mask);
+	val_set_uint(vl_add(n->c, &f), "ndtc_hash_chain_gc", c.ndtc_hash_chain_gc);
+	val_set_uint(vl_add(n->c, &f), "ndtc_proxy_qlen", c.ndtc_proxy_qlen);
+	val_set_struct(v, NULL, f.it, f.n, false);
+	return true;
+}
+
+static bool ndt_stats(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      const void *o)
+{
+	static const char *const names[] = {
+		"ndts_allocs", "ndts_destroys", "ndts_hash_grows", "ndts_res_failed",
+		"ndts_lookups", "ndts_hits", "ndts_rcv_probes_mcast", "ndts_rcv_probes_ucast",
+		"ndts_periodic_gc_runs", "ndts_forced_gc_runs", "ndts_table_fulls",
+	};
+
+	return uints(n, v, off, len, 11, 8, names);
+}
+
+static const nla_fn ndtpa_fns[] = {
+	[NDTPA_IFINDEX] = nla_ifindex,
+	[NDTPA_REFCNT] = nla_u32,
+	[NDTPA_REACHABLE_TIME] = nla_u64,
+	[NDTPA_BASE_REACHABLE_TIME] = nla_u64,
+	[NDTPA_RETRANS_TIME] = nla_u64,
+	[NDTPA_GC_STALETIME] = nla_u64,
+	[NDTPA_DELAY_PROBE_TIME] = nla_u64,
+	[NDTPA_QUEUE_LEN] = nla_u32,
+	[NDTPA_APP_PROBES] = nla_u32,
+	[NDTPA_UCAST_PROBES] = nla_u32,
+	[NDTPA_MCAST_PROBES] = nla_u32,
+	[NDTPA_ANYCAST_DELAY] = nla_u64,
+	[NDTPA_PROXY_DELAY] = nla_u64,
+	[NDTPA_PROXY_QLEN] = nla_u32,
+	[NDTPA_LOCKTIME] = nla_u64,
+	[NDTPA_QUEUE_LENBYTES] = nla_u32,
+	[NDTPA_MCAST_REPROBES] = nla_u32,
+	[NDTPA_INTERVAL_PROBE_TIME_MS] = nla_u64,
+};
+
+static bool ndta_parms(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		       const void *o)
+{
+	nl_attrs(n, v, off, len, rtnl_neightbl_parms_attrs, ndtpa_fns, ARRAY_SIZE(ndtpa_fns),
+		 NULL);
+	return true;
+}
+
+static const nla_fn ndta_fns[] = {
+	[NDTA_NAME] = nla_str,
+	[NDTA_THRESH1] = nla_u32,
+	[NDTA_THRESH2] = nla_u32,
+	[NDTA_THRESH3] = nla_u32,
+	[NDTA_CONFIG] = ndt_config,
+	[NDTA_PARMS] = ndta_parms,
+	[NDTA_STATS] = ndt_stats,
+	[NDTA_GC_INTERVAL] = nla_u64,
+};
 
 /* ---- fib_rule_hdr --------------------------------------------------------- */
 
@@ -1061,6 +1146,10 @@ bool nl_decode_route_more(const struct nlctx *n, struct vlist *l, uint16_t type,
 		return true;
 	case RTM_NEWNEXTHOP: case RTM_DELNEXTHOP: case RTM_GETNEXTHOP:
 		nhmsg_val(n, l, family, off, len);
+		return true;
+	case RTM_NEWNEIGHTBL: case RTM_GETNEIGHTBL: case RTM_SETNEIGHTBL:
+		family_only_val(n, l, family, off, len, "ndtm_family", rtnl_neightbl_attrs,
+				ndta_fns, ARRAY_SIZE(ndta_fns));
 		return true;
 	case RTM_NEWNETCONF: case RTM_DELNETCONF: case RTM_GETNETCONF:
 		family_only_val(n, l, family, off, len, "ncm_family", rtnl_netconf_attrs,

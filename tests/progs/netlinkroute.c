@@ -430,8 +430,12 @@ int main(void)
 {
 	char *page;
 
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+
+	/* bound first: strace finds an unbound netlink socket's protocol in
+	 * no sock_diag dump and would print the first request undecoded */
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (fd < 0)
+	if (fd < 0 || bind(fd, (struct sockaddr *)&nl, sizeof(nl)))
 		return 1;
 	neigh();
 	rule();
