@@ -404,7 +404,8 @@ static void links(void)
 	close_nest();
 	send_msg();
 
-	/* AF_BRIDGE: the address family read as a hardware type (1 byte) */
+	/* AF_BRIDGE: the address family read as a hardware type (1 byte),
+	 * IFLA_PROTINFO decoded (a hex string above) */
 	ifi.ifi_family = AF_BRIDGE;
 	begin(RTM_SETLINK, &ifi, sizeof(ifi));
 	attr(IFLA_ADDRESS, "\x02\x11\x22\x33\x44\x55", 6);
@@ -422,6 +423,10 @@ static void links(void)
 		attr(IFLA_BR_VLAN_PROTOCOL, &proto, 2);
 	}
 	close_nest();
+	close_nest();
+	open_nest(IFLA_PROTINFO);
+	attr(IFLA_BRPORT_COST, "\x10\0\0\0", 4);
+	attr(IFLA_BRPORT_BRIDGE_ID, &id, sizeof(id));
 	close_nest();
 	send_msg();
 }
