@@ -19,6 +19,12 @@
 #include "xlat/br_boolopt_flags.h"
 #include "xlat/ethernet_protocols.h"
 #include "xlat/rtnl_ifla_brport_attrs.h"
+#include "xlat/rtnl_ifla_events.h"
+#include "xlat/rtnl_ifla_port_attrs.h"
+#include "xlat/rtnl_ifla_proto_down_reason_attrs.h"
+#include "xlat/rtnl_ifla_vf_port_attrs.h"
+#include "xlat/rtnl_ifla_vfinfo_list_attrs.h"
+#include "xlat/xdp_flags.h"
 #include "xlat/rtnl_ifla_info_data_bridge_attrs.h"
 #include "xlat/rtnl_ifla_info_data_tun_attrs.h"
 #include "xlat/tun_device_types.h"
@@ -484,8 +490,17 @@ static bool xdp_attached_fn(const struct nlctx *n, struct val *v, uint64_t off,
 	return nla_xval(n, v, off, len, 1, xdp_attached, false);
 }
 
+static bool xdp_flags_fn(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			 const void *o)
+{
+	return nla_xval(n, v, off, len, 4, xdp_flags, true);
+}
+
 static const nla_fn xdp_fns[] = {
+	[IFLA_XDP_FD] = nla_fd,
 	[IFLA_XDP_ATTACHED] = xdp_attached_fn,
+	[IFLA_XDP_FLAGS] = xdp_flags_fn,
+	[IFLA_XDP_EXPECTED_FD] = nla_fd,
 	[IFLA_XDP_PROG_ID] = nla_u32,
 	[IFLA_XDP_DRV_PROG_ID] = nla_u32,
 	[IFLA_XDP_SKB_PROG_ID] = nla_u32,
@@ -496,6 +511,87 @@ static bool ifla_xdp(const struct nlctx *n, struct val *v, uint64_t off, unsigne
 		     const void *o)
 {
 	nl_attrs(n, v, off, len, xdp_attrs, xdp_fns, ARRAY_SIZE(xdp_fns), NULL);
+	return true;
+}
+
+static bool ifla_event(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		       const void *o)
+{
+	return nla_xval(n, v, off, len, 4, rtnl_ifla_events, false);
+}
+
+static const nla_fn proto_down_reason_fns[] = {
+	[IFLA_PROTO_DOWN_REASON_MASK] = nla_x32,
+	[IFLA_PROTO_DOWN_REASON_VALUE] = nla_x32,
+};
+
+static bool ifla_proto_down_reason(const struct nlctx *n, struct val *v, uint64_t off,
+				   unsigned len, const void *o)
+{
+	nl_attrs(n, v, off, len, rtnl_ifla_proto_down_reason_attrs, proto_down_reason_fns,
+		 ARRAY_SIZE(proto_down_reason_fns), NULL);
+	return true;
+}
+
+/* IFLA_VFINFO_LIST: IFLA_VF_INFO entries, their payloads hex strings */
+static bool ifla_vfinfo_list(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			     const void *o)
+{
+	nl_attrs(n, v, off, len, rtnl_ifla_vfinfo_list_attrs, NULL, 0, NULL);
+	return true;
+}
+
+/* IFLA_PORT_VSI_TYPE: {vsi_mgr_id=.., vsi_type_id="\x..", vsi_type_version=..} */
+static bool port_vsi(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		     const void *o)
+{
+	struct ifla_port_vsi vsi;
+	struct vlist f = { 0 };
+
+	if (len < sizeof(vsi))
+		return false;
+	if (!nl_fetch(n, off, &vsi, sizeof(vsi))) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	val_set_uint(vl_add(n->c, &f), "vsi_mgr_id", vsi.vsi_mgr_id);
+	val_set_str(n->c, vl_add(n->c, &f), "vsi_type_id", (const char *)vsi.vsi_type_id,
+		    sizeof(vsi.vsi_type_id), false);
+	f.it[f.n - 1].flags |= VF_HEXSTR;
+	val_set_uint(vl_add(n->c, &f), "vsi_type_version", vsi.vsi_type_version);
+	if (vsi.pad[0] || vsi.pad[1] || vsi.pad[2]) {
+		struct val *p = val_new_array(n->c, 3);
+
+		for (unsigned i = 0; i < 3; i++)
+			val_set_hex(&p[i], NULL, vsi.pad[i]);
+		val_set_array(vl_add(n->c, &f), "pad", p, 3, false);
+	}
+	val_set_struct(v, NULL, f.it, f.n, false);
+	return true;
+}
+
+static const nla_fn port_fns[] = {
+	[IFLA_PORT_VF] = nla_u32,
+	[IFLA_PORT_PROFILE] = nla_str,
+	[IFLA_PORT_VSI_TYPE] = port_vsi,
+	[IFLA_PORT_REQUEST] = nla_u8,
+	[IFLA_PORT_RESPONSE] = nla_u16,
+};
+
+static bool ifla_port(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      const void *o)
+{
+	nl_attrs(n, v, off, len, rtnl_ifla_port_attrs, port_fns, ARRAY_SIZE(port_fns), NULL);
+	return true;
+}
+
+static const nla_fn vf_port_fns[] = { [IFLA_VF_PORT] = ifla_port };
+
+static bool ifla_vf_ports(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			  const void *o)
+{
+	nl_attrs(n, v, off, len, rtnl_ifla_vf_port_attrs, vf_port_fns, ARRAY_SIZE(vf_port_fns),
+		 NULL);
 	return true;
 }
 
@@ -654,6 +750,10 @@ static const nla_fn ifla_fns[] = {
 	[IFLA_NET_NS_PID] = nla_u32,
 	[IFLA_IFALIAS] = nla_str,
 	[IFLA_NUM_VF] = nla_u32,
+	[IFLA_VFINFO_LIST] = ifla_vfinfo_list,
+	[IFLA_VF_PORTS] = ifla_vf_ports,
+	[IFLA_PORT_SELF] = ifla_port,
+	[IFLA_NET_NS_FD] = nla_fd,
 	[IFLA_STATS64] = nla_link_stats64,
 	[IFLA_AF_SPEC] = ifla_af_spec,
 	[IFLA_GROUP] = nla_u32,
@@ -669,6 +769,7 @@ static const nla_fn ifla_fns[] = {
 	[IFLA_GSO_MAX_SEGS] = nla_u32,
 	[IFLA_GSO_MAX_SIZE] = nla_u32,
 	[IFLA_XDP] = ifla_xdp,
+	[IFLA_EVENT] = ifla_event,
 	[IFLA_NEW_NETNSID] = nla_s32,
 	[IFLA_IF_NETNSID] = nla_s32,
 	[IFLA_CARRIER_UP_COUNT] = nla_u32,
@@ -679,6 +780,7 @@ static const nla_fn ifla_fns[] = {
 	[IFLA_PROP_LIST] = ifla_prop_list,
 	[IFLA_ALT_IFNAME] = nla_str,
 	[IFLA_PERM_ADDRESS] = ifla_hwaddr,
+	[IFLA_PROTO_DOWN_REASON] = ifla_proto_down_reason,
 	[IFLA_PARENT_DEV_NAME] = nla_str,
 	[IFLA_PARENT_DEV_BUS_NAME] = nla_str,
 	[IFLA_GRO_MAX_SIZE] = nla_u32,

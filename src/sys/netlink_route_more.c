@@ -2,7 +2,9 @@
  * NETLINK_ROUTE payloads beside links, addresses and routes, as strace 6.1
  * prints them: neighbours (ndmsg), rules (fib_rule_hdr), qdiscs, classes,
  * filters and chains (tcmsg), netconf, nexthops (nhmsg), address labels,
- * dcbmsg and the rtgenmsg of RTM_*NSID, each with its attributes.
+ * dcbmsg, tc actions (tcamsg), neighbour tables (ndtmsg), mdb
+ * (br_port_msg), RTM_*STATS (if_stats_msg) and the rtgenmsg of RTM_*NSID,
+ * each with its attributes.
  */
 #include "sys/netlink_route.h"
 
@@ -66,7 +68,13 @@
 #include "xlat/rtnl_neightbl_attrs.h"
 #include "xlat/rtnl_neightbl_parms_attrs.h"
 #include "xlat/rtnl_netconf_attrs.h"
+#include "xlat/lwtunnel_encap_types.h"
 #include "xlat/rtnl_nexthop_attrs.h"
+#include "xlat/rtnl_nha_res_bucket_attrs.h"
+#include "xlat/rtnl_nha_res_group_attrs.h"
+#include "xlat/rtnl_tc_action_attrs.h"
+#include "xlat/rtnl_tca_act_flags.h"
+#include "xlat/rtnl_tca_act_hw_stats.h"
 #include "xlat/rtnl_nsid_attrs.h"
 #include "xlat/rtnl_rule_attrs.h"
 #include "xlat/rtnl_tc_attrs.h"
@@ -616,6 +624,29 @@ static void tcmsg_val(const struct nlctx *n, struct vlist *l, uint8_t family, ui
 	tail_attrs(n, l, off, len, sizeof(tc), rtnl_tc_attrs, tca_fns, ARRAY_SIZE(tca_fns), NULL);
 }
 
+/* ---- tcamsg (RTM_*ACTION) ------------------------------------------------- */
+
+static bool tca_act_flags(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			  const void *o)
+{
+	return nla_xval(n, v, off, len, 4, rtnl_tca_act_flags, true);
+}
+
+static bool tca_act_hw_stats(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			     const void *o)
+{
+	return nla_xval(n, v, off, len, 4, rtnl_tca_act_hw_stats, true);
+}
+
+static const nla_fn tca_act_fns[] = {
+	[TCA_ACT_KIND] = nla_str,
+	[TCA_ACT_INDEX] = nla_u32,
+	[TCA_ACT_STATS] = tca_stats2,
+	[TCA_ACT_FLAGS] = tca_act_flags,
+	[TCA_ACT_HW_STATS] = tca_act_hw_stats,
+	[TCA_ACT_USED_HW_STATS] = tca_act_hw_stats,
+};
+
 /* ---- nhmsg ---------------------------------------------------------------- */
 
 /* NHA_GROUP: [{id=1, weight=0}, ...], the reserved fields when set. */
@@ -661,6 +692,44 @@ static bool nha_group_type(const struct nlctx *n, struct val *v, uint64_t off, u
 	return nla_xval(n, v, off, len, 2, nexthop_grp_types, false);
 }
 
+static bool nla_clock_t(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			const void *o);
+
+static bool nha_encap_type(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			   const void *o)
+{
+	return nla_xval(n, v, off, len, 2, lwtunnel_encap_types, false);
+}
+
+static const nla_fn res_group_fns[] = {
+	[NHA_RES_GROUP_BUCKETS] = nla_u16,
+	[NHA_RES_GROUP_IDLE_TIMER] = nla_clock_t,
+	[NHA_RES_GROUP_UNBALANCED_TIMER] = nla_clock_t,
+	[NHA_RES_GROUP_UNBALANCED_TIME] = nla_clock_t,
+};
+
+static bool nha_res_group(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			  const void *o)
+{
+	nl_attrs(n, v, off, len, rtnl_nha_res_group_attrs, res_group_fns,
+		 ARRAY_SIZE(res_group_fns), NULL);
+	return true;
+}
+
+static const nla_fn res_bucket_fns[] = {
+	[NHA_RES_BUCKET_INDEX] = nla_u16,
+	[NHA_RES_BUCKET_IDLE_TIME] = nla_clock_t,
+	[NHA_RES_BUCKET_NH_ID] = nla_u32,
+};
+
+static bool nha_res_bucket(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			   const void *o)
+{
+	nl_attrs(n, v, off, len, rtnl_nha_res_bucket_attrs, res_bucket_fns,
+		 ARRAY_SIZE(res_bucket_fns), NULL);
+	return true;
+}
+
 static const nla_fn nha_fns[] = {
 	[NHA_ID] = nla_u32,
 	[NHA_GROUP] = nha_group,
@@ -671,6 +740,9 @@ static const nla_fn nha_fns[] = {
 	[NHA_GROUPS] = nla_u32,
 	[NHA_MASTER] = nla_ifindex,
 	[NHA_FDB] = nla_u32,
+	[NHA_ENCAP_TYPE] = nha_encap_type,
+	[NHA_RES_GROUP] = nha_res_group,
+	[NHA_RES_BUCKET] = nha_res_bucket,
 };
 
 static void nhmsg_val(const struct nlctx *n, struct vlist *l, uint8_t family, uint64_t off,
@@ -703,20 +775,6 @@ static const nla_fn netconfa_fns[] = {
 	[NETCONFA_INPUT] = nla_s32,
 	[NETCONFA_BC_FORWARDING] = nla_s32,
 };
-
-static bool nla_fd(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-		   const void *o)
-{
-	int32_t fd;
-
-	if (len < sizeof(fd))
-		return false;
-	if (!nl_fetch(n, off, &fd, sizeof(fd)))
-		nl_addr(n, v, NULL, off);
-	else
-		val_set_fd(n->c, v, NULL, fd);
-	return true;
-}
 
 static const nla_fn netnsa_fns[] = {
 	[NETNSA_NSID] = nla_s32,
@@ -1143,6 +1201,10 @@ bool nl_decode_route_more(const struct nlctx *n, struct vlist *l, uint16_t type,
 	case RTM_NEWTFILTER: case RTM_DELTFILTER: case RTM_GETTFILTER:
 	case RTM_NEWCHAIN: case RTM_DELCHAIN: case RTM_GETCHAIN:
 		tcmsg_val(n, l, family, off, len);
+		return true;
+	case RTM_NEWACTION: case RTM_DELACTION: case RTM_GETACTION:
+		family_only_val(n, l, family, off, len, "tca_family", rtnl_tc_action_attrs,
+				tca_act_fns, ARRAY_SIZE(tca_act_fns));
 		return true;
 	case RTM_NEWNEXTHOP: case RTM_DELNEXTHOP: case RTM_GETNEXTHOP:
 		nhmsg_val(n, l, family, off, len);

@@ -165,6 +165,19 @@ NLA_INT(nla_u64, uint64_t, val_set_uint)
 NLA_INT(nla_s32, int32_t, val_set_int)
 NLA_INT(nla_x32, uint32_t, val_set_hex)
 
+bool nla_fd(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o)
+{
+	int32_t fd;
+
+	if (len < sizeof(fd))
+		return false;
+	if (!nl_fetch(n, off, &fd, sizeof(fd)))
+		nl_addr(n, v, NULL, off);
+	else
+		val_set_fd(n->c, v, NULL, fd);
+	return true;
+}
+
 /* printstr_ex(QUOTE_OMIT_TRAILING_0 | QUOTE_EXPECT_TRAILING_0): the bytes
  * up to the string limit, a trailing NUL dropped; "..." when no NUL ends
  * what is shown. */

@@ -82,6 +82,8 @@ bool nla_u32(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, c
 bool nla_u64(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
 bool nla_s32(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
 bool nla_x32(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
+/* A file descriptor of the tracee (printfd: -y paths and all). */
+bool nla_fd(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
 bool nla_str(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
 bool nla_ifindex(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 		 const void *o);

@@ -20,6 +20,7 @@
 #include <linux/netconf.h>
 #include <linux/netlink.h>
 #include <linux/nexthop.h>
+#include <linux/pkt_cls.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <arpa/inet.h>
@@ -431,6 +432,77 @@ static void links(void)
 	send_msg();
 }
 
+/* the less common link, nexthop and tc action attributes */
+static void extras(void)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct nhmsg nh = { .nh_family = AF_INET, .resvd = 3 };
+	struct tcamsg tca = { .tca_family = AF_UNSPEC };
+	struct ifla_port_vsi vsi = { 1, { 2, 3, 4 }, 5, { 0, 0, 0 } };
+	struct gnet_stats_basic basic = { 5, 6 };
+	uint16_t encap = 1, buckets = 8;
+	uint64_t idle = 120;
+	uint32_t x = 1;
+
+	begin(RTM_NEWLINK, &ifi, sizeof(ifi));
+	attr32(IFLA_EVENT, 1);
+	attr32(IFLA_NET_NS_FD, 0);
+	open_nest(IFLA_VFINFO_LIST);
+	open_nest(IFLA_VF_INFO);
+	attr32(1, 7);
+	close_nest();
+	close_nest();
+	attr(IFLA_PHYS_PORT_ID, "ab", 2);
+	open_nest(IFLA_XDP);
+	attr32(IFLA_XDP_FD, 0);
+	attr32(IFLA_XDP_FLAGS, XDP_FLAGS_SKB_MODE | 0x100);
+	attr32(IFLA_XDP_EXPECTED_FD, 2);
+	close_nest();
+	open_nest(IFLA_PROTO_DOWN_REASON);
+	attr32(IFLA_PROTO_DOWN_REASON_MASK, 0xff);
+	attr32(IFLA_PROTO_DOWN_REASON_VALUE, 1);
+	close_nest();
+	open_nest(IFLA_PORT_SELF);
+	attr32(IFLA_PORT_VF, 1);
+	attr(IFLA_PORT_PROFILE, "prof", 5);
+	attr(IFLA_PORT_VSI_TYPE, &vsi, sizeof(vsi));
+	attr(IFLA_PORT_HOST_UUID, "0123456789abcdef", 16);
+	close_nest();
+	open_nest(IFLA_VF_PORTS);
+	open_nest(IFLA_VF_PORT);
+	attr(IFLA_PORT_RESPONSE, &encap, 2);
+	close_nest();
+	close_nest();
+	send_msg();
+
+	begin(RTM_NEWNEXTHOP, &nh, sizeof(nh));
+	attr(NHA_ENCAP_TYPE, &encap, sizeof(encap));
+	attr(NHA_FDB, NULL, 0);
+	open_nest(NHA_RES_GROUP);
+	attr(NHA_RES_GROUP_BUCKETS, &buckets, sizeof(buckets));
+	attr(NHA_RES_GROUP_IDLE_TIMER, &idle, sizeof(idle));
+	close_nest();
+	open_nest(NHA_RES_BUCKET);
+	attr(NHA_RES_BUCKET_INDEX, &buckets, sizeof(buckets));
+	attr(NHA_RES_BUCKET_IDLE_TIME, &idle, sizeof(idle));
+	attr32(NHA_RES_BUCKET_NH_ID, 3);
+	close_nest();
+	send_msg();
+
+	begin(RTM_GETACTION, &tca, sizeof(tca));
+	attr(TCA_ACT_KIND, "gact", 5);
+	attr32(TCA_ACT_INDEX, 1);
+	open_nest(TCA_ACT_STATS);
+	attr(TCA_STATS_BASIC, &basic, 12);
+	close_nest();
+	attr(TCA_ACT_COOKIE, "\1\2", 2);
+	attr32(TCA_ACT_FLAGS, 3);
+	attr(TCA_ACT_HW_STATS, &x, 4);
+	attr32(TCA_ACT_USED_HW_STATS, 2);
+	attr32(TCA_ACT_IN_HW_COUNT, 0);
+	send_msg();
+}
+
 int main(void)
 {
 	char *page;
@@ -448,6 +520,7 @@ int main(void)
 	others();
 	mdb_stats();
 	links();
+	extras();
 
 	/* a message running into an unmapped page, one at a bad address */
 	page = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
