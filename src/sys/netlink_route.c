@@ -23,6 +23,7 @@
 #include "xlat/rtnl_ifla_port_attrs.h"
 #include "xlat/rtnl_ifla_proto_down_reason_attrs.h"
 #include "xlat/rtnl_ifla_vf_port_attrs.h"
+#include "xlat/rtnl_ifla_vf_info_attrs.h"
 #include "xlat/rtnl_ifla_vfinfo_list_attrs.h"
 #include "xlat/xdp_flags.h"
 #include "xlat/rtnl_ifla_info_data_bridge_attrs.h"
@@ -533,11 +534,23 @@ static bool ifla_proto_down_reason(const struct nlctx *n, struct val *v, uint64_
 	return true;
 }
 
-/* IFLA_VFINFO_LIST: IFLA_VF_INFO entries, their payloads hex strings */
+/* IFLA_VF_INFO: IFLA_VF_* attributes, their payloads hex strings (strace
+ * 6.1 decodes the ifla_vf_* structures; no SR-IOV device here to check
+ * them against) */
+static bool ifla_vf_info(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+			 const void *o)
+{
+	nl_attrs(n, v, off, len, rtnl_ifla_vf_info_attrs, NULL, 0, NULL);
+	return true;
+}
+
+static const nla_fn vfinfo_list_fns[] = { [IFLA_VF_INFO] = ifla_vf_info };
+
 static bool ifla_vfinfo_list(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 			     const void *o)
 {
-	nl_attrs(n, v, off, len, rtnl_ifla_vfinfo_list_attrs, NULL, 0, NULL);
+	nl_attrs(n, v, off, len, rtnl_ifla_vfinfo_list_attrs, vfinfo_list_fns,
+		 ARRAY_SIZE(vfinfo_list_fns), NULL);
 	return true;
 }
 

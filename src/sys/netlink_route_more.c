@@ -645,6 +645,7 @@ static const nla_fn tca_act_fns[] = {
 	[TCA_ACT_FLAGS] = tca_act_flags,
 	[TCA_ACT_HW_STATS] = tca_act_hw_stats,
 	[TCA_ACT_USED_HW_STATS] = tca_act_hw_stats,
+	[TCA_ACT_IN_HW_COUNT] = nla_u32,
 };
 
 /* ---- nhmsg ---------------------------------------------------------------- */

@@ -3,7 +3,8 @@
 # tests/progs/netlinkroute sends crafted neighbour, rule, tc (stats,
 # stats2, stab), netconf, nexthop, address label, dcb, mdb, RTM_*STATS,
 # RTM_*NSID and link (IFLA_AF_SPEC, IFLA_PROTINFO, bridge and tun data)
-# requests, one cut short, one running into an unmapped page and one at an
+# requests, tc actions, the less common link attributes (IFLA_XDP,
+# IFLA_PORT_SELF, IFLA_VFINFO_LIST, ...), one cut short, one running into an unmapped page and one at an
 # address that cannot be read (EFAULT), under each -X style, -v and small
 # -s; then real tools in a namespace with a veth pair, a bridge, a
 # neighbour, rules, an htb qdisc and class, an ingress filter, nexthops and
@@ -55,7 +56,8 @@ for want in '{ndm_family=AF_INET, ndm_ifindex=if_nametoindex("lo")' 'NDA_CACHEIN
 	'cmd=DCB_CMD_GSTATE' 'MDBA_MDB_ENTRY_INFO}, {ifindex=' 'filter_mask=1<<IFLA_STATS_UNSPEC|1<<IFLA_STATS_LINK_64|0x400' \
 	'igmp_v2queries=[[BR_MCAST_DIR_RX]=0, [BR_MCAST_DIR_TX]=3]' '{rtgen_family=AF_UNSPEC}' '[IPV4_DEVCONF_FORWARDING-1]=-1' \
 	'IFLA_TUN_TYPE}, IFF_TAP' 'IFLA_BRPORT_COST}, 16' 'IFLA_ADDRESS}, 02]' \
-	'{ndm_family=AF_INET6, ...}' 'EFAULT'; do
+	'{ndm_family=AF_INET6, ...}' 'EFAULT' 'TCA_ACT_KIND}, "gact"' \
+	'IFLA_PORT_VSI_TYPE}, {vsi_mgr_id=1' 'NHA_RES_GROUP_BUCKETS}, 8' 'IFLA_EVENT}, IFLA_EVENT_REBOOT'; do
 	grep -qF "$want" "$STRACE_OUT" || fail "strace's trace of netlinkroute lacks '$want'"
 done
 
@@ -103,7 +105,7 @@ grep -qF 'nlmsg_type=RTM_NEWRULE' "$STRACE_OUT" || fail "strace's trace of ip ru
 if command -v tc >/dev/null 2>&1; then
 	tc=$(command -v tc)
 	for args in "qdisc show" "-s qdisc show" "-s class show dev v0" \
-		"filter show dev v0 ingress"; do
+		"filter show dev v0 ingress" "actions ls action gact"; do
 		# shellcheck disable=SC2086
 		compare_with_strace -e trace=$calls -- "$tc" $args || rc=1
 	done
