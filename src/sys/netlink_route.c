@@ -53,36 +53,6 @@
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
-/* A struct of unsigned fields read from a payload: names[i] is the field at
- * offset i * size. */
-static bool uint_struct(const struct nlctx *n, struct val *v, uint64_t off, unsigned count,
-			unsigned size, const char *const *names)
-{
-	uint64_t x[32];
-	uint8_t raw[32 * 8];
-	struct val *f;
-
-	if (count > 32 || !nl_fetch(n, off, raw, (size_t)count * size)) {
-		nl_addr(n, v, NULL, off);
-		return true;
-	}
-	f = val_new_array(n->c, count);
-	for (unsigned i = 0; i < count; i++) {
-		x[i] = 0;
-		if (size == 8) {
-			memcpy(&x[i], raw + i * 8, 8);
-		} else {
-			uint32_t y;
-
-			memcpy(&y, raw + i * 4, 4);
-			x[i] = y;
-		}
-		val_set_uint(&f[i], names[i], x[i]);
-	}
-	val_set_struct(v, NULL, f, count, false);
-	return true;
-}
-
 /* ---- ifinfomsg ------------------------------------------------------------ */
 
 static const char *const link_stats_names[] = {
@@ -103,9 +73,9 @@ static bool link_stats(const struct nlctx *n, struct val *v, uint64_t off, unsig
 	unsigned min = 23;
 
 	if (len >= full * size)
-		return uint_struct(n, v, off, full, size, link_stats_names);
+		return nl_uint_struct(n, v, off, len, full, size, link_stats_names);
 	if (len == min * size)
-		return uint_struct(n, v, off, min, size, link_stats_names);
+		return nl_uint_struct(n, v, off, len, min, size, link_stats_names);
 	return false;
 }
 
@@ -213,24 +183,6 @@ static const struct xlat ifla_info_attrs[1] = {
 	{ ifla_info_data, ARRAY_SIZE(ifla_info_data), XT_ENUM, "IFLA_INFO_???" }
 };
 
-/* A clock_t attribute of 4 or 8 bytes: "1500 / * 15.00 s * /". */
-static bool nla_clock(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-		      const void *o)
-{
-	uint64_t x = 0;
-
-	if (len != 4 && len != 8)
-		return false;
-	if (!nl_fetch(n, off, &x, len)) {
-		nl_addr(n, v, NULL, off);
-		return true;
-	}
-	if (len == 4)
-		x = (uint32_t)x;
-	val_set_clock_t(n->c, v, NULL, x);
-	return true;
-}
-
 static bool nla_x16(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 		    const void *o)
 {
@@ -307,10 +259,10 @@ static bool br_multi_boolopt(const struct nlctx *n, struct val *v, uint64_t off,
 }
 
 static const nla_fn br_fns[] = {
-	[IFLA_BR_FORWARD_DELAY] = nla_clock,
-	[IFLA_BR_HELLO_TIME] = nla_clock,
-	[IFLA_BR_MAX_AGE] = nla_clock,
-	[IFLA_BR_AGEING_TIME] = nla_clock,
+	[IFLA_BR_FORWARD_DELAY] = nla_clock_t,
+	[IFLA_BR_HELLO_TIME] = nla_clock_t,
+	[IFLA_BR_MAX_AGE] = nla_clock_t,
+	[IFLA_BR_AGEING_TIME] = nla_clock_t,
 	[IFLA_BR_STP_STATE] = nla_u32,
 	[IFLA_BR_PRIORITY] = nla_u16,
 	[IFLA_BR_VLAN_FILTERING] = nla_u8,
@@ -322,10 +274,10 @@ static const nla_fn br_fns[] = {
 	[IFLA_BR_ROOT_PATH_COST] = nla_u32,
 	[IFLA_BR_TOPOLOGY_CHANGE] = nla_u8,
 	[IFLA_BR_TOPOLOGY_CHANGE_DETECTED] = nla_u8,
-	[IFLA_BR_HELLO_TIMER] = nla_clock,
-	[IFLA_BR_TCN_TIMER] = nla_clock,
-	[IFLA_BR_TOPOLOGY_CHANGE_TIMER] = nla_clock,
-	[IFLA_BR_GC_TIMER] = nla_clock,
+	[IFLA_BR_HELLO_TIMER] = nla_clock_t,
+	[IFLA_BR_TCN_TIMER] = nla_clock_t,
+	[IFLA_BR_TOPOLOGY_CHANGE_TIMER] = nla_clock_t,
+	[IFLA_BR_GC_TIMER] = nla_clock_t,
 	[IFLA_BR_GROUP_ADDR] = nla_hwaddr,
 	[IFLA_BR_MCAST_ROUTER] = nla_u8,
 	[IFLA_BR_MCAST_SNOOPING] = nla_u8,
@@ -335,12 +287,12 @@ static const nla_fn br_fns[] = {
 	[IFLA_BR_MCAST_HASH_MAX] = nla_u32,
 	[IFLA_BR_MCAST_LAST_MEMBER_CNT] = nla_u32,
 	[IFLA_BR_MCAST_STARTUP_QUERY_CNT] = nla_u32,
-	[IFLA_BR_MCAST_LAST_MEMBER_INTVL] = nla_clock,
-	[IFLA_BR_MCAST_MEMBERSHIP_INTVL] = nla_clock,
-	[IFLA_BR_MCAST_QUERIER_INTVL] = nla_clock,
-	[IFLA_BR_MCAST_QUERY_INTVL] = nla_clock,
-	[IFLA_BR_MCAST_QUERY_RESPONSE_INTVL] = nla_clock,
-	[IFLA_BR_MCAST_STARTUP_QUERY_INTVL] = nla_clock,
+	[IFLA_BR_MCAST_LAST_MEMBER_INTVL] = nla_clock_t,
+	[IFLA_BR_MCAST_MEMBERSHIP_INTVL] = nla_clock_t,
+	[IFLA_BR_MCAST_QUERIER_INTVL] = nla_clock_t,
+	[IFLA_BR_MCAST_QUERY_INTVL] = nla_clock_t,
+	[IFLA_BR_MCAST_QUERY_RESPONSE_INTVL] = nla_clock_t,
+	[IFLA_BR_MCAST_STARTUP_QUERY_INTVL] = nla_clock_t,
 	[IFLA_BR_NF_CALL_IPTABLES] = nla_u8,
 	[IFLA_BR_NF_CALL_IP6TABLES] = nla_u8,
 	[IFLA_BR_NF_CALL_ARPTABLES] = nla_u8,
@@ -392,9 +344,9 @@ static const nla_fn brport_fns[] = {
 	[IFLA_BRPORT_NO] = nla_u16,
 	[IFLA_BRPORT_TOPOLOGY_CHANGE_ACK] = nla_u8,
 	[IFLA_BRPORT_CONFIG_PENDING] = nla_u8,
-	[IFLA_BRPORT_MESSAGE_AGE_TIMER] = nla_clock,
-	[IFLA_BRPORT_FORWARD_DELAY_TIMER] = nla_clock,
-	[IFLA_BRPORT_HOLD_TIMER] = nla_clock,
+	[IFLA_BRPORT_MESSAGE_AGE_TIMER] = nla_clock_t,
+	[IFLA_BRPORT_FORWARD_DELAY_TIMER] = nla_clock_t,
+	[IFLA_BRPORT_HOLD_TIMER] = nla_clock_t,
 	[IFLA_BRPORT_MULTICAST_ROUTER] = nla_u8,
 	[IFLA_BRPORT_MCAST_FLOOD] = nla_u8,
 	[IFLA_BRPORT_MCAST_TO_UCAST] = nla_u8,
@@ -669,7 +621,7 @@ static bool inet6_cacheinfo(const struct nlctx *n, struct val *v, uint64_t off, 
 
 	if (len < 16)
 		return false;
-	return uint_struct(n, v, off, 4, 4, names);
+	return nl_uint_struct(n, v, off, len, 4, 4, names);
 }
 
 /* decode_nla_in6_addr: inet_pton(AF_INET6, "...") of 16 bytes or more */
@@ -837,7 +789,7 @@ static bool ifa_cacheinfo(const struct nlctx *n, struct val *v, uint64_t off, un
 
 	if (len < sizeof(struct ifa_cacheinfo))
 		return false;
-	return uint_struct(n, v, off, 4, 4, names);
+	return nl_uint_struct(n, v, off, len, 4, 4, names);
 }
 
 static bool ifa_flags(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
@@ -903,7 +855,7 @@ static bool rta_cacheinfo(const struct nlctx *n, struct val *v, uint64_t off, un
 
 	if (len < sizeof(struct rta_cacheinfo))
 		return false;
-	uint_struct(n, v, off, 8, 4, names);
+	nl_uint_struct(n, v, off, len, 8, 4, names);
 	if (v->kind == V_STRUCT)
 		val_set_hex(&v->c.items[5], "rta_id", v->c.items[5].u);
 	return true;

@@ -147,43 +147,6 @@ static bool nla_rt_class(const struct nlctx *n, struct val *v, uint64_t off, uns
 	return nla_xval(n, v, off, len, 4, routing_table_ids, false);
 }
 
-/* {name0=.., name1=..}: count unsigned fields of size bytes (a struct of
- * __u32 or __u64 only), or false when len is short. */
-static bool uints(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-		  unsigned count, unsigned size, const char *const *names)
-{
-	uint8_t raw[16 * 8];
-	struct val *f;
-
-	if (len < count * size)
-		return false;
-	if (!nl_fetch(n, off, raw, (size_t)count * size)) {
-		nl_addr(n, v, NULL, off);
-		return true;
-	}
-	f = val_new_array(n->c, count);
-	for (unsigned i = 0; i < count; i++) {
-		uint64_t x = 0;
-
-		if (size == 8) {
-			memcpy(&x, raw + i * 8, 8);
-		} else if (size == 4) {
-			uint32_t y;
-
-			memcpy(&y, raw + i * 4, 4);
-			x = y;
-		} else {
-			uint16_t y;
-
-			memcpy(&y, raw + i * 2, 2);
-			x = y;
-		}
-		val_set_uint(&f[i], names[i], x);
-	}
-	val_set_struct(v, NULL, f, count, false);
-	return true;
-}
-
 /* ---- ndmsg ---------------------------------------------------------------- */
 
 static bool nda_cacheinfo(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
@@ -193,7 +156,7 @@ static bool nda_cacheinfo(const struct nlctx *n, struct val *v, uint64_t off, un
 		"ndm_confirmed", "ndm_used", "ndm_updated", "ndm_refcnt",
 	};
 
-	return uints(n, v, off, len, 4, 4, names);
+	return nl_uint_struct(n, v, off, len, 4, 4, names);
 }
 
 static bool fdb_notify(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
@@ -310,7 +273,7 @@ static bool ndt_stats(const struct nlctx *n, struct val *v, uint64_t off, unsign
 		"ndts_periodic_gc_runs", "ndts_forced_gc_runs", "ndts_table_fulls",
 	};
 
-	return uints(n, v, off, len, 11, 8, names);
+	return nl_uint_struct(n, v, off, len, 11, 8, names);
 }
 
 static const nla_fn ndtpa_fns[] = {
@@ -360,7 +323,7 @@ static bool fra_range(const struct nlctx *n, struct val *v, uint64_t off, unsign
 {
 	static const char *const names[] = { "start", "end" };
 
-	return uints(n, v, off, len, 2, 4, names);
+	return nl_uint_struct(n, v, off, len, 2, 4, names);
 }
 
 static bool fra_port_range(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
@@ -368,7 +331,7 @@ static bool fra_port_range(const struct nlctx *n, struct val *v, uint64_t off, u
 {
 	static const char *const names[] = { "start", "end" };
 
-	return uints(n, v, off, len, 2, 2, names);
+	return nl_uint_struct(n, v, off, len, 2, 2, names);
 }
 
 static const nla_fn fra_fns[] = {
@@ -489,7 +452,7 @@ static bool gnet_rate_est(const struct nlctx *n, struct val *v, uint64_t off, un
 {
 	static const char *const names[] = { "bps", "pps" };
 
-	return uints(n, v, off, len, 2, 4, names);
+	return nl_uint_struct(n, v, off, len, 2, 4, names);
 }
 
 static bool gnet_queue(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
@@ -499,7 +462,7 @@ static bool gnet_queue(const struct nlctx *n, struct val *v, uint64_t off, unsig
 		"qlen", "backlog", "drops", "requeues", "overlimits",
 	};
 
-	return uints(n, v, off, len, 5, 4, names);
+	return nl_uint_struct(n, v, off, len, 5, 4, names);
 }
 
 static bool gnet_rate_est64(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
@@ -507,7 +470,7 @@ static bool gnet_rate_est64(const struct nlctx *n, struct val *v, uint64_t off, 
 {
 	static const char *const names[] = { "bps", "pps" };
 
-	return uints(n, v, off, len, 2, 8, names);
+	return nl_uint_struct(n, v, off, len, 2, 8, names);
 }
 
 static const nla_fn tca_stats_fns[] = {
@@ -693,9 +656,6 @@ static bool nha_group_type(const struct nlctx *n, struct val *v, uint64_t off, u
 	return nla_xval(n, v, off, len, 2, nexthop_grp_types, false);
 }
 
-static bool nla_clock_t(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			const void *o);
-
 static bool nha_encap_type(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 			   const void *o)
 {
@@ -835,31 +795,6 @@ static void dcbmsg_val(const struct nlctx *n, struct vlist *l, uint8_t family, u
 }
 
 /* ---- br_port_msg (RTM_*MDB) ------------------------------------------------ */
-
-static bool nla_clock_t(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			const void *o)
-{
-	uint64_t x = 0;
-
-	if (len == 4) {
-		uint32_t y;
-
-		if (!nl_fetch(n, off, &y, 4)) {
-			nl_addr(n, v, NULL, off);
-			return true;
-		}
-		x = y;
-	} else if (len == 8) {
-		if (!nl_fetch(n, off, &x, 8)) {
-			nl_addr(n, v, NULL, off);
-			return true;
-		}
-	} else {
-		return false;
-	}
-	val_set_clock_t(n->c, v, NULL, x);
-	return true;
-}
 
 static const nla_fn mdb_eattr_fns[] = {
 	[MDBA_MDB_EATTR_TIMER] = nla_clock_t,
@@ -1004,9 +939,9 @@ static bool bridge_stp(const struct nlctx *n, struct val *v, uint64_t off, unsig
 	if (len < size)
 		return false;
 	if (len == size)
-		return uints(n, v, off, len, 6, 8, names);
+		return nl_uint_struct(n, v, off, len, 6, 8, names);
 	it = val_new_array(n->c, 2);
-	uints(n, &it[0], off, size, 6, 8, names);
+	nl_uint_struct(n, &it[0], off, size, 6, 8, names);
 	nl_hexstr(n, &it[1], NULL, off + size, len - size);
 	val_set_op(v, NULL, it, 2, ", ");
 	return true;

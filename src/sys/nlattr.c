@@ -178,6 +178,23 @@ bool nla_fd(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, co
 	return true;
 }
 
+bool nla_clock_t(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		 const void *o)
+{
+	uint64_t x = 0;
+
+	if (len != 4 && len != 8)
+		return false;
+	if (!nl_fetch(n, off, &x, len)) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	if (len == 4)
+		x = (uint32_t)x;
+	val_set_clock_t(n->c, v, NULL, x);
+	return true;
+}
+
 /* printstr_ex(QUOTE_OMIT_TRAILING_0 | QUOTE_EXPECT_TRAILING_0): the bytes
  * up to the string limit, a trailing NUL dropped; "..." when no NUL ends
  * what is shown. */
@@ -339,6 +356,41 @@ bool nl_indexed_array(const struct nlctx *n, struct val *v, uint64_t off, unsign
 		val_set_op(vl_add(n->c, &l), NULL, p, 4, "");
 	}
 	val_set_array(v, NULL, l.it, l.n, shown < count);
+	return true;
+}
+
+bool nl_uint_struct(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		    unsigned count, unsigned size, const char *const *names)
+{
+	uint8_t raw[32 * 8];
+	struct val *f;
+
+	if (count > 32 || len < count * size)
+		return false;
+	if (!nl_fetch(n, off, raw, (size_t)count * size)) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	f = val_new_array(n->c, count);
+	for (unsigned i = 0; i < count; i++) {
+		uint64_t x = 0;
+
+		if (size == 8) {
+			memcpy(&x, raw + i * 8, 8);
+		} else if (size == 4) {
+			uint32_t y;
+
+			memcpy(&y, raw + i * 4, 4);
+			x = y;
+		} else {
+			uint16_t y;
+
+			memcpy(&y, raw + i * 2, 2);
+			x = y;
+		}
+		val_set_uint(&f[i], names[i], x);
+	}
+	val_set_struct(v, NULL, f, count, false);
 	return true;
 }
 
