@@ -16,4 +16,18 @@ struct nlmsghdr;
 bool nl_decode_route(const struct nlctx *n, struct vlist *l, const struct nlmsghdr *hdr,
 		     uint64_t off, unsigned len);
 
+/*
+ * The NETLINK_ROUTE messages beside links, addresses and routes
+ * (netlink_route_more.c): appends the payload of a message of type (len
+ * bytes at off, whose first byte, family, was read) to l and returns true,
+ * or returns false for a type it does not decode.
+ */
+bool nl_decode_route_more(const struct nlctx *n, struct vlist *l, uint16_t type,
+			  uint8_t family, uint64_t off, unsigned len);
+
+/* An rtnl_link_stats64 attribute payload ({rx_packets=..., ...}), for
+ * IFLA_STATS64 and the stats of RTM_*STATS; nla_fn's contract (nlattr.h). */
+bool nla_link_stats64(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      const void *o);
+
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <linux/netlink.h>
 
+#include "sys/net.h"
 #include "sys/tmem.h"
 #include "sys/decode_extra.h"
 #include "xlat/addrfams.h"
@@ -100,16 +101,7 @@ void nl_more_at(const struct nlctx *n, struct val *v, uint64_t off)
 
 void nl_ifindex(const struct nlctx *n, struct val *v, const char *name, uint32_t idx)
 {
-	char ifname[IF_NAMESIZE + 1];
-
-	if (idx && if_indextoname(idx, ifname)) {
-		struct val *it = val_new_array(n->c, 1);
-
-		val_set_str(n->c, it, NULL, ifname, strlen(ifname), false);
-		val_set_call(n->c, v, name, "if_nametoindex", it, 1);
-	} else {
-		val_set_uint(v, name, idx);
-	}
+	net_ifindex_val(n->c, v, name, idx);
 }
 
 void nl_inet_addr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
@@ -118,7 +110,7 @@ void nl_inet_addr(const struct nlctx *n, struct val *v, uint64_t off, unsigned l
 	unsigned char a[16];
 	char buf[INET6_ADDRSTRLEN];
 	size_t size = family == AF_INET ? 4 : family == AF_INET6 ? 16 : 0;
-	struct val *it;
+	struct val *it, forms[3];
 
 	if (!size || len < size) {
 		nl_hexstr(n, v, NULL, off, len);
@@ -135,13 +127,18 @@ void nl_inet_addr(const struct nlctx *n, struct val *v, uint64_t off, unsigned l
 	if (family == AF_INET) {
 		it = val_new_array(n->c, 1);
 		val_set_str(n->c, it, NULL, buf, strlen(buf), false);
-		val_set_call(n->c, v, NULL, "inet_addr", it, 1);
-		return;
+		val_set_call(n->c, &forms[0], NULL, "inet_addr", it, 1);
+	} else {
+		it = val_new_array(n->c, 2);
+		val_set_text(n->c, &it[0], NULL, "AF_INET6");
+		val_set_str(n->c, &it[1], NULL, buf, strlen(buf), false);
+		val_set_call(n->c, &forms[0], NULL, "inet_pton", it, 2);
 	}
-	it = val_new_array(n->c, 2);
-	val_set_text(n->c, &it[0], NULL, "AF_INET6");
-	val_set_str(n->c, &it[1], NULL, buf, strlen(buf), false);
-	val_set_call(n->c, v, NULL, "inet_pton", it, 2);
+	/* -X raw: the bytes; -X verbose: the bytes / * inet_addr("...") * / */
+	val_set_str(n->c, &forms[1], NULL, (const char *)a, size, false);
+	forms[1].flags |= VF_HEXSTR;
+	val_set_verbose_form(n->c, &forms[2], &forms[1], &forms[0]);
+	val_set_xforms(n->c, v, NULL, &forms[0], &forms[1], &forms[2]);
 }
 
 /* ---- attribute payloads --------------------------------------------------- */
@@ -167,6 +164,36 @@ NLA_INT(nla_u32, uint32_t, val_set_uint)
 NLA_INT(nla_u64, uint64_t, val_set_uint)
 NLA_INT(nla_s32, int32_t, val_set_int)
 NLA_INT(nla_x32, uint32_t, val_set_hex)
+
+bool nla_fd(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o)
+{
+	int32_t fd;
+
+	if (len < sizeof(fd))
+		return false;
+	if (!nl_fetch(n, off, &fd, sizeof(fd)))
+		nl_addr(n, v, NULL, off);
+	else
+		val_set_fd(n->c, v, NULL, fd);
+	return true;
+}
+
+bool nla_clock_t(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		 const void *o)
+{
+	uint64_t x = 0;
+
+	if (len != 4 && len != 8)
+		return false;
+	if (!nl_fetch(n, off, &x, len)) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	if (len == 4)
+		x = (uint32_t)x;
+	val_set_clock_t(n->c, v, NULL, x);
+	return true;
+}
 
 /* printstr_ex(QUOTE_OMIT_TRAILING_0 | QUOTE_EXPECT_TRAILING_0): the bytes
  * up to the string limit, a trailing NUL dropped; "..." when no NUL ends
@@ -207,8 +234,6 @@ bool nla_hwaddr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len
 		const void *o)
 {
 	unsigned char a[32];
-	char buf[3 * sizeof(a) + 1];
-	char *p = buf;
 
 	if (len > sizeof(a))
 		return false;
@@ -216,10 +241,64 @@ bool nla_hwaddr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len
 		nl_addr(n, v, NULL, off);
 		return true;
 	}
+	val_set_mac(n->c, v, NULL, a, len);
+	return true;
+}
+
+/* The address length of ARPHRD_* type (strace's hwaddr_sizes), 255 when
+ * it has none; types above 255 never come from an address family. */
+static unsigned hwaddr_size(unsigned type)
+{
+	switch (type) {
+	case 0: /* ARPHRD_NETROM */
+	case 3: /* ARPHRD_AX25 */
+		return 7;
+	case 1: /* ARPHRD_ETHER */
+	case 6: /* ARPHRD_IEEE802 */
+		return 6;
+	case 7: /* ARPHRD_ARCNET */
+		return 1;
+	case 15: /* ARPHRD_DLCI */
+		return 2;
+	case 24: /* ARPHRD_IEEE1394 */
+		return 16;
+	case 27: /* ARPHRD_EUI64 */
+		return 8;
+	case 32: /* ARPHRD_INFINIBAND */
+		return 20;
+	default:
+		return 255;
+	}
+}
+
+bool nla_hwaddr_typed(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      unsigned type)
+{
+	unsigned char a[32];
+	unsigned shown = hwaddr_size(type);
+	struct val forms[3], *vb;
+	char buf[3 * sizeof(a) + 1];
+	size_t k = 0;
+
+	if (len > sizeof(a))
+		return false;
+	if (!nl_fetch(n, off, a, len)) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	if (shown > len)
+		shown = len;
 	buf[0] = '\0';
-	for (unsigned i = 0; i < len; i++)
-		p += snprintf(p, (size_t)(buf + sizeof(buf) - p), "%s%02x", i ? ":" : "", a[i]);
-	val_set_text(n->c, v, NULL, buf);
+	for (unsigned i = 0; i < shown; i++)
+		k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%s%02x", i ? ":" : "", a[i]);
+	val_set_text(n->c, &forms[0], NULL, buf);
+	val_set_str(n->c, &forms[1], NULL, (const char *)a, len, false);
+	forms[1].flags |= VF_HEXSTR;
+	vb = val_new_array(n->c, 2);
+	vb[0] = forms[1];
+	val_set_comment(n->c, &vb[1], buf);
+	val_set_op(&forms[2], NULL, vb, 2, " ");
+	val_set_xforms(n->c, v, NULL, &forms[0], &forms[1], &forms[2]);
 	return true;
 }
 
@@ -238,6 +317,80 @@ bool nla_xval(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 		val_set_flags(v, NULL, x, xl, NULL);
 	else
 		val_set_enum(v, NULL, x, xl);
+	return true;
+}
+
+bool nl_indexed_array(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      unsigned size, bool is_signed, const struct xlat *idx)
+{
+	unsigned count = len / size, shown;
+	struct vlist l = { 0 };
+
+	if (!count)
+		return false;
+	shown = (unsigned)decode_elem_limit(n->c, count);
+	for (unsigned i = 0; i < shown; i++) {
+		uint64_t x = 0;
+		struct val *p;
+
+		if (!nl_fetch(n, off + (uint64_t)i * size, &x, size)) {
+			if (!i) {
+				nl_addr(n, v, NULL, off);
+				return true;
+			}
+			nl_more_at(n, vl_add(n->c, &l), off + (uint64_t)i * size);
+			shown = count;
+			break;
+		}
+		p = val_new_array(n->c, 4);
+		val_set_text(n->c, &p[0], NULL, "[");
+		val_set_enum(&p[1], NULL, i, idx);
+		p[1].flags |= VF_DECIMAL;
+		val_set_text(n->c, &p[2], NULL, "]=");
+		if (is_signed && size == 4)
+			val_set_int(&p[3], NULL, (int32_t)x);
+		else if (is_signed)
+			val_set_int(&p[3], NULL, (int64_t)x);
+		else
+			val_set_uint(&p[3], NULL, x);
+		val_set_op(vl_add(n->c, &l), NULL, p, 4, "");
+	}
+	val_set_array(v, NULL, l.it, l.n, shown < count);
+	return true;
+}
+
+bool nl_uint_struct(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		    unsigned count, unsigned size, const char *const *names)
+{
+	uint8_t raw[32 * 8];
+	struct val *f;
+
+	if (count > 32 || len < count * size)
+		return false;
+	if (!nl_fetch(n, off, raw, (size_t)count * size)) {
+		nl_addr(n, v, NULL, off);
+		return true;
+	}
+	f = val_new_array(n->c, count);
+	for (unsigned i = 0; i < count; i++) {
+		uint64_t x = 0;
+
+		if (size == 8) {
+			memcpy(&x, raw + i * 8, 8);
+		} else if (size == 4) {
+			uint32_t y;
+
+			memcpy(&y, raw + i * 4, 4);
+			x = y;
+		} else {
+			uint16_t y;
+
+			memcpy(&y, raw + i * 2, 2);
+			x = y;
+		}
+		val_set_uint(&f[i], names[i], x);
+	}
+	val_set_struct(v, NULL, f, count, false);
 	return true;
 }
 

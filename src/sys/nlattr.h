@@ -82,15 +82,40 @@ bool nla_u32(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, c
 bool nla_u64(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
 bool nla_s32(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
 bool nla_x32(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
+/* A clock_t of 4 or 8 bytes in ticks: "1500 / * 15.00 s * /". */
+bool nla_clock_t(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		 const void *o);
+/* A file descriptor of the tracee (printfd: -y paths and all). */
+bool nla_fd(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
 bool nla_str(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, const void *o);
 bool nla_ifindex(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 		 const void *o);
 /* A hardware address: 00:11:22:33:44:55. */
 bool nla_hwaddr(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 		const void *o);
+/* A hardware address whose colon form is cut to the address length of
+ * ARPHRD_* type (strace's print_hwaddr); -X raw: the bytes. */
+bool nla_hwaddr_typed(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      unsigned type);
 /* An xlat value of size bytes (1, 2 or 4) printed with xl (enum) or as flags. */
 bool nla_xval(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 	      unsigned size, const struct xlat *xl, bool flags);
+
+/*
+ * v = {names[0]=x, ...}: a structure of count unsigned fields of size bytes
+ * (2, 4 or 8; count at most 32) at off; false when len is shorter.
+ */
+bool nl_uint_struct(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		    unsigned count, unsigned size, const char *const *names);
+
+/*
+ * v = [[NAME]=x, ...]: the len / size integers of size bytes (4 or 8) at
+ * off, indexed by names from idx (strace's print_array_ex with
+ * PAF_PRINT_INDICES; indices in decimal in every -X style), cut at the
+ * string limit unless -v; false when len holds no element.
+ */
+bool nl_indexed_array(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
+		      unsigned size, bool is_signed, const struct xlat *idx);
 
 /* inet_addr("1.2.3.4") / inet_pton(AF_INET6, "::1") for family, else a hex
  * string (strace's decode_inet_addr without a field name). */
