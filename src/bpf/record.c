@@ -42,8 +42,6 @@
 #include "util/xmalloc.h"
 #include "util/banned.h"
 
-#define NBUCKETS 1024
-
 /* A signal the kernel dropped as ignored, shown where a ptrace tracer
  * would have seen it delivered. */
 struct sig_note {
@@ -74,13 +72,11 @@ struct rproc {
 				     its threads' (as the kernel reports it
 				     to a ptrace tracer) */
 	struct event exit;
-	struct rproc *next;
 };
 
 /* Per traced thread: the call whose entry half is delivered, if any. */
 struct rtask {
 	pid_t tid, pid;
-	struct rtask *next;       /* hash chain */
 	struct event ev;          /* the call (the sinks may keep the entry
 				     until the exit of the same thread) */
 	struct arena arena;       /* its decoded values */
@@ -114,7 +110,7 @@ struct recorder {
 	const struct tracer_opts *o;
 	struct sink_list *sinks;
 	uint64_t t0;
-	struct rtask *buckets[NBUCKETS];
+	struct intmap tasks;      /* tid -> struct rtask * */
 	struct lamport *lamport;
 	bool all_status;          /* no -e status= filter */
 	struct recorder_stats st;
@@ -145,7 +141,7 @@ struct recorder {
 	const uint64_t *cur_args;
 	int64_t cur_ret;
 	bool cur_exit;
-	struct rproc *procs[NBUCKETS];  /* (stacks) */
+	struct intmap procs;      /* pid -> struct rproc * (stacks) */
 	struct intern paths;      /* the mapped files' paths */
 	uint64_t gen;             /* last modtab.gen given */
 };
@@ -620,21 +616,25 @@ void recorder_free(struct recorder *rc)
 {
 	if (!rc)
 		return;
-	for (unsigned b = 0; b < NBUCKETS; b++) {
-		struct rtask *t = rc->buckets[b], *next;
-		for (; t; t = next) {
-			next = t->next;
-			task_free(t);
-		}
+	for (uint32_t i = 0; ; ) {
+		uint64_t k, v;
+
+		if (!intmap_next(&rc->tasks, &i, &k, &v))
+			break;
+		task_free((struct rtask *)(uintptr_t)v);
 	}
-	for (unsigned b = 0; b < NBUCKETS; b++) {
-		struct rproc *p = rc->procs[b], *next;
-		for (; p; p = next) {
-			next = p->next;
-			modtab_put(p->cur);
-			free(p);
-		}
+	intmap_release(&rc->tasks);
+	for (uint32_t i = 0; ; ) {
+		uint64_t k, v;
+		struct rproc *p;
+
+		if (!intmap_next(&rc->procs, &i, &k, &v))
+			break;
+		p = (struct rproc *)(uintptr_t)v;
+		modtab_put(p->cur);
+		free(p);
 	}
+	intmap_release(&rc->procs);
 	intern_release(&rc->paths);
 	lamport_free(rc->lamport);
 	arena_release(&rc->sigarena);
@@ -661,17 +661,20 @@ void recorder_free(struct recorder *rc)
 
 static struct rtask *task_find(struct recorder *rc, pid_t tid)
 {
-	struct rtask *t = rc->buckets[(unsigned)tid % NBUCKETS];
+	uint64_t *v = intmap_get(&rc->tasks, (uint32_t)tid);
 
-	while (t && t->tid != tid)
-		t = t->next;
-	return t;
+	return v ? (struct rtask *)(uintptr_t)*v : NULL;
+}
+
+/* Files t under its tid. */
+static void task_link(struct recorder *rc, struct rtask *t)
+{
+	*intmap_put(&rc->tasks, (uint32_t)t->tid, NULL) = (uintptr_t)t;
 }
 
 static struct rtask *task_get(struct recorder *rc, pid_t tid, pid_t pid)
 {
 	struct rtask *t = task_find(rc, tid);
-	unsigned b = (unsigned)tid % NBUCKETS;
 
 	if (t) {
 		t->pid = pid;
@@ -680,8 +683,7 @@ static struct rtask *task_get(struct recorder *rc, pid_t tid, pid_t pid)
 	t = xcalloc(1, sizeof(*t));
 	t->tid = tid;
 	t->pid = pid;
-	t->next = rc->buckets[b];
-	rc->buckets[b] = t;
+	task_link(rc, t);
 	return t;
 }
 
@@ -699,13 +701,9 @@ static void pending_del(struct recorder *rc, struct rtask *t)
 
 static void task_unlink(struct recorder *rc, struct rtask *t)
 {
-	struct rtask **pp = &rc->buckets[(unsigned)t->tid % NBUCKETS];
-
 	pending_del(rc, t);
-	while (*pp && *pp != t)
-		pp = &(*pp)->next;
-	if (*pp)
-		*pp = t->next;
+	if (task_find(rc, t->tid) == t)
+		intmap_del(&rc->tasks, (uint32_t)t->tid);
 }
 
 /* Appends the path whose components the kernel wrote leaf first (each
@@ -726,32 +724,26 @@ static void add_components(struct strbuf *path, const char *comp, size_t end)
 
 static struct rproc *proc_find(struct recorder *rc, pid_t pid, bool create)
 {
-	struct rproc **pp = &rc->procs[(unsigned)pid % NBUCKETS], *p;
+	uint64_t *v = intmap_get(&rc->procs, (uint32_t)pid);
+	struct rproc *p;
 
-	for (p = *pp; p; p = p->next)
-		if (p->pid == pid)
-			return p;
-	if (!create)
-		return NULL;
+	if (v || !create)
+		return v ? (struct rproc *)(uintptr_t)*v : NULL;
 	p = xcalloc(1, sizeof(*p));
 	p->pid = pid;
-	p->next = *pp;
-	*pp = p;
+	*intmap_put(&rc->procs, (uint32_t)pid, NULL) = (uintptr_t)p;
 	return p;
 }
 
 static void proc_drop(struct recorder *rc, pid_t pid)
 {
-	struct rproc **pp = &rc->procs[(unsigned)pid % NBUCKETS];
+	struct rproc *p = proc_find(rc, pid, false);
 
-	for (; *pp; pp = &(*pp)->next)
-		if ((*pp)->pid == pid) {
-			struct rproc *p = *pp;
-			*pp = p->next;
-			modtab_put(p->cur);
-			free(p);
-			return;
-		}
+	if (p) {
+		intmap_del(&rc->procs, (uint32_t)pid);
+		modtab_put(p->cur);
+		free(p);
+	}
 }
 
 /* A new version of p's mappings: the current ones less those whose start
@@ -891,16 +883,37 @@ static bool proc_hold_exit(struct recorder *rc, const struct event *ev)
 	return true;
 }
 
+static int by_pid(const void *a, const void *b)
+{
+	pid_t x = (*(struct rproc *const *)a)->pid, y = (*(struct rproc *const *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
 void recorder_flush_exits(struct recorder *rc)
 {
-	for (unsigned b = 0; b < NBUCKETS; b++)
-		for (struct rproc *p = rc->procs[b]; p; p = p->next)
-			if (p->held) {
-				struct event x = p->exit;
+	struct rproc **held = NULL;
+	size_t n = 0, alloc = 0;
+	uint64_t k, v;
 
-				p->held = false;
-				emit(rc, &x);
-			}
+	/* (in the order of the pids: the map has none) */
+	for (uint32_t i = 0; intmap_next(&rc->procs, &i, &k, &v); ) {
+		struct rproc *p = (struct rproc *)(uintptr_t)v;
+
+		if (p->held) {
+			ALLOC_GROW(held, n + 1, alloc);
+			held[n++] = p;
+		}
+	}
+	if (n > 1)
+		qsort(held, n, sizeof(*held), by_pid);
+	for (size_t i = 0; i < n; i++) {
+		struct event x = held[i]->exit;
+
+		held[i]->held = false;
+		emit(rc, &x);
+	}
+	free(held);
 }
 
 /* An RB_EV_STACK record: kept for its call, with the mappings of now. */
@@ -1077,8 +1090,7 @@ void recorder_process_event(struct recorder *rc, struct event *ev)
 		t->tid = ev->tid;
 		t->pid = ev->pid;
 		t->ev.pid = t->ev.tid = ev->tid;
-		t->next = rc->buckets[(unsigned)t->tid % NBUCKETS];
-		rc->buckets[(unsigned)t->tid % NBUCKETS] = t;
+		task_link(rc, t);
 	}
 	if (ev->type == EV_PROC_EXIT && !ev->last_nr && (t = task_find(rc, ev->tid)))
 		ev->last_nr = t->last_nr;
