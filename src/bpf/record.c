@@ -175,6 +175,20 @@ struct fdreg {
 #define PID_FS_MAGIC 0x50494446
 #endif
 
+/* Appends the path whose components the kernel wrote leaf first (each
+ * NUL-terminated, comp[0..end)), from the root down. */
+static void add_components(struct strbuf *path, const char *comp, size_t end)
+{
+	while (end > 0) {
+		size_t start = end - 1;
+		while (start > 0 && comp[start - 1])
+			start--;
+		strbuf_addch(path, '/');
+		strbuf_add(path, comp + start, strnlen(comp + start, end - start));
+		end = start;
+	}
+}
+
 /* What readlink(/proc/PID/fd/N) says of the descriptor fp recorded (the
  * kernel's d_path(): a pseudo file's name, else the path up through the
  * mounts, " (deleted)" when unlinked), into sb. */
@@ -201,15 +215,7 @@ static void fdpath_text(const struct rb_fdpath *fp, struct strbuf *sb)
 		strbuf_addstr(sb, "anon_inode:[pidfd]");
 		return;
 	}
-	/* components from the root down: the last one in comp first */
-	while (end > 0) {
-		size_t start = end - 1;
-		while (start > 0 && comp[start - 1])
-			start--;
-		strbuf_addch(sb, '/');
-		strbuf_add(sb, comp + start, strnlen(comp + start, end - start));
-		end = start;
-	}
+	add_components(sb, comp, end);
 	if (!sb->len)
 		strbuf_addch(sb, '/');
 	if (fp->flags & RBP_DELETED)
@@ -704,20 +710,6 @@ static void task_unlink(struct recorder *rc, struct rtask *t)
 	pending_del(rc, t);
 	if (task_find(rc, t->tid) == t)
 		intmap_del(&rc->tasks, (uint32_t)t->tid);
-}
-
-/* Appends the path whose components the kernel wrote leaf first (each
- * NUL-terminated, comp[0..end)), from the root down. */
-static void add_components(struct strbuf *path, const char *comp, size_t end)
-{
-	while (end > 0) {
-		size_t start = end - 1;
-		while (start > 0 && comp[start - 1])
-			start--;
-		strbuf_addch(path, '/');
-		strbuf_add(path, comp + start, strnlen(comp + start, end - start));
-		end = start;
-	}
 }
 
 /* ---- mappings (stacks) ------------------------------------------------ */
