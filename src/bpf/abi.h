@@ -257,7 +257,9 @@ struct rb_fdpath {
 	__u8 saddr[16], daddr[16]; /* ...and addresses (4 bytes for AF_INET) */
 	/* then RB_FILEREF_PATH bytes: the path */
 };
-enum { RBP_DELETED = 1 };  /* the dentry is unlinked (" (deleted)") */
+/* RBP_DELETED: the dentry is unlinked (" (deleted)"); RBP_LONG: its path
+ * does not fit in RB_FILEREF_PATH bytes (none recorded) */
+enum { RBP_DELETED = 1, RBP_LONG = 2 };
 /* rb_fdpath regions of a call, per number (want_fdpath): the arguments
  * captured at the exit (bits 0-5) and at the entry (8-13, what the call
  * closes or replaces), the result (RBD_RET) and an int[2] of descriptors

@@ -416,6 +416,9 @@ static int rec_fd_link(void *data, pid_t tid, int64_t fd, struct tmem_fdlink *ou
 
 		if (rc->fdregs[i].fd != (int32_t)fd || (before && rc->fdregs[i].phase != RBR_ENTRY))
 			continue;
+		/* a path longer than the record holds: asked of the process */
+		if (fp->flags & RBP_LONG)
+			return -1;
 		fdpath_text(fp, &rc->link);
 		link_from(out, fp, rc->link.buf);
 		return 1;
@@ -556,6 +559,15 @@ static void after_call(struct recorder *rc, const struct rtask *t, const uint8_t
 			const struct rb_fdpath *fp = (const void *)(data + off + sizeof(*r));
 			uint64_t *v;
 
+			if (fp->flags & RBP_LONG) {
+				v = intmap_get(m, (uint64_t)(int32_t)r->addr);
+				if (v) {
+					free((void *)(uintptr_t)*v);
+					intmap_del(m, (uint64_t)(int32_t)r->addr);
+				}
+				off += sizeof(*r) + ((rb_region_data(r) + 7) & ~7u);
+				continue;
+			}
 			fdpath_text(fp, &rc->link);
 			v = intmap_put(m, (uint64_t)(int32_t)r->addr, NULL);
 			free((void *)(uintptr_t)*v);

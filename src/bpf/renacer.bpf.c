@@ -480,6 +480,7 @@ struct walk_ctx {
 	struct dentry *d;
 	struct mount *m;
 	__u32 off, pos;
+	__u32 done;         /* the root reached */
 };
 
 static long walk_one(__u32 i, void *ctx)
@@ -489,6 +490,7 @@ static long walk_one(__u32 i, void *ctx)
 	struct dentry *d = w->d, *parent, *root;
 	struct mount *m = w->m;
 	__u8 *buf = scratch_buf();
+	__u32 room;
 	long n;
 
 	if (!buf)
@@ -498,17 +500,24 @@ static long walk_one(__u32 i, void *ctx)
 	if (d == root || d == parent) {
 		struct mount *mp = BPF_CORE_READ(m, mnt_parent);
 
-		if (mp == m)
-			return 1;            /* the root of the root mount */
+		if (mp == m) {
+			w->done = 1;         /* the root of the root mount */
+			return 1;
+		}
 		w->d = BPF_CORE_READ(m, mnt_mountpoint);
 		w->m = mp;
 		return 0;
 	}
-	if (w->pos > RB_FILEREF_PATH - 256)
+	/* a component in the room left (NAME_MAX + 1 at most); one that
+	 * fills it may have been cut: the walk ends there, not done */
+	room = RB_FILEREF_PATH - w->pos;
+	if (room > 256)
+		room = 256;
+	if (room < 2)
 		return 1;
-	n = bpf_probe_read_kernel_str(buf + ((w->off + w->pos) & (RB_REC_MAX - 1)), 256,
+	n = bpf_probe_read_kernel_str(buf + ((w->off + w->pos) & (RB_REC_MAX - 1)), room,
 				      BPF_CORE_READ(d, d_name.name));
-	if (n <= 0)
+	if (n <= 0 || (n == room && room < 256))
 		return 1;
 	w->pos += n;
 	w->d = parent;
@@ -518,19 +527,21 @@ static long walk_one(__u32 i, void *ctx)
 /*
  * The path of dentry on mount vfsmount, written at off of the record (at
  * most RB_FILEREF_PATH bytes): its components, the last first, each ended
- * by a NUL, up through the mounts to the root.  Returns the bytes written.
+ * by a NUL, up through the mounts to the root.  Returns the bytes written,
+ * or -1 when the path is longer than that (or deeper than 32 steps): a
+ * path cut short would name another file.
  * (Numbers: a global function takes no kernel pointer; every read of
  * them is a probe read.)
  */
 __noinline int path_walk(__u32 off, __u64 dentry, __u64 vfsmount)
 {
-	struct walk_ctx w = { (struct dentry *)dentry, NULL, off, 0 };
+	struct walk_ctx w = { (struct dentry *)dentry, NULL, off, 0, 0 };
 
 	if (!dentry || !vfsmount)
 		return 0;
 	w.m = (struct mount *)((__u8 *)vfsmount - bpf_core_field_offset(struct mount, mnt));
 	bpf_loop(32, walk_one, &w, 0);
-	return w.pos;
+	return w.done ? (int)w.pos : -1;
 }
 
 /*
@@ -611,7 +622,9 @@ static long fill_one(__u32 i, void *ctx)
 		struct rb_fileref *fr = (struct rb_fileref *)(buf + (fo & (RB_REC_MAX - 1)));
 		__u64 d = rec_u64(fo + sizeof(*fr)), m = rec_u64(fo + sizeof(*fr) + 8);
 
-		fr->pathlen = path_walk(fo + sizeof(*fr), d, m);
+		int n = path_walk(fo + sizeof(*fr), d, m);
+
+		fr->pathlen = n > 0 ? n : 0;
 	}
 	p->off += sizeof(*r) + ((data + 7) & ~7);
 	return 0;
@@ -951,6 +964,7 @@ __noinline int fd_path_region(struct cap *c, __u64 fd)
 	struct rb_region *r;
 	struct file *f = NULL;
 	__u32 off;
+	int n;
 
 	if (!c || !buf)
 		return 0;
@@ -1015,7 +1029,12 @@ __noinline int fd_path_region(struct cap *c, __u64 fd)
 	fp->pathlen = 0;
 	c->off = off + sizeof(*r) + sizeof(*fp) + RB_FILEREF_PATH;
 	c->nreg++;
-	fp->pathlen = path_walk(off + sizeof(*r) + sizeof(*fp), (__u64)d, (__u64)mnt);
+	n = path_walk(off + sizeof(*r) + sizeof(*fp), (__u64)d, (__u64)mnt);
+	/* (fp again: path_walk's scratch_buf() is the verifier's other pointer) */
+	fp = (struct rb_fdpath *)(buf + in_rec(off + sizeof(*r)));
+	if (n < 0)
+		fp->flags |= RBP_LONG;
+	fp->pathlen = n > 0 ? n : 0;
 	return 0;
 }
 
@@ -1663,8 +1682,8 @@ static __always_inline void rec_map(struct task_struct *task, __u32 kind, __u64 
 		m->ino = BPF_CORE_READ(f, f_inode, i_ino);
 		n = path_walk(sizeof(*m), (__u64)BPF_CORE_READ(f, f_path.dentry),
 			      (__u64)BPF_CORE_READ(f, f_path.mnt));
-		if (n > RB_FILEREF_PATH)
-			n = RB_FILEREF_PATH;
+		if (n > RB_FILEREF_PATH || n < 0)
+			n = n < 0 ? 0 : RB_FILEREF_PATH;
 	}
 	/* (m again: path_walk's scratch_buf() is the verifier's other pointer) */
 	m = (struct rb_map *)buf;

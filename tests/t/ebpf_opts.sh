@@ -88,6 +88,22 @@ both -P /dev/null -e trace=poll -- "$F" stdio
 same "stdio -P"
 has "stdio -P" '^poll\('
 
+# a path of about 400 bytes is recorded whole; one of 800, longer than a
+# record holds, is not cut short (a path cut short names another file)
+deep() { # DIR LEN: a directory under DIR whose path is LEN bytes or more
+	p=$1
+	while [ ${#p} -lt "$2" ]; do p=$p/ddddddddddddddddddddddddddddddddddddddddddddddd; done
+	mkdir -p "$p" && echo hi > "$p/file" && echo "$p"
+}
+d400=$(deep "$TMPDIR/deep" 400)
+both -y -e trace=read -- cat "$d400/file"
+same "cat of a 400-byte path -y"
+has "cat of a 400-byte path -y" "^read\\(3<$d400/file>, \"hi"
+d800=$(deep "$TMPDIR/deep" 800)
+both -y -e trace=read -- cat "$d800/file"
+grep -q "^read(3<$d800/file>, \"hi\|^read(3, \"hi" "$E" ||
+	bad "cat of an 800-byte path -y: $(grep '"hi' "$E" | cut -c1-200)"
+
 # 2. -P: the calls that name a path or a descriptor open on it (the
 # descriptor as it was at the call: closed and reused numbers)
 both -f -P /etc/passwd -P /dev/null -- "$F" files
