@@ -1,0 +1,34 @@
+#!/bin/sh
+# bpf(2) against strace: tests/progs/bpfops makes each command strace 6.1
+# decodes; as root an array map, a socket filter program and the map's
+# BPF_OBJ_GET_INFO_BY_FD succeed, the rest fail, which still shows how
+# their attributes decode.  "size" passes sizes below and past the union
+# (extra nonzero bytes: "..." and with -v extra_data=), NULL and unreadable
+# attrs, an unknown command, and every command at every size with all its
+# bytes 0x10.  Under -X raw and verbose, -v, -y and -s 8.
+. "$TOP/tests/lib.sh"
+need_strace
+prog=$(need_prog bpfops) || exit 1
+[ "$(id -u)" = 0 ] || skip "bpf(2) map and program creation needs root"
+# ids the kernel hands out change run to run
+MASK_EXTRA='s/(map_id=|next_id=0 => )[0-9]+/\1ID/'
+export MASK_EXTRA
+rc=0
+compare_with_strace -e trace=bpf -- "$prog" || rc=1
+for want in 'map_name="rmap"' 'kern_version=KERNEL_VERSION(5, 10, 0)' \
+	'batch={in_batch=NULL' 'next_id=0 => ID' 'iter_info=[{map={map_fd=' \
+	'attach_flags=BPF_F_ALLOW_MULTI|BPF_F_REPLACE' 'key=0xADDR, ...}'; do
+	mask_trace <"$STRACE_OUT" | grep -qF "$want" ||
+		fail "strace's trace of bpfops lacks '$want'"
+done
+for x in "-X raw" "-X verbose" "-y" "-s 8"; do
+	# shellcheck disable=SC2086
+	compare_with_strace $x -e trace=bpf -- "$prog" || rc=1
+done
+for x in "" "-X raw" "-X verbose" "-v"; do
+	# shellcheck disable=SC2086
+	compare_with_strace $x -e trace=bpf -- "$prog" size || rc=1
+done
+mask_trace <"$STRACE_OUT" | grep -qF 'map_extra=0, extra_data="\x00' ||
+	fail "strace -v shows no extra_data"
+exit $rc
