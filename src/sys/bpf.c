@@ -15,6 +15,7 @@
 
 #include "sys/decode.h"
 #include "sys/decode_extra.h"
+#include "sys/ioc.h"
 #include "sys/net.h"
 #include "xlat/bpf_attach_flags.h"
 #include "xlat/bpf_attach_type.h"
@@ -30,6 +31,7 @@
 #include "xlat/bpf_query_flags.h"
 #include "xlat/bpf_task_fd_type.h"
 #include "xlat/bpf_test_run_flags.h"
+#include "xlat/ebpf_regs.h"
 #include "util/banned.h"
 
 #define BPF_PAGE 4096u
@@ -225,13 +227,34 @@ static size_t map_batch(struct bpf_dec *d)
 	return END(batch);
 }
 
+/* One eBPF instruction: {code=BPF_ALU64|BPF_K|BPF_MOV, dst_reg=BPF_REG_0,
+ * src_reg=BPF_REG_0, off=0, imm=0} */
+static void insn_elem(struct dctx *c, struct val *item, const void *elem, void *arg)
+{
+	struct bpf_insn in;
+	struct val *f = val_new_array(c, 5);
+
+	(void)arg;
+	memcpy(&in, elem, sizeof(in));
+	val_set_bpf_code(c, &f[0], "code", in.code, true);
+	val_set_enum(&f[1], "dst_reg", in.dst_reg, ebpf_regs);
+	val_set_enum(&f[2], "src_reg", in.src_reg, ebpf_regs);
+	val_set_int(&f[3], "off", in.off);
+	val_set_hex(&f[4], "imm", (uint32_t)in.imm);
+	val_set_struct(item, NULL, f, 5, false);
+}
+
 static size_t prog_load(struct bpf_dec *d)
 {
 	const union bpf_attr *a = &d->a;
 
 	f_enum(d, "prog_type", a->prog_type, bpf_prog_types);
 	f_u(d, "insn_cnt", a->insn_cnt);
-	f_ptr(d, "insns", a->insns);
+	if (d->c->opts->verbose)
+		decode_array(d->c, fld(d), "insns", a->insns, a->insn_cnt, sizeof(struct bpf_insn),
+			     insn_elem, NULL);
+	else
+		f_ptr(d, "insns", a->insns);
 	f_str(d, "license", a->license);
 	if (!HAS(d, log_level))
 		goto out;
@@ -306,7 +329,7 @@ static size_t prog_attach(struct bpf_dec *d)
 	f_enum(d, "attach_type", a->attach_type, bpf_attach_type);
 	f_flags(d, "attach_flags", a->attach_flags, bpf_attach_flags, NULL);
 	if (HAS(d, replace_bpf_fd))
-		f_u(d, "replace_bpf_fd", a->replace_bpf_fd);
+		f_fd(d, "replace_bpf_fd", a->replace_bpf_fd);
 	return END(replace_bpf_fd);
 }
 
@@ -662,23 +685,131 @@ static void next_id_exit(struct dctx *c, struct event *ev)
 	val_set_changed(c, v, "next_id", &was, &now);
 }
 
-/* At exit of a BPF_PROG_QUERY that succeeded: attr as it is now, the
- * program ids read, "prog_cnt=4 => 1" when the kernel changed the count. */
+/* At exit of a BPF_PROG_QUERY that succeeded: attr as it is now but
+ * attach_flags, the program ids read, "prog_cnt=4 => 1" when the kernel
+ * changed the count (not with prog_ids NULL, as strace 6.1). */
 static void query_exit(struct dctx *c, struct event *ev)
 {
-	struct val *v = &ev->args[1], was = *v, *cnt_was, *cnt_now;
+	struct val *v = &ev->args[1], was = *v, *cnt_was, *cnt_now, *flags_was, *flags_now, *ids;
 
 	if (ev->err || v->kind != V_STRUCT)
 		return;
 	decode_attr(c, v, v->name, BPF_PROG_QUERY, ev->karg[1], ev->karg[2], true);
 	v->flags |= VF_EXIT;
+	/* attach_flags as it was at entry, as strace 6.1 */
+	flags_was = field_named(field_named(&was, "query"), "attach_flags");
+	flags_now = field_named(field_named(v, "query"), "attach_flags");
+	if (flags_was && flags_now)
+		*flags_now = *flags_was;
+	ids = field_named(field_named(v, "query"), "prog_ids");
 	cnt_was = field_named(field_named(&was, "query"), "prog_cnt");
 	cnt_now = field_named(field_named(v, "query"), "prog_cnt");
-	if (cnt_was && cnt_now && cnt_was->u != cnt_now->u) {
+	if (cnt_was && cnt_now && cnt_was->u != cnt_now->u && ids && ids->kind != V_PTR) {
 		struct val a = *cnt_was, b = *cnt_now;
 
 		a.name = b.name = NULL;
 		val_set_changed(c, cnt_now, "prog_cnt", &a, &b);
+	}
+}
+
+/* The kind of BPF object fd of the tracee is, from /proc/PID/fdinfo/FD:
+ * 'm' a map, 'p' a program, 0 neither or unknown. */
+static char bpf_fd_kind(struct dctx *c, uint32_t fd)
+{
+	char path[64], line[256];
+	char kind = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%u", (int)c->pid, fd);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (!kind && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "map_type:", 9))
+			kind = 'm';
+		else if (!strncmp(line, "prog_type:", 10))
+			kind = 'p';
+	}
+	fclose(f);
+	return kind;
+}
+
+/* struct bpf_map_info of len bytes (1..sizeof) at addr, as strace 6.1
+ * prints it with -v: its fields in the groups the kernel added them in.
+ * false when it cannot be read. */
+static bool map_info(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		     size_t len)
+{
+	struct bpf_map_info mi;
+	struct bpf_dec d = { .c = c };
+
+	memset(&mi, 0, sizeof(mi));
+	if (!tread(c, addr, &mi, len))
+		return false;
+	d.f = val_new_array(c, 16);
+	f_enum(&d, "type", mi.type, bpf_map_types);
+	f_u(&d, "id", mi.id);
+	f_u(&d, "key_size", mi.key_size);
+	f_u(&d, "value_size", mi.value_size);
+	f_u(&d, "max_entries", mi.max_entries);
+	f_flags(&d, "map_flags", mi.map_flags, bpf_map_flags, NULL);
+	if (len > offsetof(struct bpf_map_info, name)) {
+		size_t n = len - offsetof(struct bpf_map_info, name);
+
+		f_cstr_local(&d, "name", mi.name, n < sizeof(mi.name) ? n : sizeof(mi.name));
+	}
+	if (len > offsetof(struct bpf_map_info, ifindex)) {
+		net_ifindex_val(c, fld(&d), "ifindex", mi.ifindex);
+		f_u(&d, "btf_vmlinux_value_type_id", mi.btf_vmlinux_value_type_id);
+		ioc_set_dev(c, fld(&d), "netns_dev", mi.netns_dev);
+		f_u(&d, "netns_ino", mi.netns_ino);
+	}
+	if (len > offsetof(struct bpf_map_info, btf_id)) {
+		f_u(&d, "btf_id", mi.btf_id);
+		f_u(&d, "btf_key_type_id", mi.btf_key_type_id);
+		f_u(&d, "btf_value_type_id", mi.btf_value_type_id);
+	}
+	val_set_struct(v, name, d.f, d.n, false);
+	return true;
+}
+
+/* At exit of BPF_OBJ_GET_INFO_BY_FD with -v: the info of a map, read
+ * whether or not the call succeeded, with extra_data for nonzero bytes
+ * past the structure (strace 6.1 shows a program's structure too;
+ * renacer leaves its address). */
+static void info_exit(struct dctx *c, struct event *ev)
+{
+	struct val *v = field_named(field_named(&ev->args[1], "info"), "info");
+	struct { uint32_t fd, len; uint64_t info; } in;
+	size_t len;
+
+	if (!v || !tread(c, ev->karg[1] + offsetof(union bpf_attr, info), &in, sizeof(in)) ||
+	    !in.info || !in.len || bpf_fd_kind(c, in.fd) != 'm')
+		return;
+	len = in.len < sizeof(struct bpf_map_info) ? in.len : sizeof(struct bpf_map_info);
+	if (!map_info(c, v, "info", in.info, len))
+		return;
+	ev->args[1].flags |= VF_EXIT;
+	if (in.len > len && in.len <= BPF_PAGE) {
+		/* bytes past the structure that are not zero */
+		unsigned char *buf = arena_alloc(c->arena, in.len);
+		struct val x, *items;
+		char note[48];
+		size_t i;
+
+		if (!tread(c, in.info, buf, in.len))
+			return;
+		for (i = len; i < in.len && !buf[i]; i++)
+			;
+		if (i == in.len)
+			return;
+		val_set_str(c, &x, NULL, (const char *)buf + len, in.len - len, false);
+		x.flags |= VF_HEXSTR;
+		snprintf(note, sizeof(note), "bytes %zu..%u", len, in.len - 1);
+		items = val_new_array(c, v->c.n + 1);
+		memcpy(items, v->c.items, v->c.n * sizeof(*items));
+		val_set_commented(c, &items[v->c.n], "extra_data", &x, note);
+		val_set_struct(v, "info", items, v->c.n + 1, false);
 	}
 }
 
@@ -710,6 +841,8 @@ SYS_FUNC(bpf)
 			next_id_exit(ctx, ev);
 		if (cmd == BPF_PROG_QUERY)
 			query_exit(ctx, ev);
+		if (cmd == BPF_OBJ_GET_INFO_BY_FD)
+			info_exit(ctx, ev);
 		return RVAL_DONE;
 	}
 	arg_enum(ctx, ev, 0, bpf_commands);
@@ -718,7 +851,8 @@ SYS_FUNC(bpf)
 	arg_uint(ctx, ev, 2);
 	if (fd_ret)
 		ev->rv_fmt = RV_FD;
-	if ((next_id || cmd == BPF_PROG_QUERY) && v->kind == V_STRUCT)
+	if ((next_id || cmd == BPF_PROG_QUERY ||
+	     (cmd == BPF_OBJ_GET_INFO_BY_FD && ctx->opts->verbose)) && v->kind == V_STRUCT)
 		return RVAL_EXIT;
 	return fd_ret && ctx->opts->decode_fds ? RVAL_EXIT : RVAL_DONE;
 }

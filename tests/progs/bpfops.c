@@ -38,6 +38,11 @@ static const int scan_cmds[] = {
 #define Z() memset(&a, 0, sizeof(a))
 #define P(x) ((uint64_t)(uintptr_t)(x))
 
+static void *bad_page(void)
+{
+	return mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
 int main(int argc, char **argv)
 {
 	struct bpf_insn insns[2] = {
@@ -54,8 +59,115 @@ int main(int argc, char **argv)
 	memset(info, 0, sizeof(info));
 	memset(pkt, 0, sizeof(pkt));
 
+	if (argc > 1 && !strcmp(argv[1], "info")) {
+		/* a map's info (-v shows it at exit) at every length, past
+		 * the structure with nonzero bytes (E2BIG), NULL, unreadable */
+		static const unsigned lens[] = {
+			256, 88, 80, 76, 72, 68, 64, 60, 56, 52, 48, 44, 40, 28, 12, 4, 0,
+		};
+		static char buf[256];
+
+		Z();
+		a.map_type = BPF_MAP_TYPE_HASH;
+		a.key_size = 4;
+		a.value_size = 4;
+		a.max_entries = 3;
+		a.map_flags = BPF_F_NO_PREALLOC;
+		strcpy(a.map_name, "m");
+		map = sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
+		for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+			memset(buf, 0x55, sizeof(buf));
+			Z();
+			a.info.bpf_fd = map;
+			a.info.info_len = lens[i];
+			a.info.info = P(buf);
+			sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a, sizeof(a));
+		}
+		a.info.info_len = 88;
+		a.info.info = 0;
+		sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a, sizeof(a));
+		a.info.info = P(bad_page());
+		sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a, sizeof(a));
+		a.info.bpf_fd = 0;
+		a.info.info = P(buf);
+		sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a, sizeof(a));
+		return 0;
+	}
+	if (argc > 2 && !strcmp(argv[1], "query")) {
+		/* a cgroup_skb program attached to the (empty) cgroup v2
+		 * directory argv[2], queried, detached */
+		struct bpf_insn ok[2] = {
+			{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 1 },
+			{ .code = BPF_JMP | BPF_EXIT },
+		};
+		int cg = open(argv[2], O_RDONLY | O_DIRECTORY);
+
+		Z();
+		a.prog_type = BPF_PROG_TYPE_CGROUP_SKB;
+		a.insn_cnt = 2;
+		a.insns = P(ok);
+		a.license = P("GPL");
+		a.expected_attach_type = BPF_CGROUP_INET_EGRESS;
+		prog = sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
+		Z();
+		a.query.target_fd = cg;
+		a.query.attach_type = BPF_CGROUP_INET_EGRESS;
+		a.query.prog_ids = P(ids);
+		a.query.prog_cnt = 4;
+		sys_bpf(BPF_PROG_QUERY, &a, sizeof(a));
+		Z();
+		a.target_fd = cg;
+		a.attach_bpf_fd = prog;
+		a.attach_type = BPF_CGROUP_INET_EGRESS;
+		a.attach_flags = BPF_F_ALLOW_MULTI;
+		sys_bpf(BPF_PROG_ATTACH, &a, sizeof(a));
+		Z();
+		a.query.target_fd = cg;
+		a.query.attach_type = BPF_CGROUP_INET_EGRESS;
+		a.query.prog_ids = P(ids);
+		a.query.prog_cnt = 4;
+		sys_bpf(BPF_PROG_QUERY, &a, sizeof(a));
+		a.query.prog_cnt = 0;
+		sys_bpf(BPF_PROG_QUERY, &a, sizeof(a));
+		a.query.prog_ids = 0;
+		sys_bpf(BPF_PROG_QUERY, &a, sizeof(a));
+		Z();
+		a.target_fd = cg;
+		a.attach_bpf_fd = prog;
+		a.attach_type = BPF_CGROUP_INET_EGRESS;
+		sys_bpf(BPF_PROG_DETACH, &a, sizeof(a));
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "insns")) {
+		/* every class with each op, size and mode nibble, registers
+		 * past BPF_REG_10, negative offsets and immediates (-v shows
+		 * them); the verifier rejects the program */
+		static struct bpf_insn in[128];
+		unsigned n = 0;
+
+		for (int cls = 0; cls < 8; cls++)
+			for (int k = 0; k < 16; k++, n++) {
+				in[n].code = cls | (k << 4) | ((k & 1) << 3);
+				in[n].dst_reg = (k + 5) & 15;
+				in[n].src_reg = 15 - k;
+				in[n].off = -k;
+				in[n].imm = -100 * k;
+			}
+		Z();
+		a.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+		a.insn_cnt = n;
+		a.insns = P(in);
+		a.license = P("GPL");
+		sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
+		a.insn_cnt = 0;
+		sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
+		a.insn_cnt = 1;
+		a.insns = P(bad_page());
+		sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "size")) {
-		void *bad = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		void *bad = bad_page();
 
 		Z();
 		a.map_type = BPF_MAP_TYPE_HASH;

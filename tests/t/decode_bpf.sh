@@ -5,13 +5,18 @@
 # their attributes decode.  "size" passes sizes below and past the union
 # (extra nonzero bytes: "..." and with -v extra_data=), NULL and unreadable
 # attrs, an unknown command, and every command at every size with all its
-# bytes 0x10.  Under -X raw and verbose, -v, -y and -s 8.
+# bytes 0x10.  "insns" an eBPF program of every instruction class and
+# code (-v shows them), "info" a map's BPF_OBJ_GET_INFO_BY_FD at every
+# info_len (-v shows struct bpf_map_info at exit), "query" a program
+# attached to a cgroup v2 directory and BPF_PROG_QUERY (prog_ids and
+# prog_cnt at exit) when cgroup2 can be mounted here.  Under -X raw and
+# verbose, -v, -y and -s 8.
 . "$TOP/tests/lib.sh"
 need_strace
 prog=$(need_prog bpfops) || exit 1
 [ "$(id -u)" = 0 ] || skip "bpf(2) map and program creation needs root"
 # ids the kernel hands out change run to run
-MASK_EXTRA='s/(map_id=|next_id=0 => )[0-9]+/\1ID/'
+MASK_EXTRA='s/(map_id=|next_id=0 => |[ {]id=|prog_ids=\[)[0-9]+/\1ID/g'
 export MASK_EXTRA
 rc=0
 compare_with_strace -e trace=bpf -- "$prog" || rc=1
@@ -31,4 +36,31 @@ for x in "" "-X raw" "-X verbose" "-v"; do
 done
 mask_trace <"$STRACE_OUT" | grep -qF 'map_extra=0, extra_data="\x00' ||
 	fail "strace -v shows no extra_data"
+compare_with_strace -v -e trace=bpf -- "$prog" insns || rc=1
+grep -qF 'code=BPF_JMP32|0x18 /* BPF_??? */' "$STRACE_OUT" ||
+	fail "strace -v shows no eBPF instructions"
+for x in "-v -X raw" "-v -X verbose" "-s 5"; do
+	# shellcheck disable=SC2086
+	compare_with_strace $x -e trace=bpf -- "$prog" insns || rc=1
+done
+for x in "" "-v" "-v -X raw" "-v -X verbose" "-v -y"; do
+	# shellcheck disable=SC2086
+	compare_with_strace $x -e trace=bpf -- "$prog" info || rc=1
+done
+mask_trace <"$STRACE_OUT" | grep -qF 'info={type=BPF_MAP_TYPE_HASH, id=ID, key_size=4' ||
+	fail "strace -v shows no struct bpf_map_info"
+cg="$TMPDIR/cg2"
+if mkdir -p "$cg" && mount -t cgroup2 none "$cg" 2>/dev/null; then
+	mkdir "$cg/renacer-bpf"
+	for x in "" "-X raw" "-X verbose" "-y"; do
+		# shellcheck disable=SC2086
+		compare_with_strace $x -e trace=bpf -- "$prog" query "$cg/renacer-bpf" || rc=1
+	done
+	mask_trace <"$STRACE_OUT" | grep -qF 'prog_ids=[ID], prog_cnt=4 => 1}' ||
+		{ echo "strace shows no program attached to the cgroup"; rc=1; }
+	rmdir "$cg/renacer-bpf"
+	umount "$cg"
+else
+	echo "note: cannot mount cgroup2 here: BPF_PROG_QUERY's success not compared"
+fi
 exit $rc
