@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "sys/decode.h"
 #include "sys/decode_extra.h"
@@ -95,10 +96,10 @@ static void f_cstr_local(struct bpf_dec *d, const char *name, const char *p, siz
 {
 	const char *nul = memchr(p, 0, n);
 
-	if (nul)
-		val_set_str(d->c, fld(d), name, p, (size_t)(nul - p), false);
+	if (nul || !n)
+		val_set_str(d->c, fld(d), name, p, nul ? (size_t)(nul - p) : 0, false);
 	else
-		val_set_str(d->c, fld(d), name, p, n ? n - 1 : 0, true);
+		val_set_str(d->c, fld(d), name, p, n - 1, true);
 }
 
 /* A NUL-terminated string in the tracee (strace's printstr). */
@@ -389,6 +390,12 @@ static size_t get_id(struct bpf_dec *d)
 	return END(open_flags);
 }
 
+/* struct bpf_prog_info as strace 6.1 knows it: up to verified_insns */
+static char bpf_fd_kind(struct dctx *c, uint32_t fd);
+static bool prog_info(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		      size_t len, struct val *was);
+#define PROG_INFO_SIZE (offsetof(struct bpf_prog_info, verified_insns) + sizeof(uint32_t))
+
 static size_t obj_get_info(struct bpf_dec *d)
 {
 	const union bpf_attr *a = &d->a;
@@ -397,6 +404,14 @@ static size_t obj_get_info(struct bpf_dec *d)
 	f_fd(d, "bpf_fd", a->info.bpf_fd);
 	f_u(d, "info_len", a->info.info_len);
 	f_ptr(d, "info", a->info.info);
+	/* with -v a program's info is read at entry too: the fields the
+	 * kernel changes show as "0 => 23" at exit */
+	if (d->c->opts->verbose && !d->exiting && a->info.info && a->info.info_len &&
+	    bpf_fd_kind(d->c, a->info.bpf_fd) == 'p') {
+		size_t len = a->info.info_len < PROG_INFO_SIZE ? a->info.info_len : PROG_INFO_SIZE;
+
+		prog_info(d->c, &d->f[d->n - 1], "info", a->info.info, len, NULL);
+	}
 	wrap(d, from, "info");
 	return END(info);
 }
@@ -773,7 +788,118 @@ static bool map_info(struct dctx *c, struct val *v, const char *name, uint64_t a
 	return true;
 }
 
-/* At exit of BPF_OBJ_GET_INFO_BY_FD with -v: the info of a map, read
+/* load_time (ns since boot) with its date as strace: 2750588628856 / *
+ * 2026-12-07T21:07:05+0000 * / */
+static void f_boottime(struct bpf_dec *d, const char *name, uint64_t ns)
+{
+	struct timespec real, boot;
+	struct val x, dated;
+	int64_t wall;
+
+	val_set_uint(&x, NULL, ns);
+	if (clock_gettime(CLOCK_REALTIME, &real) || clock_gettime(CLOCK_BOOTTIME, &boot)) {
+		*fld(d) = x;
+		d->f[d->n - 1].name = name;
+		return;
+	}
+	wall = ((int64_t)real.tv_sec - boot.tv_sec) * 1000000000 + real.tv_nsec - boot.tv_nsec +
+	       (int64_t)ns;
+	/* -X raw: the number alone */
+	val_set_commented(d->c, &dated, NULL, &x, time_text(d->c, wall / 1000000000, 0));
+	val_set_xforms(d->c, fld(d), name, &dated, &x, &dated);
+}
+
+/* A struct bpf_prog_info of len bytes (1..PROG_INFO_SIZE) at addr as
+ * strace 6.1 prints it with -v, by the groups the kernel added its fields
+ * in; at exit (was: the structure decoded at entry, or NULL) the fields
+ * that are inputs and outputs show as "0 => 23" where the kernel changed
+ * them.  false when it cannot be read. */
+static bool prog_info(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		      size_t len, struct val *was)
+{
+	struct bpf_prog_info pi;
+	struct bpf_dec d = { .c = c };
+
+	memset(&pi, 0, sizeof(pi));
+	if (!tread(c, addr, &pi, len))
+		return false;
+	d.f = val_new_array(c, 40);
+#define IO_U(fname) do { \
+		struct val *it = fld(&d), *old = field_named(was, #fname); \
+		val_set_uint(it, #fname, pi.fname); \
+		if (old && old->kind == V_UINT && old->u != pi.fname) { \
+			struct val a = *old, b = *it; \
+			a.name = b.name = NULL; \
+			val_set_changed(c, it, #fname, &a, &b); \
+		} \
+	} while (0)
+	f_enum(&d, "type", pi.type, bpf_prog_types);
+	f_u(&d, "id", pi.id);
+	val_set_str(c, fld(&d), "tag", (const char *)pi.tag, sizeof(pi.tag), false);
+	d.f[d.n - 1].flags |= VF_HEXSTR;
+	IO_U(jited_prog_len);
+	f_ptr(&d, "jited_prog_insns", pi.jited_prog_insns);
+	IO_U(xlated_prog_len);
+	f_ptr(&d, "xlated_prog_insns", pi.xlated_prog_insns);
+	if (len > offsetof(struct bpf_prog_info, load_time)) {
+		struct val *old = field_named(was, "nr_map_ids");
+		uint32_t n = pi.nr_map_ids;
+
+		if (old && old->kind == V_UINT && old->u < n)
+			n = (uint32_t)old->u;
+		f_boottime(&d, "load_time", pi.load_time);
+		f_u(&d, "created_by_uid", pi.created_by_uid);
+		IO_U(nr_map_ids);
+		if (was)
+			decode_array(c, fld(&d), "map_ids", pi.map_ids, n, sizeof(uint32_t),
+				     u32_elem, NULL);
+		else
+			f_ptr(&d, "map_ids", pi.map_ids);
+		n = len > offsetof(struct bpf_prog_info, name) ?
+		    (uint32_t)(len - offsetof(struct bpf_prog_info, name)) : 0;
+		f_cstr_local(&d, "name", pi.name, n < sizeof(pi.name) ? n : sizeof(pi.name));
+	}
+	if (len > offsetof(struct bpf_prog_info, ifindex)) {
+		net_ifindex_val(c, fld(&d), "ifindex", pi.ifindex);
+		f_u(&d, "gpl_compatible", pi.gpl_compatible);
+		ioc_set_dev(c, fld(&d), "netns_dev", pi.netns_dev);
+		f_u(&d, "netns_ino", pi.netns_ino);
+	}
+	if (len > offsetof(struct bpf_prog_info, nr_jited_ksyms)) {
+		IO_U(nr_jited_ksyms);
+		IO_U(nr_jited_func_lens);
+		f_ptr(&d, "jited_ksyms", pi.jited_ksyms);
+		f_ptr(&d, "jited_func_lens", pi.jited_func_lens);
+	}
+	if (len > offsetof(struct bpf_prog_info, btf_id)) {
+		f_u(&d, "btf_id", pi.btf_id);
+		IO_U(func_info_rec_size);
+		f_ptr(&d, "func_info", pi.func_info);
+		IO_U(nr_func_info);
+		IO_U(nr_line_info);
+		f_ptr(&d, "line_info", pi.line_info);
+		f_ptr(&d, "jited_line_info", pi.jited_line_info);
+		IO_U(nr_jited_line_info);
+		IO_U(line_info_rec_size);
+		IO_U(jited_line_info_rec_size);
+		IO_U(nr_prog_tags);
+		f_ptr(&d, "prog_tags", pi.prog_tags);
+	}
+	if (len > offsetof(struct bpf_prog_info, run_time_ns)) {
+		f_u(&d, "run_time_ns", pi.run_time_ns);
+		f_u(&d, "run_cnt", pi.run_cnt);
+	}
+	if (len > offsetof(struct bpf_prog_info, recursion_misses))
+		f_u(&d, "recursion_misses", pi.recursion_misses);
+	if (len > offsetof(struct bpf_prog_info, verified_insns))
+		f_u(&d, "verified_insns", pi.verified_insns);
+#undef IO_U
+	val_set_struct(v, name, d.f, d.n, false);
+	return true;
+}
+
+/* At exit of BPF_OBJ_GET_INFO_BY_FD: "info_len=240 => 232" when the
+ * kernel changed it; with -v the info of a map or program, read
  * whether or not the call succeeded, with extra_data for nonzero bytes
  * past the structure (strace 6.1 shows a program's structure too;
  * renacer leaves its address). */
@@ -783,11 +909,33 @@ static void info_exit(struct dctx *c, struct event *ev)
 	struct { uint32_t fd, len; uint64_t info; } in;
 	size_t len;
 
-	if (!v || !tread(c, ev->karg[1] + offsetof(union bpf_attr, info), &in, sizeof(in)) ||
-	    !in.info || !in.len || bpf_fd_kind(c, in.fd) != 'm')
+	struct val *ilen = field_named(field_named(&ev->args[1], "info"), "info_len");
+	struct val was;
+	size_t size;
+	char kind;
+
+	size_t n = ev->karg[2] < sizeof(in) ? (size_t)ev->karg[2] : sizeof(in);
+
+	/* attr as the entry saw it: the bytes past size are zeros */
+	memset(&in, 0, sizeof(in));
+	if (!v || !tread(c, ev->karg[1] + offsetof(union bpf_attr, info), &in, n))
 		return;
-	len = in.len < sizeof(struct bpf_map_info) ? in.len : sizeof(struct bpf_map_info);
-	if (!map_info(c, v, "info", in.info, len))
+	if (ilen && ilen->kind == V_UINT && ilen->u != in.len) {
+		struct val a = *ilen, b;
+
+		a.name = NULL;
+		val_set_uint(&b, NULL, in.len);
+		val_set_changed(c, ilen, "info_len", &a, &b);
+		ev->args[1].flags |= VF_EXIT;
+	}
+	kind = c->opts->verbose ? bpf_fd_kind(c, in.fd) : 0;
+	if (!in.info || !in.len || !kind)
+		return;
+	size = kind == 'm' ? sizeof(struct bpf_map_info) : PROG_INFO_SIZE;
+	len = in.len < size ? in.len : size;
+	was = *v;
+	if (kind == 'm' ? !map_info(c, v, "info", in.info, len) :
+	    !prog_info(c, v, "info", in.info, len, was.kind == V_STRUCT ? &was : NULL))
 		return;
 	ev->args[1].flags |= VF_EXIT;
 	if (in.len > len && in.len <= BPF_PAGE) {
@@ -851,8 +999,8 @@ SYS_FUNC(bpf)
 	arg_uint(ctx, ev, 2);
 	if (fd_ret)
 		ev->rv_fmt = RV_FD;
-	if ((next_id || cmd == BPF_PROG_QUERY ||
-	     (cmd == BPF_OBJ_GET_INFO_BY_FD && ctx->opts->verbose)) && v->kind == V_STRUCT)
+	if ((next_id || cmd == BPF_PROG_QUERY || cmd == BPF_OBJ_GET_INFO_BY_FD) &&
+	    v->kind == V_STRUCT)
 		return RVAL_EXIT;
 	return fd_ret && ctx->opts->decode_fds ? RVAL_EXIT : RVAL_DONE;
 }

@@ -91,6 +91,33 @@ int main(int argc, char **argv)
 		a.info.bpf_fd = 0;
 		a.info.info = P(buf);
 		sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a, sizeof(a));
+
+		/* a program's info: the counts the kernel fills show as
+		 * "0 => 23"; past the kernel's structure the length too */
+		static const unsigned plens[] = {
+			240, 232, 224, 220, 216, 212, 196, 192, 132, 108, 84, 64, 44, 40, 8,
+		};
+		Z();
+		a.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+		a.insn_cnt = 2;
+		a.insns = P(insns);
+		a.license = P("GPL");
+		strcpy(a.prog_name, "iprog");
+		prog = sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
+		for (unsigned i = 0; i < sizeof(plens) / sizeof(plens[0]); i++) {
+			struct bpf_prog_info *pi = (void *)buf;
+
+			memset(buf, 0, sizeof(buf));
+			if (i == 1) {
+				pi->nr_map_ids = 4;
+				pi->map_ids = P(ids);
+			}
+			Z();
+			a.info.bpf_fd = prog;
+			a.info.info_len = plens[i];
+			a.info.info = P(buf);
+			sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a, sizeof(a));
+		}
 		return 0;
 	}
 	if (argc > 2 && !strcmp(argv[1], "query")) {

@@ -16,7 +16,9 @@ need_strace
 prog=$(need_prog bpfops) || exit 1
 [ "$(id -u)" = 0 ] || skip "bpf(2) map and program creation needs root"
 # ids the kernel hands out change run to run
-MASK_EXTRA='s/(map_id=|next_id=0 => |[ {]id=|prog_ids=\[)[0-9]+/\1ID/g'
+# (and a program's load time, the date of the run)
+MASK_EXTRA='s/(map_id=|next_id=0 => |[ {]id=|prog_ids=\[)[0-9]+/\1ID/g
+s/(load_time=)[0-9]+( \/\* [-0-9T:]+\+0000 \*\/)?/\1LT/g'
 export MASK_EXTRA
 rc=0
 compare_with_strace -e trace=bpf -- "$prog" || rc=1
@@ -30,6 +32,15 @@ for x in "-X raw" "-X verbose" "-y" "-s 8"; do
 	# shellcheck disable=SC2086
 	compare_with_strace $x -e trace=bpf -- "$prog" || rc=1
 done
+# with -v the bytes past a command's structure hold stack addresses
+mask=$MASK_EXTRA
+MASK_EXTRA="$mask
+"'s/extra_data="[^"]*"/extra_data="BYTES"/'
+for x in "-v" "-v -X verbose"; do
+	# shellcheck disable=SC2086
+	compare_with_strace $x -e trace=bpf -- "$prog" || rc=1
+done
+MASK_EXTRA=$mask
 for x in "" "-X raw" "-X verbose" "-v"; do
 	# shellcheck disable=SC2086
 	compare_with_strace $x -e trace=bpf -- "$prog" size || rc=1
@@ -49,6 +60,8 @@ for x in "" "-v" "-v -X raw" "-v -X verbose" "-v -y"; do
 done
 mask_trace <"$STRACE_OUT" | grep -qF 'info={type=BPF_MAP_TYPE_HASH, id=ID, key_size=4' ||
 	fail "strace -v shows no struct bpf_map_info"
+mask_trace <"$STRACE_OUT" | grep -qF 'xlated_prog_len=0 => ' ||
+	fail "strace -v shows no struct bpf_prog_info"
 cg="$TMPDIR/cg2"
 if mkdir -p "$cg" && mount -t cgroup2 none "$cg" 2>/dev/null; then
 	mkdir "$cg/renacer-bpf"
