@@ -5,8 +5,9 @@
  * added them in, then "..." (with -v extra_data="\x..") when bytes past the
  * command's structure are not zero.  A NULL or unreadable attr, a size of 0
  * or over a page, and the commands strace 6.1 leaves alone show the address.
- * At exit: the next id of BPF_*_GET_NEXT_ID, the map of
- * BPF_OBJ_GET_INFO_BY_FD with -v, the new descriptor with -y.
+ * At exit: the next id of BPF_*_GET_NEXT_ID, BPF_PROG_QUERY's program ids,
+ * BPF_OBJ_GET_INFO_BY_FD's info_len and with -v its struct bpf_map_info or
+ * bpf_prog_info, the new descriptor with -y.
  */
 #include <linux/bpf.h>
 #include <stddef.h>
@@ -698,6 +699,7 @@ static void next_id_exit(struct dctx *c, struct event *ev)
 	was.name = NULL;
 	val_set_uint(&now, NULL, id);
 	val_set_changed(c, v, "next_id", &was, &now);
+	ev->args[1].flags |= VF_EXIT;
 }
 
 /* At exit of a BPF_PROG_QUERY that succeeded: attr as it is now but
