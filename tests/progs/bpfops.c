@@ -238,6 +238,13 @@ int main(int argc, char **argv)
 	a.max_entries = 2;
 	strcpy(a.map_name, "rmap");
 	map = sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
+	/* a NUMA node, a device to offload to (lo: the kernel refuses) */
+	a.map_flags = BPF_F_NUMA_NODE | BPF_F_RDONLY_PROG;
+	a.numa_node = 0;
+	a.map_ifindex = 1;
+	a.btf_fd = 77;
+	a.map_extra = 0x1234;
+	sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
 
 	Z();
 	a.map_fd = map;
@@ -449,6 +456,15 @@ int main(int argc, char **argv)
 	a.link_create.kprobe_multi.addrs = 0;
 	a.link_create.kprobe_multi.cookies = 0;
 	sys_bpf(BPF_LINK_CREATE, &a, sizeof(a));
+	{
+		static const uint64_t addrs[2] = { 0x1234, 0xffffffff81000000ULL };
+
+		a.link_create.kprobe_multi.flags = 0x2a;
+		a.link_create.kprobe_multi.syms = 0;
+		a.link_create.kprobe_multi.addrs = P(addrs);
+		a.link_create.kprobe_multi.cookies = P(addrs);
+		sys_bpf(BPF_LINK_CREATE, &a, sizeof(a));
+	}
 
 	Z();
 	a.link_update.link_fd = 0;
