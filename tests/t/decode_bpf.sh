@@ -14,7 +14,10 @@
 . "$TOP/tests/lib.sh"
 need_strace
 prog=$(need_prog bpfops) || exit 1
-[ "$(id -u)" = 0 ] || skip "bpf(2) map and program creation needs root"
+# without root every call fails (EPERM): the traces still compare, the
+# checks of what succeeds are left out
+root=0
+[ "$(id -u)" = 0 ] && root=1
 # ids the kernel hands out change run to run
 # (and a program's load time, the date of the run)
 MASK_EXTRA='s/(map_id=|next_id=0 => |[ {]id=|prog_ids=\[)[0-9]+/\1ID/g
@@ -23,11 +26,13 @@ export MASK_EXTRA
 rc=0
 compare_with_strace -e trace=bpf -- "$prog" || rc=1
 for want in 'map_name="rmap"' 'kern_version=KERNEL_VERSION(5, 10, 0)' \
-	'batch={in_batch=NULL' 'next_id=0 => ID' 'iter_info=[{map={map_fd=' \
+	'batch={in_batch=NULL' 'iter_info=[{map={map_fd=' \
 	'attach_flags=BPF_F_ALLOW_MULTI|BPF_F_REPLACE' 'key=0xADDR, ...}'; do
 	mask_trace <"$STRACE_OUT" | grep -qF "$want" ||
 		fail "strace's trace of bpfops lacks '$want'"
 done
+[ $root = 0 ] || mask_trace <"$STRACE_OUT" | grep -qF 'next_id=0 => ID' ||
+	fail "strace's trace of bpfops lacks a next id"
 for x in "-X raw" "-X verbose" "-y" "-s 8"; do
 	# shellcheck disable=SC2086
 	compare_with_strace $x -e trace=bpf -- "$prog" || rc=1
@@ -58,12 +63,15 @@ for x in "" "-v" "-v -X raw" "-v -X verbose" "-v -y"; do
 	# shellcheck disable=SC2086
 	compare_with_strace $x -e trace=bpf -- "$prog" info || rc=1
 done
-mask_trace <"$STRACE_OUT" | grep -qF 'info={type=BPF_MAP_TYPE_HASH, id=ID, key_size=4' ||
-	fail "strace -v shows no struct bpf_map_info"
-mask_trace <"$STRACE_OUT" | grep -qF 'xlated_prog_len=0 => ' ||
-	fail "strace -v shows no struct bpf_prog_info"
+if [ $root = 1 ]; then
+	mask_trace <"$STRACE_OUT" | grep -qF 'info={type=BPF_MAP_TYPE_HASH, id=ID, key_size=4' ||
+		fail "strace -v shows no struct bpf_map_info"
+	mask_trace <"$STRACE_OUT" | grep -qF 'xlated_prog_len=0 => ' ||
+		fail "strace -v shows no struct bpf_prog_info"
+fi
 cg="$TMPDIR/cg2"
-if mkdir -p "$cg" && mount -t cgroup2 none "$cg" 2>/dev/null; then
+if [ $root = 1 ] && mkdir -p "$cg" && mount -t cgroup2 none "$cg" 2>/dev/null; then
+	trap 'rmdir "$cg/renacer-bpf" 2>/dev/null; umount "$cg" 2>/dev/null' EXIT
 	mkdir "$cg/renacer-bpf"
 	for x in "" "-X raw" "-X verbose" "-y"; do
 		# shellcheck disable=SC2086
@@ -71,8 +79,6 @@ if mkdir -p "$cg" && mount -t cgroup2 none "$cg" 2>/dev/null; then
 	done
 	mask_trace <"$STRACE_OUT" | grep -qF 'prog_ids=[ID], prog_cnt=4 => 1}' ||
 		{ echo "strace shows no program attached to the cgroup"; rc=1; }
-	rmdir "$cg/renacer-bpf"
-	umount "$cg"
 else
 	echo "note: cannot mount cgroup2 here: BPF_PROG_QUERY's success not compared"
 fi
