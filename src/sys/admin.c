@@ -16,7 +16,6 @@
 #include "xlat/bootflags1.h"
 #include "xlat/bootflags2.h"
 #include "xlat/bootflags3.h"
-#include "xlat/bpf_commands.h"
 #include "xlat/delete_module_flags.h"
 #include "xlat/kcmp_types.h"
 #include "xlat/landlock_create_ruleset_flags.h"
@@ -557,25 +556,5 @@ SYS_FUNC(lookup_dcookie)
 		val_read_buf(ctx, v, v->name, ev->karg[1], (uint64_t)ev->retval);
 	v->flags |= VF_EXIT;
 	arg_uint(ctx, ev, 2);
-	return RVAL_DONE;
-}
-
-/* bpf(cmd, attr, size): the command by name and the attribute union by
- * address (strace decodes each command's attributes; renacer does not yet).
- * The commands that make objects return descriptors. */
-SYS_FUNC(bpf)
-{
-	uint32_t cmd = (uint32_t)ev->karg[0];
-
-	if (exiting)
-		return ret_fd(ctx, ev, exiting);
-	arg_enum(ctx, ev, 0, bpf_commands);
-	arg_ptr(ctx, ev, 1);
-	arg_uint(ctx, ev, 2);
-	switch (cmd) {
-	case 0: case 5: case 7: case 13: case 14: case 17: case 18: case 19:
-	case 28: case 30: case 32: case 33:
-		return ret_fd(ctx, ev, exiting);
-	}
 	return RVAL_DONE;
 }

@@ -14,6 +14,8 @@
 
 #include "sys/decode_extra.h"
 #include "xlat/bpf_class.h"
+#include "xlat/ebpf_class.h"
+#include "xlat/ebpf_mode.h"
 #include "xlat/bpf_miscop.h"
 #include "xlat/bpf_mode.h"
 #include "xlat/bpf_op_alu.h"
@@ -57,25 +59,37 @@ static void unknown_bits(struct dctx *c, struct parts *p, unsigned x)
 	val_set_op(part(c, p), NULL, it, 2, " ");
 }
 
-/* The code of a classic BPF instruction (strace's print_bpf_filter_code). */
-static void bpf_code(struct dctx *c, struct val *v, uint16_t code)
+/* The code of a classic BPF instruction (strace's print_bpf_filter_code),
+ * or with ebpf of an eBPF one: its classes 6 and 7 are BPF_JMP32 (the
+ * rest not named, as strace 6.1) and BPF_ALU64, and its stores show a
+ * size and mode. */
+static void bpf_code(struct dctx *c, struct val *v, uint16_t code, bool ebpf)
 {
 	struct parts p = { .n = 0 };
 	unsigned rest = code & ~BPF_CLASS(code);
 
-	val_set_enum(part(c, &p), NULL, BPF_CLASS(code), bpf_class);
+	val_set_enum(part(c, &p), NULL, BPF_CLASS(code), ebpf ? ebpf_class : bpf_class);
 	switch (BPF_CLASS(code)) {
 	case BPF_ST:
 	case BPF_STX:
-		if (rest)
+		if (ebpf) {
+			val_set_enum(part(c, &p), NULL, BPF_SIZE(code), bpf_size);
+			val_set_enum(part(c, &p), NULL, BPF_MODE(code), ebpf_mode);
+		} else if (rest) {
 			unknown_bits(c, &p, rest);
+		}
 		break;
 	case BPF_LD:
 	case BPF_LDX:
 		val_set_enum(part(c, &p), NULL, BPF_SIZE(code), bpf_size);
-		val_set_enum(part(c, &p), NULL, BPF_MODE(code), bpf_mode);
+		val_set_enum(part(c, &p), NULL, BPF_MODE(code), ebpf ? ebpf_mode : bpf_mode);
 		break;
 	case BPF_MISC:
+		if (ebpf) {  /* BPF_ALU64 */
+			val_set_enum(part(c, &p), NULL, BPF_SRC(code), bpf_src);
+			val_set_enum(part(c, &p), NULL, BPF_OP(code), bpf_op_alu);
+			break;
+		}
 		val_set_enum(part(c, &p), NULL, BPF_MISCOP(code), bpf_miscop);
 		rest &= ~(unsigned)BPF_MISCOP(code);
 		if (rest)
@@ -90,6 +104,11 @@ static void bpf_code(struct dctx *c, struct val *v, uint16_t code)
 		val_set_enum(part(c, &p), NULL, BPF_OP(code), bpf_op_jmp);
 		break;
 	case BPF_RET:
+		if (ebpf) {  /* BPF_JMP32 */
+			if (rest)
+				unknown_bits(c, &p, rest);
+			break;
+		}
 		val_set_enum(part(c, &p), NULL, BPF_RVAL(code), bpf_rval);
 		rest &= ~(unsigned)BPF_RVAL(code);
 		if (rest)
@@ -97,6 +116,13 @@ static void bpf_code(struct dctx *c, struct val *v, uint16_t code)
 		break;
 	}
 	parts_val(c, v, &p);
+}
+
+void val_set_bpf_code(struct dctx *c, struct val *v, const char *name, uint16_t code,
+		      bool ebpf)
+{
+	bpf_code(c, v, code, ebpf);
+	v->name = name;
 }
 
 /* k of a BPF_STMT: named where the filter kind knows it, else in hex. */
@@ -148,14 +174,14 @@ static void bpf_insn(struct dctx *c, struct val *item, const void *elem, void *a
 
 	if (f->jt || f->jf) {
 		it = val_new_array(c, 4);
-		bpf_code(c, &it[0], f->code);
+		bpf_code(c, &it[0], f->code, false);
 		val_set_hex(&it[1], NULL, f->k);
 		val_set_hex(&it[2], NULL, f->jt);
 		val_set_hex(&it[3], NULL, f->jf);
 		val_set_call(c, item, NULL, "BPF_JUMP", it, 4);
 	} else {
 		it = val_new_array(c, 2);
-		bpf_code(c, &it[0], f->code);
+		bpf_code(c, &it[0], f->code, false);
 		bpf_k(c, &it[1], f, a->kind);
 		val_set_call(c, item, NULL, "BPF_STMT", it, 2);
 	}

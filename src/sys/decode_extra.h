@@ -94,6 +94,11 @@ void decode_bpf_fprog(struct dctx *c, struct val *v, const char *name, uint64_t 
 void decode_bpf_insns(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 		      uint64_t len, enum bpf_prog_kind kind);
 
+/* The code of a BPF instruction as strace's print_bpf_filter_code:
+ * BPF_LD|BPF_W|BPF_ABS; ebpf: of an eBPF one (BPF_ALU64|BPF_K|BPF_MOV). */
+void val_set_bpf_code(struct dctx *c, struct val *v, const char *name, uint16_t code,
+		      bool ebpf);
+
 /* Sets slot i of ev to v (name from the prototype) and marks it VF_EXIT when
  * decoded at the exit stop. */
 struct val *arg_put(struct dctx *c, struct event *ev, unsigned i, const struct val *v);
