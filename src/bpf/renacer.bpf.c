@@ -1596,7 +1596,17 @@ struct stack_ctx {
 	__u64 sp;
 	__u32 pos;          /* bytes read */
 	__u32 cut;          /* stopped at stack_bytes */
+	__u32 red;          /* bytes below the stack pointer it starts at */
 };
+
+/* The red zone: on x86_64 a function may keep data (a leaf its return
+ * address) in the 128 bytes below the stack pointer, which an unwinder
+ * reads as it reads a live process's (arm64 has none) */
+#ifdef __TARGET_ARCH_x86
+#define RED_ZONE 128
+#else
+#define RED_ZONE 0
+#endif
 
 static long stack_chunk(__u32 i, void *ctx)
 {
@@ -1616,8 +1626,15 @@ static long stack_chunk(__u32 i, void *ctx)
 	if (n > 4096)
 		return 1;
 	if (bpf_probe_read_user(buf + in_rec(sizeof(struct rb_stack) + s->pos), n,
-				(void *)addr) < 0)
+				(void *)addr) < 0) {
+		/* a page below the stack pointer not there: from it then */
+		if (s->pos == 0 && s->red) {
+			s->sp += s->red;
+			s->red = 0;
+			return 0;
+		}
 		return 1;
+	}
 	s->pos += n;
 	return 0;
 }
@@ -1645,9 +1662,13 @@ static __always_inline void rec_stack(struct task_struct *task, const struct rb_
 	k->regs_len = sizeof(struct pt_regs);
 	k->compat = slot >= RB_COMPAT;
 	s.sp = REG(regs, sp);
-	k->sp = s.sp;
+	if (!launch && slot < RB_COMPAT && s.sp > RED_ZONE) {
+		s.sp -= RED_ZONE;
+		s.red = RED_ZONE;
+	}
 	if (!launch)
-		bpf_loop(RB_STACK_MAX / 4096 + 1, stack_chunk, &s, 0);
+		bpf_loop(RB_STACK_MAX / 4096 + 3, stack_chunk, &s, 0);
+	k->sp = s.sp;
 	k->len = s.pos;
 	k->flags = (s.cut ? RBK_CUT : 0) | (launch ? RBK_LAUNCH : 0);
 	size = sizeof(*k) + ((s.pos + 7) & ~7u);

@@ -10,7 +10,8 @@
 # stacks are those of ptrace, tail-call frames too; a thread outliving its
 # leader keeps the mappings (under ptrace too); a call made from the vDSO
 # has its frame; in a storm stacks are dropped, not calls; a slice made too
-# small loses the outer frames and says so (the copy is what is unwound).
+# small loses the outer frames and says so (the copy is what is unwound); a
+# return address in the red zone below the stack pointer is in the copy.
 # test: slow
 set -u
 . "$TOP/tests/lib.sh"
@@ -217,4 +218,18 @@ grep -A1 -F 'write(1, "exec\n"' tiny.txt | grep -q ' > .*write' ||
 grep -A4 -F 'write(1, "exec\n"' tiny.txt |
 	grep -qx ' > the stack goes on past the 8 bytes copied with the call' ||
 	fail "a stack cut short by the slice is not reported: $(cat tiny.txt)"
+
+# a leaf that keeps its return address below the stack pointer (the red
+# zone, copied with the slice) and whose frame information makes it its own
+# caller: the loop is found as under ptrace, not a stack that just ends
+gcc -g -O2 -o srcbad "$TOP/tests/data/source/srcbad.c" || fail "cannot build srcbad"
+for b in ptrace ebpf; do
+	"$RENACER" --backend $b -k -e trace=getpid -o "loop.$b" -- ./srcbad >/dev/null ||
+		fail "renacer --backend $b on srcbad failed"
+done
+sed -n '2,3p' loop.ptrace > loop.ptrace.frames
+sed -n '2,3p' loop.ebpf > loop.ebpf.frames
+grep -qx ' > the stack loops (a frame repeats itself)' loop.ptrace.frames ||
+	fail "srcbad under ptrace: no loop: $(cat loop.ptrace)"
+diff loop.ptrace.frames loop.ebpf.frames || fail "a leaf's frame in the red zone: other frames"
 exit 0
