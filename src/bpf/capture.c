@@ -438,6 +438,14 @@ uint32_t capture_fdpath_mask(long nr)
 	}
 	if (se->sem & SEM_FDRET)
 		m |= RBD_RET;
+	/* (fsconfig's aux is a descriptor for some commands: FSCONFIG_SET_FD's,
+	 * FSCONFIG_SET_PATH's directory; its decoder says which) */
+	if (!strcmp(se->name, "fsconfig"))
+		m |= 1u << 4;
+	/* (and some ioctls return a new descriptor: KVM_CREATE_VCPU,
+	 * NS_GET_USERNS; the decoder says which) */
+	if (!strcmp(se->name, "ioctl"))
+		m |= RBD_RET;
 	return m;
 }
 

@@ -173,6 +173,9 @@ struct fdreg {
 #ifndef ANON_INODE_FS_MAGIC
 #define ANON_INODE_FS_MAGIC 0x09041934
 #endif
+#ifndef NSFS_MAGIC
+#define NSFS_MAGIC 0x6e736673
+#endif
 #ifndef PID_FS_MAGIC
 #define PID_FS_MAGIC 0x50494446
 #endif
@@ -201,6 +204,9 @@ static void fdpath_text(const struct rb_fdpath *fp, struct strbuf *sb)
 		return;
 	case PID_FS_MAGIC:
 		strbuf_addstr(sb, "anon_inode:[pidfd]");
+		return;
+	case NSFS_MAGIC:
+		strbuf_addf(sb, "%s:[%llu]", name, (unsigned long long)fp->ino);
 		return;
 	}
 	/* components from the root down: the last one in comp first */

@@ -495,6 +495,16 @@ static long walk_one(__u32 i, void *ctx)
 		return 1;
 	parent = BPF_CORE_READ(d, d_parent);
 	root = BPF_CORE_READ(m, mnt.mnt_root);
+	if (d == parent && d != root && !w->pos) {
+		/* a pseudo file's (alloc_file_pseudo: memfd_create's,
+		 * memfd_secret's), its own parent on an internal mount: its
+		 * name is the path (d_path's simple_dname: "/NAME (deleted)") */
+		n = bpf_probe_read_kernel_str(buf + (w->off & (RB_REC_MAX - 1)), 256,
+					      BPF_CORE_READ(d, d_name.name));
+		if (n > 0)
+			w->pos = n;
+		return 1;
+	}
 	if (d == root || d == parent) {
 		struct mount *mp = BPF_CORE_READ(m, mnt_parent);
 
@@ -990,8 +1000,17 @@ __noinline int fd_path_region(struct cap *c, __u64 fd)
 	/* d_unlinked(): unhashed and not a root */
 	fp->flags = !BPF_CORE_READ(d, d_hash.pprev) && BPF_CORE_READ(d, d_parent) != d
 		    ? RBP_DELETED : 0;
+	/* (a pseudo file, see walk_one(): " (deleted)" as simple_dname says) */
+	if (BPF_CORE_READ(d, d_parent) == d && d != BPF_CORE_READ(mnt, mnt_root))
+		fp->flags = RBP_DELETED;
 	fp->name[0] = fp->proto[0] = 0;
 	bpf_probe_read_kernel_str(fp->name, sizeof(fp->name), BPF_CORE_READ(d, d_name.name));
+	if (fp->magic == 0x6e736673) {          /* NSFS_MAGIC: the namespace's kind
+						   ("uts"), as ns_dname() says */
+		struct ns_common *ns = BPF_CORE_READ(ino, i_private);
+
+		bpf_probe_read_kernel_str(fp->name, sizeof(fp->name), BPF_CORE_READ(ns, ops, name));
+	}
 	fp->peer = fp->plen = 0;
 	fp->family = fp->sport = fp->dport = fp->pad = 0;
 	if ((fp->mode & 0170000) == 0140000 && f) {         /* S_IFSOCK */
