@@ -442,9 +442,9 @@ uint32_t capture_fdpath_mask(long nr)
 	 * FSCONFIG_SET_PATH's directory; its decoder says which) */
 	if (!strcmp(se->name, "fsconfig"))
 		m |= 1u << 4;
-	/* (and some ioctls return a new descriptor: KVM_CREATE_VCPU,
-	 * NS_GET_USERNS; the decoder says which) */
-	if (!strcmp(se->name, "ioctl"))
+	/* (and some commands return a new descriptor: ioctl's KVM_CREATE_VCPU,
+	 * NS_GET_USERNS, fcntl's F_DUPFD; the decoder says which) */
+	if (!strcmp(se->name, "ioctl") || !strcmp(se->name, "fcntl"))
 		m |= RBD_RET;
 	return m;
 }
