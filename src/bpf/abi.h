@@ -26,6 +26,8 @@
 #define RBT_ENTRY 2u  /* recording: the call in progress sent an RB_EV_ENTRY record */
 #define RBT_ATTACHED 4u /* recording, -p: joined inside a call whose entry was
 			   not seen (its exit is recorded from the registers) */
+#define RBT_NLUNBOUND 8u /* recording: the call in progress sends on a netlink
+			    socket that had no port id at its entry */
 
 /*
  * Per traced task: an array indexed by tid % RB_TASKS (tid 0 marks a free
@@ -229,8 +231,13 @@ struct rb_fdinfo {
 	__u64 ino;          /* its inode number */
 	__u32 mode;         /* its inode's mode (S_IFSOCK, S_IFIFO, ...) */
 	__u16 family;       /* a socket's family, else 0 */
-	__u16 protocol;     /* and protocol */
+	__u16 protocol;     /* and protocol (RB_NL_UNBOUND: see below) */
 };
+/* rb_fdinfo.protocol of a netlink socket not bound (no port id) when a
+ * ptrace tracer decodes the call's messages (a send's entry, a receive's
+ * exit): /proc/PID/net/netlink, where it looks, lists it not then, so its
+ * messages print undecoded */
+#define RB_NL_UNBOUND 0xffffu
 /*
  * What descriptor addr (AT_FDCWD: the working directory) referred to at
  * the call, for the user side to write as readlink(/proc/PID/fd/N) would

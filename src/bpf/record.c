@@ -1028,7 +1028,10 @@ static void set_fd(struct recorder *rc, const struct rb_region *r)
 	rc->view.fd_ino = fi.ino;
 	rc->view.fd_mode = fi.mode;
 	rc->view.sock_family = fi.family;
-	rc->view.sock_proto = fi.protocol;
+	/* (a netlink socket not bound when a ptrace tracer looks: its
+	 * protocol unknown, as /proc/PID/net/netlink says then) */
+	rc->view.sock_proto = fi.family == AF_NETLINK && fi.protocol == RB_NL_UNBOUND
+			      ? -1 : fi.protocol;
 }
 
 /* Sets the view's descriptor (what RBR_FD recorded) from a call's record;

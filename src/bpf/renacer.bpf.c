@@ -423,7 +423,7 @@ struct cap {
 	__u32 nl;           /* the call's socket is a netlink one (sock_info):
 			       its messages are decoded whole, not cut at the
 			       string limit */
-	__u32 pad2;
+	__u32 nlunbound;    /* RBT_NLUNBOUND of the task (fd_info) */
 };
 
 /* This CPU's scratch buffer. */
@@ -890,6 +890,11 @@ __noinline int fd_info(struct cap *c, __u64 fd)
 			fi->family = BPF_CORE_READ(sk, __sk_common.skc_family);
 			fi->protocol = BPF_CORE_READ(sk, sk_protocol);
 			c->nl = fi->family == 16;    /* AF_NETLINK */
+			/* (not bound now, or at a send's entry: autobound
+			 * inside the call) */
+			if (c->nl && (c->nlunbound ||
+				      !BPF_CORE_READ((struct netlink_sock *)sk, portid)))
+				fi->protocol = RB_NL_UNBOUND;
 		}
 	}
 	c->off = off + sizeof(*r) + sizeof(*fi);
@@ -1555,6 +1560,7 @@ int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 	c.phase = type == RB_EV_ENTRY ? RBR_ENTRY : RBR_EXIT;
 	c.ret = h->ret;
 	c.flags = h->flags;
+	c.nlunbound = c.phase == RBR_EXIT && (t->flags & RBT_NLUNBOUND);
 	if (!regs_args(&c, regs, slot, &ip))
 		return 0;
 	run_ops(&c, slot, type == RB_EV_ENTRY ? RBW_ENTRY | RBW_BLOCK : RBW_EXIT);
@@ -1784,6 +1790,32 @@ static __always_inline bool to_capture(void *ctx, __u32 type, __u32 slot, __s64 
 	return false;
 }
 
+#define NR_SENDTO 44
+#define NR_SENDMSG 46
+#define NR_SENDMMSG 307
+
+/* Whether descriptor fd of task is a netlink socket with no port id yet
+ * (a send binds it inside the call: a ptrace tracer, decoding the
+ * messages at the entry, does not know its protocol then). */
+static __always_inline bool nl_unbound(struct task_struct *task, __u64 fd)
+{
+	struct file **fds = BPF_CORE_READ(task, files, fdt, fd);
+	unsigned int max = BPF_CORE_READ(task, files, fdt, max_fds);
+	struct file *f = NULL;
+	struct socket *so;
+	struct sock *sk;
+
+	if (fd >= max || fd > 1u << 20)
+		return false;
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	if (!f || (BPF_CORE_READ(f, f_inode, i_mode) & 0170000) != 0140000)
+		return false;
+	so = BPF_CORE_READ(f, private_data);
+	sk = BPF_CORE_READ(so, sk);
+	return sk && BPF_CORE_READ(sk, __sk_common.skc_family) == 16 &&
+	       !BPF_CORE_READ((struct netlink_sock *)sk, portid);
+}
+
 SEC("raw_tp/sys_enter")
 int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 {
@@ -1802,7 +1834,7 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		hidden = true;      /* (renacer's own code: no stack, RBK_LAUNCH) */
 	}
 	t->slot = RB_NO_CALL;
-	t->flags &= ~(RBT_ENTRY | RBT_ATTACHED);
+	t->flags &= ~(RBT_ENTRY | RBT_ATTACHED | RBT_NLUNBOUND);
 	if ((unsigned long)id >= RB_NR) {
 		__sync_fetch_and_add(&lost_nr, 1);
 		return 0;
@@ -1820,6 +1852,9 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		t->enter_sum = task->se.sum_exec_runtime;
 		t->enter_on = bpf_get_smp_processor_id();
 	}
+	if ((id == NR_SENDTO || id == NR_SENDMSG || id == NR_SENDMMSG) && slot < RB_NR &&
+	    nl_unbound(task, REG(regs, di)))
+		t->flags |= RBT_NLUNBOUND;
 	if (want_stack)
 		rec_stack(task, t, regs, slot, hidden);
 	/* an entry record: memory the call changes, or a call that may

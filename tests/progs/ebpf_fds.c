@@ -69,6 +69,7 @@ static void files(void)
 	unlink("made");
 	if (write(fd, "gone", 4) != 4)
 		_exit(1);
+	close(fcntl(dir, F_DUPFD_CLOEXEC, 20));  /* (a descriptor returned) */
 	c = fork();
 	if (c == 0) {
 		if (write(p[1], "child", 5) != 5)
