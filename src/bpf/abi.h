@@ -253,7 +253,9 @@ struct rb_fdpath {
 	__u32 pathlen;      /* bytes of the path that follows */
 	char name[64];      /* its own dentry's name */
 	char proto[16];     /* a socket's protocol (sk_prot->name: "TCP") */
-	__u32 peer;         /* a unix socket's peer's inode, 0 none (-yy) */
+	__u32 peer;         /* a unix socket's peer's inode, 0 none (-yy); a
+			       pidfd's process id (renacer's namespace: the
+			       kernel's first), 0 when it has none (exited) */
 	__u32 plen;         /* ...the bytes of the path it is bound to */
 	char sun_path[112]; /* ...and the path (sun_path: 108 at most) */
 	__u16 family;       /* an inet socket's family (AF_INET, AF_INET6), or

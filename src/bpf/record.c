@@ -389,6 +389,11 @@ static void link_from(struct tmem_fdlink *out, const struct rb_fdpath *fp, const
 		out->nl_proto = fp->sport;
 		out->nl_portid = fp->peer;
 	}
+	if (fp->magic == PID_FS_MAGIC ||
+	    (fp->magic == ANON_INODE_FS_MAGIC && !strncmp(fp->name, "[pidfd]", sizeof(fp->name)))) {
+		out->pidfd_known = true;
+		out->pidfd_pid = (int)fp->peer;
+	}
 	if (out->proto && !strncmp(out->proto, "UNIX", 4)) {
 		out->unix_known = true;
 		out->unix_peer = fp->peer;

@@ -1035,6 +1035,17 @@ __noinline int fd_path_region(struct cap *c, __u64 fd)
 			fp->sport = BPF_CORE_READ(sk, sk_protocol);
 			fp->peer = BPF_CORE_READ((struct netlink_sock *)sk, portid);
 		}
+	} else if (f && (fp->magic == 0x50494446 ||        /* PID_FS_MAGIC */
+			 (fp->magic == 0x09041934 &&         /* ANON_INODE_FS_MAGIC */
+			  fp->name[1] == 'p' && fp->name[3] == 'd' && fp->name[5] == 'd'))) {
+		/* a pidfd ("[pidfd]"): its process, while it has one, as
+		 * /proc/PID/fdinfo's "Pid:" says (decode-fds=pidfd; pidfs
+		 * keeps the struct pid in the inode, anon_inode in the file) */
+		struct pid *pid = fp->magic == 0x50494446 ? BPF_CORE_READ(ino, i_private)
+							   : BPF_CORE_READ(f, private_data);
+
+		if (pid && BPF_CORE_READ(pid, tasks[0].first))
+			fp->peer = BPF_CORE_READ(pid, numbers[0].nr);
 	}
 	fp->pathlen = 0;
 	c->off = off + sizeof(*r) + sizeof(*fp) + RB_FILEREF_PATH;

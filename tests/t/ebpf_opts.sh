@@ -25,7 +25,7 @@ bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 MASK_EXTRA='s/(pipe|socket|UNIX-STREAM|TCP|NETLINK):\[[0-9]{5,}(->[0-9]+)?/\1:[INO/g
 s/(127\.0\.0\.1:)[0-9]+/\1PORT/g; s/htons\([0-9]+\)/htons(PORT)/g
 s/NETLINK:\[ROUTE:[0-9]+\]/NETLINK:[ROUTE:PORTID]/g; s/nl_pid=[0-9]+/nl_pid=N/g; s/nlmsg_pid=[0-9]+/nlmsg_pid=N/g
-s/(tv_n?sec)=[0-9]+/\1=N/g'
+s/(tv_n?sec)=[0-9]+/\1=N/g; s/<pid:[0-9]+>/<pid:N>/g; s/^pidfd_open\([0-9]+/pidfd_open(N/'
 export MASK_EXTRA
 
 # both OPTS... -- CMD...: the two engines' traces of CMD, each run in a
@@ -189,6 +189,10 @@ both -e trace=sendto,recvfrom -- "$(need_prog netlinkops)"
 same "netlinkops"
 has "netlinkops" '^sendto\(3, \[\{nlmsg_len=[0-9]+, nlmsg_type=0x12 /\* NLMSG_\?\?\? \*/'
 has "netlinkops" '^sendto\(3, \[\{nlmsg_len=[0-9]+, nlmsg_type=RTM_GETLINK'
+# decode-fds=pidfd: a pidfd's process as it was at the call
+both -e decode-fds=dev,pidfd -e trace=close,pidfd_open -- "$(need_prog optprog)" sockets
+same "optprog pidfd"
+has "optprog pidfd" '^close\(3<pid:[0-9]+>\) += 0$'
 
 [ $fails = 0 ] || exit 1
 exit 0
