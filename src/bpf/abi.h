@@ -81,9 +81,14 @@ struct rb_data {
 	__u32 pid, tid;
 	__u64 addr;
 	__u32 len;
-	__u32 pad;
+	__u32 flags;        /* RBDF_* */
 	__u8 data[RB_DATA_CHUNK];
 };
+/* rb_data.flags: RBDF_ZERO: a page not there of a private anonymous
+ * mapping, with no swap (as RBR_ZERO): len zero bytes (to the end of the
+ * page at most); the record is its header only (RB_DATA_HEAD bytes) */
+#define RBDF_ZERO 1u
+#define RB_DATA_HEAD (sizeof(struct rb_data) - RB_DATA_CHUNK)
 /* dump_kind[] (want_dump): which way a call moves data, and where */
 enum {
 	RBDK_WRITE = 1,     /* arg2 bytes (iovecs: each iov_len) */

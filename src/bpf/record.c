@@ -592,11 +592,18 @@ struct recorder *recorder_new(const struct tracer_opts *o, struct sink_list *sin
 	return rc;
 }
 
+/* The bytes of every RBDF_ZERO chunk (a page at most): never freed. */
+static const uint8_t zero_page[4096];
+
 /* Forgets the data chunks of t's call. */
 static void data_clear(struct rtask *t)
 {
-	while (t->ndata)
-		free((void *)t->data[--t->ndata].data);
+	while (t->ndata) {
+		const uint8_t *d = t->data[--t->ndata].data;
+
+		if (d != zero_page)
+			free((void *)d);
+	}
 }
 
 static void modtab_put(struct modtab *m)
@@ -1360,17 +1367,22 @@ static void on_data(struct recorder *rc, const uint8_t *data, size_t size)
 	struct tmem_region *r;
 	uint8_t *copy;
 
-	if (size < sizeof(*d) || d->len > RB_DATA_CHUNK) {
+	if (size < RB_DATA_HEAD || (size < sizeof(*d) && !(d->flags & RBDF_ZERO)) ||
+	    d->len > ((d->flags & RBDF_ZERO) ? 4096 : RB_DATA_CHUNK)) {
 		rc->st.bad++;
 		return;
 	}
 	t = task_get(rc, (pid_t)d->tid, (pid_t)d->pid);
-	copy = xmalloc(d->len ? d->len : 1);
-	memcpy(copy, d->data, d->len);
+	if (d->flags & RBDF_ZERO) {
+		copy = NULL;
+	} else {
+		copy = xmalloc(d->len ? d->len : 1);
+		memcpy(copy, d->data, d->len);
+	}
 	ALLOC_GROW(t->data, t->ndata + 1, t->adata);
 	r = &t->data[t->ndata++];
 	r->addr = d->addr;
-	r->data = copy;
+	r->data = copy ? copy : zero_page;
 	r->len = d->len;
 	r->fault = !d->len;
 	r->more = false;
@@ -1804,7 +1816,7 @@ void recorder_record(struct recorder *rc, const void *data, size_t size)
 		on_signal(rc, data, size);
 		return;
 	}
-	if (size >= sizeof(struct rb_data) && h->type == RB_EV_DATA) {
+	if (size >= RB_DATA_HEAD && h->type == RB_EV_DATA) {
 		on_data(rc, data, size);
 		return;
 	}

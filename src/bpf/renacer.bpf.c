@@ -1360,7 +1360,7 @@ struct dump_ctx {
 __noinline int dump_step(struct dump_ctx *d)
 {
 	struct rb_data *e;
-	__u32 n;
+	__u32 n, pg;
 
 	if (!d)
 		return 1;
@@ -1379,22 +1379,57 @@ __noinline int dump_step(struct dump_ctx *d)
 			d->len = d->cap;
 		return d->len ? 0 : 1;
 	}
+	n = d->len < RB_DATA_CHUNK ? (__u32)d->len : RB_DATA_CHUNK;
+	pg = 4096 - (__u32)(d->base & 4095);
+	/* a page not there of a private anonymous mapping: its zeros, as a
+	 * ptrace tracer reads them (RBR_ZERO), in a record of its header
+	 * only (anon_bytes() reads nothing from a page that is there) */
+	if (anon_zero && anon_bytes(d->base, 1)) {
+		e = bpf_ringbuf_reserve(&events, RB_DATA_HEAD, 0);
+		if (!e) {
+			__sync_fetch_and_add(&lost_calls, 1);
+			return 1;
+		}
+		n = pg < n ? pg : n;
+		e->type = RB_EV_DATA;
+		e->size = RB_DATA_HEAD;
+		e->pid = d->pid;
+		e->tid = d->tid;
+		e->addr = d->base;
+		e->len = n;
+		e->flags = RBDF_ZERO;
+		bpf_ringbuf_submit(e, wake_flags(RB_DATA_HEAD));
+		d->base += n;
+		d->len -= n;
+		d->left -= n;
+		return 0;
+	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		__sync_fetch_and_add(&lost_calls, 1);
 		return 1;
 	}
-	n = d->len < RB_DATA_CHUNK ? (__u32)d->len : RB_DATA_CHUNK;
 	e->type = RB_EV_DATA;
 	e->size = sizeof(*e);
 	e->pid = d->pid;
 	e->tid = d->tid;
 	e->addr = d->base;
-	e->pad = 0;
+	e->flags = 0;
 	if (n > RB_DATA_CHUNK)
 		n = RB_DATA_CHUNK;
-	if (bpf_probe_read_user(e->data, n, (void *)d->base) < 0)
-		n = 0;
+	if (bpf_probe_read_user(e->data, n, (void *)d->base) < 0) {
+		/* the readable pages up to the first that is not there (the
+		 * next step looks at that one) */
+		__u32 sz = pg;
+
+		/* (a mask the compiler cannot drop for knowing pg small) */
+		asm volatile("" : "+r"(sz));
+		sz &= RB_DATA_CHUNK - 1;
+		if (pg < n && !bpf_probe_read_user(e->data, sz, (void *)d->base))
+			n = pg;
+		else
+			n = 0;
+	}
 	e->len = n;
 	bpf_ringbuf_submit(e, wake_flags(sizeof(*e)));
 	if (!n)
@@ -1470,7 +1505,7 @@ __noinline int dump_data(struct cap *c, __u32 slot)
 		d.iov = f[2];
 		d.cnt = f[3];
 	}
-	bpf_loop(RB_DUMP_MAX / RB_DATA_CHUNK + 1024, dump_one, &d, 0);
+	bpf_loop(RB_DUMP_MAX / 4096 + 1024, dump_one, &d, 0);  /* (a page a step at worst) */
 	return 0;
 }
 

@@ -124,6 +124,13 @@ done
 has "io dumps" '^ \| fffe0  '
 [ "$(grep -c '^ | ' "$E")" -gt 70000 ] || bad "io dumps: $(grep -c '^ | ' "$E") dump lines"
 
+# pages of a private anonymous mapping never touched: zeros, as the
+# kernel (and a ptrace tracer) reads them, between pages that were
+both -e trace=write -e write=1 -- "$F" zeros
+same "zeros -e write=1"
+has "zeros -e write=1" '^ \| 01f90 .* 77 72 69 74  \.+writ \|$'
+[ "$(grep -c '^ | ' "$E")" = 1268 ] || bad "zeros -e write=1: $(grep -c '^ | ' "$E") dump lines"
+
 # -s past what one record holds (8189): the data of reads and writes comes
 # as the dumps' does, each buffer up to the limit
 both -s 20000 -e trace=read,write,readv,writev,sendmsg,recvmsg -- "$F" io
