@@ -281,6 +281,10 @@ enum { RBP_DELETED = 1 };  /* the dentry is unlinked (" (deleted)") */
 #define RBD_ENTRY(i) (1u << (8 + (i)))
 #define RBD_ENTRIES (0x3fu << 8)  /* all the RBD_ENTRY() bits */
 #define RBD_PAIR_ARG(m) (((m) >> 16) & 7)
+/* ...and the descriptors the SCM_RIGHTS messages of the struct msghdr at
+ * argument 1 carry in (recvmsg: installed by the call, at most RBD_SCM_MAX) */
+#define RBD_SCM (1u << 20)
+#define RBD_SCM_MAX 16
 
 enum {
 	RBR_OK = 0,         /* len bytes read (a string: its NUL included) */

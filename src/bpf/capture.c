@@ -446,6 +446,9 @@ uint32_t capture_fdpath_mask(long nr)
 	 * NS_GET_USERNS, fcntl's F_DUPFD; the decoder says which) */
 	if (!strcmp(se->name, "ioctl") || !strcmp(se->name, "fcntl"))
 		m |= RBD_RET;
+	/* (descriptors received: SCM_RIGHTS) */
+	if (!strcmp(se->name, "recvmsg"))
+		m |= RBD_SCM;
 	return m;
 }
 

@@ -1054,6 +1054,87 @@ __noinline int fd_path_region(struct cap *c, __u64 fd)
 	return 0;
 }
 
+/* RBD_SCM: the descriptors recvmsg installed from SCM_RIGHTS messages
+ * (what they refer to is gone with the process, or closed, before the
+ * reader gets there), found by scm_one() and recorded by fdp_one()'s
+ * steps 9 on: the walk keeps its state here, not on the stack (the
+ * verifier's bound on it is reached through fd_path_region()). */
+struct scm_state {
+	__u64 cmsg, end;    /* the control message at hand, the end of them */
+	__u64 next, last;   /* its next descriptor and their end (next 0: none) */
+	__u64 h[2];         /* cmsg_len; cmsg_level, cmsg_type */
+	__u32 n;            /* descriptors in fds */
+	int fds[RBD_SCM_MAX];
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scm_state);
+} scm SEC(".maps");
+
+static __always_inline struct scm_state *scm_get(void)
+{
+	__u32 k = 0;
+
+	return bpf_map_lookup_elem(&scm, &k);
+}
+
+/* One step: the next descriptor of an SCM_RIGHTS message, or the next
+ * message.  0 to go on, 1 when done. */
+static long scm_one(__u32 i, void *ctx)
+{
+	struct scm_state *s = scm_get();
+	__u32 n;
+
+	if (!s)
+		return 1;
+	n = s->n;
+	if (s->next && s->next + 4 <= s->last) {
+		if (n >= RBD_SCM_MAX)
+			return 1;
+		if (bpf_probe_read_user(&s->fds[n & (RBD_SCM_MAX - 1)], sizeof(int),
+					(void *)s->next))
+			return 1;
+		s->n = n + 1;
+		s->next += 4;
+		return 0;
+	}
+	s->next = 0;
+	if (!s->cmsg || s->cmsg + 16 > s->end ||
+	    bpf_probe_read_user(s->h, sizeof(s->h), (void *)s->cmsg) || s->h[0] < 16 ||
+	    s->h[0] > s->end - s->cmsg)
+		return 1;
+	if (s->h[1] == (1ull | 1ull << 32)) {   /* SOL_SOCKET, SCM_RIGHTS */
+		s->next = s->cmsg + 16;
+		s->last = s->cmsg + s->h[0];
+	}
+	s->cmsg += (s->h[0] + 7) & ~7ull;       /* CMSG_NXTHDR */
+	return 0;
+}
+
+/* Finds them (scm.n, scm.fds) in the struct msghdr at argument 1.  (A
+ * global function: its stack is not rec_capture()'s, which the deepest
+ * chain of calls, down to walk_one(), goes through.) */
+__noinline int scm_find(struct cap *c)
+{
+	struct scm_state *s = scm_get();
+
+	if (!s || !c)
+		return 0;
+	s->n = 0;
+	/* msg_control, msg_controllen (as the call left them) */
+	if (bpf_probe_read_user(s->h, sizeof(s->h), (void *)(c->args[1] + 32)) || !s->h[0] ||
+	    s->h[1] > 65536)
+		return 0;
+	s->cmsg = s->h[0];
+	s->end = s->h[0] + s->h[1];
+	s->next = 0;
+	/* (each message is a step, and each descriptor) */
+	bpf_loop(2 * RBD_SCM_MAX, scm_one, NULL, 0);
+	return 0;
+}
+
 /* fd_paths()'s state */
 struct fdp_ctx {
 	struct cap *c;
@@ -1073,6 +1154,14 @@ static long fdp_one(__u32 i, void *ctx)
 	} else if (i == 6) {
 		if ((m & RBD_RET) && p->phase == RBR_EXIT && c->ret >= 0)
 			fd_path_region(c, (__u64)c->ret);
+	} else if (i >= 9) {
+		struct scm_state *s = scm_get();
+
+		/* (RBD_SCM: only then are there steps past 8) */
+		if (!s || i - 9 >= s->n)
+			return 1;
+		if (s->fds[(i - 9) & (RBD_SCM_MAX - 1)] >= 0)
+			fd_path_region(c, (__u64)s->fds[(i - 9) & (RBD_SCM_MAX - 1)]);
 	} else if ((m & RBD_PAIR) && p->phase == RBR_EXIT && c->ret == 0) {
 		int fds[2] = { -1, -1 };
 
@@ -1094,8 +1183,12 @@ static __always_inline void fd_paths(struct cap *c, __u32 slot)
 	if (slot >= RB_NR)
 		return;
 	p.mask = fdpath_set[slot];
-	if (p.mask)
+	if ((p.mask & RBD_SCM) && c->phase == RBR_EXIT && c->ret >= 0) {
+		scm_find(c);
+		bpf_loop(9 + RBD_SCM_MAX, fdp_one, &p, 0);
+	} else if (p.mask) {
 		bpf_loop(9, fdp_one, &p, 0);
+	}
 }
 
 /* The user int at addr, or 0. */

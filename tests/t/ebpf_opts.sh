@@ -25,7 +25,7 @@ bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 MASK_EXTRA='s/(pipe|socket|UNIX-STREAM|TCP|NETLINK):\[[0-9]{5,}(->[0-9]+)?/\1:[INO/g
 s/(127\.0\.0\.1:)[0-9]+/\1PORT/g; s/htons\([0-9]+\)/htons(PORT)/g
 s/NETLINK:\[ROUTE:[0-9]+\]/NETLINK:[ROUTE:PORTID]/g; s/nl_pid=[0-9]+/nl_pid=N/g; s/nlmsg_pid=[0-9]+/nlmsg_pid=N/g
-s/(tv_n?sec)=[0-9]+/\1=N/g; s/<pid:[0-9]+>/<pid:N>/g; s/^pidfd_open\([0-9]+/pidfd_open(N/'
+s/(tv_n?sec)=[0-9]+/\1=N/g; s/<pid:[0-9]+>/<pid:N>/g; s/renacer-netops-[0-9]+/renacer-netops-N/g; s/\{pid=[0-9]+,/{pid=N,/g; s/^pidfd_open\([0-9]+/pidfd_open(N/'
 export MASK_EXTRA
 
 # both OPTS... -- CMD...: the two engines' traces of CMD, each run in a
@@ -196,6 +196,13 @@ both -e trace=sendto,recvfrom -- "$(need_prog netlinkops)"
 same "netlinkops"
 has "netlinkops" '^sendto\(3, \[\{nlmsg_len=[0-9]+, nlmsg_type=0x12 /\* NLMSG_\?\?\? \*/'
 has "netlinkops" '^sendto\(3, \[\{nlmsg_len=[0-9]+, nlmsg_type=RTM_GETLINK'
+# descriptors received (SCM_RIGHTS): what the kernel installed, recorded
+# with the recvmsg (the process has closed them, or exited, by the time
+# the record is read)
+both -y -e trace=recvmsg -- "$(need_prog netops)"
+same "netops -y"
+has "netops -y" 'cmsg_type=SCM_RIGHTS, cmsg_data=\[[0-9]+<socket:\[[0-9]+\]>\]'
+
 # decode-fds=pidfd: a pidfd's process as it was at the call
 both -e decode-fds=dev,pidfd -e trace=close,pidfd_open -- "$(need_prog optprog)" sockets
 same "optprog pidfd"
