@@ -405,6 +405,19 @@ struct rb_spec {
 	struct rb_op op[RB_OPS];
 };
 
+/*
+ * ioctl arguments (RBZ_IOC) whose structure ends in an array its first
+ * word counts (struct kvm_cpuid2: nent, then nent entries), which
+ * _IOC_SIZE leaves out: hdr + count * elem bytes of the argument instead
+ * (the loader fills ioc_flex from bpf/capture.c).
+ */
+#define RB_IOC_FLEX 8
+struct rb_iocflex {
+	__u32 code;         /* the ioctl's number, 0: an unused entry */
+	__u16 hdr;          /* bytes before the array */
+	__u16 elem;         /* bytes of an element */
+};
+
 /* Bytes of a path (PATH_MAX and the byte a decoder reads past it) */
 #define RB_PATH_BYTES 4098
 /* A record is built in a per-CPU buffer of RB_REC_MAX bytes: whatever does

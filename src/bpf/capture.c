@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include <linux/kvm.h>
+
 #include "core/quals.h"
 #include "sys/sysent.h"
 #include "util/banned.h"
@@ -325,6 +327,23 @@ static const struct cap_row rows[] = {
 	{ "sethostname", { ARGSZ(0, X, 1, 256) } },
 	{ "setdomainname", { ARGSZ(0, X, 1, 256) } },
 };
+
+/* ioctls whose argument ends in an array its first word counts */
+static const struct rb_iocflex iocflex[] = {
+#if defined __x86_64__ || defined __i386__
+	/* struct kvm_cpuid2: nent, padding, struct kvm_cpuid_entry2[nent] */
+	{ KVM_SET_CPUID2, 8, 40 },
+	{ KVM_GET_SUPPORTED_CPUID, 8, 40 },
+	{ KVM_GET_EMULATED_CPUID, 8, 40 },
+#endif
+};
+
+void capture_iocflex(struct rb_iocflex flex[RB_IOC_FLEX])
+{
+	memset(flex, 0, RB_IOC_FLEX * sizeof(*flex));
+	for (size_t i = 0; i < sizeof(iocflex) / sizeof(iocflex[0]) && i < RB_IOC_FLEX; i++)
+		flex[i] = iocflex[i];
+}
 
 /* Calls that can wait for another task (a pipe, a child, a lock, time). */
 static const char *const blocking[] = {

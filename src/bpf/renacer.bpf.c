@@ -47,6 +47,7 @@ const volatile __u32 maxptrs = 33;      /* pointers of an argv array (<= 256) */
 const volatile bool anon_zero = false;  /* no swap: a page of a private anonymous
 					   mapping that is not there holds zeros */
 const volatile struct rb_spec specs[RB_NR] = {};   /* capture ops per number */
+const volatile struct rb_iocflex ioc_flex[RB_IOC_FLEX] = {}; /* RBZ_IOC's arrays */
 const volatile __u64 wake_bytes = 0;    /* wake the reader when this much is
 					   waiting (0: at every record) */
 const volatile __u64 call_room = 0;     /* a call record is dropped (counted
@@ -1228,6 +1229,13 @@ __noinline __u64 op_size(struct cap *c, __u64 bits)
 		n = (c->args[op.sarg & 7] >> 16) & 0x3fff;
 		if (!n)
 			n = op.size;
+		/* (a structure that ends in the array its first word counts) */
+		for (int k = 0; k < RB_IOC_FLEX; k++)
+			if (ioc_flex[k].code && ioc_flex[k].code == (__u32)c->args[op.sarg & 7]) {
+				n = ioc_flex[k].hdr +
+				    user_int(c->args[op.arg & 7]) * ioc_flex[k].elem;
+				break;
+			}
 		break;
 	}
 	/* size is the most of a count read from the call, when not 0 */

@@ -196,6 +196,12 @@ both -e trace=sendto,recvfrom -- "$(need_prog netlinkops)"
 same "netlinkops"
 has "netlinkops" '^sendto\(3, \[\{nlmsg_len=[0-9]+, nlmsg_type=0x12 /\* NLMSG_\?\?\? \*/'
 has "netlinkops" '^sendto\(3, \[\{nlmsg_len=[0-9]+, nlmsg_type=RTM_GETLINK'
+# an ioctl argument that ends in the array its first word counts (struct
+# kvm_cpuid2), which _IOC_SIZE leaves out
+both -v -e trace=ioctl -- "$(need_prog ioctl_kvm)"
+same "ioctl_kvm -v"
+has "ioctl_kvm -v" '^ioctl\(-1, KVM_SET_CPUID2, \{nent=40, entries=\[\{function=0x'
+
 # descriptors received (SCM_RIGHTS): what the kernel installed, recorded
 # with the recvmsg (the process has closed them, or exited, by the time
 # the record is read)
