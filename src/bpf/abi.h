@@ -379,7 +379,9 @@ enum {
 	RBZ_DEREF4,         /* n = the int at args[sarg] (accept's *addrlen) */
 	RBZ_PAGES,          /* n = pages in args[sarg] bytes (mincore) */
 	RBZ_BITS,           /* n = bytes of args[sarg] bits in longs (nodemasks) */
-	RBZ_IOC,            /* n = _IOC_SIZE(args[sarg]), or size when 0 */
+	RBZ_IOC,            /* n = _IOC_SIZE(args[sarg]), size at least (many
+			       decoders read a structure larger than the
+			       number says, or numbers without a size) */
 };
 enum {
 	RBF_LIMIT = 1,      /* at most the string limit + 1 bytes */

@@ -161,8 +161,12 @@ static const struct cap_row rows[] = {
 	{ "pipe2", { FIX(0, XOK, 8) } },
 	{ "fcntl", { FIX(2, XB, 32) } },
 	/* (in/out structures: read at the entry too, as their "A => B"
-	 * fields need; SIOCGIFCONF's ifc_buf: at offset 8) */
-	{ "ioctl", { SIZED(2, EX, RBZ_IOC, 1, 64), DEREF(2, XOK, 8, 1024) } },
+	 * fields need; 1 KiB at least: many numbers carry no size, or a
+	 * smaller one than the structure their decoder reads (LOOP_SET_STATUS,
+	 * UBI_IOCEBCH, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, struct dm_ioctl's
+	 * data); a page that cannot be read ends it; SIOCGIFCONF's ifc_buf:
+	 * at offset 8) */
+	{ "ioctl", { SIZED(2, EX, RBZ_IOC, 1, 1024), DEREF(2, XOK, 8, 1024) } },
 	{ "getxattr", { PATH(0), PATH(1), RETSZL(2, X) } },
 	{ "lgetxattr", { PATH(0), PATH(1), RETSZL(2, X) } },
 	{ "fgetxattr", { PATH(1), RETSZL(2, X) } },

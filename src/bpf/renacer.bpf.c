@@ -1227,7 +1227,7 @@ __noinline __u64 op_size(struct cap *c, __u64 bits)
 	case RBZ_BITS: n = ((c->args[op.sarg & 7] + 63) >> 6) * 8; break;
 	case RBZ_IOC:
 		n = (c->args[op.sarg & 7] >> 16) & 0x3fff;
-		if (!n)
+		if (n < op.size)
 			n = op.size;
 		/* (a structure that ends in the array its first word counts) */
 		for (int k = 0; k < RB_IOC_FLEX; k++)
