@@ -360,6 +360,9 @@ enum {
 	RBO_MMSG,           /* sarg struct mmsghdr at the argument (at most
 			       64), and each one's parts as
 			       RBO_MSG (RBF_RET: as much as its msg_len) */
+	RBO_IOCPTR,         /* ioctl: what the pointer fields of the argument
+			       point to, by ioc_ptrs (sarg: the number's
+			       argument) */
 };
 /*
  * rb_op.when: RBW_OK with RBW_EXIT: only when the call succeeded.
@@ -418,6 +421,24 @@ struct rb_iocflex {
 	__u32 code;         /* the ioctl's number, 0: an unused entry */
 	__u16 hdr;          /* bytes before the array */
 	__u16 elem;         /* bytes of an element */
+};
+
+/*
+ * RBO_IOCPTR: memory behind a pointer field of an ioctl's argument (BLKPG's
+ * partition, SG_IO's command and data, a console font's bits), copied at
+ * the entry and the exit of the numbers that match (number & mask ==
+ * code): fixed bytes, or a count read at cnt_off (cnt_len bytes) times
+ * elem.  (The loader fills ioc_ptrs from bpf/capture.c.)
+ */
+#define RB_IOC_PTRS 16
+struct rb_iocptr {
+	__u32 code, mask;   /* mask 0: an unused entry */
+	__u8 ptr_off;       /* offset of the pointer in the argument */
+	__u8 cnt_off;       /* offset of the count */
+	__u8 cnt_len;       /* its bytes: 1, 2, 4, 8; 0: fixed bytes */
+	__u8 pad;
+	__u16 elem;         /* bytes per count */
+	__u16 fixed;        /* bytes when cnt_len is 0 */
 };
 
 /* Bytes of a path (PATH_MAX and the byte a decoder reads past it) */

@@ -16,7 +16,12 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include <linux/blkpg.h>
+#include <linux/kd.h>
 #include <linux/kvm.h>
+#include <linux/tee.h>
+#include <linux/videodev2.h>
+#include <scsi/sg.h>
 
 #include "core/quals.h"
 #include "sys/sysent.h"
@@ -166,7 +171,8 @@ static const struct cap_row rows[] = {
 	 * UBI_IOCEBCH, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, struct dm_ioctl's
 	 * data); a page that cannot be read ends it; SIOCGIFCONF's ifc_buf:
 	 * at offset 8) */
-	{ "ioctl", { SIZED(2, EX, RBZ_IOC, 1, 1024), DEREF(2, XOK, 8, 1024) } },
+	{ "ioctl", { SIZED(2, EX, RBZ_IOC, 1, 1024), DEREF(2, XOK, 8, 1024),
+		     { RBO_IOCPTR, 2, EX, RBZ_CONST, 1, 0, 0 } } },
 	{ "getxattr", { PATH(0), PATH(1), RETSZL(2, X) } },
 	{ "lgetxattr", { PATH(0), PATH(1), RETSZL(2, X) } },
 	{ "fgetxattr", { PATH(1), RETSZL(2, X) } },
@@ -342,11 +348,42 @@ static const struct rb_iocflex iocflex[] = {
 #endif
 };
 
-void capture_iocflex(struct rb_iocflex flex[RB_IOC_FLEX])
+/* pointer fields of ioctl arguments their decoders follow (x86_64
+ * offsets): code, mask, pointer, count offset and bytes, per count, fixed */
+static const struct rb_iocptr iocptrs[] = {
+	/* struct blkpg_ioctl_arg: data, a struct blkpg_partition */
+	{ BLKPG, ~0u, 16, 0, 0, 0, 0, 152 },
+	/* struct tee_ioctl_buf_data: buf_ptr, buf_len bytes (the _IOR
+	 * numbers of 16 bytes: OPEN_SESSION, INVOKE, SUPPL_RECV, SUPPL_SEND) */
+	{ _IOR(0xa4, 0, struct tee_ioctl_buf_data), ~0xffu, 0, 8, 8, 0, 1, 0 },
+	/* struct sg_io_hdr: dxferp (dxfer_len), cmdp (cmd_len), sbp (mx_sb_len) */
+	{ SG_IO, ~0u, 16, 12, 4, 0, 1, 0 },
+	{ SG_IO, ~0u, 24, 8, 1, 0, 1, 0 },
+	{ SG_IO, ~0u, 32, 9, 1, 0, 1, 0 },
+	/* struct unimapdesc: entries (entry_ct struct unipair) */
+	{ PIO_UNIMAP & ~1u, ~1u, 8, 0, 2, 0, 4, 0 },
+	/* struct consolefontdesc: chardata (charcount glyphs of 32 bytes) */
+	{ PIO_FONTX, ~0u, 8, 0, 2, 0, 32, 0 },
+	{ GIO_FONTX, ~0u, 8, 0, 2, 0, 32, 0 },
+	/* struct console_font_op: data (charcount glyphs, up to 32x32) */
+	{ KDFONTOP, ~0u, 24, 16, 4, 0, 128, 0 },
+	/* struct v4l2_format's v4l2_window: clips (clipcount struct v4l2_clip) */
+	{ VIDIOC_G_FMT & ~1u, ~1u, 32, 40, 4, 0, 24, 0 },
+	{ VIDIOC_TRY_FMT, ~0u, 32, 40, 4, 0, 24, 0 },
+	/* struct v4l2_ext_controls: controls (count struct v4l2_ext_control) */
+	{ VIDIOC_G_EXT_CTRLS, ~0u, 24, 4, 4, 0, 20, 0 },
+	{ VIDIOC_S_EXT_CTRLS, ~0u, 24, 4, 4, 0, 20, 0 },
+	{ VIDIOC_TRY_EXT_CTRLS, ~0u, 24, 4, 4, 0, 20, 0 },
+};
+
+void capture_iocflex(struct rb_iocflex flex[RB_IOC_FLEX], struct rb_iocptr ptrs[RB_IOC_PTRS])
 {
 	memset(flex, 0, RB_IOC_FLEX * sizeof(*flex));
 	for (size_t i = 0; i < sizeof(iocflex) / sizeof(iocflex[0]) && i < RB_IOC_FLEX; i++)
 		flex[i] = iocflex[i];
+	memset(ptrs, 0, RB_IOC_PTRS * sizeof(*ptrs));
+	for (size_t i = 0; i < sizeof(iocptrs) / sizeof(iocptrs[0]) && i < RB_IOC_PTRS; i++)
+		ptrs[i] = iocptrs[i];
 }
 
 /* Calls that can wait for another task (a pipe, a child, a lock, time). */

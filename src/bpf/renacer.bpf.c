@@ -48,6 +48,7 @@ const volatile bool anon_zero = false;  /* no swap: a page of a private anonymou
 					   mapping that is not there holds zeros */
 const volatile struct rb_spec specs[RB_NR] = {};   /* capture ops per number */
 const volatile struct rb_iocflex ioc_flex[RB_IOC_FLEX] = {}; /* RBZ_IOC's arrays */
+const volatile struct rb_iocptr ioc_ptrs[RB_IOC_PTRS] = {};  /* RBO_IOCPTR's fields */
 const volatile __u64 wake_bytes = 0;    /* wake the reader when this much is
 					   waiting (0: at every record) */
 const volatile __u64 call_room = 0;     /* a call record is dropped (counted
@@ -1066,6 +1067,7 @@ struct scm_state {
 	__u64 h[2];         /* cmsg_len; cmsg_level, cmsg_type */
 	__u32 n;            /* descriptors in fds */
 	int fds[RBD_SCM_MAX];
+	__u64 ptr, cnt;     /* (RBO_IOCPTR's reads, off the stack too) */
 };
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -1303,6 +1305,39 @@ __noinline int run_op(struct cap *c, __u64 bits)
 		bpf_loop(64, iov_one, &p, 0);
 		break;
 	}
+	case RBO_IOCPTR:
+		if (!addr)
+			break;
+		/* (unrolled: a loop's callback would be one more frame on
+		 * the way down to region()'s) */
+#pragma unroll
+		for (int k = 0; k < RB_IOC_PTRS; k++) {
+			struct scm_state *w;
+			__u64 len;
+
+			if (!ioc_ptrs[k].mask ||
+			    ((__u32)c->args[op.sarg & 7] & ioc_ptrs[k].mask) != ioc_ptrs[k].code ||
+			    !(w = scm_get()))
+				continue;
+			w->ptr = w->cnt = 0;
+			if (bpf_probe_read_user(&w->ptr, sizeof(w->ptr),
+						(void *)(addr + ioc_ptrs[k].ptr_off)) || !w->ptr)
+				continue;
+			if (ioc_ptrs[k].cnt_len) {
+				if (bpf_probe_read_user(&w->cnt, sizeof(w->cnt),
+							(void *)(addr + ioc_ptrs[k].cnt_off)))
+					continue;
+				if (ioc_ptrs[k].cnt_len < 8)
+					w->cnt &= (1ull << (8 * ioc_ptrs[k].cnt_len)) - 1;
+				len = w->cnt * ioc_ptrs[k].elem;
+			} else {
+				len = ioc_ptrs[k].fixed;
+			}
+			if (len)
+				region(c, w->ptr, len > RB_REGION_MAX ? RB_REGION_MAX : (__u32)len,
+				       RBR_BYTES);
+		}
+		break;
 	case RBO_DEREF: {
 		__u64 ptr = 0;
 

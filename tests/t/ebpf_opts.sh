@@ -202,6 +202,18 @@ both -v -e trace=ioctl -- "$(need_prog ioctl_kvm)"
 same "ioctl_kvm -v"
 has "ioctl_kvm -v" '^ioctl\(-1, KVM_SET_CPUID2, \{nent=40, entries=\[\{function=0x'
 
+# ioctl arguments larger than their number says (LOOP_SET_STATUS says
+# nothing, struct dm_ioctl's data), and memory behind their pointer fields
+# (BLKPG's partition, a TEE buffer, a console font's glyphs)
+for p in ioctl_loop ioctl_dm ioctl_tee ioctl_block ioctl_kd; do
+	both -e trace=ioctl -- "$(need_prog $p)"
+	same "$p"
+	case $p in
+	ioctl_block) has "$p" '^ioctl\(-1, BLKPG, \{op=BLKPG_ADD_PARTITION, flags=1, datalen=152, data=\{start=' ;;
+	ioctl_kd) has "$p" '^ioctl\(-1, PIO_FONTX, \{charcount=1, charheight=16, chardata="\\x33' ;;
+	esac
+done
+
 # descriptors received (SCM_RIGHTS): what the kernel installed, recorded
 # with the recvmsg (the process has closed them, or exited, by the time
 # the record is read)
