@@ -430,15 +430,20 @@ struct rb_iocflex {
  * code): fixed bytes, or a count read at cnt_off (cnt_len bytes) times
  * elem.  (The loader fills ioc_ptrs from bpf/capture.c.)
  */
-#define RB_IOC_PTRS 16
+#define RB_IOC_PTRS 20
+#define RB_IOC_SUB 8        /* elements followed a level down (sub) */
 struct rb_iocptr {
 	__u32 code, mask;   /* mask 0: an unused entry */
 	__u8 ptr_off;       /* offset of the pointer in the argument */
 	__u8 cnt_off;       /* offset of the count */
 	__u8 cnt_len;       /* its bytes: 1, 2, 4, 8; 0: fixed bytes */
-	__u8 pad;
+	__u8 sub;           /* 1: each element (of the first RB_IOC_SUB) holds
+			       a pointer at sub_ptr to as many bytes as the
+			       32 bits at sub_len say (iovecs; v4l2 controls) */
 	__u16 elem;         /* bytes per count */
 	__u16 fixed;        /* bytes when cnt_len is 0 */
+	__u8 sub_ptr, sub_len;
+	__u16 pad;
 };
 
 /* Bytes of a path (PATH_MAX and the byte a decoder reads past it) */

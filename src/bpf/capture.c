@@ -356,10 +356,18 @@ static const struct rb_iocptr iocptrs[] = {
 	/* struct tee_ioctl_buf_data: buf_ptr, buf_len bytes (the _IOR
 	 * numbers of 16 bytes: OPEN_SESSION, INVOKE, SUPPL_RECV, SUPPL_SEND) */
 	{ _IOR(0xa4, 0, struct tee_ioctl_buf_data), ~0xffu, 0, 8, 8, 0, 1, 0 },
-	/* struct sg_io_hdr: dxferp (dxfer_len), cmdp (cmd_len), sbp (mx_sb_len) */
-	{ SG_IO, ~0u, 16, 12, 4, 0, 1, 0 },
-	{ SG_IO, ~0u, 24, 8, 1, 0, 1, 0 },
-	{ SG_IO, ~0u, 32, 9, 1, 0, 1, 0 },
+	/* struct sg_io_hdr: dxferp (dxfer_len), cmdp (cmd_len), sbp (mx_sb_len);
+	 * with iovec_count, dxferp's iovecs and their buffers */
+	{ SG_IO, ~0u, 16, 12, 4, 0, 1, 0, 0, 0, 0 },
+	{ SG_IO, ~0u, 24, 8, 1, 0, 1, 0, 0, 0, 0 },
+	{ SG_IO, ~0u, 32, 9, 1, 0, 1, 0, 0, 0, 0 },
+	{ SG_IO, ~0u, 16, 10, 2, 1, 16, 0, 0, 8, 0 },
+	/* ...or a struct sg_io_v4 (guard 'Q'): request (request_len, as v3's
+	 * dxferp above), response (max_response_len), dout_xferp
+	 * (dout_xfer_len), din_xferp (din_xfer_len) */
+	{ SG_IO, ~0u, 48, 44, 4, 0, 1, 0, 0, 0, 0 },
+	{ SG_IO, ~0u, 72, 60, 4, 0, 1, 0, 0, 0, 0 },
+	{ SG_IO, ~0u, 80, 68, 4, 0, 1, 0, 0, 0, 0 },
 	/* struct unimapdesc: entries (entry_ct struct unipair) */
 	{ PIO_UNIMAP & ~1u, ~1u, 8, 0, 2, 0, 4, 0 },
 	/* struct consolefontdesc: chardata (charcount glyphs of 32 bytes) */
@@ -370,10 +378,11 @@ static const struct rb_iocptr iocptrs[] = {
 	/* struct v4l2_format's v4l2_window: clips (clipcount struct v4l2_clip) */
 	{ VIDIOC_G_FMT & ~1u, ~1u, 32, 40, 4, 0, 24, 0 },
 	{ VIDIOC_TRY_FMT, ~0u, 32, 40, 4, 0, 24, 0 },
-	/* struct v4l2_ext_controls: controls (count struct v4l2_ext_control) */
-	{ VIDIOC_G_EXT_CTRLS, ~0u, 24, 4, 4, 0, 20, 0 },
-	{ VIDIOC_S_EXT_CTRLS, ~0u, 24, 4, 4, 0, 20, 0 },
-	{ VIDIOC_TRY_EXT_CTRLS, ~0u, 24, 4, 4, 0, 20, 0 },
+	/* struct v4l2_ext_controls: controls (count struct v4l2_ext_control,
+	 * packed), and what a control of a size points to (its string) */
+	{ VIDIOC_G_EXT_CTRLS, ~0u, 24, 4, 4, 1, 20, 0, 12, 4, 0 },
+	{ VIDIOC_S_EXT_CTRLS, ~0u, 24, 4, 4, 1, 20, 0, 12, 4, 0 },
+	{ VIDIOC_TRY_EXT_CTRLS, ~0u, 24, 4, 4, 1, 20, 0, 12, 4, 0 },
 };
 
 void capture_iocflex(struct rb_iocflex flex[RB_IOC_FLEX], struct rb_iocptr ptrs[RB_IOC_PTRS])

@@ -1068,6 +1068,10 @@ struct scm_state {
 	__u32 n;            /* descriptors in fds */
 	int fds[RBD_SCM_MAX];
 	__u64 ptr, cnt;     /* (RBO_IOCPTR's reads, off the stack too) */
+	__u64 sub, nsub;    /* ...an array whose elements point further, and
+			       their count */
+	__u64 sub_elem, sub_ptr, sub_len;  /* ...its rb_iocptr's */
+	__u64 eptr, elen;   /* ...an element's pointer and length */
 };
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -1310,6 +1314,12 @@ __noinline int run_op(struct cap *c, __u64 bits)
 			break;
 		/* (unrolled: a loop's callback would be one more frame on
 		 * the way down to region()'s) */
+		{
+			struct scm_state *w = scm_get();
+
+			if (w)
+				w->nsub = 0;
+		}
 #pragma unroll
 		for (int k = 0; k < RB_IOC_PTRS; k++) {
 			struct scm_state *w;
@@ -1336,6 +1346,37 @@ __noinline int run_op(struct cap *c, __u64 bits)
 			if (len)
 				region(c, w->ptr, len > RB_REGION_MAX ? RB_REGION_MAX : (__u32)len,
 				       RBR_BYTES);
+			if (ioc_ptrs[k].sub && w->cnt) {
+				w->sub = w->ptr;
+				w->nsub = w->cnt < RB_IOC_SUB ? w->cnt : RB_IOC_SUB;
+				w->sub_elem = ioc_ptrs[k].elem;
+				w->sub_ptr = ioc_ptrs[k].sub_ptr;
+				w->sub_len = ioc_ptrs[k].sub_len;
+			}
+		}
+		{
+			/* a level down: what the elements of one array point to */
+			struct scm_state *w = scm_get();
+
+			if (!w || !w->nsub)
+				break;
+#pragma unroll
+			for (int e = 0; e < RB_IOC_SUB; e++) {
+				__u64 at = w->sub + (__u64)e * w->sub_elem;
+
+				if (e >= w->nsub)
+					break;
+				w->eptr = w->elen = 0;
+				if (bpf_probe_read_user(&w->eptr, sizeof(w->eptr),
+							(void *)(at + w->sub_ptr)) ||
+				    bpf_probe_read_user(&w->elen, 4, (void *)(at + w->sub_len)) ||
+				    !w->eptr || !w->elen)
+					continue;
+				region(c, w->eptr, w->elen > RB_REGION_MAX ? RB_REGION_MAX
+									   : (__u32)w->elen,
+				       RBR_BYTES);
+			}
+			w->nsub = 0;
 		}
 		break;
 	case RBO_DEREF: {
