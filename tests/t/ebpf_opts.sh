@@ -204,13 +204,16 @@ has "ioctl_kvm -v" '^ioctl\(-1, KVM_SET_CPUID2, \{nent=40, entries=\[\{function=
 
 # ioctl arguments larger than their number says (LOOP_SET_STATUS says
 # nothing, struct dm_ioctl's data), and memory behind their pointer fields
-# (BLKPG's partition, a TEE buffer, a console font's glyphs)
-for p in ioctl_loop ioctl_dm ioctl_tee ioctl_block ioctl_kd; do
+# (BLKPG's partition, a TEE buffer, a console font's glyphs), a level down
+# (SG_IO's iovecs, v4l2 controls' strings)
+for p in ioctl_loop ioctl_dm ioctl_tee ioctl_block ioctl_kd ioctl_scsi ioctl_v4l2; do
 	both -e trace=ioctl -- "$(need_prog $p)"
 	same "$p"
 	case $p in
 	ioctl_block) has "$p" '^ioctl\(-1, BLKPG, \{op=BLKPG_ADD_PARTITION, flags=1, datalen=152, data=\{start=' ;;
 	ioctl_kd) has "$p" '^ioctl\(-1, PIO_FONTX, \{charcount=1, charheight=16, chardata="\\x33' ;;
+	ioctl_scsi) has "$p" 'iovec_count=2, .*dxferp=\[\{iov_base="' ;;
+	ioctl_v4l2) has "$p" 'VIDIOC_S_EXT_CTRLS, .*string="vol!"' ;;
 	esac
 done
 
