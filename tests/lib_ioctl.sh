@@ -13,17 +13,17 @@
 ioctl_compare() {
 	_prog=$1
 	shift
-	_rc=0
+	_irc=0
 	for _opts in "" "-v" "-X raw" "-X verbose"; do
 		# shellcheck disable=SC2086
-		compare_with_strace -e trace=ioctl $_opts -- "$_prog" "$@" || _rc=1
+		compare_with_strace -e trace=ioctl $_opts -- "$_prog" "$@" || _irc=1
 	done
 	for _ret in ${IOCTL_RETVALS:-0}; do
 		for _opts in "" "-v" "-X verbose" "-X raw -v"; do
 			# shellcheck disable=SC2086
 			compare_with_strace -e trace=ioctl $_opts \
-				-e inject=ioctl:retval=$_ret -- "$_prog" "$@" || _rc=1
+				-e inject=ioctl:retval=$_ret -- "$_prog" "$@" || _irc=1
 		done
 	done
-	return $_rc
+	return $_irc
 }

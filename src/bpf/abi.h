@@ -26,6 +26,8 @@
 #define RBT_ENTRY 2u  /* recording: the call in progress sent an RB_EV_ENTRY record */
 #define RBT_ATTACHED 4u /* recording, -p: joined inside a call whose entry was
 			   not seen (its exit is recorded from the registers) */
+#define RBT_NLUNBOUND 8u /* recording: the call in progress sends on a netlink
+			    socket that had no port id at its entry */
 
 /*
  * Per traced task: an array indexed by tid % RB_TASKS (tid 0 marks a free
@@ -79,9 +81,14 @@ struct rb_data {
 	__u32 pid, tid;
 	__u64 addr;
 	__u32 len;
-	__u32 pad;
+	__u32 flags;        /* RBDF_* */
 	__u8 data[RB_DATA_CHUNK];
 };
+/* rb_data.flags: RBDF_ZERO: a page not there of a private anonymous
+ * mapping, with no swap (as RBR_ZERO): len zero bytes (to the end of the
+ * page at most); the record is its header only (RB_DATA_HEAD bytes) */
+#define RBDF_ZERO 1u
+#define RB_DATA_HEAD (sizeof(struct rb_data) - RB_DATA_CHUNK)
 /* dump_kind[] (want_dump): which way a call moves data, and where */
 enum {
 	RBDK_WRITE = 1,     /* arg2 bytes (iovecs: each iov_len) */
@@ -229,8 +236,13 @@ struct rb_fdinfo {
 	__u64 ino;          /* its inode number */
 	__u32 mode;         /* its inode's mode (S_IFSOCK, S_IFIFO, ...) */
 	__u16 family;       /* a socket's family, else 0 */
-	__u16 protocol;     /* and protocol */
+	__u16 protocol;     /* and protocol (RB_NL_UNBOUND: see below) */
 };
+/* rb_fdinfo.protocol of a netlink socket not bound (no port id) when a
+ * ptrace tracer decodes the call's messages (a send's entry, a receive's
+ * exit): /proc/PID/net/netlink, where it looks, lists it not then, so its
+ * messages print undecoded */
+#define RB_NL_UNBOUND 0xffffu
 /*
  * What descriptor addr (AT_FDCWD: the working directory) referred to at
  * the call, for the user side to write as readlink(/proc/PID/fd/N) would
@@ -246,7 +258,9 @@ struct rb_fdpath {
 	__u32 pathlen;      /* bytes of the path that follows */
 	char name[64];      /* its own dentry's name */
 	char proto[16];     /* a socket's protocol (sk_prot->name: "TCP") */
-	__u32 peer;         /* a unix socket's peer's inode, 0 none (-yy) */
+	__u32 peer;         /* a unix socket's peer's inode, 0 none (-yy); a
+			       pidfd's process id (renacer's namespace: the
+			       kernel's first), 0 when it has none (exited) */
 	__u32 plen;         /* ...the bytes of the path it is bound to */
 	char sun_path[112]; /* ...and the path (sun_path: 108 at most) */
 	__u16 family;       /* an inet socket's family (AF_INET, AF_INET6), or
@@ -269,6 +283,10 @@ enum { RBP_DELETED = 1, RBP_LONG = 2 };
 #define RBD_ENTRY(i) (1u << (8 + (i)))
 #define RBD_ENTRIES (0x3fu << 8)  /* all the RBD_ENTRY() bits */
 #define RBD_PAIR_ARG(m) (((m) >> 16) & 7)
+/* ...and the descriptors the SCM_RIGHTS messages of the struct msghdr at
+ * argument 1 carry in (recvmsg: installed by the call, at most RBD_SCM_MAX) */
+#define RBD_SCM (1u << 20)
+#define RBD_SCM_MAX 16
 
 enum {
 	RBR_OK = 0,         /* len bytes read (a string: its NUL included) */
@@ -344,6 +362,9 @@ enum {
 	RBO_MMSG,           /* sarg struct mmsghdr at the argument (at most
 			       64), and each one's parts as
 			       RBO_MSG (RBF_RET: as much as its msg_len) */
+	RBO_IOCPTR,         /* ioctl: what the pointer fields of the argument
+			       point to, by ioc_ptrs (sarg: the number's
+			       argument) */
 };
 /*
  * rb_op.when: RBW_OK with RBW_EXIT: only when the call succeeded.
@@ -363,7 +384,9 @@ enum {
 	RBZ_DEREF4,         /* n = the int at args[sarg] (accept's *addrlen) */
 	RBZ_PAGES,          /* n = pages in args[sarg] bytes (mincore) */
 	RBZ_BITS,           /* n = bytes of args[sarg] bits in longs (nodemasks) */
-	RBZ_IOC,            /* n = _IOC_SIZE(args[sarg]), or size when 0 */
+	RBZ_IOC,            /* n = _IOC_SIZE(args[sarg]), size at least (many
+			       decoders read a structure larger than the
+			       number says, or numbers without a size) */
 };
 enum {
 	RBF_LIMIT = 1,      /* at most the string limit + 1 bytes */
@@ -387,6 +410,42 @@ struct rb_op {
 };
 struct rb_spec {
 	struct rb_op op[RB_OPS];
+};
+
+/*
+ * ioctl arguments (RBZ_IOC) whose structure ends in an array its first
+ * word counts (struct kvm_cpuid2: nent, then nent entries), which
+ * _IOC_SIZE leaves out: hdr + count * elem bytes of the argument instead
+ * (the loader fills ioc_flex from bpf/capture.c).
+ */
+#define RB_IOC_FLEX 8
+struct rb_iocflex {
+	__u32 code;         /* the ioctl's number, 0: an unused entry */
+	__u16 hdr;          /* bytes before the array */
+	__u16 elem;         /* bytes of an element */
+};
+
+/*
+ * RBO_IOCPTR: memory behind a pointer field of an ioctl's argument (BLKPG's
+ * partition, SG_IO's command and data, a console font's bits), copied at
+ * the entry and the exit of the numbers that match (number & mask ==
+ * code): fixed bytes, or a count read at cnt_off (cnt_len bytes) times
+ * elem.  (The loader fills ioc_ptrs from bpf/capture.c.)
+ */
+#define RB_IOC_PTRS 20
+#define RB_IOC_SUB 8        /* elements followed a level down (sub) */
+struct rb_iocptr {
+	__u32 code, mask;   /* mask 0: an unused entry */
+	__u8 ptr_off;       /* offset of the pointer in the argument */
+	__u8 cnt_off;       /* offset of the count */
+	__u8 cnt_len;       /* its bytes: 1, 2, 4, 8; 0: fixed bytes */
+	__u8 sub;           /* 1: each element (of the first RB_IOC_SUB) holds
+			       a pointer at sub_ptr to as many bytes as the
+			       32 bits at sub_len say (iovecs; v4l2 controls) */
+	__u16 elem;         /* bytes per count */
+	__u16 fixed;        /* bytes when cnt_len is 0 */
+	__u8 sub_ptr, sub_len;
+	__u16 pad;
 };
 
 /* Bytes of a path (PATH_MAX and the byte a decoder reads past it) */

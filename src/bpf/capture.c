@@ -16,6 +16,13 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include <linux/blkpg.h>
+#include <linux/kd.h>
+#include <linux/kvm.h>
+#include <linux/tee.h>
+#include <linux/videodev2.h>
+#include <scsi/sg.h>
+
 #include "core/quals.h"
 #include "sys/sysent.h"
 #include "util/banned.h"
@@ -159,8 +166,13 @@ static const struct cap_row rows[] = {
 	{ "pipe2", { FIX(0, XOK, 8) } },
 	{ "fcntl", { FIX(2, XB, 32) } },
 	/* (in/out structures: read at the entry too, as their "A => B"
-	 * fields need; SIOCGIFCONF's ifc_buf: at offset 8) */
-	{ "ioctl", { SIZED(2, EX, RBZ_IOC, 1, 64), DEREF(2, XOK, 8, 1024) } },
+	 * fields need; 1 KiB at least: many numbers carry no size, or a
+	 * smaller one than the structure their decoder reads (LOOP_SET_STATUS,
+	 * UBI_IOCEBCH, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, struct dm_ioctl's
+	 * data); a page that cannot be read ends it; SIOCGIFCONF's ifc_buf:
+	 * at offset 8) */
+	{ "ioctl", { SIZED(2, EX, RBZ_IOC, 1, 1024), DEREF(2, XOK, 8, 1024),
+		     { RBO_IOCPTR, 2, EX, RBZ_CONST, 1, 0, 0 } } },
 	{ "getxattr", { PATH(0), PATH(1), RETSZL(2, X) } },
 	{ "lgetxattr", { PATH(0), PATH(1), RETSZL(2, X) } },
 	{ "fgetxattr", { PATH(1), RETSZL(2, X) } },
@@ -326,6 +338,63 @@ static const struct cap_row rows[] = {
 	{ "setdomainname", { ARGSZ(0, X, 1, 256) } },
 };
 
+/* ioctls whose argument ends in an array its first word counts */
+static const struct rb_iocflex iocflex[] = {
+#if defined __x86_64__ || defined __i386__
+	/* struct kvm_cpuid2: nent, padding, struct kvm_cpuid_entry2[nent] */
+	{ KVM_SET_CPUID2, 8, 40 },
+	{ KVM_GET_SUPPORTED_CPUID, 8, 40 },
+	{ KVM_GET_EMULATED_CPUID, 8, 40 },
+#endif
+};
+
+/* pointer fields of ioctl arguments their decoders follow (x86_64
+ * offsets): code, mask, pointer, count offset and bytes, per count, fixed */
+static const struct rb_iocptr iocptrs[] = {
+	/* struct blkpg_ioctl_arg: data, a struct blkpg_partition */
+	{ BLKPG, ~0u, 16, 0, 0, 0, 0, 152 },
+	/* struct tee_ioctl_buf_data: buf_ptr, buf_len bytes (the _IOR
+	 * numbers of 16 bytes: OPEN_SESSION, INVOKE, SUPPL_RECV, SUPPL_SEND) */
+	{ _IOR(0xa4, 0, struct tee_ioctl_buf_data), ~0xffu, 0, 8, 8, 0, 1, 0 },
+	/* struct sg_io_hdr: dxferp (dxfer_len), cmdp (cmd_len), sbp (mx_sb_len);
+	 * with iovec_count, dxferp's iovecs and their buffers */
+	{ SG_IO, ~0u, 16, 12, 4, 0, 1, 0, 0, 0, 0 },
+	{ SG_IO, ~0u, 24, 8, 1, 0, 1, 0, 0, 0, 0 },
+	{ SG_IO, ~0u, 32, 9, 1, 0, 1, 0, 0, 0, 0 },
+	{ SG_IO, ~0u, 16, 10, 2, 1, 16, 0, 0, 8, 0 },
+	/* ...or a struct sg_io_v4 (guard 'Q'): request (request_len, as v3's
+	 * dxferp above), response (max_response_len), dout_xferp
+	 * (dout_xfer_len), din_xferp (din_xfer_len) */
+	{ SG_IO, ~0u, 48, 44, 4, 0, 1, 0, 0, 0, 0 },
+	{ SG_IO, ~0u, 72, 60, 4, 0, 1, 0, 0, 0, 0 },
+	{ SG_IO, ~0u, 80, 68, 4, 0, 1, 0, 0, 0, 0 },
+	/* struct unimapdesc: entries (entry_ct struct unipair) */
+	{ PIO_UNIMAP & ~1u, ~1u, 8, 0, 2, 0, 4, 0 },
+	/* struct consolefontdesc: chardata (charcount glyphs of 32 bytes) */
+	{ PIO_FONTX, ~0u, 8, 0, 2, 0, 32, 0 },
+	{ GIO_FONTX, ~0u, 8, 0, 2, 0, 32, 0 },
+	/* struct console_font_op: data (charcount glyphs, up to 32x32) */
+	{ KDFONTOP, ~0u, 24, 16, 4, 0, 128, 0 },
+	/* struct v4l2_format's v4l2_window: clips (clipcount struct v4l2_clip) */
+	{ VIDIOC_G_FMT & ~1u, ~1u, 32, 40, 4, 0, 24, 0 },
+	{ VIDIOC_TRY_FMT, ~0u, 32, 40, 4, 0, 24, 0 },
+	/* struct v4l2_ext_controls: controls (count struct v4l2_ext_control,
+	 * packed), and what a control of a size points to (its string) */
+	{ VIDIOC_G_EXT_CTRLS, ~0u, 24, 4, 4, 1, 20, 0, 12, 4, 0 },
+	{ VIDIOC_S_EXT_CTRLS, ~0u, 24, 4, 4, 1, 20, 0, 12, 4, 0 },
+	{ VIDIOC_TRY_EXT_CTRLS, ~0u, 24, 4, 4, 1, 20, 0, 12, 4, 0 },
+};
+
+void capture_iocflex(struct rb_iocflex flex[RB_IOC_FLEX], struct rb_iocptr ptrs[RB_IOC_PTRS])
+{
+	memset(flex, 0, RB_IOC_FLEX * sizeof(*flex));
+	for (size_t i = 0; i < sizeof(iocflex) / sizeof(iocflex[0]) && i < RB_IOC_FLEX; i++)
+		flex[i] = iocflex[i];
+	memset(ptrs, 0, RB_IOC_PTRS * sizeof(*ptrs));
+	for (size_t i = 0; i < sizeof(iocptrs) / sizeof(iocptrs[0]) && i < RB_IOC_PTRS; i++)
+		ptrs[i] = iocptrs[i];
+}
+
 /* Calls that can wait for another task (a pipe, a child, a lock, time). */
 static const char *const blocking[] = {
 	"read", "readv", "pread64", "preadv", "preadv2", "write", "writev",
@@ -438,6 +507,17 @@ uint32_t capture_fdpath_mask(long nr)
 	}
 	if (se->sem & SEM_FDRET)
 		m |= RBD_RET;
+	/* (fsconfig's aux is a descriptor for some commands: FSCONFIG_SET_FD's,
+	 * FSCONFIG_SET_PATH's directory; its decoder says which) */
+	if (!strcmp(se->name, "fsconfig"))
+		m |= 1u << 4;
+	/* (and some commands return a new descriptor: ioctl's KVM_CREATE_VCPU,
+	 * NS_GET_USERNS, fcntl's F_DUPFD; the decoder says which) */
+	if (!strcmp(se->name, "ioctl") || !strcmp(se->name, "fcntl"))
+		m |= RBD_RET;
+	/* (descriptors received: SCM_RIGHTS) */
+	if (!strcmp(se->name, "recvmsg"))
+		m |= RBD_SCM;
 	return m;
 }
 

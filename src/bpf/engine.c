@@ -680,6 +680,8 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		}
 		capture_fill((struct rb_spec *)skel->rodata->specs,
 			     o->dopts.verbose || (o->quals && o->quals->abbrev_set));
+		capture_iocflex((struct rb_iocflex *)skel->rodata->ioc_flex,
+				(struct rb_iocptr *)skel->rodata->ioc_ptrs);
 		capture_sets((const struct rb_spec *)skel->rodata->specs,
 			     (uint8_t *)skel->rodata->entry_set, (uint8_t *)skel->rodata->block_set,
 			     (uint8_t *)skel->rodata->fork_set);

@@ -171,6 +171,9 @@ struct fdreg {
 #ifndef ANON_INODE_FS_MAGIC
 #define ANON_INODE_FS_MAGIC 0x09041934
 #endif
+#ifndef NSFS_MAGIC
+#define NSFS_MAGIC 0x6e736673
+#endif
 #ifndef PID_FS_MAGIC
 #define PID_FS_MAGIC 0x50494446
 #endif
@@ -213,6 +216,9 @@ static void fdpath_text(const struct rb_fdpath *fp, struct strbuf *sb)
 		return;
 	case PID_FS_MAGIC:
 		strbuf_addstr(sb, "anon_inode:[pidfd]");
+		return;
+	case NSFS_MAGIC:
+		strbuf_addf(sb, "%s:[%llu]", name, (unsigned long long)fp->ino);
 		return;
 	}
 	add_components(sb, comp, end);
@@ -386,6 +392,11 @@ static void link_from(struct tmem_fdlink *out, const struct rb_fdpath *fp, const
 		out->nl_known = true;
 		out->nl_proto = fp->sport;
 		out->nl_portid = fp->peer;
+	}
+	if (fp->magic == PID_FS_MAGIC ||
+	    (fp->magic == ANON_INODE_FS_MAGIC && !strncmp(fp->name, "[pidfd]", sizeof(fp->name)))) {
+		out->pidfd_known = true;
+		out->pidfd_pid = (int)fp->peer;
 	}
 	if (out->proto && !strncmp(out->proto, "UNIX", 4)) {
 		out->unix_known = true;
@@ -597,11 +608,18 @@ struct recorder *recorder_new(const struct tracer_opts *o, struct sink_list *sin
 	return rc;
 }
 
+/* The bytes of every RBDF_ZERO chunk (a page at most): never freed. */
+static const uint8_t zero_page[4096];
+
 /* Forgets the data chunks of t's call. */
 static void data_clear(struct rtask *t)
 {
-	while (t->ndata)
-		free((void *)t->data[--t->ndata].data);
+	while (t->ndata) {
+		const uint8_t *d = t->data[--t->ndata].data;
+
+		if (d != zero_page)
+			free((void *)d);
+	}
 }
 
 static void modtab_put(struct modtab *m)
@@ -1041,7 +1059,10 @@ static void set_fd(struct recorder *rc, const struct rb_region *r)
 	rc->view.fd_ino = fi.ino;
 	rc->view.fd_mode = fi.mode;
 	rc->view.sock_family = fi.family;
-	rc->view.sock_proto = fi.protocol;
+	/* (a netlink socket not bound when a ptrace tracer looks: its
+	 * protocol unknown, as /proc/PID/net/netlink says then) */
+	rc->view.sock_proto = fi.family == AF_NETLINK && fi.protocol == RB_NL_UNBOUND
+			      ? -1 : fi.protocol;
 }
 
 /* Sets the view's descriptor (what RBR_FD recorded) from a call's record;
@@ -1369,17 +1390,22 @@ static void on_data(struct recorder *rc, const uint8_t *data, size_t size)
 	struct tmem_region *r;
 	uint8_t *copy;
 
-	if (size < sizeof(*d) || d->len > RB_DATA_CHUNK) {
+	if (size < RB_DATA_HEAD || (size < sizeof(*d) && !(d->flags & RBDF_ZERO)) ||
+	    d->len > ((d->flags & RBDF_ZERO) ? 4096 : RB_DATA_CHUNK)) {
 		rc->st.bad++;
 		return;
 	}
 	t = task_get(rc, (pid_t)d->tid, (pid_t)d->pid);
-	copy = xmalloc(d->len ? d->len : 1);
-	memcpy(copy, d->data, d->len);
+	if (d->flags & RBDF_ZERO) {
+		copy = NULL;
+	} else {
+		copy = xmalloc(d->len ? d->len : 1);
+		memcpy(copy, d->data, d->len);
+	}
 	ALLOC_GROW(t->data, t->ndata + 1, t->adata);
 	r = &t->data[t->ndata++];
 	r->addr = d->addr;
-	r->data = copy;
+	r->data = copy ? copy : zero_page;
 	r->len = d->len;
 	r->fault = !d->len;
 	r->more = false;
@@ -1827,7 +1853,7 @@ void recorder_record(struct recorder *rc, const void *data, size_t size)
 		on_signal(rc, data, size);
 		return;
 	}
-	if (size >= sizeof(struct rb_data) && h->type == RB_EV_DATA) {
+	if (size >= RB_DATA_HEAD && h->type == RB_EV_DATA) {
 		on_data(rc, data, size);
 		return;
 	}

@@ -47,6 +47,8 @@ const volatile __u32 maxptrs = 33;      /* pointers of an argv array (<= 256) */
 const volatile bool anon_zero = false;  /* no swap: a page of a private anonymous
 					   mapping that is not there holds zeros */
 const volatile struct rb_spec specs[RB_NR] = {};   /* capture ops per number */
+const volatile struct rb_iocflex ioc_flex[RB_IOC_FLEX] = {}; /* RBZ_IOC's arrays */
+const volatile struct rb_iocptr ioc_ptrs[RB_IOC_PTRS] = {};  /* RBO_IOCPTR's fields */
 const volatile __u64 wake_bytes = 0;    /* wake the reader when this much is
 					   waiting (0: at every record) */
 const volatile __u64 call_room = 0;     /* a call record is dropped (counted
@@ -423,7 +425,7 @@ struct cap {
 	__u32 nl;           /* the call's socket is a netlink one (sock_info):
 			       its messages are decoded whole, not cut at the
 			       string limit */
-	__u32 pad2;
+	__u32 nlunbound;    /* RBT_NLUNBOUND of the task (fd_info) */
 };
 
 /* This CPU's scratch buffer. */
@@ -497,6 +499,16 @@ static long walk_one(__u32 i, void *ctx)
 		return 1;
 	parent = BPF_CORE_READ(d, d_parent);
 	root = BPF_CORE_READ(m, mnt.mnt_root);
+	if (d == parent && d != root && !w->pos) {
+		/* a pseudo file's (alloc_file_pseudo: memfd_create's,
+		 * memfd_secret's), its own parent on an internal mount: its
+		 * name is the path (d_path's simple_dname: "/NAME (deleted)") */
+		n = bpf_probe_read_kernel_str(buf + (w->off & (RB_REC_MAX - 1)), 256,
+					      BPF_CORE_READ(d, d_name.name));
+		if (n > 0)
+			w->pos = n;
+		return 1;
+	}
 	if (d == root || d == parent) {
 		struct mount *mp = BPF_CORE_READ(m, mnt_parent);
 
@@ -893,6 +905,11 @@ __noinline int fd_info(struct cap *c, __u64 fd)
 			fi->family = BPF_CORE_READ(sk, __sk_common.skc_family);
 			fi->protocol = BPF_CORE_READ(sk, sk_protocol);
 			c->nl = fi->family == 16;    /* AF_NETLINK */
+			/* (not bound now, or at a send's entry: autobound
+			 * inside the call) */
+			if (c->nl && (c->nlunbound ||
+				      !BPF_CORE_READ((struct netlink_sock *)sk, portid)))
+				fi->protocol = RB_NL_UNBOUND;
 		}
 	}
 	c->off = off + sizeof(*r) + sizeof(*fi);
@@ -1004,8 +1021,17 @@ __noinline int fd_path_region(struct cap *c, __u64 fd)
 	/* d_unlinked(): unhashed and not a root */
 	fp->flags = !BPF_CORE_READ(d, d_hash.pprev) && BPF_CORE_READ(d, d_parent) != d
 		    ? RBP_DELETED : 0;
+	/* (a pseudo file, see walk_one(): " (deleted)" as simple_dname says) */
+	if (BPF_CORE_READ(d, d_parent) == d && d != BPF_CORE_READ(mnt, mnt_root))
+		fp->flags = RBP_DELETED;
 	fp->name[0] = fp->proto[0] = 0;
 	bpf_probe_read_kernel_str(fp->name, sizeof(fp->name), BPF_CORE_READ(d, d_name.name));
+	if (fp->magic == 0x6e736673) {          /* NSFS_MAGIC: the namespace's kind
+						   ("uts"), as ns_dname() says */
+		struct ns_common *ns = BPF_CORE_READ(ino, i_private);
+
+		bpf_probe_read_kernel_str(fp->name, sizeof(fp->name), BPF_CORE_READ(ns, ops, name));
+	}
 	fp->peer = fp->plen = 0;
 	fp->family = fp->sport = fp->dport = fp->pad = 0;
 	if ((fp->mode & 0170000) == 0140000 && f) {         /* S_IFSOCK */
@@ -1025,6 +1051,17 @@ __noinline int fd_path_region(struct cap *c, __u64 fd)
 			fp->sport = BPF_CORE_READ(sk, sk_protocol);
 			fp->peer = BPF_CORE_READ((struct netlink_sock *)sk, portid);
 		}
+	} else if (f && (fp->magic == 0x50494446 ||        /* PID_FS_MAGIC */
+			 (fp->magic == 0x09041934 &&         /* ANON_INODE_FS_MAGIC */
+			  fp->name[1] == 'p' && fp->name[3] == 'd' && fp->name[5] == 'd'))) {
+		/* a pidfd ("[pidfd]"): its process, while it has one, as
+		 * /proc/PID/fdinfo's "Pid:" says (decode-fds=pidfd; pidfs
+		 * keeps the struct pid in the inode, anon_inode in the file) */
+		struct pid *pid = fp->magic == 0x50494446 ? BPF_CORE_READ(ino, i_private)
+							   : BPF_CORE_READ(f, private_data);
+
+		if (pid && BPF_CORE_READ(pid, tasks[0].first))
+			fp->peer = BPF_CORE_READ(pid, numbers[0].nr);
 	}
 	fp->pathlen = 0;
 	c->off = off + sizeof(*r) + sizeof(*fp) + RB_FILEREF_PATH;
@@ -1035,6 +1072,92 @@ __noinline int fd_path_region(struct cap *c, __u64 fd)
 	if (n < 0)
 		fp->flags |= RBP_LONG;
 	fp->pathlen = n > 0 ? n : 0;
+	return 0;
+}
+
+/* RBD_SCM: the descriptors recvmsg installed from SCM_RIGHTS messages
+ * (what they refer to is gone with the process, or closed, before the
+ * reader gets there), found by scm_one() and recorded by fdp_one()'s
+ * steps 9 on: the walk keeps its state here, not on the stack (the
+ * verifier's bound on it is reached through fd_path_region()). */
+struct scm_state {
+	__u64 cmsg, end;    /* the control message at hand, the end of them */
+	__u64 next, last;   /* its next descriptor and their end (next 0: none) */
+	__u64 h[2];         /* cmsg_len; cmsg_level, cmsg_type */
+	__u32 n;            /* descriptors in fds */
+	int fds[RBD_SCM_MAX];
+	__u64 ptr, cnt;     /* (RBO_IOCPTR's reads, off the stack too) */
+	__u64 sub, nsub;    /* ...an array whose elements point further, and
+			       their count */
+	__u64 sub_elem, sub_ptr, sub_len;  /* ...its rb_iocptr's */
+	__u64 eptr, elen;   /* ...an element's pointer and length */
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scm_state);
+} scm SEC(".maps");
+
+static __always_inline struct scm_state *scm_get(void)
+{
+	__u32 k = 0;
+
+	return bpf_map_lookup_elem(&scm, &k);
+}
+
+/* One step: the next descriptor of an SCM_RIGHTS message, or the next
+ * message.  0 to go on, 1 when done. */
+static long scm_one(__u32 i, void *ctx)
+{
+	struct scm_state *s = scm_get();
+	__u32 n;
+
+	if (!s)
+		return 1;
+	n = s->n;
+	if (s->next && s->next + 4 <= s->last) {
+		if (n >= RBD_SCM_MAX)
+			return 1;
+		if (bpf_probe_read_user(&s->fds[n & (RBD_SCM_MAX - 1)], sizeof(int),
+					(void *)s->next))
+			return 1;
+		s->n = n + 1;
+		s->next += 4;
+		return 0;
+	}
+	s->next = 0;
+	if (!s->cmsg || s->cmsg + 16 > s->end ||
+	    bpf_probe_read_user(s->h, sizeof(s->h), (void *)s->cmsg) || s->h[0] < 16 ||
+	    s->h[0] > s->end - s->cmsg)
+		return 1;
+	if (s->h[1] == (1ull | 1ull << 32)) {   /* SOL_SOCKET, SCM_RIGHTS */
+		s->next = s->cmsg + 16;
+		s->last = s->cmsg + s->h[0];
+	}
+	s->cmsg += (s->h[0] + 7) & ~7ull;       /* CMSG_NXTHDR */
+	return 0;
+}
+
+/* Finds them (scm.n, scm.fds) in the struct msghdr at argument 1.  (A
+ * global function: its stack is not rec_capture()'s, which the deepest
+ * chain of calls, down to walk_one(), goes through.) */
+__noinline int scm_find(struct cap *c)
+{
+	struct scm_state *s = scm_get();
+
+	if (!s || !c)
+		return 0;
+	s->n = 0;
+	/* msg_control, msg_controllen (as the call left them) */
+	if (bpf_probe_read_user(s->h, sizeof(s->h), (void *)(c->args[1] + 32)) || !s->h[0] ||
+	    s->h[1] > 65536)
+		return 0;
+	s->cmsg = s->h[0];
+	s->end = s->h[0] + s->h[1];
+	s->next = 0;
+	/* (each message is a step, and each descriptor) */
+	bpf_loop(2 * RBD_SCM_MAX, scm_one, NULL, 0);
 	return 0;
 }
 
@@ -1057,6 +1180,14 @@ static long fdp_one(__u32 i, void *ctx)
 	} else if (i == 6) {
 		if ((m & RBD_RET) && p->phase == RBR_EXIT && c->ret >= 0)
 			fd_path_region(c, (__u64)c->ret);
+	} else if (i >= 9) {
+		struct scm_state *s = scm_get();
+
+		/* (RBD_SCM: only then are there steps past 8) */
+		if (!s || i - 9 >= s->n)
+			return 1;
+		if (s->fds[(i - 9) & (RBD_SCM_MAX - 1)] >= 0)
+			fd_path_region(c, (__u64)s->fds[(i - 9) & (RBD_SCM_MAX - 1)]);
 	} else if ((m & RBD_PAIR) && p->phase == RBR_EXIT && c->ret == 0) {
 		int fds[2] = { -1, -1 };
 
@@ -1078,8 +1209,12 @@ static __always_inline void fd_paths(struct cap *c, __u32 slot)
 	if (slot >= RB_NR)
 		return;
 	p.mask = fdpath_set[slot];
-	if (p.mask)
+	if ((p.mask & RBD_SCM) && c->phase == RBR_EXIT && c->ret >= 0) {
+		scm_find(c);
+		bpf_loop(9 + RBD_SCM_MAX, fdp_one, &p, 0);
+	} else if (p.mask) {
 		bpf_loop(9, fdp_one, &p, 0);
+	}
 }
 
 /* The user int at addr, or 0. */
@@ -1117,8 +1252,15 @@ __noinline __u64 op_size(struct cap *c, __u64 bits)
 	case RBZ_BITS: n = ((c->args[op.sarg & 7] + 63) >> 6) * 8; break;
 	case RBZ_IOC:
 		n = (c->args[op.sarg & 7] >> 16) & 0x3fff;
-		if (!n)
+		if (n < op.size)
 			n = op.size;
+		/* (a structure that ends in the array its first word counts) */
+		for (int k = 0; k < RB_IOC_FLEX; k++)
+			if (ioc_flex[k].code && ioc_flex[k].code == (__u32)c->args[op.sarg & 7]) {
+				n = ioc_flex[k].hdr +
+				    user_int(c->args[op.arg & 7]) * ioc_flex[k].elem;
+				break;
+			}
 		break;
 	}
 	/* size is the most of a count read from the call, when not 0 */
@@ -1186,6 +1328,76 @@ __noinline int run_op(struct cap *c, __u64 bits)
 		bpf_loop(64, iov_one, &p, 0);
 		break;
 	}
+	case RBO_IOCPTR:
+		if (!addr)
+			break;
+		/* (unrolled: a loop's callback would be one more frame on
+		 * the way down to region()'s) */
+		{
+			struct scm_state *w = scm_get();
+
+			if (w)
+				w->nsub = 0;
+		}
+#pragma unroll
+		for (int k = 0; k < RB_IOC_PTRS; k++) {
+			struct scm_state *w;
+			__u64 len;
+
+			if (!ioc_ptrs[k].mask ||
+			    ((__u32)c->args[op.sarg & 7] & ioc_ptrs[k].mask) != ioc_ptrs[k].code ||
+			    !(w = scm_get()))
+				continue;
+			w->ptr = w->cnt = 0;
+			if (bpf_probe_read_user(&w->ptr, sizeof(w->ptr),
+						(void *)(addr + ioc_ptrs[k].ptr_off)) || !w->ptr)
+				continue;
+			if (ioc_ptrs[k].cnt_len) {
+				if (bpf_probe_read_user(&w->cnt, sizeof(w->cnt),
+							(void *)(addr + ioc_ptrs[k].cnt_off)))
+					continue;
+				if (ioc_ptrs[k].cnt_len < 8)
+					w->cnt &= (1ull << (8 * ioc_ptrs[k].cnt_len)) - 1;
+				len = w->cnt * ioc_ptrs[k].elem;
+			} else {
+				len = ioc_ptrs[k].fixed;
+			}
+			if (len)
+				region(c, w->ptr, len > RB_REGION_MAX ? RB_REGION_MAX : (__u32)len,
+				       RBR_BYTES);
+			if (ioc_ptrs[k].sub && w->cnt) {
+				w->sub = w->ptr;
+				w->nsub = w->cnt < RB_IOC_SUB ? w->cnt : RB_IOC_SUB;
+				w->sub_elem = ioc_ptrs[k].elem;
+				w->sub_ptr = ioc_ptrs[k].sub_ptr;
+				w->sub_len = ioc_ptrs[k].sub_len;
+			}
+		}
+		{
+			/* a level down: what the elements of one array point to */
+			struct scm_state *w = scm_get();
+
+			if (!w || !w->nsub)
+				break;
+#pragma unroll
+			for (int e = 0; e < RB_IOC_SUB; e++) {
+				__u64 at = w->sub + (__u64)e * w->sub_elem;
+
+				if (e >= w->nsub)
+					break;
+				w->eptr = w->elen = 0;
+				if (bpf_probe_read_user(&w->eptr, sizeof(w->eptr),
+							(void *)(at + w->sub_ptr)) ||
+				    bpf_probe_read_user(&w->elen, 4, (void *)(at + w->sub_len)) ||
+				    !w->eptr || !w->elen)
+					continue;
+				region(c, w->eptr, w->elen > RB_REGION_MAX ? RB_REGION_MAX
+									   : (__u32)w->elen,
+				       RBR_BYTES);
+			}
+			w->nsub = 0;
+		}
+		break;
 	case RBO_DEREF: {
 		__u64 ptr = 0;
 
@@ -1344,7 +1556,7 @@ struct dump_ctx {
 __noinline int dump_step(struct dump_ctx *d)
 {
 	struct rb_data *e;
-	__u32 n;
+	__u32 n, pg;
 
 	if (!d)
 		return 1;
@@ -1363,22 +1575,57 @@ __noinline int dump_step(struct dump_ctx *d)
 			d->len = d->cap;
 		return d->len ? 0 : 1;
 	}
+	n = d->len < RB_DATA_CHUNK ? (__u32)d->len : RB_DATA_CHUNK;
+	pg = 4096 - (__u32)(d->base & 4095);
+	/* a page not there of a private anonymous mapping: its zeros, as a
+	 * ptrace tracer reads them (RBR_ZERO), in a record of its header
+	 * only (anon_bytes() reads nothing from a page that is there) */
+	if (anon_zero && anon_bytes(d->base, 1)) {
+		e = bpf_ringbuf_reserve(&events, RB_DATA_HEAD, 0);
+		if (!e) {
+			__sync_fetch_and_add(&lost_calls, 1);
+			return 1;
+		}
+		n = pg < n ? pg : n;
+		e->type = RB_EV_DATA;
+		e->size = RB_DATA_HEAD;
+		e->pid = d->pid;
+		e->tid = d->tid;
+		e->addr = d->base;
+		e->len = n;
+		e->flags = RBDF_ZERO;
+		bpf_ringbuf_submit(e, wake_flags(RB_DATA_HEAD));
+		d->base += n;
+		d->len -= n;
+		d->left -= n;
+		return 0;
+	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		__sync_fetch_and_add(&lost_calls, 1);
 		return 1;
 	}
-	n = d->len < RB_DATA_CHUNK ? (__u32)d->len : RB_DATA_CHUNK;
 	e->type = RB_EV_DATA;
 	e->size = sizeof(*e);
 	e->pid = d->pid;
 	e->tid = d->tid;
 	e->addr = d->base;
-	e->pad = 0;
+	e->flags = 0;
 	if (n > RB_DATA_CHUNK)
 		n = RB_DATA_CHUNK;
-	if (bpf_probe_read_user(e->data, n, (void *)d->base) < 0)
-		n = 0;
+	if (bpf_probe_read_user(e->data, n, (void *)d->base) < 0) {
+		/* the readable pages up to the first that is not there (the
+		 * next step looks at that one) */
+		__u32 sz = pg;
+
+		/* (a mask the compiler cannot drop for knowing pg small) */
+		asm volatile("" : "+r"(sz));
+		sz &= RB_DATA_CHUNK - 1;
+		if (pg < n && !bpf_probe_read_user(e->data, sz, (void *)d->base))
+			n = pg;
+		else
+			n = 0;
+	}
 	e->len = n;
 	bpf_ringbuf_submit(e, wake_flags(sizeof(*e)));
 	if (!n)
@@ -1454,7 +1701,7 @@ __noinline int dump_data(struct cap *c, __u32 slot)
 		d.iov = f[2];
 		d.cnt = f[3];
 	}
-	bpf_loop(RB_DUMP_MAX / RB_DATA_CHUNK + 1024, dump_one, &d, 0);
+	bpf_loop(RB_DUMP_MAX / 4096 + 1024, dump_one, &d, 0);  /* (a page a step at worst) */
 	return 0;
 }
 
@@ -1555,6 +1802,7 @@ int BPF_PROG(rec_capture, struct pt_regs *regs, long arg)
 	c.phase = type == RB_EV_ENTRY ? RBR_ENTRY : RBR_EXIT;
 	c.ret = h->ret;
 	c.flags = h->flags;
+	c.nlunbound = c.phase == RBR_EXIT && (t->flags & RBT_NLUNBOUND);
 	if (!regs_args(&c, regs, slot, &ip))
 		return 0;
 	run_ops(&c, slot, type == RB_EV_ENTRY ? RBW_ENTRY | RBW_BLOCK : RBW_EXIT);
@@ -1805,6 +2053,32 @@ static __always_inline bool to_capture(void *ctx, __u32 type, __u32 slot, __s64 
 	return false;
 }
 
+#define NR_SENDTO 44
+#define NR_SENDMSG 46
+#define NR_SENDMMSG 307
+
+/* Whether descriptor fd of task is a netlink socket with no port id yet
+ * (a send binds it inside the call: a ptrace tracer, decoding the
+ * messages at the entry, does not know its protocol then). */
+static __always_inline bool nl_unbound(struct task_struct *task, __u64 fd)
+{
+	struct file **fds = BPF_CORE_READ(task, files, fdt, fd);
+	unsigned int max = BPF_CORE_READ(task, files, fdt, max_fds);
+	struct file *f = NULL;
+	struct socket *so;
+	struct sock *sk;
+
+	if (fd >= max || fd > 1u << 20)
+		return false;
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	if (!f || (BPF_CORE_READ(f, f_inode, i_mode) & 0170000) != 0140000)
+		return false;
+	so = BPF_CORE_READ(f, private_data);
+	sk = BPF_CORE_READ(so, sk);
+	return sk && BPF_CORE_READ(sk, __sk_common.skc_family) == 16 &&
+	       !BPF_CORE_READ((struct netlink_sock *)sk, portid);
+}
+
 SEC("raw_tp/sys_enter")
 int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 {
@@ -1823,7 +2097,7 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		hidden = true;      /* (renacer's own code: no stack, RBK_LAUNCH) */
 	}
 	t->slot = RB_NO_CALL;
-	t->flags &= ~(RBT_ENTRY | RBT_ATTACHED);
+	t->flags &= ~(RBT_ENTRY | RBT_ATTACHED | RBT_NLUNBOUND);
 	if ((unsigned long)id >= RB_NR) {
 		__sync_fetch_and_add(&lost_nr, 1);
 		return 0;
@@ -1841,6 +2115,9 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		t->enter_sum = task->se.sum_exec_runtime;
 		t->enter_on = bpf_get_smp_processor_id();
 	}
+	if ((id == NR_SENDTO || id == NR_SENDMSG || id == NR_SENDMMSG) && slot < RB_NR &&
+	    nl_unbound(task, REG(regs, di)))
+		t->flags |= RBT_NLUNBOUND;
 	if (want_stack)
 		rec_stack(task, t, regs, slot, hidden);
 	/* an entry record: memory the call changes, or a call that may

@@ -356,13 +356,20 @@ static const char *socket_detail(struct dctx *c, const char *link, const char *t
 	return ret;
 }
 
-/* strace's printpidfd: "pid:N" from /proc/PID/fdinfo/FD. */
-static const char *pidfd_detail(struct dctx *c, int64_t fd)
+/* strace's printpidfd: "pid:N" from /proc/PID/fdinfo/FD (a recording's:
+ * as recorded with the call, in known). */
+static const char *pidfd_detail(struct dctx *c, int64_t fd, const struct tmem_fdlink *known)
 {
 	char path[64], line[256];
 	FILE *f;
 	const char *ret = NULL;
 
+	if (known->pidfd_known) {
+		if (known->pidfd_pid <= 0)
+			return NULL;
+		snprintf(line, sizeof(line), "pid:%d", known->pidfd_pid);
+		return arena_strndup(c->arena, line, strlen(line));
+	}
 	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)c->pid, (int)fd);
 	f = fopen(path, "re");
 	if (!f)
@@ -442,7 +449,7 @@ void fd_describe(struct dctx *c, int64_t fd, const char **path, const char **det
 	if ((d & DECODE_FD_DEV) && (*detail = dev_detail(c, *path)))
 		return;
 	if ((d & DECODE_FD_PIDFD) && !strcmp(*path, "anon_inode:[pidfd]") &&
-	    (*detail = pidfd_detail(c, fd))) {
+	    (*detail = pidfd_detail(c, fd, &info))) {
 		*path = NULL;
 		return;
 	}

@@ -78,6 +78,9 @@ struct tmem_fdlink {
 				bound, /proc's table lists it not) as recorded */
 	unsigned nl_proto;
 	uint32_t nl_portid;
+	bool pidfd_known;    /* a pidfd's process id as recorded (0: none, the
+				process had exited) */
+	int pidfd_pid;
 };
 
 struct tmem_view {

@@ -22,6 +22,10 @@
  *                      read whole, iovecs, a message over a unix socket, a
  *                      buffer of 1 MiB written to /dev/null (all far past
  *                      the string limit)
+ *   ebpf_fds zeros     writes to standard output 5 pages of a private
+ *                      anonymous mapping but the first and last 100 bytes,
+ *                      the third page written to, the others never touched
+ *                      (the kernel reads zeros there: -e write=1 dumps them)
  *
  * Run in an empty directory (its files are made there).
  */
@@ -30,6 +34,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -69,6 +74,7 @@ static void files(void)
 	unlink("made");
 	if (write(fd, "gone", 4) != 4)
 		_exit(1);
+	close(fcntl(dir, F_DUPFD_CLOEXEC, 20));  /* (a descriptor returned) */
 	c = fork();
 	if (c == 0) {
 		if (write(p[1], "child", 5) != 5)
@@ -192,6 +198,16 @@ int main(int argc, char **argv)
 		sockets();
 	else if (argc > 1 && !strcmp(argv[1], "io"))
 		io();
+	else if (argc > 1 && !strcmp(argv[1], "zeros")) {
+		char *p = mmap(NULL, 5 * 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return 1;
+		memcpy(p + 2 * 4096, "written", 7);
+		if (write(1, p + 100, 5 * 4096 - 200) < 0)
+			return 1;
+	}
 	else if (argc > 1 && !strcmp(argv[1], "stdio")) {
 		struct pollfd pf[2] = { { 0, POLLIN, 0 }, { 1, POLLOUT, 0 } };
 

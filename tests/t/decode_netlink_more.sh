@@ -26,6 +26,8 @@ MASK_EXTRA='s/nlmsg_seq=[0-9]+/nlmsg_seq=SEQ/g
 s/(nlmsg_pid|nl_pid|ndiag_portid)=-?[0-9]+/\1=PID/g
 s/((idiag|udiag|ndiag|pdiag)_cookie)=\[[0-9]+, 0\]/\1=COOKIE/g
 s/(idiag_inode|udiag_ino|ndiag_ino|pdiag_ino)=[0-9]+/\1=INO/g
+# (the cgroup the socket was made in: the recorder runs the command in one of its own)
+s/(nla_type=(INET_DIAG_CGROUP_ID|0x15|0x15 \/\* INET_DIAG_CGROUP_ID \*\/)\}, )[0-9]+/\1ID/g
 s/(nla_type=(UNIX_DIAG_PEER|0x2|0x2 \/\* UNIX_DIAG_PEER \*\/)\}, )[0-9]{4,}/\1INO/g
 s/(UNIX_DIAG_ICONS( \*\/)?\}, )\[[0-9, ]*\]/\1[INO]/g
 s/(nla_type=(INET_DIAG_INFO|0x2|0x2 \/\* INET_DIAG_INFO \*\/)\}, )"[^"]*"(\.\.\.)?/\1INFO/g'

@@ -16,6 +16,8 @@ cd "$TMPDIR" || exit 1
 unset RENACER_BACKEND
 fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# (the default's choice, whatever RENACER_BACKEND the tests run with)
+unset RENACER_BACKEND
 
 "$RENACER" --backend ebpf -c -o /dev/null true 2> /dev/null ||
 	{ echo "the eBPF recorder cannot run here (not root, or no BTF)"; exit 77; }

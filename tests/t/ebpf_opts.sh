@@ -24,8 +24,8 @@ bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # a pipe's or socket's inode is new each run
 MASK_EXTRA='s/(pipe|socket|UNIX-STREAM|TCP|NETLINK):\[[0-9]{5,}(->[0-9]+)?/\1:[INO/g
 s/(127\.0\.0\.1:)[0-9]+/\1PORT/g; s/htons\([0-9]+\)/htons(PORT)/g
-s/NETLINK:\[ROUTE:[0-9]+\]/NETLINK:[ROUTE:PORTID]/g; s/nl_pid=[0-9]+/nl_pid=N/g
-s/(tv_n?sec)=[0-9]+/\1=N/g'
+s/NETLINK:\[ROUTE:[0-9]+\]/NETLINK:[ROUTE:PORTID]/g; s/nl_pid=[0-9]+/nl_pid=N/g; s/nlmsg_pid=[0-9]+/nlmsg_pid=N/g
+s/(tv_n?sec)=[0-9]+/\1=N/g; s/<pid:[0-9]+>/<pid:N>/g; s/renacer-netops-[0-9]+/renacer-netops-N/g; s/\{pid=[0-9]+,/{pid=N,/g; s/^pidfd_open\([0-9]+/pidfd_open(N/'
 export MASK_EXTRA
 
 # both OPTS... -- CMD...: the two engines' traces of CMD, each run in a
@@ -140,6 +140,13 @@ done
 has "io dumps" '^ \| fffe0  '
 [ "$(grep -c '^ | ' "$E")" -gt 70000 ] || bad "io dumps: $(grep -c '^ | ' "$E") dump lines"
 
+# pages of a private anonymous mapping never touched: zeros, as the
+# kernel (and a ptrace tracer) reads them, between pages that were
+both -e trace=write -e write=1 -- "$F" zeros
+same "zeros -e write=1"
+has "zeros -e write=1" '^ \| 01f90 .* 77 72 69 74  \.+writ \|$'
+[ "$(grep -c '^ | ' "$E")" = 1268 ] || bad "zeros -e write=1: $(grep -c '^ | ' "$E") dump lines"
+
 # -s past what one record holds (8189): the data of reads and writes comes
 # as the dumps' does, each buffer up to the limit
 both -s 20000 -e trace=read,write,readv,writev,sendmsg,recvmsg -- "$F" io
@@ -179,6 +186,64 @@ attach ebpf "$E"
 same "-p -f -y"
 has "-p -f -y" '^[0-9]+ +read\(0<[^>]*/fifo>, "x", 1\) += 1$'
 has "-p -f -y" '^[0-9]+ +write\([0-9]+<pipe:\[[0-9]+\]>, "child", 5\)'
+
+# 6. -y of descriptors no path names: memfd_create's and memfd_secret's
+# pseudo files ("/memfd:NAME (deleted)"), namespaces ("uts:[INO]"), the
+# ones ioctl and fcntl return, fsconfig's aux (a directory); a netlink
+# socket a sendto binds prints its message undecoded, as under ptrace
+# (its protocol is unknown there until it is bound)
+EA=$(need_prog edgeargs)
+both -s 4 -y -e trace=memfd_secret,fsconfig -- "$EA" mem
+same "edgeargs mem -y"
+has "edgeargs mem -y" '^memfd_secret\(0\) += [0-9]+</secretmem>\(deleted\)$'
+both -s 4 -y -e trace=memfd_secret,fsconfig -- "$EA" new
+same "edgeargs new -y"
+has "edgeargs new -y" '^fsconfig\(-1, FSCONFIG_SET_PATH, "key", "/", AT_FDCWD</[^>]*/w>\)'
+both -y -e trace=memfd_create,close -- "$(need_prog fsops)"
+same "fsops -y"
+has "fsops -y" '^memfd_create\(.*\) += [0-9]+</memfd:[^>]*>\(deleted\)$'
+both -y -e trace=ioctl -- "$(need_prog ioctl_nsfs)"
+same "ioctl_nsfs -y"
+has "ioctl_nsfs -y" 'NS_GET_USERNS\) += [0-9]+<user:\[[0-9]+\]>$'
+both -y -e trace=fcntl,openat -- "$F" files
+same "files fcntl -y"
+has "files fcntl -y" '^fcntl\([0-9]+</[^>]*/w>, F_DUPFD_CLOEXEC, 20\) += 2[0-9]+</[^>]*/w>$'
+both -e trace=sendto,recvfrom -- "$(need_prog netlinkops)"
+same "netlinkops"
+has "netlinkops" '^sendto\(3, \[\{nlmsg_len=[0-9]+, nlmsg_type=0x12 /\* NLMSG_\?\?\? \*/'
+has "netlinkops" '^sendto\(3, \[\{nlmsg_len=[0-9]+, nlmsg_type=RTM_GETLINK'
+# an ioctl argument that ends in the array its first word counts (struct
+# kvm_cpuid2), which _IOC_SIZE leaves out
+both -v -e trace=ioctl -- "$(need_prog ioctl_kvm)"
+same "ioctl_kvm -v"
+has "ioctl_kvm -v" '^ioctl\(-1, KVM_SET_CPUID2, \{nent=40, entries=\[\{function=0x'
+
+# ioctl arguments larger than their number says (LOOP_SET_STATUS says
+# nothing, struct dm_ioctl's data), and memory behind their pointer fields
+# (BLKPG's partition, a TEE buffer, a console font's glyphs), a level down
+# (SG_IO's iovecs, v4l2 controls' strings)
+for p in ioctl_loop ioctl_dm ioctl_tee ioctl_block ioctl_kd ioctl_scsi ioctl_v4l2; do
+	both -e trace=ioctl -- "$(need_prog $p)"
+	same "$p"
+	case $p in
+	ioctl_block) has "$p" '^ioctl\(-1, BLKPG, \{op=BLKPG_ADD_PARTITION, flags=1, datalen=152, data=\{start=' ;;
+	ioctl_kd) has "$p" '^ioctl\(-1, PIO_FONTX, \{charcount=1, charheight=16, chardata="\\x33' ;;
+	ioctl_scsi) has "$p" 'iovec_count=2, .*dxferp=\[\{iov_base="' ;;
+	ioctl_v4l2) has "$p" 'VIDIOC_S_EXT_CTRLS, .*string="vol!"' ;;
+	esac
+done
+
+# descriptors received (SCM_RIGHTS): what the kernel installed, recorded
+# with the recvmsg (the process has closed them, or exited, by the time
+# the record is read)
+both -y -e trace=recvmsg -- "$(need_prog netops)"
+same "netops -y"
+has "netops -y" 'cmsg_type=SCM_RIGHTS, cmsg_data=\[[0-9]+<socket:\[[0-9]+\]>\]'
+
+# decode-fds=pidfd: a pidfd's process as it was at the call
+both -e decode-fds=dev,pidfd -e trace=close,pidfd_open -- "$(need_prog optprog)" sockets
+same "optprog pidfd"
+has "optprog pidfd" '^close\(3<pid:[0-9]+>\) += 0$'
 
 [ $fails = 0 ] || exit 1
 exit 0
