@@ -57,6 +57,14 @@ my %numeric = (
 my %kernel_numeric = (
 	'include/scsi/sg.h' => [0x22],
 );
+# ... and headers of it with requests written _IOW('E', 1, u64): a type
+# character, a number and a fixed-size integer type (include/acpi/apei.h's
+# APEI_ERST_*, which strace names among the evdev numbers), computed here.
+my %kernel_ioc = (
+	'include/acpi/apei.h' => [0x45],
+);
+my %int_size = (u8 => 1, u16 => 2, u32 => 4, u64 => 8, __u8 => 1, __u16 => 2, __u32 => 4,
+		__u64 => 8, int => 4, long => 8);
 
 # Headers that cannot be compiled together with the others (or alone).
 my %skip = map { $_ => 1 } qw(
@@ -199,6 +207,21 @@ for my $path (sort keys %kernel_numeric) {
 		my ($name, $v) = ($1, hex($2));
 		next if exists $def{$name} || !grep { $_ == $v >> 8 } @{$kernel_numeric{$path}};
 		$literal{$name} = $v;
+	}
+	close $fh;
+}
+for my $path (sort keys %kernel_ioc) {
+	my ($file) = grep { -f } map { "$_/$path" } reverse sort glob('/usr/src/linux-headers-*-common');
+	next unless $file;
+	open(my $fh, '<', $file) or die "gen_ioctlent: cannot open '$file': $!
+";
+	while (my $l = <$fh>) {
+		next unless $l =~ /^\s*#\s*define\s+([A-Z]\w*)\s+_IO(R|W|WR)?\(\s*'(.)'\s*,\s*(\d+)\s*(?:,\s*(\w+)\s*)?\)/;
+		my ($name, $dir, $type, $nr, $t) = ($1, $2 // '', ord($3), $4, $5);
+		my $size = defined $t ? $int_size{$t} : 0;
+		next if exists $def{$name} || !defined $size || !grep { $_ == $type } @{$kernel_ioc{$path}};
+		my $d = { '' => 0, W => 1, R => 2, WR => 3 }->{$dir};
+		$literal{$name} = (($d << 30) | ($size << 16) | ($type << 8) | $nr) & 0xffffffff;
 	}
 	close $fh;
 }

@@ -11,9 +11,6 @@
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TMPDIR" || exit 1
-# (the default is what is tested: a suite run with RENACER_BACKEND set
-# says so where it runs renacer)
-unset RENACER_BACKEND
 fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # (the default's choice, whatever RENACER_BACKEND the tests run with)
