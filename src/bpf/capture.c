@@ -385,13 +385,14 @@ static const struct rb_iocptr iocptrs[] = {
 	{ VIDIOC_TRY_EXT_CTRLS, ~0u, 24, 4, 4, 1, 20, 0, 12, 4, 0 },
 };
 
-void capture_iocflex(struct rb_iocflex flex[RB_IOC_FLEX], struct rb_iocptr ptrs[RB_IOC_PTRS])
+void capture_iocflex(struct rb_iocflex flex[RB_IOC_FLEX], struct rb_iocptr ptrs[RB_IOC_PTRS],
+		     bool follow)
 {
 	memset(flex, 0, RB_IOC_FLEX * sizeof(*flex));
 	for (size_t i = 0; i < sizeof(iocflex) / sizeof(iocflex[0]) && i < RB_IOC_FLEX; i++)
 		flex[i] = iocflex[i];
 	memset(ptrs, 0, RB_IOC_PTRS * sizeof(*ptrs));
-	for (size_t i = 0; i < sizeof(iocptrs) / sizeof(iocptrs[0]) && i < RB_IOC_PTRS; i++)
+	for (size_t i = 0; follow && i < sizeof(iocptrs) / sizeof(iocptrs[0]) && i < RB_IOC_PTRS; i++)
 		ptrs[i] = iocptrs[i];
 }
 

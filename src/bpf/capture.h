@@ -20,9 +20,11 @@
 int capture_fill(struct rb_spec specs[RB_NR], bool verbose);
 
 /* Fills the RB_IOC_FLEX entries of ioctls whose argument ends in an array
- * its first word counts (struct kvm_cpuid2), and the RB_IOC_PTRS entries
- * of pointer fields of ioctl arguments (RBO_IOCPTR). */
-void capture_iocflex(struct rb_iocflex flex[RB_IOC_FLEX], struct rb_iocptr ptrs[RB_IOC_PTRS]);
+ * its first word counts (struct kvm_cpuid2), and with follow the
+ * RB_IOC_PTRS entries of pointer fields of ioctl arguments (RBO_IOCPTR;
+ * else none). */
+void capture_iocflex(struct rb_iocflex flex[RB_IOC_FLEX], struct rb_iocptr ptrs[RB_IOC_PTRS],
+		     bool follow);
 
 /*
  * Fills the bitmaps (RB_NR bits) of the calls with ops at their entry in

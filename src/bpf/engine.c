@@ -191,6 +191,7 @@ int engine_run(const struct tracer_opts *o, char *const argv[], struct sink_list
 
 	eo.record = true;
 	eo.ring_scale = ring_scale;
+	eo.shallow_ioctl = true;
 	if (ring_scale != ENGINE_PTRACE && ebpf_golden_default() && ebpf_can_record(o, NULL)) {
 		if (ebpf_probe(&why) == 0)
 			r = ebpf_run(o, &eo, argv, sinks, end, &why);
@@ -680,8 +681,11 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		}
 		capture_fill((struct rb_spec *)skel->rodata->specs,
 			     o->dopts.verbose || (o->quals && o->quals->abbrev_set));
+		/* (no pointer fields to follow: the verifier, knowing the
+		 * read-only table empty, prunes their code, 10 ms of it) */
 		capture_iocflex((struct rb_iocflex *)skel->rodata->ioc_flex,
-				(struct rb_iocptr *)skel->rodata->ioc_ptrs);
+				(struct rb_iocptr *)skel->rodata->ioc_ptrs,
+				!eo->shallow_ioctl && trace_set_has(o->trace_set, sysent_lookup("ioctl")));
 		capture_sets((const struct rb_spec *)skel->rodata->specs,
 			     (uint8_t *)skel->rodata->entry_set, (uint8_t *)skel->rodata->block_set,
 			     (uint8_t *)skel->rodata->fork_set);

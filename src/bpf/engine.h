@@ -28,6 +28,11 @@ struct ebpf_opts {
 		      * EV_SYSCALL records decoded from the recording, as from
 		      * the ptrace engine, and no totals */
 	unsigned ring_scale; /* the ring buffer is 4^ring_scale times its size */
+	bool shallow_ioctl; /* record an ioctl's argument but not the buffers
+			     * its pointer fields name (SG_IO's, v4l2's): what
+			     * a golden keeps of them (a structure is "_" to
+			     * the model) and what makes the program slow to
+			     * verify (the verifier walks ioc_ptrs[]) */
 };
 
 /* The recorder copies strings and buffers of at most this many bytes

@@ -505,8 +505,10 @@ static long walk_one(__u32 i, void *ctx)
 		 * name is the path (d_path's simple_dname: "/NAME (deleted)") */
 		n = bpf_probe_read_kernel_str(buf + (w->off & (RB_REC_MAX - 1)), 256,
 					      BPF_CORE_READ(d, d_name.name));
-		if (n > 0)
+		if (n > 0) {
 			w->pos = n;
+			w->done = 1;
+		}
 		return 1;
 	}
 	if (d == root || d == parent) {
