@@ -172,8 +172,8 @@ SYS_FUNC(times)
 
 /* ---- scheduling ----------------------------------------------------------- */
 
-/* [0 1 3]: the CPUs set in the first size bytes at addr */
-static void cpuset_val(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+/* [0 1 3]: the CPUs set in the first size bytes at addr (decode_extra.h) */
+void decode_cpuset(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 		       uint64_t size)
 {
 	unsigned char *m;
@@ -215,7 +215,7 @@ SYS_FUNC(sched_getaffinity)
 	if (ev->err)
 		val_set_ptr(v, v->name, ev->karg[2]);
 	else
-		cpuset_val(ctx, v, v->name, ev->karg[2], (uint64_t)ev->retval);
+		decode_cpuset(ctx, v, v->name, ev->karg[2], (uint64_t)ev->retval);
 	v->flags |= VF_EXIT;
 	return RVAL_DONE;
 }
@@ -227,7 +227,7 @@ SYS_FUNC(sched_setaffinity)
 	arg_pid(ctx, ev, 0, PT_TGID);
 	arg_uint(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
-	cpuset_val(ctx, v, v->name, ev->karg[2], ev->karg[1]);
+	decode_cpuset(ctx, v, v->name, ev->karg[2], ev->karg[1]);
 	return RVAL_DONE;
 }
 
