@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/keyctl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -95,39 +96,71 @@ static void uring(void)
 		S1(SYS_close, fd);
 }
 
+/* Keys: only this thread's and process's own keyrings (-1, -2) and a
+ * serial that names no key are ever changed; the user and session keyrings
+ * (shared with the rest of the machine) are only looked up. */
+#define NOKEY 0x7fff1234
 static void keys(void)
 {
 	unsigned cmd;
+	uint32_t *w = (uint32_t *)(page + 768);
+	uint64_t *kdf = (uint64_t *)(page + 832);
 
 	strcpy(page + 64, "user");
 	strcpy(page + 96, "desc");
 	strcpy(page + 128, "payload");
 	for (cmd = 0; cmd < 34; cmd++) {
+		if (cmd == KEYCTL_SESSION_TO_PARENT)
+			continue;
 		S5(SYS_keyctl, cmd, -1, page + 64, page + 96, 7);
-		S5(SYS_keyctl, cmd, -5, 0, 0, 0);
-		S5(SYS_keyctl, cmd, 0x1234, end - 4, 100, -3);
+		S5(SYS_keyctl, cmd, -8, 0, 0, 0);
+		S5(SYS_keyctl, cmd, NOKEY, end - 4, 100, -3);
 	}
-	S5(SYS_keyctl, 8 /* READ */, -4, page + 512, 64, 0);
-	S5(SYS_keyctl, 6 /* DESCRIBE */, -4, page + 512, 64, 0);
-	S5(SYS_keyctl, 17 /* GET_SECURITY */, -4, page + 512, 64, 0);
-	S5(SYS_keyctl, 3 /* CHOWN */, -4, 1000, 1000, 0);
-	S5(SYS_keyctl, 3, -4, -1, -1, 0);
-	S5(SYS_keyctl, 4 /* SETPERM */, -4, 0x3f3f3f3f, 0, 0);
-	S5(SYS_keyctl, 12 /* INSTANTIATE */, 5, page + 128, 7, -4);
-	S5(SYS_keyctl, 13 /* NEGATE */, 5, 60, -4, 0);
-	S5(SYS_keyctl, 19 /* REJECT */, 5, 60, 22, -4);
-	S5(SYS_keyctl, 20 /* INSTANTIATE_IOV */, 5, page + 256, 2, -4);
-	S5(SYS_keyctl, 15 /* SET_TIMEOUT */, 5, 60, 0, 0);
-	S5(SYS_keyctl, 16 /* ASSUME_AUTHORITY */, 0, 0, 0, 0);
-	S5(SYS_keyctl, 23 /* DH_COMPUTE */, page + 768, page + 512, 64, 0);
-	S5(SYS_keyctl, 23, page + 768, page + 512, 64, page + 800);
-	S5(SYS_keyctl, 24 /* RESTRICT_KEYRING */, -4, page + 64, page + 96, 0);
-	S5(SYS_keyctl, 25 /* PKEY_QUERY */, 5, 0, page + 96, page + 512);
-	S5(SYS_keyctl, 26 /* PKEY_ENCRYPT */, 5, page + 900, page + 96, page + 128);
-	S5(SYS_keyctl, 30 /* WATCH_KEY */, 5, -1, 1, 0);
-	S5(SYS_keyctl, 31 /* CAPABILITIES */, page + 512, 4, 0, 0);
-	S5(SYS_keyctl, 31, NULL, 0, 0, 0);
-	S5(SYS_keyctl, 29 /* MOVE */, 5, -4, -3, 1);
+	S5(SYS_keyctl, KEYCTL_GET_KEYRING_ID, -4, 0, 0, 0);
+	S5(SYS_keyctl, KEYCTL_READ, -2, page + 512, 64, 0);
+	S5(SYS_keyctl, KEYCTL_DESCRIBE, -2, page + 512, 64, 0);
+	S5(SYS_keyctl, KEYCTL_GET_SECURITY, -2, page + 512, 64, 0);
+	S5(SYS_keyctl, KEYCTL_CHOWN, NOKEY, 1000, 1000, 0);
+	S5(SYS_keyctl, KEYCTL_CHOWN, NOKEY, -1, -1, 0);
+	S5(SYS_keyctl, KEYCTL_SETPERM, NOKEY, 0x3f3f3f3f, 0, 0);
+	S5(SYS_keyctl, KEYCTL_INSTANTIATE, NOKEY, page + 128, 7, -4);
+	S5(SYS_keyctl, KEYCTL_NEGATE, NOKEY, 60, -4, 0);
+	S5(SYS_keyctl, KEYCTL_REJECT, NOKEY, 60, 22, -4);
+	S5(SYS_keyctl, KEYCTL_INSTANTIATE_IOV, NOKEY, page + 256, 2, -4);
+	S5(SYS_keyctl, KEYCTL_SET_TIMEOUT, NOKEY, 60, 0, 0);
+	S5(SYS_keyctl, KEYCTL_ASSUME_AUTHORITY, 0, 0, 0, 0);
+	w[0] = 1;
+	w[1] = 2;
+	w[2] = -4;
+	S5(SYS_keyctl, KEYCTL_DH_COMPUTE, w, page + 512, 64, 0);
+	kdf[0] = (uint64_t)(uintptr_t)"sha256";
+	kdf[1] = (uint64_t)(uintptr_t)(page + 128);
+	kdf[2] = 7;
+	S5(SYS_keyctl, KEYCTL_DH_COMPUTE, w, page + 512, 64, kdf);
+	kdf[3] = 0x100000000ULL;
+	S5(SYS_keyctl, KEYCTL_DH_COMPUTE, w, NULL, 0, kdf);
+	S5(SYS_keyctl, KEYCTL_DH_COMPUTE, end - 8, page + 512, 64, end - 16);
+	S5(SYS_keyctl, KEYCTL_RESTRICT_KEYRING, -2, page + 64, NULL, 0);
+	S5(SYS_keyctl, KEYCTL_PKEY_QUERY, NOKEY, 0, page + 96, page + 512);
+	S5(SYS_keyctl, KEYCTL_PKEY_QUERY, -4, 5, NULL, NULL);
+	w[0] = NOKEY;
+	w[1] = 5;
+	w[2] = 6;
+	w[3] = 0;
+	for (cmd = KEYCTL_PKEY_ENCRYPT; cmd <= KEYCTL_PKEY_VERIFY; cmd++)
+		S5(SYS_keyctl, cmd, w, page + 96, page + 128, page + 512);
+	w[0] = -4;
+	w[4] = 9;
+	S5(SYS_keyctl, KEYCTL_PKEY_SIGN, w, NULL, NULL, NULL);
+	S5(SYS_keyctl, KEYCTL_PKEY_VERIFY, w, "x", end - 2, end - 3);
+	S5(SYS_keyctl, KEYCTL_PKEY_DECRYPT, end - 16, "x", page, page);
+	S5(SYS_keyctl, KEYCTL_WATCH_KEY, NOKEY, -1, 1, 0);
+	S5(SYS_keyctl, KEYCTL_CAPABILITIES, page + 512, 4, 0, 0);
+	S5(SYS_keyctl, KEYCTL_CAPABILITIES, page + 512, 1, 0, 0);
+	S5(SYS_keyctl, KEYCTL_CAPABILITIES, NULL, 0, 0, 0);
+	S5(SYS_keyctl, KEYCTL_CAPABILITIES, end - 1, 8, 0, 0);
+	S5(SYS_keyctl, KEYCTL_MOVE, NOKEY, -2, -1, 1);
+	S5(SYS_keyctl, KEYCTL_MOVE, NOKEY, -2, -1, 0x80000003);
 }
 
 static void mempol(void)
