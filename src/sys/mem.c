@@ -393,8 +393,11 @@ static void status_item(struct dctx *c, struct val *item, const void *elem, void
 	if (x < 0 && (e = errno_name(-x))) {
 		char buf[48];
 
+		struct val num;
+
 		snprintf(buf, sizeof(buf), "-%s", e);
-		val_set_text(c, item, NULL, buf);
+		val_set_int(&num, NULL, x);
+		val_set_num_text(c, item, NULL, &num, buf);
 	} else {
 		val_set_int(item, NULL, x);
 	}
@@ -417,7 +420,10 @@ SYS_FUNC(move_pages)
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 4);
-	decode_array(ctx, v, v->name, ev->karg[4], n, 4, status_item, NULL);
+	if (ev->err)   /* the kernel may not have written it: the address */
+		val_set_ptr(v, v->name, ev->karg[4]);
+	else
+		decode_array(ctx, v, v->name, ev->karg[4], n, 4, status_item, NULL);
 	v->flags |= VF_EXIT;
 	arg_flags(ctx, ev, 5, move_pages_flags, NULL);
 	return RVAL_DONE;
