@@ -428,7 +428,7 @@ SYS_FUNC(sched_getattr)
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 1);
-	if (size)
+	if (size && !ev->err)   /* strace: the address when the call failed */
 		sched_attr_val(ctx, v, v->name, ev->karg[1], size);
 	else
 		val_set_ptr(v, v->name, ev->karg[1]);

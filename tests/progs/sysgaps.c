@@ -43,12 +43,6 @@ static long sc(long nr, long a, long b, long c, long d, long e, long f)
 #define S5(nr, a, b, c, d, e) sc(nr, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
 #define S6(nr, a, b, c, d, e, f) sc(nr, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), (long)(f))
 
-/* n bytes at the end of the readable pages, the last cut of them unreadable */
-static void *at_end(size_t n, size_t cut)
-{
-	return end - n + cut;
-}
-
 static void uring(void)
 {
 	uint64_t *b = (uint64_t *)(page + 256);
@@ -384,12 +378,162 @@ static void misc(void)
 	S4(SYS_pidfd_send_signal, -1, 0, end - 8, 1);
 }
 
+/* mq_* on a descriptor that is no queue: the arguments still decode */
+static void mqbad(void)
+{
+	long *attr = (long *)(page + 256);
+	uint32_t *sev = (uint32_t *)(page + 512);
+	struct { long s, ns; } *ts = (void *)(page + 1024);
+
+	attr[0] = 0x800;
+	attr[1] = 4;
+	attr[2] = 64;
+	attr[3] = 1;
+	ts->s = 1;
+	ts->ns = 1000;
+	S5(SYS_mq_timedsend, -1, "hello", 5, 3, ts);
+	S5(SYS_mq_timedreceive, -1, page + 2048, 64, page + 128, ts);
+	S3(SYS_mq_getsetattr, -1, attr, page + 384);
+	S3(SYS_mq_getsetattr, -1, end - 16, NULL);
+	memset(sev, 0, 64);
+	sev[0] = 0x1234;
+	sev[2] = SIGUSR1;
+	sev[3] = 0;
+	S2(SYS_mq_notify, -1, sev);
+	S2(SYS_mq_notify, -1, NULL);
+	sev[3] = 1;
+	S2(SYS_mq_notify, -1, sev);
+	sev[3] = 4;
+	sev[4] = 1;
+	S2(SYS_mq_notify, -1, sev);
+	sev[3] = 2;
+	sev[4] = 0x5f000400;
+	sev[6] = 0x5f000800;
+	S2(SYS_mq_notify, -1, sev);
+	sev[3] = 99;
+	S2(SYS_mq_notify, -1, sev);
+	S2(SYS_mq_notify, -1, end - 8);
+}
+
+static void more(void)
+{
+	uint32_t *sa = (uint32_t *)(page + 256);
+	uint64_t *ca = (uint64_t *)(page + 512);
+	unsigned long *fds = (unsigned long *)(page + 1024);
+	struct { long s, ns; } *ts = (void *)(page + 1536);
+
+	/* sched_setattr/getattr */
+	memset(sa, 0, 64);
+	sa[0] = 48;
+	sa[1] = 6;          /* SCHED_DEADLINE */
+	((uint64_t *)sa)[1] = 0x5;
+	((uint64_t *)sa)[2] = 1000;
+	((uint64_t *)sa)[3] = 2000;
+	((uint64_t *)sa)[4] = 3000;
+	S3(SYS_sched_setattr, 0, sa, 0);
+	sa[1] = 0;
+	sa[4] = 5;
+	((uint64_t *)sa)[1] = 0;
+	S3(SYS_sched_setattr, 0, sa, 0x1);
+	sa[0] = 56;
+	S3(SYS_sched_setattr, -1, sa, 0);
+	S3(SYS_sched_setattr, 0, end - 8, 0);
+	S4(SYS_sched_getattr, 0, sa, 56, 0);
+	S4(SYS_sched_getattr, 0, sa, 48, 1);
+	S4(SYS_sched_getattr, 0, sa, 8, 0);
+	S4(SYS_sched_getattr, 0, end - 8, 48, 0);
+	/* select / pselect6 */
+	fds[0] = 0x7;
+	fds[1] = 0;
+	S5(SYS_select, 3, fds, NULL, NULL, NULL);
+	ts->s = 0;
+	ts->ns = 0;
+	S5(SYS_select, 70, fds, fds, NULL, ts);
+	S5(SYS_select, -1, fds, NULL, NULL, NULL);
+	S5(SYS_select, 1025, end - 8, NULL, NULL, NULL);
+	S6(SYS_pselect6, 3, fds, NULL, NULL, ts, NULL);
+	ca[0] = 0;
+	ca[1] = 8;
+	S6(SYS_pselect6, 3, fds, NULL, fds, ts, ca);
+	S6(SYS_pselect6, 3, NULL, NULL, NULL, end - 8, end - 8);
+	/* waitid */
+	S5(SYS_waitid, 0 /* P_ALL */, 0, page + 2048, 4 /* WEXITED */ | 1 /* WNOHANG */, NULL);
+	S5(SYS_waitid, 1, 1, page + 2048, 0x7, page + 3072);
+	S5(SYS_waitid, 3 /* P_PIDFD */, -1, NULL, 0x1000000 | 4, NULL);
+	S5(SYS_waitid, 99, 0, end - 8, 0, end - 8);
+	/* clone3 with bad sizes and fields (all fail) */
+	memset(ca, 0, 88);
+	ca[0] = 0x10000;        /* CLONE_THREAD without CLONE_SIGHAND: EINVAL */
+	ca[4] = SIGCHLD;
+	S2(SYS_clone3, ca, 8);
+	S2(SYS_clone3, ca, 88 + 8);
+	S2(SYS_clone3, NULL, 64);
+	S2(SYS_clone3, end - 8, 64);
+	ca[0] = ~0ULL;
+	S2(SYS_clone3, ca, 64);
+	/* statx */
+	S5(SYS_statx, AT_FDCWD, "/nonexistent", 0x100 | 0x2000, 0xfff, page + 2048);
+	S5(SYS_statx, -1, NULL, 0x6000, 0x80000000, NULL);
+	S5(SYS_statx, AT_FDCWD, "/", 0, 0x7ff, page + 2048);
+	/* epoll_pwait2, futex_waitv */
+	S6(SYS_epoll_pwait2, -1, page, 4, ts, NULL, 8);
+	S6(SYS_epoll_pwait2, -1, page, 4, end - 8, page, 8);
+	{
+		uint64_t *wv = (uint64_t *)(page + 3072);
+
+		wv[0] = 1;
+		wv[1] = BASE;
+		wv[2] = 0x2 | 0x80;   /* FUTEX_32 | FUTEX_PRIVATE_FLAG */
+		wv[3] = 0;
+		S5(SYS_futex_waitv, wv, 1, 0, ts, 1);
+		S5(SYS_futex_waitv, wv, 1, 1, NULL, 0);
+	}
+	/* rseq, membarrier, memfd */
+	S4(SYS_rseq, page + 64, 32, 0, 0x53053053);
+	S4(SYS_rseq, page + 64, 20, 1, 0);
+	/* perf_event_open */
+	{
+		uint32_t *pa = (uint32_t *)(page + 3072);
+
+		memset(pa, 0, 128);
+		pa[0] = 2;      /* PERF_TYPE_TRACEPOINT */
+		pa[1] = 128;
+		((uint64_t *)pa)[1] = 1;
+		((uint64_t *)pa)[3] = 0x7;   /* sample_type */
+		((uint64_t *)pa)[5] = 0x3;   /* bits */
+		S5(SYS_perf_event_open, pa, -1, 0, -1, 0);
+	}
+	/* landlock */
+	{
+		uint64_t *ra = (uint64_t *)(page + 3200);
+
+		ra[0] = 0x1fff;
+		S3(SYS_landlock_create_ruleset, ra, 8, 0);
+		S3(SYS_landlock_create_ruleset, NULL, 0, 1);
+		ra[0] = 0x3;
+		((int32_t *)ra)[2] = 5;
+		S4(SYS_landlock_add_rule, -1, 1, ra, 0);
+	}
+	/* name_to_handle_at / open_by_handle_at */
+	{
+		uint32_t *fh = (uint32_t *)(page + 3300);
+
+		fh[0] = 8;
+		fh[1] = 1;
+		S5(SYS_name_to_handle_at, AT_FDCWD, "/", fh, page + 3400, 0x400);
+		S5(SYS_name_to_handle_at, AT_FDCWD, "/", fh, page + 3400, 0x1000);
+		fh[0] = 8;
+		S3(SYS_open_by_handle_at, -1, fh, O_RDONLY);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*fn)(void); } sections[] = {
 		{ "uring", uring }, { "keys", keys }, { "mempol", mempol },
 		{ "mqueue", mqueue }, { "fsapi", fsapi }, { "fanot", fanot },
-		{ "admin", admin }, { "misc", misc },
+		{ "admin", admin }, { "misc", misc }, { "mqbad", mqbad },
+		{ "more", more },
 	};
 	void *m;
 
