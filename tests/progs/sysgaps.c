@@ -502,6 +502,23 @@ static void more(void)
 		((uint64_t *)pa)[3] = 0x7;   /* sample_type */
 		((uint64_t *)pa)[5] = 0x3;   /* bits */
 		S5(SYS_perf_event_open, pa, -1, 0, -1, 0);
+		/* every byte set (reserved bits too: EINVAL), a size past
+		 * what strace 6.1 knows */
+		for (unsigned t = 0; t < 6; t++) {
+			for (unsigned i = 0; i < 136; i++)
+				((unsigned char *)pa)[i] = (unsigned char)(i * 13 + t);
+			pa[0] = t;
+			pa[1] = 136;
+			S5(SYS_perf_event_open, pa, -1, 0, -1, 0xf);
+		}
+		/* an extended type in config's upper half (a hybrid PMU) */
+		memset(pa, 0, 136);
+		pa[1] = 128;
+		((uint64_t *)pa)[1] = 0x100000001ULL;
+		S5(SYS_perf_event_open, pa, -1, 0, -1, 0);
+		pa[0] = 3;
+		((uint64_t *)pa)[1] = 0x107010203ULL;
+		S5(SYS_perf_event_open, pa, -1, 0, -1, 0);
 	}
 	/* landlock */
 	{
