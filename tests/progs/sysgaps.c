@@ -471,6 +471,15 @@ static void more(void)
 	S2(SYS_clone3, end - 8, 64);
 	ca[0] = ~0ULL;
 	S2(SYS_clone3, ca, 64);
+	/* bytes past the clone_args strace 6.1 knows: set (E2BIG), or
+	 * running into the unmapped page (EFAULT) */
+	memset(ca, 0, 104);
+	ca[4] = SIGCHLD;
+	ca[11] = 5;
+	S2(SYS_clone3, ca, 96);
+	memset(end - 96, 0, 96);
+	((uint64_t *)(end - 96))[4] = SIGCHLD;
+	S2(SYS_clone3, end - 96, 128);
 	/* statx */
 	S5(SYS_statx, AT_FDCWD, "/nonexistent", 0x100 | 0x2000, 0xfff, page + 2048);
 	S5(SYS_statx, -1, NULL, 0x6000, 0x80000000, NULL);
