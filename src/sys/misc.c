@@ -366,13 +366,19 @@ static void sched_attr_val(struct dctx *c, struct val *v, const char *name, uint
 	f = val_new_array(c, 11);
 	val_set_uint(&f[n++], "size", a.size);
 	if (size >= SCHED_ATTR_VER0) {
-		val_set_enum(&f[n++], "sched_policy", a.sched_policy, schedulers);
+		/* what SCHED_FLAG_KEEP_POLICY (0x08) and SCHED_FLAG_KEEP_PARAMS
+		 * (0x10) tell the kernel to ignore is left out, as strace 6.1:
+		 * the policy under either, the parameters under KEEP_PARAMS */
+		if (!(a.sched_flags & 0x18))
+			val_set_enum(&f[n++], "sched_policy", a.sched_policy, schedulers);
 		val_set_flags(&f[n++], "sched_flags", a.sched_flags, sched_flags, NULL);
-		val_set_int(&f[n++], "sched_nice", a.sched_nice);
-		val_set_uint(&f[n++], "sched_priority", a.sched_priority);
-		val_set_uint(&f[n++], "sched_runtime", a.sched_runtime);
-		val_set_uint(&f[n++], "sched_deadline", a.sched_deadline);
-		val_set_uint(&f[n++], "sched_period", a.sched_period);
+		if (!(a.sched_flags & 0x10)) {
+			val_set_int(&f[n++], "sched_nice", a.sched_nice);
+			val_set_uint(&f[n++], "sched_priority", a.sched_priority);
+			val_set_uint(&f[n++], "sched_runtime", a.sched_runtime);
+			val_set_uint(&f[n++], "sched_deadline", a.sched_deadline);
+			val_set_uint(&f[n++], "sched_period", a.sched_period);
+		}
 		if (size >= SCHED_ATTR_VER1) {
 			val_set_uint(&f[n++], "sched_util_min", a.sched_util_min);
 			val_set_uint(&f[n++], "sched_util_max", a.sched_util_max);

@@ -437,6 +437,13 @@ static void more(void)
 	S3(SYS_sched_setattr, 0, sa, 0x1);
 	sa[0] = 56;
 	S3(SYS_sched_setattr, -1, sa, 0);
+	sa[2] = 0x8;        /* SCHED_FLAG_KEEP_POLICY */
+	S3(SYS_sched_setattr, -1, sa, 0);
+	sa[2] = 0x10 | 0x60;        /* KEEP_PARAMS, UTIL_CLAMP_MIN/MAX */
+	S3(SYS_sched_setattr, -1, sa, 0);
+	sa[2] = 0xff;
+	S3(SYS_sched_setattr, -1, sa, 0);
+	sa[2] = 0;
 	S3(SYS_sched_setattr, 0, end - 8, 0);
 	S4(SYS_sched_getattr, 0, sa, 56, 0);
 	S4(SYS_sched_getattr, 0, sa, 48, 1);
