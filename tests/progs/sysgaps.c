@@ -88,6 +88,17 @@ static void uring(void)
 	S4(SYS_io_uring_register, fd, 0x80000000u | 2, fds, 3);
 	if (fd != 1000)
 		S1(SYS_close, fd);
+	/* io_uring_setup: every flag bit (with unknown ones), the other
+	 * fields set; io_uring_enter's flags and its argument by size */
+	for (unsigned i = 0; i < 120; i++)
+		page[3072 + i] = (char)i;
+	((uint32_t *)(page + 3072))[2] = 0xffff;
+	S2(SYS_io_uring_setup, 4, page + 3072);
+	((uint32_t *)(page + 3072))[2] = 0x20;
+	S2(SYS_io_uring_setup, 4, page + 3072);
+	b[0] = 1 << 9;
+	S6(SYS_io_uring_enter, -1, 1, 0, 0xff, b, 8);
+	S6(SYS_io_uring_enter, -1, 0, 1, 0x8, b, 24);
 }
 
 /* Keys: only this thread's and process's own keyrings (-1, -2) and a
