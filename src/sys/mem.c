@@ -48,8 +48,11 @@ static void arg_mmap_flags(struct dctx *c, struct event *ev, unsigned i)
 	unsigned n = 0;
 
 	val_set_enum(&it[n++], NULL, f & MAP_TYPE_MASK, mmap_type);
-	if (rest)
+	/* other bits without a name: plain hex, as strace 6.1 after the type */
+	if (rest && xlat_flags_named(mmap_flags, rest))
 		val_set_flags(&it[n++], NULL, rest, mmap_flags, NULL);
+	else if (rest)
+		val_set_hex(&it[n++], NULL, rest);
 	if (huge) {
 		/* a named number, so that -X raw/verbose show the whole word */
 		char text[48];
