@@ -571,13 +571,59 @@ static void more(void)
 	}
 }
 
+/* socket()'s protocol for every family strace 6.1 names protocols of (the
+ * socket type is invalid: nothing is created) */
+static void proto(void)
+{
+	static const int fams[] = { 3 /* AX25 */, 17 /* PACKET */, 23 /* IRDA */,
+		29 /* CAN */, 31 /* BLUETOOTH */, 33 /* RXRPC */, 34 /* ISDN */,
+		35 /* PHONET */, 37 /* CAIF */, 39 /* NFC */, 41 /* KCM */, 43 /* SMC */ };
+	static const unsigned eth[] = { 0x0600, 0x0a00, 0x08ff, 0x6000, 0x8892, 0x88a4,
+		0x88b5, 0x88f7, 0x9000, 0x9100, 0x9200, 0x9300, 0xdada, 0xfbfb, 0xffff };
+
+	for (unsigned f = 0; f < sizeof(fams) / sizeof(fams[0]); f++) {
+		for (int p = 0; p < 48; p++)
+			S3(SYS_socket, fams[f], 0x7f, p);
+		S3(SYS_socket, fams[f], 0x7f, 0xcc);
+		S3(SYS_socket, fams[f], 0x7f, 300);
+	}
+	for (unsigned e = 0; e < sizeof(eth) / sizeof(eth[0]); e++)
+		S3(SYS_socket, 17, 0x7f, (eth[e] >> 8) | (eth[e] & 0xff) << 8);
+}
+
+/* Flag and command values past what strace 6.1 names, and names it gives
+ * where the kernel's headers would not */
+static void bits(void)
+{
+	uint64_t *how = (uint64_t *)(page + 256);
+
+	for (int i = 0; i <= 0x20; i++)
+		S1(SYS_personality, i);
+	S1(SYS_personality, 0x04100001);
+	S1(SYS_personality, 0);
+	for (int i = 1030; i < 1040; i++)
+		S3(SYS_fcntl, -1, i, 0);
+	S6(SYS_mmap, 0, 0, 0, 0x80, -1, 0);
+	S6(SYS_mmap, 0, 0, 0, 0x81, -1, 0);
+	S6(SYS_mmap, 0, 0, 0, 0x80 | (21 << 26), -1, 0);
+	S5(SYS_statx, -1, "", 0x80, 0, NULL);
+	S5(SYS_statx, -1, "", 0x2180, 0, NULL);
+	S4(SYS_openat, -1, "", 0x400000, 0644);
+	S4(SYS_openat, -1, "", 0x410002, 0644);
+	how[0] = 0x400000;
+	how[1] = 0;
+	how[2] = 0;
+	S4(SYS_openat2, -1, "", how, 24);
+	S3(SYS_fcntl, -1, 4 /* F_SETFL */, 0x400000);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*fn)(void); } sections[] = {
 		{ "uring", uring }, { "keys", keys }, { "mempol", mempol },
 		{ "mqueue", mqueue }, { "fsapi", fsapi }, { "fanot", fanot },
 		{ "admin", admin }, { "misc", misc }, { "mqbad", mqbad },
-		{ "more", more },
+		{ "more", more }, { "proto", proto }, { "bits", bits },
 	};
 	void *m;
 

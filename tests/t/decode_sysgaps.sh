@@ -5,8 +5,10 @@
 # ring fds, buffer rings), keyctl's Diffie-Hellman, public key and
 # capability commands, kexec_load/kexec_file_load, move_pages, mq_notify's
 # sigevent, the new mount API, fanotify, quotactl, syslog, personality,
-# sched_getattr, select/pselect6, clone3, statx, epoll_pwait2, futex_waitv
-# and others, with good, bad, NULL and unreadable arguments.  Each section's
+# sched_getattr, select/pselect6, clone3, statx, epoll_pwait2, futex_waitv,
+# perf_event_open's config, socket()'s protocol in each family strace names
+# (AF_PACKET's ETH_P_*), personality's domains, open's __O_TMPFILE and
+# others, with good, bad, NULL and unreadable arguments.  Each section's
 # lines after the sched_yield() marker are compared after masking (string
 # literals of the program sit at PIE addresses; a new thread keyring's
 # serial differs run to run), with the default options, -X raw, -X verbose
@@ -18,7 +20,7 @@ prog=$(need_prog sysgaps) || exit 1
 MASK_EXTRA='s/^(keyctl\((KEYCTL_GET_KEYRING_ID|0 \/\* KEYCTL_GET_KEYRING_ID \*\/|0), .*\) += )[0-9]+$/\1N/'
 export MASK_EXTRA
 
-sections="uring keys mempol mqueue mqbad fsapi fanot admin misc more"
+sections="uring keys mempol mqueue mqbad fsapi fanot admin misc more proto bits"
 rc=0
 for opts in "" "-X raw" "-X verbose" "-v -s 4"; do
 	for s in $sections; do
@@ -54,4 +56,11 @@ done
 run_both -- "$prog" admin
 grep -qF 'kexec_load(0x1000000, 1, [{buf=0x5f000000, bufsz=16, mem=0x100000, memsz=4096}], KEXEC_ARCH_X86_64|KEXEC_ON_CRASH|KEXEC_PRESERVE_CONTEXT)' "$RENACER_OUT" ||
 	{ echo "admin: no decoded kexec_load line"; rc=1; }
+run_both -- "$prog" proto
+for want in 'socket(AF_CAN, 0x7f /* SOCK_??? */, CAN_RAW)' \
+	'socket(AF_AX25, 0x7f /* SOCK_??? */, 0xcc /* AX25_P_IP */)' \
+	'socket(AF_PACKET, 0x7f /* SOCK_??? */, htons(ETH_P_QINQ1))' \
+	'socket(AF_RXRPC, 0x7f /* SOCK_??? */, AF_INET6)'; do
+	grep -qF "$want" "$RENACER_OUT" || { echo "proto: no '$want' line"; rc=1; }
+done
 exit $rc
