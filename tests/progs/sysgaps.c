@@ -591,6 +591,22 @@ static void proto(void)
 		S3(SYS_socket, 17, 0x7f, (eth[e] >> 8) | (eth[e] & 0xff) << 8);
 }
 
+/* getsockopt/setsockopt option names of every level strace 6.1 knows
+ * (on no descriptor: EBADF) */
+static void sockopts(void)
+{
+	static const int levels[] = { 0, 41, 101, 132 };
+
+	for (int l = -4; l <= 286 - 256; l++) {
+		int level = l < 0 ? levels[l + 4] : 256 + l;
+
+		for (int o = 0; o < 136; o++) {
+			S5(SYS_getsockopt, -1, level, o, NULL, NULL);
+			S5(SYS_setsockopt, -1, level, o, NULL, 0);
+		}
+	}
+}
+
 /* Flag and command values past what strace 6.1 names, and names it gives
  * where the kernel's headers would not */
 static void bits(void)
@@ -624,6 +640,7 @@ int main(int argc, char **argv)
 		{ "mqueue", mqueue }, { "fsapi", fsapi }, { "fanot", fanot },
 		{ "admin", admin }, { "misc", misc }, { "mqbad", mqbad },
 		{ "more", more }, { "proto", proto }, { "bits", bits },
+		{ "sockopts", sockopts },
 	};
 	void *m;
 

@@ -7,7 +7,8 @@
 # sigevent, the new mount API, fanotify, quotactl, syslog, personality,
 # sched_getattr, select/pselect6, clone3, statx, epoll_pwait2, futex_waitv,
 # perf_event_open's config, socket()'s protocol in each family strace names
-# (AF_PACKET's ETH_P_*), personality's domains, open's __O_TMPFILE and
+# (AF_PACKET's ETH_P_*), the option names of every socket level,
+# personality's domains, open's __O_TMPFILE and
 # others, with good, bad, NULL and unreadable arguments.  Each section's
 # lines after the sched_yield() marker are compared after masking (string
 # literals of the program sit at PIE addresses; a new thread keyring's
@@ -20,7 +21,7 @@ prog=$(need_prog sysgaps) || exit 1
 MASK_EXTRA='s/^(keyctl\((KEYCTL_GET_KEYRING_ID|0 \/\* KEYCTL_GET_KEYRING_ID \*\/|0), .*\) += )[0-9]+$/\1N/'
 export MASK_EXTRA
 
-sections="uring keys mempol mqueue mqbad fsapi fanot admin misc more proto bits"
+sections="uring keys mempol mqueue mqbad fsapi fanot admin misc more proto bits sockopts"
 rc=0
 for opts in "" "-X raw" "-X verbose" "-v -s 4"; do
 	for s in $sections; do
@@ -62,5 +63,12 @@ for want in 'socket(AF_CAN, 0x7f /* SOCK_??? */, CAN_RAW)' \
 	'socket(AF_PACKET, 0x7f /* SOCK_??? */, htons(ETH_P_QINQ1))' \
 	'socket(AF_RXRPC, 0x7f /* SOCK_??? */, AF_INET6)'; do
 	grep -qF "$want" "$RENACER_OUT" || { echo "proto: no '$want' line"; rc=1; }
+done
+run_both -- "$prog" sockopts
+for want in 'getsockopt(-1, SOL_IP, IPT_SO_GET_INFO, NULL, NULL)' \
+	'setsockopt(-1, SOL_IP, IPT_SO_SET_REPLACE, NULL, 0)' \
+	'getsockopt(-1, SOL_SCTP, SCTP_RTOINFO, NULL, NULL)' \
+	'getsockopt(-1, SOL_CAN_RAW, CAN_RAW_FILTER, NULL, NULL)'; do
+	grep -qF "$want" "$RENACER_OUT" || { echo "sockopts: no '$want' line"; rc=1; }
 done
 exit $rc
