@@ -619,6 +619,10 @@ static void bits(void)
 	S1(SYS_personality, 0);
 	for (int i = 1030; i < 1040; i++)
 		S3(SYS_fcntl, -1, i, 0);
+	for (int i = 11; i < 16; i++)
+		S3(SYS_fcntl, -1, i, page);
+	for (int i = 0; i < 32; i += 3)
+		S1(SYS_memfd_secret, 1u << i);
 	S6(SYS_mmap, 0, 0, 0, 0x80, -1, 0);
 	S6(SYS_mmap, 0, 0, 0, 0x81, -1, 0);
 	S6(SYS_mmap, 0, 0, 0, 0x80 | (21 << 26), -1, 0);
