@@ -623,6 +623,15 @@ static void bits(void)
 		S3(SYS_fcntl, -1, i, page);
 	for (int i = 0; i < 32; i += 3)
 		S1(SYS_memfd_secret, 1u << i);
+	/* negative si_codes (pid -1: no process gets anything) */
+	for (int i = 0; i < 8; i++) {
+		int *si = (int *)(page + 1024);
+
+		memset(si, 0, 128);
+		si[0] = 9 + i;
+		si[2] = i - 7;
+		S3(SYS_rt_sigqueueinfo, -1, SIGUSR1, si);
+	}
 	S6(SYS_mmap, 0, 0, 0, 0x80, -1, 0);
 	S6(SYS_mmap, 0, 0, 0, 0x81, -1, 0);
 	S6(SYS_mmap, 0, 0, 0, 0x80 | (21 << 26), -1, 0);
