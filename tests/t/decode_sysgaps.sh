@@ -13,7 +13,7 @@
 # lines after the sched_yield() marker are compared after masking (string
 # literals of the program sit at PIE addresses; a new thread keyring's
 # serial differs run to run), with the default options, -X raw, -X verbose
-# and -v -s 4.
+# -v -s 4 and -yy.
 . "$TOP/tests/lib.sh"
 need_strace
 prog=$(need_prog sysgaps) || exit 1
@@ -23,7 +23,7 @@ export MASK_EXTRA
 
 sections="uring keys mempol mqueue mqbad fsapi fanot admin misc more proto bits sockopts"
 rc=0
-for opts in "" "-X raw" "-X verbose" "-v -s 4"; do
+for opts in "" "-X raw" "-X verbose" "-v -s 4" "-yy"; do
 	for s in $sections; do
 		# shellcheck disable=SC2086
 		run_both $opts -- "$prog" "$s"
