@@ -12,7 +12,7 @@
 # others, with good, bad, NULL and unreadable arguments.  Each section's
 # lines after the sched_yield() marker are compared after masking (string
 # literals of the program sit at PIE addresses; a new thread keyring's
-# serial differs run to run), with the default options, -X raw, -X verbose
+# serial differs run to run), with the default options, -X raw, -X verbose,
 # -v -s 4 and -yy.
 . "$TOP/tests/lib.sh"
 need_strace
