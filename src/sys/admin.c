@@ -18,6 +18,9 @@
 #include "xlat/bootflags3.h"
 #include "xlat/delete_module_flags.h"
 #include "xlat/kcmp_types.h"
+#include "xlat/kexec_arch_values.h"
+#include "xlat/kexec_file_load_flags.h"
+#include "xlat/kexec_load_flags.h"
 #include "xlat/landlock_create_ruleset_flags.h"
 #include "xlat/landlock_rule_types.h"
 #include "xlat/landlock_ruleset_access_fs.h"
@@ -43,6 +46,61 @@ static void val_set_num_named(struct dctx *c, struct val *v, const char *name, i
 
 enum { SYSLOG_READ = 2, SYSLOG_READ_ALL = 3, SYSLOG_READ_CLEAR = 4,
        SYSLOG_CONSOLE_LEVEL = 8, SYSLOG_SIZE_BUFFER = 10 };
+
+/* ---- kexec ---------------------------------------------------------------- */
+
+/* struct kexec_segment: {buf=0x..., bufsz=N, mem=0x..., memsz=N} */
+static void kexec_segment_item(struct dctx *c, struct val *item, const void *elem, void *arg)
+{
+	uint64_t s[4];
+	struct val *f = val_new_array(c, 4);
+
+	memcpy(s, elem, sizeof(s));
+	val_set_ptr(&f[0], "buf", s[0]);
+	val_set_uint(&f[1], "bufsz", s[1]);
+	val_set_ptr(&f[2], "mem", s[2]);
+	val_set_uint(&f[3], "memsz", s[3]);
+	val_set_struct(item, NULL, f, 4, false);
+}
+
+/* kexec_load(entry, nr_segments, segments, flags): the segments when there
+ * are at most KEXEC_SEGMENT_MAX (16); flags as the architecture, then the
+ * other bits */
+SYS_FUNC(kexec_load)
+{
+	uint64_t flags = ev->karg[3];
+	struct val *v, it[2];
+	unsigned n = 0;
+
+	arg_ptr(ctx, ev, 0);
+	arg_uint(ctx, ev, 1);
+	v = arg_slot(ctx, ev, 2);
+	if (ev->karg[1] > 16)
+		val_set_ptr(v, v->name, ev->karg[2]);
+	else
+		decode_array(ctx, v, v->name, ev->karg[2], ev->karg[1], 4 * sizeof(uint64_t),
+			     kexec_segment_item, NULL);
+	v = arg_slot(ctx, ev, 3);
+	val_set_enum(&it[n++], NULL, flags & 0xffff0000u, kexec_arch_values);
+	if (flags & ~0xffff0000ULL)
+		val_set_flags(&it[n++], NULL, flags & ~0xffff0000ULL, kexec_load_flags, NULL);
+	val_set_or(ctx, v, v->name, it, n);
+	return RVAL_DONE;
+}
+
+/* kexec_file_load(kernel_fd, initrd_fd, cmdline_len, cmdline, flags) */
+SYS_FUNC(kexec_file_load)
+{
+	struct val *v;
+
+	arg_fd(ctx, ev, 0);
+	arg_fd(ctx, ev, 1);
+	arg_uint(ctx, ev, 2);
+	v = arg_slot(ctx, ev, 3);
+	val_read_buf(ctx, v, v->name, ev->karg[3], ev->karg[2]);
+	arg_flags(ctx, ev, 4, kexec_file_load_flags, NULL);
+	return RVAL_DONE;
+}
 
 /* syslog(type, bufp, len): actions that ignore bufp and len show only the
  * type; reads show the buffer at exit. */

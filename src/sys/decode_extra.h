@@ -75,6 +75,12 @@ void decode_timeval(struct dctx *c, struct val *v, const char *name, uint64_t ad
 void restart_note(const struct dctx *c, const struct event *ev);
 const char *restart_take(pid_t tid);
 
+/* A CPU set of size bytes at addr as strace's print_affinitylist: [0 1 3];
+ * the address when size is 0 or above 8192 or the bytes cannot be read
+ * (src/sys/misc.c). */
+void decode_cpuset(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+		   uint64_t size);
+
 /* An I/O priority: IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4) (src/sys/misc.c). */
 void val_set_ioprio(struct dctx *c, struct val *v, const char *name, uint32_t x);
 

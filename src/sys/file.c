@@ -28,10 +28,11 @@
 /* The kernel's __O_TMPFILE bit (glibc's macro includes O_DIRECTORY). */
 #define KERNEL_O_TMPFILE 020000000
 
-/* open's mode argument matters with O_CREAT or O_TMPFILE. */
+/* open's mode argument matters with O_CREAT or O_TMPFILE; strace 6.1 shows
+ * it for the kernel's __O_TMPFILE bit alone as well. */
 static bool takes_mode(uint64_t flags)
 {
-	return (flags & O_CREAT) || (flags & (KERNEL_O_TMPFILE | O_DIRECTORY)) == (KERNEL_O_TMPFILE | O_DIRECTORY);
+	return (flags & O_CREAT) || (flags & KERNEL_O_TMPFILE);
 }
 
 void val_set_open_flags(struct dctx *c, struct val *v, const char *name, uint64_t flags)

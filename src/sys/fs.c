@@ -466,21 +466,26 @@ static void memfd_flags(struct dctx *c, struct event *ev, unsigned i)
 	struct val *v = arg_slot(c, ev, i);
 	uint32_t flags = (uint32_t)ev->karg[i];
 	uint32_t huge = flags & (0x3fu << 26);
-	struct val *items;
 	char buf[32];
-	unsigned n = 0;
 
 	if (!huge) {
 		val_set_flags(v, v->name, flags, memfd_create_flags, NULL);
 		return;
 	}
-	flags &= ~huge;
-	items = val_new_array(c, 2);
-	if (flags)
-		val_set_flags(&items[n++], NULL, flags, memfd_create_flags, NULL);
-	snprintf(buf, sizeof(buf), "%u<<MFD_HUGE_SHIFT", huge >> 26);
-	val_set_text(c, &items[n++], NULL, buf);
-	val_set_op(v, v->name, items, n, "|");
+	/* one number with a text, as strace's print_xlat_ex: the text, -X
+	 * raw the number, -X verbose both */
+	{
+		const char *low = flags & ~huge ? xlat_flags_text(c, memfd_create_flags,
+								 flags & ~huge) : NULL;
+		char *text;
+		size_t len;
+
+		snprintf(buf, sizeof(buf), "%u<<MFD_HUGE_SHIFT", huge >> 26);
+		len = (low ? strlen(low) + 1 : 0) + strlen(buf) + 1;
+		text = arena_alloc(c->arena, len);
+		snprintf(text, len, "%s%s%s", low ? low : "", low ? "|" : "", buf);
+		val_set_named_num(c, v, v->name, flags, text);
+	}
 }
 
 SYS_FUNC(memfd_create)
@@ -753,7 +758,8 @@ SYS_FUNC(fanotify_init)
 
 		val_set_enum(&items[0], NULL, flags & 0xc, fan_classes);
 		val_set_flags(&items[1], NULL, flags & ~0xcu, fan_init_flags, NULL);
-		val_set_op(v, v->name, items, 2, "|");
+		/* each part in its own -X style: "0x8|0xe00" under -X raw */
+		val_set_or(ctx, v, v->name, items, 2);
 	} else {
 		val_set_enum(v, v->name, flags, fan_classes);
 	}

@@ -5,9 +5,11 @@
 #include "sys/decode.h"
 
 #include <linux/futex.h>
+#include <string.h>
 
 #include "sys/decode_extra.h"
 #include "xlat/clocknames.h"
+#include "xlat/futex_waitv_flags.h"
 #include "xlat/futexbitset.h"
 #include "xlat/futexwakecmps.h"
 #include "xlat/futexwakeops.h"
@@ -245,12 +247,29 @@ SYS_FUNC(futex)
 	return RVAL_EXIT;
 }
 
+/* struct futex_waitv: {val=0x1, uaddr=0x..., flags=FUTEX_32} */
+static void waitv_item(struct dctx *c, struct val *item, const void *elem, void *arg)
+{
+	struct { uint64_t val, uaddr; uint32_t flags, reserved; } w;
+	struct val *f = val_new_array(c, 4);
+	unsigned n = 0;
+
+	memcpy(&w, elem, sizeof(w));
+	val_set_hex(&f[n++], "val", w.val);
+	val_set_ptr(&f[n++], "uaddr", w.uaddr);
+	val_set_flags(&f[n++], "flags", w.flags, futex_waitv_flags, NULL);
+	if (w.reserved)
+		val_set_hex(&f[n++], "__reserved", w.reserved);
+	val_set_struct(item, NULL, f, n, false);
+}
+
 /* futex_waitv(waiters, nr_futexes, flags, timeout, clockid) */
 SYS_FUNC(futex_waitv)
 {
 	struct val *v;
 
-	arg_ptr(ctx, ev, 0);
+	v = arg_slot(ctx, ev, 0);
+	decode_array(ctx, v, v->name, ev->karg[0], (uint32_t)ev->karg[1], 24, waitv_item, NULL);
 	arg_uint(ctx, ev, 1);
 	arg_hex(ctx, ev, 2);
 	v = arg_slot(ctx, ev, 3);

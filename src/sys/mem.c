@@ -48,8 +48,11 @@ static void arg_mmap_flags(struct dctx *c, struct event *ev, unsigned i)
 	unsigned n = 0;
 
 	val_set_enum(&it[n++], NULL, f & MAP_TYPE_MASK, mmap_type);
-	if (rest)
+	/* other bits without a name: plain hex, as strace 6.1 after the type */
+	if (rest && xlat_flags_named(mmap_flags, rest))
 		val_set_flags(&it[n++], NULL, rest, mmap_flags, NULL);
+	else if (rest)
+		val_set_hex(&it[n++], NULL, rest);
 	if (huge) {
 		/* a named number, so that -X raw/verbose show the whole word */
 		char text[48];
@@ -393,8 +396,11 @@ static void status_item(struct dctx *c, struct val *item, const void *elem, void
 	if (x < 0 && (e = errno_name(-x))) {
 		char buf[48];
 
+		struct val num;
+
 		snprintf(buf, sizeof(buf), "-%s", e);
-		val_set_text(c, item, NULL, buf);
+		val_set_int(&num, NULL, x);
+		val_set_num_text(c, item, NULL, &num, buf);
 	} else {
 		val_set_int(item, NULL, x);
 	}
@@ -417,7 +423,10 @@ SYS_FUNC(move_pages)
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 4);
-	decode_array(ctx, v, v->name, ev->karg[4], n, 4, status_item, NULL);
+	if (ev->err)   /* the kernel may not have written it: the address */
+		val_set_ptr(v, v->name, ev->karg[4]);
+	else
+		decode_array(ctx, v, v->name, ev->karg[4], n, 4, status_item, NULL);
 	v->flags |= VF_EXIT;
 	arg_flags(ctx, ev, 5, move_pages_flags, NULL);
 	return RVAL_DONE;

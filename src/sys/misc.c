@@ -172,8 +172,8 @@ SYS_FUNC(times)
 
 /* ---- scheduling ----------------------------------------------------------- */
 
-/* [0 1 3]: the CPUs set in the first size bytes at addr */
-static void cpuset_val(struct dctx *c, struct val *v, const char *name, uint64_t addr,
+/* [0 1 3]: the CPUs set in the first size bytes at addr (decode_extra.h) */
+void decode_cpuset(struct dctx *c, struct val *v, const char *name, uint64_t addr,
 		       uint64_t size)
 {
 	unsigned char *m;
@@ -215,7 +215,7 @@ SYS_FUNC(sched_getaffinity)
 	if (ev->err)
 		val_set_ptr(v, v->name, ev->karg[2]);
 	else
-		cpuset_val(ctx, v, v->name, ev->karg[2], (uint64_t)ev->retval);
+		decode_cpuset(ctx, v, v->name, ev->karg[2], (uint64_t)ev->retval);
 	v->flags |= VF_EXIT;
 	return RVAL_DONE;
 }
@@ -227,7 +227,7 @@ SYS_FUNC(sched_setaffinity)
 	arg_pid(ctx, ev, 0, PT_TGID);
 	arg_uint(ctx, ev, 1);
 	v = arg_slot(ctx, ev, 2);
-	cpuset_val(ctx, v, v->name, ev->karg[2], ev->karg[1]);
+	decode_cpuset(ctx, v, v->name, ev->karg[2], ev->karg[1]);
 	return RVAL_DONE;
 }
 
@@ -366,13 +366,19 @@ static void sched_attr_val(struct dctx *c, struct val *v, const char *name, uint
 	f = val_new_array(c, 11);
 	val_set_uint(&f[n++], "size", a.size);
 	if (size >= SCHED_ATTR_VER0) {
-		val_set_enum(&f[n++], "sched_policy", a.sched_policy, schedulers);
+		/* what SCHED_FLAG_KEEP_POLICY (0x08) and SCHED_FLAG_KEEP_PARAMS
+		 * (0x10) tell the kernel to ignore is left out, as strace 6.1:
+		 * the policy under either, the parameters under KEEP_PARAMS */
+		if (!(a.sched_flags & 0x18))
+			val_set_enum(&f[n++], "sched_policy", a.sched_policy, schedulers);
 		val_set_flags(&f[n++], "sched_flags", a.sched_flags, sched_flags, NULL);
-		val_set_int(&f[n++], "sched_nice", a.sched_nice);
-		val_set_uint(&f[n++], "sched_priority", a.sched_priority);
-		val_set_uint(&f[n++], "sched_runtime", a.sched_runtime);
-		val_set_uint(&f[n++], "sched_deadline", a.sched_deadline);
-		val_set_uint(&f[n++], "sched_period", a.sched_period);
+		if (!(a.sched_flags & 0x10)) {
+			val_set_int(&f[n++], "sched_nice", a.sched_nice);
+			val_set_uint(&f[n++], "sched_priority", a.sched_priority);
+			val_set_uint(&f[n++], "sched_runtime", a.sched_runtime);
+			val_set_uint(&f[n++], "sched_deadline", a.sched_deadline);
+			val_set_uint(&f[n++], "sched_period", a.sched_period);
+		}
 		if (size >= SCHED_ATTR_VER1) {
 			val_set_uint(&f[n++], "sched_util_min", a.sched_util_min);
 			val_set_uint(&f[n++], "sched_util_max", a.sched_util_max);
@@ -428,7 +434,7 @@ SYS_FUNC(sched_getattr)
 		return RVAL_EXIT;
 	}
 	v = arg_slot(ctx, ev, 1);
-	if (size)
+	if (size && !ev->err)   /* strace: the address when the call failed */
 		sched_attr_val(ctx, v, v->name, ev->karg[1], size);
 	else
 		val_set_ptr(v, v->name, ev->karg[1]);

@@ -22,6 +22,16 @@
 #include "xlat/addrfams.h"
 #include "util/strbuf.h"
 #include "xlat/ethernet_protocols.h"
+#include "xlat/ax25_protocols.h"
+#include "xlat/bt_protocols.h"
+#include "xlat/caif_protocols.h"
+#include "xlat/can_protocols.h"
+#include "xlat/irda_protocols.h"
+#include "xlat/isdn_protocols.h"
+#include "xlat/kcm_protocols.h"
+#include "xlat/nfc_protocols.h"
+#include "xlat/phonet_protocols.h"
+#include "xlat/smc_protocols.h"
 #include "xlat/inet_protocols.h"
 #include "xlat/msg_flags.h"
 #include "xlat/netlink_protocols.h"
@@ -436,6 +446,23 @@ static void arg_socktype(struct dctx *c, struct event *ev, unsigned i)
  * AF_INET is no AF_INET to strace); otherwise every bit of the register in
  * decimal (raw: strace's PRINT_VAL_U of the whole register).
  */
+/* The protocol names of the other families strace 6.1 knows. */
+static const struct xlat *family_protocols(uint64_t family)
+{
+	switch (family) {
+	case AF_BLUETOOTH: return bt_protocols;
+	case AF_CAIF: return caif_protocols;
+	case AF_CAN: return can_protocols;
+	case AF_IRDA: return irda_protocols;
+	case AF_ISDN: return isdn_protocols;
+	case AF_KCM: return kcm_protocols;
+	case AF_NFC: return nfc_protocols;
+	case AF_PHONET: return phonet_protocols;
+	case AF_SMC: return smc_protocols;
+	default: return NULL;
+	}
+}
+
 static void arg_protocol(struct dctx *c, struct event *ev, unsigned i, uint64_t family)
 {
 	struct val *v = arg_slot(c, ev, i);
@@ -456,9 +483,30 @@ static void arg_protocol(struct dctx *c, struct event *ev, unsigned i, uint64_t 
 		val_set_call(c, v, v->name, "htons", it, 1);
 		break;
 	}
-	default:
-		val_set_uint(v, v->name, ev->raw[i]);   /* raw: see above */
+	case AF_AX25: {
+		/* "0x1 / * AX25_P_ROSE * /" whatever the -X style */
+		const char *n = xlat_name(ax25_protocols, proto);
+		char buf[64];
+
+		if (proto)
+			snprintf(buf, sizeof(buf), "%#x /* %s */", proto, n ? n : "AX25_P_???");
+		else
+			snprintf(buf, sizeof(buf), "0 /* %s */", n ? n : "AX25_P_???");
+		val_set_text(c, v, v->name, buf);
 		break;
+	}
+	case AF_RXRPC:   /* the protocol family of the transport */
+		val_set_enum(v, v->name, proto, addrfams);
+		break;
+	default: {
+		const struct xlat *xl = family_protocols(family);
+
+		if (xl)
+			val_set_enum(v, v->name, proto, xl);
+		else
+			val_set_uint(v, v->name, ev->raw[i]);   /* raw: see above */
+		break;
+	}
 	}
 }
 

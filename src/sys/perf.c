@@ -27,16 +27,43 @@
 #include "xlat/perf_type_id.h"
 #include "util/banned.h"
 
+/* The extended type in config's upper 32 bits (a hybrid CPU's PMU), as
+ * strace 6.1 prints it before the rest: "0x1<<32|" */
+static void ext_type_text(struct dctx *c, struct val *v, uint64_t cfg)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%#llx<<32|", (unsigned long long)(cfg >> 32));
+	val_set_text(c, v, NULL, buf);
+}
+
+/* config of a PERF_TYPE_HARDWARE event: [0x1<<32|]PERF_COUNT_HW_... */
+static void hw_config(struct dctx *c, struct val *v, uint64_t cfg)
+{
+	struct val *it;
+
+	if (!(cfg >> 32)) {
+		val_set_enum(v, "config", cfg, perf_hw_id);
+		return;
+	}
+	it = val_new_array(c, 2);
+	ext_type_text(c, &it[0], cfg);
+	val_set_enum(&it[1], NULL, (uint32_t)cfg, perf_hw_id);
+	val_set_op(v, "config", it, 2, NULL);
+}
+
 /* config of a PERF_TYPE_HW_CACHE event as strace 6.1 prints it, the
- * highest part first: [0x7<<24|]RESULT<<16|OP<<8|ID */
+ * highest part first: [0x1<<32|][0x7<<24|]RESULT<<16|OP<<8|ID */
 static void hw_cache_config(struct dctx *c, struct val *v, uint64_t cfg)
 {
-	struct val *it = val_new_array(c, 7);
+	struct val *it = val_new_array(c, 8);
 	unsigned n = 0;
 	char buf[48];
 
-	if (cfg >> 24) {
-		snprintf(buf, sizeof(buf), "%#llx<<24|", (unsigned long long)(cfg >> 24));
+	if (cfg >> 32)
+		ext_type_text(c, &it[n++], cfg);
+	if ((cfg >> 24) & 0xff) {
+		snprintf(buf, sizeof(buf), "%#llx<<24|", (unsigned long long)((cfg >> 24) & 0xff));
 		val_set_text(c, &it[n++], NULL, buf);
 	}
 	val_set_enum(&it[n++], NULL, (cfg >> 16) & 0xff, perf_hw_cache_op_result_id);
@@ -190,7 +217,7 @@ void decode_perf_attr(struct dctx *ctx, struct val *v, const char *name, uint64_
 	val_set_enum(&f[n++], "size", a.size, perf_attr_size);
 	switch (a.type) {
 	case PERF_TYPE_HARDWARE:
-		val_set_enum(&f[n++], "config", a.config, perf_hw_id);
+		hw_config(ctx, &f[n++], a.config);
 		break;
 	case PERF_TYPE_SOFTWARE:
 		val_set_enum(&f[n++], "config", a.config, perf_sw_ids);
@@ -235,7 +262,9 @@ void decode_perf_attr(struct dctx *ctx, struct val *v, const char *name, uint64_
 		return;
 	}
 	n = attr_verbose(ctx, f, n, &a, size);
-	val_set_struct(v, name, f, n, (a.size && a.size > size) || (!a.size && size < 64));
+	/* "..." for the bytes past what strace 6.1 knows (PERF_ATTR_SIZE_VER7) */
+	val_set_struct(v, name, f, n, (a.size && a.size > size) || (!a.size && size < 64) ||
+		       size > 128);
 	return;
 addr:
 	val_set_ptr(v, name, addr);

@@ -170,7 +170,8 @@ SYS_FUNC(ppoll)
 	return RVAL_EXIT;
 }
 
-/* select's nfds as strace reads it: negative as 0, at most 1024 * 1024
+/* select's nfds as strace reads it: negative as 0 (the sets then show as
+ * addresses), at most 1024 * 1024
  * (select(2^31-1, ...) reads no more). */
 static uint64_t select_nfds(const struct event *ev)
 {
@@ -200,8 +201,9 @@ static bool set_fdset(struct dctx *c, struct val *v, const char *name, uint64_t 
 		val_set_ptr(v, name, 0);
 		return true;
 	}
+	/* no descriptors (nfds <= 0): strace shows the address */
 	bits = arena_alloc(c->arena, bytes ? bytes : 8);
-	if (bytes && !tread(c, addr, bits, bytes)) {
+	if (!bytes || !tread(c, addr, bits, bytes)) {
 		val_set_ptr(v, name, addr);
 		return false;
 	}
@@ -469,11 +471,19 @@ SYS_FUNC(epoll_pwait2)
 	}
 	epoll_events_out(ctx, ev);
 	arg_int(ctx, ev, 2);
+	/* strace 6.1 shows the timeout and the mask by address when the
+	 * call failed */
 	v = arg_slot(ctx, ev, 3);
-	decode_timespec(ctx, v, v->name, ev->karg[3]);
+	if (ev->err)
+		val_set_ptr(v, v->name, ev->karg[3]);
+	else
+		decode_timespec(ctx, v, v->name, ev->karg[3]);
 	v->flags |= VF_EXIT;
 	v = arg_slot(ctx, ev, 4);
-	decode_sigset(ctx, v, v->name, ev->karg[4], ev->karg[5]);
+	if (ev->err)
+		val_set_ptr(v, v->name, ev->karg[4]);
+	else
+		decode_sigset(ctx, v, v->name, ev->karg[4], ev->karg[5]);
 	v->flags |= VF_EXIT;
 	arg_uint(ctx, ev, 5);
 	return RVAL_DONE;

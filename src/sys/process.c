@@ -351,6 +351,9 @@ SYS_FUNC(clone3)
 		if (fetch > offsetof(struct k_clone_args, cgroup) &&
 		    (a.cgroup || (a.flags & F_INTO_CGROUP)))
 			val_set_uint(&it[n++], "cgroup", a.cgroup);
+		/* the bytes past the structure strace 6.1 knows, when set */
+		if (val_nonzero_bytes(ctx, &it[n], ev->karg[0], sizeof(a), size))
+			n++;
 		val_set_struct(v, v->name, it, n, false);
 		if (a.flags & (F_PIDFD | F_PARENT_SETTID)) {
 			/* " => {...}" follows the structure at exit, with no

@@ -97,6 +97,15 @@ static void si_code_val(struct dctx *c, struct val *v, const siginfo_t *si)
 			return;
 		}
 	}
+	if (si->si_code < 0) {
+		/* the number in 32 bits under -X raw/verbose (0xfffffffa
+		 * / * SI_TKILL * /), as strace 6.1 */
+		struct val num;
+
+		val_set_hex(&num, NULL, (uint32_t)si->si_code);
+		val_set_num_text(c, v, "si_code", &num, xlat_name(xl, code));
+		return;
+	}
 	val_set_enum(v, "si_code", code, xl);
 }
 

@@ -24,6 +24,27 @@
 #include "xlat/icmp_filter_flags.h"
 #include "xlat/packet_mreq_type.h"
 #include "xlat/setsock_options.h"
+#include "xlat/sock_ax25_options.h"
+#include "xlat/sock_bluetooth_options.h"
+#include "xlat/sock_caif_options.h"
+#include "xlat/sock_can_raw_options.h"
+#include "xlat/sock_dccp_options.h"
+#include "xlat/sock_ip_get_options.h"
+#include "xlat/sock_ip_set_options.h"
+#include "xlat/sock_ipv6_get_options.h"
+#include "xlat/sock_ipv6_set_options.h"
+#include "xlat/sock_ipx_options.h"
+#include "xlat/sock_irda_options.h"
+#include "xlat/sock_iucv_options.h"
+#include "xlat/sock_kcm_options.h"
+#include "xlat/sock_llc_options.h"
+#include "xlat/sock_nfc_options.h"
+#include "xlat/sock_pnp_options.h"
+#include "xlat/sock_pppol2tp_options.h"
+#include "xlat/sock_rds_options.h"
+#include "xlat/sock_rxrpc_options.h"
+#include "xlat/sock_sctp_options.h"
+#include "xlat/sock_tipc_options.h"
 #include "xlat/sock_alg_options.h"
 #include "xlat/sock_ip_options.h"
 #include "xlat/sock_ipv6_options.h"
@@ -76,6 +97,34 @@ static const struct xlat *level_names(uint32_t level, uint32_t name, bool get)
 	case SOL_XDP: return sock_xdp_options;
 	case SOL_ALG: return sock_alg_options;
 	case AF_VSOCK_LEVEL: return sock_vsock_options;
+	case 101: return sock_can_raw_options;     /* SOL_CAN_RAW */
+	case 132: return sock_sctp_options;        /* SOL_SCTP */
+	case 256: return sock_ipx_options;         /* SOL_IPX */
+	case 257: return sock_ax25_options;        /* SOL_AX25 */
+	case 266: return sock_irda_options;        /* SOL_IRDA */
+	case 268: return sock_llc_options;         /* SOL_LLC */
+	case 269: return sock_dccp_options;        /* SOL_DCCP */
+	case 271: return sock_tipc_options;        /* SOL_TIPC */
+	case 272: return sock_rxrpc_options;       /* SOL_RXRPC */
+	case 273: return sock_pppol2tp_options;    /* SOL_PPPOL2TP */
+	case 274: return sock_bluetooth_options;   /* SOL_BLUETOOTH */
+	case 275: return sock_pnp_options;         /* SOL_PNPIPE */
+	case 276: return sock_rds_options;         /* SOL_RDS */
+	case 277: return sock_iucv_options;        /* SOL_IUCV */
+	case 278: return sock_caif_options;        /* SOL_CAIF */
+	case 280: return sock_nfc_options;         /* SOL_NFC */
+	case 281: return sock_kcm_options;         /* SOL_KCM */
+	default: return NULL;
+	}
+}
+
+/* The x_tables, arptables and ebtables options of SOL_IP and SOL_IPV6,
+ * which differ between getsockopt and setsockopt, or NULL. */
+static const struct xlat *level_names_dir(uint32_t level, bool get)
+{
+	switch (level) {
+	case SOL_IP: return get ? sock_ip_get_options : sock_ip_set_options;
+	case SOL_IPV6: return get ? sock_ipv6_get_options : sock_ipv6_set_options;
 	default: return NULL;
 	}
 }
@@ -84,13 +133,16 @@ static void arg_level_name(struct dctx *c, struct event *ev, bool get)
 {
 	uint32_t level = (uint32_t)ev->karg[1], name = (uint32_t)ev->karg[2];
 	const struct xlat *xl = level_names(level, name, get);
+	const struct xlat *dir = level_names_dir(level, get);
 	struct val *v;
 
 	arg_fd(c, ev, 0);
 	arg_enum(c, ev, 1, socketlayers);
 	ev->args[1].x.v = level;
 	v = arg_slot(c, ev, 2);
-	if (xl)
+	if (dir && xlat_name(dir, name))
+		val_set_enum(v, v->name, name, dir);
+	else if (xl)
 		val_set_enum(v, v->name, name, xl);
 	else
 		val_set_uint(v, v->name, name);

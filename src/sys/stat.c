@@ -244,9 +244,15 @@ SYS_FUNC(statx)
 		else
 			val_set_text(ctx, &forms[1], NULL, "");
 		val_set_xforms(ctx, &items[n++], NULL, &forms[0], &forms[1], &forms[2]);
-		if (flags & ~(uint64_t)AT_STATX_SYNC_TYPE)
-			val_set_flags(&items[n++], NULL, flags & ~(uint64_t)AT_STATX_SYNC_TYPE,
-				      at_flags, NULL);
+		/* the other flags; bits without a name in plain hex */
+		if (flags & ~(uint64_t)AT_STATX_SYNC_TYPE) {
+			uint64_t rest = flags & ~(uint64_t)AT_STATX_SYNC_TYPE;
+
+			if (xlat_flags_named(at_flags, rest))
+				val_set_flags(&items[n++], NULL, rest, at_flags, NULL);
+			else
+				val_set_hex(&items[n++], NULL, rest);
+		}
 		if (n == 1)
 			arg_put(ctx, ev, 2, &items[0]);
 		else

@@ -364,8 +364,10 @@ void decode_sigevent(struct dctx *c, struct val *v, const char *name, uint64_t a
 		val_set_ptr(&sv[1], "sival_ptr", (uint64_t)(uintptr_t)se.sigev_value.sival_ptr);
 		val_set_struct(&f[n++], "sigev_value", sv, 2, false);
 	}
-	/* a signal name only when a signal is what notifies */
-	if (se.sigev_notify == SIGEV_SIGNAL || se.sigev_notify == SIGEV_THREAD_ID)
+	/* a signal name only when a signal is what notifies (or a thread is
+	 * started: strace 6.1 names it then as well) */
+	if (se.sigev_notify == SIGEV_SIGNAL || se.sigev_notify == SIGEV_THREAD_ID ||
+	    se.sigev_notify == SIGEV_THREAD)
 		val_set_signal(c, &f[n++], "sigev_signo", se.sigev_signo);
 	else
 		val_set_uint(&f[n++], "sigev_signo", (uint32_t)se.sigev_signo);
