@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <linux/blkpg.h>
+#include <linux/btrfs.h>
 #include <linux/kd.h>
 #include <linux/kvm.h>
 #include <linux/tee.h>
@@ -346,6 +347,9 @@ static const struct rb_iocflex iocflex[] = {
 	{ KVM_GET_SUPPORTED_CPUID, 8, 40 },
 	{ KVM_GET_EMULATED_CPUID, 8, 40 },
 #endif
+	/* struct btrfs_ioctl_space_args: space_slots, total_spaces, then
+	 * space_slots struct btrfs_ioctl_space_info */
+	{ BTRFS_IOC_SPACE_INFO, 16, 24 },
 };
 
 /* pointer fields of ioctl arguments their decoders follow (x86_64
@@ -383,7 +387,19 @@ static const struct rb_iocptr iocptrs[] = {
 	{ VIDIOC_G_EXT_CTRLS, ~0u, 24, 4, 4, 1, 20, 0, 12, 4, 0 },
 	{ VIDIOC_S_EXT_CTRLS, ~0u, 24, 4, 4, 1, 20, 0, 12, 4, 0 },
 	{ VIDIOC_TRY_EXT_CTRLS, ~0u, 24, 4, 4, 1, 20, 0, 12, 4, 0 },
+	/* struct btrfs_ioctl_vol_args_v2: qgroup_inherit, a struct
+	 * btrfs_qgroup_inherit (72 bytes) and its qgroups (the decoder counts
+	 * them by num_qgroups, a field behind the pointer: up to 119 of them);
+	 * SNAP_CREATE_V2 and SUBVOL_CREATE_V2 are numbers 23 and 24, one row
+	 * for 16 to 31 (no other _IOW of 4096 bytes there) */
+	{ BTRFS_IOC_SNAP_CREATE_V2 & ~0xfu, ~0xfu, 32, 0, 0, 0, 0, 1024 },
+	/* struct btrfs_ioctl_send_args: clone_sources (clone_sources_count
+	 * u64) */
+	{ BTRFS_IOC_SEND, ~0u, 16, 8, 8, 0, 8, 0 },
 };
+
+_Static_assert(sizeof(iocflex) / sizeof(iocflex[0]) <= RB_IOC_FLEX, "ioc_flex is full");
+_Static_assert(sizeof(iocptrs) / sizeof(iocptrs[0]) <= RB_IOC_PTRS, "ioc_ptrs is full");
 
 void capture_iocflex(struct rb_iocflex flex[RB_IOC_FLEX], struct rb_iocptr ptrs[RB_IOC_PTRS],
 		     bool follow)
