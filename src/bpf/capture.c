@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <linux/blkpg.h>
+#include <linux/bpf.h>
 #include <linux/btrfs.h>
 #include <linux/kd.h>
 #include <linux/kvm.h>
@@ -64,6 +65,8 @@
 #define IOV(a, w, s, f) { RBO_IOV, a, w, RBZ_CONST, s, f, 0 }
 /* n bytes at the pointer at offset off of the structure at argument a */
 #define DEREF(a, w, off, n) { RBO_DEREF, a, w, RBZ_CONST, off, 0, n }
+/* ... the string limit + 1 bytes of it (a string, or bytes shown as one) */
+#define DEREFL(a, w, off) { RBO_DEREF, a, w, RBZ_CONST, off, RBF_LIMIT, RB_REGION_MAX }
 /* n bytes at the stack pointer of the entry */
 #define SP(w, n) { RBO_SP, 0, w, RBZ_CONST, 0, 0, n }
 /* what the descriptor argument a refers to (a socket's family and
@@ -223,7 +226,9 @@ static const struct cap_row rows[] = {
 	{ "wait4", { FIX(1, XOK, 4), FIX(3, XOK, SZ_RUSAGE) } },
 	{ "waitid", { FIX(2, XOK, SZ_SIGINFO), FIX(4, XOK, SZ_RUSAGE) } },
 	{ "clone", { FIX(2, XOK, 4) } },
-	{ "clone3", { ARGSZ(0, XB, 1, SZ_CLONE_ARGS), DEREF(0, XOK, 8, 4), DEREF(0, XOK, 24, 4) } },
+	/* (past struct clone_args, up to a page: the kernel checks those bytes
+	 * are 0, the decoder shows them when not) */
+	{ "clone3", { ARGSZ(0, XB, 1, 4096), DEREF(0, XOK, 8, 4), DEREF(0, XOK, 24, 4) } },
 	{ "uname", { FIX(0, XOK, SZ_UTSNAME) } },
 	{ "sysinfo", { FIX(0, XOK, SZ_SYSINFO) } },
 	{ "times", { FIX(0, X, SZ_TMS) } },
@@ -241,11 +246,19 @@ static const struct cap_row rows[] = {
 	/* (which arguments point where depends on the option or command) */
 	/* (PR_SET_VMA_ANON_NAME: a string at the fifth) */
 	{ "prctl", { FIX(1, XB, 16), FIX(2, XB, 16), DEREF(2, XB, 8, 4096), CSTR(4, XB) } },
-	{ "keyctl", { ANY(1), ANY(2), ANY(3), ANY(4) } },
+	/* (KEYCTL_INSTANTIATE_IOV: 512 iovecs, -v shows them up to the
+	 * first unreadable one; KEYCTL_DH_COMPUTE's struct
+	 * keyctl_kdf_params: hashname, otherinfo) */
+	{ "keyctl", { ANY(1), { RBO_ANY, 2, XB, RBZ_CONST, 0, 0, RB_REGION_MAX }, ANY(3), ANY(4),
+		      DEREFL(4, XB, 0), DEREFL(4, XB, 8) } },
 	{ "ptrace", { ANY(2), ANY(3) } },
 	{ "fsconfig", { ANY(2), ANY(3) } },
 	/* (read at the entry: on E2BIG the kernel writes its size back) */
 	{ "perf_event_open", { FIX(0, EX, 256) } },
+	/* (union bpf_attr, read at the entry too: some commands write into it;
+	 * up to a page, as the kernel reads; pointer fields by ioc_ptrs, keyed
+	 * on the command) */
+	{ "bpf", { ARGSZ(1, EX, 2, 4096), { RBO_IOCPTR, 1, EX, RBZ_CONST, 0, 0, 0 } } },
 	{ "arch_prctl", { FIX(1, XOK, 8) } },
 	{ "sched_getaffinity", { RETSZ(2, X, 1024) } },
 	{ "sched_setaffinity", { ARGSZ(2, X, 1, 1024) } },
@@ -396,6 +409,28 @@ static const struct rb_iocptr iocptrs[] = {
 	/* struct btrfs_ioctl_send_args: clone_sources (clone_sources_count
 	 * u64) */
 	{ BTRFS_IOC_SEND, ~0u, 16, 8, 8, 0, 8, 0 },
+	/*
+	 * bpf(2)'s union bpf_attr, by command (a small number no ioctl's
+	 * matches): BPF_PROG_LOAD's insns (insn_cnt of 8 bytes), license,
+	 * log_buf (log_size); BPF_OBJ_PIN's and BPF_OBJ_GET's pathname;
+	 * BPF_OBJ_GET_INFO_BY_FD's info (info_len); BPF_PROG_QUERY's prog_ids
+	 * (prog_cnt); BPF_RAW_TRACEPOINT_OPEN's name; BPF_BTF_LOAD's btf
+	 * (btf_size); BPF_TASK_FD_QUERY's buf (buf_len); BPF_LINK_CREATE's
+	 * iter_info (iter_info_len), kprobe_multi's syms, addrs, cookies (cnt)
+	 */
+	{ BPF_PROG_LOAD, ~0u, 8, 4, 4, 0, 8, 0 },
+	{ BPF_PROG_LOAD, ~0u, 16, 0, 0, 0, 0, 128 },
+	{ BPF_PROG_LOAD, ~0u, 32, 28, 4, 0, 1, 0 },
+	{ BPF_OBJ_PIN, ~1u, 0, 0, 0, 0, 0, 4096 },
+	{ BPF_OBJ_GET_INFO_BY_FD, ~0u, 8, 4, 4, 0, 1, 0 },
+	{ BPF_PROG_QUERY, ~0u, 16, 24, 4, 0, 4, 0 },
+	{ BPF_RAW_TRACEPOINT_OPEN, ~0u, 0, 0, 0, 0, 0, 256 },
+	{ BPF_BTF_LOAD, ~0u, 0, 16, 4, 0, 1, 0 },
+	{ BPF_TASK_FD_QUERY, ~0u, 16, 12, 4, 0, 1, 0 },
+	{ BPF_LINK_CREATE, ~0u, 16, 24, 4, 0, 4, 0 },
+	{ BPF_LINK_CREATE, ~0u, 24, 20, 4, 0, 8, 0 },
+	{ BPF_LINK_CREATE, ~0u, 32, 20, 4, 0, 8, 0 },
+	{ BPF_LINK_CREATE, ~0u, 40, 20, 4, 0, 8, 0 },
 };
 
 _Static_assert(sizeof(iocflex) / sizeof(iocflex[0]) <= RB_IOC_FLEX, "ioc_flex is full");

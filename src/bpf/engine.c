@@ -685,7 +685,9 @@ static int load(struct erun *r, const struct ebpf_opts *eo, struct strbuf *why)
 		 * read-only table empty, prunes their code, 10 ms of it) */
 		capture_iocflex((struct rb_iocflex *)skel->rodata->ioc_flex,
 				(struct rb_iocptr *)skel->rodata->ioc_ptrs,
-				!eo->shallow_ioctl && trace_set_has(o->trace_set, sysent_lookup("ioctl")));
+				!eo->shallow_ioctl &&
+				(trace_set_has(o->trace_set, sysent_lookup("ioctl")) ||
+				 trace_set_has(o->trace_set, sysent_lookup("bpf"))));
 		capture_sets((const struct rb_spec *)skel->rodata->specs,
 			     (uint8_t *)skel->rodata->entry_set, (uint8_t *)skel->rodata->block_set,
 			     (uint8_t *)skel->rodata->fork_set);
