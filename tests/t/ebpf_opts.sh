@@ -233,6 +233,58 @@ for p in ioctl_loop ioctl_dm ioctl_tee ioctl_block ioctl_kd ioctl_scsi ioctl_v4l
 	esac
 done
 
+# btrfs ioctls: a struct btrfs_qgroup_inherit behind vol_args_v2's pointer
+# (SNAP_CREATE_V2, SUBVOL_CREATE_V2: one ioc_ptrs row), SEND's clone sources
+both -v -e trace=ioctl -- "$(need_prog ioctl_btrfs)"
+same "ioctl_btrfs -v"
+has "ioctl_btrfs -v" '^ioctl\(-1, BTRFS_IOC_SUBVOL_CREATE_V2, \{.*qgroup_inherit=\{flags=BTRFS_QGROUP_INHERIT_SET_LIMITS, num_qgroups=4, .*qgroups=\[5, 256, '
+has "ioctl_btrfs -v" '^ioctl\(-1, BTRFS_IOC_SEND, \{send_fd=1, clone_sources_count=3, clone_sources=\[BTRFS_FS_TREE_OBJECTID, 300, '
+
+# bpf(2): union bpf_attr read at the entry too (what the kernel writes
+# back shows as "A => B"), and its pointer fields by command (ioc_ptrs
+# rows keyed on it): a program's instructions, license and log, pin paths,
+# a tracepoint's name, BTF, a task's buffer, iterator and kprobe arrays.
+# (ids the kernel hands out are new each run; with -v the info of
+# BPF_OBJ_GET_INFO_BY_FD is a map's or a program's by /proc/PID/fdinfo at
+# the call, which the recorder has not: those lines are left out)
+BP=$(need_prog bpfops)
+bpfmask() { # OPTS
+	case $1 in -v*) drop='/BPF_OBJ_GET_INFO_BY_FD/d' ;; *) drop= ;; esac
+	sed -i -E 's/(map_id=|next_id=0 => |[ {]id=|prog_ids=\[)[0-9]+/\1ID/g
+s/(next_id=)[0-9]+ => [0-9]+/\1ID => ID/g; s/extra_data="[^"]*"/extra_data="BYTES"/g
+s/(load_time=)[0-9]+( \/\* [-0-9T:]+\+0000 \*\/)?/\1LT/g
+'"$drop" "$P" "$E"
+}
+for opts in "" "-v"; do
+	# shellcheck disable=SC2086
+	both $opts -e trace=bpf -- "$BP"
+	bpfmask "$opts"
+	same "bpfops $opts"
+	has "bpfops $opts" '^bpf\(BPF_PROG_LOAD, \{.*license="GPL", log_level=1, log_size=64, log_buf="'
+	has "bpfops $opts" '^bpf\(BPF_OBJ_PIN, \{pathname="/sys/fs/bpf/nonexistent/x"'
+	has "bpfops $opts" '^bpf\(BPF_RAW_TRACEPOINT_OPEN, \{raw_tracepoint=\{name="sys_enter"'
+	has "bpfops $opts" '^bpf\(BPF_BTF_LOAD, \{btf="\\1\\2'
+	has "bpfops $opts" 'iter_info=\[\{map=\{map_fd=1\}\}'
+	has "bpfops $opts" 'kprobe_multi=\{.*addrs=\[0x1234, '
+done
+both -v -e trace=bpf -- "$BP" insns
+bpfmask -v
+same "bpfops insns -v"
+has "bpfops insns -v" 'insns=\[\{code=BPF_'
+
+# keyctl's iovecs (KEYCTL_INSTANTIATE_IOV) and struct keyctl_kdf_params'
+# strings (KEYCTL_DH_COMPUTE); clone3's bytes past struct clone_args
+SG=$(need_prog sysgaps)
+both -v -e trace=keyctl -- "$SG" keys
+# (a keyring's serial is new each run)
+sed -i -E 's/^(keyctl\(KEYCTL_GET_KEYRING_ID, .*\) += )[0-9]+$/\1N/' "$P" "$E"
+same "sysgaps keys -v"
+has "sysgaps keys -v" 'KEYCTL_DH_COMPUTE, .*\{hashname="sha256", otherinfo="payload", otherinfolen=7\}'
+has "sysgaps keys -v" '^keyctl\(KEYCTL_INSTANTIATE_IOV, KEY_SPEC_THREAD_KEYRING, \[(\{iov_base=[^}]*\}, ){200}'
+both -e trace=clone3 -- "$SG" more
+same "sysgaps more"
+has "sysgaps more" '^clone3\(\{flags=0, .*/\* bytes 88\.\.95 \*/ "\\x05'
+
 # descriptors received (SCM_RIGHTS): what the kernel installed, recorded
 # with the recvmsg (the process has closed them, or exited, by the time
 # the record is read)
