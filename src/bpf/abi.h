@@ -432,7 +432,7 @@ struct rb_iocflex {
  * code): fixed bytes, or a count read at cnt_off (cnt_len bytes) times
  * elem.  (The loader fills ioc_ptrs from bpf/capture.c.)
  */
-#define RB_IOC_PTRS 33
+#define RB_IOC_PTRS 34
 #define RB_IOC_SUB 8        /* elements followed a level down (sub) */
 struct rb_iocptr {
 	__u32 code, mask;   /* mask 0: an unused entry */

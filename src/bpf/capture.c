@@ -409,6 +409,12 @@ static const struct rb_iocptr iocptrs[] = {
 	/* struct btrfs_ioctl_send_args: clone_sources (clone_sources_count
 	 * u64) */
 	{ BTRFS_IOC_SEND, ~0u, 16, 8, 8, 0, 8, 0 },
+	/* struct btrfs_ioctl_ino_path_args' fspath and struct
+	 * btrfs_ioctl_logical_ino_args' inodes (size bytes, a struct
+	 * btrfs_data_container the call fills): INO_PATHS and LOGICAL_INO are
+	 * numbers 35 and 36, one row for 32 to 39 (no other _IOWR of 56 bytes
+	 * there) */
+	{ BTRFS_IOC_INO_PATHS & ~0x7u, ~0x7u, 48, 8, 8, 0, 1, 0 },
 	/*
 	 * bpf(2)'s union bpf_attr, by command (a small number no ioctl's
 	 * matches): BPF_PROG_LOAD's insns (insn_cnt of 8 bytes), license,

@@ -2,6 +2,7 @@
  * mounted read-only (the kernel fills the output structures; nothing
  * changes between two runs), for tests/t/decode_ioctl_btrfs_live.sh. */
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <linux/btrfs.h>
 #include <linux/btrfs_tree.h>
@@ -18,10 +19,14 @@ int main(int argc, char **argv)
 	struct btrfs_ioctl_search_args *sr = calloc(1, sizeof(*sr));
 	struct btrfs_ioctl_get_dev_stats ds;
 	struct btrfs_ioctl_vol_args va;
+	struct btrfs_ioctl_ino_path_args ip;
+	struct btrfs_ioctl_logical_ino_args li;
+	void *out = calloc(1, 4096);
+	struct stat st;
 	uint64_t flags = 0;
 	int fd;
 
-	if (argc < 2 || (fd = open(argv[1], O_RDONLY | O_DIRECTORY)) < 0 || !sa || !sr)
+	if (argc < 2 || (fd = open(argv[1], O_RDONLY | O_DIRECTORY)) < 0 || !sa || !sr || !out)
 		return 77;
 	ioctl(fd, BTRFS_IOC_FS_INFO, &fi);
 	ioctl(fd, BTRFS_IOC_GET_FEATURES, &ff[0]);
@@ -47,6 +52,19 @@ int main(int argc, char **argv)
 	ds.devid = 1;
 	ds.nr_items = BTRFS_DEV_STAT_VALUES_MAX;
 	ioctl(fd, BTRFS_IOC_GET_DEV_STATS, &ds);
+	/* the paths of file "f" (where the test puts one; mkfs.btrfs --rootdir
+	 * keeps the inode numbers of the files it copies), the inodes at a
+	 * logical address (none) */
+	memset(&ip, 0, sizeof(ip));
+	ip.inum = fstatat(fd, "f", &st, 0) ? BTRFS_FIRST_FREE_OBJECTID : st.st_ino;
+	ip.size = 4096;
+	ip.fspath = (uintptr_t)out;
+	ioctl(fd, BTRFS_IOC_INO_PATHS, &ip);
+	memset(&li, 0, sizeof(li));
+	li.logical = 1 << 20;
+	li.size = 4096;
+	li.inodes = (uintptr_t)out;
+	ioctl(fd, BTRFS_IOC_LOGICAL_INO, &li);
 	memset(&va, 0, sizeof(va));
 	va.fd = fd;
 	strcpy(va.name, "sub");
