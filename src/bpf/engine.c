@@ -26,6 +26,7 @@
 #include "sys/qualify.h"
 #include "sys/sysent.h"
 #include "util/error.h"
+#include "util/intmap.h"
 #include "util/xmalloc.h"
 
 #ifdef HAVE_EBPF
@@ -275,6 +276,9 @@ struct erun {
 	size_t ntasks;
 	pid_t *procs;             /* live traced processes (to kill on SIGINT) */
 	size_t nprocs, aprocs;
+	struct intmap progs;      /* pid -> its program's path (char *), for an
+				     exec of /proc/self/exe decoded once the
+				     process is gone */
 	struct recorder *rc;      /* recording (ebpf_opts.record), else NULL */
 	struct trace_end *end;
 	bool attached;            /* -p: processes renacer did not start */
@@ -364,12 +368,54 @@ static void procs_del(struct erun *r, pid_t pid)
 		}
 }
 
+/* The program of process pid (its last exec, or its parent's), or NULL. */
+static const char *prog_of(struct erun *r, pid_t pid)
+{
+	uint64_t *v = intmap_get(&r->progs, (uint64_t)pid);
+
+	return v ? (const char *)(uintptr_t)*v : NULL;
+}
+
+static void prog_set(struct erun *r, pid_t pid, const char *path)
+{
+	uint64_t *v = intmap_put(&r->progs, (uint64_t)pid, NULL);
+
+	free((char *)(uintptr_t)*v);
+	*v = (uintptr_t)(path ? xstrdup(path) : NULL);
+}
+
+static void progs_release(struct erun *r)
+{
+	uint64_t k, v;
+
+	for (uint32_t i = 0; intmap_next(&r->progs, &i, &k, &v); )
+		free((char *)(uintptr_t)v);
+	intmap_release(&r->progs);
+}
+
+/* Whether p names the exec-ing task's own program (/proc/self/exe). */
+static bool own_exe(const char *p, pid_t pid, pid_t tid)
+{
+	char own[40];
+
+	if (!strcmp(p, "/proc/self/exe") || !strcmp(p, "/proc/thread-self/exe"))
+		return true;
+	snprintf(own, sizeof(own), "/proc/%d/exe", (int)pid);
+	if (!strcmp(p, own))
+		return true;
+	snprintf(own, sizeof(own), "/proc/%d/exe", (int)tid);
+	return !strcmp(p, own);
+}
+
 /*
  * The program the kernel ran, as /proc/PID/exe names it: the path handed
  * to the binary loader (the interpreter of a script), resolved against the
- * task's working directory and its symbolic links while it is still there.
+ * task's working directory and its symbolic links while it is still there;
+ * when it is not and the path was the task's own program (execl of
+ * /proc/self/exe), before, the one its last exec ran (was, which may be
+ * NULL).
  */
-static void exec_path(pid_t tid, const char *p, char out[PATH_MAX])
+static void exec_path(pid_t tid, const char *p, const char *was, char out[PATH_MAX])
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -383,10 +429,11 @@ static void exec_path(pid_t tid, const char *p, char out[PATH_MAX])
 	else
 		strbuf_addf(&sb, "/proc/%d/cwd/%s", (int)tid, p);
 	if (!realpath(sb.buf, out)) {
-		size_t n = strlen(p);
+		const char *q = was ? was : p;
+		size_t n = strlen(q);
 		if (n >= PATH_MAX)
 			n = PATH_MAX - 1;
-		memcpy(out, p, n);
+		memcpy(out, q, n);
 		out[n] = '\0';
 	}
 	strbuf_release(&sb);
@@ -433,10 +480,14 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 			recorder_note_comm(r->rc, ev.tid, e->comm, sizeof(e->comm));
 		if (r->rc && !ev.is_thread)
 			recorder_fork(r->rc, ev.pid, (pid_t)e->ptgid);
+		if (!ev.is_thread && prog_of(r, (pid_t)e->ptgid))
+			prog_set(r, ev.pid, prog_of(r, (pid_t)e->ptgid));
 		break;
 	case RB_EV_EXEC:
 		ev.type = EV_EXEC;
-		exec_path(ev.tid, e->path, path);
+		exec_path(ev.tid, e->path,
+			  own_exe(e->path, ev.pid, (pid_t)e->ppid) ? prog_of(r, ev.pid) : NULL, path);
+		prog_set(r, ev.pid, path);
 		ev.exec_path = path;
 		if (e->ppid != e->tid)
 			ev.exec_old_tid = (pid_t)e->ppid;
@@ -452,8 +503,11 @@ static int on_rb_event(void *ctx, void *data, size_t size)
 		} else {
 			ev.exit_code = WEXITSTATUS((int)e->exit_code);
 		}
-		if (ev.tid == ev.pid)
+		if (ev.tid == ev.pid) {
 			procs_del(r, ev.pid);
+			prog_set(r, ev.pid, NULL);
+			intmap_del(&r->progs, (uint64_t)ev.pid);
+		}
 		/* -p: the first process's status is renacer's (no wait) */
 		if (r->attached && ev.tid == r->leader) {
 			r->end->exit_code = ev.exit_code;
@@ -1662,6 +1716,7 @@ out:
 		munmap((void *)r.tasks, r.ntasks * sizeof(struct rb_task));
 	free(path);
 	free(r.procs);
+	progs_release(&r);
 	if (r.rb)
 		bpfl.ring_buffer__free(r.rb);
 	renacer_bpf__destroy(r.skel);
