@@ -115,11 +115,7 @@ static bool ifla_map(const struct nlctx *n, struct val *v, uint64_t off, unsigne
 	return true;
 }
 
-static bool ifla_ext_mask(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			  const void *o)
-{
-	return nla_xval(n, v, off, len, 4, rtnl_ifla_ext_filter, true);
-}
+NLA_XVAL_FN(ifla_ext_mask, 4, rtnl_ifla_ext_filter, true)
 
 /* The kinds an IFLA_LINKINFO names before its data (strace's
  * ifla_linkinfo_ctx): what IFLA_INFO_DATA and IFLA_INFO_SLAVE_DATA hold. */
@@ -305,11 +301,7 @@ static const nla_fn br_fns[] = {
 	[IFLA_BR_MULTI_BOOLOPT] = br_multi_boolopt,
 };
 
-static bool tun_type(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-		     const void *o)
-{
-	return nla_xval(n, v, off, len, 1, tun_device_types, false);
-}
+NLA_XVAL_FN(tun_type, 1, tun_device_types, false)
 
 static const nla_fn tun_fns[] = {
 	[IFLA_TUN_OWNER] = nla_u32,
@@ -443,11 +435,7 @@ static bool xdp_attached_fn(const struct nlctx *n, struct val *v, uint64_t off,
 	return nla_xval(n, v, off, len, 1, xdp_attached, false);
 }
 
-static bool xdp_flags_fn(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			 const void *o)
-{
-	return nla_xval(n, v, off, len, 4, xdp_flags, true);
-}
+NLA_XVAL_FN(xdp_flags_fn, 4, xdp_flags, true)
 
 static const nla_fn xdp_fns[] = {
 	[IFLA_XDP_FD] = nla_fd,
@@ -467,11 +455,7 @@ static bool ifla_xdp(const struct nlctx *n, struct val *v, uint64_t off, unsigne
 	return true;
 }
 
-static bool ifla_event(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-		       const void *o)
-{
-	return nla_xval(n, v, off, len, 4, rtnl_ifla_events, false);
-}
+NLA_XVAL_FN(ifla_event, 4, rtnl_ifla_events, false)
 
 static const nla_fn proto_down_reason_fns[] = {
 	[IFLA_PROTO_DOWN_REASON_MASK] = nla_x32,
@@ -588,11 +572,7 @@ static bool inet_conf(const struct nlctx *n, struct val *v, uint64_t off, unsign
 
 static const nla_fn inet_fns[] = { [IFLA_INET_CONF] = inet_conf };
 
-static bool inet6_flags(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			const void *o)
-{
-	return nla_xval(n, v, off, len, 4, inet6_if_flags, true);
-}
+NLA_XVAL_FN(inet6_flags, 4, inet6_if_flags, true)
 
 static bool inet6_conf(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 		       const void *o)
@@ -634,11 +614,7 @@ static bool inet6_token(const struct nlctx *n, struct val *v, uint64_t off, unsi
 	return true;
 }
 
-static bool inet6_agm(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-		      const void *o)
-{
-	return nla_xval(n, v, off, len, 1, in6_addr_gen_mode, false);
-}
+NLA_XVAL_FN(inet6_agm, 1, in6_addr_gen_mode, false)
 
 static const nla_fn inet6_fns[] = {
 	[IFLA_INET6_FLAGS] = inet6_flags,
@@ -792,11 +768,7 @@ static bool ifa_cacheinfo(const struct nlctx *n, struct val *v, uint64_t off, un
 	return nl_uint_struct(n, v, off, len, 4, 4, names);
 }
 
-static bool ifa_flags(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-		      const void *o)
-{
-	return nla_xval(n, v, off, len, 4, ifaddrflags, true);
-}
+NLA_XVAL_FN(ifa_flags, 4, ifaddrflags, true)
 
 static const nla_fn ifa_fns[] = {
 	[IFA_ADDRESS] = ifa_address,
@@ -839,11 +811,7 @@ static bool rta_addr(const struct nlctx *n, struct val *v, uint64_t off, unsigne
 	return true;
 }
 
-static bool rta_table(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-		      const void *o)
-{
-	return nla_xval(n, v, off, len, 4, routing_table_ids, false);
-}
+NLA_XVAL_FN(rta_table, 4, routing_table_ids, false)
 
 static bool rta_cacheinfo(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 			  const void *o)

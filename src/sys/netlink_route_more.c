@@ -129,23 +129,11 @@ static bool nla_be64(const struct nlctx *n, struct val *v, uint64_t off, unsigne
 	return true;
 }
 
-static bool nla_ip_proto(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			 const void *o)
-{
-	return nla_xval(n, v, off, len, 1, inet_protocols, false);
-}
+NLA_XVAL_FN(nla_ip_proto, 1, inet_protocols, false)
 
-static bool nla_rt_proto(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			 const void *o)
-{
-	return nla_xval(n, v, off, len, 1, routing_protocols, false);
-}
+NLA_XVAL_FN(nla_rt_proto, 1, routing_protocols, false)
 
-static bool nla_rt_class(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			 const void *o)
-{
-	return nla_xval(n, v, off, len, 4, routing_table_ids, false);
-}
+NLA_XVAL_FN(nla_rt_class, 4, routing_table_ids, false)
 
 /* ---- ndmsg ---------------------------------------------------------------- */
 
@@ -159,11 +147,7 @@ static bool nda_cacheinfo(const struct nlctx *n, struct val *v, uint64_t off, un
 	return nl_uint_struct(n, v, off, len, 4, 4, names);
 }
 
-static bool fdb_notify(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-		       const void *o)
-{
-	return nla_xval(n, v, off, len, 1, fdb_notify_flags, true);
-}
+NLA_XVAL_FN(fdb_notify, 1, fdb_notify_flags, true)
 
 static const nla_fn nfea_fns[] = {
 	[NFEA_ACTIVITY_NOTIFY] = fdb_notify,
@@ -176,23 +160,11 @@ static bool nda_fdb_ext(const struct nlctx *n, struct val *v, uint64_t off, unsi
 	return true;
 }
 
-static bool nda_ext_flags(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			  const void *o)
-{
-	return nla_xval(n, v, off, len, 4, neighbor_cache_entry_ext_flags, true);
-}
+NLA_XVAL_FN(nda_ext_flags, 4, neighbor_cache_entry_ext_flags, true)
 
-static bool nda_states(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-		       const void *o)
-{
-	return nla_xval(n, v, off, len, 2, neighbor_cache_entry_states, true);
-}
+NLA_XVAL_FN(nda_states, 2, neighbor_cache_entry_states, true)
 
-static bool nda_flags(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-		      const void *o)
-{
-	return nla_xval(n, v, off, len, 1, neighbor_cache_entry_flags, true);
-}
+NLA_XVAL_FN(nda_flags, 1, neighbor_cache_entry_flags, true)
 
 static const nla_fn nda_fns[] = {
 	[NDA_DST] = family_addr,
@@ -589,17 +561,9 @@ static void tcmsg_val(const struct nlctx *n, struct vlist *l, uint8_t family, ui
 
 /* ---- tcamsg (RTM_*ACTION) ------------------------------------------------- */
 
-static bool tca_act_flags(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			  const void *o)
-{
-	return nla_xval(n, v, off, len, 4, rtnl_tca_act_flags, true);
-}
+NLA_XVAL_FN(tca_act_flags, 4, rtnl_tca_act_flags, true)
 
-static bool tca_act_hw_stats(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			     const void *o)
-{
-	return nla_xval(n, v, off, len, 4, rtnl_tca_act_hw_stats, true);
-}
+NLA_XVAL_FN(tca_act_hw_stats, 4, rtnl_tca_act_hw_stats, true)
 
 static const nla_fn tca_act_fns[] = {
 	[TCA_ACT_KIND] = nla_str,
@@ -650,17 +614,9 @@ static bool nha_group(const struct nlctx *n, struct val *v, uint64_t off, unsign
 	return true;
 }
 
-static bool nha_group_type(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			   const void *o)
-{
-	return nla_xval(n, v, off, len, 2, nexthop_grp_types, false);
-}
+NLA_XVAL_FN(nha_group_type, 2, nexthop_grp_types, false)
 
-static bool nha_encap_type(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			   const void *o)
-{
-	return nla_xval(n, v, off, len, 2, lwtunnel_encap_types, false);
-}
+NLA_XVAL_FN(nha_encap_type, 2, lwtunnel_encap_types, false)
 
 static const nla_fn res_group_fns[] = {
 	[NHA_RES_GROUP_BUCKETS] = nla_u16,
@@ -865,11 +821,7 @@ static bool mdba_mdb(const struct nlctx *n, struct val *v, uint64_t off, unsigne
 	return true;
 }
 
-static bool mdb_router_type(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			    const void *o)
-{
-	return nla_xval(n, v, off, len, 1, multicast_router_types, false);
-}
+NLA_XVAL_FN(mdb_router_type, 1, multicast_router_types, false)
 
 static const nla_fn mdb_pattr_fns[] = {
 	[MDBA_ROUTER_PATTR_TIMER] = nla_clock_t,

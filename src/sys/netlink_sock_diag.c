@@ -401,23 +401,11 @@ static bool inet_sockopt(const struct nlctx *n, struct val *v, uint64_t off, uns
 
 /* ---- INET_DIAG_ULP_INFO, INET_DIAG_SK_BPF_STORAGES, INET_DIAG_MD5SIG ----- */
 
-static bool tls_version(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			const void *o)
-{
-	return nla_xval(n, v, off, len, 2, tls_versions, false);
-}
+NLA_XVAL_FN(tls_version, 2, tls_versions, false)
 
-static bool tls_cipher(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-		       const void *o)
-{
-	return nla_xval(n, v, off, len, 2, tls_cipher_types, false);
-}
+NLA_XVAL_FN(tls_cipher, 2, tls_cipher_types, false)
 
-static bool tls_conf(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-		     const void *o)
-{
-	return nla_xval(n, v, off, len, 2, tls_info_configs, false);
-}
+NLA_XVAL_FN(tls_conf, 2, tls_info_configs, false)
 
 static const nla_fn tls_fns[] = {
 	[TLS_INFO_VERSION] = tls_version,
@@ -433,11 +421,7 @@ static bool ulp_tls(const struct nlctx *n, struct val *v, uint64_t off, unsigned
 	return true;
 }
 
-static bool mptcp_flags(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			const void *o)
-{
-	return nla_xval(n, v, off, len, 4, mptcp_subflow_flags, true);
-}
+NLA_XVAL_FN(mptcp_flags, 4, mptcp_subflow_flags, true)
 
 static const nla_fn mptcp_fns[] = {
 	[MPTCP_SUBFLOW_ATTR_TOKEN_REM] = nla_x32,
@@ -1036,11 +1020,7 @@ static bool smc_lgrinfo(const struct nlctx *n, struct val *v, uint64_t off, unsi
 	return true;
 }
 
-static bool smc_shutdown(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
-			 const void *o)
-{
-	return nla_xval(n, v, off, len, 1, sock_shutdown_flags, true);
-}
+NLA_XVAL_FN(smc_shutdown, 1, sock_shutdown_flags, true)
 
 /* A decline code as strace shows it in every -X style but raw:
  * 0x3010000 / * SMC_CLC_DECL_PEERNOSMC * / */

@@ -100,6 +100,14 @@ bool nla_hwaddr_typed(const struct nlctx *n, struct val *v, uint64_t off, unsign
 /* An xlat value of size bytes (1, 2 or 4) printed with xl (enum) or as flags. */
 bool nla_xval(const struct nlctx *n, struct val *v, uint64_t off, unsigned len,
 	      unsigned size, const struct xlat *xl, bool flags);
+/* Defines the nla_fn name: nla_xval() of size bytes named from xl. */
+#define NLA_XVAL_FN(name, size, xl, flags)                                               \
+	static bool name(const struct nlctx *n, struct val *v, uint64_t off, unsigned len, \
+			 const void *o)                                                    \
+	{                                                                                 \
+		(void)o;                                                                  \
+		return nla_xval(n, v, off, len, size, xl, flags);                         \
+	}
 
 /*
  * v = {names[0]=x, ...}: a structure of count unsigned fields of size bytes
