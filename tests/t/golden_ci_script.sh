@@ -52,7 +52,7 @@ $PY -c "
 import xml.etree.ElementTree as ET
 r = ET.parse('reports2/junit.xml').getroot()
 assert r.get('failures') == '1', r.attrib
-" || fail "junit.xml of the failing run"
+" || fail "junit.xml of the failing run: $(cat out.txt)"
 ls -la --time-style=full-iso golden_traces | sed 1d | grep -v ' \.\.$' > after.txt
 cmp -s before.txt after.txt || fail "ci-validate.sh changed the golden directory"
 cp saved.json golden_traces/fork_wait.json
